@@ -1,0 +1,122 @@
+// Package configs holds the JSONC configuration of a debate run: its types, the
+// loader (comments and trailing commas allowed, unknown fields rejected,
+// ${ENV} expansion, defaults) and validation that reports every problem at
+// once with its file position.
+package configs
+
+// Config is a whole debate configuration file. Field names follow the seed
+// design so that a seed-shaped config loads unchanged.
+type Config struct {
+	API           API              `json:"api"`
+	Debaters      []Participant    `json:"debaters"`
+	Reviewer      *Participant     `json:"reviewer,omitempty"`
+	Judge         *Participant     `json:"judge,omitempty"` // synonym of Reviewer; Load folds it into Reviewer
+	Params        Params           `json:"params"`
+	Fallback      Fallback         `json:"fallback"`
+	Topics        []Topic          `json:"topics"`
+	SharedContext SharedContext    `json:"sharedContext"`
+	Output        Output           `json:"output"`
+	Prompts       Prompts          `json:"prompts"`
+	Budget        Budget           `json:"budget"`
+	Pricing       map[string]Price `json:"pricing,omitempty"`
+
+	// Path is the file the config was loaded from; Dir is its folder, against
+	// which relative paths resolve.
+	Path string `json:"-"`
+	Dir  string `json:"-"`
+}
+
+// API is an OpenAI-compatible endpoint. At the top level it is the default;
+// on a participant every set field overrides the default's.
+type API struct {
+	BaseURL    string `json:"baseURL,omitempty"`
+	APIKey     string `json:"apiKey,omitempty"`
+	Timeout    int    `json:"timeout,omitempty"` // milliseconds per call
+	MaxRetries *int   `json:"maxRetries,omitempty"`
+	// MaxConcurrent caps the calls in flight to this endpoint (0: no cap of its own).
+	MaxConcurrent int `json:"maxConcurrent,omitempty"`
+	// RequestsPerMinute rate-limits calls to this endpoint (0: unlimited).
+	RequestsPerMinute float64 `json:"requestsPerMinute,omitempty"`
+	// ResponseFormat asks the judge for structured output: "", "json_object"
+	// or "json_schema". The fenced-JSON path works either way.
+	ResponseFormat string `json:"responseFormat,omitempty"`
+}
+
+// Participant is a debater or the judge.
+type Participant struct {
+	ID       string `json:"id"`
+	Label    string `json:"label,omitempty"`
+	Model    string `json:"model"`
+	Fallback string `json:"fallback,omitempty"`
+	API      *API   `json:"api,omitempty"`
+}
+
+// Params are the debate parameters.
+type Params struct {
+	MaxRounds            int      `json:"maxRounds,omitempty"`
+	MaxTokensPerResponse int      `json:"maxTokensPerResponse,omitempty"`
+	Temperature          *float64 `json:"temperature,omitempty"`
+	ParallelCalls        *bool    `json:"parallelCalls,omitempty"`
+	// Concurrency is the global cap on model calls in flight.
+	Concurrency int `json:"concurrency,omitempty"`
+	// Synthesis turns the final per-topic conclusion and proposed-edits calls on or off.
+	Synthesis *bool `json:"synthesis,omitempty"`
+}
+
+// Fallback configures per-topic model fallback and the retry delay.
+type Fallback struct {
+	MaxConsecutiveFailures int `json:"maxConsecutiveFailures,omitempty"`
+	RetryDelay             int `json:"retryDelay,omitempty"` // milliseconds, base of the backoff
+}
+
+// Topic is one question to debate.
+type Topic struct {
+	ID            string   `json:"id"`
+	Title         string   `json:"title"`
+	Background    string   `json:"background,omitempty"`
+	Annotations   []string `json:"annotations,omitempty"`
+	CoreQuestions []string `json:"coreQuestions,omitempty"`
+}
+
+// SharedContext is the background every root position sees.
+type SharedContext struct {
+	Files  []string `json:"files,omitempty"`
+	Inline string   `json:"inline,omitempty"`
+
+	// Documents holds the files' contents, read by Load, in Files order.
+	Documents []Document `json:"-"`
+}
+
+// Document is one shared-context file as read.
+type Document struct {
+	Path    string // as written in the config
+	Content string
+}
+
+// Output configures where and how reports are written.
+type Output struct {
+	Dir                 string  `json:"dir,omitempty"`
+	Format              Formats `json:"format,omitempty"`
+	IncludeRawResponses bool    `json:"includeRawResponses,omitempty"`
+}
+
+// Formats is the list of report formats: markdown, json, html. In the file it
+// may be a single string or a list.
+type Formats []string
+
+// Prompts selects the prompt language and an optional folder of template overrides.
+type Prompts struct {
+	Language string `json:"language,omitempty"` // "en" (default) or "zh"
+	Dir      string `json:"dir,omitempty"`
+}
+
+// Budget bounds a run's spending.
+type Budget struct {
+	MaxTokens int `json:"maxTokens,omitempty"`
+}
+
+// Price is the cost of a model per million tokens.
+type Price struct {
+	Input  float64 `json:"input"`
+	Output float64 `json:"output"`
+}

@@ -1,0 +1,94 @@
+// Package prompts holds the embedded text/template prompts of every debate
+// step, in English and Chinese, and typed builders that turn a step's data
+// into the chat messages sent to a model.
+package prompts
+
+// Message is one chat message.
+type Message struct {
+	Role    string // "system", "user" or "assistant"
+	Content string
+}
+
+// Party names a debater.
+type Party struct {
+	ID    string
+	Label string
+}
+
+// PartyText is a party with a piece of its text.
+type PartyText struct {
+	Party Party
+	Text  string
+}
+
+// Side is a party's claim in a divergence, as the judge summed it up.
+type Side struct {
+	Party Party
+	Claim string
+}
+
+// Document is a shared-context file.
+type Document struct {
+	Path    string
+	Content string
+}
+
+// RootPosition is the data of a root node's position call.
+type RootPosition struct {
+	Party         Party
+	Parties       []Party
+	Documents     []Document
+	Inline        string
+	Title         string
+	Background    string
+	Annotations   []string
+	CoreQuestions []string
+}
+
+// ChildPosition is the data of a child node's position call. Involved tells
+// whether the party is on one of the divergence's sides.
+type ChildPosition struct {
+	Party            Party
+	Involved         bool
+	RootTitle        string
+	Path             []string // titles of the divergences from the root down to this node
+	Title            string   // this node's divergence
+	Sides            []Side
+	Uninvolved       []Party
+	PreviousPosition string
+	PreviousRebuttal string
+}
+
+// Rebuttal is the data of a rebuttal call.
+type Rebuttal struct {
+	Party  Party
+	Title  string
+	Own    string
+	Others []PartyText
+}
+
+// Entry is one debater's position and rebuttal at a node, as the judge sees it.
+type Entry struct {
+	Party    Party
+	Position string
+	Rebuttal string
+}
+
+// Judge is the data of the triage and forced-verdict calls.
+type Judge struct {
+	RootTitle   string
+	Annotations []string
+	Title       string // the node's topic or divergence
+	Context     string
+	Sides       []Side // the divergence's sides, for a child node
+	Entries     []Entry
+	PartyIDs    []string
+	Round       int
+	MaxRounds   int
+}
+
+// Repair is the data of the call that asks the judge to fix invalid JSON.
+type Repair struct {
+	Previous string
+	Error    string
+}

@@ -1,0 +1,42 @@
+// Package providers makes every model call of the program: OpenAI-compatible
+// chat completions through go-openai, one client per endpoint, with error
+// classification, retries with backoff, concurrency caps, rate limits, usage
+// accounting and key redaction.
+package providers
+
+import "time"
+
+// Message is one chat message.
+type Message struct {
+	Role    string // "system", "user" or "assistant"
+	Content string
+}
+
+// Request is a provider-neutral chat-completion request.
+type Request struct {
+	// Participant is the id of the debater or judge making the call; it picks
+	// the endpoint (the participant's api override merged over the default).
+	Participant string
+	Model       string
+	Messages    []Message
+	MaxTokens   *int     // nil: the endpoint default
+	Temperature *float64 // nil: unset, distinct from 0
+	// JSON asks for structured output when the endpoint is configured for it.
+	JSON bool
+}
+
+// Usage is the token count of one call.
+type Usage struct {
+	PromptTokens     int
+	CompletionTokens int
+}
+
+// Response is a provider-neutral chat-completion response.
+type Response struct {
+	Text         string
+	FinishReason string
+	Model        string // the model that actually answered
+	Usage        Usage
+	Latency      time.Duration
+	Retries      int
+}

@@ -1,0 +1,132 @@
+package tree
+
+// Point is a consensus point together with the node it was reached at.
+type Point struct {
+	Node string
+	Consensus
+}
+
+// Decision is a forced verdict together with its node and the divergence it decides.
+type Decision struct {
+	Node       string
+	Divergence Divergence
+	Verdict
+}
+
+// AllConsensus returns every consensus point of the tree, in walk order.
+func (n *Node) AllConsensus() []Point {
+	var out []Point
+	n.Walk(func(x *Node) {
+		if x.Judgment == nil {
+			return
+		}
+		for _, c := range x.Judgment.Consensus {
+			out = append(out, Point{Node: x.ID, Consensus: c})
+		}
+	})
+	return out
+}
+
+// AllVerdicts returns every forced verdict of the tree, in walk order, each with
+// the divergence it decides when the judge listed it.
+func (n *Node) AllVerdicts() []Decision {
+	var out []Decision
+	n.Walk(func(x *Node) {
+		if x.Judgment == nil {
+			return
+		}
+		for _, v := range x.Judgment.ForcedVerdicts {
+			d := Decision{Node: x.ID, Verdict: v}
+			for _, dv := range x.Judgment.Divergences {
+				if dv.ID == v.DivergenceID {
+					d.Divergence = dv
+					break
+				}
+			}
+			out = append(out, d)
+		}
+	})
+	return out
+}
+
+// Stats sums up a tree.
+type Stats struct {
+	Nodes       int // every node
+	Depth       int // deepest node's depth
+	Rounds      int // rounds reached: Depth+1 for a tree that ran at all
+	Consensus   int // consensus points
+	Divergences int // divergences identified, forced ones included
+	Verdicts    int // forced verdicts
+	Failed      int // failed nodes
+	Interrupted int // interrupted nodes
+}
+
+// Stats walks the tree and counts what it holds.
+func (n *Node) Stats() Stats {
+	var s Stats
+	n.Walk(func(x *Node) {
+		s.Nodes++
+		if x.Depth > s.Depth {
+			s.Depth = x.Depth
+		}
+		switch x.Status {
+		case Failed:
+			s.Failed++
+		case Interrupted:
+			s.Interrupted++
+		}
+		if x.Judgment != nil {
+			s.Consensus += len(x.Judgment.Consensus)
+			s.Divergences += len(x.Judgment.Divergences)
+			s.Verdicts += len(x.Judgment.ForcedVerdicts)
+		}
+	})
+	if s.Nodes > 0 {
+		s.Rounds = s.Depth + 1
+	}
+	return s
+}
+
+// Summarize returns the status of a whole tree from its leaves: failed if any
+// node failed, else interrupted if any was interrupted, else forced if any
+// verdict was forced, else converged. A nil tree is pending.
+func (n *Node) Summarize() Status {
+	if n == nil {
+		return Pending
+	}
+	var failed, interrupted, forced, pending bool
+	n.Walk(func(x *Node) {
+		switch x.Status {
+		case Failed:
+			failed = true
+		case Interrupted:
+			interrupted = true
+		case Forced:
+			forced = true
+		case Pending:
+			pending = true
+		}
+	})
+	switch {
+	case failed:
+		return Failed
+	case interrupted:
+		return Interrupted
+	case pending:
+		return Pending
+	case forced:
+		return Forced
+	}
+	return Converged
+}
+
+// Find returns the node with the given id, or nil.
+func (n *Node) Find(id string) *Node {
+	var found *Node
+	n.Walk(func(x *Node) {
+		if found == nil && x.ID == id {
+			found = x
+		}
+	})
+	return found
+}

@@ -1,0 +1,223 @@
+// Package tree holds the domain of tree-recursive debates: runs, topics, nodes,
+// the judge's judgments, statuses, node ids, and the walks and aggregations over
+// a finished tree. It is pure: no I/O, no clocks, no randomness.
+package tree
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// SchemaVersion is the version of the run.json schema that Run encodes to.
+const SchemaVersion = 1
+
+// Status is the state of a node or of a whole topic.
+type Status string
+
+// The statuses a node or topic can end in. Pending is only seen while a run is
+// still going; a finished run never contains it.
+const (
+	Pending     Status = "pending"
+	Split       Status = "split"
+	Converged   Status = "converged"
+	Forced      Status = "forced"
+	Failed      Status = "failed"
+	Interrupted Status = "interrupted"
+)
+
+// Step names one of the three steps of a node, or the calls that follow a tree.
+type Step string
+
+// The steps of a node, in order, and the optional synthesis steps.
+const (
+	StepPosition  Step = "position"
+	StepRebuttal  Step = "rebuttal"
+	StepJudge     Step = "judge"
+	StepSynthesis Step = "synthesis"
+	StepEdits     Step = "edits"
+)
+
+// RootID is the id of every topic's root node.
+const RootID = "root"
+
+// ChildID returns the id of the i-th (0-based) child of the node with id parent:
+// root → d1, d2 …; d1 → d1.1, d1.2 ….
+func ChildID(parent string, i int) string {
+	n := strconv.Itoa(i + 1)
+	if parent == RootID || parent == "" {
+		return "d" + n
+	}
+	return parent + "." + n
+}
+
+// DepthOf returns the depth a node id implies: 0 for root, 1 for d1, 2 for d1.1.
+func DepthOf(id string) int {
+	if id == RootID || id == "" {
+		return 0
+	}
+	return strings.Count(id, ".") + 1
+}
+
+// Participant is a debater or the judge as the run saw it.
+type Participant struct {
+	ID       string `json:"id"`
+	Label    string `json:"label"`
+	Model    string `json:"model"`
+	Fallback string `json:"fallback,omitempty"`
+}
+
+// Name returns the label, or the id when there is no label.
+func (p Participant) Name() string {
+	if p.Label != "" {
+		return p.Label
+	}
+	return p.ID
+}
+
+// Usage counts tokens and calls. Cost is in the currency of the configured
+// price table and is zero when no price is known.
+type Usage struct {
+	PromptTokens     int     `json:"promptTokens"`
+	CompletionTokens int     `json:"completionTokens"`
+	Calls            int     `json:"calls"`
+	Failures         int     `json:"failures,omitempty"`
+	Cost             float64 `json:"cost,omitempty"`
+}
+
+// Add returns the sum of u and v.
+func (u Usage) Add(v Usage) Usage {
+	return Usage{
+		PromptTokens:     u.PromptTokens + v.PromptTokens,
+		CompletionTokens: u.CompletionTokens + v.CompletionTokens,
+		Calls:            u.Calls + v.Calls,
+		Failures:         u.Failures + v.Failures,
+		Cost:             u.Cost + v.Cost,
+	}
+}
+
+// Total returns prompt plus completion tokens.
+func (u Usage) Total() int { return u.PromptTokens + u.CompletionTokens }
+
+// Consensus is one point all debaters agree on.
+type Consensus struct {
+	Point  string `json:"point"`
+	Detail string `json:"detail"`
+}
+
+// Divergence is one point still disputed, with each involved party's claim.
+// Sides maps a party id to a summary of its claim; Uninvolved lists the parties
+// that took no clear side.
+type Divergence struct {
+	ID         string            `json:"id"`
+	Title      string            `json:"title"`
+	Sides      map[string]string `json:"sides"`
+	Uninvolved []string          `json:"uninvolved"`
+}
+
+// Verdict is the judge's forced decision on a divergence at the round limit.
+type Verdict struct {
+	DivergenceID   string `json:"divergenceId"`
+	Recommendation string `json:"recommendation"`
+	Reasoning      string `json:"reasoning"`
+}
+
+// Judgment is what the judge returned for a node.
+type Judgment struct {
+	Consensus      []Consensus  `json:"consensus"`
+	Divergences    []Divergence `json:"divergences"`
+	ForcedVerdicts []Verdict    `json:"forcedVerdicts,omitempty"`
+}
+
+// NodeError records a failure inside a node: which participant, at which step.
+type NodeError struct {
+	Participant string `json:"participant"`
+	Step        Step   `json:"step"`
+	Message     string `json:"message"`
+}
+
+// Node is one debate in the tree: the root topic or a divergence.
+type Node struct {
+	ID         string      `json:"id"`
+	Depth      int         `json:"depth"`
+	Round      int         `json:"round"`
+	Title      string      `json:"title"`
+	Context    string      `json:"context"`
+	Divergence *Divergence `json:"divergence,omitempty"`
+	Status     Status      `json:"status"`
+	StopReason string      `json:"stopReason"`
+	// Positions, Rebuttals and Models map a debater id to its text or the model
+	// that produced it. Models also holds the judge's model under the judge's id.
+	Positions   map[string]string `json:"positions"`
+	Rebuttals   map[string]string `json:"rebuttals"`
+	Models      map[string]string `json:"models"`
+	Judgment    *Judgment         `json:"judgment,omitempty"`
+	RawJudgment string            `json:"rawJudgment,omitempty"`
+	Errors      []NodeError       `json:"errors"`
+	Children    []*Node           `json:"children"`
+}
+
+// NewNode returns an empty pending node with its maps and slices made, so that
+// it encodes to the same JSON whether or not anything was added.
+func NewNode(id, title, context string) *Node {
+	d := DepthOf(id)
+	return &Node{
+		ID: id, Depth: d, Round: d + 1, Title: title, Context: context,
+		Status:    Pending,
+		Positions: map[string]string{}, Rebuttals: map[string]string{},
+		Models: map[string]string{}, Errors: []NodeError{}, Children: []*Node{},
+	}
+}
+
+// Walk calls fn for n and every node below it, depth first, parents before
+// children, children in order.
+func (n *Node) Walk(fn func(*Node)) {
+	if n == nil {
+		return
+	}
+	fn(n)
+	for _, c := range n.Children {
+		c.Walk(fn)
+	}
+}
+
+// Fallback records a participant switching to its fallback model.
+type Fallback struct {
+	Participant string `json:"participant"`
+	From        string `json:"from"`
+	To          string `json:"to"`
+	Node        string `json:"node"`
+	Reason      string `json:"reason"`
+}
+
+// Topic is one topic of a run together with its debate tree.
+type Topic struct {
+	ID            string     `json:"id"`
+	Title         string     `json:"title"`
+	Background    string     `json:"background,omitempty"`
+	Annotations   []string   `json:"annotations,omitempty"`
+	CoreQuestions []string   `json:"coreQuestions,omitempty"`
+	Status        Status     `json:"status"`
+	Root          *Node      `json:"root"`
+	Fallbacks     []Fallback `json:"fallbacks"`
+	Usage         Usage      `json:"usage"`
+	// Synthesis is the judge's written conclusion for the topic, if asked for.
+	Synthesis string `json:"synthesis,omitempty"`
+}
+
+// Run is a whole batch run: what was configured and what every topic reached.
+type Run struct {
+	SchemaVersion int             `json:"schemaVersion"`
+	StartedAt     time.Time       `json:"startedAt"`
+	FinishedAt    time.Time       `json:"finishedAt"`
+	Config        json.RawMessage `json:"config,omitempty"`
+	Language      string          `json:"language,omitempty"`
+	MaxRounds     int             `json:"maxRounds"`
+	Debaters      []Participant   `json:"debaters"`
+	Judge         Participant     `json:"judge"`
+	Topics        []Topic         `json:"topics"`
+	Usage         Usage           `json:"usage"`
+	// Edits holds the judge's proposed edits to the shared-context documents.
+	Edits string `json:"edits,omitempty"`
+}
