@@ -1,0 +1,170 @@
+package protocol
+
+import (
+	"fmt"
+	"strings"
+)
+
+// rule is one row of the transition table: from state, an argument of type by
+// role leads to to, or to toClose for a RULING whose close flag is true.
+type rule struct {
+	from    State
+	typ     ArgType
+	by      Role
+	to      State
+	toClose State
+}
+
+// rules is the transition table of SPEC 2.1. Everything not listed is refused.
+var rules = []rule{
+	{None, Motion, Proposer, AwaitingOpponent, AwaitingOpponent},
+	{AwaitingOpponent, Claim, Opponent, AwaitingProposer, AwaitingProposer},
+	{AwaitingOpponent, Intervention, Arbitrator, InterventionPending, InterventionPending},
+	{AwaitingProposer, Claim, Proposer, AwaitingOpponent, AwaitingOpponent},
+	{AwaitingProposer, Appeal, Proposer, AwaitingArbitrator, AwaitingArbitrator},
+	{AwaitingProposer, Resolution, Proposer, AwaitingArbitrator, AwaitingArbitrator},
+	{AwaitingProposer, Intervention, Arbitrator, InterventionPending, InterventionPending},
+	{AwaitingArbitrator, Ruling, Arbitrator, AwaitingProposer, Closed},
+	{InterventionPending, Ruling, Arbitrator, AwaitingProposer, Closed},
+}
+
+// Transition returns the state a debate in state from moves to when role by
+// submits an argument of type typ. closeFlag is read only for a RULING, where
+// true closes the debate; it must be true only for the JSON boolean true (see
+// CloseFlag). A MOTION is only allowed from None (it creates the debate).
+//
+// A refused transition is an *Error with CodeActionNotAllowed, the current
+// state, the roles that may submit typ now, and a suggestion; an unknown state,
+// type or role is CodeInvalidInput.
+func Transition(from State, typ ArgType, by Role, closeFlag bool) (State, error) {
+	if from != None && !from.Valid() {
+		return "", Errorf(CodeInvalidInput, "unknown state %s", quote(string(from)))
+	}
+	if !typ.Valid() {
+		_, err := ParseArgType(string(typ))
+		return "", err
+	}
+	if !by.Valid() {
+		_, err := ParseRole(string(by))
+		return "", err
+	}
+	for _, r := range rules {
+		if r.from == from && r.typ == typ && r.by == by {
+			if typ == Ruling && closeFlag {
+				return r.toClose, nil
+			}
+			return r.to, nil
+		}
+	}
+	return "", refusal(from, typ, by)
+}
+
+func refusal(from State, typ ArgType, by Role) *Error {
+	e := &Error{
+		Code:         CodeActionNotAllowed,
+		CurrentState: from,
+		AllowedRoles: allowedRoles(from, typ),
+	}
+	switch {
+	case from == None:
+		e.Message = fmt.Sprintf("role %s cannot submit %s: the debate has not been created", by, typ)
+		e.Suggestion = "create the debate with a MOTION first"
+		return e
+	case typ == Motion:
+		e.Message = fmt.Sprintf("role %s cannot submit MOTION in state %s: a debate has exactly one MOTION", by, from)
+		e.Suggestion = "to start another debate, create a new one"
+		return e
+	default:
+		e.Message = fmt.Sprintf("role %s cannot submit %s in state %s", by, typ, from)
+	}
+	if from == Closed {
+		e.Suggestion = "the debate is closed; nothing more can be submitted"
+		return e
+	}
+	if own := AvailableActions(from, by); len(own) > 0 {
+		e.Suggestion = fmt.Sprintf("in state %s the %s may submit: %s", from, by, joinTypes(own))
+		return e
+	}
+	e.Suggestion = waitingFor(from)
+	return e
+}
+
+func waitingFor(s State) string {
+	switch s {
+	case AwaitingOpponent:
+		return "wait for the opponent's CLAIM"
+	case AwaitingProposer:
+		return "wait for the proposer's reply (CLAIM, APPEAL or RESOLUTION)"
+	case AwaitingArbitrator:
+		return "wait for the arbitrator's RULING"
+	case InterventionPending:
+		return "wait for the arbitrator's RULING on the intervention"
+	}
+	return ""
+}
+
+func allowedRoles(from State, typ ArgType) []Role {
+	var out []Role
+	for _, r := range rules {
+		if r.from == from && r.typ == typ && from != None {
+			out = append(out, r.by)
+		}
+	}
+	return out
+}
+
+// AvailableActions lists the argument types role may submit in state s, in
+// table order; it is empty when the role has to wait (and always for CLOSED).
+// MOTION is never listed: it only creates a debate.
+func AvailableActions(s State, role Role) []ArgType {
+	var out []ArgType
+	for _, r := range rules {
+		if r.from == s && r.by == role && r.from != None {
+			out = append(out, r.typ)
+		}
+	}
+	return out
+}
+
+// WaitAction is the action a waiting role is told to take when newest is the
+// newest argument of a debate now in state (SPEC 2.3): on a CLOSED debate
+// always DebateClosed; after an APPEAL, RESOLUTION or INTERVENTION
+// WaitForRuling; after a RULING AlignToRuling for the proposer and
+// WaitForProposer for the opponent; otherwise (a CLAIM, the MOTION) Respond.
+//
+// The table has no column for the arbitrator; a waiting arbitrator is told
+// Respond when a RULING is due (AWAITING_ARBITRATOR, INTERVENTION_PENDING) and
+// otherwise whom the debate waits for.
+func WaitAction(newest Argument, state State, waiter Role) Action {
+	if state == Closed {
+		return DebateClosed
+	}
+	if waiter == Arbitrator {
+		switch state {
+		case AwaitingArbitrator, InterventionPending:
+			return Respond
+		case AwaitingProposer:
+			return WaitForProposer
+		default:
+			return WaitForOpponent
+		}
+	}
+	switch newest.Type {
+	case Appeal, Resolution, Intervention:
+		return WaitForRuling
+	case Ruling:
+		if waiter == Proposer {
+			return AlignToRuling
+		}
+		return WaitForProposer
+	}
+	return Respond
+}
+
+func joinTypes(ts []ArgType) string {
+	s := make([]string, len(ts))
+	for i, t := range ts {
+		s[i] = string(t)
+	}
+	return strings.Join(s, ", ")
+}
