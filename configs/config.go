@@ -24,6 +24,14 @@ type Config struct {
 	// which relative paths resolve.
 	Path string `json:"-"`
 	Dir  string `json:"-"`
+
+	// Warnings are problems that did not stop Load: under Options.DryRun, a
+	// ${NAME} whose variable is not set.
+	Warnings []Problem `json:"-"`
+
+	// src remembers where each field was written, so that a later Validate
+	// can still report positions.
+	src *source
 }
 
 // API is an OpenAI-compatible endpoint. At the top level it is the default;

@@ -1,0 +1,198 @@
+package configs
+
+import (
+	"maps"
+	"slices"
+)
+
+// redactedKey replaces API keys in Redacted copies.
+const redactedKey = "[redacted]"
+
+// Participants returns the debaters in order, then the reviewer (when set).
+func (c *Config) Participants() []Participant {
+	ps := slices.Clone(c.Debaters)
+	if c.Reviewer != nil {
+		ps = append(ps, *c.Reviewer)
+	}
+	return ps
+}
+
+// participant finds the debater or reviewer with the given id.
+func (c *Config) participant(id string) (*Participant, bool) {
+	for i := range c.Debaters {
+		if c.Debaters[i].ID == id {
+			return &c.Debaters[i], true
+		}
+	}
+	if c.Reviewer != nil && c.Reviewer.ID == id {
+		return c.Reviewer, true
+	}
+	return nil, false
+}
+
+// Endpoint returns the API a participant calls: its own api fields merged
+// over the top-level api, field by field, set fields winning (MaxRetries is a
+// pointer so that an explicit 0 overrides). An unknown id gets the top-level
+// api. The result shares no pointers with the config.
+func (c *Config) Endpoint(participantID string) API {
+	out := c.API
+	if p, ok := c.participant(participantID); ok && p.API != nil {
+		o := p.API
+		if o.BaseURL != "" {
+			out.BaseURL = o.BaseURL
+		}
+		if o.APIKey != "" {
+			out.APIKey = o.APIKey
+		}
+		if o.Timeout != 0 {
+			out.Timeout = o.Timeout
+		}
+		if o.MaxRetries != nil {
+			out.MaxRetries = o.MaxRetries
+		}
+		if o.MaxConcurrent != 0 {
+			out.MaxConcurrent = o.MaxConcurrent
+		}
+		if o.RequestsPerMinute != 0 {
+			out.RequestsPerMinute = o.RequestsPerMinute
+		}
+		if o.ResponseFormat != "" {
+			out.ResponseFormat = o.ResponseFormat
+		}
+	}
+	out.MaxRetries = clonePtr(out.MaxRetries)
+	return out
+}
+
+// Secrets returns every non-empty API key of the config (after ${NAME}
+// expansion), without duplicates, so that callers can scrub them from
+// anything they print.
+func (c *Config) Secrets() []string {
+	var out []string
+	add := func(a *API) {
+		if a != nil && a.APIKey != "" && !slices.Contains(out, a.APIKey) {
+			out = append(out, a.APIKey)
+		}
+	}
+	add(&c.API)
+	for i := range c.Debaters {
+		add(c.Debaters[i].API)
+	}
+	if c.Reviewer != nil {
+		add(c.Reviewer.API)
+	}
+	if c.Judge != nil {
+		add(c.Judge.API)
+	}
+	return out
+}
+
+// Redacted returns a deep copy of the config with every non-empty API key
+// replaced by "[redacted]", safe to marshal into a run record. The config
+// itself is left unchanged.
+func (c *Config) Redacted() Config {
+	cp := c.clone()
+	redact := func(a *API) {
+		if a != nil && a.APIKey != "" {
+			a.APIKey = redactedKey
+		}
+	}
+	redact(&cp.API)
+	for i := range cp.Debaters {
+		redact(cp.Debaters[i].API)
+	}
+	if cp.Reviewer != nil {
+		redact(cp.Reviewer.API)
+	}
+	if cp.Judge != nil {
+		redact(cp.Judge.API)
+	}
+	return cp
+}
+
+// clone returns a deep copy of the config.
+func (c *Config) clone() Config {
+	cp := *c
+	cp.API = c.API.clone()
+	cp.Debaters = make([]Participant, len(c.Debaters))
+	for i, p := range c.Debaters {
+		cp.Debaters[i] = p.clone()
+	}
+	if c.Debaters == nil {
+		cp.Debaters = nil
+	}
+	if c.Reviewer != nil {
+		r := c.Reviewer.clone()
+		cp.Reviewer = &r
+	}
+	if c.Judge != nil {
+		j := c.Judge.clone()
+		cp.Judge = &j
+	}
+	cp.Params.Temperature = clonePtr(c.Params.Temperature)
+	cp.Params.ParallelCalls = clonePtr(c.Params.ParallelCalls)
+	cp.Params.Synthesis = clonePtr(c.Params.Synthesis)
+	cp.Topics = slices.Clone(c.Topics)
+	for i := range cp.Topics {
+		cp.Topics[i].Annotations = slices.Clone(cp.Topics[i].Annotations)
+		cp.Topics[i].CoreQuestions = slices.Clone(cp.Topics[i].CoreQuestions)
+	}
+	cp.SharedContext.Files = slices.Clone(c.SharedContext.Files)
+	cp.SharedContext.Documents = slices.Clone(c.SharedContext.Documents)
+	cp.Output.Format = slices.Clone(c.Output.Format)
+	cp.Pricing = maps.Clone(c.Pricing)
+	cp.Warnings = slices.Clone(c.Warnings)
+	return cp
+}
+
+func (a API) clone() API {
+	a.MaxRetries = clonePtr(a.MaxRetries)
+	return a
+}
+
+func (p Participant) clone() Participant {
+	if p.API != nil {
+		a := p.API.clone()
+		p.API = &a
+	}
+	return p
+}
+
+func clonePtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
+}
+
+// TopicByID returns the topic with the given id.
+func (c *Config) TopicByID(id string) (Topic, bool) {
+	for _, t := range c.Topics {
+		if t.ID == id {
+			return t, true
+		}
+	}
+	return Topic{}, false
+}
+
+// TopicIDs returns the ids of all topics, in config order.
+func (c *Config) TopicIDs() []string {
+	ids := make([]string, len(c.Topics))
+	for i, t := range c.Topics {
+		ids[i] = t.ID
+	}
+	return ids
+}
+
+// ParallelCalls reports whether the debaters of one step are called in
+// parallel (params.parallelCalls, default true).
+func (c *Config) ParallelCalls() bool {
+	return c.Params.ParallelCalls == nil || *c.Params.ParallelCalls
+}
+
+// Synthesis reports whether the per-topic conclusion and proposed-edits calls
+// run (params.synthesis, default true).
+func (c *Config) Synthesis() bool {
+	return c.Params.Synthesis == nil || *c.Params.Synthesis
+}

@@ -1,0 +1,93 @@
+package configs
+
+// Defaults applied by Load (and ApplyDefaults) to fields that are not set.
+const (
+	// DefaultTimeout is api.timeout: 120000 ms (two minutes) per model call.
+	DefaultTimeout = 120000
+	// DefaultMaxRetries is api.maxRetries: 2 retries after the first attempt.
+	DefaultMaxRetries = 2
+	// DefaultMaxRounds is params.maxRounds: 3 levels of debate.
+	DefaultMaxRounds = 3
+	// DefaultMaxTokensPerResponse is params.maxTokensPerResponse: 4000.
+	DefaultMaxTokensPerResponse = 4000
+	// DefaultConcurrency is params.concurrency: 8 model calls in flight.
+	DefaultConcurrency = 8
+	// DefaultMaxConsecutiveFailures is fallback.maxConsecutiveFailures: 2.
+	DefaultMaxConsecutiveFailures = 2
+	// DefaultRetryDelay is fallback.retryDelay: 2000 ms, the base of the backoff.
+	DefaultRetryDelay = 2000
+	// DefaultOutputDir is output.dir: "output", relative to the config's folder.
+	DefaultOutputDir = "output"
+	// DefaultFormat is output.format when none is given: "markdown".
+	DefaultFormat = "markdown"
+	// DefaultLanguage is prompts.language: "en".
+	DefaultLanguage = "en"
+)
+
+// ApplyDefaults fills every unset field with its default: api.timeout
+// DefaultTimeout, api.maxRetries DefaultMaxRetries, params.maxRounds
+// DefaultMaxRounds, params.maxTokensPerResponse DefaultMaxTokensPerResponse,
+// params.parallelCalls true, params.concurrency DefaultConcurrency,
+// params.synthesis true, fallback.maxConsecutiveFailures
+// DefaultMaxConsecutiveFailures, fallback.retryDelay DefaultRetryDelay,
+// output.dir DefaultOutputDir, output.format [DefaultFormat],
+// prompts.language DefaultLanguage, and each participant's label its id.
+// params.temperature stays nil (the provider's default) when not given.
+// A zero number counts as unset here; Load instead treats a number written
+// in the file as set, so that an explicit 0 is validated rather than replaced.
+func (c *Config) ApplyDefaults() {
+	c.applyDefaults(nil)
+}
+
+// applyDefaults fills unset fields. A field counts as set when src records
+// it as written, or when its value is not zero.
+func (c *Config) applyDefaults(src *source) {
+	unset := func(path string, zero bool) bool { return zero && !src.written(path) }
+	if unset("api.timeout", c.API.Timeout == 0) {
+		c.API.Timeout = DefaultTimeout
+	}
+	if c.API.MaxRetries == nil {
+		n := DefaultMaxRetries
+		c.API.MaxRetries = &n
+	}
+	if unset("params.maxRounds", c.Params.MaxRounds == 0) {
+		c.Params.MaxRounds = DefaultMaxRounds
+	}
+	if unset("params.maxTokensPerResponse", c.Params.MaxTokensPerResponse == 0) {
+		c.Params.MaxTokensPerResponse = DefaultMaxTokensPerResponse
+	}
+	if c.Params.ParallelCalls == nil {
+		t := true
+		c.Params.ParallelCalls = &t
+	}
+	if unset("params.concurrency", c.Params.Concurrency == 0) {
+		c.Params.Concurrency = DefaultConcurrency
+	}
+	if c.Params.Synthesis == nil {
+		t := true
+		c.Params.Synthesis = &t
+	}
+	if unset("fallback.maxConsecutiveFailures", c.Fallback.MaxConsecutiveFailures == 0) {
+		c.Fallback.MaxConsecutiveFailures = DefaultMaxConsecutiveFailures
+	}
+	if unset("fallback.retryDelay", c.Fallback.RetryDelay == 0) {
+		c.Fallback.RetryDelay = DefaultRetryDelay
+	}
+	if c.Output.Dir == "" {
+		c.Output.Dir = DefaultOutputDir
+	}
+	if len(c.Output.Format) == 0 {
+		c.Output.Format = Formats{DefaultFormat}
+	}
+	if c.Prompts.Language == "" {
+		c.Prompts.Language = DefaultLanguage
+	}
+	for i := range c.Debaters {
+		if c.Debaters[i].Label == "" {
+			c.Debaters[i].Label = c.Debaters[i].ID
+		}
+	}
+	if c.Reviewer != nil && c.Reviewer.Label == "" {
+		c.Reviewer.Label = c.Reviewer.ID
+	}
+}

@@ -1,0 +1,128 @@
+package configs
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strconv"
+
+	"github.com/tailscale/hujson"
+)
+
+// Options tune Load.
+type Options struct {
+	// DryRun turns a ${NAME} whose variable is not set from a problem into a
+	// warning (Config.Warnings); the reference is then kept as written.
+	DryRun bool
+	// Getenv looks up environment variables; nil means os.LookupEnv.
+	Getenv func(name string) (string, bool)
+}
+
+// Load reads the JSONC config at path and returns it ready to use: comments
+// and trailing commas are allowed; unknown fields and values of the wrong
+// type are rejected (with a "did you mean" hint for misspelt names); ${NAME}
+// in any string is replaced from the environment; a "judge" becomes the
+// Reviewer; defaults are applied (see ApplyDefaults); relative output.dir and
+// prompts.dir are resolved against the config file's folder; and the result
+// is validated, shared-context files included.
+//
+// When the file cannot be read the error wraps the read error. Otherwise
+// every problem found is returned at once as Problems, each located at the
+// key of the offending field (for a missing field, the brace of the object
+// that should hold it), in file order.
+func Load(path string, opt Options) (*Config, error) {
+	text, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read config: %w", err)
+	}
+	return load(path, text, opt)
+}
+
+func load(path string, text []byte, opt Options) (*Config, error) {
+	getenv := opt.Getenv
+	if getenv == nil {
+		getenv = os.LookupEnv
+	}
+	src := newSource(path, text)
+	r := &reporter{src: src, file: path}
+
+	// Parse a copy: the tree aliases its input and Standardize rewrites it,
+	// while src.text must stay as the user wrote it.
+	v, err := hujson.Parse(bytes.Clone(text))
+	if err != nil {
+		return nil, Problems{r.syntaxProblem(err)}
+	}
+	if v.Value.Kind() != '{' {
+		return nil, Problems{r.make("", v.StartOffset, "the config must be a JSON object: { ... }")}
+	}
+	ck := &checker{src: src, rep: r}
+	ck.check(&v, reflect.TypeFor[Config](), "", v.StartOffset)
+	v.Standardize()
+
+	var cfg Config
+	dec := json.NewDecoder(bytes.NewReader(v.Pack()))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&cfg); err != nil {
+		r.ps = append(r.ps, r.make("", -1, fmt.Sprintf("decode: %v", err)))
+		sortProblems(r.ps)
+		return nil, Problems(r.ps)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		r.ps = append(r.ps, r.make("", -1, "unexpected data after the top-level object"))
+	}
+
+	var warnings []Problem
+	expandAll(reflect.ValueOf(&cfg).Elem(), "", getenv, func(field, name string) {
+		if opt.DryRun {
+			warnings = append(warnings, r.make(field, src.offset(field),
+				fmt.Sprintf("environment variable %s is not set (a dry run does not need it)", name)))
+			return
+		}
+		r.at(field, "environment variable %s is not set; export it, or write the value in the file", name)
+	})
+
+	cfg.Path = path
+	cfg.Dir = filepath.Dir(path)
+	cfg.src = src
+	cfg.foldJudge(r)
+	cfg.applyDefaults(src)
+	cfg.Output.Dir = cfg.resolve(cfg.Output.Dir)
+	cfg.Prompts.Dir = cfg.resolve(cfg.Prompts.Dir)
+	cfg.validate(r)
+
+	if len(r.ps) > 0 {
+		sortProblems(r.ps)
+		return nil, Problems(r.ps)
+	}
+	sortProblems(warnings)
+	cfg.Warnings = warnings
+	return &cfg, nil
+}
+
+var syntaxErrorPattern = regexp.MustCompile(`(?s)^hujson: line (\d+), column (\d+): (.*)$`)
+
+// syntaxProblem turns a hujson parse error into a located problem. hujson
+// counts columns in bytes; the problem counts runes like every other.
+func (r *reporter) syntaxProblem(err error) Problem {
+	m := syntaxErrorPattern.FindStringSubmatch(err.Error())
+	if m == nil {
+		return r.make("", -1, fmt.Sprintf("syntax error: %v", err))
+	}
+	line, _ := strconv.Atoi(m[1])
+	col, _ := strconv.Atoi(m[2])
+	off := 0
+	for l := 1; l < line; l++ {
+		i := bytes.IndexByte(r.src.text[off:], '\n')
+		if i < 0 {
+			break
+		}
+		off += i + 1
+	}
+	return r.make("", off+col-1, "syntax error: "+m[3])
+}

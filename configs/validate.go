@@ -1,0 +1,234 @@
+package configs
+
+import (
+	"errors"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// topicIDPattern keeps topic ids usable in file names.
+var topicIDPattern = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
+
+// Validate checks the config and reports every problem at once as Problems,
+// located in the file when the config came from Load. It also (re)reads the
+// shared-context files into SharedContext.Documents, and folds a "judge" into
+// Reviewer. It expects defaults to have been applied.
+func (c *Config) Validate() error {
+	r := &reporter{src: c.src, file: c.Path}
+	c.validate(r)
+	if len(r.ps) == 0 {
+		return nil
+	}
+	sortProblems(r.ps)
+	return Problems(r.ps)
+}
+
+// reviewerPath is the field path under which the reviewer is written.
+func (c *Config) reviewerPath() string {
+	if c.src.written("judge") && !c.src.written("reviewer") {
+		return "judge"
+	}
+	return "reviewer"
+}
+
+// foldJudge moves a "judge" into Reviewer; setting both is a problem.
+func (c *Config) foldJudge(r *reporter) {
+	if c.Judge == nil {
+		return
+	}
+	if c.Reviewer != nil {
+		r.at("judge", `"judge" is a synonym of "reviewer"; keep only one of them`)
+		c.Judge = nil
+		return
+	}
+	c.Reviewer, c.Judge = c.Judge, nil
+}
+
+func (c *Config) validate(r *reporter) {
+	c.foldJudge(r)
+	c.validateAPI(r, "api", &c.API, true)
+	c.validateParticipants(r)
+	c.validateParams(r)
+	c.validateTopics(r)
+	c.readSharedContext(r)
+	c.validateOutput(r)
+	if l := c.Prompts.Language; l != "en" && l != "zh" {
+		r.at("prompts.language", `must be "en" or "zh" (got %q)`, l)
+	}
+	if d := c.Prompts.Dir; d != "" {
+		if st, err := os.Stat(d); err != nil || !st.IsDir() {
+			r.at("prompts.dir", "folder %s does not exist; create it or remove the field to use the built-in templates", d)
+		}
+	}
+	if c.Budget.MaxTokens < 0 {
+		r.at("budget.maxTokens", "must be 0 (no limit) or more (got %d)", c.Budget.MaxTokens)
+	}
+	for model, p := range c.Pricing {
+		if p.Input < 0 {
+			r.at(joinPath(keyPath("pricing", model), "input"), "price must be 0 or more (got %g)", p.Input)
+		}
+		if p.Output < 0 {
+			r.at(joinPath(keyPath("pricing", model), "output"), "price must be 0 or more (got %g)", p.Output)
+		}
+	}
+}
+
+// validateAPI checks one endpoint. top is true for the top-level default;
+// on a participant a zero field means "inherit" unless it is written.
+func (c *Config) validateAPI(r *reporter, path string, a *API, top bool) {
+	set := func(name string, zero bool) bool {
+		return top || !zero || c.src.written(joinPath(path, name))
+	}
+	if a.BaseURL != "" {
+		u, err := url.Parse(a.BaseURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			r.at(joinPath(path, "baseURL"), `must be an http or https URL, e.g. "https://api.openai.com/v1"`)
+		}
+	}
+	if set("timeout", a.Timeout == 0) && a.Timeout <= 0 {
+		r.at(joinPath(path, "timeout"), "must be greater than 0 milliseconds (got %d)", a.Timeout)
+	}
+	if a.MaxRetries != nil && *a.MaxRetries < 0 {
+		r.at(joinPath(path, "maxRetries"), "must be 0 or more (got %d)", *a.MaxRetries)
+	}
+	if a.MaxConcurrent < 0 {
+		r.at(joinPath(path, "maxConcurrent"), "must be 0 (no cap) or more (got %d)", a.MaxConcurrent)
+	}
+	if a.RequestsPerMinute < 0 {
+		r.at(joinPath(path, "requestsPerMinute"), "must be 0 (unlimited) or more (got %g)", a.RequestsPerMinute)
+	}
+	switch a.ResponseFormat {
+	case "", "json_object", "json_schema":
+	default:
+		r.at(joinPath(path, "responseFormat"), `must be "json_object" or "json_schema", or left out (got %q)`, a.ResponseFormat)
+	}
+}
+
+func (c *Config) validateParticipants(r *reporter) {
+	if n := len(c.Debaters); n < 2 {
+		r.at("debaters", `a debate needs at least two debaters (found %d); add entries like {"id": "party-a", "model": "gpt-5.2"}`, n)
+	}
+	owner := map[string]string{} // id → path of the participant that has it
+	check := func(path string, p *Participant) {
+		if strings.TrimSpace(p.ID) == "" {
+			r.missing(path, "id", `required: add an "id" field naming this participant, e.g. "party-a"`)
+		} else if prev, dup := owner[p.ID]; dup {
+			r.at(joinPath(path, "id"), "duplicate id %q (already used by %s); give every debater and the reviewer its own id", p.ID, prev)
+		} else {
+			owner[p.ID] = path
+		}
+		if strings.TrimSpace(p.Model) == "" {
+			r.missing(path, "model", `required: add a "model" field with the model name, e.g. "gpt-5.2"`)
+		}
+		if p.API != nil {
+			c.validateAPI(r, joinPath(path, "api"), p.API, false)
+		}
+	}
+	for i := range c.Debaters {
+		check(indexPath("debaters", i), &c.Debaters[i])
+	}
+	if c.Reviewer == nil {
+		r.missing("", "reviewer", `required: add a "reviewer" (or "judge") with an "id" and a "model", e.g. {"id": "reviewer", "model": "qwen3.5-plus"}`)
+		return
+	}
+	check(c.reviewerPath(), c.Reviewer)
+}
+
+func (c *Config) validateParams(r *reporter) {
+	p := c.Params
+	if p.MaxRounds < 1 {
+		r.at("params.maxRounds", "must be at least 1 (got %d)", p.MaxRounds)
+	}
+	if p.MaxTokensPerResponse < 1 {
+		r.at("params.maxTokensPerResponse", "must be at least 1 (got %d)", p.MaxTokensPerResponse)
+	}
+	if t := p.Temperature; t != nil && (*t < 0 || *t > 2) {
+		r.at("params.temperature", "must be between 0 and 2 (got %g)", *t)
+	}
+	if p.Concurrency < 1 {
+		r.at("params.concurrency", "must be at least 1 (got %d)", p.Concurrency)
+	}
+	if n := c.Fallback.MaxConsecutiveFailures; n < 1 {
+		r.at("fallback.maxConsecutiveFailures", "must be at least 1 (got %d)", n)
+	}
+	if d := c.Fallback.RetryDelay; d < 0 {
+		r.at("fallback.retryDelay", "must be 0 or more milliseconds (got %d)", d)
+	}
+}
+
+func (c *Config) validateTopics(r *reporter) {
+	if len(c.Topics) == 0 {
+		r.missing("", "topics", `required: add at least one topic, e.g. {"id": "topic-1", "title": "…"}`)
+		return
+	}
+	owner := map[string]string{}
+	for i, t := range c.Topics {
+		path := indexPath("topics", i)
+		switch {
+		case t.ID == "":
+			r.missing(path, "id", `required: add an "id" made of letters, digits, "-", "_" or ".", e.g. "topic-1"`)
+		case !topicIDPattern.MatchString(t.ID) || t.ID == "." || t.ID == "..":
+			r.at(joinPath(path, "id"), `%q cannot be used in a file name; use only letters, digits, "-", "_" and "."`, t.ID)
+		case owner[t.ID] != "":
+			r.at(joinPath(path, "id"), "duplicate topic id %q (already used by %s); give every topic its own id", t.ID, owner[t.ID])
+		default:
+			owner[t.ID] = path
+		}
+		if strings.TrimSpace(t.Title) == "" {
+			r.missing(path, "title", `required: add a "title" stating the question to debate`)
+		}
+	}
+}
+
+// readSharedContext reads every shared-context file, resolved against the
+// config's folder, into Documents.
+func (c *Config) readSharedContext(r *reporter) {
+	c.SharedContext.Documents = nil
+	for i, f := range c.SharedContext.Files {
+		path := indexPath("sharedContext.files", i)
+		if strings.TrimSpace(f) == "" {
+			r.at(path, "empty file name; remove the entry or name a file")
+			continue
+		}
+		b, err := os.ReadFile(c.resolve(f))
+		if err != nil {
+			r.at(path, "cannot read %s: %s; fix the path (relative paths start at the config file's folder)", c.resolve(f), errReason(err))
+			continue
+		}
+		c.SharedContext.Documents = append(c.SharedContext.Documents, Document{Path: f, Content: string(b)})
+	}
+}
+
+// errReason is the short reason of a file error, without the path that the
+// message already names.
+func errReason(err error) string {
+	if pe, ok := errors.AsType[*os.PathError](err); ok {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+func (c *Config) validateOutput(r *reporter) {
+	for i, f := range c.Output.Format {
+		switch f {
+		case "markdown", "json", "html":
+		default:
+			path := "output.format"
+			if c.src.written(indexPath(path, i)) {
+				path = indexPath(path, i)
+			}
+			r.at(path, `unknown format %q; use "markdown", "json" or "html"`, f)
+		}
+	}
+}
+
+// resolve makes a relative path relative to the config file's folder.
+func (c *Config) resolve(p string) string {
+	if p == "" || filepath.IsAbs(p) || c.Dir == "" {
+		return p
+	}
+	return filepath.Join(c.Dir, p)
+}
