@@ -1,0 +1,46 @@
+package prompts
+
+// Roles of chat messages.
+const (
+	RoleSystem    = "system"
+	RoleUser      = "user"
+	RoleAssistant = "assistant"
+)
+
+// Point is one agreed point of a debate.
+type Point struct {
+	Point  string
+	Detail string
+}
+
+// VerdictPoint is the judge's forced verdict on one divergence.
+type VerdictPoint struct {
+	Divergence     string // the divergence's title
+	Recommendation string
+	Reasoning      string
+}
+
+// Synthesis is the data of the call that writes a topic's conclusion from the
+// consensus and verdicts aggregated over its whole tree.
+type Synthesis struct {
+	Title       string
+	Background  string
+	Annotations []string
+	Consensus   []Point
+	Verdicts    []VerdictPoint
+}
+
+// TopicConclusion is one topic's final conclusion, as written by the
+// synthesis call.
+type TopicConclusion struct {
+	ID         string
+	Title      string
+	Conclusion string
+}
+
+// Edits is the data of the call that proposes concrete edits to the
+// shared-context documents from every topic's conclusion.
+type Edits struct {
+	Documents []Document
+	Topics    []TopicConclusion
+}
