@@ -2,10 +2,12 @@ package configs
 
 import (
 	"errors"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -66,7 +68,8 @@ func (c *Config) validate(r *reporter) {
 	if c.Budget.MaxTokens < 0 {
 		r.at("budget.maxTokens", "must be 0 (no limit) or more (got %d)", c.Budget.MaxTokens)
 	}
-	for model, p := range c.Pricing {
+	for _, model := range slices.Sorted(maps.Keys(c.Pricing)) {
+		p := c.Pricing[model]
 		if p.Input < 0 {
 			r.at(joinPath(keyPath("pricing", model), "input"), "price must be 0 or more (got %g)", p.Input)
 		}
