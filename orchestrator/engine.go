@@ -1,0 +1,203 @@
+// Package orchestrator runs tree-recursive debates: for every topic a root
+// node of positions, rebuttals and a judge's triage, then one child node per
+// divergence, down to consensus or the round limit. It owns parallelism,
+// per-topic model fallback, judge JSON extraction and repair, termination,
+// the token budget, the optional synthesis calls, and progress events. It
+// renders and writes nothing.
+package orchestrator
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/prompts"
+	"github.com/debatehq/debate/providers"
+	"github.com/debatehq/debate/tree"
+)
+
+// Completer makes one chat-completion call. Retries of transient failures
+// happen inside it; an error means the call failed for good.
+type Completer interface {
+	Complete(ctx context.Context, r providers.Request) (providers.Response, error)
+}
+
+// builder makes the messages of every step. *prompts.Set is one.
+type builder interface {
+	RootPosition(prompts.RootPosition) ([]prompts.Message, error)
+	ChildPosition(prompts.ChildPosition) ([]prompts.Message, error)
+	Rebuttal(prompts.Rebuttal) ([]prompts.Message, error)
+	Triage(prompts.Judge) ([]prompts.Message, error)
+	ForcedVerdict(prompts.Judge) ([]prompts.Message, error)
+	Repair(prompts.Repair) ([]prompts.Message, error)
+	Synthesis(prompts.Synthesis) ([]prompts.Message, error)
+	Edits(prompts.Edits) ([]prompts.Message, error)
+}
+
+// Options tune a run. The zero value runs every topic with the configured
+// round limit and reports no events.
+type Options struct {
+	// Topics are the ids of the topics to run; empty runs them all. They run
+	// and appear in config order whatever the order given here.
+	Topics []string
+	// MaxRounds overrides params.maxRounds when positive.
+	MaxRounds int
+	// Events receives progress events. It is called from many goroutines at
+	// once and must be cheap; nil drops them.
+	Events func(tree.Event)
+	// Now is the clock; nil uses time.Now.
+	Now func() time.Time
+	// Logger receives one line per notable happening; nil discards them.
+	Logger *slog.Logger
+}
+
+// Engine runs the debates of one configuration.
+type Engine struct {
+	cfg       *configs.Config
+	c         Completer
+	p         builder
+	opt       Options
+	maxRounds int
+	debaters  []configs.Participant
+	judge     configs.Participant
+	log       *slog.Logger
+	spent     atomic.Int64 // tokens spent by the whole run, for the budget
+}
+
+// New returns an engine for cfg that makes its calls through c and builds its
+// prompts with p. cfg must have been loaded and validated.
+func New(cfg *configs.Config, c Completer, p *prompts.Set, opt Options) *Engine {
+	return newEngine(cfg, c, p, opt)
+}
+
+func newEngine(cfg *configs.Config, c Completer, p builder, opt Options) *Engine {
+	e := &Engine{cfg: cfg, c: c, p: p, opt: opt, debaters: cfg.Debaters}
+	if cfg.Reviewer != nil {
+		e.judge = *cfg.Reviewer
+	} else if cfg.Judge != nil {
+		e.judge = *cfg.Judge
+	}
+	e.maxRounds = cfg.Params.MaxRounds
+	if opt.MaxRounds > 0 {
+		e.maxRounds = opt.MaxRounds
+	}
+	if e.maxRounds < 1 {
+		e.maxRounds = 1
+	}
+	if e.opt.Now == nil {
+		e.opt.Now = time.Now
+	}
+	e.log = opt.Logger
+	if e.log == nil {
+		e.log = slog.New(slog.DiscardHandler)
+	}
+	return e
+}
+
+// Run debates the selected topics, all at once, and returns the whole run.
+// When ctx ends first, Run starts no new call, marks every unfinished node
+// interrupted and returns the run as it stands together with ctx's error.
+// run.Config is left for the caller to fill.
+func (e *Engine) Run(ctx context.Context) (*tree.Run, error) {
+	topics, err := e.selected()
+	if err != nil {
+		return nil, err
+	}
+	run := &tree.Run{
+		SchemaVersion: tree.SchemaVersion,
+		StartedAt:     e.opt.Now(),
+		Language:      e.cfg.Prompts.Language,
+		MaxRounds:     e.maxRounds,
+		Judge:         participant(e.judge),
+		Topics:        make([]tree.Topic, len(topics)),
+	}
+	if run.Language == "" {
+		run.Language = "en"
+	}
+	for _, d := range e.debaters {
+		run.Debaters = append(run.Debaters, participant(d))
+	}
+
+	var wg sync.WaitGroup
+	for i, t := range topics {
+		wg.Go(func() { run.Topics[i] = e.runTopic(ctx, t) })
+	}
+	wg.Wait()
+
+	edits, usage := e.edits(ctx, run)
+	run.Edits = edits
+	for _, t := range run.Topics {
+		usage = usage.Add(t.Usage)
+	}
+	run.Usage = usage
+	run.FinishedAt = e.opt.Now()
+	if err := ctx.Err(); err != nil {
+		return run, fmt.Errorf("run interrupted: %w", context.Cause(ctx))
+	}
+	return run, nil
+}
+
+// selected returns the topics to run in config order.
+func (e *Engine) selected() ([]configs.Topic, error) {
+	if len(e.opt.Topics) == 0 {
+		return e.cfg.Topics, nil
+	}
+	var out []configs.Topic
+	for _, t := range e.cfg.Topics {
+		if slices.Contains(e.opt.Topics, t.ID) {
+			out = append(out, t)
+		}
+	}
+	for _, id := range e.opt.Topics {
+		if !slices.ContainsFunc(e.cfg.Topics, func(t configs.Topic) bool { return t.ID == id }) {
+			known := make([]string, len(e.cfg.Topics))
+			for i, t := range e.cfg.Topics {
+				known[i] = t.ID
+			}
+			return nil, fmt.Errorf("unknown topic %q (known: %v)", id, known)
+		}
+	}
+	return out, nil
+}
+
+// emit stamps and sends an event.
+func (e *Engine) emit(ev tree.Event) {
+	if e.opt.Events == nil {
+		return
+	}
+	ev.Time = e.opt.Now()
+	e.opt.Events(ev)
+}
+
+func participant(p configs.Participant) tree.Participant {
+	return tree.Participant{ID: p.ID, Label: p.Label, Model: p.Model, Fallback: p.Fallback}
+}
+
+func party(p configs.Participant) prompts.Party {
+	return prompts.Party{ID: p.ID, Label: p.Label}
+}
+
+func messages(ms []prompts.Message) []providers.Message {
+	out := make([]providers.Message, len(ms))
+	for i, m := range ms {
+		out[i] = providers.Message{Role: m.Role, Content: m.Content}
+	}
+	return out
+}
+
+// maxFailures is the number of consecutive failures that switch a
+// participant to its fallback model.
+func (e *Engine) maxFailures() int {
+	return max(e.cfg.Fallback.MaxConsecutiveFailures, 1)
+}
+
+// overBudget reports whether the run has spent more tokens than its budget.
+func (e *Engine) overBudget() bool {
+	b := e.cfg.Budget.MaxTokens
+	return b > 0 && e.spent.Load() >= int64(b)
+}
