@@ -4,7 +4,10 @@
 // accounting and key redaction.
 package providers
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+)
 
 // Message is one chat message.
 type Message struct {
@@ -23,6 +26,12 @@ type Request struct {
 	Temperature *float64 // nil: unset, distinct from 0
 	// JSON asks for structured output when the endpoint is configured for it.
 	JSON bool
+	// Schema is the JSON schema of the expected answer, sent when JSON is set
+	// and the endpoint's responseFormat is "json_schema"; without it such an
+	// endpoint is asked for "json_object".
+	Schema json.RawMessage
+	// SchemaName names the schema for the API; "": "answer".
+	SchemaName string
 }
 
 // Usage is the token count of one call.

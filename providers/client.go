@@ -1,0 +1,458 @@
+package providers
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	openai "github.com/sashabaranov/go-openai"
+	"golang.org/x/sync/semaphore"
+	"golang.org/x/time/rate"
+
+	"github.com/debatehq/debate/configs"
+)
+
+const (
+	defaultConcurrency = 8
+	defaultMaxRetries  = 2
+	defaultTimeout     = 120 * time.Second
+)
+
+// Options tune a Client beyond what the config says.
+type Options struct {
+	// Concurrency is the global cap on calls in flight; 0 takes
+	// params.concurrency from the config, and if that is not positive, 8.
+	Concurrency int
+	// HTTPClient is the base HTTP client (tests pass a fake's); nil: a
+	// default one. Per-call timeouts come from contexts, not from it.
+	HTTPClient *http.Client
+	// Logger receives one record per attempt; nil discards them.
+	Logger *slog.Logger
+	// Record, when set, receives every request/response pair, keys redacted.
+	// It is called from the calling goroutines and must be safe for
+	// concurrent use.
+	Record func(Exchange)
+	// Jitter returns numbers in [0,1) that spread the backoff waits; nil
+	// uses math/rand/v2.
+	Jitter func() float64
+}
+
+// Exchange is one HTTP attempt as sent and received, keys redacted.
+type Exchange struct {
+	Participant string
+	Model       string
+	Attempt     int // 1 for the first try
+	Request     []byte
+	Response    []byte
+	Status      int    // 0 if no response arrived
+	Err         string // "" on success
+	Started     time.Time
+	Latency     time.Duration
+}
+
+// Client makes chat-completion calls for every participant of a config. It
+// is safe for concurrent use.
+type Client struct {
+	maxTokens   int
+	temperature *float64
+	retryDelay  time.Duration
+
+	global *semaphore.Weighted
+	routes map[string]*route // by participant id
+	def    *route            // for an unknown or empty participant
+
+	redactor *redactor
+	meter    *meter
+	log      *slog.Logger
+	record   func(Exchange)
+	jitter   func() float64
+}
+
+// endpoint is one distinct base URL and key: one go-openai client with its
+// own caps.
+type endpoint struct {
+	client  *openai.Client
+	url     string              // base URL without credentials, for errors
+	sem     *semaphore.Weighted // nil: no cap of its own
+	limiter *rate.Limiter       // nil: unlimited
+}
+
+// route is how one participant calls: its endpoint and its merged settings.
+type route struct {
+	ep             *endpoint
+	timeout        time.Duration
+	maxRetries     int
+	responseFormat string
+}
+
+// New builds the clients of every distinct endpoint in cfg.
+func New(cfg *configs.Config, opt Options) (*Client, error) {
+	if cfg == nil {
+		return nil, errors.New("providers: nil config")
+	}
+	concurrency := cmp.Or(opt.Concurrency, cfg.Params.Concurrency)
+	if concurrency <= 0 {
+		concurrency = defaultConcurrency
+	}
+	httpClient := opt.HTTPClient
+	if httpClient == nil {
+		httpClient = defaultHTTPClient()
+	}
+	c := &Client{
+		maxTokens:   cfg.Params.MaxTokensPerResponse,
+		temperature: cfg.Params.Temperature,
+		retryDelay:  time.Duration(cfg.Fallback.RetryDelay) * time.Millisecond,
+		global:      semaphore.NewWeighted(int64(concurrency)),
+		routes:      map[string]*route{},
+		meter:       newMeter(cfg.Pricing),
+		log:         opt.Logger,
+		record:      opt.Record,
+		jitter:      opt.Jitter,
+	}
+	if c.log == nil {
+		c.log = slog.New(slog.DiscardHandler)
+	}
+	if c.jitter == nil {
+		c.jitter = rand.Float64
+	}
+
+	participants := participantsOf(cfg)
+	keys := []string{cfg.API.APIKey}
+	apis := map[string]configs.API{"": cfg.API}
+	for _, p := range participants {
+		apis[p.ID] = mergeAPI(cfg.API, p.API)
+		keys = append(keys, apis[p.ID].APIKey)
+	}
+	c.redactor = newRedactor(keys)
+
+	// Participants that share a base URL and key share one endpoint; when
+	// they ask for different caps, the tightest one holds.
+	type limits struct {
+		maxConcurrent int
+		rpm           float64
+	}
+	endpointKey := func(a configs.API) string { return a.BaseURL + "\x00" + a.APIKey }
+	lim := map[string]limits{}
+	for _, a := range apis {
+		k := endpointKey(a)
+		l := lim[k]
+		l.maxConcurrent = tighter(l.maxConcurrent, a.MaxConcurrent)
+		l.rpm = tighter(l.rpm, a.RequestsPerMinute)
+		lim[k] = l
+	}
+	endpoints := map[string]*endpoint{}
+	for id, a := range apis {
+		k := endpointKey(a)
+		ep := endpoints[k]
+		if ep == nil {
+			var err error
+			ep, err = c.newEndpoint(a, httpClient)
+			if err != nil {
+				return nil, fmt.Errorf("participant %q: %w", id, err)
+			}
+			if l := lim[k]; l.maxConcurrent > 0 {
+				ep.sem = semaphore.NewWeighted(int64(l.maxConcurrent))
+			}
+			if l := lim[k]; l.rpm > 0 {
+				ep.limiter = rate.NewLimiter(rate.Limit(l.rpm/60), 1)
+			}
+			endpoints[k] = ep
+		}
+		rt := &route{
+			ep:             ep,
+			timeout:        time.Duration(a.Timeout) * time.Millisecond,
+			maxRetries:     defaultMaxRetries,
+			responseFormat: a.ResponseFormat,
+		}
+		if rt.timeout <= 0 {
+			rt.timeout = defaultTimeout
+		}
+		if a.MaxRetries != nil {
+			rt.maxRetries = max(*a.MaxRetries, 0)
+		}
+		if id == "" {
+			c.def = rt
+		} else {
+			c.routes[id] = rt
+		}
+	}
+	return c, nil
+}
+
+func (c *Client) newEndpoint(a configs.API, httpClient *http.Client) (*endpoint, error) {
+	oc := openai.DefaultConfig(a.APIKey)
+	if a.BaseURL != "" {
+		oc.BaseURL = a.BaseURL
+	}
+	u, err := url.Parse(oc.BaseURL)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return nil, fmt.Errorf("api.baseURL: not an absolute URL: %q", c.redactor.redact(oc.BaseURL))
+	}
+	u.User, u.RawQuery, u.Fragment = nil, "", ""
+	oc.HTTPClient = &doer{base: httpClient}
+	return &endpoint{client: openai.NewClientWithConfig(oc), url: c.redactor.redact(u.String())}, nil
+}
+
+// tighter returns the smaller of two limits where 0 means none.
+func tighter[T int | float64](a, b T) T {
+	switch {
+	case a <= 0:
+		return max(b, 0)
+	case b <= 0:
+		return a
+	}
+	return min(a, b)
+}
+
+// participantsOf lists the debaters and the reviewer (or judge).
+func participantsOf(cfg *configs.Config) []configs.Participant {
+	ps := append([]configs.Participant(nil), cfg.Debaters...)
+	if cfg.Reviewer != nil {
+		ps = append(ps, *cfg.Reviewer)
+	} else if cfg.Judge != nil {
+		ps = append(ps, *cfg.Judge)
+	}
+	return ps
+}
+
+// mergeAPI returns def with every field that over sets replaced.
+func mergeAPI(def configs.API, over *configs.API) configs.API {
+	if over == nil {
+		return def
+	}
+	m := def
+	m.BaseURL = cmp.Or(over.BaseURL, m.BaseURL)
+	m.APIKey = cmp.Or(over.APIKey, m.APIKey)
+	m.Timeout = cmp.Or(over.Timeout, m.Timeout)
+	if over.MaxRetries != nil {
+		m.MaxRetries = over.MaxRetries
+	}
+	m.MaxConcurrent = cmp.Or(over.MaxConcurrent, m.MaxConcurrent)
+	m.RequestsPerMinute = cmp.Or(over.RequestsPerMinute, m.RequestsPerMinute)
+	m.ResponseFormat = cmp.Or(over.ResponseFormat, m.ResponseFormat)
+	return m
+}
+
+func (c *Client) route(participant string) *route {
+	if rt, ok := c.routes[participant]; ok {
+		return rt
+	}
+	return c.def
+}
+
+// Redact returns s without any configured API key value or bearer token.
+func (c *Client) Redact(s string) string { return c.redactor.redact(s) }
+
+// Usage returns a snapshot of the usage so far.
+func (c *Client) Usage() Report { return c.meter.report() }
+
+// Complete sends r to the endpoint of r.Participant and returns the answer.
+// Transient failures are retried up to the endpoint's maxRetries with
+// exponential backoff and jitter, honouring Retry-After; every wait ends when
+// ctx does. A failure is an *Error.
+func (c *Client) Complete(ctx context.Context, r Request) (Response, error) {
+	rt := c.route(r.Participant)
+	req, zeroTemp := c.chatRequest(r, rt)
+	start := time.Now()
+	for n := 0; ; n++ {
+		resp, e := c.try(ctx, rt, r, req, zeroTemp, n)
+		if e == nil {
+			resp.Retries = n
+			resp.Latency = time.Since(start)
+			c.meter.add(r.Participant, r.Model, resp.Model, resp.Usage, n, false)
+			return resp, nil
+		}
+		if !e.Retryable || n >= rt.maxRetries || ctx.Err() != nil {
+			c.meter.add(r.Participant, r.Model, "", Usage{}, n, true)
+			c.log.Warn("model call failed", "participant", r.Participant, "model", r.Model,
+				"attempts", n+1, "err", c.redactor.redact(e.Error()))
+			return Response{}, e
+		}
+		wait := backoff(c.retryDelay, n, c.jitter(), e.RetryAfter)
+		c.log.Info("retrying model call", "participant", r.Participant, "model", r.Model,
+			"attempt", n+1, "wait", wait, "err", c.redactor.redact(e.Error()))
+		if err := sleep(ctx, wait); err != nil {
+			c.meter.add(r.Participant, r.Model, "", Usage{}, n, true)
+			return Response{}, &Error{
+				Kind: KindCanceled, Model: r.Model, Endpoint: rt.ep.url,
+				Err: fmt.Errorf("stopped waiting to retry after a %s error: %w", e.Kind, err),
+			}
+		}
+	}
+}
+
+// try makes attempt n (0-based) under the global and endpoint limits.
+func (c *Client) try(ctx context.Context, rt *route, r Request, req openai.ChatCompletionRequest, zeroTemp bool, n int) (Response, *Error) {
+	fail := func(err error) *Error {
+		e := &Error{Kind: KindCanceled, Model: r.Model, Endpoint: rt.ep.url, Err: err}
+		if errors.Is(err, context.DeadlineExceeded) {
+			e.Kind = KindTimeout
+		}
+		return e
+	}
+	if rt.ep.sem != nil {
+		if err := rt.ep.sem.Acquire(ctx, 1); err != nil {
+			return Response{}, fail(fmt.Errorf("waiting for an endpoint slot: %w", err))
+		}
+		defer rt.ep.sem.Release(1)
+	}
+	if rt.ep.limiter != nil {
+		if err := rt.ep.limiter.Wait(ctx); err != nil {
+			if ctx.Err() == nil {
+				err = fmt.Errorf("%w: %v", context.DeadlineExceeded, err)
+			}
+			return Response{}, fail(fmt.Errorf("waiting for the rate limit: %w", err))
+		}
+	}
+	if err := c.global.Acquire(ctx, 1); err != nil {
+		return Response{}, fail(fmt.Errorf("waiting for a call slot: %w", err))
+	}
+	defer c.global.Release(1)
+
+	a := &attempt{zeroTemperature: zeroTemp, record: c.record != nil}
+	actx, cancel := context.WithTimeout(withAttempt(ctx, a), rt.timeout)
+	defer cancel()
+	started := time.Now()
+	out, err := rt.ep.client.CreateChatCompletion(actx, req)
+	latency := time.Since(started)
+
+	var resp Response
+	if err == nil {
+		resp, err = c.response(out, r.Model)
+	}
+	var e *Error
+	if err != nil {
+		e = c.classify(ctx, actx, err, a, rt)
+		e.Model = r.Model
+		e.Endpoint = rt.ep.url
+	}
+	c.log.Debug("model call", "participant", r.Participant, "model", r.Model,
+		"attempt", n+1, "status", a.status, "latency", latency, "ok", e == nil)
+	if c.record != nil {
+		x := Exchange{
+			Participant: r.Participant, Model: r.Model, Attempt: n + 1,
+			Request:  []byte(c.redactor.redact(string(a.request))),
+			Response: []byte(c.redactor.redact(string(a.response))),
+			Status:   a.status, Started: started, Latency: latency,
+		}
+		if e != nil {
+			x.Err = c.redactor.redact(e.Error())
+		}
+		c.record(x)
+	}
+	return resp, e
+}
+
+// classify turns the error of one attempt into an *Error that is safe to
+// return, telling the caller's cancellation from the attempt's timeout.
+func (c *Client) classify(ctx, actx context.Context, err error, a *attempt, rt *route) *Error {
+	safe := sanitize(err, c.redactor.redact)
+	err = &safeError{msg: c.redactor.redact(safe.Error()), cause: safe}
+	switch {
+	case ctx.Err() != nil:
+		e := &Error{Kind: KindCanceled, Err: err}
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			e.Kind = KindTimeout
+		}
+		return e
+	case errors.Is(actx.Err(), context.DeadlineExceeded):
+		return &Error{
+			Kind: KindTimeout, Retryable: true,
+			Err: fmt.Errorf("no answer within %v: %w", rt.timeout, context.DeadlineExceeded),
+		}
+	}
+	e := Classify(err)
+	if e.Status == 0 {
+		e.Status = a.status
+	}
+	if a.status >= 200 && a.status < 300 && !e.Retryable {
+		// A 200 whose body could not be read as a completion.
+		e.Kind, e.Retryable = KindInvalidResponse, true
+	} else if a.status >= 200 && a.status < 300 && e.Kind == KindNetwork {
+		e.Kind = KindInvalidResponse
+	}
+	e.RetryAfter = a.retryAfter
+	return e
+}
+
+// response checks and converts a completion.
+func (c *Client) response(out openai.ChatCompletionResponse, model string) (Response, error) {
+	if len(out.Choices) == 0 {
+		return Response{}, fmt.Errorf("%w: no choices", errInvalidResponse)
+	}
+	ch := out.Choices[0]
+	if strings.TrimSpace(ch.Message.Content) == "" {
+		return Response{}, fmt.Errorf("%w: empty content (finish reason %q)", errInvalidResponse, ch.FinishReason)
+	}
+	return Response{
+		Text:         c.redactor.redactKeys(ch.Message.Content),
+		FinishReason: string(ch.FinishReason),
+		Model:        cmp.Or(out.Model, model),
+		Usage:        Usage{PromptTokens: out.Usage.PromptTokens, CompletionTokens: out.Usage.CompletionTokens},
+	}, nil
+}
+
+// chatRequest maps r to go-openai's request. The second result asks the
+// transport to send an explicit temperature of 0, which go-openai omits.
+func (c *Client) chatRequest(r Request, rt *route) (openai.ChatCompletionRequest, bool) {
+	out := openai.ChatCompletionRequest{
+		Model:    r.Model,
+		Messages: make([]openai.ChatCompletionMessage, len(r.Messages)),
+	}
+	for i, m := range r.Messages {
+		out.Messages[i] = openai.ChatCompletionMessage{Role: m.Role, Content: m.Content}
+	}
+	maxTokens := c.maxTokens
+	if r.MaxTokens != nil {
+		maxTokens = *r.MaxTokens
+	}
+	temperature := c.temperature
+	if r.Temperature != nil {
+		temperature = r.Temperature
+	}
+	zeroTemp := false
+	if reasoningModel(r.Model) {
+		// Reasoning models take max_completion_tokens and no sampling fields.
+		out.MaxCompletionTokens = max(maxTokens, 0)
+	} else {
+		out.MaxTokens = max(maxTokens, 0)
+		if temperature != nil {
+			out.Temperature = float32(*temperature)
+			zeroTemp = *temperature == 0
+		}
+	}
+	if r.JSON {
+		switch rt.responseFormat {
+		case "json_object":
+			out.ResponseFormat = &openai.ChatCompletionResponseFormat{Type: openai.ChatCompletionResponseFormatTypeJSONObject}
+		case "json_schema":
+			if len(r.Schema) > 0 {
+				out.ResponseFormat = &openai.ChatCompletionResponseFormat{
+					Type: openai.ChatCompletionResponseFormatTypeJSONSchema,
+					JSONSchema: &openai.ChatCompletionResponseFormatJSONSchema{
+						Name: cmp.Or(r.SchemaName, "answer"), Schema: r.Schema,
+					},
+				}
+			} else {
+				out.ResponseFormat = &openai.ChatCompletionResponseFormat{Type: openai.ChatCompletionResponseFormatTypeJSONObject}
+			}
+		}
+	}
+	return out, zeroTemp
+}
+
+// safeError carries a redacted message in front of a sanitized cause.
+type safeError struct {
+	msg   string
+	cause error
+}
+
+func (s *safeError) Error() string { return s.msg }
+func (s *safeError) Unwrap() error { return s.cause }

@@ -1,0 +1,620 @@
+package providers
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/providers/providertest"
+)
+
+const testKey = "sk-test-7f3a9c0e5b21d84f"
+
+func ptr[T any](v T) *T { return &v }
+
+// testConfig is a two-debater config on the fake's in-memory URL.
+func testConfig(edit func(*configs.Config)) *configs.Config {
+	cfg := &configs.Config{
+		API: configs.API{BaseURL: providertest.MemoryURL, APIKey: testKey, MaxRetries: ptr(2), Timeout: 10_000},
+		Debaters: []configs.Participant{
+			{ID: "a", Model: "gpt-4o"},
+			{ID: "b", Model: "kimi-k2"},
+		},
+		Reviewer: &configs.Participant{ID: "judge", Model: "qwen-plus"},
+		Params:   configs.Params{MaxTokensPerResponse: 500},
+		Fallback: configs.Fallback{RetryDelay: 100},
+	}
+	if edit != nil {
+		edit(cfg)
+	}
+	return cfg
+}
+
+func newTestClient(t testing.TB, srv *providertest.Server, cfg *configs.Config, opt Options) *Client {
+	t.Helper()
+	if opt.HTTPClient == nil {
+		opt.HTTPClient = srv.HTTPClient()
+	}
+	if opt.Jitter == nil {
+		opt.Jitter = func() float64 { return 0.5 }
+	}
+	c, err := New(cfg, opt)
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	return c
+}
+
+func ask(participant, model, text string) Request {
+	return Request{Participant: participant, Model: model, Messages: []Message{{Role: "user", Content: text}}}
+}
+
+func asError(t *testing.T, err error) *Error {
+	t.Helper()
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("error %v (%T) is not an *Error", err, err)
+	}
+	return e
+}
+
+func TestCompleteReturnsAnswer(t *testing.T) {
+	srv := providertest.New(t)
+	srv.ReplyTo("gpt-4o", providertest.Reply{Text: "hello", Model: "gpt-4o-2024-08-06", PromptTokens: 12, CompletionTokens: 3})
+	c := newTestClient(t, srv, testConfig(nil), Options{})
+	resp, err := c.Complete(t.Context(), ask("a", "gpt-4o", "hi"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Response{Text: "hello", FinishReason: "stop", Model: "gpt-4o-2024-08-06", Usage: Usage{12, 3}}
+	resp.Latency = 0
+	if resp != want {
+		t.Errorf("got %+v, want %+v", resp, want)
+	}
+	calls := srv.Calls()
+	if len(calls) != 1 || !calls[0].Authorized || calls[0].Path != "/v1/chat/completions" {
+		t.Errorf("calls = %+v, want one authorized call on /v1/chat/completions", calls)
+	}
+}
+
+func TestRequestMapping(t *testing.T) {
+	tests := []struct {
+		name       string
+		params     configs.Params
+		format     string
+		req        Request
+		wantFields map[string]any // JSON fields that must be present with these values
+		wantAbsent []string
+	}{
+		{
+			name:       "params apply",
+			params:     configs.Params{MaxTokensPerResponse: 400, Temperature: ptr(0.7)},
+			req:        ask("a", "gpt-4o", "x"),
+			wantFields: map[string]any{"max_tokens": 400.0, "temperature": 0.7},
+			wantAbsent: []string{"max_completion_tokens", "response_format"},
+		},
+		{
+			name:       "request overrides params",
+			params:     configs.Params{MaxTokensPerResponse: 400, Temperature: ptr(0.7)},
+			req:        Request{Participant: "a", Model: "gpt-4o", MaxTokens: ptr(50), Temperature: ptr(1.2)},
+			wantFields: map[string]any{"max_tokens": 50.0, "temperature": 1.2},
+		},
+		{
+			name:       "explicit zero temperature is sent",
+			req:        Request{Participant: "a", Model: "gpt-4o", Temperature: ptr(0.0)},
+			wantFields: map[string]any{"temperature": 0.0},
+		},
+		{
+			name:       "zero temperature from params is sent",
+			params:     configs.Params{Temperature: ptr(0.0)},
+			req:        ask("a", "gpt-4o", "x"),
+			wantFields: map[string]any{"temperature": 0.0},
+		},
+		{
+			name:       "unset temperature is not sent",
+			req:        ask("a", "gpt-4o", "x"),
+			wantAbsent: []string{"temperature", "max_tokens"},
+		},
+		{
+			name:       "reasoning model",
+			params:     configs.Params{MaxTokensPerResponse: 400, Temperature: ptr(0.7)},
+			req:        ask("a", "o3-mini", "x"),
+			wantFields: map[string]any{"max_completion_tokens": 400.0},
+			wantAbsent: []string{"max_tokens", "temperature"},
+		},
+		{
+			name:       "reasoning model ignores explicit zero temperature",
+			req:        Request{Participant: "a", Model: "gpt-5.2", Temperature: ptr(0.0)},
+			wantAbsent: []string{"temperature"},
+		},
+		{
+			name:       "json object",
+			format:     "json_object",
+			req:        Request{Participant: "a", Model: "gpt-4o", JSON: true},
+			wantFields: map[string]any{"response_format": map[string]any{"type": "json_object"}},
+		},
+		{
+			name:       "json schema",
+			format:     "json_schema",
+			req:        Request{Participant: "a", Model: "gpt-4o", JSON: true, Schema: json.RawMessage(`{"type":"object"}`)},
+			wantFields: map[string]any{"response_format": map[string]any{"type": "json_schema", "json_schema": map[string]any{"name": "answer", "schema": map[string]any{"type": "object"}, "strict": false}}},
+		},
+		{
+			name:       "json schema endpoint without a schema asks for an object",
+			format:     "json_schema",
+			req:        Request{Participant: "a", Model: "gpt-4o", JSON: true},
+			wantFields: map[string]any{"response_format": map[string]any{"type": "json_object"}},
+		},
+		{
+			name:       "json without endpoint support",
+			req:        Request{Participant: "a", Model: "gpt-4o", JSON: true},
+			wantAbsent: []string{"response_format"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := providertest.New(t, providertest.WithDefault(providertest.Text("ok")))
+			cfg := testConfig(func(c *configs.Config) {
+				c.Params = tt.params
+				c.API.ResponseFormat = tt.format
+			})
+			c := newTestClient(t, srv, cfg, Options{})
+			if _, err := c.Complete(t.Context(), tt.req); err != nil {
+				t.Fatal(err)
+			}
+			var body map[string]any
+			if err := json.Unmarshal(srv.Calls()[0].Body, &body); err != nil {
+				t.Fatal(err)
+			}
+			for k, want := range tt.wantFields {
+				got, ok := body[k]
+				if !ok {
+					t.Errorf("field %q missing from %s", k, srv.Calls()[0].Body)
+					continue
+				}
+				if fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Errorf("%s = %v, want %v", k, got, want)
+				}
+			}
+			for _, k := range tt.wantAbsent {
+				if v, ok := body[k]; ok {
+					t.Errorf("field %q = %v, want absent", k, v)
+				}
+			}
+		})
+	}
+}
+
+func TestEndpointOverride(t *testing.T) {
+	srv := providertest.New(t)
+	cfg := testConfig(func(c *configs.Config) {
+		c.Debaters[1].API = &configs.API{BaseURL: "http://other.invalid/b/v1", APIKey: "sk-other-key-000", MaxRetries: ptr(0)}
+	})
+	c := newTestClient(t, srv, cfg, Options{})
+	srv.Enqueue("kimi-k2", providertest.Status(500, "down"))
+	if _, err := c.Complete(t.Context(), ask("b", "kimi-k2", "x")); err == nil {
+		t.Fatal("want an error: participant b allows no retry")
+	}
+	if _, err := c.Complete(t.Context(), ask("a", "gpt-4o", "x")); err != nil {
+		t.Fatal(err)
+	}
+	calls := srv.Calls()
+	if len(calls) != 2 || calls[0].Path != "/b/v1/chat/completions" || calls[1].Path != "/v1/chat/completions" {
+		t.Errorf("paths = %v, want b's override then the default", calls)
+	}
+	if c.routes["b"].timeout != 10*time.Second {
+		t.Errorf("b's timeout = %v, want the default's 10s kept", c.routes["b"].timeout)
+	}
+}
+
+func TestRetryAfterIsHonoured(t *testing.T) {
+	tests := []struct {
+		name       string
+		retryAfter func(now time.Time) string
+		want       time.Duration
+	}{
+		{"seconds", func(time.Time) string { return "1" }, time.Second},
+		{"http date", func(now time.Time) string { return now.Add(3 * time.Second).UTC().Format(http.TimeFormat) }, 3 * time.Second},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				srv := providertest.New(t)
+				srv.Enqueue("gpt-4o", providertest.RateLimited(tt.retryAfter(time.Now())))
+				c := newTestClient(t, srv, testConfig(nil), Options{}) // backoff alone would wait 50-100ms
+				start := time.Now()
+				resp, err := c.Complete(t.Context(), ask("a", "gpt-4o", "x"))
+				elapsed := time.Since(start)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if srv.Count() != 2 || resp.Retries != 1 {
+					t.Errorf("requests = %d, retries = %d; want 2 and 1", srv.Count(), resp.Retries)
+				}
+				if elapsed < tt.want {
+					t.Errorf("retried after %v, want at least %v", elapsed, tt.want)
+				}
+			})
+		})
+	}
+}
+
+func TestServerErrorsThenSuccess(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := providertest.New(t)
+		srv.Enqueue("gpt-4o", providertest.Status(500, "boom"), providertest.Status(503, "busy"), providertest.Text("fine"))
+		c := newTestClient(t, srv, testConfig(nil), Options{})
+		resp, err := c.Complete(t.Context(), ask("a", "gpt-4o", "x"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.Text != "fine" || resp.Retries != 2 || srv.Count() != 3 {
+			t.Errorf("text %q, retries %d, requests %d; want fine, 2, 3", resp.Text, resp.Retries, srv.Count())
+		}
+		if u := c.Usage().Participants["a"]; u.Calls != 1 || u.Retries != 2 || u.Failures != 0 {
+			t.Errorf("usage = %+v, want 1 call, 2 retries, 0 failures", u)
+		}
+	})
+}
+
+func TestPermanentErrorsAreNotRetried(t *testing.T) {
+	tests := []struct {
+		reply providertest.Reply
+		kind  Kind
+	}{
+		{providertest.Status(401, "invalid api key"), KindAuth},
+		{providertest.Status(403, "forbidden"), KindAuth},
+		{providertest.Status(404, "model not found"), KindNotFound},
+		{providertest.Status(400, "bad field"), KindBadRequest},
+		{providertest.ContextLengthExceeded(), KindContextLength},
+	}
+	for _, tt := range tests {
+		t.Run(tt.kind.String()+fmt.Sprint(tt.reply.Status), func(t *testing.T) {
+			srv := providertest.New(t)
+			srv.Enqueue("gpt-4o", tt.reply)
+			c := newTestClient(t, srv, testConfig(nil), Options{})
+			_, err := c.Complete(t.Context(), ask("a", "gpt-4o", "x"))
+			e := asError(t, err)
+			if e.Kind != tt.kind || e.Retryable || e.Status != tt.reply.Status {
+				t.Errorf("got kind %v retryable %v status %d; want %v false %d", e.Kind, e.Retryable, e.Status, tt.kind, tt.reply.Status)
+			}
+			if srv.Count() != 1 {
+				t.Errorf("requests = %d, want 1", srv.Count())
+			}
+			if e.Model != "gpt-4o" || e.Endpoint != providertest.MemoryURL {
+				t.Errorf("model %q endpoint %q", e.Model, e.Endpoint)
+			}
+		})
+	}
+}
+
+func TestTimeoutIsRetried(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := providertest.New(t)
+		srv.Enqueue("gpt-4o", providertest.Reply{Text: "late", Delay: time.Minute}, providertest.Text("on time"))
+		cfg := testConfig(func(c *configs.Config) { c.API.Timeout = 2000 })
+		var xs []Exchange
+		c := newTestClient(t, srv, cfg, Options{Record: func(x Exchange) { xs = append(xs, x) }})
+		start := time.Now()
+		resp, err := c.Complete(t.Context(), ask("a", "gpt-4o", "x"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.Text != "on time" || srv.Count() != 2 {
+			t.Errorf("text %q after %d requests, want the second answer", resp.Text, srv.Count())
+		}
+		if elapsed := time.Since(start); elapsed < 2*time.Second || elapsed > 3*time.Second {
+			t.Errorf("took %v, want the 2s timeout plus a short backoff", elapsed)
+		}
+		if len(xs) != 2 || !strings.Contains(xs[0].Err, "timeout") || xs[1].Err != "" {
+			t.Errorf("exchanges = %+v, want a timeout then a success", xs)
+		}
+	})
+}
+
+func TestNonJSONErrorBodyIsClassified(t *testing.T) {
+	srv := providertest.New(t)
+	srv.Enqueue("gpt-4o", providertest.Raw(502, "<html><body><h1>502 Bad Gateway</h1>"+strings.Repeat("x", 2000)+"</body></html>"))
+	cfg := testConfig(func(c *configs.Config) { c.API.MaxRetries = ptr(0) })
+	c := newTestClient(t, srv, cfg, Options{})
+	_, err := c.Complete(t.Context(), ask("a", "gpt-4o", "x"))
+	e := asError(t, err)
+	if e.Kind != KindServer || !e.Retryable || e.Status != 502 {
+		t.Errorf("got kind %v retryable %v status %d; want server, true, 502", e.Kind, e.Retryable, e.Status)
+	}
+	if msg := e.Error(); !strings.Contains(msg, "502 Bad Gateway") || len(msg) > 600 {
+		t.Errorf("message %q should quote the start of the body, briefly", msg)
+	}
+}
+
+func TestInvalidResponsesAreRetried(t *testing.T) {
+	tests := []struct {
+		name  string
+		reply providertest.Reply
+	}{
+		{"empty content", providertest.Text("")},
+		{"no choices", providertest.Raw(200, `{"id":"x","model":"gpt-4o","choices":[]}`)},
+		{"malformed", providertest.Raw(200, `{"id":"x","choices":[{"mess`)},
+		{"empty body", providertest.Raw(200, " ")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				srv := providertest.New(t)
+				srv.Enqueue("gpt-4o", tt.reply, tt.reply)
+				cfg := testConfig(func(c *configs.Config) { c.API.MaxRetries = ptr(1) })
+				c := newTestClient(t, srv, cfg, Options{})
+				_, err := c.Complete(t.Context(), ask("a", "gpt-4o", "x"))
+				e := asError(t, err)
+				if e.Kind != KindInvalidResponse || !e.Retryable || srv.Count() != 2 {
+					t.Errorf("kind %v retryable %v after %d requests; want invalid response, true, 2", e.Kind, e.Retryable, srv.Count())
+				}
+			})
+		})
+	}
+}
+
+func TestCutConnectionIsRetriedOverSocket(t *testing.T) {
+	srv := providertest.New(t)
+	srv.Enqueue("gpt-4o", providertest.Cut())
+	cfg := testConfig(func(c *configs.Config) {
+		c.API.BaseURL = srv.URL()
+		c.Fallback.RetryDelay = 1
+	})
+	c := newTestClient(t, srv, cfg, Options{HTTPClient: &http.Client{}})
+	resp, err := c.Complete(t.Context(), ask("a", "gpt-4o", "x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Retries != 1 || srv.Count() != 2 {
+		t.Errorf("retries %d, requests %d; want 1 and 2", resp.Retries, srv.Count())
+	}
+}
+
+func TestCancelStopsBackoff(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := providertest.New(t, providertest.WithDefault(providertest.Status(500, "down")))
+		cfg := testConfig(func(c *configs.Config) { c.Fallback.RetryDelay = 600_000 })
+		c := newTestClient(t, srv, cfg, Options{})
+		ctx, cancel := context.WithCancel(t.Context())
+		time.AfterFunc(time.Second, cancel)
+		start := time.Now()
+		_, err := c.Complete(ctx, ask("a", "gpt-4o", "x"))
+		if elapsed := time.Since(start); elapsed != time.Second {
+			t.Errorf("returned after %v, want the moment of cancellation (1s)", elapsed)
+		}
+		e := asError(t, err)
+		if e.Kind != KindCanceled || e.Retryable || !errors.Is(err, context.Canceled) {
+			t.Errorf("got %v (kind %v), want a canceled error", err, e.Kind)
+		}
+		if srv.Count() != 1 {
+			t.Errorf("requests = %d, want 1", srv.Count())
+		}
+		if u := c.Usage().Total; u.Failures != 1 {
+			t.Errorf("usage = %+v, want the call counted as failed", u)
+		}
+	})
+}
+
+func TestCancelStopsCallInFlight(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := providertest.New(t, providertest.WithLatency(time.Hour))
+		c := newTestClient(t, srv, testConfig(nil), Options{})
+		ctx, cancel := context.WithTimeout(t.Context(), 3*time.Second)
+		defer cancel()
+		_, err := c.Complete(ctx, ask("a", "gpt-4o", "x"))
+		e := asError(t, err)
+		if e.Retryable || srv.Count() != 1 || !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("got %v after %d requests, want one unretried deadline error", err, srv.Count())
+		}
+	})
+}
+
+// runParallel makes n calls at once and waits for them all.
+func runParallel(t *testing.T, c *Client, n int, req func(i int) Request) {
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for i := range n {
+		wg.Go(func() {
+			_, errs[i] = c.Complete(t.Context(), req(i))
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestGlobalConcurrencyCap(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := providertest.New(t, providertest.WithLatency(100*time.Millisecond))
+		c := newTestClient(t, srv, testConfig(nil), Options{Concurrency: 4})
+		start := time.Now()
+		runParallel(t, c, 50, func(i int) Request {
+			return ask([]string{"a", "b", "judge"}[i%3], "m", fmt.Sprint(i))
+		})
+		if got := srv.MaxInFlight(); got != 4 {
+			t.Errorf("max in flight = %d, want exactly the cap of 4", got)
+		}
+		// 50 calls of 100ms, 4 at a time: 13 waves.
+		if elapsed := time.Since(start); elapsed != 1300*time.Millisecond {
+			t.Errorf("took %v, want 1.3s", elapsed)
+		}
+	})
+}
+
+func TestConcurrencyDefaults(t *testing.T) {
+	tests := []struct {
+		opt, param, want int
+	}{
+		{0, 0, defaultConcurrency},
+		{0, 3, 3},
+		{5, 3, 5},
+		{-1, 3, defaultConcurrency},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprint(tt.opt, tt.param), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				srv := providertest.New(t, providertest.WithLatency(time.Second))
+				cfg := testConfig(func(c *configs.Config) { c.Params.Concurrency = tt.param })
+				c := newTestClient(t, srv, cfg, Options{Concurrency: tt.opt})
+				runParallel(t, c, 20, func(i int) Request { return ask("a", "m", fmt.Sprint(i)) })
+				if got := srv.MaxInFlight(); got != tt.want {
+					t.Errorf("max in flight = %d, want %d", got, tt.want)
+				}
+			})
+		})
+	}
+}
+
+func TestEndpointConcurrencyCap(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := providertest.New(t, providertest.WithLatency(100*time.Millisecond))
+		cfg := testConfig(func(c *configs.Config) {
+			c.Debaters[1].API = &configs.API{BaseURL: "http://slow.invalid/slow/v1", MaxConcurrent: 2}
+		})
+		c := newTestClient(t, srv, cfg, Options{Concurrency: 8})
+		runParallel(t, c, 40, func(i int) Request {
+			return ask([]string{"a", "b"}[i%2], "m", fmt.Sprint(i))
+		})
+		if got := srv.MaxInFlightPath("/slow/v1/chat/completions"); got != 2 {
+			t.Errorf("capped endpoint saw %d in flight, want 2", got)
+		}
+		if got := srv.MaxInFlightPath("/v1/chat/completions"); got <= 2 {
+			t.Errorf("uncapped endpoint saw %d in flight, want more than 2", got)
+		}
+	})
+}
+
+func TestRateLimit(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := providertest.New(t)
+		cfg := testConfig(func(c *configs.Config) { c.API.RequestsPerMinute = 30 })
+		c := newTestClient(t, srv, cfg, Options{})
+		start := time.Now()
+		runParallel(t, c, 5, func(i int) Request { return ask("a", "m", fmt.Sprint(i)) })
+		// 30 per minute is one every 2s: the 5th starts at 8s.
+		if elapsed := time.Since(start); elapsed != 8*time.Second {
+			t.Errorf("5 calls took %v, want 8s", elapsed)
+		}
+	})
+}
+
+func TestSecretsNeverLeak(t *testing.T) {
+	echo := func(r providertest.Reply) providertest.Reply { r.EchoAuthorization = true; return r }
+	replies := []providertest.Reply{
+		echo(providertest.Status(401, "bad key")),
+		echo(providertest.Status(500, "trace")),
+		echo(providertest.Raw(502, "<html>gateway")),
+		echo(providertest.Raw(200, "not json")),
+		echo(providertest.RateLimited("0")),
+	}
+	for i, reply := range replies {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				srv := providertest.New(t, providertest.WithDefault(reply))
+				var logs bytes.Buffer
+				var mu sync.Mutex
+				var xs []Exchange
+				c := newTestClient(t, srv, testConfig(nil), Options{
+					Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+					Record: func(x Exchange) { mu.Lock(); xs = append(xs, x); mu.Unlock() },
+				})
+				_, err := c.Complete(t.Context(), ask("a", "gpt-4o", "x"))
+				if err == nil {
+					t.Fatal("want an error")
+				}
+				var seen []string
+				for e := error(err); e != nil; e = errors.Unwrap(e) {
+					seen = append(seen, "error: "+e.Error(), fmt.Sprintf("error %%+v: %+v", e))
+				}
+				seen = append(seen, "log: "+logs.String())
+				for _, x := range xs {
+					seen = append(seen, "exchange: "+fmt.Sprintf("%+v", x)+string(x.Request)+string(x.Response))
+				}
+				if len(xs) == 0 || !strings.Contains(string(xs[0].Response), "Bearer "+redacted) {
+					t.Errorf("the fake's echo should be recorded, redacted: %+v", xs)
+				}
+				for _, s := range seen {
+					if strings.Contains(s, testKey) {
+						t.Errorf("key leaked in %s", s)
+					}
+				}
+			})
+		})
+	}
+}
+
+func TestRedact(t *testing.T) {
+	cfg := testConfig(func(c *configs.Config) {
+		c.Debaters[1].API = &configs.API{APIKey: "sk-other"}
+	})
+	c, err := New(cfg, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ in, want string }{
+		{"key " + testKey + " here", "key [REDACTED] here"},
+		{"sk-other and sk-other", "[REDACTED] and [REDACTED]"},
+		{`{"authorization":"Bearer abc.def-ghi"}`, `{"authorization":"Bearer [REDACTED]"}`},
+		{"authorization: bearer xyz", "authorization: Bearer [REDACTED]"},
+		{"nothing secret", "nothing secret"},
+	}
+	for _, tt := range tests {
+		if got := c.Redact(tt.in); got != tt.want {
+			t.Errorf("Redact(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestUsageAndCost(t *testing.T) {
+	srv := providertest.New(t)
+	srv.ReplyTo("gpt-4o", providertest.Reply{Text: "x", PromptTokens: 1000, CompletionTokens: 200})
+	srv.ReplyTo("kimi-k2", providertest.Reply{Text: "y", PromptTokens: 500, CompletionTokens: 100})
+	srv.Enqueue("kimi-k2", providertest.Status(500, "once"))
+	cfg := testConfig(func(c *configs.Config) {
+		c.Pricing = map[string]configs.Price{"gpt-4o": {Input: 2.5, Output: 10}}
+		c.Fallback.RetryDelay = 1
+	})
+	c := newTestClient(t, srv, cfg, Options{})
+	runParallel(t, c, 10, func(i int) Request {
+		if i%2 == 0 {
+			return ask("a", "gpt-4o", fmt.Sprint(i))
+		}
+		return ask("b", "kimi-k2", fmt.Sprint(i))
+	})
+	srv.Enqueue("gpt-4o", providertest.Status(401, "no"))
+	if _, err := c.Complete(t.Context(), ask("a", "gpt-4o", "x")); err == nil {
+		t.Fatal("want the 401")
+	}
+	u := c.Usage()
+	wantA := Tally{Calls: 6, Failures: 1, PromptTokens: 5000, CompletionTokens: 1000, Cost: 5 * (1000*2.5 + 200*10) / 1e6}
+	wantB := Tally{Calls: 5, Retries: 1, PromptTokens: 2500, CompletionTokens: 500}
+	if u.Participants["a"] != wantA || u.Models["gpt-4o"] != wantA {
+		t.Errorf("a: %+v / %+v, want %+v", u.Participants["a"], u.Models["gpt-4o"], wantA)
+	}
+	if u.Participants["b"] != wantB || u.Models["kimi-k2"] != wantB {
+		t.Errorf("b: %+v, want %+v", u.Participants["b"], wantB)
+	}
+	if u.Total.Calls != 11 || u.Total.Tokens() != 9000 || u.Total.Cost != wantA.Cost {
+		t.Errorf("total = %+v", u.Total)
+	}
+}
+
+func TestNewRejectsBadBaseURL(t *testing.T) {
+	cfg := testConfig(func(c *configs.Config) { c.API.BaseURL = "not a url/" + testKey })
+	_, err := New(cfg, Options{})
+	if err == nil || strings.Contains(err.Error(), testKey) {
+		t.Errorf("err = %v, want an error without the key", err)
+	}
+}

@@ -1,0 +1,273 @@
+package providers
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"syscall"
+	"time"
+
+	openai "github.com/sashabaranov/go-openai"
+)
+
+// Kind is the class of a failed call; it decides whether a retry can help.
+type Kind int
+
+// The kinds of failure. Network, Timeout, RateLimit, Server, Conflict and
+// InvalidResponse are transient; the others are permanent.
+const (
+	KindOther           Kind = iota // unrecognised; not retried
+	KindNetwork                     // connection refused, reset or cut
+	KindTimeout                     // the attempt's timeout or a 408
+	KindRateLimit                   // 429
+	KindServer                      // 5xx
+	KindConflict                    // 409
+	KindContextLength               // a 400 saying the prompt is too long
+	KindAuth                        // 401, 403
+	KindNotFound                    // 404 (unknown model or path)
+	KindBadRequest                  // other 4xx, or refused before sending
+	KindCanceled                    // the caller's context ended
+	KindInvalidResponse             // 200 with a malformed body, no choices or empty content
+)
+
+var kindNames = [...]string{
+	KindOther:           "other",
+	KindNetwork:         "network",
+	KindTimeout:         "timeout",
+	KindRateLimit:       "rate limit",
+	KindServer:          "server",
+	KindConflict:        "conflict",
+	KindContextLength:   "context length",
+	KindAuth:            "auth",
+	KindNotFound:        "not found",
+	KindBadRequest:      "bad request",
+	KindCanceled:        "canceled",
+	KindInvalidResponse: "invalid response",
+}
+
+// String returns the kind's name, e.g. "rate limit".
+func (k Kind) String() string {
+	if k >= 0 && int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("kind(%d)", int(k))
+}
+
+// MarshalText encodes the kind as its name.
+func (k Kind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// Transient reports whether a failure of this kind may succeed when retried.
+func (k Kind) Transient() bool {
+	switch k {
+	case KindNetwork, KindTimeout, KindRateLimit, KindServer, KindConflict, KindInvalidResponse:
+		return true
+	}
+	return false
+}
+
+// Error is a failed model call. Its text never contains an API key.
+type Error struct {
+	Kind      Kind
+	Model     string
+	Endpoint  string // base URL, without credentials
+	Status    int    // HTTP status, 0 if none arrived
+	Retryable bool
+	// RetryAfter is the wait the server asked for, 0 if it did not.
+	RetryAfter time.Duration
+	Err        error
+}
+
+// Error describes the failure: kind, model, endpoint, status and cause.
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Kind.String())
+	b.WriteString(" error")
+	if e.Model != "" {
+		b.WriteString(" from model ")
+		b.WriteString(e.Model)
+	}
+	if e.Endpoint != "" {
+		b.WriteString(" at ")
+		b.WriteString(e.Endpoint)
+	}
+	if e.Status != 0 {
+		fmt.Fprintf(&b, " (status %d)", e.Status)
+	}
+	if e.Err != nil {
+		b.WriteString(": ")
+		b.WriteString(e.Err.Error())
+	}
+	return b.String()
+}
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// errInvalidResponse marks a 200 that carries no usable answer.
+var errInvalidResponse = errors.New("invalid response")
+
+// maxBody bounds how much of an error body an error message quotes.
+const maxBody = 300
+
+// Classify sorts err into a Kind and decides whether it is worth a retry. It
+// understands go-openai's *APIError and *RequestError, context errors,
+// network errors and decoding errors. An *Error is returned as is; nil gives
+// nil. Model and Endpoint are left for the caller to fill in.
+func Classify(err error) *Error {
+	if err == nil {
+		return nil
+	}
+	var pe *Error
+	if errors.As(err, &pe) {
+		return pe
+	}
+	e := &Error{Err: err}
+	var (
+		apiErr  *openai.APIError
+		reqErr  *openai.RequestError
+		netErr  net.Error
+		urlErr  *url.Error
+		syntax  *json.SyntaxError
+		typeErr *json.UnmarshalTypeError
+	)
+	switch {
+	case errors.Is(err, context.Canceled):
+		e.Kind = KindCanceled
+	case errors.Is(err, context.DeadlineExceeded):
+		e.Kind = KindTimeout
+	case errors.As(err, &apiErr):
+		e.Status = apiErr.HTTPStatusCode
+		e.Kind = statusKind(e.Status, apiErr.Message, fmt.Sprint(apiErr.Code))
+	case errors.As(err, &reqErr):
+		e.Status = reqErr.HTTPStatusCode
+		e.Kind = statusKind(e.Status, string(reqErr.Body), "")
+	case errors.Is(err, errInvalidResponse), errors.As(err, &syntax), errors.As(err, &typeErr):
+		e.Kind = KindInvalidResponse
+	case errors.As(err, &netErr) && netErr.Timeout():
+		e.Kind = KindTimeout
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF),
+		errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.ECONNREFUSED),
+		errors.Is(err, syscall.EPIPE), errors.Is(err, net.ErrClosed):
+		e.Kind = KindNetwork
+	case errors.As(err, &urlErr), errors.As(err, &netErr):
+		e.Kind = KindNetwork
+	case refusedBeforeSending(err):
+		e.Kind = KindBadRequest
+	default:
+		e.Kind = KindOther
+	}
+	e.Retryable = e.Kind.Transient()
+	return e
+}
+
+// statusKind maps an HTTP status (and, for 400, the error text) to a Kind.
+func statusKind(status int, msg, code string) Kind {
+	switch {
+	case status == http.StatusRequestTimeout:
+		return KindTimeout
+	case status == http.StatusConflict:
+		return KindConflict
+	case status == http.StatusTooManyRequests:
+		return KindRateLimit
+	case status == http.StatusUnauthorized, status == http.StatusForbidden:
+		return KindAuth
+	case status == http.StatusNotFound:
+		return KindNotFound
+	case status == http.StatusBadRequest, status == http.StatusRequestEntityTooLarge:
+		if contextLength(msg, code) {
+			return KindContextLength
+		}
+		return KindBadRequest
+	case status >= 500:
+		return KindServer
+	case status >= 400:
+		return KindBadRequest
+	case status >= 200 && status < 300:
+		return KindInvalidResponse
+	}
+	return KindOther
+}
+
+// contextLength recognises the "prompt too long" errors of the common
+// OpenAI-compatible servers.
+func contextLength(msg, code string) bool {
+	if code == "context_length_exceeded" || code == "string_above_max_length" {
+		return true
+	}
+	m := strings.ToLower(msg)
+	for _, s := range []string{
+		"context_length_exceeded", "maximum context length", "context length",
+		"context window", "prompt is too long", "too many tokens", "input is too long",
+	} {
+		if strings.Contains(m, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// refusedBeforeSending reports go-openai's client-side request checks.
+func refusedBeforeSending(err error) bool {
+	for _, target := range []error{
+		openai.ErrReasoningModelMaxTokensDeprecated, openai.ErrReasoningModelLimitationsOther,
+		openai.ErrReasoningModelLimitationsLogprobs, openai.ErrReasoningSamplingUnsupported,
+		openai.ErrReasoningEffortUnsupported, openai.ErrReasoningToolsRequireResponses,
+		openai.ErrChatCompletionInvalidModel, openai.ErrChatCompletionStreamNotSupported,
+		openai.ErrContentFieldsMisused,
+	} {
+		if errors.Is(err, target) {
+			return true
+		}
+	}
+	return false
+}
+
+// sanitize returns a copy of err that is safe to return: API key values and
+// bearer tokens are removed from server-provided text, and long bodies are
+// shortened. Errors without server text are returned unchanged.
+func sanitize(err error, redact func(string) string) error {
+	var apiErr *openai.APIError
+	if errors.As(err, &apiErr) {
+		c := *apiErr
+		c.Message = redact(c.Message)
+		c.InnerError = nil
+		return &c
+	}
+	var reqErr *openai.RequestError
+	if errors.As(err, &reqErr) {
+		c := *reqErr
+		body := redact(string(c.Body))
+		if len(body) > maxBody {
+			body = body[:maxBody] + "…"
+		}
+		c.Body = []byte(body)
+		return &bodyError{c: &c}
+	}
+	var urlErr *url.Error
+	if errors.As(err, &urlErr) {
+		c := *urlErr
+		c.URL = redact(c.URL)
+		return &c
+	}
+	return err
+}
+
+// bodyError presents a non-JSON error response briefly: status and the start
+// of the body, which often names the failing proxy.
+type bodyError struct{ c *openai.RequestError }
+
+func (b *bodyError) Error() string {
+	body := strings.Join(strings.Fields(string(b.c.Body)), " ")
+	if body == "" {
+		return fmt.Sprintf("status %s, empty body", b.c.HTTPStatus)
+	}
+	return fmt.Sprintf("status %s, non-JSON body: %s", b.c.HTTPStatus, body)
+}
+
+func (b *bodyError) Unwrap() error { return b.c }
