@@ -19,6 +19,7 @@ type minimal struct {
 	child  ChildPosition
 	triage Judge
 	forced Judge
+	budget Judge // verdicts forced by the token budget before the round limit
 }
 
 func enFixture() fixture {
@@ -304,6 +305,14 @@ func minimalFixture(f fixture) minimal {
 			PartyIDs:  []string{a.ID, b.ID},
 			Round:     1,
 			MaxRounds: 1,
+		},
+		budget: Judge{
+			Title:       f.root.Title,
+			Entries:     []Entry{{Party: a, Position: f.rebuttal.Others[0].Text}, {Party: b, Position: f.rebuttal.Own}},
+			PartyIDs:    []string{a.ID, b.ID},
+			Round:       1,
+			MaxRounds:   3,
+			BudgetSpent: true,
 		},
 	}
 }

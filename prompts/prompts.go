@@ -85,6 +85,9 @@ type Judge struct {
 	PartyIDs    []string
 	Round       int
 	MaxRounds   int
+	// BudgetSpent tells the forced-verdict call that verdicts are forced
+	// because the run's token budget is spent, before the round limit.
+	BudgetSpent bool
 }
 
 // Repair is the data of the call that asks the judge to fix invalid JSON.

@@ -77,6 +77,8 @@ func buildMinimal(t *testing.T, s *Set, m minimal) map[string][]Message {
 	add("minimal_triage", msgs, err)
 	msgs, err = s.ForcedVerdict(m.forced)
 	add("minimal_forced_verdict", msgs, err)
+	msgs, err = s.ForcedVerdict(m.budget)
+	add("minimal_forced_verdict_budget", msgs, err)
 	return out
 }
 
@@ -344,7 +346,7 @@ func TestNewErrors(t *testing.T) {
 		{
 			name:  "text outside the parts",
 			files: map[string]string{"edits.tmpl": "{{define \"user\"}}x{{end}}\nstray text"},
-			want:  []string{"edits.tmpl:1", "outside"},
+			want:  []string{"edits.tmpl:2", "outside"},
 		},
 		{
 			name:  "unknown part name",
@@ -678,5 +680,27 @@ func TestTidyKeepsInput(t *testing.T) {
 	}
 	if d.Annotations[0] != "a\n" {
 		t.Error("rendering changed the caller's data")
+	}
+}
+
+func TestForcedVerdictReason(t *testing.T) {
+	for _, lang := range Languages() {
+		s := mustNew(t, lang, "")
+		m := minimalFixture(fixtures[lang]())
+		limit, err := s.ForcedVerdict(m.forced)
+		if err != nil {
+			t.Fatal(err)
+		}
+		budget, err := s.ForcedVerdict(m.budget)
+		if err != nil {
+			t.Fatal(err)
+		}
+		word := map[string]string{"en": "budget", "zh": "预算"}[lang]
+		if strings.Contains(limit[0].Content, word) {
+			t.Errorf("%s: a round-limit verdict mentions the budget:\n%s", lang, limit[0].Content)
+		}
+		if !strings.Contains(budget[0].Content, word) {
+			t.Errorf("%s: a budget verdict does not say the budget is spent:\n%s", lang, budget[0].Content)
+		}
 	}
 }

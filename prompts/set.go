@@ -151,11 +151,16 @@ func parseStep(name, text string) (*template.Template, error) {
 	}
 	if t.Tree != nil {
 		for _, n := range t.Tree.Root.Nodes {
-			if tn, ok := n.(*parse.TextNode); ok && len(bytes.TrimSpace(tn.Text)) == 0 {
-				continue
+			off := int(n.Position())
+			if tn, ok := n.(*parse.TextNode); ok {
+				lead := len(tn.Text) - len(bytes.TrimLeftFunc(tn.Text, unicode.IsSpace))
+				if lead == len(tn.Text) {
+					continue
+				}
+				off += lead
 			}
 			return nil, fmt.Errorf("%s:%d: text outside {{define \"system\"}} and {{define \"user\"}} is never sent",
-				name+ext, lineOf(text, int(n.Position())))
+				name+ext, lineOf(text, off))
 		}
 	}
 	if t.Lookup("user") == nil {
