@@ -1,0 +1,184 @@
+package render
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/debatehq/debate/internal/golden"
+	"github.com/debatehq/debate/tree"
+)
+
+func TestReportsGolden(t *testing.T) {
+	for _, f := range fixtures() {
+		t.Run(f.name, func(t *testing.T) {
+			for i := range f.run.Topics {
+				topic := &f.run.Topics[i]
+				base := filepath.Join("testdata", "report_"+f.name+"_"+topic.ID)
+				md := Topic(f.run, topic)
+				golden.Assert(t, base+".md", md)
+				golden.Assert(t, base+".mermaid", []byte(Mermaid(topic.Root)))
+				golden.Assert(t, base+".tree.txt", []byte(TextTree(topic.Root)))
+				page, err := HTML(topic.Title, md)
+				if err != nil {
+					t.Fatal(err)
+				}
+				golden.Assert(t, base+".html", page)
+			}
+			sum := Summary(f.run)
+			golden.Assert(t, filepath.Join("testdata", "report_"+f.name+"_summary.md"), sum)
+			page, err := HTML("summary", sum)
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden.Assert(t, filepath.Join("testdata", "report_"+f.name+"_summary.html"), page)
+		})
+	}
+}
+
+// TestReportsStable renders each fixture many times: map iteration order must
+// never show in the output.
+func TestReportsStable(t *testing.T) {
+	for _, f := range fixtures() {
+		first := Summary(f.run)
+		firstTopic := Topic(f.run, &f.run.Topics[0])
+		for range 20 {
+			if !bytes.Equal(first, Summary(f.run)) || !bytes.Equal(firstTopic, Topic(f.run, &f.run.Topics[0])) {
+				t.Fatalf("%s: output differs between two renders of the same run", f.name)
+			}
+		}
+	}
+}
+
+// TestTopicShows checks what each situation must make visible, independent of
+// the golden files' exact layout.
+func TestTopicShows(t *testing.T) {
+	tests := []struct {
+		fixture string
+		topic   int
+		has     []string
+		hasNot  []string
+	}{
+		{"converged", 0, []string{
+			"# Topic pagination: ",
+			"> - **Date:** 2026-03-14 09:30 UTC (duration 6m42s)",
+			"Party A — gpt-5.2; Party B — kimi-k2.5; Party C — gemini-3.1-pro-preview",
+			"> - **Judge:** Judge — qwen3.5-plus",
+			"> - **Depth reached:** 0 (round 1)",
+			"> - **Tokens:** 22,335 (prompt 18,230, completion 4,105) in 7 calls",
+			"> - **Status:** converged ✓",
+			"## Round 1 — root (converged ✓)",
+			"### Positions", "#### Party A — gpt-5.2", "#### Rebuttal by Party C",
+			"##### Proposal", "##### Risks", "##### Setext headings must be demoted too",
+			"## Conclusion", "- **Move unbounded list endpoints to opaque cursors** — ", "*(root)*",
+			"```mermaid\ngraph TD\n", "```text\nroot — ",
+		}, []string{"\n# Risks", "\n## Proposal", "\n===\n", "> - **Cost:**"}},
+		{"forced", 0, []string{
+			"Party C — claude-sonnet-4-6 (fell back from gemini-3.1-pro-preview at d2: 2 consecutive failures: 503 Service Unavailable)",
+			"#### Party C — claude-sonnet-4-6 (fell back from gemini-3.1-pro-preview)",
+			"#### Party C — gemini-3.1-pro-preview\n",
+			"> - **Cost:** 0.8734",
+			"## Round 2 — divergence d1: Operational cost of running two PostgreSQL clusters vs one CockroachDB cluster (converged ✓)",
+			"## Round 3 — divergence d2.1: Latency budget for cross-region reads of shared tables (forced verdict)",
+			"### Judge's forced verdict",
+			"1. **d1: Operational cost of running two PostgreSQL clusters vs one CockroachDB cluster** — Party B vs Party C (uninvolved: Party A)",
+			"   - Party B: Two clusters double on-call and migrations.",
+			"   - **Recommendation:** Replicate custom prices to the EU cluster with logical replication.",
+			"*Sides: Party A vs Party B. Uninvolved: Party C.*",
+			"# this is not a heading, it is inside code",
+			"an unclosed fence in a model answer must not swallow the report\n```\n",
+			"### Synthesis", "#### What to do",
+			"- **Replicate custom prices to the EU or read them cross-region** *(d2.1)*: Replicate custom prices",
+		}, []string{"##### this is not a heading"}},
+		{"failed", 0, []string{
+			"## Round 2 — divergence d2: Total cost of ownership of building (failed)",
+			"#### Party B — kimi-k2.5\n\n> ⚠ No position — kimi-k2.5: 429 Too Many Requests (after 2 retries)",
+			"**Judge errors:**", "- judge answer: no JSON object found",
+			"The judge's raw answer (not valid):",
+			"**Status:** failed — the judge's answer had no valid JSON after a repair and a fallback",
+			"> - **Status:** failed",
+			"> - **Tokens:** 37,530 (prompt 30,110, completion 7,420) in 16 calls, 4 failed",
+		}, nil},
+		{"interrupted", 1, []string{
+			"## Round 2 — divergence d1: Do build times stay acceptable? (interrupted)",
+			"**Status:** interrupted — interrupted by the user during the rebuttal step",
+			"### Rebuttals\n\n*Not reached.*",
+			"## Round 2 — divergence d2: Access control per service (interrupted)",
+			"### Positions\n\n*Not reached.*",
+			"> - **Status:** interrupted",
+			"#### Party C — gemini-3.1-pro-preview\n\n> ⚠ No position — interrupted",
+		}, nil},
+		{"chinese", 0, []string{
+			"# 辩题 6: 议题 6：是否将消息队列从 RabbitMQ 迁移到 Kafka？",
+			"> - **日期:**", "> - **参与模型:** 方 A — gpt-5.2", "> - **评审模型:** 裁判 — qwen3.5-plus",
+			"> - **最大轮数:** 2", "> - **实际深度:** 1（第 2 轮）",
+			"## Round 1 — 根议题", "### 立场", "#### 方 A — gpt-5.2", "### 反驳", "#### 方 A 的反驳", "### 裁判搜集",
+			"**合意:**", "**分歧 (2 个):**", "(未站队: 方 C)",
+			"## Round 2 — 分歧 d2: 两套消息系统的运维成本 (强制裁决)", "### 裁判强制裁决", "**裁判推荐:**", "**理由:**",
+			"## 最终结论", "### 合意要点", "### 裁决要点", "### 辩论路径概览", "已收敛 ✓",
+			"##### 理由",
+		}, []string{"Positions", "Rebuttals", "Conclusion"}},
+	}
+	runs := map[string]*tree.Run{}
+	for _, f := range fixtures() {
+		runs[f.name] = f.run
+	}
+	for _, tt := range tests {
+		t.Run(tt.fixture, func(t *testing.T) {
+			run := runs[tt.fixture]
+			got := string(Topic(run, &run.Topics[tt.topic]))
+			for _, s := range tt.has {
+				if !strings.Contains(got, s) {
+					t.Errorf("report lacks %q", s)
+				}
+			}
+			for _, s := range tt.hasNot {
+				if strings.Contains(got, s) {
+					t.Errorf("report has %q", s)
+				}
+			}
+		})
+	}
+}
+
+func TestSummaryShows(t *testing.T) {
+	tests := []struct {
+		fixture string
+		has     []string
+	}{
+		{"converged", []string{
+			"# Debate summary",
+			"| ID | Topic | Status | Rounds | Consensus | Divergences | Forced verdicts | Failures | Tokens | Cost |",
+			"| pagination | Should the public API keep offset pagination or move to cursors? | converged ✓ | 1 | 3 | 0 | 0 | 0 | 22,335 | — |",
+			"## Proposed edits to the shared documents\n\nNo edits were proposed.\n",
+		}},
+		{"forced", []string{
+			"| billing-db | Should the billing service move from PostgreSQL to a distributed SQL database? | forced verdict | 3 | 4 | 6 | 2 | 0 | 118,289 | 0.8734 |",
+			"### billing-db: Should the billing service move from PostgreSQL to a distributed SQL database? — forced verdict\n\nStay on PostgreSQL and add an EU cluster.",
+			"#### What to do",
+			"## Proposed edits to the shared documents\n\n#### docs/decisions.md",
+		}},
+		{"failed", []string{"| failed | 2 | 2 | 2 | 0 | 1 |", "> ⚠ Incomplete: 1 failed and 0 interrupted nodes"}},
+		{"interrupted", []string{
+			"| owners | Require code owners' approval for every merge? | converged ✓ |",
+			"| repo-layout | Monorepo or one repository per service? | interrupted | 2 | 1 | 2 | 0 | 0 | 14,100 | — |",
+			"| **Total** | | | | 2 | 2 | 0 | 0 | 24,600 | — |",
+		}},
+		{"chinese", []string{"# 辩论汇总", "| 编号 | 议题 | 状态 | 轮数 | 合意数 | 分歧数 | 强制裁决 |", "## 各议题结论", "## 需要更新到共享文档的内容", "未提出修改建议。"}},
+	}
+	runs := map[string]*tree.Run{}
+	for _, f := range fixtures() {
+		runs[f.name] = f.run
+	}
+	for _, tt := range tests {
+		t.Run(tt.fixture, func(t *testing.T) {
+			got := string(Summary(runs[tt.fixture]))
+			for _, s := range tt.has {
+				if !strings.Contains(got, s) {
+					t.Errorf("summary lacks %q", s)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,467 @@
+// Package render turns finished debate trees into reports: a Markdown report
+// per topic, a run summary, the path overview as a Mermaid graph and as an
+// indented text tree, and HTML pages of any of them. It is pure: no I/O, and
+// the same input always yields the same bytes.
+package render
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/debatehq/debate/tree"
+)
+
+// Topic returns the Markdown report of one topic of a run: a header with the
+// date, debaters and the models they actually used, judge, limits, depth,
+// usage and status; then every node depth first with its positions,
+// rebuttals, the judge's triage or forced verdict and its status; then the
+// conclusion with every consensus point, every verdict, the synthesis and the
+// path overview.
+func Topic(run *tree.Run, t *tree.Topic) []byte {
+	r := &report{run: run, w: wordsFor(run)}
+	r.topic(t)
+	return r.bytes()
+}
+
+// report accumulates one Markdown document.
+type report struct {
+	run *tree.Run
+	w   *words
+	b   strings.Builder
+}
+
+// bytes returns the document, ending in exactly one newline.
+func (r *report) bytes() []byte {
+	return []byte(strings.TrimRight(r.b.String(), "\n") + "\n")
+}
+
+func (r *report) printf(format string, args ...any) {
+	fmt.Fprintf(&r.b, format, args...)
+}
+
+// block writes embedded Markdown text followed by a blank line.
+func (r *report) block(text string, level int) {
+	if s := embedText(text, level); s != "" {
+		r.b.WriteString(s)
+		r.b.WriteString("\n\n")
+	}
+}
+
+func (r *report) topic(t *tree.Topic) {
+	w := r.w
+	r.printf("# "+w.topicHeading+"\n\n", inlineText(t.ID), inlineText(t.Title))
+	stats := t.Root.Stats()
+	r.headerLine(w.date, r.date())
+	r.headerLine(w.debaters, r.debaters(t))
+	r.headerLine(w.judge, r.participant(r.run.Judge, t))
+	r.headerLine(w.maxRounds, fmt.Sprint(r.run.MaxRounds))
+	r.headerLine(w.depthReached, fmt.Sprintf(w.depthFmt, stats.Depth, stats.Rounds))
+	r.usageLines(t.Usage)
+	r.headerLine(w.status, w.statusWord(topicStatus(t)))
+	r.b.WriteString("\n")
+
+	if strings.TrimSpace(t.Background) != "" {
+		r.printf("**%s:**\n\n", w.background)
+		r.block(t.Background, 2)
+	}
+	r.list(w.annotations, t.Annotations)
+	r.list(w.coreQuestions, t.CoreQuestions)
+
+	t.Root.Walk(func(n *tree.Node) { r.node(t, n) })
+
+	r.printf("---\n\n## %s\n\n", w.conclusion)
+	r.conclusion(t.Root)
+	if strings.TrimSpace(t.Synthesis) != "" {
+		r.printf("### %s\n\n", w.synthesis)
+		r.block(t.Synthesis, 3)
+	}
+	r.printf("### %s\n\n", w.pathOverview)
+	if t.Root != nil {
+		r.b.WriteString(fenced("mermaid", mermaid(t.Root, w)))
+		r.b.WriteString("\n")
+		r.b.WriteString(fenced("text", textTree(t.Root, w)))
+	} else {
+		r.printf("*%s*\n", w.notReached)
+	}
+}
+
+// headerLine writes one "> - **key:** value" line of a report header.
+func (r *report) headerLine(key, value string) {
+	r.printf("> - **%s:** %s\n", key, value)
+}
+
+// usageLines writes the token and cost lines when anything was spent.
+func (r *report) usageLines(u tree.Usage) {
+	if u.Total() > 0 || u.Calls > 0 {
+		s := fmt.Sprintf(r.w.tokensFmt, groupDigits(u.Total()), groupDigits(u.PromptTokens), groupDigits(u.CompletionTokens), u.Calls)
+		if u.Failures > 0 {
+			s += fmt.Sprintf(r.w.failedCallsFmt, u.Failures)
+		}
+		r.headerLine(r.w.tokens, s)
+	}
+	if u.Cost > 0 {
+		r.headerLine(r.w.cost, formatCost(u.Cost))
+	}
+}
+
+// date returns the run's start in UTC, with its duration when known.
+func (r *report) date() string {
+	if r.run.StartedAt.IsZero() {
+		return "—"
+	}
+	s := r.run.StartedAt.UTC().Format("2006-01-02 15:04 UTC")
+	if d := r.run.FinishedAt.Sub(r.run.StartedAt); d > 0 {
+		s += fmt.Sprintf(" (%s %s)", strings.ToLower(r.w.duration), d.Round(time.Second))
+	}
+	return s
+}
+
+// list writes a titled bullet list of user text, if there is any.
+func (r *report) list(title string, items []string) {
+	if len(items) == 0 {
+		return
+	}
+	r.printf("**%s:**\n\n", title)
+	for _, it := range items {
+		r.printf("- %s\n", inlineText(it))
+	}
+	r.b.WriteString("\n")
+}
+
+// debaters lists the run's debaters with the models they ended the topic on.
+func (r *report) debaters(t *tree.Topic) string {
+	var parts []string
+	for _, p := range r.run.Debaters {
+		parts = append(parts, r.participant(p, t))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// participant returns "Label — model", with the model the participant fell
+// back to during the topic and the one it fell back from.
+func (r *report) participant(p tree.Participant, t *tree.Topic) string {
+	for _, f := range t.Fallbacks {
+		if f.Participant == p.ID {
+			s := fmt.Sprintf("%s — %s (%s %s", inlineText(p.Name()), inlineText(f.To),
+				fmt.Sprintf(r.w.fellBackFrom, inlineText(f.From)), fmt.Sprintf(r.w.atNode, inlineText(f.Node)))
+			if f.Reason != "" {
+				s += ": " + inlineText(f.Reason)
+			}
+			return s + ")"
+		}
+	}
+	return fmt.Sprintf("%s — %s", inlineText(p.Name()), inlineText(p.Model))
+}
+
+// topicStatus returns the topic's recorded status, or the one its tree sums to.
+func topicStatus(t *tree.Topic) tree.Status {
+	if t.Status != "" {
+		return t.Status
+	}
+	return t.Root.Summarize()
+}
+
+// name returns the label of a party id.
+func (r *report) name(id string) string {
+	for _, p := range r.run.Debaters {
+		if p.ID == id {
+			return p.Name()
+		}
+	}
+	if r.run.Judge.ID == id {
+		return r.run.Judge.Name()
+	}
+	return id
+}
+
+// parties returns the debater ids for a node's sections: the run's debaters in
+// order, then any other id found in the given maps, sorted.
+func (r *report) parties(maps ...map[string]string) []string {
+	var ids []string
+	known := map[string]bool{}
+	for _, p := range r.run.Debaters {
+		ids = append(ids, p.ID)
+		known[p.ID] = true
+	}
+	var extra []string
+	for _, m := range maps {
+		for id := range m {
+			if !known[id] {
+				known[id] = true
+				extra = append(extra, id)
+			}
+		}
+	}
+	slices.Sort(extra)
+	return append(ids, extra...)
+}
+
+// names joins the labels of party ids.
+func (r *report) names(ids []string, sep string) string {
+	var out []string
+	for _, id := range ids {
+		out = append(out, inlineText(r.name(id)))
+	}
+	return strings.Join(out, sep)
+}
+
+// debaterModel returns the model a debater is configured with.
+func (r *report) debaterModel(id string) string {
+	for _, p := range r.run.Debaters {
+		if p.ID == id {
+			return p.Model
+		}
+	}
+	return ""
+}
+
+func (r *report) node(t *tree.Topic, n *tree.Node) {
+	w := r.w
+	heading := fmt.Sprintf(w.roundRoot, n.Round)
+	if n.ID != tree.RootID {
+		heading = fmt.Sprintf(w.roundChild, n.Round, n.ID, inlineText(n.Title))
+	}
+	switch n.Status {
+	case tree.Converged, tree.Forced, tree.Failed, tree.Interrupted:
+		heading += " (" + w.statusWord(n.Status) + ")"
+	}
+	r.printf("---\n\n## %s\n\n", heading)
+	if d := n.Divergence; d != nil && len(d.Sides) > 0 {
+		var sides []string
+		for _, id := range r.parties(d.Sides) {
+			if _, ok := d.Sides[id]; ok {
+				sides = append(sides, id)
+			}
+		}
+		r.printf("*"+w.between, r.names(sides, " vs "))
+		if len(d.Uninvolved) > 0 {
+			r.printf(w.uninvolvedFmt, r.names(d.Uninvolved, w.listSep))
+		}
+		r.b.WriteString("*\n\n")
+	}
+
+	r.printf("### %s\n\n", w.positions)
+	r.answers(n, n.Positions, tree.StepPosition, func(id string) string {
+		return inlineText(r.name(id)) + " — " + r.nodeModel(n, id)
+	})
+	r.printf("### %s\n\n", w.rebuttals)
+	r.answers(n, n.Rebuttals, tree.StepRebuttal, func(id string) string {
+		return fmt.Sprintf(w.rebuttalBy, inlineText(r.name(id)))
+	})
+
+	forced := n.Judgment != nil && len(n.Judgment.ForcedVerdicts) > 0 || n.Status == tree.Forced
+	if forced {
+		r.printf("### %s\n\n", w.forcedTriage)
+	} else {
+		r.printf("### %s\n\n", w.triage)
+	}
+	r.judgment(n)
+	r.status(n)
+}
+
+// nodeModel returns the model a debater used at a node, noting a fallback.
+func (r *report) nodeModel(n *tree.Node, id string) string {
+	primary := r.debaterModel(id)
+	m, ok := n.Models[id]
+	switch {
+	case !ok || m == "":
+		return inlineText(primary)
+	case primary != "" && m != primary:
+		return inlineText(m) + " (" + fmt.Sprintf(r.w.fellBackFrom, inlineText(primary)) + ")"
+	}
+	return inlineText(m)
+}
+
+// answers writes one subsection per debater for a step: its text, or a mark
+// saying it gave none and why.
+func (r *report) answers(n *tree.Node, texts map[string]string, step tree.Step, title func(id string) string) {
+	errs := stepErrors(n, step)
+	if len(texts) == 0 && len(errs) == 0 {
+		r.printf("*%s*\n\n", r.w.notReached)
+		return
+	}
+	for _, id := range r.parties(texts) {
+		text, ok := texts[id]
+		if ok && strings.TrimSpace(text) != "" {
+			r.printf("#### %s\n\n", title(id))
+			r.block(text, 4)
+			continue
+		}
+		msgs := errs[id]
+		if len(msgs) == 0 {
+			if !slices.ContainsFunc(r.run.Debaters, func(p tree.Participant) bool { return p.ID == id }) {
+				continue
+			}
+			msgs = []string{r.w.noAnswer}
+			if n.Status == tree.Interrupted {
+				msgs = []string{r.w.statusWord(tree.Interrupted)}
+			}
+		}
+		r.printf("#### %s\n\n", title(id))
+		r.printf("> ⚠ "+r.w.noAnswerFmt+"\n\n", r.w.stepWord(step), inlineText(strings.Join(msgs, "; ")))
+	}
+}
+
+// stepErrors returns the error messages of a node's step by participant.
+func stepErrors(n *tree.Node, step tree.Step) map[string][]string {
+	out := map[string][]string{}
+	for _, e := range n.Errors {
+		if e.Step == step {
+			out[e.Participant] = append(out[e.Participant], e.Message)
+		}
+	}
+	return out
+}
+
+// judgment writes the judge's consensus, divergences and forced verdicts.
+func (r *report) judgment(n *tree.Node) {
+	w := r.w
+	var judgeErrs []string
+	for _, e := range n.Errors {
+		if e.Step == tree.StepJudge {
+			judgeErrs = append(judgeErrs, e.Message)
+		}
+	}
+	if len(judgeErrs) > 0 {
+		r.printf("**%s:**\n\n", w.judgeErrors)
+		for _, m := range judgeErrs {
+			r.printf("- %s\n", inlineText(m))
+		}
+		r.b.WriteString("\n")
+	}
+	j := n.Judgment
+	if j == nil {
+		if raw := strings.TrimSpace(n.RawJudgment); raw != "" {
+			r.printf("%s\n\n%s\n", w.rawJudgment, fenced("text", raw))
+		} else if len(judgeErrs) == 0 {
+			r.printf("*%s*\n\n", w.notReached)
+		}
+		return
+	}
+	r.printf("**%s:**\n\n", w.consensus)
+	if len(j.Consensus) == 0 {
+		r.printf("- %s\n", w.none)
+	}
+	for _, c := range j.Consensus {
+		r.printf("- %s\n", r.point(c))
+	}
+	r.b.WriteString("\n")
+	if len(j.Divergences) > 0 {
+		r.printf("**"+w.divergencesFmt+":**\n\n", len(j.Divergences))
+		for i, d := range j.Divergences {
+			id := d.ID
+			if i < len(n.Children) {
+				id = n.Children[i].ID
+			}
+			sides := r.parties(d.Sides)
+			var involved []string
+			for _, p := range sides {
+				if _, ok := d.Sides[p]; ok {
+					involved = append(involved, p)
+				}
+			}
+			r.printf("%d. **%s: %s** — %s", i+1, inlineText(id), inlineText(d.Title), r.names(involved, " vs "))
+			if len(d.Uninvolved) > 0 {
+				r.printf(" (%s: %s)", w.uninvolved, r.names(d.Uninvolved, w.listSep))
+			}
+			r.b.WriteString("\n")
+			for _, p := range involved {
+				r.printf("   - %s: %s\n", inlineText(r.name(p)), inlineText(d.Sides[p]))
+			}
+		}
+		r.b.WriteString("\n")
+	}
+	if len(j.ForcedVerdicts) > 0 {
+		r.printf("**%s:**\n\n", w.forcedVerdicts)
+		for i, v := range j.ForcedVerdicts {
+			title := v.DivergenceID
+			for _, d := range j.Divergences {
+				if d.ID == v.DivergenceID {
+					title = v.DivergenceID + ": " + d.Title
+				}
+			}
+			r.printf("%d. **%s**\n", i+1, inlineText(title))
+			r.printf("   - **%s:** %s\n", w.recommendation, inlineText(v.Recommendation))
+			r.printf("   - **%s:** %s\n", w.reasoning, inlineText(v.Reasoning))
+		}
+		r.b.WriteString("\n")
+	}
+}
+
+// point formats a consensus point as "**point** — detail".
+func (r *report) point(c tree.Consensus) string {
+	s := "**" + inlineText(c.Point) + "**"
+	if d := inlineText(c.Detail); d != "" {
+		s += " — " + d
+	}
+	return s
+}
+
+// status writes a node's status mark and, for a node that did not finish,
+// its cause and any error not shown with a step.
+func (r *report) status(n *tree.Node) {
+	w := r.w
+	line := fmt.Sprintf("**%s:** %s", w.status, w.statusWord(n.Status))
+	if n.StopReason != "" {
+		line += " — " + inlineText(n.StopReason)
+	}
+	r.printf("%s\n\n", line)
+	var other []string
+	for _, e := range n.Errors {
+		switch e.Step {
+		case tree.StepPosition, tree.StepRebuttal, tree.StepJudge:
+		default:
+			other = append(other, fmt.Sprintf("%s (%s): %s", inlineText(r.name(e.Participant)), w.stepWord(e.Step), inlineText(e.Message)))
+		}
+	}
+	if len(other) > 0 {
+		r.printf("**%s:**\n\n", w.otherErrors)
+		for _, s := range other {
+			r.printf("- %s\n", s)
+		}
+		r.b.WriteString("\n")
+	}
+}
+
+// conclusion writes every consensus point and verdict of the tree.
+func (r *report) conclusion(root *tree.Node) {
+	r.printf("### %s\n\n", r.w.consensusPoints)
+	r.points(root)
+	r.printf("\n### %s\n\n", r.w.verdicts)
+	r.decisions(root, true)
+	r.b.WriteString("\n")
+}
+
+// points writes every consensus point of the tree as a list, each with the
+// node it was reached at.
+func (r *report) points(root *tree.Node) {
+	points := root.AllConsensus()
+	if len(points) == 0 {
+		r.printf("- %s\n", r.w.none)
+	}
+	for _, p := range points {
+		r.printf("- %s *(%s)*\n", r.point(p.Consensus), inlineText(p.Node))
+	}
+}
+
+// decisions writes every forced verdict of the tree as a list, each with the
+// node it was forced at, and its reasoning when asked.
+func (r *report) decisions(root *tree.Node, reasoning bool) {
+	verdicts := root.AllVerdicts()
+	if len(verdicts) == 0 {
+		r.printf("- %s\n", r.w.none)
+	}
+	for _, v := range verdicts {
+		title := v.Divergence.Title
+		if title == "" {
+			title = v.DivergenceID
+		}
+		r.printf("- **%s** *(%s)*: %s", inlineText(title), inlineText(v.Node), inlineText(v.Recommendation))
+		if reasoning && strings.TrimSpace(v.Reasoning) != "" {
+			r.printf(" — %s", inlineText(v.Reasoning))
+		}
+		r.b.WriteString("\n")
+	}
+}
