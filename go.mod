@@ -1,6 +1,6 @@
 module github.com/debatehq/debate
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/coder/websocket v1.8.15 // indirect
