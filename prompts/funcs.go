@@ -50,14 +50,14 @@ func hang(n int, s string) string {
 }
 
 func indent(n int, s string) string {
-	if strings.TrimSpace(s) == "" {
-		return s
-	}
+	lines := strings.Split(s, "\n")
 	pad := strings.Repeat(" ", n)
-	if strings.TrimSpace(strings.SplitN(s, "\n", 2)[0]) == "" {
-		return hang(n, s)
+	for i, l := range lines {
+		if strings.TrimSpace(l) != "" {
+			lines[i] = pad + l
+		}
 	}
-	return pad + hang(n, s)
+	return strings.Join(lines, "\n")
 }
 
 func toJSON(v any) (string, error) {

@@ -1,6 +1,16 @@
 // Package prompts holds the embedded text/template prompts of every debate
 // step, in English and Chinese, and typed builders that turn a step's data
 // into the chat messages sent to a model.
+//
+// Each step has one template file, named after the step (see Names):
+// templates/<language>/<step>.tmpl. A file defines {{define "user"}} and,
+// except repair, optionally {{define "system"}}; helper templates may be
+// defined under names starting with "_". The data of each file is the
+// struct its builder takes (root_position: RootPosition; the two
+// child_position files: ChildPosition; rebuttal: Rebuttal; triage and
+// forced_verdict: Judge; repair: Repair; synthesis: Synthesis; edits:
+// Edits), and the helper functions listed at funcs are available. A folder
+// of overrides replaces any file by name; see New.
 package prompts
 
 // Message is one chat message.

@@ -648,6 +648,7 @@ func TestFuncs(t *testing.T) {
 		{"hang", hang(2, "a\nb\n\nc"), "a\n  b\n\n  c"},
 		{"indent", indent(2, "a\nb"), "  a\n  b"},
 		{"indent blank", indent(2, ""), ""},
+		{"indent blank lines", indent(2, "\na\n\nb"), "\n  a\n\n  b"},
 		{"take short", strings.Join(funcs["take"].(func(int, []string) []string)(5, []string{"a", "b"}), ","), "a,b"},
 		{"take", strings.Join(funcs["take"].(func(int, []string) []string)(1, []string{"a", "b"}), ","), "a"},
 		{"drop all", strings.Join(funcs["drop"].(func(int, []string) []string)(3, []string{"a", "b"}), ","), ""},
@@ -703,4 +704,34 @@ func TestForcedVerdictReason(t *testing.T) {
 			t.Errorf("%s: a budget verdict does not say the budget is spent:\n%s", lang, budget[0].Content)
 		}
 	}
+}
+
+// BenchmarkChildPosition renders a child position prompt at depth 1 and at
+// depth 8 and reports both sizes: the deeper prompt may exceed the shallower
+// one only by its parent titles.
+func BenchmarkChildPosition(b *testing.B) {
+	s, err := New("en", "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	d := enFixture().involved
+	d.Path = nil
+	size := func(d ChildPosition) int {
+		msgs, err := s.ChildPosition(d)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return len(msgs[0].Content) + len(msgs[1].Content)
+	}
+	shallow := size(d)
+	for i := range 7 {
+		d.Path = append(d.Path, fmt.Sprintf("Parent divergence %d: which layer owns the retry policy?", i+1))
+	}
+	deep := size(d)
+	for b.Loop() {
+		size(d)
+	}
+	b.ReportMetric(float64(shallow), "bytes@depth1")
+	b.ReportMetric(float64(deep), "bytes@depth8")
+	b.ReportMetric(float64(deep)/float64(shallow), "depth8/depth1")
 }

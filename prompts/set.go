@@ -75,7 +75,9 @@ type Set struct {
 // once with its file name and line.
 //
 // Each file defines a "user" template and, except repair, optionally a
-// "system" one; text outside these definitions is an error.
+// "system" one; text outside these definitions is an error. A file in
+// overrideDir whose name is not a step's file name is an error as well;
+// names starting with "." are ignored.
 func New(language, overrideDir string) (*Set, error) {
 	if language == "" {
 		language = languages[0]
