@@ -9,6 +9,7 @@ import (
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
 
+	"github.com/debatehq/debate/render/rendertest"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -26,7 +27,7 @@ const hostileAnswer = "I agree.\n\n" +
 	"```\nan unclosed fence"
 
 func hostileRun() *tree.Run {
-	run := convergedRun()
+	run := rendertest.Converged()
 	root := run.Topics[0].Root
 	root.Positions["party-b"] = hostileAnswer
 	root.Rebuttals["party-a"] = hostileAnswer
@@ -74,7 +75,7 @@ func TestHTMLDropsActiveContent(t *testing.T) {
 // from model text must sit below the section that holds them.
 func TestOutlineSurvivesModelText(t *testing.T) {
 	run := hostileRun()
-	clean := convergedRun()
+	clean := rendertest.Converged()
 	var want []string
 	for _, h := range outline(t, Topic(clean, &clean.Topics[0]), 4) {
 		if h == "### Path overview" {
@@ -154,7 +155,7 @@ func TestHTMLPage(t *testing.T) {
 // TestHTMLConcurrent renders from many goroutines: the shared goldmark
 // instance must be safe for it (run with -race).
 func TestHTMLConcurrent(t *testing.T) {
-	md := Topic(forcedRun(), &forcedRun().Topics[0])
+	md := Topic(rendertest.Forced(), &rendertest.Forced().Topics[0])
 	want, err := HTML("t", md)
 	if err != nil {
 		t.Fatal(err)

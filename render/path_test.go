@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/debatehq/debate/internal/golden"
+	"github.com/debatehq/debate/render/rendertest"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -196,10 +197,10 @@ func TestMermaidAndTextTreeGolden(t *testing.T) {
 }
 
 func TestMermaidOfFixtures(t *testing.T) {
-	for _, f := range fixtures() {
-		for _, topic := range f.run.Topics {
-			if _, err := parseMermaid(mermaid(topic.Root, wordsFor(f.run))); err != nil {
-				t.Errorf("%s/%s: %v", f.name, topic.ID, err)
+	for _, f := range rendertest.Fixtures() {
+		for _, topic := range f.Run.Topics {
+			if _, err := parseMermaid(mermaid(topic.Root, wordsFor(f.Run))); err != nil {
+				t.Errorf("%s/%s: %v", f.Name, topic.ID, err)
 			}
 		}
 	}

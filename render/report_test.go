@@ -7,16 +7,17 @@ import (
 	"testing"
 
 	"github.com/debatehq/debate/internal/golden"
+	"github.com/debatehq/debate/render/rendertest"
 	"github.com/debatehq/debate/tree"
 )
 
 func TestReportsGolden(t *testing.T) {
-	for _, f := range fixtures() {
-		t.Run(f.name, func(t *testing.T) {
-			for i := range f.run.Topics {
-				topic := &f.run.Topics[i]
-				base := filepath.Join("testdata", "report_"+f.name+"_"+topic.ID)
-				md := Topic(f.run, topic)
+	for _, f := range rendertest.Fixtures() {
+		t.Run(f.Name, func(t *testing.T) {
+			for i := range f.Run.Topics {
+				topic := &f.Run.Topics[i]
+				base := filepath.Join("testdata", "report_"+f.Name+"_"+topic.ID)
+				md := Topic(f.Run, topic)
 				golden.Assert(t, base+".md", md)
 				golden.Assert(t, base+".mermaid", []byte(Mermaid(topic.Root)))
 				golden.Assert(t, base+".tree.txt", []byte(TextTree(topic.Root)))
@@ -26,13 +27,13 @@ func TestReportsGolden(t *testing.T) {
 				}
 				golden.Assert(t, base+".html", page)
 			}
-			sum := Summary(f.run)
-			golden.Assert(t, filepath.Join("testdata", "report_"+f.name+"_summary.md"), sum)
+			sum := Summary(f.Run)
+			golden.Assert(t, filepath.Join("testdata", "report_"+f.Name+"_summary.md"), sum)
 			page, err := HTML("summary", sum)
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden.Assert(t, filepath.Join("testdata", "report_"+f.name+"_summary.html"), page)
+			golden.Assert(t, filepath.Join("testdata", "report_"+f.Name+"_summary.html"), page)
 		})
 	}
 }
@@ -40,12 +41,12 @@ func TestReportsGolden(t *testing.T) {
 // TestReportsStable renders each fixture many times: map iteration order must
 // never show in the output.
 func TestReportsStable(t *testing.T) {
-	for _, f := range fixtures() {
-		first := Summary(f.run)
-		firstTopic := Topic(f.run, &f.run.Topics[0])
+	for _, f := range rendertest.Fixtures() {
+		first := Summary(f.Run)
+		firstTopic := Topic(f.Run, &f.Run.Topics[0])
 		for range 20 {
-			if !bytes.Equal(first, Summary(f.run)) || !bytes.Equal(firstTopic, Topic(f.run, &f.run.Topics[0])) {
-				t.Fatalf("%s: output differs between two renders of the same run", f.name)
+			if !bytes.Equal(first, Summary(f.Run)) || !bytes.Equal(firstTopic, Topic(f.Run, &f.Run.Topics[0])) {
+				t.Fatalf("%s: output differs between two renders of the same run", f.Name)
 			}
 		}
 	}
@@ -121,8 +122,8 @@ func TestTopicShows(t *testing.T) {
 		}, []string{"Positions", "Rebuttals", "Conclusion"}},
 	}
 	runs := map[string]*tree.Run{}
-	for _, f := range fixtures() {
-		runs[f.name] = f.run
+	for _, f := range rendertest.Fixtures() {
+		runs[f.Name] = f.Run
 	}
 	for _, tt := range tests {
 		t.Run(tt.fixture, func(t *testing.T) {
@@ -168,8 +169,8 @@ func TestSummaryShows(t *testing.T) {
 		{"chinese", []string{"# 辩论汇总", "| 编号 | 议题 | 状态 | 轮数 | 合意数 | 分歧数 | 强制裁决 |", "## 各议题结论", "## 需要更新到共享文档的内容", "未提出修改建议。"}},
 	}
 	runs := map[string]*tree.Run{}
-	for _, f := range fixtures() {
-		runs[f.name] = f.run
+	for _, f := range rendertest.Fixtures() {
+		runs[f.Name] = f.Run
 	}
 	for _, tt := range tests {
 		t.Run(tt.fixture, func(t *testing.T) {

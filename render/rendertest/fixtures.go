@@ -1,13 +1,14 @@
-package render
+// Package rendertest holds hand-built debate runs shaped like the ones the
+// orchestrator produces, one per situation a report must show, for the tests
+// of every package that renders or writes runs.
+package rendertest
 
 import (
+	"encoding/json"
 	"time"
 
 	"github.com/debatehq/debate/tree"
 )
-
-// The fixtures below are hand-built runs shaped like what the orchestrator
-// produces: one per situation a report must show.
 
 var (
 	partyA = tree.Participant{ID: "party-a", Label: "Party A", Model: "gpt-5.2"}
@@ -16,19 +17,23 @@ var (
 	judge  = tree.Participant{ID: "reviewer", Label: "Judge", Model: "qwen3.5-plus"}
 )
 
-// fixture is a named run for golden tests.
-type fixture struct {
-	name string
-	run  *tree.Run
+// Fixture is a named run.
+type Fixture struct {
+	Name string
+	Run  *tree.Run
 }
 
-func fixtures() []fixture {
-	return []fixture{
-		{"converged", convergedRun()},
-		{"forced", forcedRun()},
-		{"failed", failedRun()},
-		{"interrupted", interruptedRun()},
-		{"chinese", chineseRun()},
+// Fixtures returns fresh copies of every fixture run: a converged one-node
+// topic, a three-level tree with forced verdicts and a fallback, a topic with
+// a failed node and a missing debater, an interrupted run of two topics, and
+// a Chinese-language topic.
+func Fixtures() []Fixture {
+	return []Fixture{
+		{"converged", Converged()},
+		{"forced", Forced()},
+		{"failed", Failed()},
+		{"interrupted", Interrupted()},
+		{"chinese", Chinese()},
 	}
 }
 
@@ -75,7 +80,8 @@ func child(parent *tree.Node, d tree.Divergence, status tree.Status, stop string
 	return n
 }
 
-func convergedRun() *tree.Run {
+// Converged returns a run whose one topic converged at the root.
+func Converged() *tree.Run {
 	run := baseRun(3)
 	root := node(tree.RootID, "Should the public API keep offset pagination or move to cursors?", tree.Converged, "no divergences: every debater agrees")
 	root.Positions = answers(
@@ -106,7 +112,9 @@ func convergedRun() *tree.Run {
 	return run
 }
 
-func forcedRun() *tree.Run {
+// Forced returns a run whose topic split over three rounds, ended in forced
+// verdicts and saw Party C fall back to its second model.
+func Forced() *tree.Run {
 	run := baseRun(3)
 	root := node(tree.RootID, "Should the billing service move from PostgreSQL to a distributed SQL database?", tree.Split, "2 divergences remain")
 	root.Positions = answers(
@@ -192,11 +200,14 @@ func forcedRun() *tree.Run {
 		Synthesis:   "Stay on PostgreSQL and add an EU cluster.\n\n# What to do\n\n1. Route EU tenants to an eu-west primary.\n2. Replicate price overrides to the EU; keep the base catalogue in us-east.",
 	}}
 	run.Usage = run.Topics[0].Usage
+	run.Config = json.RawMessage(`{"debaters":[{"id":"party-a","label":"Party A","model":"gpt-5.2"},{"id":"party-b","label":"Party B","model":"kimi-k2.5"},{"id":"party-c","label":"Party C","model":"gemini-3.1-pro-preview","fallback":"claude-sonnet-4-6"}],"reviewer":{"id":"reviewer","label":"Judge","model":"qwen3.5-plus"},"params":{"maxRounds":3}}`)
 	run.Edits = "## docs/decisions.md\n\n- Add: \"EU tenants are served by an eu-west PostgreSQL primary (clause 7.2).\"\n- Replace the line \"All data lives in us-east\" with \"Customer data lives in the customer's region.\""
 	return run
 }
 
-func failedRun() *tree.Run {
+// Failed returns a run with a failed node (the judge gave no valid JSON) and
+// a debater missing from a step.
+func Failed() *tree.Run {
 	run := baseRun(3)
 	root := node(tree.RootID, "Adopt feature flags as a managed service or build them in-house?", tree.Split, "2 divergences remain")
 	root.Positions = answers("Buy: LaunchDarkly-class services cost less than one engineer-month a year.", "Build: our flags are 40 booleans; a table and a cache do it.", "Buy, but behind our own interface so that we can switch.")
@@ -233,7 +244,9 @@ func failedRun() *tree.Run {
 	return run
 }
 
-func interruptedRun() *tree.Run {
+// Interrupted returns a run of two topics stopped by the user: one finished,
+// one with a node interrupted mid-way and one never started.
+func Interrupted() *tree.Run {
 	run := baseRun(3)
 	run.FinishedAt = run.StartedAt.Add(95 * time.Second)
 	done := node(tree.RootID, "Require code owners' approval for every merge?", tree.Converged, "no divergences: every debater agrees")
@@ -264,7 +277,8 @@ func interruptedRun() *tree.Run {
 	return run
 }
 
-func chineseRun() *tree.Run {
+// Chinese returns a run in Chinese that split once and ended in a forced verdict.
+func Chinese() *tree.Run {
 	run := baseRun(2)
 	run.Language = "zh"
 	run.Debaters = []tree.Participant{
