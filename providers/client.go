@@ -39,8 +39,8 @@ type Options struct {
 	// It is called from the calling goroutines and must be safe for
 	// concurrent use.
 	Record func(Exchange)
-	// Jitter returns numbers in [0,1) that spread the backoff waits; nil
-	// uses math/rand/v2.
+	// Jitter returns numbers in [0,1) that spread the backoff waits; it must
+	// be safe for concurrent use. nil uses math/rand/v2.
 	Jitter func() float64
 }
 
@@ -123,14 +123,11 @@ func New(cfg *configs.Config, opt Options) (*Client, error) {
 		c.jitter = rand.Float64
 	}
 
-	participants := participantsOf(cfg)
-	keys := []string{cfg.API.APIKey}
-	apis := map[string]configs.API{"": cfg.API}
-	for _, p := range participants {
-		apis[p.ID] = mergeAPI(cfg.API, p.API)
-		keys = append(keys, apis[p.ID].APIKey)
+	apis := map[string]configs.API{"": cfg.Endpoint("")}
+	for _, p := range cfg.Participants() {
+		apis[p.ID] = cfg.Endpoint(p.ID)
 	}
-	c.redactor = newRedactor(keys)
+	c.redactor = newRedactor(cfg.Secrets())
 
 	// Participants that share a base URL and key share one endpoint; when
 	// they ask for different caps, the tightest one holds.
@@ -211,35 +208,6 @@ func tighter[T int | float64](a, b T) T {
 	return min(a, b)
 }
 
-// participantsOf lists the debaters and the reviewer (or judge).
-func participantsOf(cfg *configs.Config) []configs.Participant {
-	ps := append([]configs.Participant(nil), cfg.Debaters...)
-	if cfg.Reviewer != nil {
-		ps = append(ps, *cfg.Reviewer)
-	} else if cfg.Judge != nil {
-		ps = append(ps, *cfg.Judge)
-	}
-	return ps
-}
-
-// mergeAPI returns def with every field that over sets replaced.
-func mergeAPI(def configs.API, over *configs.API) configs.API {
-	if over == nil {
-		return def
-	}
-	m := def
-	m.BaseURL = cmp.Or(over.BaseURL, m.BaseURL)
-	m.APIKey = cmp.Or(over.APIKey, m.APIKey)
-	m.Timeout = cmp.Or(over.Timeout, m.Timeout)
-	if over.MaxRetries != nil {
-		m.MaxRetries = over.MaxRetries
-	}
-	m.MaxConcurrent = cmp.Or(over.MaxConcurrent, m.MaxConcurrent)
-	m.RequestsPerMinute = cmp.Or(over.RequestsPerMinute, m.RequestsPerMinute)
-	m.ResponseFormat = cmp.Or(over.ResponseFormat, m.ResponseFormat)
-	return m
-}
-
 func (c *Client) route(participant string) *route {
 	if rt, ok := c.routes[participant]; ok {
 		return rt
@@ -254,9 +222,11 @@ func (c *Client) Redact(s string) string { return c.redactor.redact(s) }
 func (c *Client) Usage() Report { return c.meter.report() }
 
 // Complete sends r to the endpoint of r.Participant and returns the answer.
-// Transient failures are retried up to the endpoint's maxRetries with
-// exponential backoff and jitter, honouring Retry-After; every wait ends when
-// ctx does. A failure is an *Error.
+// MaxTokens and Temperature default to the config's params; reasoning models
+// get max_completion_tokens and no temperature. Transient failures are
+// retried up to the endpoint's maxRetries with exponential backoff and
+// jitter, honouring Retry-After; every wait ends when ctx does. A failure is
+// an *Error.
 func (c *Client) Complete(ctx context.Context, r Request) (Response, error) {
 	rt := c.route(r.Participant)
 	req, zeroTemp := c.chatRequest(r, rt)
@@ -271,7 +241,7 @@ func (c *Client) Complete(ctx context.Context, r Request) (Response, error) {
 		}
 		if !e.Retryable || n >= rt.maxRetries || ctx.Err() != nil {
 			c.meter.add(r.Participant, r.Model, "", Usage{}, n, true)
-			c.log.Warn("model call failed", "participant", r.Participant, "model", r.Model,
+			c.log.Debug("model call failed", "participant", r.Participant, "model", r.Model,
 				"attempts", n+1, "err", c.redactor.redact(e.Error()))
 			return Response{}, e
 		}

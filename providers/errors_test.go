@@ -16,8 +16,6 @@ import (
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
-
-	"github.com/debatehq/debate/configs"
 )
 
 func TestClassify(t *testing.T) {
@@ -208,35 +206,6 @@ func TestWithZeroTemperature(t *testing.T) {
 		}
 		if !json.Valid([]byte(got)) {
 			t.Errorf("invalid JSON %s", got)
-		}
-	}
-}
-
-func TestMergeAPI(t *testing.T) {
-	def := configs.API{BaseURL: "https://a/v1", APIKey: "ka", Timeout: 1000, MaxRetries: ptr(2), MaxConcurrent: 4, ResponseFormat: "json_object"}
-	tests := []struct {
-		name string
-		over *configs.API
-		want configs.API
-	}{
-		{"nil", nil, def},
-		{"empty", &configs.API{}, def},
-		{"url and key", &configs.API{BaseURL: "https://b/v1", APIKey: "kb"},
-			configs.API{BaseURL: "https://b/v1", APIKey: "kb", Timeout: 1000, MaxRetries: def.MaxRetries, MaxConcurrent: 4, ResponseFormat: "json_object"}},
-		{"zero retries", &configs.API{MaxRetries: ptr(0), RequestsPerMinute: 60},
-			configs.API{BaseURL: "https://a/v1", APIKey: "ka", Timeout: 1000, MaxRetries: ptr(0), MaxConcurrent: 4, RequestsPerMinute: 60, ResponseFormat: "json_object"}},
-	}
-	norm := func(a configs.API) string {
-		r := -1
-		if a.MaxRetries != nil {
-			r = *a.MaxRetries
-		}
-		a.MaxRetries = nil
-		return fmt.Sprintf("%+v retries=%d", a, r)
-	}
-	for _, tt := range tests {
-		if got := mergeAPI(def, tt.over); norm(got) != norm(tt.want) {
-			t.Errorf("%s: mergeAPI = %s, want %s", tt.name, norm(got), norm(tt.want))
 		}
 	}
 }

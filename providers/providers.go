@@ -46,6 +46,6 @@ type Response struct {
 	FinishReason string
 	Model        string // the model that actually answered
 	Usage        Usage
-	Latency      time.Duration
-	Retries      int
+	Latency      time.Duration // wall time of the call, retries and waits included
+	Retries      int           // attempts beyond the first
 }
