@@ -128,9 +128,9 @@ func TestPositionPrompts(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct {
-		party    string
-		want     []string
-		notWant  []string
+		party   string
+		want    []string
+		notWant []string
 	}{
 		{party: "party-a", want: []string{"party-a at root", "you are one of its sides", "claim of B on"}},
 		{party: "party-b", want: []string{"party-b at root", "you are one of its sides"}},

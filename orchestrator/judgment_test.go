@@ -1,0 +1,144 @@
+package orchestrator
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/debatehq/debate/tree"
+)
+
+func TestExtractJSON(t *testing.T) {
+	for _, tc := range []struct {
+		name, in, want string
+		fails          bool
+	}{
+		{name: "fence", in: "Sure.\n```json\n{\"a\": 1}\n```\nBye", want: `{"a": 1}`},
+		{name: "upper-case fence", in: "```JSON\n{\"a\": [1, {\"b\": 2}]}\n```", want: `{"a": [1, {"b": 2}]}`},
+		{name: "fence wins over earlier object", in: "e.g. {\"x\": 0}\n```json\n{\"a\": 1}\n```", want: `{"a": 1}`},
+		{name: "bare object in prose", in: "I think {\"a\": {\"b\": \"}\"}} is it", want: `{"a": {"b": "}"}}`},
+		{name: "escaped quote in string", in: `{"a": "say \"}\" now"} tail`, want: `{"a": "say \"}\" now"}`},
+		{name: "skips braces that are not JSON", in: "set {x | x > 1} then {\"ok\": true}", want: `{"ok": true}`},
+		{name: "plain fence", in: "```\n{\"a\": 1}\n```", want: `{"a": 1}`},
+		{name: "unclosed fence", in: "```json\n{\"a\": 1}", want: `{"a": 1}`},
+		{name: "invalid fence, valid object after", in: "```json\n{oops}\n```\nthen {\"a\": 2}", want: `{"a": 2}`},
+		{name: "no object", in: "I cannot decide.", fails: true},
+		{name: "truncated outer, whole inner", in: `{"a": {"b": 1}`, want: `{"b": 1}`},
+		{name: "unbalanced", in: `{"a": [1, 2`, fails: true},
+		{name: "array only", in: `[1, 2]`, fails: true},
+		{name: "empty", in: "", fails: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := extractJSON(tc.in)
+			if tc.fails {
+				if err == nil {
+					t.Fatalf("got %q, want an error", got)
+				}
+				return
+			}
+			if err != nil || got != tc.want {
+				t.Fatalf("got %q, %v; want %q", got, err, tc.want)
+			}
+		})
+	}
+}
+
+func FuzzExtract(f *testing.F) {
+	for _, s := range []string{
+		"```json\n{\"consensus\": []}\n```",
+		`text {"a": "b\"}"} more`,
+		"{{{{",
+		`{"a": "\\"}`,
+		"```json\n{\n```",
+		"}{",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, err := extractJSON(s)
+		if err != nil {
+			return
+		}
+		if !json.Valid([]byte(got)) || !strings.HasPrefix(got, "{") || !strings.Contains(s, got) {
+			t.Fatalf("extractJSON(%q) = %q: not a valid object of the input", s, got)
+		}
+	})
+}
+
+var parties = []string{"party-a", "party-b", "party-c"}
+
+func TestParseJudgment(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		in     string
+		forced bool
+		errs   []string // substrings of the error; none: valid
+	}{
+		{name: "valid triage", in: `{"consensus":[{"point":"p","detail":"d"}],"divergences":[{"id":"d1","title":"t","sides":{"party-a":"x","party-b":"y"},"uninvolved":["party-c"]}]}`},
+		{name: "empty lists may be absent", in: `{}`},
+		{name: "unknown field", in: `{"consensus":[],"verdict":"x"}`, errs: []string{`unknown field "verdict"`}},
+		{name: "wrong type", in: `{"consensus":"all good"}`, errs: []string{"decode judgment"}},
+		{name: "sides as list", in: `{"divergences":[{"id":"d1","title":"t","sides":["party-a"]}]}`, errs: []string{"decode judgment"}},
+		{name: "unknown party", in: `{"divergences":[{"id":"d1","title":"t","sides":{"party-x":"y"},"uninvolved":["party-z"]}]}`,
+			errs: []string{`sides: unknown party "party-x"`, `uninvolved: unknown party "party-z"`}},
+		{name: "duplicate ids and empty title", in: `{"divergences":[{"id":"d1","title":"t","sides":{"party-a":"y"}},{"id":"d1","title":" ","sides":{"party-b":"y"}}]}`,
+			errs: []string{`"d1" used twice`, "divergences[1].title: must not be empty"}},
+		{name: "no sides", in: `{"divergences":[{"id":"d1","title":"t","sides":{}}]}`, errs: []string{"at least one party"}},
+		{name: "party on a side and uninvolved", in: `{"divergences":[{"id":"d1","title":"t","sides":{"party-a":"y"},"uninvolved":["party-a"]}]}`, errs: []string{"also has a side"}},
+		{name: "verdicts in triage", in: `{"forcedVerdicts":[{"divergenceId":"d1","recommendation":"r","reasoning":"x"}]}`, errs: []string{"not expected"}},
+		{name: "empty consensus point", in: `{"consensus":[{"point":"","detail":"d"}]}`, errs: []string{"consensus[0].point"}},
+		{name: "valid forced", forced: true, in: `{"divergences":[{"id":"a","title":"t","sides":{"party-a":"y"}}],"forcedVerdicts":[{"divergenceId":"a","recommendation":"r","reasoning":"x"}]}`},
+		{name: "forced, nothing disputed", forced: true, in: `{"consensus":[{"point":"p","detail":"d"}],"divergences":[]}`},
+		{name: "forced, verdict missing", forced: true, in: `{"divergences":[{"id":"a","title":"t","sides":{"party-a":"y"}}]}`, errs: []string{`"a" has no forced verdict`}},
+		{name: "forced, unknown and doubled verdicts", forced: true,
+			in:   `{"divergences":[{"id":"a","title":"t","sides":{"party-a":"y"}}],"forcedVerdicts":[{"divergenceId":"a","recommendation":"r"},{"divergenceId":"a","recommendation":"r"},{"divergenceId":"zz","recommendation":"r"}]}`,
+			errs: []string{`unknown divergence "zz"`, "has 2 forced verdicts"}},
+		{name: "forced, id missing", forced: true, in: `{"divergences":[{"title":"t","sides":{"party-a":"y"}}]}`, errs: []string{"divergences[0].id: required"}},
+		{name: "no JSON", in: "I agree with everyone.", errs: []string{"no JSON object"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			j, err := parseJudgment("Answer:\n```json\n"+tc.in+"\n```", tc.forced, parties)
+			if len(tc.errs) == 0 {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if j.Consensus == nil || j.Divergences == nil {
+					t.Errorf("not normalized: %+v", j)
+				}
+				for _, d := range j.Divergences {
+					if d.Sides == nil || d.Uninvolved == nil {
+						t.Errorf("divergence not normalized: %+v", d)
+					}
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("valid, want errors %q", tc.errs)
+			}
+			for _, w := range tc.errs {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q lacks %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+func TestRenumber(t *testing.T) {
+	j := &tree.Judgment{
+		Divergences: []tree.Divergence{{ID: "b"}, {ID: "a"}},
+		ForcedVerdicts: []tree.Verdict{
+			{DivergenceID: "a"}, {DivergenceID: "b"},
+		},
+	}
+	ids := renumber(j, "d2")
+	if j.Divergences[0].ID != "d2.1" || j.Divergences[1].ID != "d2.2" {
+		t.Errorf("divergences %+v", j.Divergences)
+	}
+	if j.ForcedVerdicts[0].DivergenceID != "d2.2" || j.ForcedVerdicts[1].DivergenceID != "d2.1" {
+		t.Errorf("verdicts %+v", j.ForcedVerdicts)
+	}
+	if ids["a"] != "d2.2" || ids["b"] != "d2.1" {
+		t.Errorf("mapping %v", ids)
+	}
+}
