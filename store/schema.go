@@ -1,0 +1,94 @@
+package store
+
+import (
+	"context"
+	"fmt"
+)
+
+// migrations[i] moves the schema from version i to i+1 (PRAGMA user_version).
+// Append only; never edit a released migration.
+var migrations = []string{
+	`
+CREATE TABLE debates (
+	id          TEXT PRIMARY KEY,
+	title       TEXT NOT NULL,
+	debate_type TEXT NOT NULL,
+	state       TEXT NOT NULL CHECK (state IN ('AWAITING_OPPONENT','AWAITING_PROPOSER','AWAITING_ARBITRATOR','INTERVENTION_PENDING','CLOSED')),
+	created_at  TEXT NOT NULL,
+	updated_at  TEXT NOT NULL
+);
+CREATE INDEX debates_updated ON debates (updated_at DESC, id DESC);
+CREATE INDEX debates_state ON debates (state, updated_at DESC, id DESC);
+
+CREATE TABLE arguments (
+	id                TEXT PRIMARY KEY,
+	debate_id         TEXT NOT NULL REFERENCES debates (id) ON DELETE CASCADE,
+	parent_id         TEXT REFERENCES arguments (id) ON DELETE CASCADE,
+	type              TEXT NOT NULL CHECK (type IN ('MOTION','CLAIM','APPEAL','RULING','INTERVENTION','RESOLUTION')),
+	role              TEXT NOT NULL CHECK (role IN ('proposer','opponent','arbitrator')),
+	content           TEXT NOT NULL,
+	client_request_id TEXT NOT NULL,
+	seq               INTEGER NOT NULL CHECK (seq >= 1),
+	state_after       TEXT NOT NULL,
+	created_at        TEXT NOT NULL,
+	UNIQUE (debate_id, seq),
+	UNIQUE (debate_id, client_request_id)
+);
+CREATE INDEX arguments_parent ON arguments (parent_id);
+CREATE INDEX arguments_role ON arguments (debate_id, role);
+
+CREATE TABLE documents (
+	id                TEXT PRIMARY KEY,
+	title             TEXT NOT NULL,
+	latest_version    INTEGER NOT NULL,
+	client_request_id TEXT NOT NULL UNIQUE,
+	created_at        TEXT NOT NULL,
+	updated_at        TEXT NOT NULL
+);
+
+CREATE TABLE document_versions (
+	document_id       TEXT NOT NULL REFERENCES documents (id) ON DELETE CASCADE,
+	version           INTEGER NOT NULL CHECK (version >= 1),
+	content           TEXT NOT NULL,
+	client_request_id TEXT NOT NULL,
+	created_at        TEXT NOT NULL,
+	PRIMARY KEY (document_id, version),
+	UNIQUE (document_id, client_request_id)
+);
+`,
+}
+
+// SchemaVersion is the schema version this program writes.
+var SchemaVersion = len(migrations)
+
+// migrate applies pending migrations inside one IMMEDIATE transaction, so two
+// processes opening a new file at once apply them exactly once.
+func (s *Store) migrate(ctx context.Context) error {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	defer tx.Rollback()
+	var v int
+	if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+		return fmt.Errorf("migrate: read user_version: %w", err)
+	}
+	if v > len(migrations) {
+		return fmt.Errorf("migrate: database schema version %d is newer than this program's %d; upgrade debate", v, len(migrations))
+	}
+	if v == len(migrations) {
+		return nil
+	}
+	for i := v; i < len(migrations); i++ {
+		if _, err := tx.ExecContext(ctx, migrations[i]); err != nil {
+			return fmt.Errorf("migrate: to version %d: %w", i+1, err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", len(migrations))); err != nil {
+		return fmt.Errorf("migrate: set user_version: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	return nil
+}

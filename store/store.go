@@ -1,0 +1,218 @@
+// Package store keeps debates, arguments and documents in one SQLite file
+// (modernc.org/sqlite, no cgo) and is the single write pipeline of the
+// argument protocol (SPEC 2.2): every write runs in one BEGIN IMMEDIATE
+// transaction, so writers in several processes sharing the file are
+// serialized by SQLite's own lock, and subscribers are notified after commit.
+//
+// Ids: argument and document ids are UUIDv7 strings generated here; debate ids
+// are chosen by the client. A write without a client_request_id (allowed for
+// RULING and INTERVENTION only) gets a generated one and is not idempotent.
+//
+// Times are stored as UTC text with microseconds (2006-01-02T15:04:05.000000Z).
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// Defaults for Options fields left zero.
+const (
+	DefaultContentLimit  = 10240   // characters per argument
+	DefaultDocumentLimit = 1 << 20 // bytes per document version
+	DefaultPollInterval  = 25 * time.Millisecond
+	DefaultBusyTimeout   = 10 * time.Second
+	DefaultListLimit     = 50
+)
+
+// Options tune a Store. The zero value is usable.
+type Options struct {
+	// ContentLimit is the largest argument content in characters.
+	ContentLimit int
+	// DocumentLimit is the largest document version in bytes.
+	DocumentLimit int
+	// PollInterval is how often waiters look for commits made by other
+	// processes (in-process commits wake them at once).
+	PollInterval time.Duration
+	// BusyTimeout is how long a statement waits for another connection's lock.
+	BusyTimeout time.Duration
+	// Now is the clock; time.Now when nil.
+	Now func() time.Time
+	// Logger receives internal errors that cannot be returned (a failed
+	// auto-ruling); slog.Default() when nil.
+	Logger *slog.Logger
+}
+
+// Store is an open database. It is safe for concurrent use.
+type Store struct {
+	opts Options
+	w    *sql.DB // one connection; every transaction is BEGIN IMMEDIATE
+	r    *sql.DB // readers
+	hub  *hub
+
+	stmts writeStmts
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// DefaultPath returns the database file to use when none is given: $DEBATE_DB,
+// else $XDG_DATA_HOME/debate/debate.db, else ~/.local/share/debate/debate.db.
+func DefaultPath() (string, error) {
+	if p := os.Getenv("DEBATE_DB"); p != "" {
+		return p, nil
+	}
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
+		return filepath.Join(d, "debate", "debate.db"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("default database path: %w (set DEBATE_DB)", err)
+	}
+	return filepath.Join(home, ".local", "share", "debate", "debate.db"), nil
+}
+
+// Open opens (creating if needed) the database at path, applies pending
+// migrations and returns a Store. Close it when done.
+func Open(ctx context.Context, path string, opts Options) (*Store, error) {
+	opts = withDefaults(opts)
+	if path == "" {
+		return nil, errors.New("open store: empty database path")
+	}
+	if strings.ContainsRune(path, '?') {
+		return nil, fmt.Errorf("open store %s: the path must not contain '?'", path)
+	}
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, fmt.Errorf("open store: %w", err)
+		}
+	}
+	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", opts.BusyTimeout.Milliseconds()))
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "foreign_keys(1)")
+	readDSN := path + "?" + q.Encode()
+	q.Set("_txlock", "immediate")
+	writeDSN := path + "?" + q.Encode()
+
+	w, err := sql.Open("sqlite", writeDSN)
+	if err != nil {
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	w.SetConnMaxLifetime(0)
+	w.SetConnMaxIdleTime(0)
+
+	s := &Store{opts: opts, w: w}
+	if err := s.migrate(ctx); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+
+	r, err := sql.Open("sqlite", readDSN)
+	if err != nil {
+		w.Close()
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	n := max(4, runtime.GOMAXPROCS(0)*2)
+	r.SetMaxOpenConns(n)
+	r.SetMaxIdleConns(n)
+	s.r = r
+	if err := s.prepare(ctx); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	s.hub = newHub(s)
+	return s, nil
+}
+
+func withDefaults(o Options) Options {
+	if o.ContentLimit <= 0 {
+		o.ContentLimit = DefaultContentLimit
+	}
+	if o.DocumentLimit <= 0 {
+		o.DocumentLimit = DefaultDocumentLimit
+	}
+	if o.PollInterval <= 0 {
+		o.PollInterval = DefaultPollInterval
+	}
+	if o.BusyTimeout <= 0 {
+		o.BusyTimeout = DefaultBusyTimeout
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	return o
+}
+
+// Close stops the change watcher and closes the database. Waits in progress
+// return an error.
+func (s *Store) Close() error {
+	s.closeOnce.Do(func() {
+		if s.hub != nil {
+			s.hub.close()
+		}
+		s.stmts.close()
+		var errs []error
+		if s.r != nil {
+			errs = append(errs, s.r.Close())
+		}
+		errs = append(errs, s.w.Close())
+		s.closeErr = errors.Join(errs...)
+	})
+	return s.closeErr
+}
+
+// IntegrityCheck runs PRAGMA integrity_check and returns an error unless the
+// database reports "ok".
+func (s *Store) IntegrityCheck(ctx context.Context) error {
+	rows, err := s.r.QueryContext(ctx, "PRAGMA integrity_check")
+	if err != nil {
+		return fmt.Errorf("integrity check: %w", err)
+	}
+	defer rows.Close()
+	var lines []string
+	for rows.Next() {
+		var l string
+		if err := rows.Scan(&l); err != nil {
+			return fmt.Errorf("integrity check: %w", err)
+		}
+		lines = append(lines, l)
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("integrity check: %w", err)
+	}
+	if len(lines) != 1 || lines[0] != "ok" {
+		return fmt.Errorf("integrity check: %s", strings.Join(lines, "; "))
+	}
+	return nil
+}
+
+const timeLayout = "2006-01-02T15:04:05.000000Z"
+
+func (s *Store) now() string { return s.opts.Now().UTC().Format(timeLayout) }
+
+func parseTime(v string) time.Time {
+	t, err := time.Parse(timeLayout, v)
+	if err != nil {
+		t, _ = time.Parse(time.RFC3339Nano, v)
+	}
+	return t
+}

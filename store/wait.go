@@ -1,0 +1,304 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/debatehq/debate/protocol"
+)
+
+// WaitResult is the answer to Wait. HasNew reports an argument newer than the
+// one the waiter had seen; Argument is then the newest argument and Action
+// what the waiting role should do. On a CLOSED debate Action is DebateClosed
+// and Argument the newest argument even when it is not new. When neither holds
+// (the timeout passed) Action is empty and Argument zero.
+type WaitResult struct {
+	HasNew      bool
+	Action      protocol.Action
+	Debate      protocol.Debate
+	Argument    protocol.Argument
+	LastSeenSeq int
+}
+
+// Wait returns the newest argument of debateID if it is newer than
+// afterArgumentID (or any argument when afterArgumentID is empty), with the
+// action for role (SPEC 2.3). Otherwise it waits up to timeout for one: a
+// commit by this Store wakes it at once, one by another process within the
+// poll interval. A timeout of 0 answers at once. On a CLOSED debate it answers
+// DebateClosed at once. An afterArgumentID that is not an argument of the
+// debate is INVALID_INPUT; a missing debate DEBATE_NOT_FOUND. Cancelling ctx
+// returns ctx's error.
+func (s *Store) Wait(ctx context.Context, debateID string, role protocol.Role, afterArgumentID string, timeout time.Duration) (WaitResult, error) {
+	if !role.Valid() {
+		_, err := protocol.ParseRole(string(role))
+		return WaitResult{}, err
+	}
+	afterSeq := 0
+	if afterArgumentID != "" {
+		var argDebate string
+		err := s.r.QueryRowContext(ctx, `SELECT debate_id, seq FROM arguments WHERE id = ?`, afterArgumentID).Scan(&argDebate, &afterSeq)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return WaitResult{}, fmt.Errorf("wait on %s: %w", debateID, err)
+		}
+		if err != nil || argDebate != debateID {
+			if _, _, err := s.newest(ctx, debateID); err != nil {
+				return WaitResult{}, err
+			}
+			return WaitResult{}, invalid(fmt.Sprintf("argument_id %s is not an argument of debate %s", afterArgumentID, debateID),
+				"pass the id of the last argument you saw, or none to get the newest")
+		}
+	}
+
+	var wake <-chan struct{}
+	var expired <-chan time.Time
+	if timeout > 0 {
+		// Subscribe before the first read so no commit falls in between.
+		ch, cancel := s.Subscribe(debateID)
+		defer cancel()
+		wake = ch
+		t := time.NewTimer(timeout)
+		defer t.Stop()
+		expired = t.C
+	}
+	for {
+		d, a, err := s.newest(ctx, debateID)
+		if err != nil {
+			return WaitResult{}, err
+		}
+		res := WaitResult{Debate: d, LastSeenSeq: afterSeq}
+		if a.Seq > afterSeq || d.State == protocol.Closed {
+			res.HasNew = a.Seq > afterSeq
+			res.Argument = a
+			res.Action = protocol.WaitAction(a, d.State, role)
+			return res, nil
+		}
+		select {
+		case <-wake:
+		case <-expired:
+			return res, nil
+		case <-ctx.Done():
+			return WaitResult{}, ctx.Err()
+		}
+		if timeout <= 0 {
+			return res, nil
+		}
+	}
+}
+
+// newest reads a debate and its newest argument in one statement.
+func (s *Store) newest(ctx context.Context, debateID string) (protocol.Debate, protocol.Argument, error) {
+	var d protocol.Debate
+	var a protocol.Argument
+	var typ, state, created, updated, aType, aRole, aState, aCreated string
+	var parent sql.NullString
+	err := s.stmts.newest.QueryRowContext(ctx, debateID).Scan(&d.Title, &typ, &state, &created, &updated,
+		&a.ID, &a.DebateID, &parent, &aType, &aRole, &a.Content, &a.ClientRequestID, &a.Seq, &aState, &aCreated)
+	if errors.Is(err, sql.ErrNoRows) {
+		return d, a, notFound(debateID)
+	}
+	if err != nil {
+		return d, a, fmt.Errorf("read debate %s: %w", debateID, err)
+	}
+	d.ID, d.Type, d.State = debateID, protocol.DebateType(typ), protocol.State(state)
+	d.CreatedAt, d.UpdatedAt = parseTime(created), parseTime(updated)
+	a.ParentID = parent.String
+	a.Type, a.Role, a.StateAfter = protocol.ArgType(aType), protocol.Role(aRole), protocol.State(aState)
+	a.CreatedAt = parseTime(aCreated)
+	return d, a, nil
+}
+
+// Subscribe returns a channel that receives a signal after commits that add
+// arguments to debateID or delete it: at once for commits made through this
+// Store, within the poll interval for commits by other processes. Signals are
+// coalesced (the channel holds at most one) and never block a writer, so after
+// each signal read what is new with Since. cancel ends the subscription; it is
+// safe to call more than once. The channel is never closed.
+func (s *Store) Subscribe(debateID string) (<-chan struct{}, func()) {
+	return s.hub.subscribe(debateID)
+}
+
+// hub fans commit signals out to subscribers and, while anyone subscribes,
+// runs a watcher that notices commits made by other processes.
+type hub struct {
+	s *Store
+
+	mu      sync.Mutex
+	subs    map[string]map[chan struct{}]struct{}
+	known   map[string]int // newest seq seen per subscribed debate; -1 unknown
+	count   int
+	stop    chan struct{} // closes to stop the running watcher; nil when none runs
+	closed  bool
+	running sync.WaitGroup
+}
+
+func newHub(s *Store) *hub {
+	return &hub{s: s, subs: map[string]map[chan struct{}]struct{}{}, known: map[string]int{}}
+}
+
+func (h *hub) subscribe(id string) (<-chan struct{}, func()) {
+	ch := make(chan struct{}, 1)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		ch <- struct{}{}
+		return ch, func() {}
+	}
+	m := h.subs[id]
+	if m == nil {
+		m = map[chan struct{}]struct{}{}
+		h.subs[id] = m
+		h.known[id] = -1
+	}
+	m[ch] = struct{}{}
+	h.count++
+	if h.stop == nil {
+		h.stop = make(chan struct{})
+		h.running.Add(1)
+		go h.watch(h.stop)
+	}
+	return ch, sync.OnceFunc(func() {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		delete(m, ch)
+		if len(m) == 0 {
+			delete(h.subs, id)
+			delete(h.known, id)
+		}
+		h.count--
+		if h.count == 0 && h.stop != nil {
+			close(h.stop)
+			h.stop = nil
+		}
+	})
+}
+
+// notify wakes the subscribers of id; seq is the newest seq just committed
+// (0 after a delete).
+func (h *hub) notify(id string, seq int) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	m := h.subs[id]
+	if m == nil {
+		return
+	}
+	h.known[id] = seq
+	for ch := range m {
+		select {
+		case ch <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// close stops the watcher, waits for it, and wakes every subscriber so that
+// waits end (their next read fails on the closed database).
+func (h *hub) close() {
+	h.mu.Lock()
+	h.closed = true
+	if h.stop != nil {
+		close(h.stop)
+		h.stop = nil
+	}
+	for _, m := range h.subs {
+		for ch := range m {
+			select {
+			case ch <- struct{}{}:
+			default:
+			}
+		}
+	}
+	h.mu.Unlock()
+	h.running.Wait()
+}
+
+// watch polls PRAGMA data_version on one dedicated connection; the value
+// changes whenever another connection (of this or another process) commits.
+// On a change it compares each subscribed debate's newest seq with the last
+// one seen and wakes the subscribers of those that moved. It reads the data
+// version before listing the subscribed debates, so a commit is either seen by
+// the check that follows or changes the version again.
+func (h *hub) watch(stop <-chan struct{}) {
+	defer h.running.Done()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		select {
+		case <-stop:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	t := time.NewTicker(h.s.opts.PollInterval)
+	defer t.Stop()
+	var conn *sql.Conn
+	defer func() {
+		if conn != nil {
+			conn.Close()
+		}
+	}()
+	last := int64(-1)
+	for {
+		if conn == nil {
+			c, err := h.s.r.Conn(ctx)
+			if err == nil {
+				conn = c
+			} else if ctx.Err() == nil {
+				h.s.opts.Logger.Error("store watcher: no connection", "err", err)
+			}
+		}
+		if conn != nil {
+			var v int64
+			err := conn.QueryRowContext(ctx, "PRAGMA data_version").Scan(&v)
+			if err == nil && v != last {
+				if err = h.check(ctx, conn); err == nil {
+					last = v
+				}
+			}
+			if err != nil && ctx.Err() == nil {
+				h.s.opts.Logger.Error("store watcher", "err", err)
+				conn.Close()
+				conn = nil
+			}
+		}
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+		}
+	}
+}
+
+func (h *hub) check(ctx context.Context, conn *sql.Conn) error {
+	h.mu.Lock()
+	ids := make([]string, 0, len(h.subs))
+	for id := range h.subs {
+		ids = append(ids, id)
+	}
+	h.mu.Unlock()
+	seqs := make([]int, len(ids))
+	for i, id := range ids {
+		if err := conn.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) FROM arguments WHERE debate_id = ?`, id).Scan(&seqs[i]); err != nil {
+			return fmt.Errorf("check debate %s: %w", id, err)
+		}
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for i, id := range ids {
+		m := h.subs[id]
+		if m == nil || h.known[id] == seqs[i] {
+			continue
+		}
+		h.known[id] = seqs[i]
+		for ch := range m {
+			select {
+			case ch <- struct{}{}:
+			default:
+			}
+		}
+	}
+	return nil
+}

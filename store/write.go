@@ -1,0 +1,423 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+
+	"github.com/debatehq/debate/protocol"
+)
+
+// maxIDLen bounds client-chosen ids (debate ids, client request ids).
+const maxIDLen = 200
+
+// maxTitleLen bounds debate and document titles, in characters.
+const maxTitleLen = 500
+
+// NewDebate is a debate to create together with its MOTION.
+type NewDebate struct {
+	ID              string
+	Title           string
+	Type            protocol.DebateType
+	Content         string // the MOTION
+	ClientRequestID string
+}
+
+// Write is one argument submitted to an existing debate (any type but MOTION,
+// which only Create writes). Close is read only for a RULING.
+type Write struct {
+	DebateID        string
+	Type            protocol.ArgType
+	Role            protocol.Role
+	TargetID        string
+	Content         string
+	ClientRequestID string
+	Close           bool
+}
+
+// Result is the outcome of Create or Submit. Argument is the written argument
+// or, on a replay, the original one; Debate is the debate as it is now. After
+// a new RESOLUTION, AutoRuling is the RULING the store added (nil if that
+// write failed; the RESOLUTION stands either way).
+type Result struct {
+	Argument   protocol.Argument
+	Debate     protocol.Debate
+	Replay     bool
+	AutoRuling *protocol.Argument
+}
+
+const argCols = "id, debate_id, parent_id, type, role, content, client_request_id, seq, state_after, created_at"
+
+// writeStmts are the statements of the write pipeline, prepared once on the
+// writer connection.
+type writeStmts struct {
+	head, insert, update, argByID *sql.Stmt
+	newest                        *sql.Stmt // on the reader pool
+}
+
+func (s *Store) prepare(ctx context.Context) error {
+	var err error
+	prep := func(q string) *sql.Stmt {
+		if err != nil {
+			return nil
+		}
+		var st *sql.Stmt
+		st, err = s.w.PrepareContext(ctx, q)
+		return st
+	}
+	s.stmts.head = prep(`SELECT d.title, d.debate_type, d.state, d.created_at, d.updated_at,
+	COALESCE((SELECT MAX(seq) FROM arguments WHERE debate_id = d.id), 0),
+	(SELECT id FROM arguments WHERE debate_id = d.id ORDER BY seq DESC LIMIT 1),
+	(SELECT id FROM arguments WHERE debate_id = d.id AND client_request_id = ?2),
+	(SELECT debate_id FROM arguments WHERE id = ?3)
+FROM debates d WHERE d.id = ?1`)
+	s.stmts.insert = prep(`INSERT INTO arguments (` + argCols + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	s.stmts.update = prep(`UPDATE debates SET state = ?, updated_at = ? WHERE id = ?`)
+	s.stmts.argByID = prep(`SELECT ` + argCols + ` FROM arguments WHERE id = ?`)
+	if err == nil {
+		s.stmts.newest, err = s.r.PrepareContext(ctx, `SELECT d.title, d.debate_type, d.state, d.created_at, d.updated_at, `+
+			prefixed("a.", argCols)+` FROM debates d JOIN arguments a ON a.debate_id = d.id WHERE d.id = ? ORDER BY a.seq DESC LIMIT 1`)
+	}
+	if err != nil {
+		return fmt.Errorf("prepare statements: %w", err)
+	}
+	return nil
+}
+
+func (w *writeStmts) close() {
+	for _, st := range []*sql.Stmt{w.head, w.insert, w.update, w.argByID, w.newest} {
+		if st != nil {
+			st.Close()
+		}
+	}
+}
+
+// Create creates a debate and its MOTION (seq 1) in one transaction. Sending
+// the same ID and ClientRequestID again is a replay: the original MOTION and
+// the current debate come back with Replay set, even after the debate moved on
+// or closed. The same ID with another ClientRequestID is refused
+// (ACTION_NOT_ALLOWED).
+func (s *Store) Create(ctx context.Context, nd NewDebate) (Result, error) {
+	if err := s.validateCreate(nd); err != nil {
+		return Result{}, err
+	}
+	res, err := s.create(ctx, nd)
+	if err != nil {
+		return Result{}, err
+	}
+	if !res.Replay {
+		s.hub.notify(nd.ID, res.Argument.Seq)
+	}
+	return res, nil
+}
+
+func (s *Store) validateCreate(nd NewDebate) error {
+	if err := checkID("debate_id", nd.ID); err != nil {
+		return err
+	}
+	if strings.TrimSpace(nd.Title) == "" {
+		return invalid("title is required", "give the debate a short title")
+	}
+	if utf8.RuneCountInString(nd.Title) > maxTitleLen {
+		return invalid(fmt.Sprintf("title is longer than %d characters", maxTitleLen), "shorten the title")
+	}
+	if !nd.Type.Valid() {
+		_, err := protocol.ParseDebateType(string(nd.Type))
+		return err
+	}
+	if err := checkID("client_request_id", nd.ClientRequestID); err != nil {
+		return err
+	}
+	return s.checkContent(protocol.Motion, nd.Content)
+}
+
+func (s *Store) create(ctx context.Context, nd NewDebate) (Result, error) {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return Result{}, fmt.Errorf("create debate %s: %w", nd.ID, err)
+	}
+	defer tx.Rollback()
+
+	d, err := scanDebate(tx.QueryRowContext(ctx, `SELECT `+debateCols+` FROM debates WHERE id = ?`, nd.ID))
+	switch {
+	case err == nil:
+		motion, err := scanArgument(tx.QueryRowContext(ctx, `SELECT `+argCols+` FROM arguments WHERE debate_id = ? AND seq = 1`, nd.ID))
+		if err != nil {
+			return Result{}, fmt.Errorf("create debate %s: read motion: %w", nd.ID, err)
+		}
+		if motion.ClientRequestID != nd.ClientRequestID {
+			return Result{}, &protocol.Error{
+				Code:         protocol.CodeActionNotAllowed,
+				Message:      fmt.Sprintf("debate %s already exists", nd.ID),
+				Suggestion:   "choose a new debate id (debate generate-id), or resend the original client_request_id to get the existing debate",
+				CurrentState: d.State,
+			}
+		}
+		return Result{Argument: motion, Debate: d, Replay: true}, nil
+	case !errors.Is(err, sql.ErrNoRows):
+		return Result{}, fmt.Errorf("create debate %s: %w", nd.ID, err)
+	}
+
+	state, err := protocol.Transition(protocol.None, protocol.Motion, protocol.Proposer, false)
+	if err != nil {
+		return Result{}, err
+	}
+	now := s.now()
+	if _, err := tx.ExecContext(ctx, `INSERT INTO debates (id, title, debate_type, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`,
+		nd.ID, nd.Title, string(nd.Type), string(state), now, now); err != nil {
+		return Result{}, fmt.Errorf("create debate %s: %w", nd.ID, err)
+	}
+	a := protocol.Argument{
+		ID: newID(), DebateID: nd.ID, Type: protocol.Motion, Role: protocol.Proposer,
+		Content: nd.Content, ClientRequestID: nd.ClientRequestID, Seq: 1, StateAfter: state,
+		CreatedAt: parseTime(now),
+	}
+	if err := insertArgument(ctx, tx.StmtContext(ctx, s.stmts.insert), a, now); err != nil {
+		return Result{}, fmt.Errorf("create debate %s: %w", nd.ID, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return Result{}, fmt.Errorf("create debate %s: commit: %w", nd.ID, err)
+	}
+	t := parseTime(now)
+	return Result{
+		Argument: a,
+		Debate:   protocol.Debate{ID: nd.ID, Title: nd.Title, Type: nd.Type, State: state, CreatedAt: t, UpdatedAt: t},
+	}, nil
+}
+
+// Submit runs the write pipeline of SPEC 2.2 for one argument in one
+// BEGIN IMMEDIATE transaction — size, debate exists, idempotency, target
+// belongs to the debate, transition, seq = max+1, insert, state and
+// updated_at — then notifies subscribers. A replay (same debate and
+// ClientRequestID) returns the original argument and the current debate,
+// writes nothing and notifies no one. After a new RESOLUTION the store adds the
+// closing RULING as arbitrator in a second transaction.
+func (s *Store) Submit(ctx context.Context, w Write) (Result, error) {
+	if err := s.validateWrite(w); err != nil {
+		return Result{}, err
+	}
+	if w.ClientRequestID == "" {
+		w.ClientRequestID = newID()
+	}
+	res, err := s.write(ctx, w)
+	if err != nil || res.Replay {
+		return res, err
+	}
+	s.hub.notify(w.DebateID, res.Argument.Seq)
+	if w.Type != protocol.Resolution {
+		return res, nil
+	}
+	// The RESOLUTION is committed; the ruling must not depend on the caller
+	// staying around.
+	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.opts.BusyTimeout+5*time.Second)
+	defer cancel()
+	auto, err := s.write(actx, Write{
+		DebateID:        w.DebateID,
+		Type:            protocol.Ruling,
+		Role:            protocol.Arbitrator,
+		TargetID:        res.Argument.ID,
+		Content:         protocol.AutoRulingContent,
+		ClientRequestID: "auto-ruling:" + res.Argument.ID,
+		Close:           true,
+	})
+	if err != nil {
+		s.opts.Logger.Error("auto-ruling failed; the resolution stands", "debate", w.DebateID, "resolution", res.Argument.ID, "err", err)
+		return res, nil
+	}
+	if !auto.Replay {
+		s.hub.notify(w.DebateID, auto.Argument.Seq)
+	}
+	res.AutoRuling = &auto.Argument
+	res.Debate = auto.Debate
+	return res, nil
+}
+
+func (s *Store) validateWrite(w Write) error {
+	if w.DebateID == "" {
+		return invalid("debate_id is required", "")
+	}
+	if w.Type == protocol.Motion {
+		return invalid("a MOTION is only written when the debate is created", "create a new debate")
+	}
+	if !w.Type.Valid() {
+		_, err := protocol.ParseArgType(string(w.Type))
+		return err
+	}
+	if !w.Role.Valid() {
+		_, err := protocol.ParseRole(string(w.Role))
+		return err
+	}
+	if w.ClientRequestID != "" || w.Type.NeedsRequestID() {
+		if err := checkID("client_request_id", w.ClientRequestID); err != nil {
+			return err
+		}
+	}
+	if w.Type.NeedsTarget() && w.TargetID == "" {
+		return invalid("target_id is required for "+string(w.Type), "pass the id of the argument you answer")
+	}
+	return s.checkContent(w.Type, w.Content)
+}
+
+func (s *Store) checkContent(t protocol.ArgType, content string) error {
+	if n := utf8.RuneCountInString(content); n > s.opts.ContentLimit {
+		return &protocol.Error{
+			Code:       protocol.CodeContentTooLarge,
+			Message:    fmt.Sprintf("content has %d characters, the limit is %d", n, s.opts.ContentLimit),
+			Suggestion: "put the full text in a document (debate docs create) and send a short summary with its doc_id",
+		}
+	}
+	if t.NeedsContent() && strings.TrimSpace(content) == "" {
+		return invalid("content is required for "+string(t), "")
+	}
+	return nil
+}
+
+func (s *Store) write(ctx context.Context, w Write) (Result, error) {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return Result{}, fmt.Errorf("submit %s to %s: %w", w.Type, w.DebateID, err)
+	}
+	defer tx.Rollback()
+
+	var (
+		d                                 protocol.Debate
+		dtype, state, created, updated    string
+		maxSeq                            int
+		newestID, existingID, targetDebID sql.NullString
+	)
+	err = tx.StmtContext(ctx, s.stmts.head).QueryRowContext(ctx, w.DebateID, w.ClientRequestID, w.TargetID).
+		Scan(&d.Title, &dtype, &state, &created, &updated, &maxSeq, &newestID, &existingID, &targetDebID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Result{}, notFound(w.DebateID)
+	}
+	if err != nil {
+		return Result{}, fmt.Errorf("submit %s to %s: %w", w.Type, w.DebateID, err)
+	}
+	d.ID, d.Type, d.State = w.DebateID, protocol.DebateType(dtype), protocol.State(state)
+	d.CreatedAt, d.UpdatedAt = parseTime(created), parseTime(updated)
+
+	if existingID.Valid {
+		orig, err := scanArgument(tx.StmtContext(ctx, s.stmts.argByID).QueryRowContext(ctx, existingID.String))
+		if err != nil {
+			return Result{}, fmt.Errorf("submit %s to %s: read original: %w", w.Type, w.DebateID, err)
+		}
+		return Result{Argument: orig, Debate: d, Replay: true}, nil
+	}
+
+	parent := w.TargetID
+	if parent != "" {
+		if !targetDebID.Valid || targetDebID.String != w.DebateID {
+			return Result{}, protocol.Errorf(protocol.CodeArgumentNotFound, "argument %s not found in debate %s", w.TargetID, w.DebateID).
+				WithSuggestion("target_id must be the id of an argument of this debate (see debate get-context)")
+		}
+	} else {
+		parent = newestID.String
+	}
+
+	next, err := protocol.Transition(d.State, w.Type, w.Role, w.Close)
+	if err != nil {
+		return Result{}, err
+	}
+	now := s.now()
+	a := protocol.Argument{
+		ID: newID(), DebateID: w.DebateID, ParentID: parent, Type: w.Type, Role: w.Role,
+		Content: w.Content, ClientRequestID: w.ClientRequestID, Seq: maxSeq + 1, StateAfter: next,
+		CreatedAt: parseTime(now),
+	}
+	if err := insertArgument(ctx, tx.StmtContext(ctx, s.stmts.insert), a, now); err != nil {
+		return Result{}, fmt.Errorf("submit %s to %s: %w", w.Type, w.DebateID, err)
+	}
+	if _, err := tx.StmtContext(ctx, s.stmts.update).ExecContext(ctx, string(next), now, w.DebateID); err != nil {
+		return Result{}, fmt.Errorf("submit %s to %s: update state: %w", w.Type, w.DebateID, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return Result{}, fmt.Errorf("submit %s to %s: commit: %w", w.Type, w.DebateID, err)
+	}
+	d.State, d.UpdatedAt = next, a.CreatedAt
+	return Result{Argument: a, Debate: d}, nil
+}
+
+func insertArgument(ctx context.Context, st *sql.Stmt, a protocol.Argument, now string) error {
+	var parent any
+	if a.ParentID != "" {
+		parent = a.ParentID
+	}
+	_, err := st.ExecContext(ctx, a.ID, a.DebateID, parent, string(a.Type), string(a.Role), a.Content,
+		a.ClientRequestID, a.Seq, string(a.StateAfter), now)
+	return err
+}
+
+const debateCols = "id, title, debate_type, state, created_at, updated_at"
+
+type scanner interface{ Scan(dest ...any) error }
+
+func scanDebate(r scanner) (protocol.Debate, error) {
+	var d protocol.Debate
+	var typ, state, created, updated string
+	if err := r.Scan(&d.ID, &d.Title, &typ, &state, &created, &updated); err != nil {
+		return protocol.Debate{}, err
+	}
+	d.Type, d.State = protocol.DebateType(typ), protocol.State(state)
+	d.CreatedAt, d.UpdatedAt = parseTime(created), parseTime(updated)
+	return d, nil
+}
+
+func scanArgument(r scanner) (protocol.Argument, error) {
+	var a protocol.Argument
+	var parent sql.NullString
+	var typ, role, state, created string
+	if err := r.Scan(&a.ID, &a.DebateID, &parent, &typ, &role, &a.Content, &a.ClientRequestID, &a.Seq, &state, &created); err != nil {
+		return protocol.Argument{}, err
+	}
+	a.ParentID = parent.String
+	a.Type, a.Role, a.StateAfter = protocol.ArgType(typ), protocol.Role(role), protocol.State(state)
+	a.CreatedAt = parseTime(created)
+	return a, nil
+}
+
+func prefixed(p, cols string) string {
+	parts := strings.Split(cols, ", ")
+	for i := range parts {
+		parts[i] = p + parts[i]
+	}
+	return strings.Join(parts, ", ")
+}
+
+func newID() string {
+	id, err := uuid.NewV7()
+	if err != nil {
+		return uuid.NewString()
+	}
+	return id.String()
+}
+
+func notFound(debateID string) error {
+	return protocol.Errorf(protocol.CodeDebateNotFound, "debate %s not found", debateID).
+		WithSuggestion("check the id (debate list shows existing debates)")
+}
+
+func invalid(msg, suggestion string) error {
+	return &protocol.Error{Code: protocol.CodeInvalidInput, Message: msg, Suggestion: suggestion}
+}
+
+func checkID(field, v string) error {
+	if v == "" {
+		return invalid(field+" is required", "")
+	}
+	if len(v) > maxIDLen {
+		return invalid(fmt.Sprintf("%s is longer than %d bytes", field, maxIDLen), "use a shorter id, e.g. a UUID")
+	}
+	for _, r := range v {
+		if unicode.IsControl(r) || unicode.IsSpace(r) {
+			return invalid(field+" must not contain spaces or control characters", "use a UUID (debate generate-id)")
+		}
+	}
+	return nil
+}
