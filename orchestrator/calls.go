@@ -192,19 +192,10 @@ func (t *topicRun) do(ctx context.Context, c call, model string) (providers.Resp
 	return resp, nil
 }
 
-// request maps a call to a provider request with the run's parameters.
+// request maps a call to a provider request; the length and temperature
+// limits are left for the providers to take from the config.
 func (e *Engine) request(c call, model string) providers.Request {
-	r := providers.Request{
-		Participant: c.who.p.ID,
-		Model:       model,
-		Messages:    c.msgs,
-		Temperature: e.cfg.Params.Temperature,
-		JSON:        c.json,
-	}
-	if n := e.cfg.Params.MaxTokensPerResponse; n > 0 {
-		r.MaxTokens = &n
-	}
-	return r
+	return providers.Request{Participant: c.who.p.ID, Model: model, Messages: c.msgs, JSON: c.json}
 }
 
 // sortedFallbacks returns the topic's fallbacks in participant order; a

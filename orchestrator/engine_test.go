@@ -3,10 +3,12 @@ package orchestrator
 import (
 	"context"
 	"errors"
+	"math"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/providers"
 	"github.com/debatehq/debate/tree"
 )
@@ -29,6 +31,7 @@ func TestRunTree(t *testing.T) {
 	s := &script{judge: twoBranches(), words: 20, tokens: 10}
 	rec := &recorder{}
 	cfg := testConfig(3, "t1")
+	cfg.Pricing = map[string]configs.Price{"model-a": {Input: 2, Output: 4}}
 	e := New(cfg, completer(s.answer), promptSet(t), Options{Events: rec.add, Now: fixedClock})
 	run, err := e.Run(context.Background())
 	if err != nil {
@@ -97,7 +100,8 @@ func TestRunTree(t *testing.T) {
 		t.Errorf("converged d1 has %d children", got)
 	}
 
-	if top.Usage.Calls != 35 || top.Usage.PromptTokens != 350 || run.Usage != top.Usage {
+	// model-a: 10 calls of 10 + 10 tokens at 2 and 4 per million.
+	if top.Usage.Calls != 35 || top.Usage.PromptTokens != 350 || math.Abs(top.Usage.Cost-0.0006) > 1e-12 || run.Usage != top.Usage {
 		t.Errorf("usage: topic %+v, run %+v", top.Usage, run.Usage)
 	}
 	if rec.count(tree.NodeStarted, nil) != 5 || rec.count(tree.NodeFinished, nil) != 5 ||

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -20,18 +19,26 @@ import (
 // Test topics and divergences carry a marker «id» in their titles, so that a
 // fake can tell from a prompt which node it belongs to: the deepest marker in
 // the messages is the node's (its ancestors' titles may be shown too).
-var markerRE = regexp.MustCompile(`«([a-z0-9.]+)»`)
-
 func mark(id string) string { return "«" + id + "»" }
 
 // markers returns the node ids marked in the messages, without duplicates.
 func markers(msgs []providers.Message) []string {
 	var out []string
 	for _, m := range msgs {
-		for _, sm := range markerRE.FindAllStringSubmatch(m.Content, -1) {
-			if !slices.Contains(out, sm[1]) {
-				out = append(out, sm[1])
+		for rest := m.Content; ; {
+			i := strings.Index(rest, "«")
+			if i < 0 {
+				break
 			}
+			rest = rest[i+len("«"):]
+			j := strings.Index(rest, "»")
+			if j < 0 {
+				break
+			}
+			if id := rest[:j]; !slices.Contains(out, id) {
+				out = append(out, id)
+			}
+			rest = rest[j:]
 		}
 	}
 	return out

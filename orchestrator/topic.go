@@ -50,7 +50,7 @@ func (e *Engine) runTopic(ctx context.Context, ct configs.Topic) tree.Topic {
 		Annotations: ct.Annotations, CoreQuestions: ct.CoreQuestions,
 		Root: root, Status: root.Summarize(),
 	}
-	if e.cfg.Synthesis() && root.Judgment != nil && ctx.Err() == nil {
+	if e.cfg.Synthesis() && root.Judgment != nil && root.Status != tree.Failed && ctx.Err() == nil {
 		out.Synthesis = tr.synthesize(ctx, root)
 	}
 	out.Fallbacks = tr.sortedFallbacks()
