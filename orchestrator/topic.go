@@ -101,8 +101,9 @@ func errText(n *tree.Node) string {
 	return ""
 }
 
-// stop ends a node with status and reason; when ctx has ended, the node is
-// interrupted instead, whatever status was meant.
+// stop ends a node with status and reason. When ctx has ended, a node that
+// would fail or is still open is interrupted instead; one that reached an
+// outcome (converged, forced, split) keeps it.
 func (t *topicRun) stop(ctx context.Context, n *tree.Node, s tree.Status, reason string) {
 	if err := ctx.Err(); err != nil && s != tree.Converged && s != tree.Forced && s != tree.Split {
 		s, reason = tree.Interrupted, interruption(ctx)
