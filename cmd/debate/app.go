@@ -1,0 +1,154 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/pflag"
+)
+
+// Exit codes of every command. They are part of the interface CI jobs rely on.
+const (
+	exitOK          = 0   // every topic finished, converged or forced
+	exitFailed      = 1   // at least one topic or node failed, or the run could not complete
+	exitUsage       = 2   // bad flags or a bad config
+	exitInterrupted = 130 // stopped by Ctrl-C
+)
+
+// env is what a command may touch of the outside world; tests replace it.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getenv         func(string) (string, bool)
+	// notify subscribes c to interrupt signals; nil means os/signal.
+	notify func(c chan<- os.Signal)
+}
+
+// usageError marks an error caused by the command line: it is printed with a
+// pointer to the command's help and exits with exitUsage.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+
+// command is one subcommand.
+type command struct {
+	name    string
+	summary string
+	run     func(e *env, args []string) int
+}
+
+func commands() []command {
+	return []command{
+		{"run", "run the debates of a config and write their reports", runCmd},
+		{"validate", "check a config and print every problem in it", validateCmd},
+		{"version", "print the version", versionCmd},
+		{"help", "show help for a command", helpCmd},
+	}
+}
+
+// Main runs the program with the given arguments and returns its exit code.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.LookupEnv}
+	return e.main(args)
+}
+
+func (e *env) main(args []string) int {
+	if len(args) == 0 {
+		fmt.Fprint(e.stderr, topHelp())
+		return exitUsage
+	}
+	switch args[0] {
+	case "-h", "--help":
+		fmt.Fprint(e.stdout, topHelp())
+		return exitOK
+	case "-v", "--version":
+		return versionCmd(e, nil)
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			return c.run(e, args[1:])
+		}
+	}
+	fmt.Fprintf(e.stderr, "debate: unknown command %q\n\n%s", args[0], topHelp())
+	return exitUsage
+}
+
+func topHelp() string {
+	var b strings.Builder
+	b.WriteString(`debate makes several language models argue a question until they agree or a judge decides.
+
+USAGE
+  debate <command> [flags]
+
+COMMANDS
+`)
+	for _, c := range commands() {
+		fmt.Fprintf(&b, "  %-9s %s\n", c.name, c.summary)
+	}
+	b.WriteString(`
+EXAMPLES
+  debate validate --config debate.jsonc
+  debate run --config debate.jsonc --dry-run
+  DEBATE_API_KEY=sk-... debate run --config debate.jsonc --topic topic-6
+
+Run "debate help <command>" for a command's flags and exit codes.
+`)
+	return b.String()
+}
+
+func helpCmd(e *env, args []string) int {
+	if len(args) == 0 {
+		fmt.Fprint(e.stdout, topHelp())
+		return exitOK
+	}
+	for _, c := range commands() {
+		if c.name == args[0] && c.name != "help" {
+			return c.run(e, []string{"--help"})
+		}
+	}
+	fmt.Fprintf(e.stderr, "debate help: unknown command %q\n", args[0])
+	return exitUsage
+}
+
+// flagSet returns a quiet pflag set: parse reports its errors and help.
+func flagSet(name string) *pflag.FlagSet {
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.SortFlags = false
+	fs.Usage = func() {}
+	return fs
+}
+
+// parse parses args and handles --help. It returns done=true with the exit
+// code when the command should stop.
+func parse(e *env, fs *pflag.FlagSet, args []string, help func() string) (done bool, code int) {
+	err := fs.Parse(args)
+	switch {
+	case errors.Is(err, pflag.ErrHelp):
+		fmt.Fprint(e.stdout, help())
+		return true, exitOK
+	case err != nil:
+		fmt.Fprintf(e.stderr, "debate %s: %v\nRun \"debate help %s\" for usage.\n", fs.Name(), err, fs.Name())
+		return true, exitUsage
+	}
+	return false, 0
+}
+
+// helpText lays a command's help out as USAGE / FLAGS / EXAMPLES / EXIT CODES.
+func helpText(fs *pflag.FlagSet, usage, about, examples, exits string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n\nUSAGE\n  %s\n\nFLAGS\n%s", about, usage, fs.FlagUsagesWrapped(100))
+	if examples != "" {
+		fmt.Fprintf(&b, "\nEXAMPLES\n%s", examples)
+	}
+	if exits != "" {
+		fmt.Fprintf(&b, "\nEXIT CODES\n%s", exits)
+	}
+	return b.String()
+}

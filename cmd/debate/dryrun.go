@@ -1,0 +1,130 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"unicode/utf8"
+
+	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/orchestrator"
+	"github.com/debatehq/debate/prompts"
+)
+
+// assumedDivergences is the branching the dry-run plan assumes: the judge
+// decides how many divergences a node has, so the true worst case is unbounded.
+const assumedDivergences = 3
+
+// dryRun prints, for every selected topic, the exact messages of each round-1
+// position call, the templates of the later steps and the call plan.
+func dryRun(e *env, cfg *configs.Config, topics []string) error {
+	set, err := prompts.New(cfg.Prompts.Language, cfg.Prompts.Dir)
+	if err != nil {
+		return err
+	}
+	pv, err := orchestrator.NewPreview(cfg, set, topics)
+	if err != nil {
+		return err
+	}
+	w := e.stdout
+	fmt.Fprintln(w, "DRY RUN: no model is called and no file is written.")
+	fmt.Fprintln(w)
+	printPlan(w, cfg, pv)
+	for _, t := range pv.Topics {
+		fmt.Fprintf(w, "\n%s\nTOPIC %s: %s\n%s\n", rule('=', 78), t.ID, t.Title, rule('=', 78))
+		for _, c := range t.Calls {
+			fmt.Fprintf(w, "\n%s round 1 · position · %s (%s) · %s %s\n", rule('-', 4), c.Participant.ID, c.Participant.Name(), c.Model, rule('-', 20))
+			for _, m := range c.Messages {
+				fmt.Fprintf(w, "[%s]\n%s\n", m.Role, strings.TrimRight(m.Content, "\n"))
+			}
+		}
+	}
+	fmt.Fprintf(w, "\n%s\nLATER STEPS: templates as they will be used; {{…}} placeholders are filled at run time\n%s\n", rule('=', 78), rule('=', 78))
+	for _, name := range prompts.Names() {
+		if name == "root_position" {
+			continue
+		}
+		src, err := set.Source(name)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "\n%s %s.tmpl %s\n%s\n", rule('-', 4), name, rule('-', 20), strings.TrimRight(src, "\n"))
+	}
+	return nil
+}
+
+func printPlan(w io.Writer, cfg *configs.Config, pv *orchestrator.Preview) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	defer tw.Flush()
+	fmt.Fprintln(tw, "PLAN")
+	var ids []string
+	for _, t := range pv.Topics {
+		ids = append(ids, t.ID)
+	}
+	fmt.Fprintf(tw, "  topics\t%d: %s\n", len(ids), strings.Join(ids, ", "))
+	people := append(slices.Clone(pv.Debaters), pv.Judge)
+	var wid, wname, wmodel int
+	for _, p := range people {
+		wid, wname = max(wid, len(p.ID)), max(wname, utf8.RuneCountInString(p.Name()))
+		wmodel = max(wmodel, utf8.RuneCountInString(modelLine(p.Model, p.Fallback)))
+	}
+	for i, p := range people {
+		head := ""
+		switch i {
+		case 0:
+			head = "debaters"
+		case len(people) - 1:
+			head = "judge"
+		}
+		fmt.Fprintf(tw, "  %s\t%s  %s  %s  %s\n", head, pad(p.ID, wid), pad(p.Name(), wname),
+			pad(modelLine(p.Model, p.Fallback), wmodel), cfg.Endpoint(p.ID).BaseURL)
+	}
+
+	n := len(pv.Debaters)
+	rounds := cfg.Params.MaxRounds
+	perNode := 2*n + 1
+	nodes := 0
+	for r, level := 0, 1; r < rounds; r, level = r+1, level*assumedDivergences {
+		nodes += level
+	}
+	synth := 0
+	if cfg.Synthesis() {
+		synth = 1
+	}
+	calls := nodes*(perNode+1) + synth
+	mode := "in parallel"
+	if !cfg.ParallelCalls() {
+		mode = "one after another"
+	}
+	retries := 0
+	if r := cfg.API.MaxRetries; r != nil {
+		retries = *r
+	}
+	fmt.Fprintf(tw, "  rounds\tup to %d (the root is round 1; the last round's judge forces verdicts)\n", rounds)
+	fmt.Fprintf(tw, "  per node\t%d calls: %d positions and %d rebuttals (%s), 1 judge, +1 if its JSON needs repair\n", perNode, n, n, mode)
+	fmt.Fprintf(tw, "  worst case\t%d nodes and %d calls per topic if every node splits into %d divergences (the judge decides); %d for %d topics\n",
+		nodes, calls, assumedDivergences, calls*len(pv.Topics), len(pv.Topics))
+	fmt.Fprintf(tw, "  retries\tup to %d per call (so up to %d HTTP requests a call), backoff from %d ms\n", retries, retries+1, cfg.Fallback.RetryDelay)
+	fmt.Fprintf(tw, "  fallback\tafter %d consecutive failures of a participant, for the rest of the topic\n", cfg.Fallback.MaxConsecutiveFailures)
+	fmt.Fprintf(tw, "  concurrency\t%d calls in flight at most\n", cfg.Params.Concurrency)
+	fmt.Fprintf(tw, "  prompt size\t≈%d tokens for the %d round-1 position calls (≈4 characters a token)\n", pv.RoundOneTokens(), pv.RoundOneCalls())
+	if cfg.Budget.MaxTokens > 0 {
+		fmt.Fprintf(tw, "  budget\t%d tokens: past it no new child opens and open nodes get forced verdicts\n", cfg.Budget.MaxTokens)
+	}
+	fmt.Fprintf(tw, "  output\t%s (%s; run.json always)\n", cfg.Output.Dir, strings.Join(cfg.Output.Format, ", "))
+}
+
+func pad(s string, n int) string {
+	return s + strings.Repeat(" ", max(0, n-utf8.RuneCountInString(s)))
+}
+
+func modelLine(model, fallback string) string {
+	if fallback == "" {
+		return model
+	}
+	return model + " → fallback " + fallback
+}
+
+func rule(c rune, n int) string { return strings.Repeat(string(c), n) }

@@ -1,0 +1,305 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/orchestrator"
+	"github.com/debatehq/debate/output"
+	"github.com/debatehq/debate/prompts"
+	"github.com/debatehq/debate/providers"
+	"github.com/debatehq/debate/tree"
+)
+
+// runOptions are the flags of "debate run".
+type runOptions struct {
+	config      string
+	topics      []string
+	maxRounds   int
+	dryRun      bool
+	output      string
+	concurrency int
+	formats     []string
+}
+
+var knownFormats = []string{"markdown", "json", "html"}
+
+func runHelp(fs interface{ FlagUsagesWrapped(int) string }) string {
+	return `Run the debates of a config: for every topic, the debaters state positions and rebut each
+other, a judge separates consensus from divergences, and each divergence becomes a child
+debate until nothing is disputed or the round limit forces verdicts. Reports go to the
+output folder; progress goes to stderr; stdout lists the files written.
+
+USAGE
+  debate run --config <file.jsonc> [--topic <id>]... [--max-rounds <n>] [--dry-run]
+             [--output <dir>] [--concurrency <n>] [--format markdown|json|html]...
+
+FLAGS
+` + fs.FlagUsagesWrapped(100) + `
+EXAMPLES
+  # See every round-1 prompt and the call plan; calls no model, needs no API key.
+  debate run --config debate.jsonc --dry-run
+
+  # Run two topics with at most 2 rounds, writing Markdown and HTML reports.
+  DEBATE_API_KEY=sk-... debate run -c debate.jsonc --topic topic-6 --topic topic-7 \
+      --max-rounds 2 --format markdown,html --output out/
+
+  # Print the run as JSON on stdout instead of writing a folder.
+  debate run -c debate.jsonc --output - > run.json
+
+EXIT CODES
+  0    every topic finished: converged, or verdicts forced at the round limit
+  1    at least one topic or node failed (its reports still record what was reached)
+  2    bad flags or a bad config (every problem is printed)
+  130  interrupted by Ctrl-C: reports were written as they stood, unfinished nodes marked
+       "interrupted"; a second Ctrl-C quits at once without writing
+
+ENVIRONMENT
+  NO_COLOR   turn off colours in the progress display
+  ${NAME}    any variable a config string names, e.g. "apiKey": "${DEBATE_API_KEY}"
+`
+}
+
+func runCmd(e *env, args []string) int {
+	var o runOptions
+	fs := flagSet("run")
+	fs.StringVarP(&o.config, "config", "c", "", "config file (JSONC) (required)")
+	fs.StringArrayVarP(&o.topics, "topic", "t", nil, "run only this topic id; repeat for several")
+	fs.IntVar(&o.maxRounds, "max-rounds", 0, "override params.maxRounds: the deepest round a debate may reach")
+	fs.BoolVar(&o.dryRun, "dry-run", false, "print the round-1 prompts and the call plan; call no model")
+	fs.StringVarP(&o.output, "output", "o", "", "output folder, overriding output.dir; \"-\" prints run JSON to stdout")
+	fs.IntVar(&o.concurrency, "concurrency", 0, "cap on model calls in flight for the whole run (default params.concurrency, 8)")
+	fs.StringSliceVar(&o.formats, "format", nil, "report formats: markdown, json, html (repeat or comma-separate; run.json is always written)")
+	if done, code := parse(e, fs, args, func() string { return runHelp(fs) }); done {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return e.fail("run", usagef("unexpected argument %q (flags only; did you mean --config %s?)", fs.Arg(0), fs.Arg(0)))
+	}
+	cfg, err := o.load(e, fs.Changed("max-rounds"), fs.Changed("concurrency"))
+	if err != nil {
+		return e.fail("run", err)
+	}
+	if o.dryRun {
+		if err := dryRun(e, cfg, o.topics); err != nil {
+			return e.fail("run", err)
+		}
+		return exitOK
+	}
+	return o.run(e, cfg)
+}
+
+// fail prints err and returns its exit code.
+func (e *env) fail(cmd string, err error) int {
+	var problems configs.Problems
+	switch {
+	case errors.As(err, &problems):
+		fmt.Fprintln(e.stderr, err)
+		return exitUsage
+	case errors.As(err, new(usageError)):
+		fmt.Fprintf(e.stderr, "debate %s: %v\nRun \"debate help %s\" for usage.\n", cmd, err, cmd)
+		return exitUsage
+	}
+	fmt.Fprintf(e.stderr, "debate %s: %v\n", cmd, err)
+	return exitFailed
+}
+
+// load reads the config and applies the command line over it.
+func (o *runOptions) load(e *env, maxRoundsSet, concurrencySet bool) (*configs.Config, error) {
+	if o.config == "" {
+		return nil, usagef("--config is required")
+	}
+	if maxRoundsSet && o.maxRounds < 1 {
+		return nil, usagef("--max-rounds must be at least 1 (got %d)", o.maxRounds)
+	}
+	if concurrencySet && o.concurrency < 1 {
+		return nil, usagef("--concurrency must be at least 1 (got %d)", o.concurrency)
+	}
+	for _, f := range o.formats {
+		if !slices.Contains(knownFormats, f) {
+			return nil, usagef("--format %q: want one of %s", f, strings.Join(knownFormats, ", "))
+		}
+	}
+	if o.output == "-" && len(o.formats) > 0 && slices.ContainsFunc(o.formats, func(f string) bool { return f != "json" }) {
+		return nil, usagef("--output - prints run JSON to stdout; drop --format or use --format json")
+	}
+	cfg, err := configs.Load(o.config, configs.Options{DryRun: o.dryRun, Getenv: e.getenv})
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range cfg.Warnings {
+		fmt.Fprintf(e.stderr, "warning: %s\n", w)
+	}
+	if maxRoundsSet {
+		cfg.Params.MaxRounds = o.maxRounds
+	}
+	if concurrencySet {
+		cfg.Params.Concurrency = o.concurrency
+	}
+	if o.output != "" && o.output != "-" {
+		cfg.Output.Dir = o.output
+	}
+	if len(o.formats) > 0 {
+		cfg.Output.Format = o.formats
+	}
+	for _, id := range o.topics {
+		if _, ok := cfg.TopicByID(id); !ok {
+			return nil, usagef("--topic %q: no such topic in %s; known ids: %s", id, o.config, strings.Join(cfg.TopicIDs(), ", "))
+		}
+	}
+	return cfg, nil
+}
+
+// run performs a real run and writes its reports.
+func (o *runOptions) run(e *env, cfg *configs.Config) int {
+	ctx, stop := e.interruptible()
+	defer stop()
+
+	set, err := prompts.New(cfg.Prompts.Language, cfg.Prompts.Dir)
+	if err != nil {
+		return e.fail("run", err)
+	}
+	progress := output.NewProgress(e.stderr, output.ProgressOptions{
+		Terminal: isTerminal(e.stderr),
+		Color:    isTerminal(e.stderr) && !e.has("NO_COLOR"),
+		Topics:   selectedTopics(cfg, o.topics),
+	})
+	defer progress.Close()
+	logger := progress.Logger()
+
+	var raw rawLog
+	popt := providers.Options{Concurrency: cfg.Params.Concurrency, Logger: logger}
+	if cfg.Output.IncludeRawResponses {
+		popt.Record = raw.add
+	}
+	client, err := providers.New(cfg, popt)
+	if err != nil {
+		return e.fail("run", err)
+	}
+	engine := orchestrator.New(cfg, client, set, orchestrator.Options{
+		Topics: o.topics,
+		Events: progress.Handle,
+		Logger: logger,
+	})
+	run, runErr := engine.Run(ctx)
+	progress.Close()
+	if run == nil {
+		return e.fail("run", runErr)
+	}
+	if b, err := json.Marshal(cfg.Redacted()); err == nil {
+		run.Config = b
+	}
+	interrupted := ctx.Err() != nil
+
+	if o.output == "-" {
+		b, err := output.EncodeRun(run)
+		if err != nil {
+			return e.fail("run", err)
+		}
+		if _, err := e.stdout.Write(b); err != nil {
+			return e.fail("run", err)
+		}
+	} else {
+		files, err := output.Write(cfg.Output.Dir, run, output.Options{Formats: cfg.Output.Format, Raw: raw.files()})
+		for _, f := range files {
+			fmt.Fprintln(e.stdout, f)
+		}
+		if err != nil {
+			return e.fail("run", fmt.Errorf("write reports: %w", err))
+		}
+	}
+	summarize(e, run, logger)
+	switch {
+	case interrupted:
+		return exitInterrupted
+	case runErr != nil:
+		fmt.Fprintf(e.stderr, "debate run: %v\n", runErr)
+		return exitFailed
+	}
+	for _, t := range run.Topics {
+		if t.Status != tree.Converged && t.Status != tree.Forced {
+			return exitFailed
+		}
+	}
+	return exitOK
+}
+
+// summarize logs one line per topic once the run is over.
+func summarize(e *env, run *tree.Run, logger *slog.Logger) {
+	for _, t := range run.Topics {
+		s := t.Root.Stats()
+		logger.Info("topic finished", "topic", t.ID, "status", t.Status, "rounds", s.Rounds,
+			"nodes", s.Nodes, "consensus", s.Consensus, "verdicts", s.Verdicts, "failed", s.Failed,
+			"tokens", t.Usage.Total())
+	}
+	logger.Info("run finished", "elapsed", run.FinishedAt.Sub(run.StartedAt).Round(time.Millisecond),
+		"calls", run.Usage.Calls, "tokens", run.Usage.Total())
+}
+
+func selectedTopics(cfg *configs.Config, ids []string) []output.ProgressTopic {
+	var out []output.ProgressTopic
+	for _, t := range cfg.Topics {
+		if len(ids) == 0 || slices.Contains(ids, t.ID) {
+			out = append(out, output.ProgressTopic{ID: t.ID, Title: t.Title})
+		}
+	}
+	return out
+}
+
+func (e *env) has(name string) bool {
+	v, ok := e.getenv(name)
+	return ok && v != ""
+}
+
+// interruptible returns a context cancelled by the first Ctrl-C (or SIGTERM);
+// a second one exits the process at once. stop releases the signal handler.
+func (e *env) interruptible() (context.Context, func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 2)
+	notify := e.notify
+	if notify == nil {
+		notify = func(c chan<- os.Signal) { signal.Notify(c, os.Interrupt, syscall.SIGTERM) }
+	}
+	notify(sigs)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-sigs:
+		case <-done:
+			return
+		}
+		fmt.Fprintln(e.stderr, "\ninterrupted: writing the reports as they stand (Ctrl-C again to quit at once)")
+		cancel()
+		select {
+		case <-sigs:
+			fmt.Fprintln(e.stderr, "quit")
+			os.Exit(exitInterrupted)
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sigs)
+		close(done)
+		cancel()
+	}
+}
+
+// isTerminal tells whether w is a character device such as a terminal.
+func isTerminal(w any) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,83 @@
+package orchestrator
+
+import (
+	"unicode/utf8"
+
+	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/prompts"
+	"github.com/debatehq/debate/providers"
+	"github.com/debatehq/debate/tree"
+)
+
+// Preview is what a run would send first, without calling any model: the
+// exact messages of every round-1 position call of the selected topics.
+type Preview struct {
+	Debaters []tree.Participant
+	Judge    tree.Participant
+	Topics   []TopicPreview
+}
+
+// TopicPreview holds one topic's round-1 position calls, in config order.
+type TopicPreview struct {
+	ID, Title string
+	Calls     []CallPreview
+}
+
+// CallPreview is one call as it would be sent.
+type CallPreview struct {
+	Participant tree.Participant
+	Model       string
+	Messages    []providers.Message
+}
+
+// NewPreview builds the round-1 position calls of the selected topics (all
+// when topics is empty) with the same code a run uses, so a dry run shows
+// exactly what would be sent.
+func NewPreview(cfg *configs.Config, p *prompts.Set, topics []string) (*Preview, error) {
+	e := newEngine(cfg, nil, p, Options{Topics: topics})
+	selected, err := e.selected()
+	if err != nil {
+		return nil, err
+	}
+	pv := &Preview{Judge: participant(e.judge)}
+	for _, d := range e.debaters {
+		pv.Debaters = append(pv.Debaters, participant(d))
+	}
+	for _, ct := range selected {
+		tr := e.newTopicRun(ct)
+		root := tree.NewNode(tree.RootID, ct.Title, ct.Background)
+		tp := TopicPreview{ID: ct.ID, Title: ct.Title}
+		for i, m := range tr.debaters {
+			msgs, err := tr.position(root, lineage{}, i)
+			if err != nil {
+				return nil, err
+			}
+			tp.Calls = append(tp.Calls, CallPreview{Participant: participant(m.p), Model: m.model(), Messages: messages(msgs)})
+		}
+		pv.Topics = append(pv.Topics, tp)
+	}
+	return pv, nil
+}
+
+// RoundOneCalls counts the previewed calls.
+func (pv *Preview) RoundOneCalls() int {
+	n := 0
+	for _, t := range pv.Topics {
+		n += len(t.Calls)
+	}
+	return n
+}
+
+// RoundOneTokens estimates the prompt tokens of the previewed calls at about
+// four characters a token, the usual rule of thumb for English text.
+func (pv *Preview) RoundOneTokens() int {
+	chars := 0
+	for _, t := range pv.Topics {
+		for _, c := range t.Calls {
+			for _, m := range c.Messages {
+				chars += utf8.RuneCountInString(m.Content)
+			}
+		}
+	}
+	return (chars + 3) / 4
+}
