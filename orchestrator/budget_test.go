@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/debatehq/debate/tree"
@@ -56,6 +57,15 @@ func TestBudget(t *testing.T) {
 			}
 			if got := len(s.requests); got != tc.wantCalls {
 				t.Errorf("%d calls, want %d", got, tc.wantCalls)
+			}
+			// Verdicts forced by the budget must say so, not blame the round limit.
+			for _, r := range s.requests {
+				if kind(r.Messages) != "forced" {
+					continue
+				}
+				if text := r.Messages[0].Content; !strings.Contains(text, "token budget is spent") {
+					t.Errorf("forced-verdict prompt does not say the budget is spent:\n%s", text)
+				}
 			}
 			if root.Status == tree.Forced {
 				if want := fmt.Sprintf(reason, tc.budget); root.StopReason != want {

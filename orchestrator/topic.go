@@ -331,6 +331,7 @@ func (t *topicRun) decide(ctx context.Context, n *tree.Node, posed []int) {
 	reason, forced := fmt.Sprintf("round limit %d reached: verdicts forced", e.maxRounds), n.Round >= e.maxRounds
 	if !forced && e.overBudget() {
 		reason, forced = budgetReason, true
+		data.BudgetSpent = true
 	}
 	if !t.judgeNode(ctx, n, data, forced) {
 		return
@@ -344,6 +345,7 @@ func (t *topicRun) decide(ctx context.Context, n *tree.Node, posed []int) {
 	case e.overBudget():
 		// The budget ran out while this node ran: no child is opened, the
 		// judge forces verdicts on what it just found disputed.
+		data.BudgetSpent = true
 		if t.judgeNode(ctx, n, data, true) {
 			if len(n.Judgment.Divergences) == 0 {
 				t.stop(ctx, n, tree.Converged, "all debaters agreed")
