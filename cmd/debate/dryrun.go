@@ -11,6 +11,7 @@ import (
 	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/orchestrator"
 	"github.com/debatehq/debate/prompts"
+	"github.com/debatehq/debate/tree"
 )
 
 // assumedDivergences is the branching the dry-run plan assumes: the judge
@@ -104,10 +105,18 @@ func printPlan(w io.Writer, cfg *configs.Config, pv *orchestrator.Preview) {
 	}
 	fmt.Fprintf(tw, "  rounds\tup to %d (the root is round 1; the last round's judge forces verdicts)\n", rounds)
 	fmt.Fprintf(tw, "  per node\t%d calls: %d positions and %d rebuttals (%s), 1 judge, +1 if its JSON needs repair\n", perNode, n, n, mode)
-	fmt.Fprintf(tw, "  worst case\t%d nodes and %d calls per topic if every node splits into %d divergences (the judge decides); %d for %d topics\n",
-		nodes, calls, assumedDivergences, calls*len(pv.Topics), len(pv.Topics))
+	all := ""
+	if len(pv.Topics) > 1 {
+		all = fmt.Sprintf("; %d for %d topics", calls*len(pv.Topics), len(pv.Topics))
+	}
+	fmt.Fprintf(tw, "  worst case\t%d nodes and %d calls per topic if every node splits into %d divergences (the judge decides)%s\n",
+		nodes, calls, assumedDivergences, all)
 	fmt.Fprintf(tw, "  retries\tup to %d per call (so up to %d HTTP requests a call), backoff from %d ms\n", retries, retries+1, cfg.Fallback.RetryDelay)
-	fmt.Fprintf(tw, "  fallback\tafter %d consecutive failures of a participant, for the rest of the topic\n", cfg.Fallback.MaxConsecutiveFailures)
+	if slices.ContainsFunc(people, func(p tree.Participant) bool { return p.Fallback != "" }) {
+		fmt.Fprintf(tw, "  fallback\tafter %d consecutive failures of a participant, for the rest of the topic\n", cfg.Fallback.MaxConsecutiveFailures)
+	} else {
+		fmt.Fprintln(tw, "  fallback\tnone configured: a participant that keeps failing is left out of its steps")
+	}
 	fmt.Fprintf(tw, "  concurrency\t%d calls in flight at most\n", cfg.Params.Concurrency)
 	fmt.Fprintf(tw, "  prompt size\t≈%d tokens for the %d round-1 position calls (≈4 characters a token)\n", pv.RoundOneTokens(), pv.RoundOneCalls())
 	if cfg.Budget.MaxTokens > 0 {

@@ -1,0 +1,181 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/debatehq/debate/internal/golden"
+)
+
+// result is what one invocation of the program left behind.
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+// invoke runs the program in-process with the given environment variables
+// (and no others) and returns its exit code and output.
+func invoke(t *testing.T, vars map[string]string, args ...string) result {
+	t.Helper()
+	var out, errb bytes.Buffer
+	e := &env{
+		stdin: strings.NewReader(""), stdout: &out, stderr: &errb,
+		getenv: func(k string) (string, bool) { v, ok := vars[k]; return v, ok },
+	}
+	code := e.main(args)
+	return result{code, out.String(), errb.String()}
+}
+
+func TestCommandLine(t *testing.T) {
+	tests := []struct {
+		name       string
+		args       []string
+		code       int
+		stdout     []string
+		stderr     []string
+		noStdout   bool
+		stderrNone bool
+	}{
+		{name: "no arguments", args: nil, code: exitUsage, stderr: []string{"USAGE", "COMMANDS"}, noStdout: true},
+		{name: "help", args: []string{"--help"}, code: exitOK, stdout: []string{"run ", "validate", "version"}},
+		{name: "unknown command", args: []string{"argue"}, code: exitUsage, stderr: []string{`unknown command "argue"`}},
+		{name: "version", args: []string{"version"}, code: exitOK, stdout: []string{"debate "}},
+		{name: "run help documents exit codes", args: []string{"help", "run"}, code: exitOK,
+			stdout: []string{"USAGE", "FLAGS", "EXAMPLES", "EXIT CODES", "130", "--dry-run", "--topic", "--max-rounds", "--concurrency", "--format", "NO_COLOR"}},
+		{name: "validate help", args: []string{"validate", "-h"}, code: exitOK, stdout: []string{"EXIT CODES", "--config"}},
+		{name: "run without config", args: []string{"run"}, code: exitUsage, stderr: []string{"--config is required"}},
+		{name: "unknown flag", args: []string{"run", "--rounds", "3"}, code: exitUsage, stderr: []string{"unknown flag: --rounds", `debate help run`}},
+		{name: "bad max rounds", args: []string{"run", "-c", "../../configs/examples/minimal.jsonc", "--max-rounds", "0"}, code: exitUsage,
+			stderr: []string{"--max-rounds must be at least 1 (got 0)"}},
+		{name: "bad concurrency", args: []string{"run", "-c", "../../configs/examples/minimal.jsonc", "--concurrency", "-2"}, code: exitUsage,
+			stderr: []string{"--concurrency must be at least 1 (got -2)"}},
+		{name: "bad format", args: []string{"run", "-c", "../../configs/examples/minimal.jsonc", "--format", "pdf"}, code: exitUsage,
+			stderr: []string{`--format "pdf": want one of markdown, json, html`}},
+		{name: "stray argument", args: []string{"run", "debate.jsonc"}, code: exitUsage,
+			stderr: []string{`unexpected argument "debate.jsonc"`, "--config debate.jsonc"}},
+		{name: "unknown topic lists the known ids", args: []string{"run", "-c", "../../configs/examples/full.jsonc", "--dry-run", "--topic", "nope"}, code: exitUsage,
+			stderr: []string{`--topic "nope": no such topic`, "known ids: billing-extraction, async-charging"}, noStdout: true},
+		{name: "missing config file", args: []string{"validate", "-c", "does-not-exist.jsonc"}, code: exitUsage,
+			stderr: []string{"does-not-exist.jsonc"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := invoke(t, nil, tt.args...)
+			if r.code != tt.code {
+				t.Errorf("exit code %d, want %d\nstdout:\n%s\nstderr:\n%s", r.code, tt.code, r.stdout, r.stderr)
+			}
+			for _, s := range tt.stdout {
+				if !strings.Contains(r.stdout, s) {
+					t.Errorf("stdout lacks %q:\n%s", s, r.stdout)
+				}
+			}
+			for _, s := range tt.stderr {
+				if !strings.Contains(r.stderr, s) {
+					t.Errorf("stderr lacks %q:\n%s", s, r.stderr)
+				}
+			}
+			if tt.noStdout && r.stdout != "" {
+				t.Errorf("stdout should be empty, got:\n%s", r.stdout)
+			}
+		})
+	}
+}
+
+func TestValidate(t *testing.T) {
+	keys := map[string]string{"DEBATE_API_KEY": "sk-a", "KIMI_API_KEY": "sk-b"}
+	t.Run("examples are valid", func(t *testing.T) {
+		for _, f := range []string{"minimal.jsonc", "full.jsonc"} {
+			r := invoke(t, keys, "validate", "--config", filepath.Join("../../configs/examples", f))
+			if r.code != exitOK || !strings.Contains(r.stdout, ": ok (") {
+				t.Errorf("%s: exit %d\n%s%s", f, r.code, r.stdout, r.stderr)
+			}
+		}
+	})
+	t.Run("five mistakes are five located errors", func(t *testing.T) {
+		r := invoke(t, keys, "validate", "--config", "../../configs/testdata/five-mistakes.jsonc")
+		if r.code != exitUsage {
+			t.Fatalf("exit %d, want %d", r.code, exitUsage)
+		}
+		lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
+		if len(lines) != 5 {
+			t.Fatalf("%d lines, want 5:\n%s", len(lines), r.stderr)
+		}
+		for _, want := range []string{"unknown field", "model", "duplicate", "maxRounds", "sharedContext.files"} {
+			if !strings.Contains(r.stderr, want) {
+				t.Errorf("errors do not mention %q:\n%s", want, r.stderr)
+			}
+		}
+		for _, l := range lines {
+			if !strings.HasPrefix(l, "../../configs/testdata/five-mistakes.jsonc:") {
+				t.Errorf("error without file:line:col: %q", l)
+			}
+		}
+	})
+	t.Run("a missing variable names itself and the field", func(t *testing.T) {
+		r := invoke(t, map[string]string{"KIMI_API_KEY": "sk-b"}, "validate", "--config", "../../configs/examples/full.jsonc")
+		if r.code != exitUsage || !strings.Contains(r.stderr, "api.apiKey: environment variable DEBATE_API_KEY is not set") {
+			t.Errorf("exit %d:\n%s", r.code, r.stderr)
+		}
+	})
+}
+
+// TestDryRun checks the dry run of both examples: no key needed, exit 0, every
+// round-1 prompt printed with the shared context in it, nothing written.
+func TestDryRun(t *testing.T) {
+	for _, name := range []string{"minimal", "full"} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			cfg := filepath.Join("../../configs/examples", name+".jsonc")
+			r := invoke(t, nil, "run", "--config", cfg, "--dry-run", "--output", dir)
+			if r.code != exitOK {
+				t.Fatalf("exit %d\n%s", r.code, r.stderr)
+			}
+			if !strings.Contains(r.stderr, "DEBATE_API_KEY is not set") {
+				t.Errorf("no warning about the missing key:\n%s", r.stderr)
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+				t.Errorf("a dry run wrote %d files", len(entries))
+			}
+			out := strings.ReplaceAll(r.stdout, dir, "<output>")
+			golden.Assert(t, filepath.Join("testdata", "dry-run-"+name+".txt"), []byte(out))
+		})
+	}
+	t.Run("full has every round-1 prompt and the shared context", func(t *testing.T) {
+		r := invoke(t, nil, "run", "--config", "../../configs/examples/full.jsonc", "--dry-run")
+		ctx, err := os.ReadFile("../../configs/examples/context/decisions.md")
+		if err != nil {
+			t.Fatal(err)
+		}
+		firstLine := strings.SplitN(string(ctx), "\n", 2)[0]
+		for _, topic := range []string{"billing-extraction", "async-charging"} {
+			if !strings.Contains(r.stdout, "TOPIC "+topic) {
+				t.Errorf("no section for topic %s", topic)
+			}
+		}
+		for _, p := range []string{"party-a", "party-b", "party-c"} {
+			if n := strings.Count(r.stdout, "round 1 · position · "+p); n != 2 {
+				t.Errorf("%d round-1 prompts for %s, want 2", n, p)
+			}
+		}
+		if n := strings.Count(r.stdout, firstLine); n != 6 {
+			t.Errorf("shared context appears %d times, want once per round-1 call (6)", n)
+		}
+		for _, tmpl := range []string{"child_position_involved.tmpl", "child_position_uninvolved.tmpl", "rebuttal.tmpl", "triage.tmpl", "forced_verdict.tmpl", "repair.tmpl"} {
+			if !strings.Contains(r.stdout, tmpl) {
+				t.Errorf("later-step template %s not shown", tmpl)
+			}
+		}
+	})
+	t.Run("topic selection", func(t *testing.T) {
+		r := invoke(t, nil, "run", "--config", "../../configs/examples/full.jsonc", "--dry-run", "--topic", "async-charging")
+		if strings.Contains(r.stdout, "TOPIC billing-extraction") || !strings.Contains(r.stdout, "TOPIC async-charging") {
+			t.Errorf("--topic async-charging printed the wrong topics")
+		}
+		if !strings.Contains(r.stdout, "topics       1: async-charging") {
+			t.Errorf("plan does not list the one topic:\n%s", r.stdout[:min(len(r.stdout), 600)])
+		}
+	})
+}
