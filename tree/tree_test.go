@@ -1,0 +1,144 @@
+package tree
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestChildIDAndDepth(t *testing.T) {
+	tests := []struct {
+		parent string
+		i      int
+		want   string
+		depth  int
+	}{
+		{RootID, 0, "d1", 1},
+		{RootID, 9, "d10", 1},
+		{"d1", 0, "d1.1", 2},
+		{"d2", 1, "d2.2", 2},
+		{"d2.1", 2, "d2.1.3", 3},
+		{"", 0, "d1", 1},
+	}
+	for _, tt := range tests {
+		got := ChildID(tt.parent, tt.i)
+		if got != tt.want {
+			t.Errorf("ChildID(%q, %d) = %q, want %q", tt.parent, tt.i, got, tt.want)
+		}
+		if d := DepthOf(got); d != tt.depth {
+			t.Errorf("DepthOf(%q) = %d, want %d", got, d, tt.depth)
+		}
+	}
+	if DepthOf(RootID) != 0 {
+		t.Error("root is not at depth 0")
+	}
+	n := NewNode("d1.2", "t", "c")
+	if n.Depth != 2 || n.Round != 3 || n.Status != Pending {
+		t.Errorf("NewNode: depth %d round %d status %s", n.Depth, n.Round, n.Status)
+	}
+}
+
+// build makes a tree from "id status" pairs listed depth first; a node's
+// parent is the one whose id is its id without the last part.
+func build(t *testing.T, spec ...string) *Node {
+	t.Helper()
+	byID := map[string]*Node{}
+	var root *Node
+	for _, s := range spec {
+		var id, st string
+		for i := range s {
+			if s[i] == ' ' {
+				id, st = s[:i], s[i+1:]
+				break
+			}
+		}
+		n := NewNode(id, id, "")
+		n.Status = Status(st)
+		byID[id] = n
+		switch {
+		case id == RootID:
+			root = n
+		case DepthOf(id) == 1:
+			root.Children = append(root.Children, n)
+		default:
+			p := id[:len(id)-2]
+			byID[p].Children = append(byID[p].Children, n)
+		}
+	}
+	return root
+}
+
+func TestSummarize(t *testing.T) {
+	tests := []struct {
+		name string
+		spec []string
+		want Status
+	}{
+		{"single converged", []string{"root converged"}, Converged},
+		{"converged children", []string{"root split", "d1 converged", "d2 converged"}, Converged},
+		{"one forced leaf", []string{"root split", "d1 converged", "d2 forced"}, Forced},
+		{"interrupted beats forced", []string{"root split", "d1 interrupted", "d2 forced"}, Interrupted},
+		{"failed beats everything", []string{"root split", "d1 interrupted", "d2 split", "d2.1 failed", "d2.2 forced"}, Failed},
+		{"still running", []string{"root split", "d1 pending", "d2 converged"}, Pending},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := build(t, tt.spec...).Summarize(); got != tt.want {
+				t.Errorf("Summarize = %s, want %s", got, tt.want)
+			}
+		})
+	}
+	var nilNode *Node
+	if nilNode.Summarize() != Pending {
+		t.Error("a nil tree should be pending")
+	}
+}
+
+func TestWalkStatsAndAggregation(t *testing.T) {
+	root := build(t, "root split", "d1 converged", "d2 split", "d2.1 forced", "d2.2 failed")
+	var order []string
+	root.Walk(func(n *Node) { order = append(order, n.ID) })
+	if want := []string{"root", "d1", "d2", "d2.1", "d2.2"}; !slices.Equal(order, want) {
+		t.Errorf("walk order %v, want %v", order, want)
+	}
+
+	root.Judgment = &Judgment{
+		Consensus:   []Consensus{{Point: "p1"}, {Point: "p2"}},
+		Divergences: []Divergence{{ID: "d1"}, {ID: "d2"}},
+	}
+	root.Find("d1").Judgment = &Judgment{Consensus: []Consensus{{Point: "p3"}}}
+	root.Find("d2").Judgment = &Judgment{Divergences: []Divergence{{ID: "d2.1"}, {ID: "d2.2"}}}
+	root.Find("d2.1").Judgment = &Judgment{
+		Divergences:    []Divergence{{ID: "d2.1.1", Title: "left"}},
+		ForcedVerdicts: []Verdict{{DivergenceID: "d2.1.1", Recommendation: "go left"}, {DivergenceID: "unknown"}},
+	}
+
+	s := root.Stats()
+	want := Stats{Nodes: 5, Depth: 2, Rounds: 3, Consensus: 3, Divergences: 5, Verdicts: 2, Failed: 1}
+	if s != want {
+		t.Errorf("Stats = %+v, want %+v", s, want)
+	}
+	var points []string
+	for _, p := range root.AllConsensus() {
+		points = append(points, p.Node+":"+p.Point)
+	}
+	if want := []string{"root:p1", "root:p2", "d1:p3"}; !slices.Equal(points, want) {
+		t.Errorf("AllConsensus = %v, want %v", points, want)
+	}
+	v := root.AllVerdicts()
+	if len(v) != 2 || v[0].Node != "d2.1" || v[0].Divergence.Title != "left" || v[1].Divergence.ID != "" {
+		t.Errorf("AllVerdicts = %+v", v)
+	}
+	if root.Find("d2.2") == nil || root.Find("d9") != nil {
+		t.Error("Find returned the wrong node")
+	}
+}
+
+func TestUsage(t *testing.T) {
+	u := Usage{PromptTokens: 10, CompletionTokens: 5, Calls: 1, Cost: 0.5}.Add(Usage{PromptTokens: 1, CompletionTokens: 2, Calls: 2, Failures: 1, Cost: 0.25})
+	if u != (Usage{PromptTokens: 11, CompletionTokens: 7, Calls: 3, Failures: 1, Cost: 0.75}) || u.Total() != 18 {
+		t.Errorf("Add = %+v, total %d", u, u.Total())
+	}
+	if (Participant{ID: "a"}).Name() != "a" || (Participant{ID: "a", Label: "A"}).Name() != "A" {
+		t.Error("Name should prefer the label")
+	}
+}
