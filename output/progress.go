@@ -163,20 +163,15 @@ func (p *Progress) Handle(ev tree.Event) {
 	if ev.Kind == tree.NodeFinished && ev.Status == tree.Failed {
 		p.printLocked(fmt.Sprintf("%s: node %s failed: %s\n", ev.Topic, ev.Node, ev.Err))
 	}
-	if ev.Kind == tree.FellBack && ev.Fallback != nil {
-		p.printLocked(fmt.Sprintf("%s: %s fell back from %s to %s at %s (%s)\n", ev.Topic,
-			ev.Fallback.Participant, ev.Fallback.From, ev.Fallback.To, ev.Fallback.Node, ev.Fallback.Reason))
-	}
 }
 
-// logEvent writes the plain-log form of an event (not on a terminal).
+// logEvent writes the plain-log form of an event (not on a terminal). Call
+// failures, fallbacks and finished topics are logged by the engine itself.
 func (p *Progress) logEvent(ev tree.Event) {
 	lg := p.logger
 	switch ev.Kind {
 	case tree.TopicStarted:
 		lg.Info("topic started", "topic", ev.Topic)
-	case tree.TopicFinished:
-		lg.Info("topic done", "topic", ev.Topic, "status", ev.Status)
 	case tree.NodeStarted:
 		lg.Info("node started", "topic", ev.Topic, "node", ev.Node)
 	case tree.NodeFinished:
@@ -185,14 +180,6 @@ func (p *Progress) logEvent(ev tree.Event) {
 			args = append(args, "reason", ev.Err)
 		}
 		lg.Info("node done", args...)
-	case tree.CallFailed:
-		lg.Warn("call failed", "topic", ev.Topic, "node", ev.Node, "participant", ev.Participant,
-			"step", ev.Step, "model", ev.Model, "error", ev.Err)
-	case tree.FellBack:
-		if f := ev.Fallback; f != nil {
-			lg.Warn("fallback", "topic", ev.Topic, "participant", f.Participant, "from", f.From, "to", f.To,
-				"node", f.Node, "reason", f.Reason)
-		}
 	}
 }
 

@@ -31,15 +31,17 @@ func TestProgressPlainLogs(t *testing.T) {
 	}
 	p.Close()
 	out := buf.String()
+	for _, not := range []string{"call failed", "fallback", "topic done"} {
+		if strings.Contains(out, not) {
+			t.Errorf("output logs %q, which the engine logs itself:\n%s", not, out)
+		}
+	}
 	if strings.Contains(out, "\x1b[") {
 		t.Errorf("plain output has terminal escapes:\n%q", out)
 	}
 	for _, want := range []string{
 		`msg="topic started" topic=t1`,
 		`msg="node done" topic=t1 node=root status=failed reason="no debater answered"`,
-		`msg="call failed" topic=t1 node=root participant=b`,
-		`msg=fallback topic=t1 participant=b from=m-b to=m-b2 node=root`,
-		`msg="topic done" topic=t1 status=failed`,
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
@@ -70,7 +72,7 @@ func TestProgressTerminal(t *testing.T) {
 			p.Close()
 			out := buf.String()
 			for _, want := range []string{"t1  First  failed  nodes 1  tokens 2.2k  8s  fallbacks 1", "t2  Second  nodes 0/0",
-				"t1: node root failed: no debater answered", "t1: b fell back from m-b to m-b2 at root", "hello from the log"} {
+				"t1: node root failed: no debater answered", "hello from the log"} {
 				if !strings.Contains(out, want) {
 					t.Errorf("output lacks %q:\n%q", want, out)
 				}

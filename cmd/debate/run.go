@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"os"
 	"os/signal"
 	"slices"
@@ -218,7 +217,8 @@ func (o *runOptions) run(e *env, cfg *configs.Config) int {
 			return e.fail("run", fmt.Errorf("write reports: %w", err))
 		}
 	}
-	summarize(e, run, logger)
+	logger.Info("run finished", "elapsed", run.FinishedAt.Sub(run.StartedAt).Round(time.Millisecond),
+		"topics", len(run.Topics), "calls", run.Usage.Calls, "tokens", run.Usage.Total())
 	switch {
 	case interrupted:
 		return exitInterrupted
@@ -232,18 +232,6 @@ func (o *runOptions) run(e *env, cfg *configs.Config) int {
 		}
 	}
 	return exitOK
-}
-
-// summarize logs one line per topic once the run is over.
-func summarize(e *env, run *tree.Run, logger *slog.Logger) {
-	for _, t := range run.Topics {
-		s := t.Root.Stats()
-		logger.Info("topic finished", "topic", t.ID, "status", t.Status, "rounds", s.Rounds,
-			"nodes", s.Nodes, "consensus", s.Consensus, "verdicts", s.Verdicts, "failed", s.Failed,
-			"tokens", t.Usage.Total())
-	}
-	logger.Info("run finished", "elapsed", run.FinishedAt.Sub(run.StartedAt).Round(time.Millisecond),
-		"calls", run.Usage.Calls, "tokens", run.Usage.Total())
 }
 
 func selectedTopics(cfg *configs.Config, ids []string) []output.ProgressTopic {
