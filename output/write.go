@@ -1,0 +1,213 @@
+// Package output writes a run's folder — topic reports, summary.md, run.json,
+// HTML pages and raw responses, each file atomically — and shows a run's
+// progress on the terminal.
+package output
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/debatehq/debate/render"
+	"github.com/debatehq/debate/tree"
+)
+
+// The report formats a run can ask for. JSON (run.json) is written whatever
+// is asked, because CI consumes it.
+const (
+	FormatMarkdown = "markdown"
+	FormatJSON     = "json"
+	FormatHTML     = "html"
+)
+
+// Options says what Write writes beside run.json.
+type Options struct {
+	// Formats lists markdown, json and html. Markdown is written when it is
+	// listed or when the list is empty; HTML when it is listed.
+	Formats []string
+	// Raw files are written under raw/ when there are any.
+	Raw []RawFile
+}
+
+// RawFile is one file of raw requests and responses, secrets already removed.
+// Name is a bare file name.
+type RawFile struct {
+	Name string
+	Body []byte
+}
+
+// file is one file of the run folder, its path relative to the folder.
+type file struct {
+	name string
+	body []byte
+}
+
+// Write writes a run's folder at dir, creating it if needed: a Markdown report
+// per topic (TopicFile; a name that collides with an earlier topic's gets
+// "-2", "-3"… before ".md") and summary.md, their .html pages when asked,
+// run.json, and raw/ when there are raw files. Each file is written
+// atomically. A run with failed or interrupted nodes is written like any
+// other. Write returns the paths it wrote, in that order; when a file cannot
+// be written it still writes the others and returns every error joined.
+func Write(dir string, run *tree.Run, opt Options) ([]string, error) {
+	markdown, html, err := formats(opt.Formats)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range opt.Raw {
+		if err := checkRawName(r.Name); err != nil {
+			return nil, err
+		}
+	}
+	var files, pages []file
+	var errs []error
+	addPage := func(name, title string, md []byte) {
+		if !html {
+			return
+		}
+		page, err := render.HTML(title, md)
+		if err != nil {
+			errs = append(errs, err)
+			return
+		}
+		pages = append(pages, file{strings.TrimSuffix(name, ".md") + ".html", page})
+	}
+	used := map[string]bool{}
+	for i := range run.Topics {
+		t := &run.Topics[i]
+		name := uniqueName(TopicFile(t), used)
+		md := render.Topic(run, t)
+		if markdown {
+			files = append(files, file{name, md})
+		}
+		addPage(name, t.Title, md)
+	}
+	summary := render.Summary(run)
+	if markdown {
+		files = append(files, file{"summary.md", summary})
+	}
+	title, _, _ := strings.Cut(string(summary), "\n")
+	addPage("summary.md", strings.TrimPrefix(title, "# "), summary)
+	files = append(files, pages...)
+	body, err := EncodeRun(run)
+	if err != nil {
+		errs = append(errs, err)
+	} else {
+		files = append(files, file{"run.json", body})
+	}
+	for _, r := range opt.Raw {
+		files = append(files, file{filepath.Join("raw", r.Name), r.Body})
+	}
+
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("create output folder: %w", err)
+	}
+	if len(opt.Raw) > 0 {
+		if err := os.MkdirAll(filepath.Join(dir, "raw"), 0o755); err != nil {
+			return nil, fmt.Errorf("create raw folder: %w", err)
+		}
+	}
+	var written []string
+	for _, f := range files {
+		path := filepath.Join(dir, f.name)
+		if err := writeFile(path, f.body); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		written = append(written, path)
+	}
+	syncDir(dir)
+	return written, errors.Join(errs...)
+}
+
+// formats reads the requested formats.
+func formats(list []string) (markdown, html bool, err error) {
+	markdown = len(list) == 0
+	for _, f := range list {
+		switch f {
+		case FormatMarkdown:
+			markdown = true
+		case FormatHTML:
+			html = true
+		case FormatJSON:
+		default:
+			return false, false, fmt.Errorf("output format %q: must be one of markdown, json, html", f)
+		}
+	}
+	return markdown, html, nil
+}
+
+// checkRawName refuses a raw file name that is not a plain file name.
+func checkRawName(name string) error {
+	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, `/\:`) || strings.ContainsRune(name, 0) {
+		return fmt.Errorf("raw file name %q: must be a plain file name", name)
+	}
+	return nil
+}
+
+// uniqueName returns name, or name with "-2", "-3"… before its extension when
+// a name equal to it but for case was already used, and marks it used.
+func uniqueName(name string, used map[string]bool) string {
+	ext := filepath.Ext(name)
+	base := strings.TrimSuffix(name, ext)
+	for i := 2; used[strings.ToLower(name)]; i++ {
+		name = fmt.Sprintf("%s-%d%s", base, i, ext)
+	}
+	used[strings.ToLower(name)] = true
+	return name
+}
+
+// writeFile writes body to path atomically.
+func writeFile(path string, body []byte) error {
+	return writeAtomic(path, func(w io.Writer) error {
+		_, err := w.Write(body)
+		return err
+	})
+}
+
+// writeAtomic writes a file through fill into a temporary file in the same
+// folder, syncs it and renames it over path, so that path holds either its
+// previous content or the whole new one. On failure no temporary file is
+// left behind.
+func writeAtomic(path string, fill func(io.Writer) error) (err error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			_ = f.Close()
+			_ = os.Remove(tmp)
+			err = fmt.Errorf("write %s: %w", path, err)
+		}
+	}()
+	if err := fill(f); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// syncDir flushes a folder's entries to disk where the OS allows it, so that
+// renames survive a crash. It is best effort: some systems cannot sync a
+// folder.
+func syncDir(dir string) {
+	d, err := os.Open(dir)
+	if err != nil {
+		return
+	}
+	_ = d.Sync()
+	_ = d.Close()
+}
