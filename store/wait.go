@@ -76,15 +76,15 @@ func (s *Store) Wait(ctx context.Context, debateID string, role protocol.Role, a
 			res.Action = protocol.WaitAction(a, d.State, role)
 			return res, nil
 		}
+		if timeout <= 0 {
+			return res, nil
+		}
 		select {
 		case <-wake:
 		case <-expired:
 			return res, nil
 		case <-ctx.Done():
 			return WaitResult{}, ctx.Err()
-		}
-		if timeout <= 0 {
-			return res, nil
 		}
 	}
 }

@@ -414,9 +414,14 @@ func checkID(field, v string) error {
 	if len(v) > maxIDLen {
 		return invalid(fmt.Sprintf("%s is longer than %d bytes", field, maxIDLen), "use a shorter id, e.g. a UUID")
 	}
+	// Debate ids travel in URL paths and command lines: no spaces there.
+	noSpace := field == "debate_id"
 	for _, r := range v {
-		if unicode.IsControl(r) || unicode.IsSpace(r) {
-			return invalid(field+" must not contain spaces or control characters", "use a UUID (debate generate-id)")
+		if unicode.IsControl(r) {
+			return invalid(field+" must not contain control characters", "use a UUID (debate generate-id)")
+		}
+		if noSpace && unicode.IsSpace(r) {
+			return invalid(field+" must not contain spaces", "use a UUID (debate generate-id)")
 		}
 	}
 	return nil

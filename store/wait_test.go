@@ -1,0 +1,202 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/debatehq/debate/protocol"
+)
+
+// waitLong is a timeout no passing test reaches; it only bounds a broken one.
+const waitLong = 30 * time.Second
+
+func claim(t testing.TB, s *Store, debate string, role protocol.Role, target, key string) protocol.Argument {
+	t.Helper()
+	res, err := s.Submit(context.Background(), Write{DebateID: debate, Type: protocol.Claim, Role: role,
+		TargetID: target, Content: "claim " + key, ClientRequestID: key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Argument
+}
+
+// waitSubscribed blocks until s has n subscribers, so a following write
+// exercises the wake-up rather than the first read.
+func waitSubscribed(t testing.TB, s *Store, n int) {
+	t.Helper()
+	for i := 0; ; i++ {
+		s.hub.mu.Lock()
+		c := s.hub.count
+		s.hub.mu.Unlock()
+		if c >= n {
+			return
+		}
+		if i > 10000 {
+			t.Fatal("waiter never subscribed")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+func TestWaitAnswersAtOnce(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t, Options{})
+	motion := mustCreate(t, s, "d")
+	c := claim(t, s, "d", protocol.Opponent, motion.ID, "k1")
+	mustCreate(t, s, "closed")
+	ruled, err := s.Submit(ctx, Write{DebateID: "closed", Type: protocol.Intervention, Role: protocol.Arbitrator})
+	if err != nil {
+		t.Fatal(err)
+	}
+	closing, err := s.Submit(ctx, Write{DebateID: "closed", Type: protocol.Ruling, Role: protocol.Arbitrator, Content: "stop", Close: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		debate  string
+		role    protocol.Role
+		after   string
+		timeout time.Duration
+		hasNew  bool
+		argID   string
+		action  protocol.Action
+	}{
+		{"no after: newest", "d", protocol.Proposer, "", waitLong, true, c.ID, protocol.Respond},
+		{"after motion, proposer", "d", protocol.Proposer, motion.ID, waitLong, true, c.ID, protocol.Respond},
+		{"after motion, arbitrator", "d", protocol.Arbitrator, motion.ID, 0, true, c.ID, protocol.WaitForProposer},
+		{"nothing new, no wait", "d", protocol.Opponent, c.ID, 0, false, "", ""},
+		{"nothing new, short wait", "d", protocol.Opponent, c.ID, time.Millisecond, false, "", ""},
+		{"closed, nothing new", "closed", protocol.Opponent, closing.Argument.ID, waitLong, false, closing.Argument.ID, protocol.DebateClosed},
+		{"closed, new", "closed", protocol.Proposer, ruled.Argument.ID, waitLong, true, closing.Argument.ID, protocol.DebateClosed},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := s.Wait(ctx, tt.debate, tt.role, tt.after, tt.timeout)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.HasNew != tt.hasNew || res.Argument.ID != tt.argID || res.Action != tt.action {
+				t.Errorf("got new=%v arg=%s action=%q, want new=%v arg=%s action=%q", res.HasNew, res.Argument.ID, res.Action, tt.hasNew, tt.argID, tt.action)
+			}
+		})
+	}
+}
+
+func TestWaitErrors(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t, Options{})
+	motion := mustCreate(t, s, "d")
+	other := mustCreate(t, s, "other")
+	tests := []struct {
+		name   string
+		debate string
+		role   protocol.Role
+		after  string
+		code   protocol.Code
+	}{
+		{"bad role", "d", "judge", "", protocol.CodeInvalidInput},
+		{"unknown debate", "ghost", protocol.Proposer, "", protocol.CodeDebateNotFound},
+		{"unknown debate with after", "ghost", protocol.Proposer, motion.ID, protocol.CodeDebateNotFound},
+		{"after from another debate", "d", protocol.Proposer, other.ID, protocol.CodeInvalidInput},
+		{"unknown after", "d", protocol.Proposer, "nope", protocol.CodeInvalidInput},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := s.Wait(ctx, tt.debate, tt.role, tt.after, 0)
+			wantCode(t, err, tt.code)
+		})
+	}
+
+	cctx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.Wait(cctx, "d", protocol.Opponent, motion.ID, waitLong)
+		done <- err
+	}()
+	waitSubscribed(t, s, 1)
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled wait: %v", err)
+	}
+
+	go func() {
+		_, err := s.Wait(ctx, "d", protocol.Opponent, motion.ID, waitLong)
+		done <- err
+	}()
+	waitSubscribed(t, s, 1)
+	if err := s.Delete(ctx, "d"); err != nil {
+		t.Fatal(err)
+	}
+	wantCode(t, <-done, protocol.CodeDebateNotFound)
+}
+
+func TestWaitWakes(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "debate.db")
+	a := openAt(t, path, Options{})
+	b := openAt(t, path, Options{PollInterval: 5 * time.Millisecond})
+	motion := mustCreate(t, a, "d")
+	tests := []struct {
+		name   string
+		waiter *Store
+	}{
+		{"same store", a},
+		{"other store on the same file", b},
+	}
+	after := motion.ID
+	roles := []protocol.Role{protocol.Opponent, protocol.Proposer}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			type out struct {
+				res WaitResult
+				err error
+			}
+			done := make(chan out, 1)
+			waiter := roles[(i+1)%2]
+			go func() {
+				res, err := tt.waiter.Wait(context.Background(), "d", waiter, after, waitLong)
+				done <- out{res, err}
+			}()
+			waitSubscribed(t, tt.waiter, 1)
+			written := claim(t, a, "d", roles[i%2], after, tt.name)
+			got := <-done
+			if got.err != nil || !got.res.HasNew || got.res.Argument.ID != written.ID || got.res.Action != protocol.Respond {
+				t.Fatalf("got %+v, %v; want %s with respond", got.res, got.err, written.ID)
+			}
+			after = written.ID
+		})
+	}
+}
+
+func TestSubscribeSince(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t, Options{})
+	motion := mustCreate(t, s, "d")
+	ch, cancel := s.Subscribe("d")
+	defer cancel()
+	c1 := claim(t, s, "d", protocol.Opponent, motion.ID, "k1")
+	c2 := claim(t, s, "d", protocol.Proposer, c1.ID, "k2")
+	select {
+	case <-ch:
+	default:
+		t.Fatal("no signal after two commits")
+	}
+	d, args, err := s.Since(ctx, "d", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(args) != 2 || args[0].ID != c1.ID || args[1].ID != c2.ID || d.State != protocol.AwaitingOpponent {
+		t.Fatalf("Since(1) = %v, %+v", args, d)
+	}
+	cancel()
+	cancel()
+	claim(t, s, "d", protocol.Opponent, c2.ID, "k3")
+	select {
+	case <-ch:
+		t.Error("signal after cancel")
+	default:
+	}
+}
