@@ -15,10 +15,10 @@ import (
 
 // The grammar subset Mermaid emits, one statement a line.
 var (
-	mmNode     = regexp.MustCompile(`^    (n_[A-Za-z0-9_]+)\["([^"]*)"\]$`)
-	mmEdge     = regexp.MustCompile(`^    (n_[A-Za-z0-9_]+) --> (n_[A-Za-z0-9_]+)$`)
+	mmNode     = regexp.MustCompile(`^    (n_[A-Za-z0-9_]*)\["([^"]*)"\]$`)
+	mmEdge     = regexp.MustCompile(`^    (n_[A-Za-z0-9_]*) --> (n_[A-Za-z0-9_]*)$`)
 	mmClassDef = regexp.MustCompile(`^    classDef ([a-z]+) ([a-z-]+:[#0-9a-z]+(?:,[a-z-]+:[#0-9a-z]+)*)$`)
-	mmClass    = regexp.MustCompile(`^    class (n_[A-Za-z0-9_]+(?:,n_[A-Za-z0-9_]+)*) ([a-z]+)$`)
+	mmClass    = regexp.MustCompile(`^    class (n_[A-Za-z0-9_]*(?:,n_[A-Za-z0-9_]*)*) ([a-z]+)$`)
 	// A label may hold no character Mermaid reads as syntax inside quotes
 	// except '#' starting an entity code.
 	mmLabel  = regexp.MustCompile("^(?:[^\"#`<>|;&\\[\\]{}\\\\\x00-\x1f\x7f]|#(?:\\d+|quot);)*$")
