@@ -33,7 +33,8 @@ type Options struct {
 }
 
 // RawFile is one file of raw requests and responses, secrets already removed.
-// Name is a bare file name.
+// Name is a file name; Write replaces any character that is not safe in one
+// (path separators included) and makes repeated names unique.
 type RawFile struct {
 	Name string
 	Body []byte
@@ -56,11 +57,6 @@ func Write(dir string, run *tree.Run, opt Options) ([]string, error) {
 	markdown, html, err := formats(opt.Formats)
 	if err != nil {
 		return nil, err
-	}
-	for _, r := range opt.Raw {
-		if err := checkRawName(r.Name); err != nil {
-			return nil, err
-		}
 	}
 	var files, pages []file
 	var errs []error
@@ -98,8 +94,9 @@ func Write(dir string, run *tree.Run, opt Options) ([]string, error) {
 	} else {
 		files = append(files, file{"run.json", body})
 	}
+	rawUsed := map[string]bool{}
 	for _, r := range opt.Raw {
-		files = append(files, file{filepath.Join("raw", r.Name), r.Body})
+		files = append(files, file{filepath.Join("raw", uniqueName(rawName(r.Name), rawUsed)), r.Body})
 	}
 
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -140,12 +137,15 @@ func formats(list []string) (markdown, html bool, err error) {
 	return markdown, html, nil
 }
 
-// checkRawName refuses a raw file name that is not a plain file name.
-func checkRawName(name string) error {
-	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, `/\:`) || strings.ContainsRune(name, 0) {
-		return fmt.Errorf("raw file name %q: must be a plain file name", name)
+// rawName makes a raw file name a plain file name: characters other than
+// ASCII letters, digits, '.', '_' and '-' become '-', and a name of dots only
+// becomes "raw".
+func rawName(name string) string {
+	name = safeID(name)
+	if strings.Trim(name, ".") == "" {
+		return "raw"
 	}
-	return nil
+	return name
 }
 
 // uniqueName returns name, or name with "-2", "-3"… before its extension when
