@@ -198,6 +198,17 @@ func (r *report) parties(maps ...map[string]string) []string {
 	return append(ids, extra...)
 }
 
+// sideIDs returns the ids that hold a side, in the order of parties.
+func (r *report) sideIDs(sides map[string]string) []string {
+	var out []string
+	for _, id := range r.parties(sides) {
+		if _, ok := sides[id]; ok {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
 // names joins the labels of party ids.
 func (r *report) names(ids []string, sep string) string {
 	var out []string
@@ -229,13 +240,7 @@ func (r *report) node(t *tree.Topic, n *tree.Node) {
 	}
 	r.printf("---\n\n## %s\n\n", heading)
 	if d := n.Divergence; d != nil && len(d.Sides) > 0 {
-		var sides []string
-		for _, id := range r.parties(d.Sides) {
-			if _, ok := d.Sides[id]; ok {
-				sides = append(sides, id)
-			}
-		}
-		r.printf("*"+w.between, r.names(sides, " vs "))
+		r.printf("*"+w.between, r.names(r.sideIDs(d.Sides), " vs "))
 		if len(d.Uninvolved) > 0 {
 			r.printf(w.uninvolvedFmt, r.names(d.Uninvolved, w.listSep))
 		}
@@ -355,13 +360,7 @@ func (r *report) judgment(n *tree.Node) {
 			if i < len(n.Children) {
 				id = n.Children[i].ID
 			}
-			sides := r.parties(d.Sides)
-			var involved []string
-			for _, p := range sides {
-				if _, ok := d.Sides[p]; ok {
-					involved = append(involved, p)
-				}
-			}
+			involved := r.sideIDs(d.Sides)
 			r.printf("%d. **%s: %s** — %s", i+1, inlineText(id), inlineText(d.Title), r.names(involved, " vs "))
 			if len(d.Uninvolved) > 0 {
 				r.printf(" (%s: %s)", w.uninvolved, r.names(d.Uninvolved, w.listSep))
