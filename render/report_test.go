@@ -183,3 +183,19 @@ func TestSummaryShows(t *testing.T) {
 		})
 	}
 }
+
+// TestTopicNeverStarted renders a topic the run stopped before its root
+// began: the report and summary still say what there is.
+func TestTopicNeverStarted(t *testing.T) {
+	run := rendertest.Interrupted()
+	run.Topics = append(run.Topics, tree.Topic{ID: "later", Title: "A topic never started", Status: tree.Interrupted})
+	md := string(Topic(run, &run.Topics[2]))
+	for _, want := range []string{"# Topic later: A topic never started", "> - **Status:** interrupted", "### Path overview\n\n*Not reached.*\n"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report lacks %q:\n%s", want, md)
+		}
+	}
+	if sum := string(Summary(run)); !strings.Contains(sum, "| later | A topic never started | interrupted | 0 | 0 | 0 | 0 | 0 | 0 | — |") {
+		t.Errorf("summary lacks the row of the topic never started:\n%s", sum)
+	}
+}

@@ -64,12 +64,12 @@ func (r *report) topic(t *tree.Topic) {
 
 	if strings.TrimSpace(t.Background) != "" {
 		r.printf("**%s:**\n\n", w.background)
-		r.block(t.Background, 2)
+		r.block(t.Background, 4)
 	}
 	r.list(w.annotations, t.Annotations)
 	r.list(w.coreQuestions, t.CoreQuestions)
 
-	t.Root.Walk(func(n *tree.Node) { r.node(t, n) })
+	t.Root.Walk(r.node)
 
 	r.printf("---\n\n## %s\n\n", w.conclusion)
 	r.conclusion(t.Root)
@@ -228,7 +228,7 @@ func (r *report) debaterModel(id string) string {
 	return ""
 }
 
-func (r *report) node(t *tree.Topic, n *tree.Node) {
+func (r *report) node(n *tree.Node) {
 	w := r.w
 	heading := fmt.Sprintf(w.roundRoot, n.Round)
 	if n.ID != tree.RootID {
