@@ -7,6 +7,12 @@ import (
 
 // migrations[i] moves the schema from version i to i+1 (PRAGMA user_version).
 // Append only; never edit a released migration.
+//
+// Every index costs a page write per argument, so there are only those the
+// write pipeline needs: the argument id, (debate_id, seq) and
+// (debate_id, client_request_id). parent_id is checked by the pipeline (the
+// target must belong to the debate) rather than by a foreign key, which would
+// need an index of its own. Lists sort the debates table, which stays small.
 var migrations = []string{
 	`
 CREATE TABLE debates (
@@ -17,13 +23,11 @@ CREATE TABLE debates (
 	created_at  TEXT NOT NULL,
 	updated_at  TEXT NOT NULL
 );
-CREATE INDEX debates_updated ON debates (updated_at DESC, id DESC);
-CREATE INDEX debates_state ON debates (state, updated_at DESC, id DESC);
 
 CREATE TABLE arguments (
 	id                TEXT PRIMARY KEY,
 	debate_id         TEXT NOT NULL REFERENCES debates (id) ON DELETE CASCADE,
-	parent_id         TEXT REFERENCES arguments (id) ON DELETE CASCADE,
+	parent_id         TEXT,
 	type              TEXT NOT NULL CHECK (type IN ('MOTION','CLAIM','APPEAL','RULING','INTERVENTION','RESOLUTION')),
 	role              TEXT NOT NULL CHECK (role IN ('proposer','opponent','arbitrator')),
 	content           TEXT NOT NULL,
@@ -34,8 +38,6 @@ CREATE TABLE arguments (
 	UNIQUE (debate_id, seq),
 	UNIQUE (debate_id, client_request_id)
 );
-CREATE INDEX arguments_parent ON arguments (parent_id);
-CREATE INDEX arguments_role ON arguments (debate_id, role);
 
 CREATE TABLE documents (
 	id                TEXT PRIMARY KEY,

@@ -32,7 +32,7 @@ import (
 const (
 	DefaultContentLimit  = 10240   // characters per argument
 	DefaultDocumentLimit = 1 << 20 // bytes per document version
-	DefaultPollInterval  = 25 * time.Millisecond
+	DefaultPollInterval  = 10 * time.Millisecond
 	DefaultBusyTimeout   = 10 * time.Second
 	DefaultListLimit     = 50
 )
@@ -104,6 +104,8 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Add("_pragma", "foreign_keys(1)")
+	// Fewer, larger checkpoints: each costs an fsync.
+	q.Add("_pragma", "wal_autocheckpoint(4000)")
 	readDSN := path + "?" + q.Encode()
 	q.Set("_txlock", "immediate")
 	writeDSN := path + "?" + q.Encode()

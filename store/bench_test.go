@@ -1,0 +1,114 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/debatehq/debate/protocol"
+)
+
+// BenchmarkSubmit measures argument writes per second on one file: "serial"
+// alternates CLAIMs on one debate from one goroutine; "parallel" writes from
+// GOMAXPROCS goroutines, each on its own debate, through the one Store.
+func BenchmarkSubmit(b *testing.B) {
+	b.Run("serial", func(b *testing.B) {
+		s := openTest(b, Options{Now: time.Now})
+		target := mustCreate(b, s, "bench").ID
+		roles := []protocol.Role{protocol.Opponent, protocol.Proposer}
+		ctx := context.Background()
+		b.ResetTimer()
+		start := time.Now()
+		for i := range b.N {
+			res, err := s.Submit(ctx, Write{DebateID: "bench", Type: protocol.Claim, Role: roles[i%2], TargetID: target,
+				Content: "a claim of ordinary length, a sentence or two of text", ClientRequestID: fmt.Sprint("k", i)})
+			if err != nil {
+				b.Fatal(err)
+			}
+			target = res.Argument.ID
+		}
+		b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "writes/s")
+	})
+	b.Run("parallel", func(b *testing.B) {
+		s := openTest(b, Options{Now: time.Now})
+		var next atomic.Int64
+		ctx := context.Background()
+		b.ResetTimer()
+		start := time.Now()
+		b.RunParallel(func(pb *testing.PB) {
+			id := fmt.Sprint("bench", next.Add(1))
+			target := mustCreate(b, s, id).ID
+			roles := []protocol.Role{protocol.Opponent, protocol.Proposer}
+			for i := 0; pb.Next(); i++ {
+				res, err := s.Submit(ctx, Write{DebateID: id, Type: protocol.Claim, Role: roles[i%2], TargetID: target,
+					Content: "a claim of ordinary length, a sentence or two of text", ClientRequestID: fmt.Sprint("k", i)})
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				target = res.Argument.ID
+			}
+		})
+		b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "writes/s")
+	})
+}
+
+// BenchmarkWake measures the latency from the start of a Submit to the return
+// of a Wait blocked on that debate, as p50 and p99 in milliseconds: with the
+// waiter on the writing Store ("in-process") and on a second Store on the same
+// file ("other-store", which only learns of the commit by polling, as another
+// process would).
+func BenchmarkWake(b *testing.B) {
+	for _, tt := range []struct {
+		name  string
+		other bool
+	}{{"in-process", false}, {"other-store", true}} {
+		b.Run(tt.name, func(b *testing.B) {
+			path := filepath.Join(b.TempDir(), "debate.db")
+			w := openAt(b, path, Options{Now: time.Now})
+			waiter := w
+			if tt.other {
+				waiter = openAt(b, path, Options{Now: time.Now})
+			}
+			after := mustCreate(b, w, "wake").ID
+			roles := []protocol.Role{protocol.Opponent, protocol.Proposer}
+			lat := make([]time.Duration, 0, b.N)
+			ctx := context.Background()
+			b.ResetTimer()
+			for i := range b.N {
+				woke := make(chan time.Time, 1)
+				go func(after string) {
+					res, err := waiter.Wait(ctx, "wake", roles[(i+1)%2], after, time.Minute)
+					if err != nil || !res.HasNew {
+						b.Error(res, err)
+					}
+					woke <- time.Now()
+				}(after)
+				waitSubscribed(b, waiter, 1)
+				start := time.Now()
+				res, err := w.Submit(ctx, Write{DebateID: "wake", Type: protocol.Claim, Role: roles[i%2], TargetID: after,
+					Content: "claim", ClientRequestID: fmt.Sprint("k", i)})
+				if err != nil {
+					b.Fatal(err)
+				}
+				lat = append(lat, (<-woke).Sub(start))
+				after = res.Argument.ID
+				// Let the waiter's subscription go before the next round counts subscribers.
+				for waiter.hub.count > 0 {
+					time.Sleep(50 * time.Microsecond)
+				}
+			}
+			b.StopTimer()
+			slices.Sort(lat)
+			ms := func(q float64) float64 {
+				return float64(lat[int(q*float64(len(lat)-1))]) / float64(time.Millisecond)
+			}
+			b.ReportMetric(ms(0.50), "p50-ms")
+			b.ReportMetric(ms(0.99), "p99-ms")
+		})
+	}
+}
