@@ -237,7 +237,7 @@ func sanitize(err error, redact func(string) string) error {
 		c := *apiErr
 		c.Message = redact(c.Message)
 		c.InnerError = nil
-		return &c
+		return &apiMessage{c: &c}
 	}
 	var reqErr *openai.RequestError
 	if errors.As(err, &reqErr) {
@@ -258,6 +258,19 @@ func sanitize(err error, redact func(string) string) error {
 	return err
 }
 
+// apiMessage presents a JSON error response by the server's message alone:
+// the status is already part of the *Error that wraps it.
+type apiMessage struct{ c *openai.APIError }
+
+func (a *apiMessage) Error() string {
+	if msg := strings.Join(strings.Fields(a.c.Message), " "); msg != "" {
+		return msg
+	}
+	return "no message"
+}
+
+func (a *apiMessage) Unwrap() error { return a.c }
+
 // bodyError presents a non-JSON error response briefly: status and the start
 // of the body, which often names the failing proxy.
 type bodyError struct{ c *openai.RequestError }
@@ -265,9 +278,9 @@ type bodyError struct{ c *openai.RequestError }
 func (b *bodyError) Error() string {
 	body := strings.Join(strings.Fields(string(b.c.Body)), " ")
 	if body == "" {
-		return fmt.Sprintf("status %s, empty body", b.c.HTTPStatus)
+		return "empty body"
 	}
-	return fmt.Sprintf("status %s, non-JSON body: %s", b.c.HTTPStatus, body)
+	return "non-JSON body: " + body
 }
 
 func (b *bodyError) Unwrap() error { return b.c }
