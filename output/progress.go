@@ -68,7 +68,17 @@ func NewProgress(w io.Writer, opt ProgressOptions) *Progress {
 		p.topics = append(p.topics, l)
 		p.byID[t.ID] = l
 	}
-	p.logger = slog.New(slog.NewTextHandler(lineWriter{p}, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	hopt := &slog.HandlerOptions{Level: slog.LevelInfo}
+	if opt.Terminal {
+		// A person watching the live lines needs no timestamps.
+		hopt.ReplaceAttr = func(groups []string, a slog.Attr) slog.Attr {
+			if len(groups) == 0 && a.Key == slog.TimeKey {
+				return slog.Attr{}
+			}
+			return a
+		}
+	}
+	p.logger = slog.New(slog.NewTextHandler(lineWriter{p}, hopt))
 	if opt.Terminal {
 		p.stop, p.stopped = make(chan struct{}), make(chan struct{})
 		go p.tick()
@@ -191,8 +201,13 @@ func (p *Progress) draw() {
 	var b strings.Builder
 	p.clear(&b)
 	now := p.opt.Now()
+	var wid, wtitle int
 	for _, l := range p.topics {
-		b.WriteString(p.line(l, now))
+		wid = max(wid, utf8.RuneCountInString(l.ID))
+		wtitle = max(wtitle, utf8.RuneCountInString(shorten(l.Title, titleWidth)))
+	}
+	for _, l := range p.topics {
+		b.WriteString(p.line(l, now, wid, wtitle))
 		b.WriteByte('\n')
 	}
 	p.drawn = len(p.topics)
@@ -237,7 +252,10 @@ var statusMarks = map[tree.Status]struct{ mark, color string }{
 	tree.Interrupted: {"■", "\x1b[90m"},
 }
 
-func (p *Progress) line(l *topicLine, now time.Time) string {
+// titleWidth is how many characters of a topic's title its live line shows.
+const titleWidth = 32
+
+func (p *Progress) line(l *topicLine, now time.Time, wid, wtitle int) string {
 	end := now
 	if !l.finished.IsZero() {
 		end = l.finished
@@ -258,7 +276,7 @@ func (p *Progress) line(l *topicLine, now time.Time) string {
 	if l.fallbacks > 0 {
 		state += fmt.Sprintf("  fallbacks %d", l.fallbacks)
 	}
-	return fmt.Sprintf("%s %s  %s  %s", mark, l.ID, shorten(l.Title, 32), state)
+	return fmt.Sprintf("%s %s  %s  %s", mark, pad(l.ID, wid), pad(shorten(l.Title, titleWidth), wtitle), state)
 }
 
 // compact writes a count as 950, 12.3k or 4.1M.
@@ -278,6 +296,10 @@ func shorten(s string, n int) string {
 	}
 	r := []rune(s)
 	return string(r[:n-1]) + "…"
+}
+
+func pad(s string, n int) string {
+	return s + strings.Repeat(" ", max(0, n-utf8.RuneCountInString(s)))
 }
 
 // lineWriter sends log output above the live lines.

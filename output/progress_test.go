@@ -71,7 +71,7 @@ func TestProgressTerminal(t *testing.T) {
 			p.Logger().Info("hello from the log")
 			p.Close()
 			out := buf.String()
-			for _, want := range []string{"t1  First  failed  nodes 1  tokens 2.2k  8s  fallbacks 1", "t2  Second  nodes 0/0",
+			for _, want := range []string{"t1  First   failed  nodes 1  tokens 2.2k  8s  fallbacks 1", "t2  Second  nodes 0/0",
 				"t1: node root failed: no debater answered", "hello from the log"} {
 				if !strings.Contains(out, want) {
 					t.Errorf("output lacks %q:\n%q", want, out)
@@ -79,6 +79,9 @@ func TestProgressTerminal(t *testing.T) {
 			}
 			if hasColor := strings.Contains(out, "\x1b[31m"); hasColor != tt.color {
 				t.Errorf("red failure mark present = %v, want %v", hasColor, tt.color)
+			}
+			if strings.Contains(out, "time=") {
+				t.Error("log lines on a terminal carry timestamps")
 			}
 			if !strings.Contains(out, "\x1b[2K") {
 				t.Error("terminal output never redraws its lines in place")
