@@ -161,9 +161,6 @@ func (o *runOptions) load(e *env, maxRoundsSet, concurrencySet bool) (*configs.C
 
 // run performs a real run and writes its reports.
 func (o *runOptions) run(e *env, cfg *configs.Config) int {
-	ctx, stop := e.interruptible()
-	defer stop()
-
 	set, err := prompts.New(cfg.Prompts.Language, cfg.Prompts.Dir)
 	if err != nil {
 		return e.fail("run", err)
@@ -175,6 +172,10 @@ func (o *runOptions) run(e *env, cfg *configs.Config) int {
 	})
 	defer progress.Close()
 	logger := progress.Logger()
+	ctx, stop := e.interruptible(func() {
+		logger.Warn("interrupted: no new call starts; writing the reports as they stand (Ctrl-C again quits at once)")
+	})
+	defer stop()
 
 	var raw rawLog
 	popt := providers.Options{Concurrency: cfg.Params.Concurrency, Logger: logger}
@@ -249,9 +250,10 @@ func (e *env) has(name string) bool {
 	return ok && v != ""
 }
 
-// interruptible returns a context cancelled by the first Ctrl-C (or SIGTERM);
-// a second one exits the process at once. stop releases the signal handler.
-func (e *env) interruptible() (context.Context, func()) {
+// interruptible returns a context cancelled by the first Ctrl-C (or SIGTERM),
+// after calling say; a second one exits the process at once. stop releases
+// the signal handler.
+func (e *env) interruptible(say func()) (context.Context, func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	sigs := make(chan os.Signal, 2)
 	notify := e.notify
@@ -266,7 +268,7 @@ func (e *env) interruptible() (context.Context, func()) {
 		case <-done:
 			return
 		}
-		fmt.Fprintln(e.stderr, "\ninterrupted: writing the reports as they stand (Ctrl-C again to quit at once)")
+		say()
 		cancel()
 		select {
 		case <-sigs:
