@@ -99,13 +99,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 			return nil, fmt.Errorf("open store: %w", err)
 		}
 	}
-	q := url.Values{}
-	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", opts.BusyTimeout.Milliseconds()))
-	q.Add("_pragma", "journal_mode(WAL)")
-	q.Add("_pragma", "synchronous(NORMAL)")
-	q.Add("_pragma", "foreign_keys(1)")
-	// Fewer, larger checkpoints: each costs an fsync.
-	q.Add("_pragma", "wal_autocheckpoint(4000)")
+	q := pragmas(opts.BusyTimeout)
 	readDSN := path + "?" + q.Encode()
 	q.Set("_txlock", "immediate")
 	writeDSN := path + "?" + q.Encode()
@@ -140,6 +134,20 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	}
 	s.hub = newHub(s)
 	return s, nil
+}
+
+// pragmas are the connection settings of every database this package opens:
+// WAL, foreign keys, a busy timeout, and commits that survive a killed
+// process (synchronous=NORMAL in WAL mode).
+func pragmas(busy time.Duration) url.Values {
+	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busy.Milliseconds()))
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "foreign_keys(1)")
+	// Fewer, larger checkpoints: each costs an fsync.
+	q.Add("_pragma", "wal_autocheckpoint(4000)")
+	return q
 }
 
 func withDefaults(o Options) Options {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
@@ -17,6 +18,7 @@ import (
 	"github.com/debatehq/debate/output"
 	"github.com/debatehq/debate/prompts"
 	"github.com/debatehq/debate/providers"
+	"github.com/debatehq/debate/store"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -29,7 +31,11 @@ type runOptions struct {
 	output      string
 	concurrency int
 	formats     []string
+	resume      bool
 }
+
+// journalFile is where a run journals its completed calls, in the output folder.
+const journalFile = ".debate-journal.db"
 
 var knownFormats = []string{"markdown", "json", "html"}
 
@@ -41,7 +47,7 @@ output folder; progress goes to stderr; stdout lists the files written.
 
 USAGE
   debate run --config <file.jsonc> [--topic <id>]... [--max-rounds <n>] [--dry-run]
-             [--output <dir>] [--concurrency <n>] [--format markdown|json|html]...
+             [--output <dir>] [--concurrency <n>] [--format markdown|json|html]... [--resume]
 
 FLAGS
 ` + fs.FlagUsagesWrapped(100) + `
@@ -52,6 +58,9 @@ EXAMPLES
   # Run two topics with at most 2 rounds, writing Markdown and HTML reports.
   DEBATE_API_KEY=sk-... debate run -c debate.jsonc --topic topic-6 --topic topic-7 \
       --max-rounds 2 --format markdown,html --output out/
+
+  # After a crash or Ctrl-C: finish the run without repeating any completed call.
+  debate run -c debate.jsonc --resume
 
   # Print the run as JSON on stdout instead of writing a folder.
   debate run -c debate.jsonc --output - > run.json
@@ -79,6 +88,7 @@ func runCmd(e *env, args []string) int {
 	fs.StringVarP(&o.output, "output", "o", "", "output folder, overriding output.dir; \"-\" prints run JSON to stdout")
 	fs.IntVar(&o.concurrency, "concurrency", 0, "cap on model calls in flight for the whole run (default params.concurrency, 8)")
 	fs.StringSliceVar(&o.formats, "format", nil, "report formats: markdown, json, html (repeat or comma-separate; run.json is always written)")
+	fs.BoolVar(&o.resume, "resume", false, "reuse every call an earlier, interrupted run of this config completed; call models only for the rest")
 	if done, code := parse(e, fs, args, func() string { return runHelp(fs) }); done {
 		return code
 	}
@@ -128,6 +138,9 @@ func (o *runOptions) load(e *env, maxRoundsSet, concurrencySet bool) (*configs.C
 		if !slices.Contains(knownFormats, f) {
 			return nil, usagef("--format %q: want one of %s", f, strings.Join(knownFormats, ", "))
 		}
+	}
+	if o.output == "-" && o.resume {
+		return nil, usagef("--resume needs an output folder: its journal of completed calls lives there")
 	}
 	if o.output == "-" && len(o.formats) > 0 && slices.ContainsFunc(o.formats, func(f string) bool { return f != "json" }) {
 		return nil, usagef("--output - prints run JSON to stdout; drop --format or use --format json")
@@ -186,7 +199,25 @@ func (o *runOptions) run(e *env, cfg *configs.Config) int {
 	if err != nil {
 		return e.fail("run", err)
 	}
-	engine := orchestrator.New(cfg, client, set, orchestrator.Options{
+	var completer orchestrator.Completer = client
+	var journaled *orchestrator.Journaled
+	if o.output != "-" {
+		j, err := store.OpenJournal(ctx, filepath.Join(cfg.Output.Dir, journalFile), !o.resume)
+		if err != nil {
+			return e.fail("run", err)
+		}
+		defer j.Close()
+		if o.resume {
+			n, err := j.Len(ctx)
+			if err != nil {
+				return e.fail("run", err)
+			}
+			logger.Info("resuming", "journal", filepath.Join(cfg.Output.Dir, journalFile), "completed calls", n)
+		}
+		journaled = orchestrator.NewJournaled(client, j, logger)
+		completer = journaled
+	}
+	engine := orchestrator.New(cfg, completer, set, orchestrator.Options{
 		Topics: o.topics,
 		Events: progress.Handle,
 		Logger: logger,
@@ -218,8 +249,12 @@ func (o *runOptions) run(e *env, cfg *configs.Config) int {
 			return e.fail("run", fmt.Errorf("write reports: %w", err))
 		}
 	}
-	logger.Info("run finished", "elapsed", run.FinishedAt.Sub(run.StartedAt).Round(time.Millisecond),
-		"topics", len(run.Topics), "calls", run.Usage.Calls, "tokens", run.Usage.Total())
+	args := []any{"elapsed", run.FinishedAt.Sub(run.StartedAt).Round(time.Millisecond),
+		"topics", len(run.Topics), "calls", run.Usage.Calls, "tokens", run.Usage.Total()}
+	if journaled != nil && o.resume {
+		args = append(args, "from journal", journaled.Replayed())
+	}
+	logger.Info("run finished", args...)
 	switch {
 	case interrupted:
 		return exitInterrupted

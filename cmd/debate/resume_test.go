@@ -1,0 +1,124 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/debatehq/debate/providers/providertest"
+	"github.com/debatehq/debate/store"
+)
+
+// TestHelperRun is not a test: it is the body of the child process that
+// TestRunResumeAfterKill starts and kills.
+func TestHelperRun(t *testing.T) {
+	raw := os.Getenv("DEBATE_HELPER_ARGS")
+	if raw == "" {
+		t.Skip("runs only as a child process")
+	}
+	var args []string
+	if err := json.Unmarshal([]byte(raw), &args); err != nil {
+		t.Fatal(err)
+	}
+	os.Exit(Main(args, os.Stdin, os.Stdout, os.Stderr))
+}
+
+// TestRunResumeAfterKill: a run killed with SIGKILL part-way and resumed with
+// --resume repeats no call it had completed, makes every missing one, and
+// ends with the same debate as a run that was never stopped.
+func TestRunResumeAfterKill(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a child process")
+	}
+	srv := providertest.New(t, providertest.WithLatency(30*time.Millisecond))
+	scriptJudges(srv)
+	cfgPath := writeConfig(t, srv, 3, `, {"id": "t2", "title": "Second question"}`)
+	vars := map[string]string{"TEST_API_KEY": testKey}
+	base := filepath.Dir(cfgPath)
+
+	whole := invoke(t, vars, "run", "-c", cfgPath, "--output", filepath.Join(base, "whole"))
+	if whole.code != exitOK {
+		t.Fatalf("uninterrupted run: exit %d\n%s", whole.code, whole.stderr)
+	}
+	total := srv.Count()
+
+	// The run to kill, in a child process.
+	killed := filepath.Join(base, "killed")
+	args, _ := json.Marshal([]string{"run", "-c", cfgPath, "--output", killed})
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperRun$")
+	cmd.Env = append(os.Environ(), "DEBATE_HELPER_ARGS="+string(args), "TEST_API_KEY="+testKey)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for srv.Count() < total+total/2 && time.Now().Before(deadline) {
+		time.Sleep(2 * time.Millisecond)
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	if _, err := os.Stat(filepath.Join(killed, "run.json")); err == nil {
+		t.Fatal("the child finished before it was killed; the test needs a partial run")
+	}
+
+	j, err := store.OpenJournal(context.Background(), filepath.Join(killed, journalFile), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done, err := j.Len(context.Background())
+	j.Close()
+	if err != nil || done == 0 || done >= total {
+		t.Fatalf("the killed run journaled %d of %d calls (%v); the test needs a partial run", done, total, err)
+	}
+
+	before := srv.Count()
+	resumed := invoke(t, vars, "run", "-c", cfgPath, "--output", killed, "--resume")
+	if resumed.code != exitOK {
+		t.Fatalf("resumed run: exit %d\n%s", resumed.code, resumed.stderr)
+	}
+	if made := srv.Count() - before; made != total-done {
+		t.Errorf("the resumed run made %d calls; want %d (%d in all, %d completed before the kill)", made, total-done, total, done)
+	}
+	if !strings.Contains(resumed.stderr, "resuming") {
+		t.Errorf("the resumed run does not say it resumes:\n%s", resumed.stderr)
+	}
+	a, b := readRun(t, filepath.Join(base, "whole", "run.json")), readRun(t, filepath.Join(killed, "run.json"))
+	for i := range a.Topics {
+		x, _ := json.Marshal(a.Topics[i])
+		y, _ := json.Marshal(b.Topics[i])
+		if string(x) != string(y) {
+			t.Errorf("topic %s after resuming differs from the uninterrupted run", a.Topics[i].ID)
+		}
+	}
+}
+
+// TestRunWithoutResumeStartsAfresh: a plain run ignores an earlier journal.
+func TestRunWithoutResumeStartsAfresh(t *testing.T) {
+	srv := providertest.New(t)
+	scriptJudges(srv)
+	cfgPath := writeConfig(t, srv, 2, "")
+	vars := map[string]string{"TEST_API_KEY": testKey}
+	for i, args := range [][]string{{}, {}, {"--resume"}} {
+		before := srv.Count()
+		r := invoke(t, vars, append([]string{"run", "-c", cfgPath}, args...)...)
+		if r.code != exitOK {
+			t.Fatalf("run %d: exit %d\n%s", i, r.code, r.stderr)
+		}
+		made := srv.Count() - before
+		switch {
+		case i < 2 && made == 0:
+			t.Errorf("run %d without --resume made no call", i)
+		case i == 2 && made != 0:
+			t.Errorf("--resume after a complete run made %d calls, want 0", made)
+		}
+	}
+	if r := invoke(t, vars, "run", "-c", cfgPath, "--resume", "--output", "-"); r.code != exitUsage {
+		t.Errorf("--resume with --output - exit %d, want %d", r.code, exitUsage)
+	}
+}

@@ -1,0 +1,137 @@
+package orchestrator
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"sync"
+	"testing"
+
+	"github.com/debatehq/debate/providers"
+)
+
+// memJournal is an in-memory Journal.
+type memJournal struct {
+	mu sync.Mutex
+	m  map[string][]byte
+}
+
+func (j *memJournal) Lookup(_ context.Context, k string) ([]byte, bool, error) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	v, ok := j.m[k]
+	return v, ok, nil
+}
+
+func (j *memJournal) Record(_ context.Context, k string, v []byte) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.m[k] = v
+	return nil
+}
+
+func TestJournaledReplaysCompletedCalls(t *testing.T) {
+	j := &memJournal{m: map[string][]byte{}}
+	var calls int
+	fail := map[string]bool{"flaky": true}
+	inner := completer(func(_ context.Context, r providers.Request) (providers.Response, error) {
+		calls++
+		if fail[r.Model] {
+			return providers.Response{}, errors.New("503")
+		}
+		return providers.Response{Text: r.Model + " answer " + r.Messages[0].Content, Model: r.Model, Usage: providers.Usage{PromptTokens: 7}}, nil
+	})
+	req := func(model, text string) providers.Request {
+		return providers.Request{Participant: "a", Model: model, Messages: []providers.Message{{Role: "user", Content: text}}}
+	}
+	first := []providers.Request{req("m", "x"), req("m", "y"), req("m", "x"), req("flaky", "z")}
+
+	run := func() ([]providers.Response, *Journaled) {
+		jc := NewJournaled(inner, j, nil)
+		var out []providers.Response
+		for _, r := range first {
+			resp, _ := jc.Complete(context.Background(), r)
+			out = append(out, resp)
+		}
+		return out, jc
+	}
+	got1, jc1 := run()
+	if calls != 4 || jc1.Replayed() != 0 {
+		t.Fatalf("first run: %d calls, %d replayed; want 4, 0", calls, jc1.Replayed())
+	}
+	if len(j.m) != 3 {
+		t.Errorf("journal holds %d entries, want 3 (two identical requests kept apart, the failure not kept)", len(j.m))
+	}
+
+	calls = 0
+	delete(fail, "flaky")
+	got2, jc2 := run()
+	if calls != 1 || jc2.Replayed() != 3 {
+		t.Errorf("resumed run: %d calls, %d replayed; want 1 (only the call that had failed), 3", calls, jc2.Replayed())
+	}
+	for i := range 3 {
+		a, _ := json.Marshal(got1[i])
+		b, _ := json.Marshal(got2[i])
+		if string(a) != string(b) {
+			t.Errorf("answer %d differs after resuming: %s vs %s", i, a, b)
+		}
+	}
+}
+
+// TestResumedRunEqualsUninterrupted: a run cancelled part-way, resumed with
+// its journal, makes only the missing calls and ends with the same tree as a
+// run that was never interrupted.
+func TestResumedRunEqualsUninterrupted(t *testing.T) {
+	cfg := testConfig(3, "t1", "t2")
+	newScript := func() *script { return &script{judge: twoBranches(), words: 10} }
+
+	whole := newScript()
+	want, err := New(cfg, completer(whole.answer), promptSet(t), Options{}).Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := len(whole.requests)
+
+	j := &memJournal{m: map[string][]byte{}}
+	ctx, cancel := context.WithCancel(context.Background())
+	cut := newScript()
+	var once sync.Once
+	var n int
+	var mu sync.Mutex
+	stopping := completer(func(ctx context.Context, r providers.Request) (providers.Response, error) {
+		mu.Lock()
+		n++
+		if n == total/2 {
+			once.Do(cancel)
+		}
+		mu.Unlock()
+		if ctx.Err() != nil {
+			return providers.Response{}, ctx.Err()
+		}
+		return cut.answer(ctx, r)
+	})
+	if _, err := New(cfg, NewJournaled(stopping, j, nil), promptSet(t), Options{}).Run(ctx); err == nil {
+		t.Fatal("the cancelled run reported no error")
+	}
+	done := len(j.m)
+	if done == 0 || done >= total {
+		t.Fatalf("the interrupted run completed %d of %d calls; the test needs a partial run", done, total)
+	}
+
+	rest := newScript()
+	jc := NewJournaled(completer(rest.answer), j, nil)
+	got, err := New(cfg, jc, promptSet(t), Options{}).Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rest.requests) != total-done || jc.Replayed() != done {
+		t.Errorf("resumed run made %d calls and replayed %d; want %d and %d", len(rest.requests), jc.Replayed(), total-done, done)
+	}
+	for i := range want.Topics {
+		a, _ := json.Marshal(want.Topics[i])
+		b, _ := json.Marshal(got.Topics[i])
+		if string(a) != string(b) {
+			t.Errorf("topic %s differs from the uninterrupted run", want.Topics[i].ID)
+		}
+	}
+}
