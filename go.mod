@@ -3,6 +3,7 @@ module github.com/debatehq/debate
 go 1.26.0
 
 require (
+	github.com/coder/websocket v1.8.15
 	github.com/google/uuid v1.6.0
 	github.com/sashabaranov/go-openai v1.43.0
 	github.com/spf13/pflag v1.1.0

@@ -1,0 +1,315 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/debatehq/debate/protocol"
+)
+
+// The request bodies. Their decoders accept a JSON object only, check every
+// known field by its JSON type (a number where a string belongs is refused,
+// naming the field), require the fields the route needs, and ignore unknown
+// fields, as the seed server did. Errors are *protocol.Error with
+// CodeInvalidInput. Deeper checks (lengths, states, ids) are the store's.
+
+// CreateDebateRequest is the body of POST /debates.
+type CreateDebateRequest struct {
+	DebateID        string `json:"debate_id"`
+	Title           string `json:"title"`
+	DebateType      string `json:"debate_type"`
+	MotionContent   string `json:"motion_content"`
+	ClientRequestID string `json:"client_request_id"`
+}
+
+// ArgumentRequest is the body of POST /debates/{id}/arguments (a CLAIM, with
+// Role), /appeal and /resolution (without Role).
+type ArgumentRequest struct {
+	Role            string `json:"role,omitempty"`
+	TargetID        string `json:"target_id"`
+	Content         string `json:"content"`
+	ClientRequestID string `json:"client_request_id"`
+}
+
+// InterventionRequest is the body of POST /debates/{id}/intervention; every
+// field is optional and an empty body is accepted. Without a
+// client_request_id the write is not idempotent.
+type InterventionRequest struct {
+	Content         string `json:"content,omitempty"`
+	ClientRequestID string `json:"client_request_id,omitempty"`
+}
+
+// RulingRequest is the body of POST /debates/{id}/ruling. Close must be a
+// JSON boolean when present: "close":"true" is refused, never taken as true.
+type RulingRequest struct {
+	Content         string `json:"content"`
+	Close           bool   `json:"close"`
+	ClientRequestID string `json:"client_request_id,omitempty"`
+}
+
+// CreateDocumentRequest is the body of POST /documents.
+type CreateDocumentRequest struct {
+	Title           string `json:"title,omitempty"`
+	Content         string `json:"content"`
+	ClientRequestID string `json:"client_request_id,omitempty"`
+}
+
+// SubmitDocumentRequest is the body of POST /documents/{id}/versions.
+type SubmitDocumentRequest struct {
+	Content         string `json:"content"`
+	ClientRequestID string `json:"client_request_id,omitempty"`
+}
+
+// DecodeCreateDebate decodes and checks the body of POST /debates.
+func DecodeCreateDebate(body []byte) (CreateDebateRequest, error) {
+	o, err := parseObject(body, false)
+	if err != nil {
+		return CreateDebateRequest{}, err
+	}
+	var r CreateDebateRequest
+	err = o.strings(
+		field{"debate_id", &r.DebateID, true},
+		field{"title", &r.Title, true},
+		field{"debate_type", &r.DebateType, true},
+		field{"motion_content", &r.MotionContent, true},
+		field{"client_request_id", &r.ClientRequestID, true},
+	)
+	if err != nil {
+		return CreateDebateRequest{}, err
+	}
+	if _, err := protocol.ParseDebateType(r.DebateType); err != nil {
+		return CreateDebateRequest{}, err
+	}
+	return r, nil
+}
+
+// DecodeClaim decodes and checks the body of POST /debates/{id}/arguments.
+func DecodeClaim(body []byte) (ArgumentRequest, error) {
+	o, err := parseObject(body, false)
+	if err != nil {
+		return ArgumentRequest{}, err
+	}
+	var r ArgumentRequest
+	if err := o.strings(field{"role", &r.Role, true}); err != nil {
+		return ArgumentRequest{}, err
+	}
+	if _, err := protocol.ParseRole(r.Role); err != nil {
+		return ArgumentRequest{}, err
+	}
+	if err := o.targeted(&r); err != nil {
+		return ArgumentRequest{}, err
+	}
+	return r, nil
+}
+
+// DecodeTargeted decodes and checks the body of POST /debates/{id}/appeal and
+// /resolution. A role field, if sent, is ignored: these are the proposer's.
+func DecodeTargeted(body []byte) (ArgumentRequest, error) {
+	o, err := parseObject(body, false)
+	if err != nil {
+		return ArgumentRequest{}, err
+	}
+	var r ArgumentRequest
+	if err := o.targeted(&r); err != nil {
+		return ArgumentRequest{}, err
+	}
+	return r, nil
+}
+
+func (o object) targeted(r *ArgumentRequest) error {
+	return o.strings(
+		field{"target_id", &r.TargetID, true},
+		field{"content", &r.Content, true},
+		field{"client_request_id", &r.ClientRequestID, true},
+	)
+}
+
+// DecodeIntervention decodes and checks the body of POST
+// /debates/{id}/intervention; an empty body is an intervention without
+// content.
+func DecodeIntervention(body []byte) (InterventionRequest, error) {
+	o, err := parseObject(body, true)
+	if err != nil {
+		return InterventionRequest{}, err
+	}
+	var r InterventionRequest
+	err = o.strings(
+		field{"content", &r.Content, false},
+		field{"client_request_id", &r.ClientRequestID, false},
+	)
+	if err != nil {
+		return InterventionRequest{}, err
+	}
+	return r, nil
+}
+
+// DecodeRuling decodes and checks the body of POST /debates/{id}/ruling.
+func DecodeRuling(body []byte) (RulingRequest, error) {
+	o, err := parseObject(body, false)
+	if err != nil {
+		return RulingRequest{}, err
+	}
+	var r RulingRequest
+	err = o.strings(
+		field{"content", &r.Content, true},
+		field{"client_request_id", &r.ClientRequestID, false},
+	)
+	if err != nil {
+		return RulingRequest{}, err
+	}
+	if r.Close, err = o.boolean("close"); err != nil {
+		return RulingRequest{}, err
+	}
+	return r, nil
+}
+
+// DecodeCreateDocument decodes and checks the body of POST /documents.
+func DecodeCreateDocument(body []byte) (CreateDocumentRequest, error) {
+	o, err := parseObject(body, false)
+	if err != nil {
+		return CreateDocumentRequest{}, err
+	}
+	var r CreateDocumentRequest
+	err = o.strings(
+		field{"title", &r.Title, false},
+		field{"content", &r.Content, true},
+		field{"client_request_id", &r.ClientRequestID, false},
+	)
+	if err != nil {
+		return CreateDocumentRequest{}, err
+	}
+	return r, nil
+}
+
+// DecodeSubmitDocument decodes and checks the body of POST
+// /documents/{id}/versions.
+func DecodeSubmitDocument(body []byte) (SubmitDocumentRequest, error) {
+	o, err := parseObject(body, false)
+	if err != nil {
+		return SubmitDocumentRequest{}, err
+	}
+	var r SubmitDocumentRequest
+	err = o.strings(
+		field{"content", &r.Content, true},
+		field{"client_request_id", &r.ClientRequestID, false},
+	)
+	if err != nil {
+		return SubmitDocumentRequest{}, err
+	}
+	return r, nil
+}
+
+// DecodeString reads an optional string field of a JSON object, as the
+// request decoders do (absent or null is ""). It serves messages whose other
+// fields have their own decoder, such as a WebSocket frame's debate_id.
+func DecodeString(body []byte, name string) (string, error) {
+	o, err := parseObject(body, true)
+	if err != nil {
+		return "", err
+	}
+	var s string
+	err = o.strings(field{name, &s, false})
+	return s, err
+}
+
+// object is a JSON object with its values left raw.
+type object map[string]json.RawMessage
+
+type field struct {
+	name     string
+	dst      *string
+	required bool
+}
+
+func parseObject(body []byte, allowEmpty bool) (object, error) {
+	body = bytes.TrimSpace(body)
+	if len(body) == 0 {
+		if allowEmpty {
+			return object{}, nil
+		}
+		return nil, invalid("request body is empty", "send a JSON object")
+	}
+	if k := kind(body); k != "object" {
+		if !json.Valid(body) {
+			return nil, invalid("request body is not valid JSON", "send a JSON object")
+		}
+		return nil, invalid("request body: want a JSON object, got "+k, "send a JSON object")
+	}
+	var o object
+	if err := json.Unmarshal(body, &o); err != nil {
+		return nil, invalid("request body is not valid JSON: "+syntaxMessage(err), "send a JSON object")
+	}
+	if o == nil {
+		o = object{}
+	}
+	return o, nil
+}
+
+func syntaxMessage(err error) string {
+	if se, ok := err.(*json.SyntaxError); ok {
+		return fmt.Sprintf("%s (at byte %d)", se.Error(), se.Offset)
+	}
+	return err.Error()
+}
+
+func (o object) strings(fields ...field) error {
+	for _, f := range fields {
+		raw, ok := o[f.name]
+		if !ok || kind(raw) == "null" {
+			if f.required {
+				return invalid(f.name+" is required", "")
+			}
+			continue
+		}
+		if k := kind(raw); k != "string" {
+			return invalid(fmt.Sprintf("%s: want a string, got %s", f.name, k), "")
+		}
+		if err := json.Unmarshal(raw, f.dst); err != nil {
+			return invalid(f.name+": "+err.Error(), "")
+		}
+		if f.required && *f.dst == "" {
+			return invalid(f.name+" is required (got an empty string)", "")
+		}
+	}
+	return nil
+}
+
+// boolean reads an optional boolean: absent or null is false; anything but
+// true or false is refused.
+func (o object) boolean(name string) (bool, error) {
+	raw, ok := o[name]
+	if !ok || kind(raw) == "null" {
+		return false, nil
+	}
+	if k := kind(raw); k != "boolean" {
+		return false, invalid(fmt.Sprintf("%s: want a boolean (true or false), got %s", name, k), "send "+name+": true to close the debate")
+	}
+	return protocol.CloseFlag(raw), nil
+}
+
+// kind names the JSON type of a value by its first byte.
+func kind(raw []byte) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return "nothing"
+	}
+	switch raw[0] {
+	case '"':
+		return "string"
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	}
+	return "number"
+}
+
+func invalid(msg, suggestion string) *protocol.Error {
+	return &protocol.Error{Code: protocol.CodeInvalidInput, Message: msg, Suggestion: strings.TrimSpace(suggestion)}
+}
