@@ -1,0 +1,338 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/debatehq/debate/protocol"
+	"github.com/debatehq/debate/server/api"
+	"github.com/debatehq/debate/store"
+)
+
+func (s *Server) health(w http.ResponseWriter, r *http.Request) {
+	s.writeData(w, r, http.StatusOK, api.Health{Status: "ok"})
+}
+
+func (s *Server) createDebate(w http.ResponseWriter, r *http.Request) {
+	body, err := s.readBody(w, r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	req, err := api.DecodeCreateDebate(body)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	res, err := s.st.Create(r.Context(), store.NewDebate{ID: req.DebateID, Title: req.Title,
+		Type: protocol.DebateType(req.DebateType), Content: req.MotionContent, ClientRequestID: req.ClientRequestID})
+	s.writeResult(w, r, res, err)
+}
+
+func (s *Server) listDebates(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	var f store.Filter
+	var err error
+	if v := q.Get("state"); v != "" {
+		if f.State, err = protocol.ParseState(v); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+	}
+	if f.Limit, err = queryInt(q, "limit", 0); err == nil {
+		if f.Offset, err = queryInt(q, "offset", 0); err == nil {
+			f.PendingFirstOpponent, err = queryBool(q, "pending_first_opponent")
+		}
+	}
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	page, err := s.st.List(r.Context(), f)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	out := api.DebateList{Debates: make([]api.Debate, len(page.Debates)), Total: page.Total}
+	for i, d := range page.Debates {
+		out.Debates[i] = api.FromDebate(d)
+	}
+	s.writeData(w, r, http.StatusOK, out)
+}
+
+func (s *Server) getDebate(w http.ResponseWriter, r *http.Request) {
+	limit, err := queryInt(r.URL.Query(), "limit", -1)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	c, err := s.st.Get(r.Context(), r.PathValue("id"), limit)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	motion := api.FromArgument(c.Motion)
+	s.writeData(w, r, http.StatusOK, api.DebateContext{
+		Debate: api.FromDebate(c.Debate), Motion: &motion, Arguments: api.FromArguments(c.Arguments),
+		AvailableActions: api.AllActions(c.Debate.State),
+	})
+}
+
+func (s *Server) deleteDebate(w http.ResponseWriter, r *http.Request) {
+	if err := s.st.Delete(r.Context(), r.PathValue("id")); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.writeData(w, r, http.StatusOK, api.Deleted{Deleted: true})
+}
+
+func (s *Server) submitClaim(w http.ResponseWriter, r *http.Request) {
+	s.submit(w, r, func(body []byte) (store.Write, error) {
+		req, err := api.DecodeClaim(body)
+		return store.Write{Type: protocol.Claim, Role: protocol.Role(req.Role), TargetID: req.TargetID,
+			Content: req.Content, ClientRequestID: req.ClientRequestID}, err
+	})
+}
+
+func (s *Server) submitAppeal(w http.ResponseWriter, r *http.Request) {
+	s.submit(w, r, targeted(protocol.Appeal))
+}
+
+func (s *Server) submitResolution(w http.ResponseWriter, r *http.Request) {
+	s.submit(w, r, targeted(protocol.Resolution))
+}
+
+func targeted(t protocol.ArgType) func([]byte) (store.Write, error) {
+	return func(body []byte) (store.Write, error) {
+		req, err := api.DecodeTargeted(body)
+		return store.Write{Type: t, Role: protocol.Proposer, TargetID: req.TargetID,
+			Content: req.Content, ClientRequestID: req.ClientRequestID}, err
+	}
+}
+
+func (s *Server) submitIntervention(w http.ResponseWriter, r *http.Request) {
+	s.submit(w, r, decodeIntervention)
+}
+
+func decodeIntervention(body []byte) (store.Write, error) {
+	req, err := api.DecodeIntervention(body)
+	return store.Write{Type: protocol.Intervention, Role: protocol.Arbitrator,
+		Content: req.Content, ClientRequestID: req.ClientRequestID}, err
+}
+
+func (s *Server) submitRuling(w http.ResponseWriter, r *http.Request) {
+	s.submit(w, r, decodeRuling)
+}
+
+func decodeRuling(body []byte) (store.Write, error) {
+	req, err := api.DecodeRuling(body)
+	return store.Write{Type: protocol.Ruling, Role: protocol.Arbitrator,
+		Content: req.Content, Close: req.Close, ClientRequestID: req.ClientRequestID}, err
+}
+
+// submit reads and decodes a write's body and runs it through the store.
+func (s *Server) submit(w http.ResponseWriter, r *http.Request, decode func([]byte) (store.Write, error)) {
+	body, err := s.readBody(w, r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	wr, err := decode(body)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	wr.DebateID = r.PathValue("id")
+	res, err := s.st.Submit(r.Context(), wr)
+	s.writeResult(w, r, res, err)
+}
+
+// writeResult answers a write: 201 with the argument and the debate, for a
+// replay too.
+func (s *Server) writeResult(w http.ResponseWriter, r *http.Request, res store.Result, err error) {
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.writeData(w, r, http.StatusCreated, writeResult(res))
+}
+
+func writeResult(res store.Result) api.WriteResult {
+	out := api.WriteResult{Debate: api.FromDebate(res.Debate), Argument: api.FromArgument(res.Argument), Replay: res.Replay}
+	if res.AutoRuling != nil {
+		a := api.FromArgument(*res.AutoRuling)
+		out.AutoRuling = &a
+	}
+	return out
+}
+
+// poll answers GET /debates/{id}/poll (SPEC 2.3). Without wait it answers at
+// once, as the seed did; with wait (seconds, at most 60) it holds the request
+// until an argument newer than argument_id is committed, the debate is
+// closed, the wait ends, or the server shuts down (then it answers with what
+// is there now).
+func (s *Server) poll(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	id := r.PathValue("id")
+	roleText := q.Get("role")
+	if roleText == "" {
+		s.writeError(w, r, protocol.Errorf(protocol.CodeInvalidInput, "role is required").
+			WithSuggestion("add ?role=proposer or ?role=opponent"))
+		return
+	}
+	role, err := protocol.ParseRole(roleText)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	wait, err := queryWait(q)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	after := q.Get("argument_id")
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	stop := context.AfterFunc(s.stopCtx, cancel)
+	defer stop()
+	s.waiting.Add(1)
+	res, err := s.st.Wait(ctx, id, role, after, wait)
+	s.waiting.Add(-1)
+	if err != nil && r.Context().Err() == nil && s.stopCtx.Err() != nil {
+		res, err = s.st.Wait(r.Context(), id, role, after, 0)
+	}
+	if err != nil {
+		if r.Context().Err() != nil {
+			return // the client went away
+		}
+		s.writeError(w, r, err)
+		return
+	}
+	out := api.PollResult{HasNewArgument: res.HasNew, Action: string(res.Action), DebateID: id,
+		DebateState: string(res.Debate.State), LastSeenSeq: res.LastSeenSeq,
+		AvailableActions: api.Actions(res.Debate.State, role)}
+	if res.Action != "" {
+		a := api.FromArgument(res.Argument)
+		out.Argument = &a
+	}
+	s.writeData(w, r, http.StatusOK, out)
+}
+
+func (s *Server) createDocument(w http.ResponseWriter, r *http.Request) {
+	body, err := s.readBody(w, r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	req, err := api.DecodeCreateDocument(body)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	doc, replay, err := s.st.CreateDocument(r.Context(), store.NewDocument{Title: req.Title, Content: req.Content, ClientRequestID: req.ClientRequestID})
+	s.writeDocument(w, r, http.StatusCreated, doc, replay, err)
+}
+
+func (s *Server) submitDocument(w http.ResponseWriter, r *http.Request) {
+	body, err := s.readBody(w, r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	req, err := api.DecodeSubmitDocument(body)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	doc, replay, err := s.st.SubmitDocument(r.Context(), r.PathValue("id"), req.Content, req.ClientRequestID)
+	s.writeDocument(w, r, http.StatusCreated, doc, replay, err)
+}
+
+func (s *Server) getDocument(w http.ResponseWriter, r *http.Request) {
+	version, err := queryInt(r.URL.Query(), "version", 0)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	doc, err := s.st.GetDocument(r.Context(), r.PathValue("id"), version)
+	s.writeDocument(w, r, http.StatusOK, doc, false, err)
+}
+
+func (s *Server) writeDocument(w http.ResponseWriter, r *http.Request, status int, doc protocol.Document, replay bool, err error) {
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.writeData(w, r, status, api.DocumentResult{Document: api.FromDocument(doc), Replay: replay})
+}
+
+// readBody reads a JSON request body of at most MaxBody bytes. A body with a
+// Content-Type other than JSON is refused (which also keeps browsers' plain
+// form posts out).
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		mt, _, err := mime.ParseMediaType(ct)
+		if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
+			return nil, protocol.Errorf(protocol.CodeInvalidInput, "Content-Type %q is not JSON", ct).
+				WithSuggestion("send the body as JSON with Content-Type: application/json")
+		}
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opt.MaxBody))
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		return nil, protocol.Errorf(protocol.CodeContentTooLarge, "request body is larger than %d bytes", s.opt.MaxBody).
+			WithSuggestion("put long texts in a document (debate docs create) and send a short summary with its doc_id")
+	}
+	if err != nil {
+		return nil, protocol.Errorf(protocol.CodeInvalidInput, "cannot read the request body: %v", err)
+	}
+	return body, nil
+}
+
+// queryInt reads a non-negative integer query parameter; def when absent.
+func queryInt(q url.Values, name string, def int) (int, error) {
+	v, ok := q[name]
+	if !ok || v[0] == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(v[0])
+	if err != nil || n < 0 {
+		return 0, protocol.Errorf(protocol.CodeInvalidInput, "%s: want a non-negative integer, got %q", name, v[0])
+	}
+	return n, nil
+}
+
+func queryBool(q url.Values, name string) (bool, error) {
+	v := q.Get(name)
+	if v == "" {
+		return false, nil
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return false, protocol.Errorf(protocol.CodeInvalidInput, "%s: want true or false, got %q", name, v)
+	}
+	return b, nil
+}
+
+// queryWait reads wait: seconds (a number from 0 to 60, fractions allowed).
+func queryWait(q url.Values) (time.Duration, error) {
+	v := q.Get("wait")
+	if v == "" {
+		return 0, nil
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || math.IsNaN(f) || f < 0 || f > MaxWait.Seconds() {
+		return 0, protocol.Errorf(protocol.CodeInvalidInput, "wait: want seconds from 0 to %d, got %q", int(MaxWait.Seconds()), v).
+			WithSuggestion(fmt.Sprintf("wait at most %d seconds per request and poll again", int(MaxWait.Seconds())))
+	}
+	return time.Duration(f * float64(time.Second)), nil
+}

@@ -1,0 +1,274 @@
+// Package server is the protocol server of `debate serve` (SPEC 2.5): the
+// seed-compatible REST API over the store, long-polling waits, a WebSocket
+// feed for the arbitrator's web UI, and document routes for the agent
+// commands. It holds no SQL: every read and write goes through store.Store,
+// and every refusal is a protocol error mapped to an HTTP status by one table
+// (statusOf).
+//
+// Other files of the server (the web UI) add their routes with Handle; they
+// are served behind the same authentication.
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/debatehq/debate/store"
+)
+
+// Defaults for Options fields left zero.
+const (
+	DefaultMaxBody         = 4 << 20 // bytes per request body (documents are up to 1 MiB of text)
+	DefaultShutdownTimeout = 10 * time.Second
+	DefaultPingInterval    = 30 * time.Second
+	// MaxWait is the longest long-poll a client may ask for.
+	MaxWait = 60 * time.Second
+)
+
+// Options configure a Server. The zero value serves without authentication.
+type Options struct {
+	// Token, when set, is required on every route, the WebSocket and the web
+	// UI: as "Authorization: Bearer <token>", or as ?token= on GET requests
+	// (browsers and WebSocket clients cannot always set headers).
+	Token string
+	// Logger receives internal errors (with a request id) and lifecycle
+	// messages; slog.Default() when nil. The token is never logged.
+	Logger *slog.Logger
+	// MaxBody is the largest request body in bytes (DefaultMaxBody when 0).
+	MaxBody int64
+	// ShutdownTimeout bounds how long Serve drains requests after its context
+	// ends (DefaultShutdownTimeout when 0).
+	ShutdownTimeout time.Duration
+	// PingInterval is how often a WebSocket is pinged (DefaultPingInterval
+	// when 0).
+	PingInterval time.Duration
+	// OriginPatterns lists extra origins (host patterns, see
+	// websocket.AcceptOptions) allowed to open the WebSocket; the server's
+	// own origin is always allowed.
+	OriginPatterns []string
+}
+
+// Server serves the protocol over HTTP. Create it with New.
+type Server struct {
+	st      *store.Store
+	opt     Options
+	log     *slog.Logger
+	mux     *http.ServeMux
+	handler http.Handler
+	token   [32]byte // SHA-256 of the token, compared in constant time
+
+	// stopCtx ends when shutdown begins: long-polls answer at once and
+	// WebSockets close with "going away".
+	stopCtx context.Context
+	stop    context.CancelFunc
+	sockets sync.WaitGroup
+
+	idPrefix string
+	nextID   atomic.Uint64
+	// waiting counts long-polls blocked in the store (read by tests).
+	waiting atomic.Int64
+}
+
+// New returns a server over st. The caller keeps ownership of st and closes
+// it after Serve returns.
+func New(st *store.Store, opt Options) *Server {
+	if opt.Logger == nil {
+		opt.Logger = slog.Default()
+	}
+	if opt.MaxBody <= 0 {
+		opt.MaxBody = DefaultMaxBody
+	}
+	if opt.ShutdownTimeout <= 0 {
+		opt.ShutdownTimeout = DefaultShutdownTimeout
+	}
+	if opt.PingInterval <= 0 {
+		opt.PingInterval = DefaultPingInterval
+	}
+	var p [4]byte
+	_, _ = rand.Read(p[:])
+	s := &Server{st: st, opt: opt, log: opt.Logger, mux: http.NewServeMux(), idPrefix: hex.EncodeToString(p[:])}
+	s.stopCtx, s.stop = context.WithCancel(context.Background())
+	if opt.Token != "" {
+		s.token = sha256.Sum256([]byte(opt.Token))
+	}
+	s.routes()
+	s.handler = s.withRequestID(s.withRecover(s.withAuth(http.HandlerFunc(s.route))))
+	return s
+}
+
+func (s *Server) routes() {
+	s.mux.HandleFunc("GET /health", s.health)
+	s.mux.HandleFunc("POST /debates", s.createDebate)
+	s.mux.HandleFunc("GET /debates", s.listDebates)
+	s.mux.HandleFunc("GET /debates/{id}", s.getDebate)
+	s.mux.HandleFunc("DELETE /debates/{id}", s.deleteDebate)
+	s.mux.HandleFunc("POST /debates/{id}/arguments", s.submitClaim)
+	s.mux.HandleFunc("POST /debates/{id}/appeal", s.submitAppeal)
+	s.mux.HandleFunc("POST /debates/{id}/resolution", s.submitResolution)
+	s.mux.HandleFunc("POST /debates/{id}/intervention", s.submitIntervention)
+	s.mux.HandleFunc("POST /debates/{id}/ruling", s.submitRuling)
+	s.mux.HandleFunc("GET /debates/{id}/poll", s.poll)
+	s.mux.HandleFunc("GET /ws", s.websocket)
+	s.mux.HandleFunc("POST /documents", s.createDocument)
+	s.mux.HandleFunc("POST /documents/{id}/versions", s.submitDocument)
+	s.mux.HandleFunc("GET /documents/{id}", s.getDocument)
+}
+
+// Handle registers h for pattern (an http.ServeMux pattern such as
+// "GET /{$}") behind the server's authentication. Call it before serving.
+func (s *Server) Handle(pattern string, h http.Handler) { s.mux.Handle(pattern, h) }
+
+// Handler returns the server's HTTP handler: request ids, panic recovery,
+// authentication, then the routes.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// Stopping returns a channel that is closed when shutdown begins; handlers
+// that hold requests open (such as a live page) should end then.
+func (s *Server) Stopping() <-chan struct{} { return s.stopCtx.Done() }
+
+// Serve serves HTTP on ln until ctx ends, then shuts down gracefully: it
+// stops accepting, tells long-polls to answer now and WebSockets to close
+// with "going away", and waits up to ShutdownTimeout for requests in flight
+// before closing what remains. It returns nil after a clean shutdown.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	hs := &http.Server{
+		Handler:           s.handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		s.stop()
+		s.sockets.Wait()
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	s.stop()
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.opt.ShutdownTimeout)
+	defer cancel()
+	err := hs.Shutdown(sctx)
+	done := make(chan struct{})
+	go func() { s.sockets.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-sctx.Done():
+		err = errors.Join(err, errors.New("websockets still open after the shutdown timeout"))
+	}
+	if err != nil {
+		hs.Close()
+		<-done
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("serve: %w", err)
+	}
+	return nil
+}
+
+// route serves the request with its pattern, or a JSON 404/405 when no
+// pattern matches.
+func (s *Server) route(w http.ResponseWriter, r *http.Request) {
+	if h, pattern := s.mux.Handler(r); pattern == "" {
+		rec := &statusRecorder{header: http.Header{}}
+		h.ServeHTTP(rec, r)
+		if rec.status == http.StatusMethodNotAllowed {
+			w.Header().Set("Allow", rec.header.Get("Allow"))
+			s.writeErrorBody(w, r, http.StatusMethodNotAllowed, codeBody(codeMethodNotAllowed,
+				fmt.Sprintf("method %s is not allowed on %s", r.Method, r.URL.Path), "allowed: "+rec.header.Get("Allow")))
+			return
+		}
+		s.writeErrorBody(w, r, http.StatusNotFound, codeBody(codeRouteNotFound,
+			fmt.Sprintf("no route %s %s", r.Method, r.URL.Path), "see debate help serve for the routes"))
+		return
+	}
+	s.mux.ServeHTTP(w, r)
+}
+
+type statusRecorder struct {
+	header http.Header
+	status int
+}
+
+func (r *statusRecorder) Header() http.Header         { return r.header }
+func (r *statusRecorder) Write(b []byte) (int, error) { return len(b), nil }
+func (r *statusRecorder) WriteHeader(code int)        { r.status = code }
+
+type ctxKey int
+
+const requestIDKey ctxKey = 0
+
+func (s *Server) withRequestID(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id := fmt.Sprintf("%s-%d", s.idPrefix, s.nextID.Add(1))
+		w.Header().Set("X-Request-Id", id)
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), requestIDKey, id)))
+	})
+}
+
+func requestID(r *http.Request) string {
+	id, _ := r.Context().Value(requestIDKey).(string)
+	return id
+}
+
+func (s *Server) withRecover(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				s.writeError(w, r, fmt.Errorf("panic: %v", v))
+			}
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+func (s *Server) withAuth(next http.Handler) http.Handler {
+	if s.opt.Token == "" {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.authorized(r) {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="debate"`)
+			s.writeError(w, r, authFailed())
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// authorized compares the presented token with the server's in constant
+// time (over SHA-256 digests, so the length does not leak either).
+func (s *Server) authorized(r *http.Request) bool {
+	var got string
+	if h := r.Header.Get("Authorization"); h != "" {
+		scheme, tok, ok := strings.Cut(h, " ")
+		if !ok || !strings.EqualFold(scheme, "Bearer") {
+			return false
+		}
+		got = strings.TrimSpace(tok)
+	} else if r.Method == http.MethodGet {
+		got = r.URL.Query().Get("token")
+	}
+	if got == "" {
+		return false
+	}
+	sum := sha256.Sum256([]byte(got))
+	return subtle.ConstantTimeCompare(sum[:], s.token[:]) == 1
+}
