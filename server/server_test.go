@@ -39,6 +39,7 @@ func (s *syncBuffer) String() string {
 
 type fixture struct {
 	t    testing.TB
+	path string
 	st   *store.Store
 	srv  *Server
 	ts   *httptest.Server
@@ -47,7 +48,8 @@ type fixture struct {
 
 func newFixture(t testing.TB, opt Options) *fixture {
 	t.Helper()
-	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "debate.db"), store.Options{})
+	path := filepath.Join(t.TempDir(), "debate.db")
+	st, err := store.Open(context.Background(), path, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,8 +62,10 @@ func newFixture(t testing.TB, opt Options) *fixture {
 		ts.Close()
 		st.Close()
 	})
-	return &fixture{t: t, st: st, srv: srv, ts: ts, logs: logs}
+	return &fixture{t: t, path: path, st: st, srv: srv, ts: ts, logs: logs}
 }
+
+func (f *fixture) dbPath() string { return f.path }
 
 type response struct {
 	status int
@@ -455,3 +459,5 @@ func TestPanicIsInternalError(t *testing.T) {
 		t.Fatalf("panic: %d %s; log:\n%s", r.status, r.raw, f.logs.String())
 	}
 }
+
+func discardLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }

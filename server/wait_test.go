@@ -1,0 +1,140 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"net"
+	"net/http"
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/coder/websocket/wsjson"
+
+	"github.com/debatehq/debate/server/api"
+	"github.com/debatehq/debate/store"
+)
+
+// waitFor yields until cond holds; it has no deadline of its own (the test
+// binary's -timeout is the bound), so it asserts no timing.
+func waitFor(cond func() bool) {
+	for !cond() {
+		runtime.Gosched()
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestPollWakesOnWrite holds a long-poll, writes, and checks that the waiter
+// returns the written argument with the action for its role.
+func TestPollWakesOnWrite(t *testing.T) {
+	f := newFixture(t, Options{})
+	motion := f.create("d1").Argument.ID
+	got := make(chan response, 1)
+	go func() { got <- f.call("GET", "/debates/d1/poll?role=proposer&argument_id="+motion+"&wait=60", "") }()
+	waitFor(func() bool { return f.srv.waiting.Load() == 1 })
+	w := f.call("POST", "/debates/d1/arguments", `{"role":"opponent","target_id":"`+motion+`","content":"No.","client_request_id":"o1"}`)
+	written := decode[api.WriteResult](t, w.env.Data).Argument
+	r := <-got
+	p := decode[api.PollResult](t, r.env.Data)
+	if r.status != 200 || !p.HasNewArgument || p.Argument == nil || p.Argument.ID != written.ID || p.Action != "respond" ||
+		p.DebateState != "AWAITING_PROPOSER" || p.LastSeenSeq != 1 || len(p.AvailableActions) != 3 {
+		t.Fatalf("poll answered %d %s, want the opponent's claim %s", r.status, r.raw, written.ID)
+	}
+}
+
+func TestPollAnswersAtOnce(t *testing.T) {
+	f := newFixture(t, Options{})
+	motion := f.create("d1").Argument.ID
+	// Without wait, nothing new: the seed's immediate answer.
+	r := f.call("GET", "/debates/d1/poll?role=opponent&argument_id="+motion, "")
+	p := decode[api.PollResult](t, r.env.Data)
+	if r.status != 200 || p.HasNewArgument || p.Argument != nil || p.Action != "" || p.DebateID != "d1" || p.LastSeenSeq != 1 {
+		t.Fatalf("immediate poll: %s", r.raw)
+	}
+	// Without argument_id the MOTION is new: the opponent responds.
+	r = f.call("GET", "/debates/d1/poll?role=opponent", "")
+	if p := decode[api.PollResult](t, r.env.Data); !p.HasNewArgument || p.Action != "respond" || p.Argument.ID != motion {
+		t.Fatalf("first poll: %s", r.raw)
+	}
+	// A closed debate answers debate_closed at once even with a long wait.
+	f.call("POST", "/debates/d1/intervention", `{}`)
+	closing := f.call("POST", "/debates/d1/ruling", `{"content":"Done.","close":true}`)
+	last := decode[api.WriteResult](t, closing.env.Data).Argument.ID
+	r = f.call("GET", "/debates/d1/poll?role=proposer&wait=60&argument_id="+last, "")
+	if p := decode[api.PollResult](t, r.env.Data); p.Action != "debate_closed" || p.HasNewArgument || p.DebateState != "CLOSED" {
+		t.Fatalf("closed poll: %s", r.raw)
+	}
+}
+
+// TestShutdownDrainsLongPoll serves on a real listener, holds a long-poll
+// and a WebSocket, then ends the server's context: the poll is answered
+// (nothing new), the WebSocket is closed with "going away", Serve returns
+// nil, and the store is still usable by its owner.
+func TestShutdownDrainsLongPoll(t *testing.T) {
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "debate.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	srv := New(st, Options{Logger: discardLogger()})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ctx, ln) }()
+	base := "http://" + ln.Addr().String()
+	res, err := st.Create(context.Background(), store.NewDebate{ID: "d1", Title: "t", Type: "general_debate", Content: "m", ClientRequestID: "k"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, _, err := websocket.Dial(context.Background(), "ws://"+ln.Addr().String()+"/ws?debate_id=d1", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.CloseNow()
+	var initial api.Frame
+	if err := wsjson.Read(context.Background(), conn, &initial); err != nil || initial.Type != api.FrameInitialState {
+		t.Fatalf("initial frame %+v, %v", initial, err)
+	}
+
+	polled := make(chan *http.Response, 1)
+	go func() {
+		r, err := http.Get(base + "/debates/d1/poll?role=proposer&wait=60&argument_id=" + res.Argument.ID)
+		if err != nil {
+			t.Error(err)
+		}
+		polled <- r
+	}()
+	waitFor(func() bool { return srv.waiting.Load() == 1 })
+	cancel()
+
+	r := <-polled
+	if r == nil {
+		t.FailNow()
+	}
+	var env struct {
+		Data api.PollResult `json:"data"`
+	}
+	err = json.NewDecoder(r.Body).Decode(&env)
+	r.Body.Close()
+	if r.StatusCode != 200 || err != nil || env.Data.HasNewArgument || env.Data.DebateState != "AWAITING_OPPONENT" {
+		t.Fatalf("drained poll: %d %+v %v", r.StatusCode, env.Data, err)
+	}
+	_, _, err = conn.Read(context.Background())
+	if websocket.CloseStatus(err) != websocket.StatusGoingAway {
+		t.Fatalf("websocket ended with %v, want going away", err)
+	}
+	if err := <-served; err != nil {
+		t.Fatalf("Serve: %v", err)
+	}
+	if _, err := http.Get(base + "/health"); err == nil {
+		t.Fatal("the server still accepts connections after shutdown")
+	}
+	if _, err := st.Get(context.Background(), "d1", -1); err != nil {
+		t.Fatalf("store after shutdown: %v", err)
+	}
+}
