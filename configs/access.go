@@ -8,13 +8,14 @@ import (
 // redactedKey replaces API keys in Redacted copies.
 const redactedKey = "[redacted]"
 
-// Participants returns the debaters in order, then the reviewer (when set).
+// Participants returns the debaters in order, then the reviewer (when set),
+// then the protocol roles played by models (RoleParticipants).
 func (c *Config) Participants() []Participant {
 	ps := slices.Clone(c.Debaters)
 	if c.Reviewer != nil {
 		ps = append(ps, *c.Reviewer)
 	}
-	return ps
+	return append(ps, c.RoleParticipants()...)
 }
 
 // participant finds the debater or reviewer with the given id.
@@ -27,6 +28,11 @@ func (c *Config) participant(id string) (*Participant, bool) {
 	if c.Reviewer != nil && c.Reviewer.ID == id {
 		return c.Reviewer, true
 	}
+	for _, p := range c.roleParticipants() {
+		if p.ID == id {
+			return p, true
+		}
+	}
 	return nil, false
 }
 
@@ -36,8 +42,13 @@ func (c *Config) participant(id string) (*Participant, bool) {
 // api. The result shares no pointers with the config.
 func (c *Config) Endpoint(participantID string) API {
 	out := c.API
-	if p, ok := c.participant(participantID); ok && p.API != nil {
-		o := p.API
+	var o *API
+	if p, ok := c.participant(participantID); ok {
+		o = p.API
+	} else if a := c.modelArbitrator(); a != nil && a.ID == participantID {
+		o = a.API
+	}
+	if o != nil {
 		if o.BaseURL != "" {
 			out.BaseURL = o.BaseURL
 		}
@@ -84,6 +95,9 @@ func (c *Config) Secrets() []string {
 	if c.Judge != nil {
 		add(c.Judge.API)
 	}
+	for _, a := range c.protocolAPIs() {
+		add(a)
+	}
 	return out
 }
 
@@ -106,6 +120,9 @@ func (c *Config) Redacted() Config {
 	}
 	if cp.Judge != nil {
 		redact(cp.Judge.API)
+	}
+	for _, a := range cp.protocolAPIs() {
+		redact(a)
 	}
 	return cp
 }
@@ -142,6 +159,7 @@ func (c *Config) clone() Config {
 	cp.Output.Format = slices.Clone(c.Output.Format)
 	cp.Pricing = maps.Clone(c.Pricing)
 	cp.Warnings = slices.Clone(c.Warnings)
+	c.cloneProtocol(&cp)
 	return cp
 }
 

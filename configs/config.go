@@ -19,6 +19,10 @@ type Config struct {
 	Prompts       Prompts          `json:"prompts"`
 	Budget        Budget           `json:"budget"`
 	Pricing       map[string]Price `json:"pricing,omitempty"`
+	// Protocol and Motions configure batch protocol debates (proposer,
+	// opponent, arbitrator); see protocol.go.
+	Protocol *Protocol `json:"protocol,omitempty"`
+	Motions  []Motion  `json:"motions,omitempty"`
 
 	// Path is the file the config was loaded from; Dir is its folder, against
 	// which relative paths resolve.

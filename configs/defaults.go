@@ -31,7 +31,9 @@ const (
 // params.synthesis true, fallback.maxConsecutiveFailures
 // DefaultMaxConsecutiveFailures, fallback.retryDelay DefaultRetryDelay,
 // output.dir DefaultOutputDir, output.format [DefaultFormat],
-// prompts.language DefaultLanguage, and each participant's label its id.
+// prompts.language DefaultLanguage, each participant's label its id, and in
+// a protocol section the roles' ids and labels, protocol.maxTurns
+// DefaultMaxTurns and protocol.debateType DefaultDebateType.
 // params.temperature stays nil (the provider's default) when not given.
 // A zero number counts as unset here; Load instead treats a number written
 // in the file as set, so that an explicit 0 is validated rather than replaced.
@@ -90,4 +92,5 @@ func (c *Config) applyDefaults(src *source) {
 	if c.Reviewer != nil && c.Reviewer.Label == "" {
 		c.Reviewer.Label = c.Reviewer.ID
 	}
+	c.applyProtocolDefaults(src)
 }

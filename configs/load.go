@@ -94,6 +94,9 @@ func load(path string, text []byte, opt Options) (*Config, error) {
 	cfg.applyDefaults(src)
 	cfg.Output.Dir = cfg.resolve(cfg.Output.Dir)
 	cfg.Prompts.Dir = cfg.resolve(cfg.Prompts.Dir)
+	if cfg.Protocol != nil {
+		cfg.Protocol.DB = cfg.resolve(cfg.Protocol.DB)
+	}
 	cfg.validate(r)
 
 	if len(r.ps) > 0 {

@@ -713,8 +713,14 @@ func FuzzLoad(f *testing.F) {
 			}
 			return
 		}
-		if cfg.Reviewer == nil || len(cfg.Debaters) < 2 || len(cfg.Topics) == 0 {
-			t.Fatalf("a config without reviewer, debaters or topics passed validation")
+		if len(cfg.Topics) == 0 && len(cfg.Motions) == 0 {
+			t.Fatalf("a config without topics or motions passed validation")
+		}
+		if len(cfg.Topics) > 0 && (cfg.Reviewer == nil || len(cfg.Debaters) < 2) {
+			t.Fatalf("a config with topics but without reviewer or debaters passed validation")
+		}
+		if len(cfg.Motions) > 0 && (cfg.Protocol == nil || cfg.Protocol.Proposer == nil || cfg.Protocol.Opponent == nil || cfg.Protocol.Arbitrator == nil) {
+			t.Fatalf("a config with motions but without every protocol role passed validation")
 		}
 		_ = cfg.Redacted()
 	})

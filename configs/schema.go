@@ -10,7 +10,10 @@ import (
 	"github.com/tailscale/hujson"
 )
 
-var formatsType = reflect.TypeFor[Formats]()
+var (
+	formatsType    = reflect.TypeFor[Formats]()
+	arbitratorType = reflect.TypeFor[Arbitrator]()
+)
 
 // jsonFields maps the json names of a struct type to their field index. Fields
 // tagged "-" and unexported fields are left out.
@@ -88,6 +91,13 @@ func (c *checker) check(v *hujson.Value, t reflect.Type, path string, keyOff int
 			c.checkList(v, reflect.TypeFor[string](), path)
 		default:
 			wrong(`a format name or a list of them, e.g. ["markdown", "html"]`)
+		}
+		return
+	}
+	if t == arbitratorType && v.Value.Kind() == '"' {
+		if s := v.Value.(hujson.Literal).String(); s != HumanArbitrator {
+			c.problem(path, keyOff, `want "human" or an object like {"model": "…"}, got %q`, s)
+			v.Value = hujson.Literal("null")
 		}
 		return
 	}

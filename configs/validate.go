@@ -52,9 +52,10 @@ func (c *Config) foldJudge(r *reporter) {
 func (c *Config) validate(r *reporter) {
 	c.foldJudge(r)
 	c.validateAPI(r, "api", &c.API, true)
-	c.validateParticipants(r)
+	owner := c.validateParticipants(r)
 	c.validateParams(r)
 	c.validateTopics(r)
+	c.validateProtocol(r, owner)
 	c.readSharedContext(r)
 	c.validateOutput(r)
 	if l := c.Prompts.Language; l != "en" && l != "zh" {
@@ -110,8 +111,13 @@ func (c *Config) validateAPI(r *reporter, path string, a *API, top bool) {
 	}
 }
 
-func (c *Config) validateParticipants(r *reporter) {
-	if n := len(c.Debaters); n < 2 {
+// validateParticipants checks the debaters and the reviewer and returns the
+// ids they use, each with the path of its participant. A config with motions
+// and no topics needs neither debaters nor a reviewer, but those it has are
+// checked.
+func (c *Config) validateParticipants(r *reporter) map[string]string {
+	motionsOnly := len(c.Topics) == 0 && len(c.Motions) > 0
+	if n := len(c.Debaters); n < 2 && !motionsOnly {
 		r.at("debaters", `a debate needs at least two debaters (found %d); add entries like {"id": "party-a", "model": "gpt-5.2"}`, n)
 	}
 	owner := map[string]string{} // id → path of the participant that has it
@@ -134,10 +140,13 @@ func (c *Config) validateParticipants(r *reporter) {
 		check(indexPath("debaters", i), &c.Debaters[i])
 	}
 	if c.Reviewer == nil {
-		r.missing("", "reviewer", `required: add a "reviewer" (or "judge") with an "id" and a "model", e.g. {"id": "reviewer", "model": "qwen3.5-plus"}`)
-		return
+		if !motionsOnly {
+			r.missing("", "reviewer", `required: add a "reviewer" (or "judge") with an "id" and a "model", e.g. {"id": "reviewer", "model": "qwen3.5-plus"}`)
+		}
+		return owner
 	}
 	check(c.reviewerPath(), c.Reviewer)
+	return owner
 }
 
 func (c *Config) validateParams(r *reporter) {
@@ -164,7 +173,9 @@ func (c *Config) validateParams(r *reporter) {
 
 func (c *Config) validateTopics(r *reporter) {
 	if len(c.Topics) == 0 {
-		r.missing("", "topics", `required: add at least one topic, e.g. {"id": "topic-1", "title": "…"}`)
+		if len(c.Motions) == 0 {
+			r.missing("", "topics", `required: add at least one topic, e.g. {"id": "topic-1", "title": "…"}, or a motion (see "motions")`)
+		}
 		return
 	}
 	owner := map[string]string{}
