@@ -1,0 +1,197 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"slices"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/debatehq/debate/server"
+	"github.com/debatehq/debate/server/api"
+	"github.com/debatehq/debate/store"
+)
+
+func newServer(t *testing.T, token string) (*httptest.Server, *store.Store) {
+	t.Helper()
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "debate.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := server.New(st, server.Options{Token: token, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	ts := httptest.NewServer(srv.Handler())
+	t.Cleanup(func() { ts.Close(); st.Close() })
+	return ts, st
+}
+
+func codeOf(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return ""
+}
+
+// TestEveryMethod drives a debate and a document through every method.
+func TestEveryMethod(t *testing.T) {
+	ts, _ := newServer(t, "tok")
+	c := New(ts.URL, "tok", ts.Client())
+	ctx := context.Background()
+	if err := c.Health(ctx); err != nil {
+		t.Fatal(err)
+	}
+	created, err := c.CreateDebate(ctx, api.CreateDebateRequest{DebateID: "d1", Title: "T", DebateType: "general_debate", MotionContent: "M"})
+	if err != nil || created.Argument.Type != "MOTION" || created.Argument.ClientRequestID == "" {
+		t.Fatalf("create: %+v %v", created, err)
+	}
+	claim, err := c.Submit(ctx, "d1", api.ArgumentRequest{Role: "opponent", TargetID: created.Argument.ID, Content: "No."})
+	if err != nil || claim.Debate.State != "AWAITING_PROPOSER" {
+		t.Fatalf("submit: %+v %v", claim, err)
+	}
+	// The server's refusal arrives with its context.
+	_, err = c.Submit(ctx, "d1", api.ArgumentRequest{Role: "opponent", TargetID: claim.Argument.ID, Content: "Again."})
+	var e *Error
+	if !errors.As(err, &e) || e.Status != 403 || e.Code != "ACTION_NOT_ALLOWED" || e.CurrentState != "AWAITING_PROPOSER" ||
+		!slices.Equal(e.AllowedRoles, []string{"proposer"}) || e.Suggestion == "" {
+		t.Fatalf("refusal: %#v", err)
+	}
+	p, err := c.Poll(ctx, "d1", "proposer", created.Argument.ID, 0)
+	if err != nil || !p.HasNewArgument || p.Action != "respond" || p.Argument.ID != claim.Argument.ID {
+		t.Fatalf("poll: %+v %v", p, err)
+	}
+	appeal, err := c.Appeal(ctx, "d1", api.ArgumentRequest{Role: "ignored", TargetID: claim.Argument.ID, Content: "Rule."})
+	if err != nil || appeal.Debate.State != "AWAITING_ARBITRATOR" {
+		t.Fatalf("appeal: %+v %v", appeal, err)
+	}
+	if r, err := c.Ruling(ctx, "d1", api.RulingRequest{Content: "Go on."}); err != nil || r.Debate.State != "AWAITING_PROPOSER" {
+		t.Fatalf("ruling: %+v %v", r, err)
+	}
+	if r, err := c.Intervention(ctx, "d1", api.InterventionRequest{}); err != nil || r.Debate.State != "INTERVENTION_PENDING" {
+		t.Fatalf("intervention: %+v %v", r, err)
+	}
+	r, err := c.Ruling(ctx, "d1", api.RulingRequest{Content: "Continue."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := c.Resolution(ctx, "d1", api.ArgumentRequest{TargetID: r.Argument.ID, Content: "Agreed."})
+	if err != nil || res.Debate.State != "CLOSED" || res.AutoRuling == nil {
+		t.Fatalf("resolution: %+v %v", res, err)
+	}
+	got, err := c.GetDebate(ctx, "d1", 2)
+	if err != nil || len(got.Arguments) != 2 || got.Arguments[1].Type != "RULING" || got.Motion.ID != created.Argument.ID {
+		t.Fatalf("get: %+v %v", got, err)
+	}
+	list, err := c.ListDebates(ctx, ListOptions{State: "CLOSED", Limit: 10})
+	if err != nil || list.Total != 1 {
+		t.Fatalf("list: %+v %v", list, err)
+	}
+	if err := c.DeleteDebate(ctx, "d1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.GetDebate(ctx, "d1", -1); codeOf(err) != "DEBATE_NOT_FOUND" {
+		t.Fatalf("after delete: %v", err)
+	}
+	doc, err := c.CreateDocument(ctx, api.CreateDocumentRequest{Title: "plan", Content: "v1"})
+	if err != nil || doc.Document.Version != 1 {
+		t.Fatalf("create document: %+v %v", doc, err)
+	}
+	if v2, err := c.SubmitDocument(ctx, doc.Document.ID, api.SubmitDocumentRequest{Content: "v2"}); err != nil || v2.Document.Version != 2 {
+		t.Fatalf("submit document: %+v %v", v2, err)
+	}
+	if v1, err := c.GetDocument(ctx, doc.Document.ID, 1); err != nil || v1.Document.Content != "v1" {
+		t.Fatalf("get document: %+v %v", v1, err)
+	}
+	if _, err := New(ts.URL, "wrong", ts.Client()).ListDebates(ctx, ListOptions{}); codeOf(err) != "AUTH_FAILED" {
+		t.Fatalf("wrong token: %v", err)
+	}
+}
+
+// flaky forwards each request to the server but, for the first failures
+// ones, drops the answer and reports a broken connection: the write happened,
+// the client does not know.
+type flaky struct {
+	next     http.RoundTripper
+	failures atomic.Int32
+}
+
+func (f *flaky) RoundTrip(r *http.Request) (*http.Response, error) {
+	res, err := f.next.RoundTrip(r)
+	if err != nil {
+		return nil, err
+	}
+	if f.failures.Add(-1) >= 0 {
+		res.Body.Close()
+		return nil, &net.OpError{Op: "read", Net: "tcp", Err: errors.New("connection reset by peer")}
+	}
+	return res, nil
+}
+
+func TestRetryKeepsTheRequestID(t *testing.T) {
+	ts, st := newServer(t, "")
+	ctx := context.Background()
+	created, err := New(ts.URL, "", ts.Client()).CreateDebate(ctx, api.CreateDebateRequest{DebateID: "d1", Title: "T", DebateType: "general_debate", MotionContent: "M"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := &flaky{next: ts.Client().Transport}
+	tr.failures.Store(2)
+	c := New(ts.URL, "", &http.Client{Transport: tr})
+	c.backoff = time.Millisecond
+	res, err := c.Submit(ctx, "d1", api.ArgumentRequest{Role: "opponent", TargetID: created.Argument.ID, Content: "No."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Replay {
+		t.Errorf("the third attempt was not a replay of the first: %+v", res)
+	}
+	got, err := st.Get(ctx, "d1", -1)
+	if err != nil || len(got.Arguments) != 1 {
+		t.Fatalf("retries wrote %d arguments, want 1 (%v)", len(got.Arguments), err)
+	}
+
+	// Out of retries: unreachable, with the cause.
+	tr.failures.Store(10)
+	_, err = c.Submit(ctx, "d1", api.ArgumentRequest{Role: "proposer", TargetID: res.Argument.ID, Content: "Yes."})
+	var e *Error
+	if !errors.As(err, &e) || e.Code != CodeUnreachable || e.Err == nil || e.Status != 0 {
+		t.Fatalf("exhausted retries: %#v", err)
+	}
+}
+
+func TestUnreachableAndTimeout(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	c := New("http://"+addr, "", nil)
+	c.backoff = time.Millisecond
+	if err := c.Health(context.Background()); codeOf(err) != CodeUnreachable {
+		t.Fatalf("closed port: %v", err)
+	}
+
+	ts, _ := newServer(t, "")
+	c = New(ts.URL, "", ts.Client())
+	if _, err := c.CreateDebate(context.Background(), api.CreateDebateRequest{DebateID: "d1", Title: "T", DebateType: "general_debate", MotionContent: "M"}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	// Nothing new arrives: the context's deadline ends the long-poll.
+	p, err := c.Poll(ctx, "d1", "opponent", "", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Poll(ctx, "d1", "proposer", p.Argument.ID, 30*time.Second)
+	if codeOf(err) != CodeTimeout {
+		t.Fatalf("poll past the deadline: %v", err)
+	}
+}
