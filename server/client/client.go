@@ -315,7 +315,7 @@ func (c *Client) once(ctx context.Context, method, u string, payload []byte, out
 	}
 	if err := json.Unmarshal(raw, &env); err != nil {
 		return &Error{Status: res.StatusCode, Code: string(protocol.CodeInternal),
-			Message: fmt.Sprintf("the server answered HTTP %d without a JSON envelope", res.StatusCode),
+			Message:    fmt.Sprintf("the server answered HTTP %d without a JSON envelope", res.StatusCode),
 			Suggestion: "check --server: it must point at debate serve"}
 	}
 	if !env.Success || res.StatusCode >= 300 {
