@@ -47,6 +47,7 @@ func commands() []command {
 	return []command{
 		{"run", "run the debates of a config and write their reports", runCmd},
 		{"validate", "check a config and print every problem in it", validateCmd},
+		{"serve", "run the argument-protocol server for agents and a human arbitrator", serveCmd},
 		{"version", "print the version", versionCmd},
 		{"help", "show help for a command", helpCmd},
 	}

@@ -1,0 +1,156 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/debatehq/debate/store"
+)
+
+// lockedBuffer lets the test read stderr while the command writes it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestServe starts the command on a free loopback port with a token from the
+// environment, calls it, sends SIGTERM and checks the clean exit and the
+// database left behind.
+func TestServe(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "sub", "debate.db")
+	var stderr lockedBuffer
+	sigs := make(chan chan<- os.Signal, 1)
+	e := &env{
+		stdin: strings.NewReader(""), stdout: &bytes.Buffer{}, stderr: &stderr,
+		getenv: func(k string) (string, bool) {
+			if k == "DEBATE_AUTH_TOKEN" {
+				return "tok", true
+			}
+			return "", false
+		},
+		notify: func(c chan<- os.Signal) { sigs <- c },
+	}
+	code := make(chan int, 1)
+	go func() { code <- e.main([]string{"serve", "--addr", "127.0.0.1:0", "--db", db}) }()
+	sig := <-sigs
+	url := regexp.MustCompile(`listening on (http://\S+)`)
+	var base string
+	for base == "" {
+		select {
+		case c := <-code:
+			t.Fatalf("serve exited with %d: %s", c, stderr.String())
+		default:
+		}
+		if m := url.FindStringSubmatch(stderr.String()); m != nil {
+			base = m[1]
+		}
+		time.Sleep(time.Millisecond)
+	}
+	for _, tt := range []struct {
+		auth   string
+		status int
+	}{{"", 401}, {"Bearer tok", 200}} {
+		req, _ := http.NewRequest("GET", base+"/health", nil)
+		if tt.auth != "" {
+			req.Header.Set("Authorization", tt.auth)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != tt.status {
+			t.Errorf("health with %q: %d, want %d", tt.auth, res.StatusCode, tt.status)
+		}
+	}
+	if strings.Contains(stderr.String(), "warning") {
+		t.Errorf("warned on loopback with a token: %s", stderr.String())
+	}
+	sig <- os.Interrupt
+	if c := <-code; c != exitOK {
+		t.Fatalf("exit %d after SIGTERM: %s", c, stderr.String())
+	}
+	if strings.Contains(stderr.String(), "tok\n") || strings.Contains(stderr.String(), "=tok") {
+		t.Errorf("the token is printed: %s", stderr.String())
+	}
+	st, err := store.Open(context.Background(), db, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if err := st.IntegrityCheck(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestServeCommandLine(t *testing.T) {
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	db := filepath.Join(t.TempDir(), "debate.db")
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stdout []string
+		stderr []string
+	}{
+		{"help", []string{"help", "serve"}, exitOK, []string{"USAGE", "FLAGS", "EXAMPLES", "EXIT CODES", "--addr", "--db", "--token", "DEBATE_AUTH_TOKEN", "/debates/{id}/poll"}, nil},
+		{"listed", []string{"--help"}, exitOK, []string{"serve "}, nil},
+		{"stray argument", []string{"serve", "now"}, exitUsage, nil, []string{`unexpected argument "now"`}},
+		{"unknown flag", []string{"serve", "--port", "1"}, exitUsage, nil, []string{"unknown flag: --port"}},
+		{"address in use", []string{"serve", "--addr", busy.Addr().String(), "--db", db}, exitFailed, nil, []string{"address already in use"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := invoke(t, nil, tt.args...)
+			if r.code != tt.code {
+				t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", r.code, tt.code, r.stdout, r.stderr)
+			}
+			for _, s := range tt.stdout {
+				if !strings.Contains(r.stdout, s) {
+					t.Errorf("stdout lacks %q:\n%s", s, r.stdout)
+				}
+			}
+			for _, s := range tt.stderr {
+				if !strings.Contains(r.stderr, s) {
+					t.Errorf("stderr lacks %q:\n%s", s, r.stderr)
+				}
+			}
+		})
+	}
+}
+
+func TestLoopback(t *testing.T) {
+	for _, tt := range []struct {
+		ip   string
+		want bool
+	}{{"127.0.0.1", true}, {"::1", true}, {"0.0.0.0", false}, {"::", false}, {"192.168.1.2", false}} {
+		if got := loopback(&net.TCPAddr{IP: net.ParseIP(tt.ip)}); got != tt.want {
+			t.Errorf("loopback(%s) = %v, want %v", tt.ip, got, tt.want)
+		}
+	}
+}
