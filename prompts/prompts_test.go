@@ -237,10 +237,11 @@ func TestLanguages(t *testing.T) {
 	}
 }
 
-// TestEmbeddedFiles checks that each language has exactly one file per step.
+// TestEmbeddedFiles checks that each language has exactly one file per step
+// and per protocol role template.
 func TestEmbeddedFiles(t *testing.T) {
 	var want []string
-	for _, n := range Names() {
+	for _, n := range append(Names(), RoleNames()...) {
 		want = append(want, n+ext)
 	}
 	slices.Sort(want)

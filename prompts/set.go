@@ -126,9 +126,9 @@ func readOverrides(dir string, texts, origins map[string]string) error {
 			continue
 		}
 		name, ok := strings.CutSuffix(e.Name(), ext)
-		if !ok || !slices.Contains(Names(), name) || e.IsDir() {
+		if !ok || !overridable(name) || e.IsDir() {
 			valid := make([]string, 0, len(steps))
-			for _, n := range Names() {
+			for _, n := range append(Names(), RoleNames()...) {
 				valid = append(valid, n+ext)
 			}
 			return fmt.Errorf("prompts: template override %s: unknown template file name (valid names: %s)",

@@ -217,7 +217,9 @@ type Run struct {
 	Debaters      []Participant   `json:"debaters"`
 	Judge         Participant     `json:"judge"`
 	Topics        []Topic         `json:"topics"`
-	Usage         Usage           `json:"usage"`
+	// Motions are the run's protocol debates, in config order.
+	Motions []Motion `json:"motions,omitempty"`
+	Usage   Usage    `json:"usage"`
 	// Edits holds the judge's proposed edits to the shared-context documents.
 	Edits string `json:"edits,omitempty"`
 }
