@@ -1,0 +1,697 @@
+package orchestrator
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/prompts"
+	"github.com/debatehq/debate/protocol"
+	"github.com/debatehq/debate/providers"
+	"github.com/debatehq/debate/store"
+	"github.com/debatehq/debate/tree"
+)
+
+// MotionStore is the part of the debate database a motion is played
+// through: the same write pipeline and state machine the server uses.
+// *store.Store is one.
+type MotionStore interface {
+	Create(ctx context.Context, nd store.NewDebate) (store.Result, error)
+	Submit(ctx context.Context, w store.Write) (store.Result, error)
+	Since(ctx context.Context, debateID string, afterSeq int) (protocol.Debate, []protocol.Argument, error)
+	Wait(ctx context.Context, debateID string, role protocol.Role, afterArgumentID string, timeout time.Duration) (store.WaitResult, error)
+	CreateDocument(ctx context.Context, nd store.NewDocument) (protocol.Document, bool, error)
+}
+
+// RolePrompts builds the messages of the protocol roles. *prompts.Roles is
+// one.
+type RolePrompts interface {
+	Motion(prompts.MotionText) (string, error)
+	Proposer(prompts.Turn) ([]prompts.Message, error)
+	Opponent(prompts.Turn) ([]prompts.Message, error)
+	Arbitrator(prompts.Turn) ([]prompts.Message, error)
+	Repair(prompts.Repair) ([]prompts.Message, error)
+}
+
+// DefaultHumanWait is how long one wait for a human ruling lasts before the
+// run says again that it is waiting.
+const DefaultHumanWait = time.Minute
+
+// MotionOptions configure RunMotions.
+type MotionOptions struct {
+	// Store keeps the debates; Roles builds the role prompts. Both required.
+	Store MotionStore
+	Roles RolePrompts
+	// RunID names this run's debates and writes: a motion's debate id is
+	// "<motion id>-<RunID>" and every write's client_request_id is
+	// "<RunID>:<motion id>:<seq>:<role>". A resumed run passes the RunID of
+	// the run it resumes, so that writes it repeats are replays, not
+	// duplicates. Required.
+	RunID string
+	// Motions are the ids of the motions to play; empty plays them all. They
+	// are played at once and returned in config order.
+	Motions []string
+	// HumanWait is how long one wait for a human ruling lasts before the
+	// waiting is logged again; 0 means DefaultHumanWait.
+	HumanWait time.Duration
+}
+
+// maxContentRunes is how much of an argument stays inline when the whole
+// text is too large for the store and goes to a document instead.
+const maxContentRunes = 3000
+
+// RunMotions plays the selected motions of the config's protocol section,
+// all at once, each in its own debate of opt.Store: the MOTION (with the
+// motion's documents stored and referenced by id), the opponent's CLAIMs,
+// the proposer's replies (CLAIM, APPEAL or RESOLUTION, from a JSON answer
+// repaired once when invalid) and the arbitrator's RULINGs (a model's JSON
+// answer, or a person's ruling made through the server on the same
+// database). The proposer's reply at protocol.maxTurns must be an APPEAL or a
+// RESOLUTION, and a model arbitrator's ruling on that APPEAL closes the
+// debate.
+//
+// Every motion comes back, in config order, with its arguments as the
+// database holds them. When ctx ends first, the unfinished motions are marked
+// interrupted and RunMotions returns them with ctx's error; a later run with
+// the same RunID continues them.
+func (e *Engine) RunMotions(ctx context.Context, opt MotionOptions) ([]tree.Motion, error) {
+	if opt.Store == nil || opt.Roles == nil {
+		return nil, errors.New("run motions: a store and role prompts are required")
+	}
+	if opt.RunID == "" {
+		return nil, errors.New("run motions: a run id is required")
+	}
+	if e.cfg.Protocol == nil {
+		return nil, errors.New("run motions: the config has no protocol section")
+	}
+	if opt.HumanWait <= 0 {
+		opt.HumanWait = DefaultHumanWait
+	}
+	motions, err := e.selectedMotions(opt.Motions)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]tree.Motion, len(motions))
+	var wg sync.WaitGroup
+	for i, m := range motions {
+		wg.Go(func() { out[i] = e.newMotionRun(m, opt).play(ctx) })
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return out, fmt.Errorf("motions interrupted: %w", context.Cause(ctx))
+	}
+	return out, nil
+}
+
+// selectedMotions returns the motions to play in config order.
+func (e *Engine) selectedMotions(ids []string) ([]configs.Motion, error) {
+	for _, id := range ids {
+		if _, ok := e.cfg.MotionByID(id); !ok {
+			return nil, fmt.Errorf("unknown motion %q (known: %v)", id, e.cfg.MotionIDs())
+		}
+	}
+	var out []configs.Motion
+	for _, m := range e.cfg.Motions {
+		if len(ids) == 0 || slices.Contains(ids, m.ID) {
+			out = append(out, m)
+		}
+	}
+	return out, nil
+}
+
+// DebateID returns the database id of a motion's debate in a run.
+func DebateID(runID, motionID string) string { return motionID + "-" + runID }
+
+// motionRun is one motion while it is played. It reuses a topic's call
+// machinery: per-participant fallback for this motion, usage, events.
+type motionRun struct {
+	*topicRun
+	opt                            MotionOptions
+	proto                          configs.Protocol
+	m                              configs.Motion
+	debateID                       string
+	proposer, opponent, arbitrator *member // arbitrator nil for a person
+	docs                           []prompts.StoredDocument
+	out                            tree.Motion
+}
+
+func (e *Engine) newMotionRun(m configs.Motion, opt MotionOptions) *motionRun {
+	p := *e.cfg.Protocol
+	mr := &motionRun{
+		topicRun: &topicRun{e: e, topic: configs.Topic{ID: m.ID, Title: m.Title}},
+		opt:      opt, proto: p, m: m, debateID: DebateID(opt.RunID, m.ID),
+	}
+	add := func(q configs.Participant) *member {
+		mem := &member{p: q, order: len(mr.members), probe: make(chan struct{}, 1)}
+		mr.members = append(mr.members, mem)
+		return mem
+	}
+	mr.out = tree.Motion{
+		ID: m.ID, Title: m.Title, Motion: m.Motion, DebateType: p.DebateType, DebateID: mr.debateID,
+		MaxTurns: p.MaxTurns, Documents: []tree.MotionDocument{}, Arguments: []tree.MotionArgument{},
+		Status: tree.Pending,
+	}
+	if p.Proposer != nil {
+		mr.proposer = add(*p.Proposer)
+		mr.out.Proposer = participant(*p.Proposer)
+	}
+	if p.Opponent != nil {
+		mr.opponent = add(*p.Opponent)
+		mr.out.Opponent = participant(*p.Opponent)
+	}
+	switch a := p.Arbitrator; {
+	case a == nil:
+	case a.Human:
+		mr.out.Arbitrator = tree.Participant{ID: configs.ArbitratorID, Label: "Arbitrator", Model: tree.HumanModel}
+	default:
+		mr.arbitrator = add(a.Participant())
+		mr.out.Arbitrator = participant(a.Participant())
+	}
+	return mr
+}
+
+// reqID is the client_request_id of the write that is to get seq.
+func (mr *motionRun) reqID(seq int, role protocol.Role) string {
+	return fmt.Sprintf("%s:%s:%d:%s", mr.opt.RunID, mr.m.ID, seq, role)
+}
+
+// play runs the motion to its end and returns its record.
+func (mr *motionRun) play(ctx context.Context) tree.Motion {
+	e := mr.e
+	e.emit(tree.Event{Kind: tree.TopicStarted, Topic: mr.m.ID})
+	status, reason := mr.run(ctx)
+	if ctx.Err() != nil && status != tree.Converged && status != tree.Forced {
+		status, reason = tree.Interrupted, interruption(ctx)
+	}
+	// Record what the database holds, even when the run is being stopped.
+	mr.record(context.WithoutCancel(ctx))
+	mr.out.Status, mr.out.StopReason = status, reason
+	mr.out.Fallbacks = mr.sortedFallbacks()
+	mr.out.Usage = mr.book.total(e.cfg.Pricing)
+	e.log.Info("motion finished", "motion", mr.m.ID, "debate", mr.debateID, "status", status, "state", mr.out.State,
+		"arguments", len(mr.out.Arguments), "tokens", mr.out.Usage.Total())
+	e.emit(tree.Event{Kind: tree.TopicFinished, Topic: mr.m.ID, Status: status, Usage: mr.out.Usage, Err: errIf(status == tree.Failed, reason)})
+	return mr.out
+}
+
+func errIf(cond bool, s string) string {
+	if cond {
+		return s
+	}
+	return ""
+}
+
+// run opens the debate and plays turns until it is closed, and returns the
+// motion's status and why it stopped.
+func (mr *motionRun) run(ctx context.Context) (tree.Status, string) {
+	if err := mr.open(ctx); err != nil {
+		return mr.fail(0, protocol.Proposer, err, "")
+	}
+	// Every pass either writes an argument, waits for a person, or fails; a
+	// refused write is retried only after the state changed.
+	limit := 4*mr.proto.MaxTurns + 16
+	var refusedIn protocol.State
+	for range limit {
+		if err := ctx.Err(); err != nil {
+			return tree.Interrupted, interruption(ctx)
+		}
+		d, args, err := mr.opt.Store.Since(ctx, mr.debateID, 0)
+		if err != nil {
+			return mr.fail(0, "", fmt.Errorf("read the debate: %w", err), "")
+		}
+		if len(args) == 0 {
+			return mr.fail(0, "", errors.New("the debate has no MOTION"), "")
+		}
+		newest := args[len(args)-1]
+		replies := proposerReplies(args)
+		var role protocol.Role
+		var turn int
+		switch d.State {
+		case protocol.Closed:
+			return closedStatus(args, mr.proto.MaxTurns)
+		case protocol.AwaitingOpponent:
+			role, turn = protocol.Opponent, replies+1
+			err = mr.opponentTurn(ctx, args, turn)
+		case protocol.AwaitingProposer:
+			role, turn = protocol.Proposer, replies+1
+			err = mr.proposerTurn(ctx, args, turn)
+		case protocol.AwaitingArbitrator, protocol.InterventionPending:
+			role, turn = protocol.Arbitrator, max(replies, 1)
+			if mr.arbitrator == nil {
+				err = mr.waitHuman(ctx, d, newest)
+			} else {
+				err = mr.arbitratorTurn(ctx, args, turn, replies)
+			}
+		default:
+			return mr.fail(0, "", fmt.Errorf("the debate is in unknown state %q", d.State), "")
+		}
+		var refused *protocol.Error
+		switch {
+		case err == nil:
+			refusedIn = ""
+		case ctx.Err() != nil:
+			return tree.Interrupted, interruption(ctx)
+		case errors.As(err, &refused) && refused.Code == protocol.CodeActionNotAllowed && refusedIn != d.State:
+			// Someone else (a person through the server) wrote first; play
+			// on from the new state.
+			refusedIn = d.State
+			mr.e.log.Info("write refused; the debate moved on", "motion", mr.m.ID, "debate", mr.debateID, "role", role, "err", err)
+		default:
+			var ae *answerError
+			raw := ""
+			if errors.As(err, &ae) {
+				raw = ae.raw
+			}
+			return mr.fail(turn, role, err, raw)
+		}
+	}
+	return mr.fail(0, "", fmt.Errorf("the debate did not close after %d arguments", limit), "")
+}
+
+// fail records a failure and returns the failed status with its reason.
+func (mr *motionRun) fail(turn int, role protocol.Role, err error, raw string) (tree.Status, string) {
+	reason := err.Error()
+	if role != "" {
+		reason = fmt.Sprintf("%s, turn %d: %s", role, turn, reason)
+	}
+	mr.out.Errors = append(mr.out.Errors, tree.MotionError{Role: string(role), Turn: turn, Message: err.Error(), Raw: raw})
+	mr.e.log.Warn("motion failed", "motion", mr.m.ID, "debate", mr.debateID, "reason", reason)
+	if turn > 0 {
+		mr.e.emit(tree.Event{Kind: tree.NodeFinished, Topic: mr.m.ID, Node: turnNode(turn), Status: tree.Failed, Err: reason})
+	}
+	return tree.Failed, reason
+}
+
+// open stores the motion's documents and creates the debate with its MOTION.
+// Both are idempotent: a resumed run gets the same documents and debate.
+func (mr *motionRun) open(ctx context.Context) error {
+	st := mr.opt.Store
+	for i, d := range mr.m.Docs {
+		doc, _, err := st.CreateDocument(ctx, store.NewDocument{
+			Title: d.Path, Content: d.Content,
+			ClientRequestID: fmt.Sprintf("%s:%s:doc:%d", mr.opt.RunID, mr.m.ID, i+1),
+		})
+		if err != nil {
+			return fmt.Errorf("store document %s: %w", d.Path, err)
+		}
+		mr.docs = append(mr.docs, prompts.StoredDocument{ID: doc.ID, Version: doc.Version, Path: d.Path, Content: d.Content})
+		mr.out.Documents = append(mr.out.Documents, tree.MotionDocument{Path: d.Path, DocID: doc.ID, Version: doc.Version})
+	}
+	text, err := mr.opt.Roles.Motion(prompts.MotionText{Title: mr.m.Title, Text: mr.m.Motion, Documents: mr.docs})
+	if err != nil {
+		return fmt.Errorf("build the motion: %w", err)
+	}
+	nd := store.NewDebate{
+		ID: mr.debateID, Title: mr.m.Title, Type: protocol.DebateType(mr.proto.DebateType),
+		Content: text, ClientRequestID: mr.reqID(1, protocol.Proposer),
+	}
+	res, err := st.Create(ctx, nd)
+	if protocol.CodeOf(err) == protocol.CodeContentTooLarge {
+		nd.Content, err = mr.toDocument(ctx, nd.ClientRequestID, text)
+		if err == nil {
+			res, err = st.Create(ctx, nd)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("create debate %s: %w", mr.debateID, err)
+	}
+	if res.Replay {
+		mr.e.log.Info("motion resumed", "motion", mr.m.ID, "debate", mr.debateID, "state", res.Debate.State)
+	} else {
+		mr.e.log.Info("motion opened", "motion", mr.m.ID, "debate", mr.debateID)
+	}
+	return nil
+}
+
+// toDocument stores a text too large for an argument as a document and
+// returns its beginning with a reference to the document.
+func (mr *motionRun) toDocument(ctx context.Context, reqID, text string) (string, error) {
+	doc, _, err := mr.opt.Store.CreateDocument(ctx, store.NewDocument{Title: "full text of " + reqID, Content: text, ClientRequestID: reqID + ":doc"})
+	if err != nil {
+		return "", fmt.Errorf("store the full text as a document: %w", err)
+	}
+	return fmt.Sprintf("%s\n\n[…] The full text is document `%s` (version %d).", cut(text, maxContentRunes), doc.ID, doc.Version), nil
+}
+
+// cut returns the first n runes of s.
+func cut(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	i := 0
+	for j := range s {
+		if i == n {
+			return strings.TrimSpace(s[:j])
+		}
+		i++
+	}
+	return s
+}
+
+// submit writes w; a content too large for the store goes to a document and
+// the argument carries its beginning and the reference.
+func (mr *motionRun) submit(ctx context.Context, w store.Write) (store.Result, error) {
+	res, err := mr.opt.Store.Submit(ctx, w)
+	if protocol.CodeOf(err) == protocol.CodeContentTooLarge {
+		w.Content, err = mr.toDocument(ctx, w.ClientRequestID, w.Content)
+		if err == nil {
+			res, err = mr.opt.Store.Submit(ctx, w)
+		}
+	}
+	if err != nil {
+		return res, fmt.Errorf("submit %s: %w", w.Type, err)
+	}
+	return res, nil
+}
+
+// proposerReplies counts the proposer's arguments after the MOTION.
+func proposerReplies(args []protocol.Argument) int {
+	n := 0
+	for _, a := range args {
+		if a.Role == protocol.Proposer && a.Type != protocol.Motion {
+			n++
+		}
+	}
+	return n
+}
+
+// closedStatus says how a closed debate ended: by the proposer's RESOLUTION
+// (converged) or by an arbitrator's RULING (forced).
+func closedStatus(args []protocol.Argument, maxTurns int) (tree.Status, string) {
+	last := args[len(args)-1]
+	if len(args) >= 2 && args[len(args)-2].Type == protocol.Resolution && last.Type == protocol.Ruling {
+		return tree.Converged, fmt.Sprintf("the proposer resolved the debate (#%d); the ruling #%d closed it", args[len(args)-2].Seq, last.Seq)
+	}
+	reason := fmt.Sprintf("closed by the arbitrator's ruling #%d", last.Seq)
+	if proposerReplies(args) >= maxTurns {
+		reason += fmt.Sprintf(" after the turn limit (%d)", maxTurns)
+	}
+	return tree.Forced, reason
+}
+
+func turnNode(turn int) string { return fmt.Sprintf("turn %d", turn) }
+
+// turnData is what a role sees of the debate.
+func (mr *motionRun) turnData(args []protocol.Argument, turn int) prompts.Turn {
+	seqOf := make(map[string]int, len(args))
+	for _, a := range args {
+		seqOf[a.ID] = a.Seq
+	}
+	view := func(a protocol.Argument) prompts.Argument {
+		return prompts.Argument{Seq: a.Seq, Type: string(a.Type), Role: string(a.Role), Reply: seqOf[a.ParentID], Content: a.Content}
+	}
+	d := prompts.Turn{
+		DebateType: mr.proto.DebateType, Title: mr.m.Title, Motion: args[0].Content,
+		Documents: mr.docs, Turn: turn, MaxTurns: mr.proto.MaxTurns,
+		Newest: view(args[len(args)-1]),
+	}
+	for _, a := range args[1:] {
+		d.History = append(d.History, view(a))
+	}
+	return d
+}
+
+// ask makes a role's call, trying again until the participant's failures
+// reach the fallback limit (the call then switches to the fallback model
+// once the limit is reached).
+func (mr *motionRun) ask(ctx context.Context, c call) (providers.Response, string, error) {
+	var (
+		resp  providers.Response
+		model string
+		err   error
+	)
+	for range mr.e.maxFailures() {
+		resp, model, err = mr.call(ctx, c)
+		if err == nil || ctx.Err() != nil {
+			break
+		}
+	}
+	if err != nil {
+		return resp, model, fmt.Errorf("%s call failed: %w", c.who.p.ID, err)
+	}
+	return resp, model, nil
+}
+
+// answerError is a role's answer that could not be used, even after repair.
+type answerError struct {
+	err error
+	raw string
+}
+
+func (e *answerError) Error() string { return e.err.Error() }
+func (e *answerError) Unwrap() error { return e.err }
+
+// started announces a turn.
+func (mr *motionRun) started(turn int) {
+	mr.e.emit(tree.Event{Kind: tree.NodeStarted, Topic: mr.m.ID, Node: turnNode(turn)})
+}
+
+func (mr *motionRun) opponentTurn(ctx context.Context, args []protocol.Argument, turn int) error {
+	mr.started(turn)
+	data := mr.turnData(args, turn)
+	pm, err := mr.opt.Roles.Opponent(data)
+	if err != nil {
+		return fmt.Errorf("build the opponent's prompt: %w", err)
+	}
+	c := call{node: turnNode(turn), step: tree.StepOpponent, who: mr.opponent, msgs: messages(pm)}
+	resp, _, err := mr.ask(ctx, c)
+	if err != nil {
+		return err
+	}
+	text := strings.TrimSpace(resp.Text)
+	if text == "" {
+		// An empty answer gets one more try with the same prompt.
+		if resp, _, err = mr.ask(ctx, c); err != nil {
+			return err
+		}
+		if text = strings.TrimSpace(resp.Text); text == "" {
+			return errors.New("the opponent's answer was empty twice")
+		}
+	}
+	newest := args[len(args)-1]
+	_, err = mr.submit(ctx, store.Write{
+		DebateID: mr.debateID, Type: protocol.Claim, Role: protocol.Opponent, TargetID: newest.ID,
+		Content: text, ClientRequestID: mr.reqID(newest.Seq+1, protocol.Opponent),
+	})
+	return err
+}
+
+// reply is the proposer's structured answer.
+type reply struct {
+	Action  string `json:"action"`
+	Content string `json:"content"`
+}
+
+// parseReply reads and checks the proposer's JSON answer. On its last
+// allowed reply only an appeal or a resolution is accepted.
+func parseReply(answer string, final bool) (protocol.ArgType, string, error) {
+	obj, err := extractJSON(answer)
+	if err != nil {
+		return "", "", fmt.Errorf(`%w; answer with {"action": "claim" | "appeal" | "resolution", "content": "…"}`, err)
+	}
+	var r reply
+	if err := json.Unmarshal([]byte(obj), &r); err != nil {
+		return "", "", fmt.Errorf("decode the answer: %w", err)
+	}
+	var typ protocol.ArgType
+	switch strings.ToLower(strings.TrimSpace(r.Action)) {
+	case "claim":
+		typ = protocol.Claim
+	case "appeal":
+		typ = protocol.Appeal
+	case "resolution":
+		typ = protocol.Resolution
+	default:
+		return "", "", fmt.Errorf(`action %q: want "claim", "appeal" or "resolution"`, r.Action)
+	}
+	if final && typ == protocol.Claim {
+		return "", "", errors.New(`this is the last allowed reply: action must be "appeal" or "resolution", not "claim"`)
+	}
+	if strings.TrimSpace(r.Content) == "" {
+		return "", "", errors.New("content: must not be empty")
+	}
+	return typ, strings.TrimSpace(r.Content), nil
+}
+
+// repaired sends an unusable JSON answer back to the model that gave it,
+// with the problem, once, and parses the new answer with parse. It returns
+// the last answer received.
+func (mr *motionRun) repaired(ctx context.Context, c call, model, raw string, problem error, parse func(string) error) (string, error) {
+	pm, err := mr.opt.Roles.Repair(prompts.Repair{Previous: raw, Error: problem.Error()})
+	if err != nil {
+		return raw, fmt.Errorf("answer invalid (%w) and no repair prompt: %w", problem, err)
+	}
+	c.msgs = append(c.msgs[:len(c.msgs):len(c.msgs)], messages(pm)...)
+	c.model = model
+	resp, _, err := mr.call(ctx, c)
+	if err != nil {
+		return raw, fmt.Errorf("answer invalid (%w) and the repair call failed: %w", problem, err)
+	}
+	if err := parse(resp.Text); err != nil {
+		return resp.Text, fmt.Errorf("answer invalid after repair: %w", err)
+	}
+	return resp.Text, nil
+}
+
+func (mr *motionRun) proposerTurn(ctx context.Context, args []protocol.Argument, turn int) error {
+	mr.started(turn)
+	data := mr.turnData(args, turn)
+	data.Final = turn >= mr.proto.MaxTurns
+	pm, err := mr.opt.Roles.Proposer(data)
+	if err != nil {
+		return fmt.Errorf("build the proposer's prompt: %w", err)
+	}
+	c := call{node: turnNode(turn), step: tree.StepProposer, who: mr.proposer, msgs: messages(pm), json: true}
+	resp, model, err := mr.ask(ctx, c)
+	if err != nil {
+		return err
+	}
+	var typ protocol.ArgType
+	var content string
+	parse := func(s string) (err error) {
+		typ, content, err = parseReply(s, data.Final)
+		return err
+	}
+	if problem := parse(resp.Text); problem != nil {
+		raw, err := mr.repaired(ctx, c, model, resp.Text, problem, parse)
+		switch {
+		case err == nil:
+		case ctx.Err() != nil:
+			return ctx.Err()
+		case data.Final:
+			// The turn limit needs an APPEAL whatever the model said.
+			mr.out.Errors = append(mr.out.Errors, tree.MotionError{Role: string(protocol.Proposer), Turn: turn, Message: err.Error(), Raw: raw})
+			mr.e.log.Warn("the proposer's last reply was unusable; appealing on its behalf", "motion", mr.m.ID, "err", err)
+			typ, content = protocol.Appeal, fmt.Sprintf("The turn limit (%d) is reached. Please rule on every point still open between the proposer and the opponent, and close the debate.", mr.proto.MaxTurns)
+		default:
+			return &answerError{err: err, raw: raw}
+		}
+	}
+	newest := args[len(args)-1]
+	res, err := mr.submit(ctx, store.Write{
+		DebateID: mr.debateID, Type: typ, Role: protocol.Proposer, TargetID: newest.ID,
+		Content: content, ClientRequestID: mr.reqID(newest.Seq+1, protocol.Proposer),
+	})
+	if err != nil {
+		return err
+	}
+	if typ == protocol.Resolution && res.AutoRuling == nil && !res.Replay {
+		mr.e.log.Warn("the automatic ruling after the resolution failed; the arbitrator will rule", "motion", mr.m.ID)
+	}
+	mr.e.emit(tree.Event{Kind: tree.NodeFinished, Topic: mr.m.ID, Node: turnNode(turn), Status: tree.Converged})
+	return nil
+}
+
+// ruling is the arbitrator's structured answer.
+type ruling struct {
+	Close   json.RawMessage `json:"close"`
+	Content string          `json:"content"`
+}
+
+// parseRuling reads and checks the arbitrator's JSON answer.
+func parseRuling(answer string) (closeFlag bool, content string, err error) {
+	obj, err := extractJSON(answer)
+	if err != nil {
+		return false, "", fmt.Errorf(`%w; answer with {"close": true | false, "content": "…"}`, err)
+	}
+	var r ruling
+	if err := json.Unmarshal([]byte(obj), &r); err != nil {
+		return false, "", fmt.Errorf("decode the answer: %w", err)
+	}
+	switch v := strings.TrimSpace(string(r.Close)); v {
+	case "true", "false":
+	case "":
+		return false, "", errors.New("close: required (true or false)")
+	default:
+		return false, "", fmt.Errorf("close: want the JSON boolean true or false, got %s", v)
+	}
+	if strings.TrimSpace(r.Content) == "" {
+		return false, "", errors.New("content: must not be empty")
+	}
+	return protocol.CloseFlag(r.Close), strings.TrimSpace(r.Content), nil
+}
+
+func (mr *motionRun) arbitratorTurn(ctx context.Context, args []protocol.Argument, turn, replies int) error {
+	newest := args[len(args)-1]
+	data := mr.turnData(args, turn)
+	data.Final = newest.Type == protocol.Appeal && replies >= mr.proto.MaxTurns
+	pm, err := mr.opt.Roles.Arbitrator(data)
+	if err != nil {
+		return fmt.Errorf("build the arbitrator's prompt: %w", err)
+	}
+	c := call{node: turnNode(turn), step: tree.StepArbitrator, who: mr.arbitrator, msgs: messages(pm), json: true}
+	resp, model, err := mr.ask(ctx, c)
+	if err != nil {
+		return err
+	}
+	var closeFlag bool
+	var content string
+	parse := func(s string) (err error) {
+		closeFlag, content, err = parseRuling(s)
+		return err
+	}
+	if problem := parse(resp.Text); problem != nil {
+		raw, err := mr.repaired(ctx, c, model, resp.Text, problem, parse)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return &answerError{err: err, raw: raw}
+		}
+	}
+	if data.Final && !closeFlag {
+		mr.e.log.Info("the ruling at the turn limit closes the debate", "motion", mr.m.ID)
+		closeFlag = true
+	}
+	_, err = mr.submit(ctx, store.Write{
+		DebateID: mr.debateID, Type: protocol.Ruling, Role: protocol.Arbitrator, TargetID: newest.ID,
+		Content: content, Close: closeFlag, ClientRequestID: mr.reqID(newest.Seq+1, protocol.Arbitrator),
+	})
+	return err
+}
+
+// waitHuman waits until someone else writes to the debate — a person's
+// RULING through the server on the same database — or ctx ends.
+func (mr *motionRun) waitHuman(ctx context.Context, d protocol.Debate, newest protocol.Argument) error {
+	log := mr.e.log.With("motion", mr.m.ID, "debate", mr.debateID, "state", d.State)
+	log.Info(fmt.Sprintf("waiting for a human ruling on #%d (%s): rule in the web UI of \"debate serve\" or with \"debate ruling --debate-id %s\"",
+		newest.Seq, newest.Type, mr.debateID))
+	for {
+		res, err := mr.opt.Store.Wait(ctx, mr.debateID, protocol.Arbitrator, newest.ID, mr.opt.HumanWait)
+		if err != nil {
+			return fmt.Errorf("wait for a human ruling: %w", err)
+		}
+		if res.HasNew || res.Debate.State == protocol.Closed {
+			return nil
+		}
+		log.Info("still waiting for a human ruling")
+	}
+}
+
+// record copies the debate's final state and arguments into the motion.
+func (mr *motionRun) record(ctx context.Context) {
+	d, args, err := mr.opt.Store.Since(ctx, mr.debateID, 0)
+	if err != nil {
+		if protocol.CodeOf(err) != protocol.CodeDebateNotFound {
+			mr.e.log.Warn("read the debate for the report", "motion", mr.m.ID, "err", err)
+		}
+		return
+	}
+	mr.out.State = string(d.State)
+	mr.out.CreatedAt, mr.out.UpdatedAt = d.CreatedAt, d.UpdatedAt
+	mr.out.Turns = proposerReplies(args)
+	mr.out.Arguments = make([]tree.MotionArgument, len(args))
+	for i, a := range args {
+		mr.out.Arguments[i] = tree.MotionArgument{
+			ID: a.ID, Seq: a.Seq, Type: string(a.Type), Role: string(a.Role), ParentID: a.ParentID,
+			Content: a.Content, StateAfter: string(a.StateAfter), Time: a.CreatedAt,
+		}
+	}
+}

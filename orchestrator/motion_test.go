@@ -1,0 +1,515 @@
+package orchestrator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/prompts"
+	"github.com/debatehq/debate/protocol"
+	"github.com/debatehq/debate/providers"
+	"github.com/debatehq/debate/providers/providertest"
+	"github.com/debatehq/debate/store"
+	"github.com/debatehq/debate/tree"
+)
+
+// The models of the protocol roles in these tests.
+const (
+	modelP = "model-proposer"
+	modelO = "model-opponent"
+	modelX = "model-arbitrator"
+)
+
+func motionConfig(maxTurns int, human bool) *configs.Config {
+	cfg := &configs.Config{
+		Fallback: configs.Fallback{MaxConsecutiveFailures: 1},
+		Protocol: &configs.Protocol{
+			Proposer:   &configs.Participant{ID: configs.ProposerID, Label: "Proposer", Model: modelP},
+			Opponent:   &configs.Participant{ID: configs.OpponentID, Label: "Opponent", Model: modelO},
+			Arbitrator: &configs.Arbitrator{ID: configs.ArbitratorID, Label: "Arbitrator", Model: modelX},
+			MaxTurns:   maxTurns, DebateType: "coding_plan_debate",
+		},
+		Motions: []configs.Motion{{
+			ID: "m1", Title: "Retry webhooks", Motion: "Adopt the retry plan.",
+			Documents: []string{"plan.md"}, Docs: []configs.Document{{Path: "plan.md", Content: "# Plan\n1. Retry with backoff."}},
+		}},
+	}
+	if human {
+		cfg.Protocol.Arbitrator = &configs.Arbitrator{Human: true}
+	}
+	return cfg
+}
+
+func openStore(t *testing.T) *store.Store {
+	t.Helper()
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "debate.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+func rolePrompts(t *testing.T) *prompts.Roles {
+	t.Helper()
+	r, err := prompts.NewRoles("en", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// motionRig plays motions through the real providers client against the
+// providertest fake, with scripted answers queued per role model.
+type motionRig struct {
+	t   *testing.T
+	cfg *configs.Config
+	srv *providertest.Server
+	st  *store.Store
+	ev  *recorder
+}
+
+func newMotionRig(t *testing.T, cfg *configs.Config) *motionRig {
+	srv := providertest.New(t, providertest.WithDefault(providertest.Status(500, "no scripted answer left")))
+	noRetries := 0
+	cfg.API = configs.API{BaseURL: providertest.MemoryURL, APIKey: "sk-test-secret", MaxRetries: &noRetries}
+	return &motionRig{t: t, cfg: cfg, srv: srv, st: openStore(t), ev: &recorder{}}
+}
+
+func (r *motionRig) play(ctx context.Context, runID string) ([]tree.Motion, error) {
+	r.t.Helper()
+	client, err := providers.New(r.cfg, providers.Options{HTTPClient: r.srv.HTTPClient(), Concurrency: 4})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	e := New(r.cfg, client, promptSet(r.t), Options{Events: r.ev.add})
+	return e.RunMotions(ctx, MotionOptions{Store: r.st, Roles: rolePrompts(r.t), RunID: runID, HumanWait: time.Hour})
+}
+
+func propose(action, content string) providertest.Reply {
+	return providertest.Fenced(map[string]string{"action": action, "content": content})
+}
+
+func rule(closeFlag bool, content string) providertest.Reply {
+	return providertest.Fenced(map[string]any{"close": closeFlag, "content": content})
+}
+
+// sequence describes the arguments as "TYPE/role" in seq order, and checks
+// that seq is contiguous from 1 and every parent is an earlier argument.
+func sequence(t *testing.T, m tree.Motion) []string {
+	t.Helper()
+	var out []string
+	seen := map[string]bool{}
+	for i, a := range m.Arguments {
+		if a.Seq != i+1 {
+			t.Errorf("argument %d has seq %d", i, a.Seq)
+		}
+		if (a.ParentID == "") != (a.Type == "MOTION") || (a.ParentID != "" && !seen[a.ParentID]) {
+			t.Errorf("#%d %s has parent %q", a.Seq, a.Type, a.ParentID)
+		}
+		seen[a.ID] = true
+		out = append(out, a.Type+"/"+a.Role)
+	}
+	return out
+}
+
+func callsOf(srv *providertest.Server, model string) []providertest.Call {
+	var out []providertest.Call
+	for _, c := range srv.Calls() {
+		if c.Model == model {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func TestMotionResolution(t *testing.T) {
+	r := newMotionRig(t, motionConfig(12, false))
+	r.srv.Enqueue(modelO,
+		providertest.Text("**C1**: retries can duplicate deliveries."),
+		providertest.Text("C1 resolved. Nothing else."))
+	r.srv.Enqueue(modelP,
+		providertest.JSON(map[string]string{"action": "claim", "content": "C1 fixed: idempotency keys."}),
+		propose("RESOLUTION", "All issues are settled."))
+	ms, err := r.play(context.Background(), "run1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := ms[0]
+	want := []string{"MOTION/proposer", "CLAIM/opponent", "CLAIM/proposer", "CLAIM/opponent", "RESOLUTION/proposer", "RULING/arbitrator"}
+	if got := sequence(t, m); !slices.Equal(got, want) {
+		t.Fatalf("arguments %q, want %q", got, want)
+	}
+	if m.State != string(protocol.Closed) || m.Status != tree.Converged || m.Turns != 2 {
+		t.Errorf("state %s, status %s (%s), turns %d", m.State, m.Status, m.StopReason, m.Turns)
+	}
+	auto := m.Arguments[5]
+	if auto.Content != protocol.AutoRulingContent || auto.ParentID != m.Arguments[4].ID {
+		t.Errorf("auto-ruling %+v", auto)
+	}
+	if n := len(callsOf(r.srv, modelX)); n != 0 {
+		t.Errorf("the arbitrator model was called %d times; a resolution needs no ruling", n)
+	}
+	// The document is stored and the MOTION refers to it by id.
+	if len(m.Documents) != 1 || m.Documents[0].DocID == "" || !strings.Contains(m.Arguments[0].Content, "`"+m.Documents[0].DocID+"`") {
+		t.Errorf("documents %+v, motion %q", m.Documents, m.Arguments[0].Content)
+	}
+	doc, err := r.st.GetDocument(context.Background(), m.Documents[0].DocID, 1)
+	if err != nil || doc.Content != "# Plan\n1. Retry with backoff." {
+		t.Errorf("stored document %+v, %v", doc, err)
+	}
+	// Every call names its participant's endpoint, and the opponent sees the plan.
+	if c := callsOf(r.srv, modelO)[0]; !c.Contains("# Plan") || !c.Contains("`C1`") {
+		t.Errorf("the opponent's first prompt lacks the plan or the severity rules:\n%s", c.Last())
+	}
+	if m.Usage.Calls != 4 || m.Usage.Total() == 0 {
+		t.Errorf("usage %+v", m.Usage)
+	}
+	if n := r.ev.count(tree.TopicFinished, func(e tree.Event) bool { return e.Topic == "m1" && e.Status == tree.Converged }); n != 1 {
+		t.Errorf("%d finished events", n)
+	}
+	// The writes carry deterministic request ids.
+	ctx := context.Background()
+	_, args, err := r.st.Since(ctx, DebateID("run1", "m1"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := args[2].ClientRequestID; got != "run1:m1:3:proposer" {
+		t.Errorf("client_request_id %q", got)
+	}
+}
+
+func TestMotionTurnLimit(t *testing.T) {
+	r := newMotionRig(t, motionConfig(2, false))
+	r.srv.Enqueue(modelO, providertest.Text("C1: no backoff cap."), providertest.Text("C1 still open."))
+	r.srv.Enqueue(modelP,
+		propose("claim", "The cap is 6 h."),
+		propose("claim", "I insist."), // not allowed on the last reply: repaired
+		propose("appeal", "Please decide C1. Options: 1. cap 6 h; 2. no cap; 3. another solution."))
+	r.srv.Enqueue(modelX, rule(false, "Cap at 6 h."))
+	ms, err := r.play(context.Background(), "run1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := ms[0]
+	want := []string{"MOTION/proposer", "CLAIM/opponent", "CLAIM/proposer", "CLAIM/opponent", "APPEAL/proposer", "RULING/arbitrator"}
+	if got := sequence(t, m); !slices.Equal(got, want) {
+		t.Fatalf("arguments %q, want %q", got, want)
+	}
+	if m.State != string(protocol.Closed) || m.Status != tree.Forced || !strings.Contains(m.StopReason, "turn limit") {
+		t.Errorf("state %s, status %s (%s)", m.State, m.Status, m.StopReason)
+	}
+	calls := callsOf(r.srv, modelP)
+	if len(calls) != 3 {
+		t.Fatalf("%d proposer calls, want 3 (two replies and one repair)", len(calls))
+	}
+	if !calls[1].Contains("last allowed reply") || !strings.Contains(calls[2].Last(), `action must be "appeal" or "resolution"`) {
+		t.Errorf("the last reply's prompt or its repair does not say what is required:\n%s", calls[2].Last())
+	}
+	if !callsOf(r.srv, modelX)[0].Contains("this ruling ends the debate") {
+		t.Error("the arbitrator was not told that its ruling closes the debate")
+	}
+}
+
+func TestMotionAppealAndAlign(t *testing.T) {
+	r := newMotionRig(t, motionConfig(12, false))
+	r.srv.Enqueue(modelO, providertest.Text("M1: the worker polls too often."))
+	r.srv.Enqueue(modelP,
+		providertest.Text("I think we should appeal."), // no JSON: repaired once
+		propose("appeal", "M1 is disputed. Options: 1. 5 s; 2. 30 s; 3. another."),
+		propose("resolution", "Aligned with the ruling: 30 s."))
+	r.srv.Enqueue(modelX, providertest.Text(`{"close": "no", "content": "30 s."}`), rule(false, "Poll every 30 s."))
+	ms, err := r.play(context.Background(), "run1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := ms[0]
+	want := []string{"MOTION/proposer", "CLAIM/opponent", "APPEAL/proposer", "RULING/arbitrator", "RESOLUTION/proposer", "RULING/arbitrator"}
+	if got := sequence(t, m); !slices.Equal(got, want) {
+		t.Fatalf("arguments %q, want %q", got, want)
+	}
+	if got := m.Arguments[3].StateAfter; got != string(protocol.AwaitingProposer) {
+		t.Errorf("state after a ruling without close: %s", got)
+	}
+	if m.Status != tree.Converged {
+		t.Errorf("status %s (%s)", m.Status, m.StopReason)
+	}
+	if c := callsOf(r.srv, modelX)[1]; !strings.Contains(c.Last(), "close: want the JSON boolean true or false") {
+		t.Errorf("the ruling's repair does not name the problem:\n%s", c.Last())
+	}
+	if c := callsOf(r.srv, modelP)[2]; !strings.Contains(c.Last(), "Reply to #4, the RULING of the arbitrator") {
+		t.Errorf("the proposer was not asked to answer the ruling:\n%s", c.Last())
+	}
+}
+
+func TestMotionInvalidAfterRepair(t *testing.T) {
+	r := newMotionRig(t, motionConfig(12, false))
+	r.srv.Enqueue(modelO, providertest.Text("C1: broken."))
+	r.srv.Enqueue(modelP, propose("shrug", "?"), propose("shrug", "still ?"))
+	ms, err := r.play(context.Background(), "run1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := ms[0]
+	if m.Status != tree.Failed || m.State != string(protocol.AwaitingProposer) || len(m.Arguments) != 2 {
+		t.Fatalf("status %s, state %s, %d arguments", m.Status, m.State, len(m.Arguments))
+	}
+	if len(m.Errors) != 1 || !strings.Contains(m.Errors[0].Raw, "still ?") || !strings.Contains(m.StopReason, `action "shrug"`) {
+		t.Errorf("errors %+v, reason %q", m.Errors, m.StopReason)
+	}
+}
+
+func TestMotionCallFailureFallsBack(t *testing.T) {
+	cfg := motionConfig(12, false)
+	cfg.Protocol.Opponent.Fallback = "model-opponent-2"
+	r := newMotionRig(t, cfg)
+	r.srv.Enqueue(modelO, providertest.Status(503, "down"))
+	r.srv.Enqueue("model-opponent-2", providertest.Text("C1 from the fallback."))
+	r.srv.Enqueue(modelP, propose("resolution", "Done."))
+	ms, err := r.play(context.Background(), "run1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := ms[0]
+	if m.Status != tree.Converged || m.Arguments[1].Content != "C1 from the fallback." {
+		t.Fatalf("status %s (%s), arguments %+v", m.Status, m.StopReason, m.Arguments)
+	}
+	if len(m.Fallbacks) != 1 || m.Fallbacks[0].Participant != "opponent" || m.Fallbacks[0].To != "model-opponent-2" {
+		t.Errorf("fallbacks %+v", m.Fallbacks)
+	}
+}
+
+func TestMotionLargeClaimGoesToDocument(t *testing.T) {
+	r := newMotionRig(t, motionConfig(12, false))
+	long := strings.Repeat("word ", 3000) // 15,000 characters, over the store's limit
+	r.srv.Enqueue(modelO, providertest.Text(long))
+	r.srv.Enqueue(modelP, propose("resolution", "Done."))
+	ms, err := r.play(context.Background(), "run1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	claim := ms[0].Arguments[1].Content
+	i := strings.Index(claim, "The full text is document `")
+	if i < 0 || len(claim) > store.DefaultContentLimit {
+		t.Fatalf("claim of %d characters: %q", len(claim), claim[max(0, len(claim)-120):])
+	}
+	id, _, _ := strings.Cut(claim[i+len("The full text is document `"):], "`")
+	doc, err := r.st.GetDocument(context.Background(), id, 1)
+	if err != nil || doc.Content != strings.TrimSpace(long) {
+		t.Errorf("document %s: %d characters, %v", id, len(doc.Content), err)
+	}
+}
+
+// actAsHuman waits until the debate needs a ruling and makes it through the
+// store, as "debate serve" would for a person.
+func actAsHuman(ctx context.Context, st *store.Store, debateID, content string, closeFlag bool) error {
+	for {
+		res, err := st.Wait(ctx, debateID, protocol.Arbitrator, "", time.Second)
+		if protocol.CodeOf(err) == protocol.CodeDebateNotFound {
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(5 * time.Millisecond):
+			}
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if res.Action == protocol.Respond {
+			_, err := st.Submit(ctx, store.Write{DebateID: debateID, Type: protocol.Ruling, Role: protocol.Arbitrator,
+				Content: content, Close: closeFlag, ClientRequestID: "human-" + content})
+			return err
+		}
+		if _, err := st.Wait(ctx, debateID, protocol.Arbitrator, res.Argument.ID, time.Second); err != nil {
+			return err
+		}
+	}
+}
+
+func TestMotionHumanArbitrator(t *testing.T) {
+	r := newMotionRig(t, motionConfig(1, true))
+	r.srv.Enqueue(modelO, providertest.Text("C1: no cap."))
+	r.srv.Enqueue(modelP, propose("appeal", "Decide C1."))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	human := make(chan error, 1)
+	go func() { human <- actAsHuman(ctx, r.st, DebateID("run1", "m1"), "Cap it at 6 h. Closed.", true) }()
+	ms, err := r.play(ctx, "run1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := <-human; err != nil {
+		t.Fatal(err)
+	}
+	m := ms[0]
+	want := []string{"MOTION/proposer", "CLAIM/opponent", "APPEAL/proposer", "RULING/arbitrator"}
+	if got := sequence(t, m); !slices.Equal(got, want) {
+		t.Fatalf("arguments %q, want %q", got, want)
+	}
+	if m.Arguments[3].Content != "Cap it at 6 h. Closed." || m.Status != tree.Forced || m.Arbitrator.Model != tree.HumanModel {
+		t.Errorf("ruling %q, status %s, arbitrator %+v", m.Arguments[3].Content, m.Status, m.Arbitrator)
+	}
+}
+
+// TestMotionResume interrupts a run that waits for a human ruling, then
+// resumes it with the same run id: nothing is written twice and no model is
+// asked again for what was already answered.
+func TestMotionResume(t *testing.T) {
+	r := newMotionRig(t, motionConfig(3, true))
+	r.srv.Enqueue(modelO, providertest.Text("C1: no cap."))
+	r.srv.Enqueue(modelP, propose("appeal", "Decide C1."))
+	ctx, cancel := context.WithCancel(context.Background())
+	debateID := DebateID("run1", "m1")
+	stopped := make(chan error, 1)
+	go func() {
+		// Stop the run once it waits for the ruling.
+		_, err := r.st.Wait(ctx, debateID, protocol.Arbitrator, "", 0)
+		for err == nil || protocol.CodeOf(err) == protocol.CodeDebateNotFound {
+			var res store.WaitResult
+			res, err = r.st.Wait(ctx, debateID, protocol.Arbitrator, "", time.Second)
+			if err == nil && res.Action == protocol.Respond {
+				cancel()
+				break
+			}
+			if protocol.CodeOf(err) == protocol.CodeDebateNotFound {
+				time.Sleep(5 * time.Millisecond)
+			}
+		}
+		stopped <- nil
+	}()
+	ms, err := r.play(ctx, "run1")
+	<-stopped
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want the cancellation", err)
+	}
+	if m := ms[0]; m.Status != tree.Interrupted || len(m.Arguments) != 3 || m.State != string(protocol.AwaitingArbitrator) {
+		t.Fatalf("interrupted motion: status %s, state %s, %d arguments", m.Status, m.State, len(m.Arguments))
+	}
+	before := r.srv.Count()
+
+	// The person rules while nobody runs; the resumed run plays on from there.
+	if _, err := r.st.Submit(context.Background(), store.Write{DebateID: debateID, Type: protocol.Ruling, Role: protocol.Arbitrator,
+		Content: "Cap at 6 h.", ClientRequestID: "human-1"}); err != nil {
+		t.Fatal(err)
+	}
+	r.srv.Enqueue(modelP, propose("resolution", "Aligned: 6 h."))
+	ms, err = r.play(context.Background(), "run1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := ms[0]
+	want := []string{"MOTION/proposer", "CLAIM/opponent", "APPEAL/proposer", "RULING/arbitrator", "RESOLUTION/proposer", "RULING/arbitrator"}
+	if got := sequence(t, m); !slices.Equal(got, want) {
+		t.Fatalf("arguments %q, want %q", got, want)
+	}
+	if got := r.srv.Count() - before; got != 1 {
+		t.Errorf("the resumed run made %d calls, want 1 (the proposer's answer to the ruling)", got)
+	}
+	if len(m.Documents) != 1 {
+		t.Errorf("documents %+v", m.Documents)
+	}
+
+	// Playing a closed motion again writes and asks nothing.
+	before = r.srv.Count()
+	ms, err = r.play(context.Background(), "run1")
+	if err != nil || len(ms[0].Arguments) != len(want) || r.srv.Count() != before || ms[0].Status != tree.Converged {
+		t.Errorf("replay: err %v, %d arguments, %d calls, status %s", err, len(ms[0].Arguments), r.srv.Count()-before, ms[0].Status)
+	}
+}
+
+func TestParseReply(t *testing.T) {
+	tests := []struct {
+		answer string
+		final  bool
+		typ    protocol.ArgType
+		err    string
+	}{
+		{`{"action": "claim", "content": " x "}`, false, protocol.Claim, ""},
+		{"Sure.\n```json\n{\"action\": \"Appeal\", \"content\": \"x\"}\n```", false, protocol.Appeal, ""},
+		{`{"action": "resolution", "content": "x"}`, true, protocol.Resolution, ""},
+		{`{"action": "claim", "content": "x"}`, true, "", "last allowed reply"},
+		{`{"action": "revise", "content": "x"}`, false, "", `action "revise"`},
+		{`{"action": "claim", "content": ""}`, false, "", "content: must not be empty"},
+		{`{"action": 3}`, false, "", "decode the answer"},
+		{`no json at all`, false, "", "no JSON object"},
+	}
+	for _, tt := range tests {
+		typ, content, err := parseReply(tt.answer, tt.final)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("parseReply(%q) error %v, want %q", tt.answer, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || typ != tt.typ || content != "x" {
+			t.Errorf("parseReply(%q) = %s, %q, %v", tt.answer, typ, content, err)
+		}
+	}
+}
+
+func TestParseRuling(t *testing.T) {
+	tests := []struct {
+		answer string
+		close  bool
+		err    string
+	}{
+		{`{"close": true, "content": "x"}`, true, ""},
+		{`{"close": false, "content": "x"}`, false, ""},
+		{`{"close": "true", "content": "x"}`, false, `got "true"`},
+		{`{"close": 1, "content": "x"}`, false, "got 1"},
+		{`{"content": "x"}`, false, "close: required"},
+		{`{"close": true, "content": " "}`, false, "content: must not be empty"},
+	}
+	for _, tt := range tests {
+		c, content, err := parseRuling(tt.answer)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("parseRuling(%q) error %v, want %q", tt.answer, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || c != tt.close || content != "x" {
+			t.Errorf("parseRuling(%q) = %v, %q, %v", tt.answer, c, content, err)
+		}
+	}
+}
+
+func TestRunMotionsSelection(t *testing.T) {
+	cfg := motionConfig(12, false)
+	cfg.Motions = append(cfg.Motions, configs.Motion{ID: "m2", Title: "Second", Motion: "Another."})
+	r := newMotionRig(t, cfg)
+	r.srv.Script(func(c providertest.Call) providertest.Reply {
+		switch c.Model {
+		case modelO:
+			return providertest.Text("C1 for " + fmt.Sprint(c.Contains("Another.")))
+		default:
+			return propose("resolution", "Done.")
+		}
+	})
+	client, err := providers.New(cfg, providers.Options{HTTPClient: r.srv.HTTPClient()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := New(cfg, client, promptSet(t), Options{})
+	ms, err := e.RunMotions(context.Background(), MotionOptions{Store: r.st, Roles: rolePrompts(t), RunID: "r", Motions: []string{"m2"}})
+	if err != nil || len(ms) != 1 || ms[0].ID != "m2" || ms[0].Arguments[1].Content != "C1 for true" {
+		t.Fatalf("RunMotions(m2) = %+v, %v", ms, err)
+	}
+	ms, err = e.RunMotions(context.Background(), MotionOptions{Store: r.st, Roles: rolePrompts(t), RunID: "r2"})
+	if err != nil || len(ms) != 2 || ms[0].ID != "m1" || ms[1].ID != "m2" || ms[0].Status != tree.Converged || ms[1].Status != tree.Converged {
+		t.Fatalf("RunMotions() = %d motions, %v", len(ms), err)
+	}
+	if _, err := e.RunMotions(context.Background(), MotionOptions{Store: r.st, Roles: rolePrompts(t), RunID: "r", Motions: []string{"nope"}}); err == nil {
+		t.Error("an unknown motion id was accepted")
+	}
+	if _, err := e.RunMotions(context.Background(), MotionOptions{Store: r.st, Roles: rolePrompts(t)}); err == nil {
+		t.Error("a missing run id was accepted")
+	}
+}
