@@ -11,7 +11,8 @@ import (
 // topic (status, rounds reached, consensus points, divergences, forced
 // verdicts, failed nodes, tokens, cost) and a total row, each topic's
 // conclusion (its synthesis if present, else its consensus points and
-// verdicts), and the proposed edits to the shared documents.
+// verdicts), the motions (see motions) and the proposed edits to the shared
+// documents. A run of motions only gets the header and the motions.
 func Summary(run *tree.Run) []byte {
 	r := &report{run: run, w: wordsFor(run)}
 	r.summary()
@@ -22,6 +23,12 @@ func (r *report) summary() {
 	w := r.w
 	r.printf("# %s\n\n", w.summaryHeading)
 	r.headerLine(w.date, r.date())
+	if len(r.run.Topics) == 0 && len(r.run.Motions) > 0 {
+		r.usageLines(r.run.Usage)
+		r.b.WriteString("\n")
+		r.motions()
+		return
+	}
 	var debaters []string
 	for _, p := range r.run.Debaters {
 		debaters = append(debaters, fmt.Sprintf("%s — %s", inlineText(p.Name()), inlineText(p.Model)))
@@ -80,6 +87,7 @@ func (r *report) summary() {
 		r.b.WriteString("\n")
 	}
 
+	r.motions()
 	r.printf("## %s\n\n", w.proposedEdits)
 	if strings.TrimSpace(r.run.Edits) == "" {
 		r.printf("%s\n", w.noEdits)

@@ -1,0 +1,172 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/debatehq/debate/protocol"
+	"github.com/debatehq/debate/tree"
+)
+
+// Motion renders a motion of a run, a protocol debate played in batch: the
+// argument tree and state timeline of Arguments, with the run's facts added
+// to its header — the motion's id, each role with its model, how the debate
+// ended, the turns used, the documents and the tokens spent.
+func Motion(run *tree.Run, m *tree.Motion) []byte {
+	d, args := MotionDebate(m)
+	body := string(Arguments(d, args))
+	var h strings.Builder
+	fmt.Fprintf(&h, "- Motion: %s\n", inlineText(m.ID))
+	for _, r := range []struct {
+		name string
+		p    tree.Participant
+	}{{"Proposer", m.Proposer}, {"Opponent", m.Opponent}, {"Arbitrator", m.Arbitrator}} {
+		fmt.Fprintf(&h, "- %s: %s\n", r.name, roleModel(r.p, m.Fallbacks))
+	}
+	fmt.Fprintf(&h, "- Status: %s — %s\n", motionStatus(m.Status), inlineText(m.StopReason))
+	fmt.Fprintf(&h, "- Turns: %d of at most %d\n", m.Turns, m.MaxTurns)
+	for _, doc := range m.Documents {
+		fmt.Fprintf(&h, "- Document: %s — `%s` (version %d)\n", inlineText(doc.Path), inlineText(doc.DocID), doc.Version)
+	}
+	u := m.Usage
+	tokens := fmt.Sprintf("%s (prompt %s, completion %s) in %d calls", groupDigits(u.Total()), groupDigits(u.PromptTokens), groupDigits(u.CompletionTokens), u.Calls)
+	if u.Failures > 0 {
+		tokens += fmt.Sprintf(", %d failed", u.Failures)
+	}
+	fmt.Fprintf(&h, "- Tokens: %s\n", tokens)
+	if u.Cost > 0 {
+		fmt.Fprintf(&h, "- Cost: %s\n", formatCost(u.Cost))
+	}
+	if run != nil && !run.StartedAt.IsZero() {
+		fmt.Fprintf(&h, "- Run started: %s\n", argTime(run.StartedAt))
+	}
+
+	// The run's facts go after the debate's own header lines.
+	head, rest, ok := strings.Cut(body, "\n## Argument tree\n")
+	if !ok {
+		return []byte(body)
+	}
+	var b strings.Builder
+	b.WriteString(head)
+	b.WriteString(h.String())
+	if len(m.Errors) > 0 {
+		b.WriteString("\n## Errors\n\n")
+		for _, e := range m.Errors {
+			fmt.Fprintf(&b, "- %s, turn %d: %s\n", inlineText(e.Role), e.Turn, inlineText(e.Message))
+			if strings.TrimSpace(e.Raw) != "" {
+				b.WriteString("\n" + strings.TrimRight(indentLines(fenced("", e.Raw), "  "), "\n") + "\n")
+			}
+		}
+	}
+	b.WriteString("\n## Argument tree\n")
+	b.WriteString(rest)
+	return []byte(b.String())
+}
+
+// MotionDebate returns a motion's debate and arguments as protocol values.
+func MotionDebate(m *tree.Motion) (protocol.Debate, []protocol.Argument) {
+	d := protocol.Debate{
+		ID: m.DebateID, Title: m.Title, Type: protocol.DebateType(m.DebateType),
+		State: protocol.State(m.State), CreatedAt: m.CreatedAt, UpdatedAt: m.UpdatedAt,
+	}
+	args := make([]protocol.Argument, len(m.Arguments))
+	for i, a := range m.Arguments {
+		args[i] = protocol.Argument{
+			ID: a.ID, DebateID: m.DebateID, ParentID: a.ParentID, Type: protocol.ArgType(a.Type),
+			Role: protocol.Role(a.Role), Content: a.Content, Seq: a.Seq,
+			StateAfter: protocol.State(a.StateAfter), CreatedAt: a.Time,
+		}
+	}
+	return d, args
+}
+
+// roleModel names a role's model and any fallback it switched to.
+func roleModel(p tree.Participant, fbs []tree.Fallback) string {
+	if p.Model == "" {
+		return "—"
+	}
+	s := inlineText(p.Model)
+	if p.Model == tree.HumanModel {
+		s = "a person (rulings made through the server)"
+	}
+	for _, f := range fbs {
+		if f.Participant == p.ID {
+			s = fmt.Sprintf("%s (fell back from %s)", inlineText(f.To), inlineText(f.From))
+		}
+	}
+	return s
+}
+
+func motionStatus(s tree.Status) string {
+	switch s {
+	case tree.Converged:
+		return "resolved ✓"
+	case tree.Forced:
+		return "closed by ruling"
+	}
+	return inlineText(string(s))
+}
+
+func indentLines(s, pad string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = pad + l
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// motions writes the summary's motions section: one table row per motion
+// and each motion's outcome. It writes nothing for a run without motions.
+func (r *report) motions() {
+	if len(r.run.Motions) == 0 {
+		return
+	}
+	r.b.WriteString("## Motions\n\n")
+	r.b.WriteString("| ID | Motion | Status | State | Turns | Arguments | Tokens | Cost |\n|---|---|---|---|--:|--:|--:|--:|\n")
+	var usage tree.Usage
+	for i := range r.run.Motions {
+		m := &r.run.Motions[i]
+		usage = usage.Add(m.Usage)
+		state := m.State
+		if state == "" {
+			state = "—"
+		}
+		r.printf("| %s | %s | %s | %s | %d | %d | %s | %s |\n", inlineText(m.ID), inlineText(m.Title), motionStatus(m.Status),
+			inlineText(state), m.Turns, len(m.Arguments), groupDigits(m.Usage.Total()), costCell(m.Usage.Cost))
+	}
+	if len(r.run.Motions) > 1 {
+		r.printf("| **Total** | | | | | | %s | %s |\n", groupDigits(usage.Total()), costCell(usage.Cost))
+	}
+	r.b.WriteString("\n")
+	for i := range r.run.Motions {
+		m := &r.run.Motions[i]
+		r.printf("### %s: %s — %s\n\n", inlineText(m.ID), inlineText(m.Title), motionStatus(m.Status))
+		r.printf("%s (debate `%s`).\n\n", inlineText(upperFirst(m.StopReason)), inlineText(m.DebateID))
+		if last := outcome(m); last != nil {
+			r.printf("**Final word — #%d %s by the %s:**\n\n", last.Seq, inlineText(last.Type), inlineText(last.Role))
+			r.block(last.Content, 3)
+		}
+	}
+}
+
+// outcome is the argument that settled a closed motion: the proposer's
+// RESOLUTION, or the arbitrator's closing RULING.
+func outcome(m *tree.Motion) *tree.MotionArgument {
+	n := len(m.Arguments)
+	if m.State != string(protocol.Closed) || n == 0 {
+		return nil
+	}
+	if n >= 2 && m.Arguments[n-2].Type == string(protocol.Resolution) {
+		return &m.Arguments[n-2]
+	}
+	return &m.Arguments[n-1]
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
