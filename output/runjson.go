@@ -23,6 +23,7 @@ func EncodeRun(run *tree.Run) ([]byte, error) {
 		t.Root = normalizeNode(t.Root)
 		r.Topics[i] = t
 	}
+	r.Motions = normalizeMotions(run.Motions)
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

@@ -48,10 +48,10 @@ type file struct {
 
 // Write writes a run's folder at dir, creating it if needed: a Markdown report
 // per topic (TopicFile; a name that collides with an earlier topic's gets
-// "-2", "-3"… before ".md") and summary.md, their .html pages when asked,
-// run.json, and raw/ when there are raw files. Each file is written
-// atomically. A run with failed or interrupted nodes is written like any
-// other. Write returns the paths it wrote, in that order; when a file cannot
+// "-2", "-3"… before ".md"), one per motion (MotionFile), summary.md, their
+// .html pages when asked, run.json, and raw/ when there are raw files. Each
+// file is written atomically. A run with failed or interrupted nodes is
+// written like any other. Write returns the paths it wrote, in that order; when a file cannot
 // be written it still writes the others and returns every error joined.
 func Write(dir string, run *tree.Run, opt Options) ([]string, error) {
 	markdown, html, err := formats(opt.Formats)
@@ -80,6 +80,15 @@ func Write(dir string, run *tree.Run, opt Options) ([]string, error) {
 			files = append(files, file{name, md})
 		}
 		addPage(name, t.Title, md)
+	}
+	for i := range run.Motions {
+		m := &run.Motions[i]
+		name := uniqueName(MotionFile(m), used)
+		md := render.Motion(run, m)
+		if markdown {
+			files = append(files, file{name, md})
+		}
+		addPage(name, m.Title, md)
 	}
 	summary := render.Summary(run)
 	if markdown {
