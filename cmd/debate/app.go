@@ -43,14 +43,53 @@ type command struct {
 	run     func(e *env, args []string) int
 }
 
-func commands() []command {
-	return []command{
-		{"run", "run the debates of a config and write their reports", runCmd},
-		{"validate", "check a config and print every problem in it", validateCmd},
-		{"serve", "run the argument-protocol server for agents and a human arbitrator", serveCmd},
-		{"version", "print the version", versionCmd},
-		{"help", "show help for a command", helpCmd},
+// Command groups, in the order the top help lists them.
+const (
+	groupBatch  = "Batch debates"
+	groupServer = "Server and agents (the agent commands print JSON; exit codes below)"
+	groupOther  = "Other"
+)
+
+// commandGroups lists every command under its heading; help stays last.
+func commandGroups() []struct {
+	title string
+	cmds  []command
+} {
+	return []struct {
+		title string
+		cmds  []command
+	}{
+		{groupBatch, []command{
+			{"run", "run the debates of a config and write their reports", runCmd},
+			{"validate", "check a config and print every problem in it", validateCmd},
+		}},
+		{groupServer, []command{
+			{"serve", "run the argument-protocol server for agents and a human arbitrator", serveCmd},
+			{"generate-id", "print a fresh id for a debate or a request", generateIDCmd},
+			{"create", "open a debate with its MOTION (proposer)", createCmd},
+			{"get-context", "show a debate, its arguments and what each role may do", getContextCmd},
+			{"submit", "submit a CLAIM (proposer or opponent)", submitCmd},
+			{"appeal", "ask the arbitrator for a ruling (proposer)", appealCmd},
+			{"request-completion", "ask to finish; the debate closes at once (proposer)", requestCompletionCmd},
+			{"ruling", "rule, --close to end the debate (arbitrator)", rulingCmd},
+			{"intervention", "stop the floor until your ruling (arbitrator)", interventionCmd},
+			{"wait", "wait for the next argument and what to do about it", waitCmd},
+			{"list", "list debates", listCmd},
+			{"docs", "create, version and read shared documents", docsCmd},
+		}},
+		{groupOther, []command{
+			{"version", "print the version", versionCmd},
+			{"help", "show help for a command", helpCmd},
+		}},
 	}
+}
+
+func commands() []command {
+	var all []command
+	for _, g := range commandGroups() {
+		all = append(all, g.cmds...)
+	}
+	return all
 }
 
 // Main runs the program with the given arguments and returns its exit code.
@@ -89,14 +128,23 @@ USAGE
 
 COMMANDS
 `)
-	for _, c := range commands() {
-		fmt.Fprintf(&b, "  %-9s %s\n", c.name, c.summary)
+	for _, g := range commandGroups() {
+		fmt.Fprintf(&b, "  %s\n", g.title)
+		for _, c := range g.cmds {
+			fmt.Fprintf(&b, "    %-19s %s\n", c.name, c.summary)
+		}
 	}
 	b.WriteString(`
 EXAMPLES
   debate validate --config debate.jsonc
   debate run --config debate.jsonc --dry-run
   DEBATE_API_KEY=sk-... debate run --config debate.jsonc --topic topic-6
+  debate serve --db team.db
+  debate wait --debate-id "$id" --role opponent --argument-id "$arg"
+
+AGENT EXIT CODES
+  0 ok (wait: also "status":"timeout")   1 internal error   2 not found   3 invalid input or flags
+  4 not allowed now   5 auth failed   6 server unreachable   7 timeout   130 interrupted
 
 Run "debate help <command>" for a command's flags and exit codes.
 `)

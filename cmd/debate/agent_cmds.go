@@ -1,0 +1,331 @@
+package main
+
+import (
+	"context"
+
+	"github.com/google/uuid"
+
+	"github.com/debatehq/debate/protocol"
+	"github.com/debatehq/debate/server/api"
+	"github.com/debatehq/debate/server/client"
+)
+
+// idOut is the answer of generate-id.
+type idOut struct {
+	head
+	ID string `json:"id"`
+}
+
+func generateIDCmd(e *env, args []string) int {
+	a := newAgent(e, "generate-id")
+	help := a.help("debate generate-id",
+		`Print a fresh random id (a UUID) to use as a debate id or a client request id.
+Needs no server.`,
+		"  debate generate-id\n  id=$(debate generate-id | jq -r .id)\n")
+	return a.run(args, help, nil, func(context.Context, *client.Client, []string) (any, error) {
+		return idOut{success, uuid.NewString()}, nil
+	})
+}
+
+// writeOut is the answer of every argument write: the ids and the state an
+// agent needs first, the command to wait for the answer, and then the
+// server's data as it sent it.
+type writeOut struct {
+	head
+	DebateID         string              `json:"debate_id"`
+	ArgumentID       string              `json:"argument_id"`
+	Seq              int                 `json:"seq"`
+	Type             string              `json:"type"`
+	Role             string              `json:"role"`
+	State            string              `json:"state"`
+	Replay           bool                `json:"replay"`
+	ClientRequestID  string              `json:"client_request_id"`
+	AvailableActions map[string][]string `json:"available_actions"`
+	// WaitCommand waits for the next argument after this one, as its role;
+	// absent once the debate is closed.
+	WaitCommand string        `json:"wait_command,omitempty"`
+	Debate      api.Debate    `json:"debate"`
+	Argument    api.Argument  `json:"argument"`
+	AutoRuling  *api.Argument `json:"auto_ruling,omitempty"`
+}
+
+func (a *agent) writeOut(r api.WriteResult) writeOut {
+	out := writeOut{head: success, DebateID: r.Debate.ID, ArgumentID: r.Argument.ID, Seq: r.Argument.Seq,
+		Type: r.Argument.Type, Role: r.Argument.Role, State: r.Debate.State, Replay: r.Replay,
+		ClientRequestID: r.Argument.ClientRequestID, AvailableActions: api.AllActions(protocol.State(r.Debate.State)),
+		Debate: r.Debate, Argument: r.Argument, AutoRuling: r.AutoRuling}
+	if r.Debate.State != string(protocol.Closed) {
+		out.WaitCommand = a.command("wait", "--debate-id", r.Debate.ID, "--role", r.Argument.Role, "--argument-id", r.Argument.ID)
+	}
+	return out
+}
+
+func createCmd(e *env, args []string) int {
+	a := newAgent(e, "create")
+	a.withServer()
+	debateID := a.fs.String("debate-id", "", "id of the new debate (make one with debate generate-id)")
+	title := a.fs.String("title", "", "title of the debate")
+	typ := a.fs.String("type", "", "debate type: general_debate or coding_plan_debate")
+	a.withContent("the MOTION", false)
+	a.withRequestID()
+	help := a.help("debate create --debate-id <id> --title <t> --type <general_debate|coding_plan_debate> {--content <s> | --file <f> | --stdin} [--client-request-id <k>]",
+		`Open a debate with its MOTION, as the proposer. The debate then awaits the opponent; wait for
+its answer with the printed wait_command. Resending the same command (same --client-request-id)
+returns the debate already created.`,
+		"  id=$(debate generate-id | jq -r .id)\n  debate create --debate-id \"$id\" --title 'Cache layer' --type coding_plan_debate --file plan.md\n")
+	return a.run(args, help, nil, func(ctx context.Context, c *client.Client, _ []string) (any, error) {
+		if err := a.require("debate-id", *debateID, "make one with debate generate-id"); err != nil {
+			return nil, err
+		}
+		if err := a.require("title", *title, ""); err != nil {
+			return nil, err
+		}
+		if err := a.require("type", *typ, "general_debate or coding_plan_debate"); err != nil {
+			return nil, err
+		}
+		if _, err := protocol.ParseDebateType(*typ); err != nil {
+			return nil, usagef("--type %q: want general_debate or coding_plan_debate", *typ)
+		}
+		content, _, err := a.readContent()
+		if err != nil {
+			return nil, err
+		}
+		r, err := c.CreateDebate(ctx, api.CreateDebateRequest{DebateID: *debateID, Title: *title, DebateType: *typ,
+			MotionContent: content, ClientRequestID: a.requestID})
+		if err != nil {
+			return nil, err
+		}
+		return a.writeOut(r), nil
+	})
+}
+
+// writeSpec describes one argument-writing command besides create.
+type writeSpec struct {
+	name, usage, about, examples string
+	what                         string // the content, for flag help
+	role                         bool   // --role proposer|opponent (submit)
+	target                       bool   // --target-id is required
+	close                        bool   // --close (ruling)
+	optional                     bool   // the content may be omitted (intervention)
+	send                         func(ctx context.Context, c *client.Client, debateID string, w write) (api.WriteResult, error)
+}
+
+// write is what the command line gave a writing command.
+type write struct {
+	role, target, content, requestID string
+	close                            bool
+}
+
+func writeCmd(s writeSpec) func(e *env, args []string) int {
+	return func(e *env, args []string) int {
+		a := newAgent(e, s.name)
+		a.withServer()
+		debateID := a.fs.String("debate-id", "", "id of the debate")
+		var w write
+		if s.role {
+			a.fs.StringVar(&w.role, "role", "", "your role: proposer or opponent")
+		}
+		if s.target {
+			a.fs.StringVar(&w.target, "target-id", "", "id of the argument you answer (argument_id of the wait or write before)")
+		}
+		if s.close {
+			a.fs.BoolVar(&w.close, "close", false, "close the debate with this ruling")
+		}
+		a.withContent(s.what, s.optional)
+		a.withRequestID()
+		help := a.help(s.usage, s.about, s.examples)
+		return a.run(args, help, nil, func(ctx context.Context, c *client.Client, _ []string) (any, error) {
+			if err := a.require("debate-id", *debateID, ""); err != nil {
+				return nil, err
+			}
+			if s.role {
+				if err := a.require("role", w.role, "proposer or opponent"); err != nil {
+					return nil, err
+				}
+				if w.role != string(protocol.Proposer) && w.role != string(protocol.Opponent) {
+					return nil, usagef("--role %q: want proposer or opponent (the arbitrator uses ruling and intervention)", w.role)
+				}
+			}
+			if s.target {
+				if err := a.require("target-id", w.target, "the argument_id you answer"); err != nil {
+					return nil, err
+				}
+			}
+			var err error
+			if w.content, _, err = a.readContent(); err != nil {
+				return nil, err
+			}
+			w.requestID = a.requestID
+			r, err := s.send(ctx, c, *debateID, w)
+			if err != nil {
+				return nil, err
+			}
+			return a.writeOut(r), nil
+		})
+	}
+}
+
+func argument(w write) api.ArgumentRequest {
+	return api.ArgumentRequest{Role: w.role, TargetID: w.target, Content: w.content, ClientRequestID: w.requestID}
+}
+
+var submitCmd = writeCmd(writeSpec{
+	name:  "submit",
+	usage: "debate submit --debate-id <id> --role <proposer|opponent> --target-id <arg> {--content <s> | --file <f> | --stdin} [--client-request-id <k>]",
+	about: `Submit a CLAIM: the opponent answers the MOTION or the proposer's last CLAIM; the proposer
+answers the opponent's CLAIM or aligns to a RULING. Keep it short and reference long material by
+doc_id (debate docs create). Then wait for the other side with the printed wait_command.`,
+	what:     "the CLAIM",
+	role:     true,
+	target:   true,
+	examples: "  debate submit --debate-id \"$id\" --role opponent --target-id \"$arg\" --file review.md\n  echo 'Agreed; see doc 0191…' | debate submit --debate-id \"$id\" --role proposer --target-id \"$arg\" --stdin\n",
+	send: func(ctx context.Context, c *client.Client, id string, w write) (api.WriteResult, error) {
+		return c.Submit(ctx, id, argument(w))
+	},
+})
+
+var appealCmd = writeCmd(writeSpec{
+	name:  "appeal",
+	usage: "debate appeal --debate-id <id> --target-id <arg> {--content <s> | --file <f> | --stdin} [--client-request-id <k>]",
+	about: `Ask the arbitrator for a RULING, as the proposer, on the argument --target-id. Give the
+context and the options, the last being "something else". Both sides then wait for the ruling.`,
+	what:     "the APPEAL",
+	target:   true,
+	examples: "  debate appeal --debate-id \"$id\" --target-id \"$arg\" --content 'Option A: … Option B: … Option C: something else'\n",
+	send: func(ctx context.Context, c *client.Client, id string, w write) (api.WriteResult, error) {
+		return c.Appeal(ctx, id, argument(w))
+	},
+})
+
+var requestCompletionCmd = writeCmd(writeSpec{
+	name:  "request-completion",
+	usage: "debate request-completion --debate-id <id> --target-id <arg> {--content <s> | --file <f> | --stdin} [--client-request-id <k>]",
+	about: `Ask to finish the debate, as the proposer (a RESOLUTION). The server approves it at once
+with an automatic closing RULING (auto_ruling in the answer), and the debate is CLOSED.`,
+	what:     "the RESOLUTION",
+	target:   true,
+	examples: "  debate request-completion --debate-id \"$id\" --target-id \"$arg\" --content 'All issues resolved; final plan in doc 0191…'\n",
+	send: func(ctx context.Context, c *client.Client, id string, w write) (api.WriteResult, error) {
+		return c.Resolution(ctx, id, argument(w))
+	},
+})
+
+var rulingCmd = writeCmd(writeSpec{
+	name:  "ruling",
+	usage: "debate ruling --debate-id <id> {--content <s> | --file <f> | --stdin} [--close] [--client-request-id <k>]",
+	about: `Rule, as the arbitrator, on an APPEAL, a RESOLUTION or your INTERVENTION. Without --close the
+floor returns to the proposer; with --close the debate is CLOSED.`,
+	what:     "the RULING",
+	close:    true,
+	examples: "  debate ruling --debate-id \"$id\" --content 'Take option B.'\n  debate ruling --debate-id \"$id\" --content 'Done.' --close\n",
+	send: func(ctx context.Context, c *client.Client, id string, w write) (api.WriteResult, error) {
+		return c.Ruling(ctx, id, api.RulingRequest{Content: w.content, Close: w.close, ClientRequestID: w.requestID})
+	},
+})
+
+var interventionCmd = writeCmd(writeSpec{
+	name:  "intervention",
+	usage: "debate intervention --debate-id <id> [{--content <s> | --file <f> | --stdin}] [--client-request-id <k>]",
+	about: `Stop the floor, as the arbitrator, while the proposer or the opponent is awaited. Both sides
+then wait for your RULING. The content is optional.`,
+	what:     "the INTERVENTION",
+	optional: true,
+	examples: "  debate intervention --debate-id \"$id\"\n  debate intervention --debate-id \"$id\" --content 'Stop: the plan ignores the migration.'\n",
+	send: func(ctx context.Context, c *client.Client, id string, w write) (api.WriteResult, error) {
+		return c.Intervention(ctx, id, api.InterventionRequest{Content: w.content, ClientRequestID: w.requestID})
+	},
+})
+
+// contextOut is the answer of get-context.
+type contextOut struct {
+	head
+	DebateID string `json:"debate_id"`
+	State    string `json:"state"`
+	// LastArgumentID is the newest argument shown: what to answer or to
+	// wait after.
+	LastArgumentID   string              `json:"last_argument_id"`
+	AvailableActions map[string][]string `json:"available_actions"`
+	Debate           api.Debate          `json:"debate"`
+	Motion           *api.Argument       `json:"motion"`
+	Arguments        []api.Argument      `json:"arguments"`
+}
+
+func getContextCmd(e *env, args []string) int {
+	a := newAgent(e, "get-context")
+	a.withServer()
+	debateID := a.fs.String("debate-id", "", "id of the debate")
+	limit := a.fs.Int("limit", 0, "show only the last n arguments after the MOTION (default: all)")
+	help := a.help("debate get-context --debate-id <id> [--limit <n>]",
+		`Show a debate: its state, its MOTION, its arguments oldest first (each with seq, role, type and
+parent_id), and available_actions: what each role (proposer, opponent, arbitrator) may submit now.
+Use it to pick a debate up again.`,
+		"  debate get-context --debate-id \"$id\"\n  debate get-context --debate-id \"$id\" --limit 5 | jq '.arguments[-1]'\n")
+	return a.run(args, help, nil, func(ctx context.Context, c *client.Client, _ []string) (any, error) {
+		if err := a.require("debate-id", *debateID, ""); err != nil {
+			return nil, err
+		}
+		n := -1
+		if a.fs.Changed("limit") {
+			if *limit < 0 {
+				return nil, usagef("--limit must be 0 or more (got %d)", *limit)
+			}
+			n = *limit
+		}
+		r, err := c.GetDebate(ctx, *debateID, n)
+		if err != nil {
+			return nil, err
+		}
+		out := contextOut{head: success, DebateID: r.Debate.ID, State: r.Debate.State, AvailableActions: r.AvailableActions,
+			Debate: r.Debate, Motion: r.Motion, Arguments: r.Arguments}
+		if out.Arguments == nil {
+			out.Arguments = []api.Argument{}
+		}
+		if out.AvailableActions == nil {
+			out.AvailableActions = api.AllActions(protocol.State(r.Debate.State))
+		}
+		switch {
+		case len(r.Arguments) > 0:
+			out.LastArgumentID = r.Arguments[len(r.Arguments)-1].ID
+		case r.Motion != nil:
+			out.LastArgumentID = r.Motion.ID
+		}
+		return out, nil
+	})
+}
+
+// listOut is the answer of list.
+type listOut struct {
+	head
+	Debates []api.Debate `json:"debates"`
+	Total   int          `json:"total"`
+}
+
+func listCmd(e *env, args []string) int {
+	a := newAgent(e, "list")
+	a.withServer()
+	state := a.fs.String("state", "", "only debates in this state (AWAITING_OPPONENT, AWAITING_PROPOSER, AWAITING_ARBITRATOR, INTERVENTION_PENDING, CLOSED)")
+	pending := a.fs.Bool("pending-first-opponent", false, "only debates whose MOTION the opponent has not answered yet")
+	limit := a.fs.Int("limit", 0, "at most n debates (default: the server's)")
+	offset := a.fs.Int("offset", 0, "skip the first n debates")
+	help := a.help("debate list [--state <s>] [--pending-first-opponent] [--limit n] [--offset n]",
+		`List debates, last updated first, with the total that match.`,
+		"  debate list --state AWAITING_ARBITRATOR\n  debate list --pending-first-opponent --limit 1 | jq -r '.debates[0].id'\n")
+	return a.run(args, help, nil, func(ctx context.Context, c *client.Client, _ []string) (any, error) {
+		if *state != "" {
+			if _, err := protocol.ParseState(*state); err != nil {
+				return nil, usagef("--state %q: want one of AWAITING_OPPONENT, AWAITING_PROPOSER, AWAITING_ARBITRATOR, INTERVENTION_PENDING, CLOSED", *state)
+			}
+		}
+		if *limit < 0 || *offset < 0 {
+			return nil, usagef("--limit and --offset must be 0 or more (got %d and %d)", *limit, *offset)
+		}
+		r, err := c.ListDebates(ctx, client.ListOptions{State: *state, PendingFirstOpponent: *pending, Limit: *limit, Offset: *offset})
+		if err != nil {
+			return nil, err
+		}
+		if r.Debates == nil {
+			r.Debates = []api.Debate{}
+		}
+		return listOut{success, r.Debates, r.Total}, nil
+	})
+}
