@@ -212,6 +212,9 @@ func errIf(cond bool, s string) string {
 // motion's status and why it stopped.
 func (mr *motionRun) run(ctx context.Context) (tree.Status, string) {
 	if err := mr.open(ctx); err != nil {
+		if ctx.Err() != nil {
+			return tree.Interrupted, interruption(ctx)
+		}
 		return mr.fail(0, protocol.Proposer, err, "")
 	}
 	// Every pass either writes an argument, waits for a person, or fails; a
@@ -224,6 +227,9 @@ func (mr *motionRun) run(ctx context.Context) (tree.Status, string) {
 		}
 		d, args, err := mr.opt.Store.Since(ctx, mr.debateID, 0)
 		if err != nil {
+			if ctx.Err() != nil {
+				return tree.Interrupted, interruption(ctx)
+			}
 			return mr.fail(0, "", fmt.Errorf("read the debate: %w", err), "")
 		}
 		if len(args) == 0 {

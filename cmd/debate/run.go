@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -45,6 +46,11 @@ other, a judge separates consensus from divergences, and each divergence becomes
 debate until nothing is disputed or the round limit forces verdicts. Reports go to the
 output folder; progress goes to stderr; stdout lists the files written.
 
+A config's motions are protocol debates: a proposer, an opponent and an arbitrator argue
+through the debate database of "debate serve" (protocol.db, else $DEBATE_DB, else the shared
+default), so they can be watched there; with "arbitrator": "human" the run waits for the
+rulings a person makes there. --resume continues the same debates.
+
 USAGE
   debate run --config <file.jsonc> [--topic <id>]... [--max-rounds <n>] [--dry-run]
              [--output <dir>] [--concurrency <n>] [--format markdown|json|html]... [--resume]
@@ -66,14 +72,16 @@ EXAMPLES
   debate run -c debate.jsonc --output - > run.json
 
 EXIT CODES
-  0    every topic finished: converged, or verdicts forced at the round limit
-  1    at least one topic or node failed (its reports still record what was reached)
+  0    every topic finished: converged, or verdicts forced at the round limit; every
+       motion closed (by a resolution or a ruling)
+  1    at least one topic, node or motion failed (its reports still record what was reached)
   2    bad flags or a bad config (every problem is printed)
   130  interrupted by Ctrl-C: reports were written as they stood, unfinished nodes marked
        "interrupted"; a second Ctrl-C quits at once without writing
 
 ENVIRONMENT
   NO_COLOR   turn off colours in the progress display
+  DEBATE_DB  the debate database of motions when the config sets no protocol.db
   ${NAME}    any variable a config string names, e.g. "apiKey": "${DEBATE_API_KEY}"
 `
 }
@@ -82,7 +90,7 @@ func runCmd(e *env, args []string) int {
 	var o runOptions
 	fs := flagSet("run")
 	fs.StringVarP(&o.config, "config", "c", "", "config file (JSONC) (required)")
-	fs.StringArrayVarP(&o.topics, "topic", "t", nil, "run only this topic id; repeat for several")
+	fs.StringArrayVarP(&o.topics, "topic", "t", nil, "run only this topic or motion id; repeat for several")
 	fs.IntVar(&o.maxRounds, "max-rounds", 0, "override params.maxRounds: the deepest round a debate may reach")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "print the round-1 prompts and the call plan; call no model")
 	fs.StringVarP(&o.output, "output", "o", "", "output folder, overriding output.dir; \"-\" prints run JSON to stdout")
@@ -100,8 +108,16 @@ func runCmd(e *env, args []string) int {
 		return e.fail("run", err)
 	}
 	if o.dryRun {
-		if err := dryRun(e, cfg, o.topics); err != nil {
-			return e.fail("run", err)
+		sel := selectIDs(cfg, o.topics)
+		if sel.runsTopics(cfg) {
+			if err := dryRun(e, cfg, sel.topics); err != nil {
+				return e.fail("run", err)
+			}
+		}
+		if sel.runsMotions(cfg) {
+			if err := dryRunMotions(e, cfg, sel); err != nil {
+				return e.fail("run", err)
+			}
 		}
 		return exitOK
 	}
@@ -165,8 +181,8 @@ func (o *runOptions) load(e *env, maxRoundsSet, concurrencySet bool) (*configs.C
 		cfg.Output.Format = o.formats
 	}
 	for _, id := range o.topics {
-		if _, ok := cfg.TopicByID(id); !ok {
-			return nil, usagef("--topic %q: no such topic in %s; known ids: %s", id, o.config, strings.Join(cfg.TopicIDs(), ", "))
+		if !hasID(cfg, id) {
+			return nil, usagef("--topic %q: no such topic or motion in %s; known ids: %s", id, o.config, strings.Join(knownIDs(cfg), ", "))
 		}
 	}
 	return cfg, nil
@@ -201,6 +217,7 @@ func (o *runOptions) run(e *env, cfg *configs.Config) int {
 	}
 	var completer orchestrator.Completer = client
 	var journaled *orchestrator.Journaled
+	var journal orchestrator.Journal
 	if o.output != "-" {
 		j, err := store.OpenJournal(ctx, filepath.Join(cfg.Output.Dir, journalFile), !o.resume)
 		if err != nil {
@@ -216,17 +233,54 @@ func (o *runOptions) run(e *env, cfg *configs.Config) int {
 		}
 		journaled = orchestrator.NewJournaled(client, j, logger)
 		completer = journaled
+		journal = j
 	}
+	sel := selectIDs(cfg, o.topics)
 	engine := orchestrator.New(cfg, completer, set, orchestrator.Options{
-		Topics: o.topics,
+		Topics: sel.topics,
 		Events: progress.Handle,
 		Logger: logger,
 	})
-	run, runErr := engine.Run(ctx)
+	var motions *motionJob
+	if sel.runsMotions(cfg) {
+		motions, err = openMotions(ctx, e, cfg, sel, journal, logger)
+		if err != nil {
+			return e.fail("run", err)
+		}
+		defer motions.close()
+	}
+
+	// Topics and motions run at the same time, under the same call limits.
+	var (
+		run            *tree.Run
+		runErr, motErr error
+		played         []tree.Motion
+		wg             sync.WaitGroup
+	)
+	if sel.runsTopics(cfg) {
+		wg.Go(func() { run, runErr = engine.Run(ctx) })
+	} else {
+		run = emptyRun(cfg, time.Now())
+	}
+	if motions != nil {
+		wg.Go(func() { played, motErr = motions.play(ctx, engine) })
+	}
+	wg.Wait()
 	progress.Close()
 	if run == nil {
 		return e.fail("run", runErr)
 	}
+	if motErr != nil && played == nil {
+		return e.fail("run", motErr)
+	}
+	run.Motions = played
+	for _, m := range played {
+		run.Usage = run.Usage.Add(m.Usage)
+	}
+	if len(played) > 0 || run.FinishedAt.IsZero() {
+		run.FinishedAt = time.Now()
+	}
+	runErr = errors.Join(runErr, motErr)
 	if b, err := json.Marshal(cfg.Redacted()); err == nil {
 		run.Config = b
 	}
@@ -250,7 +304,7 @@ func (o *runOptions) run(e *env, cfg *configs.Config) int {
 		}
 	}
 	args := []any{"elapsed", run.FinishedAt.Sub(run.StartedAt).Round(time.Millisecond),
-		"topics", len(run.Topics), "calls", run.Usage.Calls, "tokens", run.Usage.Total()}
+		"topics", len(run.Topics), "motions", len(run.Motions), "calls", run.Usage.Calls, "tokens", run.Usage.Total()}
 	if journaled != nil && o.resume {
 		args = append(args, "from journal", journaled.Replayed())
 	}
@@ -262,10 +316,8 @@ func (o *runOptions) run(e *env, cfg *configs.Config) int {
 		fmt.Fprintf(e.stderr, "debate run: %v\n", runErr)
 		return exitFailed
 	}
-	for _, t := range run.Topics {
-		if t.Status != tree.Converged && t.Status != tree.Forced {
-			return exitFailed
-		}
+	if !finished(run) {
+		return exitFailed
 	}
 	return exitOK
 }
@@ -275,6 +327,11 @@ func selectedTopics(cfg *configs.Config, ids []string) []output.ProgressTopic {
 	for _, t := range cfg.Topics {
 		if len(ids) == 0 || slices.Contains(ids, t.ID) {
 			out = append(out, output.ProgressTopic{ID: t.ID, Title: t.Title})
+		}
+	}
+	for _, m := range cfg.Motions {
+		if len(ids) == 0 || slices.Contains(ids, m.ID) {
+			out = append(out, output.ProgressTopic{ID: m.ID, Title: m.Title})
 		}
 	}
 	return out

@@ -1,0 +1,227 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"slices"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/orchestrator"
+	"github.com/debatehq/debate/prompts"
+	"github.com/debatehq/debate/store"
+	"github.com/debatehq/debate/tree"
+)
+
+// runIDKey is the journal entry that keeps a run's id, so that "--resume"
+// continues the same debates in the debate database.
+const runIDKey = "motions:run-id"
+
+// selection splits the ids given with --topic into topics and motions. With
+// no ids, everything runs; with ids, only what they name.
+type selection struct {
+	all     bool
+	topics  []string
+	motions []string
+}
+
+func selectIDs(cfg *configs.Config, ids []string) selection {
+	s := selection{all: len(ids) == 0}
+	for _, id := range ids {
+		if _, ok := cfg.MotionByID(id); ok {
+			s.motions = append(s.motions, id)
+		} else {
+			s.topics = append(s.topics, id)
+		}
+	}
+	return s
+}
+
+// runsTopics reports whether any topic is selected.
+func (s selection) runsTopics(cfg *configs.Config) bool {
+	return len(cfg.Topics) > 0 && (s.all || len(s.topics) > 0)
+}
+
+// runsMotions reports whether any motion is selected.
+func (s selection) runsMotions(cfg *configs.Config) bool {
+	return len(cfg.Motions) > 0 && (s.all || len(s.motions) > 0)
+}
+
+// knownIDs lists the topic and motion ids of a config, for messages.
+func knownIDs(cfg *configs.Config) []string {
+	return append(cfg.TopicIDs(), cfg.MotionIDs()...)
+}
+
+// hasID reports whether id names a topic or a motion of cfg.
+func hasID(cfg *configs.Config, id string) bool {
+	_, topic := cfg.TopicByID(id)
+	_, motion := cfg.MotionByID(id)
+	return topic || motion
+}
+
+// motionDB returns the debate database of a config's motions:
+// protocol.db when set, else the shared default of "debate serve"
+// ($DEBATE_DB, else the user's data folder), so that a person can follow the
+// debates and make the rulings of a human arbitrator there.
+func motionDB(cfg *configs.Config, getenv func(string) (string, bool)) (string, error) {
+	if cfg.Protocol != nil && cfg.Protocol.DB != "" {
+		return cfg.Protocol.DB, nil
+	}
+	if p, ok := getenv("DEBATE_DB"); ok && p != "" {
+		return p, nil
+	}
+	return store.DefaultPath()
+}
+
+// runID returns the id of this run's debates: the one the journal keeps when
+// resuming, else a new one, recorded in the journal when there is one.
+func runID(ctx context.Context, j orchestrator.Journal) (string, error) {
+	if j != nil {
+		v, ok, err := j.Lookup(ctx, runIDKey)
+		if err != nil {
+			return "", fmt.Errorf("read the run id from the journal: %w", err)
+		}
+		if ok && len(v) > 0 {
+			return string(v), nil
+		}
+	}
+	id, err := uuid.NewV7()
+	if err != nil {
+		return "", fmt.Errorf("new run id: %w", err)
+	}
+	if j != nil {
+		if err := j.Record(ctx, runIDKey, []byte(id.String())); err != nil {
+			return "", fmt.Errorf("record the run id in the journal: %w", err)
+		}
+	}
+	return id.String(), nil
+}
+
+// motionJob is the motions part of a run: the database, the role prompts and
+// the run id, ready to play.
+type motionJob struct {
+	st    *store.Store
+	roles *prompts.Roles
+	runID string
+	ids   []string
+	log   *slog.Logger
+}
+
+// openMotions prepares the motions of cfg; close releases the database.
+func openMotions(ctx context.Context, e *env, cfg *configs.Config, sel selection, j orchestrator.Journal, log *slog.Logger) (*motionJob, error) {
+	roles, err := prompts.NewRoles(cfg.Prompts.Language, cfg.Prompts.Dir)
+	if err != nil {
+		return nil, err
+	}
+	path, err := motionDB(cfg, e.getenv)
+	if err != nil {
+		return nil, err
+	}
+	id, err := runID(ctx, j)
+	if err != nil {
+		return nil, err
+	}
+	st, err := store.Open(ctx, path, store.Options{Logger: log})
+	if err != nil {
+		return nil, err
+	}
+	log.Info("motions use the debate database", "db", path, "run", id)
+	return &motionJob{st: st, roles: roles, runID: id, ids: sel.motions, log: log}, nil
+}
+
+func (m *motionJob) close() {
+	if err := m.st.Close(); err != nil {
+		m.log.Warn("close the debate database", "err", err)
+	}
+}
+
+// play plays the motions with engine.
+func (m *motionJob) play(ctx context.Context, engine *orchestrator.Engine) ([]tree.Motion, error) {
+	return engine.RunMotions(ctx, orchestrator.MotionOptions{
+		Store: m.st, Roles: m.roles, RunID: m.runID, Motions: m.ids,
+	})
+}
+
+// emptyRun is the record of a run that plays no topic.
+func emptyRun(cfg *configs.Config, now time.Time) *tree.Run {
+	return &tree.Run{
+		SchemaVersion: tree.SchemaVersion, StartedAt: now, Language: cfg.Prompts.Language,
+		MaxRounds: cfg.Params.MaxRounds, Topics: []tree.Topic{},
+	}
+}
+
+// finished reports whether every topic and motion of a run ended in a
+// finished status (converged or forced).
+func finished(run *tree.Run) bool {
+	ok := func(s tree.Status) bool { return s == tree.Converged || s == tree.Forced }
+	for _, t := range run.Topics {
+		if !ok(t.Status) {
+			return false
+		}
+	}
+	return !slices.ContainsFunc(run.Motions, func(m tree.Motion) bool { return !ok(m.Status) })
+}
+
+// dryRunMotions prints, for every selected motion, its roles, the database it
+// would use, the MOTION and the exact messages of the opponent's first call.
+// Document ids are not known before the documents are stored; placeholders
+// stand in for them.
+func dryRunMotions(e *env, cfg *configs.Config, sel selection) error {
+	roles, err := prompts.NewRoles(cfg.Prompts.Language, cfg.Prompts.Dir)
+	if err != nil {
+		return err
+	}
+	w := e.stdout
+	p := cfg.Protocol
+	db, err := motionDB(cfg, e.getenv)
+	if err != nil {
+		db = "(no default database: " + err.Error() + ")"
+	}
+	fmt.Fprintf(w, "\nDRY RUN: motions (protocol debates); no model is called and nothing is written.\n\n")
+	fmt.Fprintf(w, "  database    %s\n  debate type %s\n  max turns   %d\n", db, p.DebateType, p.MaxTurns)
+	for _, q := range []*configs.Participant{p.Proposer, p.Opponent} {
+		fmt.Fprintf(w, "  %-11s %s%s\n", q.ID, q.Model, fallbackNote(q.Fallback))
+	}
+	if p.Arbitrator.Human {
+		fmt.Fprintf(w, "  %-11s a person, through \"debate serve\" on the database above\n", configs.ArbitratorID)
+	} else {
+		fmt.Fprintf(w, "  %-11s %s%s\n", p.Arbitrator.ID, p.Arbitrator.Model, fallbackNote(p.Arbitrator.Fallback))
+	}
+	for _, m := range cfg.Motions {
+		if !sel.all && !slices.Contains(sel.motions, m.ID) {
+			continue
+		}
+		var docs []prompts.StoredDocument
+		for i, d := range m.Docs {
+			docs = append(docs, prompts.StoredDocument{ID: fmt.Sprintf("<doc-id-%d>", i+1), Version: 1, Path: d.Path, Content: d.Content})
+		}
+		text, err := roles.Motion(prompts.MotionText{Title: m.Title, Text: m.Motion, Documents: docs})
+		if err != nil {
+			return err
+		}
+		msgs, err := roles.Opponent(prompts.Turn{
+			DebateType: p.DebateType, Title: m.Title, Motion: text, Documents: docs,
+			Newest: prompts.Argument{Seq: 1, Type: "MOTION", Role: "proposer", Content: text}, Turn: 1, MaxTurns: p.MaxTurns,
+		})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "\n%s\nMOTION %s: %s\n%s\n", rule('=', 78), m.ID, m.Title, rule('=', 78))
+		fmt.Fprintf(w, "\n%s #1 MOTION · proposer %s\n%s\n", rule('-', 4), rule('-', 20), text)
+		fmt.Fprintf(w, "\n%s turn 1 · opponent · %s %s\n", rule('-', 4), p.Opponent.Model, rule('-', 20))
+		for _, msg := range msgs {
+			fmt.Fprintf(w, "[%s]\n%s\n", msg.Role, msg.Content)
+		}
+	}
+	return nil
+}
+
+func fallbackNote(fb string) string {
+	if fb == "" {
+		return ""
+	}
+	return " (fallback " + fb + ")"
+}
