@@ -67,7 +67,8 @@ OUTPUT
   One JSON object on one line of stdout, nothing on stderr; control characters are escaped.
   Success: {"success":true, …}. Failure: {"success":false,"error":{"code","message","suggestion",
   "current_state","allowed_roles"},"exit_code":N}, where code is the server's error code, or
-  INVALID_INPUT for a bad command line, UNREACHABLE, TIMEOUT or INTERRUPTED.`
+  INVALID_INPUT for a bad command line, UNREACHABLE, TIMEOUT or INTERRUPTED.
+`
 
 // agentEnvHelp describes the environment variables of the commands that talk
 // to a server.
@@ -75,7 +76,8 @@ const agentEnvHelp = `
 ENVIRONMENT
   DEBATE_SERVER_URL  server address when --server is not given (default ` + defaultServer + `)
   DEBATE_AUTH_TOKEN  bearer token when --token is not given; prefer it to --token, so the
-                     commands printed in wait_command and retry_command run as they are`
+                     commands printed in wait_command and retry_command run as they are
+`
 
 // agent is one run of an agent command: its flags, the shared ones among
 // them, and the environment it prints to.
@@ -103,9 +105,11 @@ func newAgent(e *env, name string) *agent {
 	return &agent{e: e, name: name, fs: flagSet(name)}
 }
 
-// withServer adds the flags of a command that talks to a server.
-func (a *agent) withServer() {
-	a.remote = true
+// withServer marks a command that talks to a server; run adds the server's
+// flags after the command's own.
+func (a *agent) withServer() { a.remote = true }
+
+func (a *agent) addServerFlags() {
 	a.fs.StringVar(&a.server, "server", "", "server URL (default $DEBATE_SERVER_URL, else "+defaultServer+")")
 	a.fs.StringVar(&a.token, "token", "", "bearer token (default $DEBATE_AUTH_TOKEN); never printed")
 	a.fs.DurationVar(&a.timeout, "timeout", defaultTimeout, "how long to wait for the server's answer")
@@ -129,11 +133,14 @@ func (a *agent) withRequestID() {
 // exit-code sections.
 func (a *agent) help(usage, about, examples string) func() string {
 	return func() string {
-		about := about + agentOutput
+		var b strings.Builder
+		b.WriteString(helpText(a.fs, usage, about, "", ""))
+		b.WriteString(agentOutput)
 		if a.remote {
-			about += agentEnvHelp
+			b.WriteString(agentEnvHelp)
 		}
-		return helpText(a.fs, usage, about, examples, agentExits)
+		fmt.Fprintf(&b, "\nEXAMPLES\n%s\nEXIT CODES\n%s", examples, agentExits)
+		return b.String()
 	}
 }
 
@@ -141,6 +148,9 @@ func (a *agent) help(usage, about, examples string) func() string {
 // calls body with a client of the server; it prints body's result or error
 // as JSON and returns the exit code.
 func (a *agent) run(args []string, help func() string, positional []string, body func(ctx context.Context, c *client.Client, args []string) (any, error)) int {
+	if a.remote {
+		a.addServerFlags()
+	}
 	err := a.fs.Parse(args)
 	switch {
 	case errors.Is(err, pflag.ErrHelp):
