@@ -8,9 +8,11 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 
 	"github.com/debatehq/debate/server"
+	"github.com/debatehq/debate/server/web"
 	"github.com/debatehq/debate/store"
 )
 
@@ -19,8 +21,9 @@ func serveCmd(e *env, args []string) int {
 	addr := fs.String("addr", "127.0.0.1:3456", "address to listen on (host:port); loopback unless you mean otherwise")
 	dbPath := fs.String("db", "", "database file (default $DEBATE_DB, else $XDG_DATA_HOME/debate/debate.db or ~/.local/share/debate/debate.db)")
 	token := fs.String("token", "", "bearer token required on every route, the WebSocket and the web UI (default $DEBATE_AUTH_TOKEN)")
+	reports := fs.StringArray("reports", nil, "folder of batch runs' outputs to list in the web UI; repeat for several (default $DEBATE_REPORTS, a path list)")
 	help := func() string {
-		return helpText(fs, "debate serve [--addr 127.0.0.1:3456] [--db <file>] [--token <t>]",
+		return helpText(fs, "debate serve [--addr 127.0.0.1:3456] [--db <file>] [--token <t>] [--reports <dir>]...",
 			`Run the argument-protocol server: the REST API the agent commands use (debates, arguments,
 long-polling waits, documents), a WebSocket feed for the arbitrator, and the web UI.
 
@@ -30,6 +33,7 @@ ROUTES
   POST /debates/{id}/arguments|appeal|resolution|intervention|ruling
   POST /documents                      POST /documents/{id}/versions    GET /documents/{id}?version=
   GET /ws?debate_id=                   (WebSocket; ?token= when a token is set)
+  Web UI (browsers): GET / (debates and --reports runs), GET /debates/{id} (live page), GET /reports/…
 
 With a token (--token or DEBATE_AUTH_TOKEN) every route, /health included, needs
 "Authorization: Bearer <token>"; GET requests may pass ?token= instead. Without one, anyone who
@@ -45,6 +49,9 @@ WebSockets and the database cleanly.`,
 	if fs.NArg() > 0 {
 		fmt.Fprintf(e.stderr, "debate serve: unexpected argument %q\nRun \"debate help serve\" for usage.\n", fs.Arg(0))
 		return exitUsage
+	}
+	if v, ok := e.getenv("DEBATE_REPORTS"); ok && v != "" && !fs.Changed("reports") {
+		*reports = filepath.SplitList(v)
 	}
 	if !fs.Changed("token") {
 		*token, _ = e.getenv("DEBATE_AUTH_TOKEN")
@@ -81,6 +88,7 @@ WebSockets and the database cleanly.`,
 	}
 	fmt.Fprintf(e.stderr, "debate serve: listening on http://%s (database %s)\n", ln.Addr(), path)
 	srv := server.New(st, server.Options{Token: *token, Logger: log})
+	web.Register(srv, web.Options{Reports: *reports, Logger: log})
 	serveErr := srv.Serve(ctx, ln)
 	closeErr := st.Close()
 	if err := errors.Join(serveErr, closeErr); err != nil {

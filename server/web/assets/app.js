@@ -1,0 +1,341 @@
+// The script of the debate pages. It never inserts text as HTML: argument
+// bodies are inserted only as the HTML the server rendered with its safe
+// Markdown renderer; everything else is set as text.
+(function () {
+  'use strict';
+
+  var token = new URLSearchParams(location.search).get('token') || '';
+
+  // A page opened with ?token= keeps it for its same-origin links and forms;
+  // the server never writes the token into a page.
+  function keepToken(root) {
+    if (!token) return;
+    root.querySelectorAll('a[href]').forEach(function (a) {
+      var href = a.getAttribute('href');
+      if (!href || href.charAt(0) === '#') return;
+      var u;
+      try { u = new URL(href, location.href); } catch (e) { return; }
+      if (u.origin !== location.origin || u.searchParams.has('token')) return;
+      u.searchParams.set('token', token);
+      a.setAttribute('href', u.pathname + u.search + u.hash);
+    });
+    root.querySelectorAll('form').forEach(function (f) {
+      if ((f.getAttribute('method') || 'get').toLowerCase() !== 'get' || f.querySelector('input[name="token"]')) return;
+      var i = document.createElement('input');
+      i.type = 'hidden';
+      i.name = 'token';
+      i.value = token;
+      f.appendChild(i);
+    });
+  }
+
+  function parseTime(s) {
+    // The wire's microseconds are trimmed to what Date reads everywhere.
+    var d = new Date(String(s).replace(/(\.\d{3})\d*Z$/, '$1Z'));
+    return isNaN(d.getTime()) ? null : d;
+  }
+
+  function localTimes(root) {
+    root.querySelectorAll('time[datetime]').forEach(function (t) {
+      var d = parseTime(t.getAttribute('datetime'));
+      if (!d) return;
+      t.title = t.getAttribute('datetime');
+      t.textContent = d.toLocaleString();
+    });
+  }
+
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
+  function classFor(prefix, v) {
+    return prefix + String(v).toLowerCase().replace(/[^a-z0-9_]/g, '-');
+  }
+
+  function listPage() {
+    var select = document.getElementById('state');
+    if (select && select.form) {
+      select.addEventListener('change', function () { select.form.submit(); });
+    }
+  }
+
+  function debatePage() {
+    var data = JSON.parse(document.getElementById('ui-data').textContent);
+    var debateID = data.debate.id;
+    var states = data.states || {};
+    // Element references are taken before any argument is inserted.
+    var ui = {
+      state: document.getElementById('ui-state'),
+      awaited: document.getElementById('ui-awaited'),
+      conn: document.getElementById('ui-conn'),
+      content: document.getElementById('ui-content'),
+      intervene: document.getElementById('ui-intervene'),
+      ruling: document.getElementById('ui-ruling'),
+      close: document.getElementById('ui-close'),
+      hint: document.getElementById('ui-hint'),
+      error: document.getElementById('ui-error'),
+      notice: document.getElementById('ui-notice'),
+      tree: document.getElementById('ui-tree'),
+      count: document.getElementById('ui-count'),
+      live: document.getElementById('ui-live')
+    };
+
+    var state = data.debate.state;
+    var nodes = {};        // argument id -> {li, kids, body}
+    var count = 0;
+    var rendered = 0;      // highest seq whose HTML was fetched
+    var fetching = false, fetchAgain = false;
+    var ws = null, live = false, attempt = 0, retryTimer = null;
+    var nextMessage = 1;
+    var pending = null;    // the submission awaiting its answer
+    var unanswered = null; // a submission whose socket dropped before the answer
+
+    function setConn(text, on) {
+      ui.conn.textContent = text;
+      ui.conn.className = 'conn ' + (on ? 'conn-on' : 'conn-off');
+    }
+
+    function setState(s) {
+      state = s;
+      ui.state.textContent = s;
+      ui.state.className = 'state ' + classFor('state-', s);
+      var info = states[s] || {};
+      ui.awaited.textContent = info.awaited || '—';
+      updateControls();
+    }
+
+    function arbitratorMay(type) {
+      var info = states[state] || {};
+      return (info.arbitrator || []).indexOf(type) >= 0;
+    }
+
+    function updateControls() {
+      var ready = live && !pending;
+      var canIntervene = arbitratorMay('INTERVENTION');
+      var canRule = arbitratorMay('RULING');
+      ui.intervene.disabled = !(ready && canIntervene);
+      ui.ruling.disabled = !(ready && canRule);
+      ui.close.disabled = !(ready && canRule);
+      var hint;
+      if (!live) hint = 'Not connected: the controls come back when the page reconnects.';
+      else if (pending) hint = 'Sending…';
+      else if (state === 'CLOSED') hint = 'The debate is closed: nothing more can be submitted.';
+      else if (canRule) hint = 'A ruling is due. Tick “Close the debate” to end it with this ruling.';
+      else if (canIntervene) hint = 'The floor is open. Intervene to stop it; a ruling follows.';
+      else hint = '';
+      ui.hint.textContent = hint;
+    }
+
+    function showError(err) {
+      err = err || {};
+      ui.error.replaceChildren();
+      var head = el('p');
+      head.appendChild(el('strong', '', 'Refused' + (err.code ? ' (' + err.code + ')' : '') + ': '));
+      head.appendChild(document.createTextNode(err.message || 'the server refused the request'));
+      ui.error.appendChild(head);
+      if (err.suggestion) ui.error.appendChild(el('p', 'suggestion', err.suggestion));
+      if (err.current_state) ui.error.appendChild(el('p', 'meta', 'Current state: ' + err.current_state));
+      ui.error.hidden = false;
+    }
+
+    function hideError() {
+      ui.error.hidden = true;
+      ui.error.replaceChildren();
+    }
+
+    function addArgument(a, html, fresh) {
+      var n = nodes[a.id];
+      if (!n) {
+        var li = el('li', 'arg ' + classFor('arg-', a.type));
+        li.id = 'arg-' + a.seq;
+        var article = el('article');
+        var header = el('header');
+        var headID = 'arg-h-' + a.seq;
+        header.id = headID;
+        article.setAttribute('aria-labelledby', headID);
+        header.appendChild(el('span', 'seq', '#' + a.seq));
+        header.appendChild(el('span', 'type', a.type));
+        header.appendChild(el('span', 'role', a.role));
+        var t = el('time');
+        var d = parseTime(a.created_at);
+        t.setAttribute('datetime', a.created_at);
+        t.title = a.created_at;
+        t.textContent = d ? d.toLocaleString() : a.created_at;
+        header.appendChild(t);
+        var parent = a.parent_id ? nodes[a.parent_id] : null;
+        if (parent) header.appendChild(el('span', 'reply', '↳ reply to ' + parent.label));
+        var body = el('div', 'body plain', a.content || '');
+        article.appendChild(header);
+        article.appendChild(body);
+        var kids = el('ol', 'kids');
+        li.appendChild(article);
+        li.appendChild(kids);
+        n = nodes[a.id] = { li: li, kids: kids, body: body, label: '#' + a.seq };
+        (parent ? parent.kids : ui.tree).appendChild(li);
+        count++;
+        ui.count.textContent = '(' + count + ')';
+        if (fresh) {
+          li.classList.add('fresh');
+          ui.live.textContent = 'New argument #' + a.seq + ': ' + a.type + ' by ' + a.role;
+        }
+      }
+      if (typeof html === 'string') {
+        // html comes from the server's safe Markdown renderer.
+        n.body.innerHTML = html;
+        n.body.classList.remove('plain');
+        keepToken(n.body);
+      } else {
+        loadHTML();
+      }
+    }
+
+    function loadHTML() {
+      if (fetching) { fetchAgain = true; return; }
+      fetching = true;
+      fetchAgain = false;
+      var headers = token ? { Authorization: 'Bearer ' + token } : {};
+      fetch('/ui/debates/' + encodeURIComponent(debateID) + '/arguments?after=' + rendered,
+        { headers: headers, cache: 'no-store', credentials: 'same-origin' })
+        .then(function (r) { return r.json(); })
+        .then(function (env) {
+          if (!env || !env.success) return;
+          env.data.arguments.forEach(function (a) {
+            addArgument(a, a.html);
+            if (a.seq > rendered) rendered = a.seq;
+          });
+        })
+        .catch(function () { /* bodies stay plain text until the next try */ })
+        .then(function () {
+          fetching = false;
+          if (fetchAgain) loadHTML();
+        });
+    }
+
+    function handle(f) {
+      var type = f.type || f.event;
+      var d = f.data || {};
+      switch (type) {
+        case 'initial_state':
+          attempt = 0;
+          // After a reconnection, what was missed is new.
+          var again = count > 0;
+          (d.arguments || []).forEach(function (a) { addArgument(a, undefined, again && !nodes[a.id]); });
+          live = true;
+          setConn('live', true);
+          setState(d.debate.state);
+          break;
+        case 'new_argument':
+          addArgument(d.argument, undefined, !nodes[d.argument.id]);
+          setState(d.debate.state);
+          break;
+        case 'submitted':
+          if (pending && f.id === pending.id) {
+            var a = d.argument || {};
+            ui.notice.textContent = (a.type ? a.type.charAt(0) + a.type.slice(1).toLowerCase() : 'Submission') +
+              ' recorded as #' + a.seq + (d.replay ? ' (already recorded before)' : '') + '.';
+            ui.content.value = '';
+            ui.close.checked = false;
+            pending = null;
+            updateControls();
+          }
+          break;
+        case 'error':
+          if (pending && f.id === pending.id) {
+            pending = null;
+            updateControls();
+          }
+          ui.notice.textContent = '';
+          showError(f.error);
+          break;
+      }
+    }
+
+    function randomID() {
+      var b = new Uint8Array(16);
+      crypto.getRandomValues(b);
+      return 'web-' + Array.prototype.map.call(b, function (x) { return (x + 256).toString(16).slice(1); }).join('');
+    }
+
+    function submit(kind) {
+      if (!ws || !live || pending) return;
+      var content = ui.content.value;
+      var close = kind === 'submit_ruling' && ui.close.checked;
+      // Sending the same thing again after a dropped connection reuses its
+      // client_request_id, so the server records it once.
+      var same = unanswered && unanswered.kind === kind && unanswered.content === content && unanswered.close === close;
+      var crid = same ? unanswered.crid : randomID();
+      unanswered = null;
+      pending = { id: String(nextMessage++), kind: kind, content: content, close: close, crid: crid };
+      var payload = { debate_id: debateID, content: content, client_request_id: crid };
+      if (kind === 'submit_ruling') payload.close = close;
+      hideError();
+      ui.notice.textContent = '';
+      try {
+        ws.send(JSON.stringify({ type: kind, event: kind, id: pending.id, data: payload }));
+      } catch (e) {
+        unanswered = pending;
+        pending = null;
+      }
+      updateControls();
+    }
+
+    function connect() {
+      retryTimer = null;
+      setConn('connecting…', false);
+      var url = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host +
+        '/ws?debate_id=' + encodeURIComponent(debateID) + (token ? '&token=' + encodeURIComponent(token) : '');
+      try {
+        ws = new WebSocket(url);
+      } catch (e) {
+        ws = null;
+        reconnectLater();
+        return;
+      }
+      ws.onmessage = function (ev) {
+        var f;
+        try { f = JSON.parse(ev.data); } catch (e) { return; }
+        handle(f);
+      };
+      ws.onclose = function () {
+        ws = null;
+        live = false;
+        if (pending) { unanswered = pending; pending = null; }
+        updateControls();
+        reconnectLater();
+      };
+    }
+
+    function reconnectLater() {
+      if (retryTimer) return;
+      var delay = Math.min(30000, 500 * Math.pow(2, attempt)) * (0.75 + Math.random() * 0.5);
+      attempt = Math.min(attempt + 1, 10);
+      setConn('disconnected, retrying in ' + Math.max(1, Math.round(delay / 1000)) + ' s', false);
+      retryTimer = setTimeout(connect, delay);
+    }
+
+    function reconnectNow() {
+      if (ws || !retryTimer) return;
+      clearTimeout(retryTimer);
+      attempt = 0;
+      connect();
+    }
+
+    ui.intervene.addEventListener('click', function () { submit('submit_intervention'); });
+    ui.ruling.addEventListener('click', function () { submit('submit_ruling'); });
+    window.addEventListener('online', reconnectNow);
+    document.addEventListener('visibilitychange', function () {
+      if (document.visibilityState === 'visible') reconnectNow();
+    });
+    setState(state);
+    connect();
+  }
+
+  keepToken(document);
+  localTimes(document);
+  var page = document.body.getAttribute('data-page');
+  if (page === 'list') listPage();
+  if (page === 'debate') debatePage();
+})();

@@ -1,0 +1,472 @@
+// Package web is the browser face of `debate serve` (SPEC 2.5): a list of the
+// debates and of the batch runs' reports found in configured folders, a live
+// page per debate (its argument tree over the server's WebSocket, the state
+// and who is awaited, and the arbitrator's Intervene and Ruling controls), and
+// the reports rendered as pages.
+//
+// Everything is embedded (HTML templates, one stylesheet, one script) and
+// works offline. Markdown is rendered on the server by the shared goldmark
+// (render.Fragment: raw HTML dropped, unsafe links emptied); the script only
+// inserts that HTML or sets plain text. Every page carries a Content Security
+// Policy that allows only the page's own script and stylesheet (by hash) and
+// network access to its own origin (the WebSocket included).
+//
+// The pages are registered on the protocol server, so they sit behind its
+// token. A page opened with ?token= keeps the token in the browser only: the
+// script adds it to the WebSocket URL, its own data requests (as a Bearer
+// header) and same-origin links; the server never writes it into a page.
+package web
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"embed"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html/template"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/debatehq/debate/protocol"
+	"github.com/debatehq/debate/render"
+	"github.com/debatehq/debate/server"
+	"github.com/debatehq/debate/server/api"
+	"github.com/debatehq/debate/store"
+)
+
+// PageSize is how many debates the list shows per page.
+const PageSize = 50
+
+// Options configure the web UI.
+type Options struct {
+	// Reports lists folders holding batch runs' outputs: each folder and each
+	// of its direct subfolders that contains reports is shown as one run.
+	Reports []string
+	// Logger receives internal errors (with the request id); slog.Default()
+	// when nil. Tokens and query strings are never logged.
+	Logger *slog.Logger
+}
+
+//go:embed assets
+var assets embed.FS
+
+// Register adds the web UI to s: GET / (the debates and reports), the page of
+// a debate at GET /debates/{id} and the list at GET /debates for browsers
+// (agents asking for JSON still get the API's answers there), the rendered
+// arguments a page loads at GET /ui/debates/{id}/arguments, and the reports
+// at GET /reports/…. Call it once, before serving.
+func Register(s *server.Server, opt Options) {
+	h := newHandler(s.Store(), opt)
+	s.Handle("GET /{$}", http.HandlerFunc(h.list))
+	s.Handle("GET /ui/debates/{id}/arguments", http.HandlerFunc(h.arguments))
+	s.Handle("GET /reports/{path...}", http.HandlerFunc(h.report))
+	pages := http.NewServeMux()
+	pages.HandleFunc("GET /debates", h.list)
+	pages.HandleFunc("GET /debates/{id}", h.debate)
+	s.HandlePages(pages)
+}
+
+type handler struct {
+	st      *store.Store
+	log     *slog.Logger
+	reports *reports
+	pages   map[string]*template.Template
+	script  template.JS
+	style   template.CSS
+	csp     string
+	states  map[string]stateInfo
+}
+
+func newHandler(st *store.Store, opt Options) *handler {
+	if opt.Logger == nil {
+		opt.Logger = slog.Default()
+	}
+	js := mustRead("assets/app.js")
+	css := mustRead("assets/style.css")
+	h := &handler{
+		st:      st,
+		log:     opt.Logger,
+		reports: newReports(opt.Reports),
+		pages:   map[string]*template.Template{},
+		script:  template.JS(js),
+		style:   template.CSS(css),
+		csp: "default-src 'none'; script-src " + hashSource(js) + "; style-src " + hashSource(css) +
+			"; img-src data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+		states: stateTable(),
+	}
+	funcs := template.FuncMap{"awaited": awaitedText, "wireTime": wireTime, "shortTime": shortTime,
+		"stateClass":  func(s string) string { return "state " + classFor("state-", s) },
+		"statusClass": func(s string) string { return "status " + classFor("status-", s) }}
+	for _, name := range []string{"list", "debate", "report", "error"} {
+		h.pages[name] = template.Must(template.New("layout.html").Funcs(funcs).
+			ParseFS(assets, "assets/layout.html", "assets/"+name+".html"))
+	}
+	return h
+}
+
+func mustRead(name string) string {
+	b, err := assets.ReadFile(name)
+	if err != nil {
+		panic(fmt.Sprintf("web: embedded %s: %v", name, err))
+	}
+	return string(b)
+}
+
+// hashSource is the CSP source allowing exactly the inline script or style
+// with this text.
+func hashSource(text string) string {
+	sum := sha256.Sum256([]byte(text))
+	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+}
+
+// stateInfo is what a page shows for a state: who is awaited and what the
+// arbitrator may submit.
+type stateInfo struct {
+	Awaited    string   `json:"awaited"`
+	Arbitrator []string `json:"arbitrator"`
+}
+
+func stateTable() map[string]stateInfo {
+	m := make(map[string]stateInfo, len(protocol.States))
+	for _, s := range protocol.States {
+		m[string(s)] = stateInfo{Awaited: awaitedText(string(s)), Arbitrator: api.Actions(s, protocol.Arbitrator)}
+	}
+	return m
+}
+
+// awaitedText names the roles a debate in state s waits for: those that may
+// submit something other than an INTERVENTION (which the arbitrator may
+// always use to stop the floor).
+func awaitedText(s string) string {
+	var who []string
+	for _, r := range protocol.Roles {
+		for _, a := range protocol.AvailableActions(protocol.State(s), r) {
+			if a != protocol.Intervention {
+				who = append(who, string(r))
+				break
+			}
+		}
+	}
+	if len(who) == 0 {
+		if protocol.State(s) == protocol.Closed {
+			return "nobody (closed)"
+		}
+		return "—"
+	}
+	return strings.Join(who, ", ")
+}
+
+// classFor is a CSS class name for value v: prefix then v in lower case,
+// every character but letters, digits and '_' turned into '-'.
+func classFor(prefix, v string) string {
+	return prefix + strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'A' && r <= 'Z':
+			return r + 'a' - 'A'
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '_':
+			return r
+		}
+		return '-'
+	}, v)
+}
+
+// wireTime formats t as the API does (the script localizes it).
+func wireTime(t time.Time) string { return api.FormatTime(t) }
+
+// shortTime is t for people who read it without the script: UTC to the
+// minute.
+func shortTime(t time.Time) string {
+	if t.IsZero() {
+		return "—"
+	}
+	return t.UTC().Format("2006-01-02 15:04 UTC")
+}
+
+// layoutData is what every page gives the layout.
+type layoutData struct {
+	Title  string
+	Page   string
+	Script template.JS
+	Style  template.CSS
+	Body   any
+}
+
+// page writes a whole page with the security headers.
+func (h *handler) page(w http.ResponseWriter, r *http.Request, status int, name, title string, body any) {
+	var buf bytes.Buffer
+	err := h.pages[name].Execute(&buf, layoutData{Title: title, Page: name, Script: h.script, Style: h.style, Body: body})
+	if err != nil {
+		h.internal(w, r, fmt.Errorf("render %s page: %w", name, err))
+		return
+	}
+	h.headers(w, "text/html; charset=utf-8")
+	w.WriteHeader(status)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(buf.Bytes())
+	}
+}
+
+func (h *handler) headers(w http.ResponseWriter, contentType string) {
+	hd := w.Header()
+	hd.Set("Content-Type", contentType)
+	hd.Set("Content-Security-Policy", h.csp)
+	hd.Set("X-Content-Type-Options", "nosniff")
+	hd.Set("Referrer-Policy", "no-referrer")
+	hd.Set("X-Frame-Options", "DENY")
+	hd.Set("Cache-Control", "no-store")
+}
+
+// errorData is the body of the error page.
+type errorData struct {
+	Status     int
+	Code       string
+	Message    string
+	Suggestion string
+}
+
+// fail shows err as an error page: a protocol error as it is, anything else
+// as an internal error logged with the request id.
+func (h *handler) fail(w http.ResponseWriter, r *http.Request, err error) {
+	var pe *protocol.Error
+	if !errors.As(err, &pe) || pe.Code == protocol.CodeInternal {
+		h.internal(w, r, err)
+		return
+	}
+	status := http.StatusBadRequest
+	switch pe.Code {
+	case protocol.CodeDebateNotFound, protocol.CodeArgumentNotFound, protocol.CodeDocumentNotFound:
+		status = http.StatusNotFound
+	}
+	h.page(w, r, status, "error", http.StatusText(status),
+		errorData{Status: status, Code: string(pe.Code), Message: pe.Message, Suggestion: pe.Suggestion})
+}
+
+func (h *handler) notFound(w http.ResponseWriter, r *http.Request, msg string) {
+	h.page(w, r, http.StatusNotFound, "error", "Not found",
+		errorData{Status: http.StatusNotFound, Code: api.CodeRouteNotFound, Message: msg, Suggestion: "go back to the list of debates and reports"})
+}
+
+func (h *handler) internal(w http.ResponseWriter, r *http.Request, err error) {
+	id := w.Header().Get("X-Request-Id")
+	h.log.Error("web: internal error", "request_id", id, "where", r.Method+" "+r.URL.Path, "err", err)
+	h.headers(w, "text/plain; charset=utf-8")
+	w.WriteHeader(http.StatusInternalServerError)
+	_, _ = fmt.Fprintf(w, "internal error (request %s)\n", id)
+}
+
+// listData is the body of the list page.
+type listData struct {
+	Debates    []listRow
+	Total      int
+	State      string
+	States     []string
+	First      int // 1-based index of the first debate shown
+	Last       int
+	NewerURL   string
+	OlderURL   string
+	Runs       []run
+	ReportDirs int
+}
+
+type listRow struct {
+	api.Debate
+	Updated time.Time
+	URL     string
+}
+
+// list serves the debates, newest first, filtered by ?state=, and the
+// reports.
+func (h *handler) list(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	var f store.Filter
+	var err error
+	if v := q.Get("state"); v != "" {
+		if f.State, err = protocol.ParseState(v); err != nil {
+			h.fail(w, r, err)
+			return
+		}
+	}
+	if v := q.Get("offset"); v != "" {
+		if f.Offset, err = strconv.Atoi(v); err != nil || f.Offset < 0 {
+			h.fail(w, r, protocol.Errorf(protocol.CodeInvalidInput, "offset: want a non-negative integer, got %q", v))
+			return
+		}
+	}
+	f.Limit = PageSize
+	p, err := h.st.List(r.Context(), f)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	d := listData{Total: p.Total, State: string(f.State), Runs: h.reports.runs(), ReportDirs: len(h.reports.dirs)}
+	for _, s := range protocol.States {
+		d.States = append(d.States, string(s))
+	}
+	for _, deb := range p.Debates {
+		d.Debates = append(d.Debates, listRow{Debate: api.FromDebate(deb), Updated: deb.UpdatedAt, URL: "/debates/" + url.PathEscape(deb.ID)})
+	}
+	if len(p.Debates) > 0 {
+		d.First, d.Last = f.Offset+1, f.Offset+len(p.Debates)
+	}
+	pageURL := func(offset int) string {
+		v := url.Values{}
+		if f.State != protocol.None {
+			v.Set("state", string(f.State))
+		}
+		if offset > 0 {
+			v.Set("offset", strconv.Itoa(offset))
+		}
+		if len(v) == 0 {
+			return "/"
+		}
+		return "/?" + v.Encode()
+	}
+	if f.Offset > 0 {
+		d.NewerURL = pageURL(max(0, f.Offset-PageSize))
+	}
+	if f.Offset+len(p.Debates) < p.Total {
+		d.OlderURL = pageURL(f.Offset + len(p.Debates))
+	}
+	h.page(w, r, http.StatusOK, "list", "Debates", d)
+}
+
+// debateData is the body of a debate's page; Data is the JSON the script
+// reads.
+type debateData struct {
+	Debate  api.Debate
+	Created time.Time
+	Updated time.Time
+	Data    pageData
+}
+
+type pageData struct {
+	Debate api.Debate           `json:"debate"`
+	States map[string]stateInfo `json:"states"`
+}
+
+// debate serves the live page of a debate.
+func (h *handler) debate(w http.ResponseWriter, r *http.Request) {
+	c, err := h.st.Get(r.Context(), r.PathValue("id"), 0)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	d := api.FromDebate(c.Debate)
+	title := c.Debate.Title
+	if title == "" {
+		title = "Debate " + c.Debate.ID
+	}
+	h.page(w, r, http.StatusOK, "debate", title, debateData{Debate: d, Created: c.Debate.CreatedAt,
+		Updated: c.Debate.UpdatedAt, Data: pageData{Debate: d, States: h.states}})
+}
+
+// RenderedArgument is an argument with its content rendered to safe HTML, as
+// GET /ui/debates/{id}/arguments returns it.
+type RenderedArgument struct {
+	api.Argument
+	HTML string `json:"html"`
+}
+
+// Rendered is the answer of GET /ui/debates/{id}/arguments: the debate as it
+// is now and its arguments after the given seq, in seq order.
+type Rendered struct {
+	Debate    api.Debate         `json:"debate"`
+	Arguments []RenderedArgument `json:"arguments"`
+}
+
+// arguments serves the arguments of a debate after ?after= (a seq), their
+// content rendered by the shared goldmark, in the API's envelope.
+func (h *handler) arguments(w http.ResponseWriter, r *http.Request) {
+	after := 0
+	if v := r.URL.Query().Get("after"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			h.jsonError(w, r, protocol.Errorf(protocol.CodeInvalidInput, "after: want a non-negative integer (a seq), got %q", v))
+			return
+		}
+		after = n
+	}
+	deb, args, err := h.st.Since(r.Context(), r.PathValue("id"), after)
+	if err != nil {
+		h.jsonError(w, r, err)
+		return
+	}
+	out := Rendered{Debate: api.FromDebate(deb), Arguments: make([]RenderedArgument, 0, len(args))}
+	for _, a := range args {
+		body, err := render.Fragment([]byte(a.Content))
+		if err != nil {
+			h.jsonError(w, r, err)
+			return
+		}
+		out.Arguments = append(out.Arguments, RenderedArgument{Argument: api.FromArgument(a), HTML: string(body)})
+	}
+	h.writeJSON(w, http.StatusOK, api.Envelope[Rendered]{Success: true, Data: out})
+}
+
+func (h *handler) jsonError(w http.ResponseWriter, r *http.Request, err error) {
+	var pe *protocol.Error
+	if !errors.As(err, &pe) || pe.Code == protocol.CodeInternal {
+		id := w.Header().Get("X-Request-Id")
+		h.log.Error("web: internal error", "request_id", id, "where", r.Method+" "+r.URL.Path, "err", err)
+		h.writeJSON(w, http.StatusInternalServerError, api.Envelope[any]{Error: &api.ErrorBody{
+			Code: string(protocol.CodeInternal), Message: "internal error (request " + id + ")", RequestID: id}})
+		return
+	}
+	status := http.StatusBadRequest
+	if pe.Code == protocol.CodeDebateNotFound {
+		status = http.StatusNotFound
+	}
+	h.writeJSON(w, status, api.Envelope[any]{Error: api.FromError(pe)})
+}
+
+func (h *handler) writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		b, status = []byte(`{"success":false,"error":{"code":"INTERNAL_ERROR","message":"internal error"}}`), http.StatusInternalServerError
+	}
+	h.headers(w, "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	_, _ = w.Write(append(b, '\n'))
+}
+
+// reportData is the body of a report's page.
+type reportData struct {
+	Run  string
+	File string
+	Dir  string
+	HTML template.HTML
+}
+
+// report serves one report file of a listed run, rendered. Only files the
+// listing of the configured folders names are served; any other path is not
+// found, whatever it contains.
+func (h *handler) report(w http.ResponseWriter, r *http.Request) {
+	f, ok := h.reports.find(r.PathValue("path"))
+	if !ok {
+		h.notFound(w, r, "no such report")
+		return
+	}
+	md, err := readLimited(f.path, maxReportBytes)
+	if err != nil {
+		h.internal(w, r, fmt.Errorf("read report: %w", err))
+		return
+	}
+	body, err := render.Fragment(md)
+	if err != nil {
+		h.internal(w, r, err)
+		return
+	}
+	title := f.name
+	if line, _, _ := strings.Cut(string(md), "\n"); strings.HasPrefix(line, "# ") {
+		title = strings.TrimSpace(strings.TrimPrefix(line, "# "))
+	}
+	// render.Fragment drops raw HTML and unsafe links, so its output is
+	// safe to insert as it is.
+	h.page(w, r, http.StatusOK, "report", title, reportData{Run: f.run, File: f.name, Dir: f.dir, HTML: template.HTML(body)})
+}
