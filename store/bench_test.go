@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -14,7 +15,8 @@ import (
 
 // BenchmarkSubmit measures argument writes per second on one file: "serial"
 // alternates CLAIMs on one debate from one goroutine; "parallel" writes from
-// GOMAXPROCS goroutines, each on its own debate, through the one Store.
+// GOMAXPROCS goroutines and "parallel-32" from 32 goroutines, each on its own
+// debate, through the one Store.
 func BenchmarkSubmit(b *testing.B) {
 	b.Run("serial", func(b *testing.B) {
 		s := openTest(b, Options{Now: time.Now})
@@ -53,6 +55,37 @@ func BenchmarkSubmit(b *testing.B) {
 				target = res.Argument.ID
 			}
 		})
+		b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "writes/s")
+	})
+	b.Run("parallel-32", func(b *testing.B) {
+		const writers = 32
+		s := openTest(b, Options{Now: time.Now})
+		targets := make([]string, writers)
+		for g := range writers {
+			targets[g] = mustCreate(b, s, fmt.Sprint("bench", g)).ID
+		}
+		var left atomic.Int64
+		left.Store(int64(b.N))
+		ctx := context.Background()
+		b.ResetTimer()
+		start := time.Now()
+		var wg sync.WaitGroup
+		for g := range writers {
+			wg.Go(func() {
+				id, target := fmt.Sprint("bench", g), targets[g]
+				roles := []protocol.Role{protocol.Opponent, protocol.Proposer}
+				for i := 0; left.Add(-1) >= 0; i++ {
+					res, err := s.Submit(ctx, Write{DebateID: id, Type: protocol.Claim, Role: roles[i%2], TargetID: target,
+						Content: "a claim of ordinary length, a sentence or two of text", ClientRequestID: fmt.Sprint("k", i)})
+					if err != nil {
+						b.Error(err)
+						return
+					}
+					target = res.Argument.ID
+				}
+			})
+		}
+		wg.Wait()
 		b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "writes/s")
 	})
 }

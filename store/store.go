@@ -1,8 +1,10 @@
 // Package store keeps debates, arguments and documents in one SQLite file
 // (modernc.org/sqlite, no cgo) and is the single write pipeline of the
-// argument protocol (SPEC 2.2): every write runs in one BEGIN IMMEDIATE
+// argument protocol (SPEC 2.2): every write runs in a BEGIN IMMEDIATE
 // transaction, so writers in several processes sharing the file are
 // serialized by SQLite's own lock, and subscribers are notified after commit.
+// Concurrent argument writes of one Store are committed together (group
+// commit): each in a savepoint of one transaction, in arrival order.
 //
 // Ids: argument and document ids are UUIDv7 strings generated here; debate ids
 // are chosen by the client. A write without a client_request_id (allowed for
@@ -61,6 +63,7 @@ type Store struct {
 	w    *sql.DB // one connection; every transaction is BEGIN IMMEDIATE
 	r    *sql.DB // readers
 	hub  *hub
+	wr   *writer // group commit of Create and Submit
 
 	stmts writeStmts
 
@@ -133,6 +136,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
 	s.hub = newHub(s)
+	s.wr = newWriter(s)
 	return s, nil
 }
 
@@ -173,9 +177,13 @@ func withDefaults(o Options) Options {
 }
 
 // Close stops the change watcher and closes the database. Waits in progress
-// return an error.
+// return an error. A batch of writes being written is committed first; writes
+// still queued, and writes made after Close, fail.
 func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
+		if s.wr != nil {
+			s.wr.close()
+		}
 		if s.hub != nil {
 			s.hub.close()
 		}

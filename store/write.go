@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -103,19 +102,13 @@ func (w *writeStmts) close() {
 // the same ID and ClientRequestID again is a replay: the original MOTION and
 // the current debate come back with Replay set, even after the debate moved on
 // or closed. The same ID with another ClientRequestID is refused
-// (ACTION_NOT_ALLOWED).
+// (ACTION_NOT_ALLOWED). Creates are committed together with concurrent
+// writes, as Submit describes.
 func (s *Store) Create(ctx context.Context, nd NewDebate) (Result, error) {
 	if err := s.validateCreate(nd); err != nil {
 		return Result{}, err
 	}
-	res, err := s.create(ctx, nd)
-	if err != nil {
-		return Result{}, err
-	}
-	if !res.Replay {
-		s.hub.notify(nd.ID, res.Argument.Seq)
-	}
-	return res, nil
+	return s.wr.do(ctx, &op{create: &nd})
 }
 
 func (s *Store) validateCreate(nd NewDebate) error {
@@ -138,13 +131,9 @@ func (s *Store) validateCreate(nd NewDebate) error {
 	return s.checkContent(protocol.Motion, nd.Content)
 }
 
-func (s *Store) create(ctx context.Context, nd NewDebate) (Result, error) {
-	tx, err := s.w.BeginTx(ctx, nil)
-	if err != nil {
-		return Result{}, fmt.Errorf("create debate %s: %w", nd.ID, err)
-	}
-	defer tx.Rollback()
-
+func (b *batchTx) create(nd NewDebate) (Result, error) {
+	ctx := context.Background()
+	tx := b.tx
 	d, err := scanDebate(tx.QueryRowContext(ctx, `SELECT `+debateCols+` FROM debates WHERE id = ?`, nd.ID))
 	switch {
 	case err == nil:
@@ -169,7 +158,10 @@ func (s *Store) create(ctx context.Context, nd NewDebate) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	now := s.now()
+	now := b.s.now()
+	if err := b.savepoint(); err != nil {
+		return Result{}, fmt.Errorf("create debate %s: %w", nd.ID, err)
+	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO debates (id, title, debate_type, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`,
 		nd.ID, nd.Title, string(nd.Type), string(state), now, now); err != nil {
 		return Result{}, fmt.Errorf("create debate %s: %w", nd.ID, err)
@@ -179,11 +171,8 @@ func (s *Store) create(ctx context.Context, nd NewDebate) (Result, error) {
 		Content: nd.Content, ClientRequestID: nd.ClientRequestID, Seq: 1, StateAfter: state,
 		CreatedAt: parseTime(now),
 	}
-	if err := insertArgument(ctx, tx.StmtContext(ctx, s.stmts.insert), a, now); err != nil {
+	if err := insertArgument(ctx, b.insert, a, now); err != nil {
 		return Result{}, fmt.Errorf("create debate %s: %w", nd.ID, err)
-	}
-	if err := tx.Commit(); err != nil {
-		return Result{}, fmt.Errorf("create debate %s: commit: %w", nd.ID, err)
 	}
 	t := parseTime(now)
 	return Result{
@@ -192,13 +181,28 @@ func (s *Store) create(ctx context.Context, nd NewDebate) (Result, error) {
 	}, nil
 }
 
-// Submit runs the write pipeline of SPEC 2.2 for one argument in one
+// Submit runs the write pipeline of SPEC 2.2 for one argument in a
 // BEGIN IMMEDIATE transaction — size, debate exists, idempotency, target
 // belongs to the debate, transition, seq = max+1, insert, state and
 // updated_at — then notifies subscribers. A replay (same debate and
 // ClientRequestID) returns the original argument and the current debate,
 // writes nothing and notifies no one. After a new RESOLUTION the store adds the
-// closing RULING as arbitrator in a second transaction.
+// closing RULING as arbitrator; if that fails the RESOLUTION stands and
+// AutoRuling is nil.
+//
+// Concurrent Create and Submit calls are committed together: one caller runs
+// the writes queued (at most 64, at most 4 of one debate) in queue order, each
+// in a savepoint of one transaction, so a refused or failed write changes
+// nothing while the others commit, and a write sees those before it in the
+// batch (a replay of a write earlier in the same batch returns that write).
+// Each caller gets its own outcome after the commit. When more writes of one
+// debate are queued than a batch takes, a random choice of them goes first,
+// as concurrent writers to one debate were served before.
+//
+// If ctx ends while the write is still queued, Submit returns ctx's error and
+// nothing is written. Once the writer has taken the write into a batch, Submit
+// waits for that batch (a few milliseconds) and returns the write's outcome,
+// which may be a committed argument. After Close, Submit fails.
 func (s *Store) Submit(ctx context.Context, w Write) (Result, error) {
 	if err := s.validateWrite(w); err != nil {
 		return Result{}, err
@@ -206,37 +210,7 @@ func (s *Store) Submit(ctx context.Context, w Write) (Result, error) {
 	if w.ClientRequestID == "" {
 		w.ClientRequestID = newID()
 	}
-	res, err := s.write(ctx, w)
-	if err != nil || res.Replay {
-		return res, err
-	}
-	s.hub.notify(w.DebateID, res.Argument.Seq)
-	if w.Type != protocol.Resolution {
-		return res, nil
-	}
-	// The RESOLUTION is committed; the ruling must not depend on the caller
-	// staying around.
-	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.opts.BusyTimeout+5*time.Second)
-	defer cancel()
-	auto, err := s.write(actx, Write{
-		DebateID:        w.DebateID,
-		Type:            protocol.Ruling,
-		Role:            protocol.Arbitrator,
-		TargetID:        res.Argument.ID,
-		Content:         protocol.AutoRulingContent,
-		ClientRequestID: "auto-ruling:" + res.Argument.ID,
-		Close:           true,
-	})
-	if err != nil {
-		s.opts.Logger.Error("auto-ruling failed; the resolution stands", "debate", w.DebateID, "resolution", res.Argument.ID, "err", err)
-		return res, nil
-	}
-	if !auto.Replay {
-		s.hub.notify(w.DebateID, auto.Argument.Seq)
-	}
-	res.AutoRuling = &auto.Argument
-	res.Debate = auto.Debate
-	return res, nil
+	return s.wr.do(ctx, &op{write: &w})
 }
 
 func (s *Store) validateWrite(w Write) error {
@@ -279,20 +253,16 @@ func (s *Store) checkContent(t protocol.ArgType, content string) error {
 	return nil
 }
 
-func (s *Store) write(ctx context.Context, w Write) (Result, error) {
-	tx, err := s.w.BeginTx(ctx, nil)
-	if err != nil {
-		return Result{}, fmt.Errorf("submit %s to %s: %w", w.Type, w.DebateID, err)
-	}
-	defer tx.Rollback()
-
+// write runs the pipeline of one argument in the batch's transaction.
+func (b *batchTx) write(w Write) (Result, error) {
+	ctx := context.Background()
 	var (
 		d                                 protocol.Debate
 		dtype, state, created, updated    string
 		maxSeq                            int
 		newestID, existingID, targetDebID sql.NullString
 	)
-	err = tx.StmtContext(ctx, s.stmts.head).QueryRowContext(ctx, w.DebateID, w.ClientRequestID, w.TargetID).
+	err := b.head.QueryRowContext(ctx, w.DebateID, w.ClientRequestID, w.TargetID).
 		Scan(&d.Title, &dtype, &state, &created, &updated, &maxSeq, &newestID, &existingID, &targetDebID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Result{}, notFound(w.DebateID)
@@ -304,7 +274,7 @@ func (s *Store) write(ctx context.Context, w Write) (Result, error) {
 	d.CreatedAt, d.UpdatedAt = parseTime(created), parseTime(updated)
 
 	if existingID.Valid {
-		orig, err := scanArgument(tx.StmtContext(ctx, s.stmts.argByID).QueryRowContext(ctx, existingID.String))
+		orig, err := scanArgument(b.argByID.QueryRowContext(ctx, existingID.String))
 		if err != nil {
 			return Result{}, fmt.Errorf("submit %s to %s: read original: %w", w.Type, w.DebateID, err)
 		}
@@ -325,20 +295,20 @@ func (s *Store) write(ctx context.Context, w Write) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	now := s.now()
+	now := b.s.now()
+	if err := b.savepoint(); err != nil {
+		return Result{}, fmt.Errorf("submit %s to %s: %w", w.Type, w.DebateID, err)
+	}
 	a := protocol.Argument{
 		ID: newID(), DebateID: w.DebateID, ParentID: parent, Type: w.Type, Role: w.Role,
 		Content: w.Content, ClientRequestID: w.ClientRequestID, Seq: maxSeq + 1, StateAfter: next,
 		CreatedAt: parseTime(now),
 	}
-	if err := insertArgument(ctx, tx.StmtContext(ctx, s.stmts.insert), a, now); err != nil {
+	if err := insertArgument(ctx, b.insert, a, now); err != nil {
 		return Result{}, fmt.Errorf("submit %s to %s: %w", w.Type, w.DebateID, err)
 	}
-	if _, err := tx.StmtContext(ctx, s.stmts.update).ExecContext(ctx, string(next), now, w.DebateID); err != nil {
+	if _, err := b.update.ExecContext(ctx, string(next), now, w.DebateID); err != nil {
 		return Result{}, fmt.Errorf("submit %s to %s: update state: %w", w.Type, w.DebateID, err)
-	}
-	if err := tx.Commit(); err != nil {
-		return Result{}, fmt.Errorf("submit %s to %s: commit: %w", w.Type, w.DebateID, err)
 	}
 	d.State, d.UpdatedAt = next, a.CreatedAt
 	return Result{Argument: a, Debate: d}, nil
