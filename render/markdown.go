@@ -1,10 +1,14 @@
 package render
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/yuin/goldmark/ast"
+	gmtext "github.com/yuin/goldmark/text"
 )
 
 var (
@@ -99,7 +103,59 @@ func embedText(text string, level int) string {
 	if fenceChar != 0 {
 		out = append(out, strings.Repeat(string(fenceChar), fenceLen))
 	}
-	return strings.Join(out, "\n")
+	return settleHeadings(strings.Join(out, "\n"), level)
+}
+
+// settleHeadings is embedText's last pass. The line-based pass above handles
+// the usual cases; CommonMark has more (a list marker that cannot interrupt a
+// paragraph, lazy continuation lines …), so here the report's own parser
+// finds any heading still at or above level: an ATX heading gets more '#', a
+// setext heading's underline is escaped into plain text. Should the text
+// still resist, it is shown verbatim in a code block.
+func settleHeadings(text string, level int) string {
+	for range 8 {
+		src := []byte(text)
+		edit, stuck := -1, false
+		insert := ""
+		ast.Walk(markdown.Parser().Parse(gmtext.NewReader(src)), func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+			h, ok := n.(*ast.Heading)
+			if !entering || !ok || h.Level > level {
+				return ast.WalkContinue, nil
+			}
+			if h.Lines().Len() == 0 {
+				stuck = true
+				return ast.WalkStop, nil
+			}
+			first, last := h.Lines().At(0), h.Lines().At(h.Lines().Len()-1)
+			start := bytes.LastIndexByte(src[:first.Start], '\n') + 1
+			if i := bytes.IndexByte(src[start:first.Start], '#'); i >= 0 {
+				edit, insert = start+i, strings.Repeat("#", demote(h.Level, level)-h.Level)
+				return ast.WalkStop, nil
+			}
+			// A setext heading: its underline is the line after its text.
+			nl := bytes.IndexByte(src[last.Stop:], '\n')
+			if nl < 0 {
+				stuck = true
+				return ast.WalkStop, nil
+			}
+			under := last.Stop + nl + 1
+			i := bytes.IndexAny(src[under:], "=-")
+			if i < 0 {
+				stuck = true
+				return ast.WalkStop, nil
+			}
+			edit, insert = under+i, `\`
+			return ast.WalkStop, nil
+		})
+		switch {
+		case stuck:
+			return fenced("text", text)
+		case edit < 0:
+			return text
+		}
+		text = text[:edit] + insert + text[edit:]
+	}
+	return fenced("text", text)
 }
 
 // demote returns the level a heading of level h gets under a heading of the
