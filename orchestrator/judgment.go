@@ -32,7 +32,7 @@ func extractJSON(s string) (string, error) {
 // fenced returns the text inside the first ```json fence (case-insensitive).
 // An unclosed fence runs to the end of s.
 func fenced(s string) (string, bool) {
-	i := strings.Index(strings.ToLower(s), "```json")
+	i := indexFold(s, "```json")
 	if i < 0 {
 		return "", false
 	}
@@ -41,6 +41,17 @@ func fenced(s string) (string, bool) {
 		body = body[:j]
 	}
 	return body, true
+}
+
+// indexFold is strings.Index ignoring ASCII case. Unlike searching a
+// lowercased copy, its offsets stay those of s whatever bytes s holds.
+func indexFold(s, sub string) int {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(sub)], sub) {
+			return i
+		}
+	}
+	return -1
 }
 
 // firstObject returns the first balanced {…} of s that is valid JSON. Braces
