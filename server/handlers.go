@@ -38,21 +38,28 @@ func (s *Server) createDebate(w http.ResponseWriter, r *http.Request) {
 	s.writeResult(w, r, res, err)
 }
 
-func (s *Server) listDebates(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
+// ParseFilter reads a debate list's query: state, limit, offset and
+// pending_first_opponent. A bad value is an INVALID_INPUT error naming it.
+func ParseFilter(q url.Values) (store.Filter, error) {
 	var f store.Filter
 	var err error
 	if v := q.Get("state"); v != "" {
 		if f.State, err = protocol.ParseState(v); err != nil {
-			s.writeError(w, r, err)
-			return
+			return f, err
 		}
 	}
-	if f.Limit, err = queryInt(q, "limit", 0); err == nil {
-		if f.Offset, err = queryInt(q, "offset", 0); err == nil {
-			f.PendingFirstOpponent, err = queryBool(q, "pending_first_opponent")
-		}
+	if f.Limit, err = queryInt(q, "limit", 0); err != nil {
+		return f, err
 	}
+	if f.Offset, err = queryInt(q, "offset", 0); err != nil {
+		return f, err
+	}
+	f.PendingFirstOpponent, err = queryBool(q, "pending_first_opponent")
+	return f, err
+}
+
+func (s *Server) listDebates(w http.ResponseWriter, r *http.Request) {
+	f, err := ParseFilter(r.URL.Query())
 	if err != nil {
 		s.writeError(w, r, err)
 		return

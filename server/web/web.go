@@ -283,20 +283,10 @@ type listRow struct {
 // list serves the debates, newest first, filtered by ?state=, and the
 // reports.
 func (h *handler) list(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
-	var f store.Filter
-	var err error
-	if v := q.Get("state"); v != "" {
-		if f.State, err = protocol.ParseState(v); err != nil {
-			h.fail(w, r, err)
-			return
-		}
-	}
-	if v := q.Get("offset"); v != "" {
-		if f.Offset, err = strconv.Atoi(v); err != nil || f.Offset < 0 {
-			h.fail(w, r, protocol.Errorf(protocol.CodeInvalidInput, "offset: want a non-negative integer, got %q", v))
-			return
-		}
+	f, err := server.ParseFilter(r.URL.Query())
+	if err != nil {
+		h.fail(w, r, err)
+		return
 	}
 	f.Limit = PageSize
 	p, err := h.st.List(r.Context(), f)
