@@ -268,16 +268,7 @@ func (c *Config) validateMotions(r *reporter) {
 	for i := range c.Motions {
 		m := &c.Motions[i]
 		path := indexPath("motions", i)
-		switch {
-		case m.ID == "":
-			r.missing(path, "id", `required: add an "id" made of letters, digits, "-", "_" or ".", e.g. "m1"`)
-		case !topicIDPattern.MatchString(m.ID) || m.ID == "." || m.ID == "..":
-			r.at(joinPath(path, "id"), `%q cannot be used in a file name; use only letters, digits, "-", "_" and "."`, m.ID)
-		case owner[m.ID] != "":
-			r.at(joinPath(path, "id"), "duplicate id %q (already used by %s); give every topic and motion its own id", m.ID, owner[m.ID])
-		default:
-			owner[m.ID] = path
-		}
+		r.uniqueID(path, m.ID, "m1", owner, "duplicate id %q (already used by %s); give every topic and motion its own id")
 		if strings.TrimSpace(m.Title) == "" {
 			r.missing(path, "title", `required: add a "title" naming the motion`)
 		}

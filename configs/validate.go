@@ -181,16 +181,7 @@ func (c *Config) validateTopics(r *reporter) {
 	owner := map[string]string{}
 	for i, t := range c.Topics {
 		path := indexPath("topics", i)
-		switch {
-		case t.ID == "":
-			r.missing(path, "id", `required: add an "id" made of letters, digits, "-", "_" or ".", e.g. "topic-1"`)
-		case !topicIDPattern.MatchString(t.ID) || t.ID == "." || t.ID == "..":
-			r.at(joinPath(path, "id"), `%q cannot be used in a file name; use only letters, digits, "-", "_" and "."`, t.ID)
-		case owner[t.ID] != "":
-			r.at(joinPath(path, "id"), "duplicate topic id %q (already used by %s); give every topic its own id", t.ID, owner[t.ID])
-		default:
-			owner[t.ID] = path
-		}
+		r.uniqueID(path, t.ID, "topic-1", owner, "duplicate topic id %q (already used by %s); give every topic its own id")
 		if strings.TrimSpace(t.Title) == "" {
 			r.missing(path, "title", `required: add a "title" stating the question to debate`)
 		}
@@ -245,4 +236,20 @@ func (c *Config) resolve(p string) string {
 		return p
 	}
 	return filepath.Join(c.Dir, p)
+}
+
+// uniqueID checks the id of the topic or motion at path: present, usable in a
+// file name, and not already in owner (id → path of its first user), where it
+// is then recorded. duplicate formats the message for an id used twice.
+func (r *reporter) uniqueID(path, id, example string, owner map[string]string, duplicate string) {
+	switch {
+	case id == "":
+		r.missing(path, "id", `required: add an "id" made of letters, digits, "-", "_" or ".", e.g. %q`, example)
+	case !topicIDPattern.MatchString(id) || id == "." || id == "..":
+		r.at(joinPath(path, "id"), `%q cannot be used in a file name; use only letters, digits, "-", "_" and "."`, id)
+	case owner[id] != "":
+		r.at(joinPath(path, "id"), duplicate, id, owner[id])
+	default:
+		owner[id] = path
+	}
 }
