@@ -157,18 +157,18 @@ func (a *agent) run(args []string, help func() string, positional []string, body
 		fmt.Fprint(a.e.stdout, help())
 		return exitOK
 	case err != nil:
-		return a.fail(nil, usageError{err})
+		return a.fail(context.Background(), usageError{err})
 	}
 	if n := a.fs.NArg(); n != len(positional) {
 		if n > len(positional) {
-			return a.fail(nil, usagef("unexpected argument %q", a.fs.Arg(len(positional))))
+			return a.fail(context.Background(), usagef("unexpected argument %q", a.fs.Arg(len(positional))))
 		}
-		return a.fail(nil, usagef("missing <%s>", positional[n]))
+		return a.fail(context.Background(), usagef("missing <%s>", positional[n]))
 	}
 	var c *client.Client
 	if a.remote {
 		if c, err = a.client(); err != nil {
-			return a.fail(nil, err)
+			return a.fail(context.Background(), err)
 		}
 	}
 	sig, stop := a.e.signalContext()
@@ -329,7 +329,7 @@ type errorBody struct {
 }
 
 // fail prints err as JSON and returns its exit code. sig is the command's
-// interrupt context (nil before it exists).
+// interrupt context (context.Background() before it exists).
 func (a *agent) fail(sig context.Context, err error) int {
 	var (
 		b    errorBody
@@ -338,7 +338,7 @@ func (a *agent) fail(sig context.Context, err error) int {
 		ce   *client.Error
 	)
 	switch {
-	case sig != nil && sig.Err() != nil:
+	case sig.Err() != nil:
 		b.Code, b.Message, code = codeInterrupted, "interrupted", exitInterrupted
 		var ie interruptedError
 		if errors.As(err, &ie) {

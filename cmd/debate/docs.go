@@ -73,7 +73,7 @@ func docsCmd(e *env, args []string) int {
 		}
 	}
 	a := newAgent(e, "docs")
-	return a.fail(nil, usagef("unknown docs command %q: want create, submit or get", args[0]))
+	return a.fail(context.Background(), usagef("unknown docs command %q: want create, submit or get", args[0]))
 }
 
 func docsCreateCmd(e *env, args []string) int {
