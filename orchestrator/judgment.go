@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/debatehq/debate/tree"
 )
@@ -123,6 +124,7 @@ func parseJudgment(answer string, forced bool, parties []string) (*tree.Judgment
 		return nil, fmt.Errorf("decode judgment: %w", err)
 	}
 	normalize(&j)
+	canonicalParties(&j, parties)
 	if err := validate(&j, forced, parties); err != nil {
 		return nil, err
 	}
@@ -146,6 +148,66 @@ func normalize(j *tree.Judgment) {
 			d.Uninvolved = []string{}
 		}
 	}
+}
+
+// canonicalParties rewrites party names that judges commonly write instead of
+// the ids they were given ("Party A", "party_a" for party-a) to those ids,
+// when they match exactly one id ignoring case, spaces and punctuation.
+// Anything else is left for validate to report.
+func canonicalParties(j *tree.Judgment, parties []string) {
+	byFold := map[string]string{}
+	for _, p := range parties {
+		f := foldID(p)
+		if _, taken := byFold[f]; taken {
+			byFold[f] = "" // ambiguous: match neither
+			continue
+		}
+		byFold[f] = p
+	}
+	canon := func(name string) string {
+		if slices.Contains(parties, name) {
+			return name
+		}
+		if id := byFold[foldID(name)]; id != "" {
+			return id
+		}
+		return name
+	}
+	for i := range j.Divergences {
+		d := &j.Divergences[i]
+		sides := make(map[string]string, len(d.Sides))
+		var aliases []string
+		for name, claim := range d.Sides {
+			if slices.Contains(parties, name) {
+				sides[name] = claim
+			} else {
+				aliases = append(aliases, name)
+			}
+		}
+		slices.Sort(aliases)
+		for _, name := range aliases {
+			id := canon(name)
+			if _, dup := sides[id]; dup {
+				id = name // two names for one party: keep both for validate to report
+			}
+			sides[id] = d.Sides[name]
+		}
+		d.Sides = sides
+		for k, name := range d.Uninvolved {
+			d.Uninvolved[k] = canon(name)
+		}
+	}
+}
+
+// foldID keeps only the lowercased letters and digits of s.
+func foldID(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // validate checks a decoded judgment against the rules of its prompt and

@@ -2,6 +2,7 @@ package orchestrator
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -73,6 +74,9 @@ func TestParseJudgment(t *testing.T) {
 		in     string
 		forced bool
 		errs   []string // substrings of the error; none: valid
+		// sides and uninvolved, when set, are the party ids the first
+		// divergence must end up with.
+		sides, uninvolved []string
 	}{
 		{name: "valid triage", in: `{"consensus":[{"point":"p","detail":"d"}],"divergences":[{"id":"d1","title":"t","sides":{"party-a":"x","party-b":"y"},"uninvolved":["party-c"]}]}`},
 		{name: "empty lists may be absent", in: `{}`},
@@ -95,6 +99,10 @@ func TestParseJudgment(t *testing.T) {
 			errs: []string{`unknown divergence "zz"`, "has 2 forced verdicts"}},
 		{name: "forced, id missing", forced: true, in: `{"divergences":[{"title":"t","sides":{"party-a":"y"}}]}`, errs: []string{"divergences[0].id: required"}},
 		{name: "no JSON", in: "I agree with everyone.", errs: []string{"no JSON object"}},
+		{name: "party names written like labels", in: `{"divergences":[{"id":"d1","title":"t","sides":{"Party A":"x","PARTY_B":"y"},"uninvolved":["party c"]}]}`,
+			sides: []string{"party-a", "party-b"}, uninvolved: []string{"party-c"}},
+		{name: "two names for one party", in: `{"divergences":[{"id":"d1","title":"t","sides":{"Party A":"x","party-a":"y"}}]}`,
+			errs: []string{`unknown party "Party A"`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			j, err := parseJudgment("Answer:\n```json\n"+tc.in+"\n```", tc.forced, parties)
@@ -104,6 +112,12 @@ func TestParseJudgment(t *testing.T) {
 				}
 				if j.Consensus == nil || j.Divergences == nil {
 					t.Errorf("not normalized: %+v", j)
+				}
+				if tc.sides != nil {
+					d := j.Divergences[0]
+					if got := sortedKeys(d.Sides); !slices.Equal(got, tc.sides) || !slices.Equal(d.Uninvolved, tc.uninvolved) {
+						t.Errorf("sides %v, uninvolved %v; want %v, %v", got, d.Uninvolved, tc.sides, tc.uninvolved)
+					}
 				}
 				for _, d := range j.Divergences {
 					if d.Sides == nil || d.Uninvolved == nil {
