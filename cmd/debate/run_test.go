@@ -248,3 +248,56 @@ func TestRunInterrupted(t *testing.T) {
 		t.Errorf("stderr does not say the run was interrupted:\n%s", errb.String())
 	}
 }
+
+// TestRunRawResponses: with includeRawResponses every request and response
+// lands under raw/ as JSON, numbered, with the key nowhere in them.
+func TestRunRawResponses(t *testing.T) {
+	srv := providertest.New(t)
+	// Debaters' answers echo the Authorization header: the key must still
+	// reach no file.
+	srv.On(func(c providertest.Call) bool { return c.Model != "m-judge" },
+		func(c providertest.Call) providertest.Reply {
+			return providertest.Reply{Text: "My position.", EchoAuthorization: true}
+		})
+	scriptJudges(srv)
+	cfgPath := writeConfig(t, srv, 1, "")
+	b, _ := os.ReadFile(cfgPath)
+	cfg := strings.Replace(string(b), `"output": {"dir": "out",`, `"output": {"dir": "out", "includeRawResponses": true,`, 1)
+	if err := os.WriteFile(cfgPath, []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := invoke(t, map[string]string{"TEST_API_KEY": testKey}, "run", "-c", cfgPath)
+	if r.code != exitOK {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	out := filepath.Join(filepath.Dir(cfgPath), "out")
+	entries, err := os.ReadDir(filepath.Join(out, "raw"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != srv.Count() {
+		t.Errorf("%d raw files for %d requests", len(entries), srv.Count())
+	}
+	redacted := 0
+	for _, e := range entries {
+		body, err := os.ReadFile(filepath.Join(out, "raw", e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(body), "[REDACTED]") {
+			redacted++
+		}
+		var x struct {
+			Participant string          `json:"participant"`
+			Request     json.RawMessage `json:"request"`
+			Response    json.RawMessage `json:"response"`
+		}
+		if err := json.Unmarshal(body, &x); err != nil || x.Participant == "" || len(x.Request) == 0 || len(x.Response) == 0 {
+			t.Errorf("%s: %v, %+v", e.Name(), err, x)
+		}
+	}
+	if redacted == 0 {
+		t.Error("no raw file shows the echoed key redacted: the check above proves nothing")
+	}
+	assertNoKey(t, out, r)
+}
