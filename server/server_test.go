@@ -248,7 +248,7 @@ func TestRoutes(t *testing.T) {
 		{"poll unknown role", "GET", "/debates/d1/poll?role=judge", "", 400, "INVALID_INPUT", nil},
 		{"poll wait too long", "GET", "/debates/d1/poll?role=proposer&wait=61", "", 400, "INVALID_INPUT", nil},
 		{"poll wait not a number", "GET", "/debates/d1/poll?role=proposer&wait=soon", "", 400, "INVALID_INPUT", nil},
-		{"poll foreign argument", "GET", "/debates/d1/poll?role=proposer&argument_id=nope", "", 400, "INVALID_INPUT", nil},
+		{"poll foreign argument", "GET", "/debates/d1/poll?role=proposer&argument_id=nope", "", 404, "ARGUMENT_NOT_FOUND", nil},
 		{"poll missing debate", "GET", "/debates/nope/poll?role=proposer", "", 404, "DEBATE_NOT_FOUND", nil},
 		{"delete", "DELETE", "/debates/d1", "", 200, "", nil},
 		{"delete again", "DELETE", "/debates/d1", "", 404, "DEBATE_NOT_FOUND", nil},

@@ -30,7 +30,7 @@ type WaitResult struct {
 // commit by this Store wakes it at once, one by another process within the
 // poll interval. A timeout of 0 answers at once. On a CLOSED debate it answers
 // DebateClosed at once. An afterArgumentID that is not an argument of the
-// debate is INVALID_INPUT; a missing debate DEBATE_NOT_FOUND. Cancelling ctx
+// debate is ARGUMENT_NOT_FOUND; a missing debate DEBATE_NOT_FOUND. Cancelling ctx
 // returns ctx's error.
 func (s *Store) Wait(ctx context.Context, debateID string, role protocol.Role, afterArgumentID string, timeout time.Duration) (WaitResult, error) {
 	if !role.Valid() {
@@ -48,8 +48,8 @@ func (s *Store) Wait(ctx context.Context, debateID string, role protocol.Role, a
 			if _, _, err := s.newest(ctx, debateID); err != nil {
 				return WaitResult{}, err
 			}
-			return WaitResult{}, invalid(fmt.Sprintf("argument_id %s is not an argument of debate %s", afterArgumentID, debateID),
-				"pass the id of the last argument you saw, or none to get the newest")
+			return WaitResult{}, protocol.Errorf(protocol.CodeArgumentNotFound, "argument %s not found in debate %s", afterArgumentID, debateID).
+				WithSuggestion("pass the id of the last argument you saw, or none to get the newest")
 		}
 	}
 

@@ -101,8 +101,8 @@ func TestWaitErrors(t *testing.T) {
 		{"bad role", "d", "judge", "", protocol.CodeInvalidInput},
 		{"unknown debate", "ghost", protocol.Proposer, "", protocol.CodeDebateNotFound},
 		{"unknown debate with after", "ghost", protocol.Proposer, motion.ID, protocol.CodeDebateNotFound},
-		{"after from another debate", "d", protocol.Proposer, other.ID, protocol.CodeInvalidInput},
-		{"unknown after", "d", protocol.Proposer, "nope", protocol.CodeInvalidInput},
+		{"after from another debate", "d", protocol.Proposer, other.ID, protocol.CodeArgumentNotFound},
+		{"unknown after", "d", protocol.Proposer, "nope", protocol.CodeArgumentNotFound},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
