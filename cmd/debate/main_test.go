@@ -143,6 +143,18 @@ func TestDryRun(t *testing.T) {
 			golden.Assert(t, filepath.Join("testdata", "dry-run-"+name+".txt"), []byte(out))
 		})
 	}
+	t.Run("motion", func(t *testing.T) {
+		r := invoke(t, map[string]string{"DEBATE_DB": "/data/debate.db"}, "run", "--config", "../../configs/examples/motion.jsonc", "--dry-run")
+		if r.code != exitOK {
+			t.Fatalf("exit %d\n%s", r.code, r.stderr)
+		}
+		for _, want := range []string{"database    /data/debate.db", "calls       at most 5 a turn with repairs, so 40 per motion", "MOTION webhook-retries"} {
+			if !strings.Contains(r.stdout, want) {
+				t.Errorf("dry run lacks %q", want)
+			}
+		}
+		golden.Assert(t, filepath.Join("testdata", "dry-run-motion.txt"), []byte(r.stdout))
+	})
 	t.Run("full has every round-1 prompt and the shared context", func(t *testing.T) {
 		r := invoke(t, nil, "run", "--config", "../../configs/examples/full.jsonc", "--dry-run")
 		ctx, err := os.ReadFile("../../configs/examples/context/decisions.md")

@@ -185,11 +185,28 @@ func dryRunMotions(e *env, cfg *configs.Config, sel selection) error {
 	for _, q := range []*configs.Participant{p.Proposer, p.Opponent} {
 		fmt.Fprintf(w, "  %-11s %s%s\n", q.ID, q.Model, fallbackNote(q.Fallback))
 	}
+	// A turn is the opponent's CLAIM (one call), the proposer's reply (one
+	// call, +1 to repair its JSON) and, after an APPEAL, a model arbitrator's
+	// RULING (the same).
+	perTurn := 3
 	if p.Arbitrator.Human {
 		fmt.Fprintf(w, "  %-11s a person, through \"debate serve\" on the database above\n", configs.ArbitratorID)
 	} else {
 		fmt.Fprintf(w, "  %-11s %s%s\n", p.Arbitrator.ID, p.Arbitrator.Model, fallbackNote(p.Arbitrator.Fallback))
+		perTurn += 2
 	}
+	n := 0
+	for _, m := range cfg.Motions {
+		if sel.all || slices.Contains(sel.motions, m.ID) {
+			n++
+		}
+	}
+	all := ""
+	if n > 1 {
+		all = fmt.Sprintf(", %d for %d motions", perTurn*p.MaxTurns*n, n)
+	}
+	fmt.Fprintf(w, "  calls       at most %d a turn with repairs, so %d per motion%s (retries not counted)\n",
+		perTurn, perTurn*p.MaxTurns, all)
 	for _, m := range cfg.Motions {
 		if !sel.all && !slices.Contains(sel.motions, m.ID) {
 			continue
