@@ -149,6 +149,8 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}
+	var fresh freshConns
+	hs.ConnState = fresh.track
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {
@@ -159,6 +161,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	case <-ctx.Done():
 	}
 	s.stop()
+	// http.Server.Shutdown waits up to 5 s for connections that never sent a
+	// request (browsers open them ahead of need): close those now.
+	fresh.close()
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.opt.ShutdownTimeout)
 	defer cancel()
 	err := hs.Shutdown(sctx)
@@ -178,6 +183,36 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		return fmt.Errorf("serve: %w", err)
 	}
 	return nil
+}
+
+// freshConns tracks the connections that have not sent a request yet.
+type freshConns struct {
+	mu sync.Mutex
+	m  map[net.Conn]struct{}
+}
+
+// track is an http.Server.ConnState hook.
+func (f *freshConns) track(c net.Conn, st http.ConnState) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if st != http.StateNew {
+		delete(f.m, c)
+		return
+	}
+	if f.m == nil {
+		f.m = map[net.Conn]struct{}{}
+	}
+	f.m[c] = struct{}{}
+}
+
+// close closes every connection still waiting for its first request.
+func (f *freshConns) close() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for c := range f.m {
+		c.Close()
+	}
+	clear(f.m)
 }
 
 // route serves the request with its pattern, or a JSON 404/405 when no

@@ -138,3 +138,42 @@ func TestShutdownDrainsLongPoll(t *testing.T) {
 		t.Fatalf("store after shutdown: %v", err)
 	}
 }
+
+// TestShutdownClosesUnusedConnections: a connection that never sent a request
+// (browsers open them ahead of need) does not hold a graceful shutdown past a
+// short timeout; it is closed.
+func TestShutdownClosesUnusedConnections(t *testing.T) {
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "debate.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	// net/http waits 5 s for such connections on its own; a timeout of 1 s
+	// fails the shutdown unless they are closed first.
+	srv := New(st, Options{Logger: discardLogger(), ShutdownTimeout: time.Second})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ctx, ln) }()
+	idle, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idle.Close()
+	// A request on another connection proves the server has accepted both.
+	if r, err := http.Get("http://" + ln.Addr().String() + "/health"); err != nil {
+		t.Fatal(err)
+	} else {
+		r.Body.Close()
+	}
+	cancel()
+	if err := <-served; err != nil {
+		t.Fatalf("Serve: %v", err)
+	}
+	if _, err := idle.Read(make([]byte, 1)); err == nil {
+		t.Error("the unused connection is still open after shutdown")
+	}
+}
