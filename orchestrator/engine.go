@@ -54,6 +54,11 @@ type Options struct {
 	Now func() time.Time
 	// Logger receives one line per notable happening; nil discards them.
 	Logger *slog.Logger
+	// Motions, when set, makes Run also play the config's motions (protocol
+	// debates) at the same time as the topics, under the same call limits.
+	// When Topics or Motions.Motions names ids, only what they name runs;
+	// when neither does, every topic and motion runs.
+	Motions *MotionOptions
 }
 
 // Engine runs the debates of one configuration.
@@ -108,6 +113,12 @@ func (e *Engine) Run(ctx context.Context) (*tree.Run, error) {
 	if err != nil {
 		return nil, err
 	}
+	mo := e.opt.Motions
+	named := len(e.opt.Topics) > 0 || mo != nil && len(mo.Motions) > 0
+	if named && len(e.opt.Topics) == 0 {
+		topics = nil // only motions were named
+	}
+	playMotions := mo != nil && len(e.cfg.Motions) > 0 && (!named || len(mo.Motions) > 0)
 	run := &tree.Run{
 		SchemaVersion: tree.SchemaVersion,
 		StartedAt:     e.opt.Now(),
@@ -123,21 +134,39 @@ func (e *Engine) Run(ctx context.Context) (*tree.Run, error) {
 		run.Debaters = append(run.Debaters, participant(d))
 	}
 
-	var wg sync.WaitGroup
+	var (
+		wg       sync.WaitGroup
+		motErr   error
+		edits    string
+		usage    tree.Usage
+		topicsWG sync.WaitGroup
+	)
+	if playMotions {
+		wg.Go(func() { run.Motions, motErr = e.RunMotions(ctx, *mo) })
+	}
 	for i, t := range topics {
-		wg.Go(func() { run.Topics[i] = e.runTopic(ctx, t) })
+		topicsWG.Go(func() { run.Topics[i] = e.runTopic(ctx, t) })
+	}
+	topicsWG.Wait()
+	if len(topics) > 0 {
+		edits, usage = e.edits(ctx, run)
 	}
 	wg.Wait()
 
-	edits, usage := e.edits(ctx, run)
 	run.Edits = edits
 	for _, t := range run.Topics {
 		usage = usage.Add(t.Usage)
+	}
+	for _, m := range run.Motions {
+		usage = usage.Add(m.Usage)
 	}
 	run.Usage = usage
 	run.FinishedAt = e.opt.Now()
 	if err := ctx.Err(); err != nil {
 		return run, fmt.Errorf("run interrupted: %w", context.Cause(ctx))
+	}
+	if motErr != nil && run.Motions == nil {
+		return run, motErr
 	}
 	return run, nil
 }

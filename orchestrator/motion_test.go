@@ -513,3 +513,67 @@ func TestRunMotionsSelection(t *testing.T) {
 		t.Error("a missing run id was accepted")
 	}
 }
+
+// TestRunTopicsAndMotions: Run plays topics and motions together when
+// Options.Motions is set, only what is named when ids are given, and sums
+// the usage of both.
+func TestRunTopicsAndMotions(t *testing.T) {
+	tests := []struct {
+		name        string
+		topics      []string
+		motions     []string
+		wantTopics  int
+		wantMotions int
+		withMotions bool
+	}{
+		{name: "nothing named: everything", withMotions: true, wantTopics: 1, wantMotions: 1},
+		{name: "a topic named", topics: []string{"t1"}, withMotions: true, wantTopics: 1},
+		{name: "a motion named", motions: []string{"m1"}, withMotions: true, wantMotions: 1},
+		{name: "no motion options: topics only", wantTopics: 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := testConfig(1, "t1")
+			mc := motionConfig(4, false)
+			cfg.Protocol, cfg.Motions = mc.Protocol, mc.Motions
+			s := &script{judge: map[string][]string{}, words: 5, tokens: 10}
+			c := completer(func(ctx context.Context, r providers.Request) (providers.Response, error) {
+				u := providers.Usage{PromptTokens: 100, CompletionTokens: 1}
+				switch r.Model {
+				case modelO:
+					return providers.Response{Text: "C1: retries need a cap.", Model: r.Model, Usage: u}, nil
+				case modelP, modelX:
+					return providers.Response{Text: `{"action":"resolution","content":"Done."}`, Model: r.Model, Usage: u}, nil
+				}
+				return s.answer(ctx, r)
+			})
+			opt := Options{Topics: tt.topics}
+			if tt.withMotions {
+				opt.Motions = &MotionOptions{Store: openStore(t), Roles: rolePrompts(t), RunID: "r1", Motions: tt.motions}
+			}
+			run, err := New(cfg, c, promptSet(t), opt).Run(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(run.Topics) != tt.wantTopics || len(run.Motions) != tt.wantMotions {
+				t.Fatalf("%d topics and %d motions, want %d and %d", len(run.Topics), len(run.Motions), tt.wantTopics, tt.wantMotions)
+			}
+			var sum tree.Usage
+			for _, x := range run.Topics {
+				sum = sum.Add(x.Usage)
+			}
+			for _, m := range run.Motions {
+				if m.Status != tree.Converged {
+					t.Errorf("motion %s ended %s: %s", m.ID, m.Status, m.StopReason)
+				}
+				sum = sum.Add(m.Usage)
+			}
+			if run.Usage != sum || sum.Calls == 0 {
+				t.Errorf("run usage %+v, want the sum of topics and motions %+v", run.Usage, sum)
+			}
+			if !run.Finished() {
+				t.Error("a run whose topics and motions all ended is not Finished")
+			}
+		})
+	}
+}

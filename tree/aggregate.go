@@ -130,3 +130,20 @@ func (n *Node) Find(id string) *Node {
 	})
 	return found
 }
+
+// Finished reports whether every topic and motion of the run reached an
+// outcome: converged, or verdicts forced.
+func (r *Run) Finished() bool {
+	done := func(s Status) bool { return s == Converged || s == Forced }
+	for _, t := range r.Topics {
+		if !done(t.Status) {
+			return false
+		}
+	}
+	for _, m := range r.Motions {
+		if !done(m.Status) {
+			return false
+		}
+	}
+	return true
+}

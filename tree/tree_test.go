@@ -142,3 +142,29 @@ func TestUsage(t *testing.T) {
 		t.Error("Name should prefer the label")
 	}
 }
+
+func TestRunFinished(t *testing.T) {
+	tests := []struct {
+		name    string
+		topics  []Status
+		motions []Status
+		want    bool
+	}{
+		{"empty", nil, nil, true},
+		{"converged and forced", []Status{Converged, Forced}, []Status{Converged}, true},
+		{"a failed topic", []Status{Converged, Failed}, nil, false},
+		{"an interrupted motion", []Status{Forced}, []Status{Interrupted}, false},
+	}
+	for _, tt := range tests {
+		r := &Run{}
+		for _, s := range tt.topics {
+			r.Topics = append(r.Topics, Topic{Status: s})
+		}
+		for _, s := range tt.motions {
+			r.Motions = append(r.Motions, Motion{Status: s})
+		}
+		if got := r.Finished(); got != tt.want {
+			t.Errorf("%s: Finished = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
-	"time"
 
 	"github.com/google/uuid"
 
@@ -13,7 +12,6 @@ import (
 	"github.com/debatehq/debate/orchestrator"
 	"github.com/debatehq/debate/prompts"
 	"github.com/debatehq/debate/store"
-	"github.com/debatehq/debate/tree"
 )
 
 // runIDKey is the journal entry that keeps a run's id, so that "--resume"
@@ -136,33 +134,6 @@ func (m *motionJob) close() {
 	if err := m.st.Close(); err != nil {
 		m.log.Warn("close the debate database", "err", err)
 	}
-}
-
-// play plays the motions with engine.
-func (m *motionJob) play(ctx context.Context, engine *orchestrator.Engine) ([]tree.Motion, error) {
-	return engine.RunMotions(ctx, orchestrator.MotionOptions{
-		Store: m.st, Roles: m.roles, RunID: m.runID, Motions: m.ids,
-	})
-}
-
-// emptyRun is the record of a run that plays no topic.
-func emptyRun(cfg *configs.Config, now time.Time) *tree.Run {
-	return &tree.Run{
-		SchemaVersion: tree.SchemaVersion, StartedAt: now, Language: cfg.Prompts.Language,
-		MaxRounds: cfg.Params.MaxRounds, Topics: []tree.Topic{},
-	}
-}
-
-// finished reports whether every topic and motion of a run ended in a
-// finished status (converged or forced).
-func finished(run *tree.Run) bool {
-	ok := func(s tree.Status) bool { return s == tree.Converged || s == tree.Forced }
-	for _, t := range run.Topics {
-		if !ok(t.Status) {
-			return false
-		}
-	}
-	return !slices.ContainsFunc(run.Motions, func(m tree.Motion) bool { return !ok(m.Status) })
 }
 
 // dryRunMotions prints, for every selected motion, its roles, the database it

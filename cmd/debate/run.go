@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -20,7 +19,6 @@ import (
 	"github.com/debatehq/debate/prompts"
 	"github.com/debatehq/debate/providers"
 	"github.com/debatehq/debate/store"
-	"github.com/debatehq/debate/tree"
 )
 
 // runOptions are the flags of "debate run".
@@ -236,51 +234,20 @@ func (o *runOptions) run(e *env, cfg *configs.Config) int {
 		journal = j
 	}
 	sel := selectIDs(cfg, o.topics)
-	engine := orchestrator.New(cfg, completer, set, orchestrator.Options{
-		Topics: sel.topics,
-		Events: progress.Handle,
-		Logger: logger,
-	})
-	var motions *motionJob
+	opt := orchestrator.Options{Topics: sel.topics, Events: progress.Handle, Logger: logger}
 	if sel.runsMotions(cfg) {
-		motions, err = openMotions(ctx, e, cfg, sel, journal, logger)
+		motions, err := openMotions(ctx, e, cfg, sel, journal, logger)
 		if err != nil {
 			return e.fail("run", err)
 		}
 		defer motions.close()
+		opt.Motions = &orchestrator.MotionOptions{Store: motions.st, Roles: motions.roles, RunID: motions.runID, Motions: motions.ids}
 	}
-
-	// Topics and motions run at the same time, under the same call limits.
-	var (
-		run            *tree.Run
-		runErr, motErr error
-		played         []tree.Motion
-		wg             sync.WaitGroup
-	)
-	if sel.runsTopics(cfg) {
-		wg.Go(func() { run, runErr = engine.Run(ctx) })
-	} else {
-		run = emptyRun(cfg, time.Now())
-	}
-	if motions != nil {
-		wg.Go(func() { played, motErr = motions.play(ctx, engine) })
-	}
-	wg.Wait()
+	run, runErr := orchestrator.New(cfg, completer, set, opt).Run(ctx)
 	progress.Close()
 	if run == nil {
 		return e.fail("run", runErr)
 	}
-	if motErr != nil && played == nil {
-		return e.fail("run", motErr)
-	}
-	run.Motions = played
-	for _, m := range played {
-		run.Usage = run.Usage.Add(m.Usage)
-	}
-	if len(played) > 0 || run.FinishedAt.IsZero() {
-		run.FinishedAt = time.Now()
-	}
-	runErr = errors.Join(runErr, motErr)
 	if b, err := json.Marshal(cfg.Redacted()); err == nil {
 		run.Config = b
 	}
@@ -316,7 +283,7 @@ func (o *runOptions) run(e *env, cfg *configs.Config) int {
 		fmt.Fprintf(e.stderr, "debate run: %v\n", runErr)
 		return exitFailed
 	}
-	if !finished(run) {
+	if !run.Finished() {
 		return exitFailed
 	}
 	return exitOK
