@@ -1,10 +1,12 @@
 package orchestrator
 
 import (
+	"fmt"
 	"unicode/utf8"
 
 	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/prompts"
+	"github.com/debatehq/debate/protocol"
 	"github.com/debatehq/debate/providers"
 	"github.com/debatehq/debate/tree"
 )
@@ -80,4 +82,50 @@ func (pv *Preview) RoundOneTokens() int {
 		}
 	}
 	return (chars + 3) / 4
+}
+
+// MotionPreview is how a motion would start, without a database or a model:
+// the MOTION the proposer opens with and the exact messages of the opponent's
+// first call. Documents are not stored yet, so placeholders stand for their
+// ids.
+type MotionPreview struct {
+	ID, Title string
+	Motion    string // the MOTION's text
+	Opponent  tree.Participant
+	Model     string
+	Messages  []providers.Message
+}
+
+// NewMotionPreviews builds the previews of the selected motions (all when ids
+// is empty), in config order, with the code a run uses.
+func NewMotionPreviews(cfg *configs.Config, roles RolePrompts, ids []string) ([]MotionPreview, error) {
+	if cfg.Protocol == nil {
+		return nil, nil
+	}
+	e := newEngine(cfg, nil, nil, Options{})
+	motions, err := e.selectedMotions(ids)
+	if err != nil {
+		return nil, err
+	}
+	var out []MotionPreview
+	for _, m := range motions {
+		mr := e.newMotionRun(m, MotionOptions{Roles: roles, RunID: "preview"})
+		for i, d := range m.Docs {
+			mr.docs = append(mr.docs, prompts.StoredDocument{ID: fmt.Sprintf("<doc-id-%d>", i+1), Version: 1, Path: d.Path, Content: d.Content})
+		}
+		text, err := roles.Motion(prompts.MotionText{Title: m.Title, Text: m.Motion, Documents: mr.docs})
+		if err != nil {
+			return nil, fmt.Errorf("motion %s: %w", m.ID, err)
+		}
+		first := protocol.Argument{Seq: 1, Type: protocol.Motion, Role: protocol.Proposer, Content: text}
+		msgs, err := roles.Opponent(mr.turnData([]protocol.Argument{first}, 1))
+		if err != nil {
+			return nil, fmt.Errorf("motion %s: %w", m.ID, err)
+		}
+		out = append(out, MotionPreview{
+			ID: m.ID, Title: m.Title, Motion: text, Opponent: participant(mr.opponent.p),
+			Model: mr.opponent.model(), Messages: messages(msgs),
+		})
+	}
+	return out, nil
 }

@@ -138,8 +138,6 @@ func (m *motionJob) close() {
 
 // dryRunMotions prints, for every selected motion, its roles, the database it
 // would use, the MOTION and the exact messages of the opponent's first call.
-// Document ids are not known before the documents are stored; placeholders
-// stand in for them.
 func dryRunMotions(e *env, cfg *configs.Config, sel selection) error {
 	roles, err := prompts.NewRoles(cfg.Prompts.Language, cfg.Prompts.Dir)
 	if err != nil {
@@ -178,29 +176,15 @@ func dryRunMotions(e *env, cfg *configs.Config, sel selection) error {
 	}
 	fmt.Fprintf(w, "  calls       at most %d a turn with repairs, so %d per motion%s (retries not counted)\n",
 		perTurn, perTurn*p.MaxTurns, all)
-	for _, m := range cfg.Motions {
-		if !sel.all && !slices.Contains(sel.motions, m.ID) {
-			continue
-		}
-		var docs []prompts.StoredDocument
-		for i, d := range m.Docs {
-			docs = append(docs, prompts.StoredDocument{ID: fmt.Sprintf("<doc-id-%d>", i+1), Version: 1, Path: d.Path, Content: d.Content})
-		}
-		text, err := roles.Motion(prompts.MotionText{Title: m.Title, Text: m.Motion, Documents: docs})
-		if err != nil {
-			return err
-		}
-		msgs, err := roles.Opponent(prompts.Turn{
-			DebateType: p.DebateType, Title: m.Title, Motion: text, Documents: docs,
-			Newest: prompts.Argument{Seq: 1, Type: "MOTION", Role: "proposer", Content: text}, Turn: 1, MaxTurns: p.MaxTurns,
-		})
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(w, "\n%s\nMOTION %s: %s\n%s\n", rule('=', 78), m.ID, m.Title, rule('=', 78))
-		fmt.Fprintf(w, "\n%s #1 MOTION · proposer %s\n%s\n", rule('-', 4), rule('-', 20), text)
-		fmt.Fprintf(w, "\n%s turn 1 · opponent · %s %s\n", rule('-', 4), p.Opponent.Model, rule('-', 20))
-		for _, msg := range msgs {
+	previews, err := orchestrator.NewMotionPreviews(cfg, roles, sel.motions)
+	if err != nil {
+		return err
+	}
+	for _, pv := range previews {
+		fmt.Fprintf(w, "\n%s\nMOTION %s: %s\n%s\n", rule('=', 78), pv.ID, pv.Title, rule('=', 78))
+		fmt.Fprintf(w, "\n%s #1 MOTION · proposer %s\n%s\n", rule('-', 4), rule('-', 20), pv.Motion)
+		fmt.Fprintf(w, "\n%s turn 1 · opponent · %s %s\n", rule('-', 4), pv.Model, rule('-', 20))
+		for _, msg := range pv.Messages {
 			fmt.Fprintf(w, "[%s]\n%s\n", msg.Role, msg.Content)
 		}
 	}
