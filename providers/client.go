@@ -17,6 +17,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/internal/ctxwait"
 )
 
 const (
@@ -248,7 +249,7 @@ func (c *Client) Complete(ctx context.Context, r Request) (Response, error) {
 		wait := backoff(c.retryDelay, n, c.jitter(), e.RetryAfter)
 		c.log.Info("retrying model call", "participant", r.Participant, "model", r.Model,
 			"attempt", n+1, "wait", wait, "err", c.redactor.redact(e.Error()))
-		if err := sleep(ctx, wait); err != nil {
+		if err := ctxwait.Sleep(ctx, wait); err != nil {
 			c.meter.add(r.Participant, r.Model, "", Usage{}, n, true)
 			return Response{}, &Error{
 				Kind: KindCanceled, Model: r.Model, Endpoint: rt.ep.url,

@@ -1,7 +1,6 @@
 package providers
 
 import (
-	"context"
 	"net/http"
 	"strconv"
 	"strings"
@@ -31,22 +30,6 @@ func backoff(base time.Duration, n int, jitter float64, retryAfter time.Duration
 	jitter = min(max(jitter, 0), 1)
 	d = d/2 + time.Duration(jitter*float64(d/2))
 	return max(d, min(retryAfter, maxRetryAfter))
-}
-
-// sleep waits for d or until ctx ends, whichever comes first; it returns the
-// context's error in the second case.
-func sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return context.Cause(ctx)
-	case <-t.C:
-		return nil
-	}
 }
 
 // retryAfter reads the wait a response asks for: "Retry-After" in seconds

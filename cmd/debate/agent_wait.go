@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/debatehq/debate/internal/ctxwait"
 	"github.com/debatehq/debate/protocol"
 	"github.com/debatehq/debate/server"
 	"github.com/debatehq/debate/server/api"
@@ -138,21 +139,9 @@ func (a *agent) wait(ctx context.Context, c *client.Client, debateID, role, afte
 		}
 		if time.Since(start) < w/2 {
 			// The server did not hold the request: poll at an interval.
-			if err := sleep(ctx, min(fallbackInterval, remaining)); err != nil {
+			if err := ctxwait.Sleep(ctx, min(fallbackInterval, remaining)); err != nil {
 				return res, err
 			}
 		}
-	}
-}
-
-// sleep pauses for d or until ctx ends.
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
 	}
 }

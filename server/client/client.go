@@ -26,6 +26,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/debatehq/debate/internal/ctxwait"
 	"github.com/debatehq/debate/protocol"
 	"github.com/debatehq/debate/server/api"
 )
@@ -261,12 +262,8 @@ func (c *Client) do(ctx context.Context, method, path string, q url.Values, body
 		// Full jitter around the pause, never sleeping past ctx.
 		d := pause/2 + rand.N(pause/2+1)
 		pause *= 2
-		t := time.NewTimer(d)
-		select {
-		case <-ctx.Done():
-			t.Stop()
+		if ctxwait.Sleep(ctx, d) != nil {
 			return err
-		case <-t.C:
 		}
 	}
 }
