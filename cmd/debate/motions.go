@@ -60,13 +60,22 @@ func hasID(cfg *configs.Config, id string) bool {
 	return topic || motion
 }
 
-// motionDB returns the debate database of a config's motions:
-// protocol.db when set, else the shared default of "debate serve"
-// ($DEBATE_DB, else the user's data folder), so that a person can follow the
-// debates and make the rulings of a human arbitrator there.
+// motionDB returns the debate database of a config's motions: protocol.db
+// when set, else the database "debate serve" uses by default, so that a
+// person can follow the debates and make a human arbitrator's rulings there.
 func motionDB(cfg *configs.Config, getenv func(string) (string, bool)) (string, error) {
-	if cfg.Protocol != nil && cfg.Protocol.DB != "" {
-		return cfg.Protocol.DB, nil
+	explicit := ""
+	if cfg.Protocol != nil {
+		explicit = cfg.Protocol.DB
+	}
+	return debateDB(explicit, getenv)
+}
+
+// debateDB returns the debate database to open: explicit when set, else
+// $DEBATE_DB, else the user's data folder (store.DefaultPath).
+func debateDB(explicit string, getenv func(string) (string, bool)) (string, error) {
+	if explicit != "" {
+		return explicit, nil
 	}
 	if p, ok := getenv("DEBATE_DB"); ok && p != "" {
 		return p, nil

@@ -56,17 +56,10 @@ WebSockets and the database cleanly.`,
 	if !fs.Changed("token") {
 		*token, _ = e.getenv("DEBATE_AUTH_TOKEN")
 	}
-	path := *dbPath
-	if path == "" {
-		if v, ok := e.getenv("DEBATE_DB"); ok && v != "" {
-			path = v
-		} else {
-			var err error
-			if path, err = store.DefaultPath(); err != nil {
-				fmt.Fprintf(e.stderr, "debate serve: %v\n", err)
-				return exitFailed
-			}
-		}
+	path, err := debateDB(*dbPath, e.getenv)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "debate serve: %v\n", err)
+		return exitFailed
 	}
 
 	ctx, stop := e.signalContext()
