@@ -134,10 +134,6 @@ func (s *Server) Handle(pattern string, h http.Handler) { s.mux.Handle(pattern, 
 // authentication, then the routes.
 func (s *Server) Handler() http.Handler { return s.handler }
 
-// Stopping returns a channel that is closed when shutdown begins; handlers
-// that hold requests open (such as a live page) should end then.
-func (s *Server) Stopping() <-chan struct{} { return s.stopCtx.Done() }
-
 // Serve serves HTTP on ln until ctx ends, then shuts down gracefully: it
 // stops accepting, tells long-polls to answer now and WebSockets to close
 // with "going away", and waits up to ShutdownTimeout for requests in flight
