@@ -341,11 +341,12 @@ func TestInvalidResponsesAreRetried(t *testing.T) {
 	tests := []struct {
 		name  string
 		reply providertest.Reply
+		kind  Kind
 	}{
-		{"empty content", providertest.Text("")},
-		{"no choices", providertest.Raw(200, `{"id":"x","model":"gpt-4o","choices":[]}`)},
-		{"malformed", providertest.Raw(200, `{"id":"x","choices":[{"mess`)},
-		{"empty body", providertest.Raw(200, " ")},
+		{"empty content", providertest.Text(""), KindEmpty},
+		{"no choices", providertest.Raw(200, `{"id":"x","model":"gpt-4o","choices":[]}`), KindInvalidResponse},
+		{"malformed", providertest.Raw(200, `{"id":"x","choices":[{"mess`), KindInvalidResponse},
+		{"empty body", providertest.Raw(200, " "), KindInvalidResponse},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -356,8 +357,8 @@ func TestInvalidResponsesAreRetried(t *testing.T) {
 				c := newTestClient(t, srv, cfg, Options{})
 				_, err := c.Complete(t.Context(), ask("a", "gpt-4o", "x"))
 				e := asError(t, err)
-				if e.Kind != KindInvalidResponse || !e.Retryable || srv.Count() != 2 {
-					t.Errorf("kind %v retryable %v after %d requests; want invalid response, true, 2", e.Kind, e.Retryable, srv.Count())
+				if e.Kind != tt.kind || !e.Retryable || srv.Count() != 2 {
+					t.Errorf("kind %v retryable %v after %d requests; want %v, true, 2", e.Kind, e.Retryable, srv.Count(), tt.kind)
 				}
 			})
 		})

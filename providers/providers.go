@@ -1,7 +1,8 @@
 // Package providers makes every model call of the program: OpenAI-compatible
 // chat completions through go-openai, one client per endpoint, with error
 // classification, retries with backoff, concurrency caps, rate limits, usage
-// accounting and key redaction.
+// accounting, answer normalization (reasoning apart from the answer) and key
+// redaction.
 package providers
 
 import (
@@ -32,6 +33,16 @@ type Request struct {
 	Schema json.RawMessage
 	// SchemaName names the schema for the API; "": "answer".
 	SchemaName string
+	// Origin says what the call is for; it names the call's raw records.
+	Origin Origin
+}
+
+// Origin places a call in a run: topic, node and step, as the caller names
+// them. Providers only pass it on to Exchange.
+type Origin struct {
+	Topic string
+	Node  string
+	Step  string
 }
 
 // Usage is the token count of one call.
@@ -42,10 +53,18 @@ type Usage struct {
 
 // Response is a provider-neutral chat-completion response.
 type Response struct {
-	Text         string
+	// Text is the answer alone, as the model wrote it, reasoning taken out.
+	Text string
+	// Reasoning is what the model gave as its reasoning (a reasoning field,
+	// or <think> blocks taken out of the content); "" if none.
+	Reasoning    string
 	FinishReason string
 	Model        string // the model that actually answered
 	Usage        Usage
 	Latency      time.Duration // wall time of the call, retries and waits included
 	Retries      int           // attempts beyond the first
 }
+
+// Cut reports whether the answer stopped at the token limit
+// (finish_reason "length"): what Text holds is the start of an answer.
+func (r Response) Cut() bool { return r.FinishReason == finishLength }
