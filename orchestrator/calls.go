@@ -78,6 +78,8 @@ type call struct {
 	// model, when set, is used as is, once, whatever the participant's
 	// current model is (the judge's repair and its one-off fallback).
 	model string
+	// maxTokens, when positive, replaces the configured token limit.
+	maxTokens int
 }
 
 // call makes c with the participant's current model. When the failure makes
@@ -174,7 +176,9 @@ func (t *topicRun) do(ctx context.Context, c call, model string) (providers.Resp
 	start := ev
 	start.Kind = tree.CallStarted
 	e.emit(start)
-	resp, err := e.c.Complete(ctx, e.request(c, model))
+	req := e.request(c, model)
+	req.Origin = providers.Origin{Topic: t.topic.ID, Node: c.node, Step: string(c.step)}
+	resp, err := e.c.Complete(ctx, req)
 	if err != nil {
 		if ctx.Err() == nil {
 			t.book.add(model, tree.Usage{Failures: 1})
@@ -193,9 +197,14 @@ func (t *topicRun) do(ctx context.Context, c call, model string) (providers.Resp
 }
 
 // request maps a call to a provider request; the length and temperature
-// limits are left for the providers to take from the config.
+// limits are left for the providers to take from the config unless the call
+// sets its own length limit.
 func (e *Engine) request(c call, model string) providers.Request {
-	return providers.Request{Participant: c.who.p.ID, Model: model, Messages: c.msgs, JSON: c.json}
+	r := providers.Request{Participant: c.who.p.ID, Model: model, Messages: c.msgs, JSON: c.json}
+	if c.maxTokens > 0 {
+		r.MaxTokens = &c.maxTokens
+	}
+	return r
 }
 
 // sortedFallbacks returns the topic's fallbacks in participant order; a

@@ -160,8 +160,9 @@ func (t *topicRun) steps(ctx context.Context, n *tree.Node, lin lineage) {
 // indices of the debaters that answered.
 func (t *topicRun) debaterStep(ctx context.Context, n *tree.Node, step tree.Step, who []int, into map[string]string, build func(i int) ([]prompts.Message, error)) []int {
 	type answer struct {
-		text, model string
-		err         error
+		text, reasoning, model string
+		cut                    bool
+		err                    error
 	}
 	answers := make([]answer, len(who))
 	one := func(k int) {
@@ -172,7 +173,7 @@ func (t *topicRun) debaterStep(ctx context.Context, n *tree.Node, step tree.Step
 			return
 		}
 		resp, model, err := t.call(ctx, call{node: n.ID, step: step, who: m, msgs: messages(pm)})
-		answers[k] = answer{text: resp.Text, model: model, err: err}
+		answers[k] = answer{text: resp.Text, reasoning: resp.Reasoning, model: model, cut: resp.Cut(), err: err}
 	}
 	if t.e.cfg.ParallelCalls() {
 		var wg sync.WaitGroup
@@ -192,6 +193,10 @@ func (t *topicRun) debaterStep(ctx context.Context, n *tree.Node, step tree.Step
 		case a.err == nil:
 			into[id] = a.text
 			n.Models[id] = a.model
+			n.SetReasoning(id, step, a.reasoning)
+			if a.cut {
+				n.Warnings = append(n.Warnings, tree.Warning{Participant: id, Step: step, Message: t.cutWarning()})
+			}
 			ok = append(ok, who[k])
 		case ctx.Err() == nil:
 			n.Errors = append(n.Errors, tree.NodeError{Participant: id, Step: step, Message: a.err.Error()})
@@ -367,7 +372,7 @@ func (t *topicRun) decide(ctx context.Context, n *tree.Node, posed []int) {
 // judgeNode makes the judge's call for n and records the judgment with the
 // program's divergence ids. On failure it ends the node and returns false.
 func (t *topicRun) judgeNode(ctx context.Context, n *tree.Node, data prompts.Judge, forced bool) bool {
-	j, model, raw, err := t.judgment(ctx, n.ID, data, forced)
+	j, model, raw, reasoning, err := t.judgment(ctx, n.ID, data, forced)
 	if ctx.Err() != nil {
 		t.stop(ctx, n, tree.Interrupted, "")
 		return false
@@ -382,73 +387,76 @@ func (t *topicRun) judgeNode(ctx context.Context, n *tree.Node, data prompts.Jud
 	n.Judgment = j
 	n.RawJudgment = ""
 	n.Models[t.judge.p.ID] = model
+	n.SetReasoning(t.judge.p.ID, tree.StepJudge, reasoning)
 	return true
 }
 
 // judgment asks the judge for a triage (or forced verdicts) and returns it
 // validated. An invalid answer is sent back once for repair; when that fails
 // too, or the call failed, the judge's fallback model gets the original
-// prompt once, unless it is already in use. raw is the last answer received.
-func (t *topicRun) judgment(ctx context.Context, node string, data prompts.Judge, forced bool) (j *tree.Judgment, model, raw string, err error) {
+// prompt once, unless it is already in use. raw is the last answer received,
+// reasoning the reasoning that came with the answer used. An answer cut at
+// the token limit is asked again once with a larger limit (judgeCall).
+func (t *topicRun) judgment(ctx context.Context, node string, data prompts.Judge, forced bool) (j *tree.Judgment, model, raw, reasoning string, err error) {
 	build := t.e.p.Triage
 	if forced {
 		build = t.e.p.ForcedVerdict
 	}
 	pm, err := build(data)
 	if err != nil {
-		return nil, "", "", fmt.Errorf("build judge prompt: %w", err)
+		return nil, "", "", "", fmt.Errorf("build judge prompt: %w", err)
 	}
 	msgs := messages(pm)
 	c := call{node: node, step: tree.StepJudge, who: t.judge, msgs: msgs, json: true}
-	resp, model, err := t.call(ctx, c)
+	resp, model, err := t.judgeCall(ctx, c)
 	var problem error
 	if err != nil {
 		problem = fmt.Errorf("judge call failed: %w", err)
 	} else {
-		raw = resp.Text
+		raw, reasoning = resp.Text, resp.Reasoning
 		j, problem = parseJudgment(raw, forced, data.PartyIDs)
 		if problem == nil {
-			return j, model, raw, nil
+			return j, model, raw, reasoning, nil
 		}
-		problem = t.repair(ctx, c, model, &raw, &j, problem, forced, data.PartyIDs)
+		problem = t.repair(ctx, c, model, &raw, &reasoning, &j, problem, forced, data.PartyIDs)
 		if problem == nil {
-			return j, model, raw, nil
+			return j, model, raw, reasoning, nil
 		}
 	}
 	if ctx.Err() != nil {
-		return nil, model, raw, ctx.Err()
+		return nil, model, raw, "", ctx.Err()
 	}
 	if fb := t.judge.p.Fallback; fb != "" && fb != model {
 		c.model = fb
-		resp, _, err := t.call(ctx, c)
+		resp, _, err := t.judgeCall(ctx, c)
 		if err != nil {
-			return nil, model, raw, fmt.Errorf("%w; fallback %s failed too: %w", problem, fb, err)
+			return nil, model, raw, "", fmt.Errorf("%w; fallback %s failed too: %w", problem, fb, err)
 		}
 		raw = resp.Text
 		j, err := parseJudgment(raw, forced, data.PartyIDs)
 		if err != nil {
-			return nil, fb, raw, fmt.Errorf("%w; fallback %s answer invalid: %w", problem, fb, err)
+			return nil, fb, raw, "", fmt.Errorf("%w; fallback %s answer invalid: %w", problem, fb, err)
 		}
-		return j, fb, raw, nil
+		return j, fb, raw, resp.Reasoning, nil
 	}
-	return nil, model, raw, problem
+	return nil, model, raw, "", problem
 }
 
 // repair sends an invalid answer back to the model that gave it, with the
-// problem, once. It updates raw and j and returns nil when the new answer is
-// valid.
-func (t *topicRun) repair(ctx context.Context, c call, model string, raw *string, j **tree.Judgment, problem error, forced bool, parties []string) error {
+// problem, once. It updates raw, reasoning and j and returns nil when the new
+// answer is valid.
+func (t *topicRun) repair(ctx context.Context, c call, model string, raw, reasoning *string, j **tree.Judgment, problem error, forced bool, parties []string) error {
 	pm, err := t.e.p.Repair(prompts.Repair{Previous: *raw, Error: problem.Error()})
 	if err != nil {
 		return fmt.Errorf("judge answer invalid (%w) and no repair prompt: %w", problem, err)
 	}
 	c.msgs = append(c.msgs[:len(c.msgs):len(c.msgs)], messages(pm)...)
 	c.model = model
-	resp, _, err := t.call(ctx, c)
+	resp, _, err := t.judgeCall(ctx, c)
 	if err != nil {
 		return fmt.Errorf("judge answer invalid (%w) and the repair call failed: %w", problem, err)
 	}
-	*raw = resp.Text
+	*raw, *reasoning = resp.Text, resp.Reasoning
 	fixed, err := parseJudgment(*raw, forced, parties)
 	if err != nil {
 		return fmt.Errorf("judge answer invalid after repair: %w", err)

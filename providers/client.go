@@ -375,6 +375,7 @@ func (c *Client) response(out openai.ChatCompletionResponse, model string, body 
 	}
 	ch := out.Choices[0]
 	text, reasoning := Normalize(ch.Message.Content, ch.Message.ReasoningContent, reasoningField(body))
+	text, reasoning = c.redactor.echoed(text), c.redactor.echoed(reasoning)
 	resp := Response{
 		Text:         text,
 		Reasoning:    reasoning,

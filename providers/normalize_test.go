@@ -152,10 +152,12 @@ func TestShortKeysRedactOnlyWholeTokens(t *testing.T) {
 }
 
 func TestRedactBodyKeepsModelText(t *testing.T) {
-	r := newRedactor([]string{"none"})
+	r := newRedactor([]string{"none", "sk-live-0123456789abcdef"})
 	for _, tc := range []struct{ name, in, want string }{
 		{"request messages", `{"model":"m","messages":[{"role":"user","content":"none of the parties"}]}`, ""},
 		{"response choices", `{"choices":[{"message":{"content":"none of it","reasoning":"none"}}]}`, ""},
+		{"long key echoed into content", `{"choices":[{"message":{"content":"none of sk-live-0123456789abcdef"}}]}`,
+			`{"choices":[{"message":{"content":"none of [REDACTED]"}}]}`},
 		{"error echo", `{"error":{"message":"bad key none"}}`, `{"error":{"message":"bad key [REDACTED]"}}`},
 		{"not JSON", `<html>key none</html>`, `<html>key [REDACTED]</html>`},
 	} {

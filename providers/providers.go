@@ -33,8 +33,9 @@ type Request struct {
 	Schema json.RawMessage
 	// SchemaName names the schema for the API; "": "answer".
 	SchemaName string
-	// Origin says what the call is for; it names the call's raw records.
-	Origin Origin
+	// Origin says what the call is for; it names the call's raw records and
+	// shapes no answer (a journal's key leaves it out).
+	Origin Origin `json:"-"`
 }
 
 // Origin places a call in a run: topic, node and step, as the caller names

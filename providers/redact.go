@@ -21,7 +21,9 @@ var bearerToken = regexp.MustCompile(`(?i)\bbearer\s+[^\s"',;)\]}]+`)
 
 // redactor removes configured key values and bearer tokens from text where
 // a key can appear: headers, URLs, error messages, log lines and the parts of
-// raw request dumps that are not model text. Model text is never rewritten.
+// raw request dumps that are not model text. Model text is never rewritten,
+// with one exception that cannot touch a word: a long key, which only a
+// server echoing the request could have put there (see echoed).
 type redactor struct {
 	keys []string // longest first
 }
@@ -41,6 +43,18 @@ func (r *redactor) redact(s string) string {
 	}
 	for _, k := range r.keys {
 		s = replaceKey(s, k)
+	}
+	return s
+}
+
+// echoed returns model text without the long keys in it. Short keys and
+// bearer-like words stay: the text may discuss them, and a short key such
+// as "none" is a word.
+func (r *redactor) echoed(s string) string {
+	for _, k := range r.keys {
+		if len(k) >= longKey {
+			s = replaceKey(s, k)
+		}
 	}
 	return s
 }
@@ -93,8 +107,8 @@ var modelTextFields = map[string]bool{
 }
 
 // redactBody redacts a raw request or response body. A JSON body keeps its
-// model text (messages and choices) as it is and is returned unchanged when
-// nothing else in it holds a key; any other body is redacted whole.
+// model text (messages and choices) as echoed keeps it and is returned
+// unchanged when nothing in it holds a key; any other body is redacted whole.
 func (r *redactor) redactBody(body []byte) []byte {
 	if len(body) == 0 {
 		return body
@@ -130,10 +144,11 @@ func (r *redactor) redactJSON(v any, inModel bool, key string, changed *bool) an
 			t[i] = r.redactJSON(c, inModel, key, changed)
 		}
 	case string:
+		redact := r.redact
 		if inModel && modelTextFields[key] {
-			return t
+			redact = r.echoed
 		}
-		if s := r.redact(t); s != t {
+		if s := redact(t); s != t {
 			*changed = true
 			return s
 		}
