@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/providers"
 )
 
@@ -39,6 +40,9 @@ func (t *topicRun) judgeCall(ctx context.Context, c call) (providers.Response, s
 	limit := c.maxTokens
 	if limit <= 0 {
 		limit = t.e.cfg.Params.MaxTokensPerResponse
+	}
+	if limit <= 0 {
+		limit = configs.DefaultMaxTokensPerResponse
 	}
 	if limit >= maxReaskTokens {
 		return resp, model, err
