@@ -32,7 +32,9 @@ func TestJudgeCutAnswer(t *testing.T) {
 	}
 	whole := func() (providers.Response, error) { return providers.Response{Text: agree, FinishReason: "stop"}, nil }
 	fail := func(k providers.Kind) func() (providers.Response, error) {
-		return func() (providers.Response, error) { return providers.Response{}, &providers.Error{Kind: k, Err: errors.New(k.String())} }
+		return func() (providers.Response, error) {
+			return providers.Response{}, &providers.Error{Kind: k, Err: errors.New(k.String())}
+		}
 	}
 	for _, tc := range []struct {
 		name    string
