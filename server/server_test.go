@@ -171,7 +171,7 @@ func TestRoutes(t *testing.T) {
 				t.Errorf("replay: %s", d)
 			}
 		}},
-		{"create taken id", "POST", "/debates", createBody("d1", "c2"), 403, "ACTION_NOT_ALLOWED", nil},
+		{"create taken id", "POST", "/debates", createBody("d1", "c2"), 400, "INVALID_INPUT", nil},
 		{"create bad type", "POST", "/debates", strings.Replace(createBody("d2", "c"), "general_debate", "chat", 1), 400, "INVALID_INPUT", nil},
 		{"list", "GET", "/debates", "", 200, "", func(t *testing.T, d json.RawMessage, _ *api.ErrorBody) {
 			if l := decode[api.DebateList](t, d); l.Total != 1 || len(l.Debates) != 1 || l.Debates[0].ID != "d1" {
@@ -212,7 +212,7 @@ func TestRoutes(t *testing.T) {
 				t.Errorf("claim replay: %s", d)
 			}
 		}},
-		{"claim unknown target", "POST", "/debates/d1/arguments", claim("proposer", "nope", "x", "p2"), 404, "ARGUMENT_NOT_FOUND", nil},
+		{"claim unknown target", "POST", "/debates/d1/arguments", claim("proposer", "nope", "x", "p2"), 400, "INVALID_INPUT", nil},
 		{"claim missing debate", "POST", "/debates/nope/arguments", claim("proposer", "{motion}", "x", "p2"), 404, "DEBATE_NOT_FOUND", nil},
 		{"claim too long", "POST", "/debates/d1/arguments", claim("proposer", "{last}", strings.Repeat("x", 10241), "p2"), 413, "CONTENT_TOO_LARGE", nil},
 		{"claim role number", "POST", "/debates/d1/arguments", `{"role":1,"target_id":"{last}","content":"x","client_request_id":"p2"}`, 400, "INVALID_INPUT",
@@ -248,7 +248,7 @@ func TestRoutes(t *testing.T) {
 		{"poll unknown role", "GET", "/debates/d1/poll?role=judge", "", 400, "INVALID_INPUT", nil},
 		{"poll wait too long", "GET", "/debates/d1/poll?role=proposer&wait=61", "", 400, "INVALID_INPUT", nil},
 		{"poll wait not a number", "GET", "/debates/d1/poll?role=proposer&wait=soon", "", 400, "INVALID_INPUT", nil},
-		{"poll foreign argument", "GET", "/debates/d1/poll?role=proposer&argument_id=nope", "", 404, "ARGUMENT_NOT_FOUND", nil},
+		{"poll foreign argument", "GET", "/debates/d1/poll?role=proposer&argument_id=nope", "", 400, "INVALID_INPUT", nil},
 		{"poll missing debate", "GET", "/debates/nope/poll?role=proposer", "", 404, "DEBATE_NOT_FOUND", nil},
 		{"delete", "DELETE", "/debates/d1", "", 200, "", nil},
 		{"delete again", "DELETE", "/debates/d1", "", 404, "DEBATE_NOT_FOUND", nil},
