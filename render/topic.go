@@ -292,6 +292,11 @@ func (r *report) answers(n *tree.Node, texts map[string]string, step tree.Step, 
 		if ok && strings.TrimSpace(text) != "" {
 			r.printf("#### %s\n\n", title(id))
 			r.block(text, 4)
+			for _, w := range n.Warnings {
+				if w.Participant == id && w.Step == step {
+					r.printf("> ⚠ %s\n\n", inlineText(w.Message))
+				}
+			}
 			continue
 		}
 		msgs := errs[id]
