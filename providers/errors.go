@@ -53,8 +53,8 @@ var kindNames = [...]string{
 	KindCanceled:        "canceled",
 	KindInvalidResponse: "invalid response",
 	KindEmpty:           "empty answer",
-	KindCut:             "cut answer",
-	KindFiltered:        "filtered answer",
+	KindCut:             "token limit",
+	KindFiltered:        "content filter",
 }
 
 // String returns the kind's name, e.g. "rate limit".
