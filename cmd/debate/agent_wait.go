@@ -41,10 +41,13 @@ type waitOut struct {
 	LastSeenSeq int    `json:"last_seen_seq"`
 	// ArgumentID is the id of Argument: the --target-id of an answer and the
 	// --argument-id of the next wait.
-	ArgumentID       string        `json:"argument_id,omitempty"`
-	Argument         *api.Argument `json:"argument,omitempty"`
-	AvailableActions []string      `json:"available_actions"`
-	Message          string        `json:"message,omitempty"`
+	ArgumentID string        `json:"argument_id,omitempty"`
+	Argument   *api.Argument `json:"argument,omitempty"`
+	// Arguments are every argument after --argument-id, oldest first, so
+	// that a CLAIM followed by an INTERVENTION and a RULING is not missed.
+	Arguments        []api.Argument `json:"arguments"`
+	AvailableActions []string       `json:"available_actions"`
+	Message          string         `json:"message,omitempty"`
 	// RetryCommand, on a timeout, is the command that keeps waiting.
 	RetryCommand string `json:"retry_command,omitempty"`
 }
@@ -108,7 +111,10 @@ func (o *waitOptions) run(ctx context.Context, a *agent, s conn) (any, error) {
 	}
 	out := waitOut{head: success, HasNewArgument: res.HasNewArgument, Action: res.Action, DebateID: o.debateID,
 		Role: o.role, DebateState: res.DebateState, LastSeenSeq: res.LastSeenSeq, Argument: res.Argument,
-		AvailableActions: res.AvailableActions}
+		Arguments: res.Arguments, AvailableActions: res.AvailableActions}
+	if out.Arguments == nil {
+		out.Arguments = []api.Argument{}
+	}
 	if out.AvailableActions == nil {
 		out.AvailableActions = api.Actions(protocol.State(res.DebateState), protocol.Role(o.role))
 	}

@@ -123,13 +123,14 @@ type Deleted struct {
 // Otherwise (nothing new before the wait ended) Action and Argument are
 // absent. AvailableActions lists what the polling role may submit now.
 type PollResult struct {
-	HasNewArgument   bool      `json:"has_new_argument"`
-	Action           string    `json:"action,omitempty"`
-	DebateID         string    `json:"debate_id"`
-	DebateState      string    `json:"debate_state"`
-	LastSeenSeq      int       `json:"last_seen_seq"`
-	Argument         *Argument `json:"argument,omitempty"`
-	AvailableActions []string  `json:"available_actions"`
+	HasNewArgument   bool       `json:"has_new_argument"`
+	Action           string     `json:"action,omitempty"`
+	DebateID         string     `json:"debate_id"`
+	DebateState      string     `json:"debate_state"`
+	LastSeenSeq      int        `json:"last_seen_seq"`
+	Argument         *Argument  `json:"argument,omitempty"`
+	Arguments        []Argument `json:"arguments"`
+	AvailableActions []string   `json:"available_actions"`
 }
 
 // DocumentResult is the answer of the document routes; Replay is set when a
