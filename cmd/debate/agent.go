@@ -190,6 +190,11 @@ func (a *agent) run(args []string, help func() string, positional []string, body
 	}
 	sig, stop := a.e.interruptible(nil)
 	defer stop()
+	if a.remote {
+		if _, err := a.e.autoStart(sig, s); err != nil {
+			return a.fail(sig, err)
+		}
+	}
 	ctx := sig
 	if a.remote && !a.longPoll {
 		var cancel context.CancelFunc
@@ -198,7 +203,7 @@ func (a *agent) run(args []string, help func() string, positional []string, body
 	}
 	out, err := body(ctx, s, a.fs.Args())
 	if err != nil {
-		return a.fail(sig, err)
+		return a.fail(sig, a.e.explainUnreachable(s, err))
 	}
 	a.e.printJSON(out)
 	return exitOK
@@ -227,6 +232,25 @@ func (a *agent) connect() (conn, error) {
 	}
 	s.client = client.New(s.url, s.token, nil)
 	return s, nil
+}
+
+// explainUnreachable says, when err is a server that does not answer, why
+// none was started and how to start one.
+func (e *env) explainUnreachable(s conn, err error) error {
+	var ce *client.Error
+	if !errors.As(err, &ce) || ce.Code != client.CodeUnreachable {
+		return err
+	}
+	u, _ := url.Parse(s.url)
+	switch v, _ := e.getenv(autoStartVar); {
+	case u == nil || !loopbackHost(u.Hostname()):
+		ce.Suggestion = "nothing answers on " + redactURL(s.url) + "; a server is started on demand only for a loopback address: " +
+			"start debate serve on that host, or check --server / DEBATE_SERVER_URL"
+	case v == "0" || strings.EqualFold(v, "false"):
+		ce.Suggestion = "nothing answers on " + redactURL(s.url) + " and " + autoStartVar + "=" + v + " keeps agent commands from starting a server: " +
+			"start one with debate serve --detach (or debate serve in another terminal), or unset " + autoStartVar
+	}
+	return err
 }
 
 // redactURL drops a password from a URL that will be printed.

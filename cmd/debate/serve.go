@@ -7,10 +7,12 @@ import (
 	"log/slog"
 	"net"
 	"path/filepath"
+	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/debatehq/debate/server"
+	"github.com/debatehq/debate/server/client"
 	"github.com/debatehq/debate/server/web"
 	"github.com/debatehq/debate/store"
 )
@@ -24,10 +26,12 @@ type serveOptions struct {
 	db      string
 	token   string
 	reports []string
+	// detach, status and stop manage a server in the background instead.
+	detach, status, stop bool
 }
 
 func serveHelp(fs *pflag.FlagSet) string {
-	return helpText(fs, "debate serve [--addr "+defaultAddr+"] [--db <file>] [--token <t>] [--reports <dir>]...",
+	return helpText(fs, "debate serve [--addr "+defaultAddr+"] [--db <file>] [--token <t>] [--reports <dir>]... [--detach | --status | --stop]",
 		`Run the argument-protocol server: the REST API the agent commands use (debates, arguments,
 long-polling waits, documents), a WebSocket feed for the arbitrator, and the web UI.
 
@@ -43,9 +47,16 @@ With a token (--token or DEBATE_AUTH_TOKEN) every route, /health included, needs
 "Authorization: Bearer <token>"; GET requests may pass ?token= instead. Without one, anyone who
 can reach the address may read and write, so keep the default loopback address.
 The URL is printed on stderr. Ctrl-C or SIGTERM stops accepting, answers waiting polls, closes
-WebSockets and the database cleanly.`,
-		"  debate serve\n  DEBATE_AUTH_TOKEN=$(openssl rand -hex 16) debate serve --addr 127.0.0.1:8080\n  debate serve --db ./team.db --token s3cret\n",
-		"  0  stopped by Ctrl-C or SIGTERM after a clean shutdown\n  1  the database could not be opened, the address could not be bound, or serving failed\n  2  bad flags\n")
+WebSockets and the database cleanly.
+
+IN THE BACKGROUND
+--detach starts the server in the background and returns once it answers; its pid file and log
+are $XDG_STATE_HOME/debate/serve-<addr>.pid and .log (default ~/.local/state/debate/).
+--status and --stop, with the same --addr, report on it and end it. An agent command whose
+server is a loopback address where nothing listens starts one the same way (with the default
+database) unless DEBATE_AUTO_START=0.`,
+		"  debate serve\n  DEBATE_AUTH_TOKEN=$(openssl rand -hex 16) debate serve --addr 127.0.0.1:8080\n  debate serve --db ./team.db --token s3cret\n  debate serve --detach && debate serve --status && debate serve --stop\n",
+		"  0  stopped by Ctrl-C or SIGTERM after a clean shutdown; --detach: started; --status: running;\n     --stop: stopped\n  1  the database could not be opened, the address could not be bound, or serving failed;\n     --status: no server running; --stop: none to stop\n  2  bad flags\n")
 }
 
 func serveCmd(e *env, args []string) int {
@@ -55,11 +66,17 @@ func serveCmd(e *env, args []string) int {
 	fs.StringVar(&o.db, "db", "", "database file (default $DEBATE_DB, else $XDG_DATA_HOME/debate/debate.db or ~/.local/share/debate/debate.db)")
 	fs.StringVar(&o.token, "token", "", "bearer token required on every route, the WebSocket and the web UI (default $DEBATE_AUTH_TOKEN)")
 	fs.StringArrayVar(&o.reports, "reports", nil, "folder of batch runs' outputs to list in the web UI; repeat for several (default $DEBATE_REPORTS, a path list)")
+	fs.BoolVar(&o.detach, "detach", false, "start the server in the background and return once it answers")
+	fs.BoolVar(&o.status, "status", false, "report on the background server of --addr")
+	fs.BoolVar(&o.stop, "stop", false, "stop the background server of --addr")
 	if done, code := parse(e, fs, args, func() string { return serveHelp(fs) }); done {
 		return code
 	}
 	if fs.NArg() > 0 {
 		return e.fail("serve", usagef("unexpected argument %q", fs.Arg(0)))
+	}
+	if n := btoi(o.detach) + btoi(o.status) + btoi(o.stop); n > 1 {
+		return e.fail("serve", usagef("--detach, --status and --stop: give one of them"))
 	}
 	if v, ok := e.getenv("DEBATE_REPORTS"); ok && v != "" && !fs.Changed("reports") {
 		o.reports = filepath.SplitList(v)
@@ -69,6 +86,14 @@ func serveCmd(e *env, args []string) int {
 	}
 	ctx, stop := e.interruptible(nil)
 	defer stop()
+	switch {
+	case o.detach:
+		return o.runDetach(ctx, e)
+	case o.status:
+		return o.runStatus(ctx, e)
+	case o.stop:
+		return o.runStop(ctx, e)
+	}
 	if err := o.run(ctx, e); err != nil {
 		return e.fail("serve", err)
 	}
@@ -106,4 +131,70 @@ func (o *serveOptions) run(ctx context.Context, e *env) error {
 func loopback(a net.Addr) bool {
 	tcp, ok := a.(*net.TCPAddr)
 	return ok && tcp.IP.IsLoopback()
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// runDetach starts the server in the background.
+func (o *serveOptions) runDetach(ctx context.Context, e *env) int {
+	if d, ok, err := e.readDaemon(o.addr); err == nil && ok && alive(d.PID) {
+		return e.fail("serve", fmt.Errorf("a background server already runs on %s (pid %d); stop it with debate serve --stop --addr %s", o.addr, d.PID, o.addr))
+	}
+	d, err := e.startDaemon(ctx, o.addr, o.db, o.token)
+	if err != nil {
+		return e.fail("serve", err)
+	}
+	if d.PID == 0 {
+		return e.fail("serve", fmt.Errorf("another server answers on %s already", o.addr))
+	}
+	fmt.Fprintf(e.stdout, "debate serve: started in the background\n%s  stop it with: debate serve --stop --addr %s\n", describe(d), o.addr)
+	return exitOK
+}
+
+// runStatus reports on the background server of --addr.
+func (o *serveOptions) runStatus(ctx context.Context, e *env) int {
+	d, ok, err := e.readDaemon(o.addr)
+	switch {
+	case err != nil:
+		return e.fail("serve", err)
+	case !ok:
+		fmt.Fprintf(e.stdout, "debate serve: no background server on %s\n", o.addr)
+		return exitFailed
+	case !alive(d.PID):
+		fmt.Fprintf(e.stdout, "debate serve: not running on %s (pid %d has ended; its log is %s)\n", o.addr, d.PID, d.Log)
+		return exitFailed
+	}
+	health := "answers /health"
+	hctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	if err := client.New(d.URL, o.token, nil).Health(hctx); err != nil {
+		health = "does not answer /health: " + err.Error()
+	}
+	fmt.Fprintf(e.stdout, "debate serve: running, %s\n%s", health, describe(d))
+	return exitOK
+}
+
+// runStop stops the background server of --addr.
+func (o *serveOptions) runStop(ctx context.Context, e *env) int {
+	d, err := e.stopDaemon(ctx, o.addr)
+	if err != nil {
+		return e.fail("serve", err)
+	}
+	fmt.Fprintf(e.stdout, "debate serve: stopped pid %d on %s\n", d.PID, o.addr)
+	return exitOK
+}
+
+// describe lists a background server's facts, one per line.
+func describe(d daemon) string {
+	db := d.DB
+	if db == "" {
+		db = "the default ($DEBATE_DB, else $XDG_DATA_HOME/debate/debate.db)"
+	}
+	return fmt.Sprintf("  pid:      %d\n  url:      %s\n  database: %s\n  log:      %s\n  started:  %s\n",
+		d.PID, d.URL, db, d.Log, d.Started.Format(time.RFC3339))
 }
