@@ -118,7 +118,9 @@ type Deleted struct {
 }
 
 // PollResult is the answer of GET /debates/{id}/poll. With HasNewArgument,
-// Argument is the newest argument and Action what the polling role should do.
+// Argument is the newest argument, Arguments every argument after the one the
+// poll named, oldest first (only the newest when it named none), and Action
+// what the polling role should do.
 // On a CLOSED debate Action is "debate_closed" even when nothing is new.
 // Otherwise (nothing new before the wait ended) Action and Argument are
 // absent. AvailableActions lists what the polling role may submit now.
