@@ -23,7 +23,7 @@ var Roles = []string{"proposer", "opponent", "arbitrator"}
 var Types = []string{"general_debate", "coding_plan_debate"}
 
 // Langs are the languages of the guides; the first is the default.
-var Langs = []string{"en"}
+var Langs = []string{"en", "zh"}
 
 var templates = func() map[string]*template.Template {
 	out := map[string]*template.Template{}
