@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -109,8 +110,10 @@ func TestWaitRidesOutARestart(t *testing.T) {
 			select {
 			case o := <-done:
 				a := o.must(t).mustOK(t)
-				if a.str("status") != "new_argument" || a.str("argument_id") != claim.str("argument_id") || a.str("action") != "respond" {
-					t.Errorf("want the opponent's CLAIM %s:\n%s", claim.str("argument_id"), a.stdout)
+				args, _ := a.get("arguments").([]any)
+				if a.str("status") != "new_argument" || a.str("argument_id") != claim.str("argument_id") || a.str("action") != "respond" ||
+					len(args) != 1 || args[0].(map[string]any)["id"] != claim.str("argument_id") {
+					t.Errorf("want the opponent's CLAIM %s, alone in arguments:\n%s", claim.str("argument_id"), a.stdout)
 				}
 			case <-time.After(30 * time.Second):
 				t.Fatal("wait did not return the argument submitted after the restart")
@@ -134,5 +137,26 @@ func TestWaitGivesUpAtItsDeadline(t *testing.T) {
 	a.wantError(t, exitUnreachable, "UNREACHABLE")
 	if took := time.Since(start); took < 1500*time.Millisecond {
 		t.Errorf("gave up after %v, before its deadline", took)
+	}
+}
+
+// TestWaitListsEveryNewArgument: a wait from an argument that a CLAIM, an
+// INTERVENTION and a RULING followed prints all three, oldest first, and
+// the RULING as the newest.
+func TestWaitListsEveryNewArgument(t *testing.T) {
+	srv := newAgentServer(t, "")
+	c := call{vars: map[string]string{"DEBATE_SERVER_URL": srv.url}}
+	motion := c.run(t, "create", "--debate-id", "d1", "--title", "T", "--type", "general_debate", "--content", "M").mustOK(t).str("argument_id")
+	var want []string
+	want = append(want, c.run(t, "submit", "--debate-id", "d1", "--role", "opponent", "--target-id", motion, "--content", "C1").mustOK(t).str("argument_id"))
+	want = append(want, c.run(t, "intervention", "--debate-id", "d1", "--content", "Stop.").mustOK(t).str("argument_id"))
+	want = append(want, c.run(t, "ruling", "--debate-id", "d1", "--content", "Cover the migration.").mustOK(t).str("argument_id"))
+	a := c.run(t, "wait", "--debate-id", "d1", "--role", "proposer", "--argument-id", motion).mustOK(t)
+	var got []string
+	for _, x := range a.get("arguments").([]any) {
+		got = append(got, x.(map[string]any)["id"].(string))
+	}
+	if !slices.Equal(got, want) || a.str("argument_id") != want[2] || a.str("action") != "align_to_ruling" {
+		t.Errorf("arguments %v, want %v; newest %s, action %s", got, want, a.str("argument_id"), a.str("action"))
 	}
 }
