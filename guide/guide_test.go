@@ -138,6 +138,31 @@ func TestInstall(t *testing.T) {
 	}
 }
 
+// TestInstalledTextIsInert: the installed commands run nothing and ask for
+// no argument by themselves: no "!`" or "!{" (shell execution in Claude Code
+// and Gemini CLI), no "$NAME" but $ARGUMENTS (a named argument in Codex), and
+// descriptions that stay one plain YAML value.
+func TestInstalledTextIsInert(t *testing.T) {
+	for _, lang := range Langs {
+		for _, role := range Roles {
+			g, err := Render(Options{Role: role, Lang: lang})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, bad := range []string{"!`", "!{", "$"} {
+				if strings.Contains(g, bad) {
+					t.Errorf("%s guide (%s) holds %q", role, lang, bad)
+				}
+			}
+		}
+	}
+	for role, d := range descriptions {
+		if strings.Contains(d, ": ") || strings.ContainsAny(d, "#\n") {
+			t.Errorf("description of %s is not a plain YAML value: %q", role, d)
+		}
+	}
+}
+
 func TestTOMLMultiline(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"plain\n", "\"\"\"\nplain\n\"\"\""},

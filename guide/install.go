@@ -19,11 +19,12 @@ type File struct {
 	Content string
 }
 
-// descriptions are the one-line descriptions of the installed commands.
+// descriptions are the one-line descriptions of the installed commands. They
+// hold no ": ", which would end a plain YAML value in a front matter.
 var descriptions = map[string]string{
-	"proposer":   "Take part in a debate as the proposer: open or resume it, revise, appeal, finish",
-	"opponent":   "Take part in a debate as the opponent: review the proposal with evidence",
-	"arbitrator": "Arbitrate a debate: read appeals, rule, intervene, close",
+	"proposer":   "Take part in a debate as the proposer (open or resume it, revise, appeal, finish)",
+	"opponent":   "Take part in a debate as the opponent (review the proposal with evidence)",
+	"arbitrator": "Arbitrate a debate (read appeals, rule, intervene, close)",
 }
 
 // argumentHint says what to type after the command.
