@@ -27,14 +27,9 @@ func exitCode(err error) int {
 		return exitForCode(ce.Code)
 	case errors.As(err, new(usageError)), errors.As(err, &problems):
 		return exitUsage
-	case errors.Is(err, errInterrupted):
-		return exitInterrupted
 	}
 	return exitFailed
 }
-
-// errInterrupted ends a command stopped by Ctrl-C or SIGTERM.
-var errInterrupted = errors.New("interrupted")
 
 // exitForCode maps an error code of the server or the client to the agent
 // commands' exit code.

@@ -23,7 +23,7 @@ one is set. The browser is $BROWSER (a command; %s in it is replaced by the URL)
 or open on macOS. Like the agent commands, it starts a local server when none answers on a
 loopback --server (unless DEBATE_AUTO_START=0).`,
 		"  debate open\n  debate open \"$id\"\n  BROWSER=echo debate open \"$id\"   # print the URL\n",
-		"  0  the browser was started\n  1  no browser could be started (the URL is printed to open by hand)\n  3  bad flags\n  6  no server answers and none could be started\n")
+		"  0  the browser was started\n  1  no browser could be started (the URL is printed to open by hand)\n  2  bad flags\n  6  no server answers and none could be started\n")
 }
 
 func openCmd(e *env, args []string) int {
