@@ -121,6 +121,9 @@ type Verdict struct {
 	DivergenceID   string `json:"divergenceId"`
 	Recommendation string `json:"recommendation"`
 	Reasoning      string `json:"reasoning"`
+	// Missing marks a divergence the judge gave no verdict on, even after
+	// repair, in an answer whose consensus was kept.
+	Missing bool `json:"missing,omitempty"`
 }
 
 // Judgment is what the judge returned for a node.
