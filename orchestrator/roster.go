@@ -192,7 +192,7 @@ func (r *roster) settle(ctx context.Context, c call, model string, err error, re
 		m.failures++
 		switch {
 		case m.failures >= r.e.maxFailures() && m.canFallBack():
-			fb, what = r.fallBack(m, c, fmt.Sprintf("%d failed attempts, last %s", m.failures, short(pe))), switched
+			fb, what = r.fallBack(m, c, failedAttempts(m.failures, pe)), switched
 		case m.canFallBack() || retries < m.maxRetries:
 			what = retry
 			wait = backoff(r.e.retryDelay(), retries, r.e.jitter(), pe.RetryAfter)
@@ -235,12 +235,18 @@ func (r *roster) announce(c call, fb tree.Fallback) {
 	r.e.emit(tree.Event{Kind: tree.FellBack, Topic: r.scope, Node: c.node, Participant: fb.Participant, Step: c.step, Model: fb.To, Fallback: &fb})
 }
 
-// short names a failure by its HTTP status, or by its kind without one.
-func short(e *providers.Error) string {
-	if e.Status != 0 {
-		return fmt.Sprint(e.Status)
+// failedAttempts says why n transient failures switched a participant:
+// "2 failed attempts, last 503", naming the last failure by its HTTP status
+// or, without one, by its kind.
+func failedAttempts(n int, last *providers.Error) string {
+	what := last.Kind.String()
+	if last.Status != 0 {
+		what = fmt.Sprint(last.Status)
 	}
-	return e.Kind.String()
+	if n == 1 {
+		return "1 failed attempt, " + what
+	}
+	return fmt.Sprintf("%d failed attempts, last %s", n, what)
 }
 
 // unusable says in words why a model cannot answer at all.
