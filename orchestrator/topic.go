@@ -383,8 +383,11 @@ func missingNote(j *tree.Judgment) string {
 			n++
 		}
 	}
-	if n == 0 {
+	switch n {
+	case 0:
 		return ""
+	case 1:
+		return "; 1 verdict missing after repair"
 	}
 	return fmt.Sprintf("; %d verdicts missing after repair", n)
 }
