@@ -76,7 +76,9 @@ func (p Participant) Name() string {
 	return p.ID
 }
 
-// Usage counts tokens and calls. Cost is in the currency of the configured
+// Usage counts tokens and attempts: Calls those that were answered,
+// Failures those that failed (a call retried twice that then succeeds counts
+// one call and two failures). Cost is in the currency of the configured
 // price table and is zero when no price is known.
 type Usage struct {
 	PromptTokens     int     `json:"promptTokens"`
