@@ -29,17 +29,18 @@ func cutOff(resp providers.Response, err error) bool {
 	return err == nil && resp.Cut()
 }
 
-// judgeCall makes a judge's call c. An answer cut at the token limit is
-// asked again once from the same model with a larger limit; when that call
-// fails, the cut answer, if any, is what there is.
-func (t *topicRun) judgeCall(ctx context.Context, c call) (providers.Response, string, error) {
-	resp, model, err := t.call(ctx, c)
+// reask makes call c, whose reaskCut is set: an answer cut at the token
+// limit is asked again once, with a larger limit; when that call fails, the
+// cut answer, if any, is what there is.
+func (r *roster) reask(ctx context.Context, c call) (providers.Response, string, error) {
+	c.reaskCut = false
+	resp, model, err := r.call(ctx, c)
 	if !cutOff(resp, err) || ctx.Err() != nil {
 		return resp, model, err
 	}
 	limit := c.maxTokens
 	if limit <= 0 {
-		limit = t.e.cfg.Params.MaxTokensPerResponse
+		limit = r.e.cfg.Params.MaxTokensPerResponse
 	}
 	if limit <= 0 {
 		limit = configs.DefaultMaxTokensPerResponse
@@ -47,14 +48,14 @@ func (t *topicRun) judgeCall(ctx context.Context, c call) (providers.Response, s
 	if limit >= maxReaskTokens {
 		return resp, model, err
 	}
-	c.maxTokens, c.model = reaskTokens(limit), model
-	t.e.log.Info("judge answer cut at the token limit: asking again with a larger limit",
-		"topic", t.topic.ID, "node", c.node, "model", model, "limit", limit, "new limit", c.maxTokens)
-	again, _, err2 := t.call(ctx, c)
+	c.maxTokens = reaskTokens(limit)
+	r.e.log.Info("answer cut at the token limit: asking again with a larger limit",
+		"topic", r.scope, "node", c.node, "participant", c.who.p.ID, "model", model, "limit", limit, "new limit", c.maxTokens)
+	again, model2, err2 := r.call(ctx, c)
 	if err2 != nil && err == nil {
 		return resp, model, nil
 	}
-	return again, model, err2
+	return again, model2, err2
 }
 
 // cutWarning is the warning of a debater's answer kept although the token

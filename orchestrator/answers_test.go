@@ -44,7 +44,7 @@ func TestJudgeCutAnswer(t *testing.T) {
 	}{
 		{"cut, then whole", []func() (providers.Response, error){cut("```json\n{\"consen"), whole}, tree.Converged, []int{0, 8000}},
 		{"cut before any answer, then whole", []func() (providers.Response, error){fail(providers.KindCut), whole}, tree.Converged, []int{0, 8000}},
-		{"cut after a whole judgment, asking again fails", []func() (providers.Response, error){cut(agree + "\nAnd one more th"), fail(providers.KindServer)}, tree.Converged, []int{0, 8000}},
+		{"cut after a whole judgment, asking again fails", []func() (providers.Response, error){cut(agree + "\nAnd one more th"), fail(providers.KindBadRequest)}, tree.Converged, []int{0, 8000}},
 		// Cut twice: the second cut answer goes to repair, whose answer is cut
 		// and asked again once more. Never a third limit.
 		{"always cut", []func() (providers.Response, error){cut("```json\n{")}, tree.Failed, []int{0, 8000, 0, 8000}},

@@ -186,13 +186,15 @@ func balanced(s string, start int) (int, bool) {
 //
 // The judgment is the first of the answer's candidates (see candidates) that
 // validates; when none does, the error is that of the first candidate, the
-// judge's last word.
+// judge's last word, and the judgment returned with it is the first one
+// whose only fault is missing verdicts, if any.
 func parseJudgment(answer string, forced bool, parties []string) (*tree.Judgment, error) {
 	objs := candidates(answer)
 	if len(objs) == 0 {
 		return nil, errNoJSON
 	}
 	var first error
+	var partial *tree.Judgment
 	for _, obj := range objs {
 		j, err := decodeJudgment(obj, forced, parties)
 		if err == nil {
@@ -201,8 +203,11 @@ func parseJudgment(answer string, forced bool, parties []string) (*tree.Judgment
 		if first == nil {
 			first = err
 		}
+		if j != nil && partial == nil {
+			partial = j
+		}
 	}
-	return nil, first
+	return partial, first
 }
 
 // decodeJudgment decodes and validates one JSON object as a judgment.
@@ -216,10 +221,20 @@ func decodeJudgment(obj string, forced bool, parties []string) (*tree.Judgment, 
 	normalize(&j)
 	canonicalParties(&j, parties)
 	if err := validate(&j, forced, parties); err != nil {
+		if _, ok := err.(*missingVerdicts); ok {
+			return &j, err
+		}
 		return nil, err
 	}
 	return &j, nil
 }
+
+// missingVerdicts is the only fault of a forced-verdict answer whose
+// consensus and divergences are valid but which leaves divergences without a
+// verdict.
+type missingVerdicts struct{ problems []error }
+
+func (m *missingVerdicts) Error() string { return errors.Join(m.problems...).Error() }
 
 // normalize replaces absent lists and maps by empty ones.
 func normalize(j *tree.Judgment) {
@@ -301,9 +316,10 @@ func foldID(s string) string {
 }
 
 // validate checks a decoded judgment against the rules of its prompt and
-// reports every problem found, joined.
+// reports every problem found, joined. When the only problems are
+// divergences without a verdict, the error is a *missingVerdicts.
 func validate(j *tree.Judgment, forced bool, parties []string) error {
-	var errs []error
+	var errs, missing []error
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 	for i, c := range j.Consensus {
 		if strings.TrimSpace(c.Point) == "" {
@@ -358,12 +374,15 @@ func validate(j *tree.Judgment, forced bool, parties []string) error {
 	for i, d := range j.Divergences {
 		switch n := decided[d.ID]; {
 		case n == 0:
-			bad("divergences[%d]: %q has no forced verdict", i, d.ID)
+			missing = append(missing, fmt.Errorf("divergences[%d]: %q has no forced verdict", i, d.ID))
 		case n > 1:
 			bad("divergences[%d]: %q has %d forced verdicts, want one", i, d.ID, n)
 		}
 	}
-	return errors.Join(errs...)
+	if len(errs) == 0 && len(missing) > 0 {
+		return &missingVerdicts{problems: missing}
+	}
+	return errors.Join(append(errs, missing...)...)
 }
 
 // renumber replaces the judge's divergence ids by the program's (children of

@@ -72,7 +72,7 @@ func TestAnswerShapes(t *testing.T) {
 			var b strings.Builder
 			if err != nil {
 				e := asError(t, err)
-				fmt.Fprintf(&b, "error kind: %s\nretryable: %v\nerror: %s\n", e.Kind, e.Retryable, e.Err)
+				fmt.Fprintf(&b, "error kind: %s\ntransient: %v\nerror: %s\n", e.Kind, e.Kind.Transient(), e.Err)
 			} else {
 				fmt.Fprintf(&b, "model: %s\nfinish: %s\ncut: %v\nusage: %d+%d\n", resp.Model, resp.FinishReason, resp.Cut(), resp.Usage.PromptTokens, resp.Usage.CompletionTokens)
 				fmt.Fprintf(&b, "--- answer\n%s\n--- reasoning\n%s\n", resp.Text, resp.Reasoning)
@@ -119,7 +119,7 @@ func TestShapesServedByTheFake(t *testing.T) {
 			resp, err := c.Complete(t.Context(), ask("a", "m", "x"))
 			if tc.kind != KindOther {
 				var e *Error
-				if !errors.As(err, &e) || e.Kind != tc.kind || e.Retryable != tc.kind.Transient() {
+				if !errors.As(err, &e) || e.Kind != tc.kind {
 					t.Fatalf("got %+v, %v; want a %s error", resp, err, tc.kind)
 				}
 				return
