@@ -31,6 +31,11 @@ type runOptions struct {
 	concurrency int
 	formats     []string
 	resume      bool
+	shard       string
+
+	// sharded holds what --shard made of the run: the slice, and the whole
+	// config that the run records.
+	sharded *sharded
 }
 
 // journalFile is where a run journals its completed calls, in the output folder.
@@ -52,6 +57,7 @@ rulings a person makes there. --resume continues the same debates.
 USAGE
   debate run --config <file.jsonc> [--topic <id>]... [--max-rounds <n>] [--dry-run]
              [--output <dir>] [--concurrency <n>] [--format markdown|json|html]... [--resume]
+             [--shard <i/n>]
 
 FLAGS
 ` + fs.FlagUsagesWrapped(100) + `
@@ -65,6 +71,11 @@ EXAMPLES
 
   # After a crash or Ctrl-C: finish the run without repeating any completed call.
   debate run -c debate.jsonc --resume
+
+  # Split the run over two machines, then combine their folders into one run.
+  debate run -c debate.jsonc --shard 1/2 --output shard-1   # on one machine
+  debate run -c debate.jsonc --shard 2/2 --output shard-2   # on another
+  debate merge shard-1 shard-2 --output out/
 
   # Print the run as JSON on stdout instead of writing a folder.
   debate run -c debate.jsonc --output - > run.json
@@ -95,6 +106,7 @@ func runCmd(e *env, args []string) int {
 	fs.IntVar(&o.concurrency, "concurrency", 0, "cap on model calls in flight for the whole run (default params.concurrency, 8)")
 	fs.StringSliceVar(&o.formats, "format", nil, "report formats: markdown, json, html (repeat or comma-separate; run.json is always written)")
 	fs.BoolVar(&o.resume, "resume", false, "reuse every call an earlier, interrupted run of this config completed; call models only for the rest")
+	fs.StringVar(&o.shard, "shard", "", "run only the i-th of n slices of the selected topics and motions (e.g. 2/4); \"debate merge\" combines the slices' folders")
 	if done, code := parse(e, fs, args, func() string { return runHelp(fs) }); done {
 		return code
 	}
@@ -102,6 +114,9 @@ func runCmd(e *env, args []string) int {
 		return e.fail("run", usagef("unexpected argument %q (flags only; did you mean --config %s?)", fs.Arg(0), fs.Arg(0)))
 	}
 	cfg, err := o.load(e, fs.Changed("max-rounds"), fs.Changed("concurrency"))
+	if err == nil && fs.Changed("shard") {
+		cfg, err = o.applyShard(e, cfg)
+	}
 	if err != nil {
 		return e.fail("run", err)
 	}
@@ -248,7 +263,12 @@ func (o *runOptions) run(e *env, cfg *configs.Config) int {
 	if run == nil {
 		return e.fail("run", runErr)
 	}
-	if b, err := json.Marshal(cfg.Redacted()); err == nil {
+	recorded := cfg
+	if o.sharded != nil {
+		recorded = o.sharded.full
+		run.Shard = &o.sharded.slice
+	}
+	if b, err := json.Marshal(recorded.Redacted()); err == nil {
 		run.Config = b
 	}
 	interrupted := ctx.Err() != nil
