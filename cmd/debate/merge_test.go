@@ -14,6 +14,7 @@ import (
 
 	"github.com/debatehq/debate/internal/golden"
 	"github.com/debatehq/debate/providers/providertest"
+	"github.com/debatehq/debate/tree"
 )
 
 // writeShardConfig writes a config of three topics and two motions, all
@@ -203,4 +204,142 @@ func TestShardMergeEqualsUnsharded(t *testing.T) {
 		t.Errorf("merge listed %d files, wrote %d:\n%s", len(listed), len(wantFiles), r.stdout)
 	}
 	assertNoKey(t, out, r)
+}
+
+// TestMergeEmptyShardAndFormats: with more slices than items a slice plays
+// nothing but still writes a run folder that merges; --format on merge
+// replaces the shards' formats, in the files and in the recorded config.
+func TestMergeEmptyShardAndFormats(t *testing.T) {
+	srv := providertest.New(t)
+	scriptJudges(srv)
+	cfgPath := writeConfig(t, srv, 1, "")
+	work := t.TempDir()
+	vars := map[string]string{"TEST_API_KEY": testKey}
+	var dirs []string
+	for i := 1; i <= 3; i++ {
+		dir := filepath.Join(work, fmt.Sprintf("s%d", i))
+		r := invoke(t, vars, "run", "-c", cfgPath, "--shard", fmt.Sprintf("%d/3", i), "-o", dir)
+		if r.code != exitOK {
+			t.Fatalf("shard %d/3: exit %d\n%s", i, r.code, r.stderr)
+		}
+		dirs = append(dirs, dir)
+	}
+	if empty := readRun(t, filepath.Join(dirs[2], "run.json")); len(empty.Topics) != 0 || empty.Usage.Calls != 0 || empty.Shard.Index != 3 {
+		t.Fatalf("empty shard recorded %d topics, %d calls, shard %+v", len(empty.Topics), empty.Usage.Calls, empty.Shard)
+	}
+	out := filepath.Join(work, "merged")
+	r := invoke(t, nil, append([]string{"merge", "--output", out, "--format", "markdown"}, dirs...)...)
+	if r.code != exitOK {
+		t.Fatalf("merge: exit %d\n%s", r.code, r.stderr)
+	}
+	run := readRun(t, filepath.Join(out, "run.json"))
+	if len(run.Topics) != 1 || run.Topics[0].ID != "t1" || run.Usage.Calls != srv.Count() {
+		t.Errorf("merged %d topics, %d calls (the fake saw %d)", len(run.Topics), run.Usage.Calls, srv.Count())
+	}
+	var cfg struct {
+		Output struct {
+			Dir    string   `json:"dir"`
+			Format []string `json:"format"`
+		} `json:"output"`
+	}
+	if err := json.Unmarshal(run.Config, &cfg); err != nil || cfg.Output.Dir != out || !slices.Equal(cfg.Output.Format, []string{"markdown"}) {
+		t.Errorf("merged config output %+v (%v), want dir %s and format [markdown]", cfg.Output, err, out)
+	}
+	if got := files(t, out); !slices.Equal(got, []string{"run.json", "summary.md", "topic-t1-root-question.md"}) {
+		t.Errorf("merged folder holds %q", got)
+	}
+}
+
+// TestMergeCommand covers the exit codes of "debate merge" and its refusals:
+// each names the folders concerned, exits 2 and writes nothing.
+func TestMergeCommand(t *testing.T) {
+	srv := providertest.New(t)
+	scriptJudges(srv)
+	work := t.TempDir()
+	vars := map[string]string{"TEST_API_KEY": testKey}
+	runs := 0
+	run := func(cfgPath string, args ...string) string {
+		t.Helper()
+		runs++
+		dir := filepath.Join(work, fmt.Sprintf("run-%d", runs))
+		r := invoke(t, vars, append([]string{"run", "-c", cfgPath, "-o", dir}, args...)...)
+		if r.code != exitOK {
+			t.Fatalf("run %q: exit %d\n%s", args, r.code, r.stderr)
+		}
+		return dir
+	}
+	cfg := writeConfig(t, srv, 1, `, {"id": "t2", "title": "Second"}`)
+	s1, s2 := run(cfg, "--shard", "1/2"), run(cfg, "--shard", "2/2")
+	whole := run(cfg)
+	otherCfg := writeConfig(t, srv, 1, `, {"id": "t2", "title": "Another second"}`)
+	other2 := run(otherCfg, "--shard", "2/2")
+	narrowed2 := run(cfg, "--topic", "t1", "--topic", "t2", "--shard", "2/2") // same selection as all: merges
+	notRun := t.TempDir()
+
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stderr []string
+	}{
+		{"merges", []string{s1, s2}, exitOK, nil},
+		{"same selection named", []string{s1, narrowed2}, exitOK, nil},
+		{"no folders", nil, exitUsage, []string{"name the shard folders to merge"}},
+		{"no output", []string{s1, s2, "--output", ""}, exitUsage, []string{"--output <dir> is required"}},
+		{"bad format", []string{s1, s2, "--format", "pdf"}, exitUsage, []string{`--format "pdf": want one of markdown, json, html`}},
+		{"output is a shard", []string{s1, s2, "--output", s2}, exitUsage, []string{"is also a shard folder"}},
+		{"not a run folder", []string{s1, notRun}, exitUsage, []string{notRun + ": no run.json"}},
+		{"no such folder", []string{s1, notRun + "/nope"}, exitUsage, []string{"nope: no such folder"}},
+		{"unsharded run", []string{s1, whole}, exitUsage, []string{whole + ": not a shard"}},
+		{"different configs", []string{s1, other2}, exitUsage, []string{s1 + " and " + other2 + " come from different configs"}},
+		{"duplicate", []string{s1, s1, s2}, exitUsage, []string{s1 + " and " + s1 + " are both shard 1/2"}},
+		{"missing", []string{s2}, exitUsage, []string{"shard 1/2 missing"}},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := filepath.Join(work, fmt.Sprintf("merged-%d", i))
+			args := append([]string{"merge", "--output", out}, tt.args...)
+			r := invoke(t, nil, args...)
+			if r.code != tt.code {
+				t.Fatalf("exit %d, want %d\n%s", r.code, tt.code, r.stderr)
+			}
+			for _, w := range tt.stderr {
+				if !strings.Contains(r.stderr, w) {
+					t.Errorf("stderr does not say %q:\n%s", w, r.stderr)
+				}
+			}
+			if tt.code == exitOK {
+				return
+			}
+			if _, err := os.Stat(out); err == nil || r.stdout != "" {
+				t.Errorf("a refused merge wrote %s or listed files:\n%s", out, r.stdout)
+			}
+		})
+	}
+}
+
+// TestMergeExitsOneOnFailure: a shard with a failed topic merges, and the
+// merged run exits 1 like the run it stands for.
+func TestMergeExitsOneOnFailure(t *testing.T) {
+	srv := providertest.New(t)
+	scriptJudges(srv)
+	srv.When("Second", providertest.Status(500, "down"))
+	cfg := writeConfig(t, srv, 1, `, {"id": "t2", "title": "Second"}`)
+	work := t.TempDir()
+	vars := map[string]string{"TEST_API_KEY": testKey}
+	var dirs []string
+	for i, want := range []int{exitOK, exitFailed} {
+		dir := filepath.Join(work, fmt.Sprintf("s%d", i+1))
+		if r := invoke(t, vars, "run", "-c", cfg, "-o", dir, "--shard", fmt.Sprintf("%d/2", i+1)); r.code != want {
+			t.Fatalf("shard %d/2: exit %d, want %d\n%s", i+1, r.code, want, r.stderr)
+		}
+		dirs = append(dirs, dir)
+	}
+	r := invoke(t, nil, append([]string{"merge", "-o", filepath.Join(work, "out")}, dirs...)...)
+	if r.code != exitFailed {
+		t.Fatalf("merge: exit %d, want %d\n%s", r.code, exitFailed, r.stderr)
+	}
+	if run := readRun(t, filepath.Join(work, "out", "run.json")); run.Topics[1].Status != tree.Failed {
+		t.Errorf("merged t2 is %s, want failed", run.Topics[1].Status)
+	}
 }
