@@ -260,7 +260,11 @@ func WriteFolder(dir string, run *tree.Run, opt Options) ([]string, error) {
 	}
 	syncDir(parent)
 	for i, p := range written {
-		written[i] = filepath.Join(dir, strings.TrimPrefix(p, tmp+string(filepath.Separator)))
+		rel, err := filepath.Rel(tmp, p)
+		if err != nil {
+			return nil, fmt.Errorf("output folder: %w", err)
+		}
+		written[i] = filepath.Join(dir, rel)
 	}
 	return written, nil
 }

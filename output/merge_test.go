@@ -214,6 +214,17 @@ func TestWriteFolder(t *testing.T) {
 		}
 		assertNoLeftovers(t, filepath.Dir(dir))
 	})
+	t.Run("relative folder", func(t *testing.T) {
+		t.Chdir(parent)
+		files, err := WriteFolder("rel", run, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := filepath.Join("rel", "run.json"); !slices.Contains(files, want) {
+			t.Errorf("listed %q, want %s among them", files, want)
+		}
+		assertNoLeftovers(t, parent)
+	})
 	t.Run("replaces an earlier run folder", func(t *testing.T) {
 		dir := filepath.Join(parent, "earlier")
 		if _, err := Write(dir, shardRun(1, 2, "t1", "t2"), Options{Formats: []string{FormatHTML}}); err != nil {

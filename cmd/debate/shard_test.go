@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -127,4 +128,27 @@ func TestConfigDigest(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzParseShard: any value either is refused as a usage error or names a
+// slice 1 ≤ i ≤ n that prints back as the numbers it was given.
+func FuzzParseShard(f *testing.F) {
+	for _, s := range []string{"1/1", "2/4", "0/2", "3/2", "1/0", "x", "", "1/2/3", " 1 / 2 ", "-1/-1", "99999999999999999999/1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		sh, err := parseShard(s)
+		if err != nil {
+			if !errors.As(err, new(usageError)) || !strings.Contains(err.Error(), "--shard") {
+				t.Fatalf("parseShard(%q): %v is not a usage error naming the flag", s, err)
+			}
+			return
+		}
+		if sh.Count < 1 || sh.Index < 1 || sh.Index > sh.Count {
+			t.Fatalf("parseShard(%q) = %+v", s, sh)
+		}
+		if again, err := parseShard(sh.String()); err != nil || again != sh {
+			t.Fatalf("%q → %s → %+v, %v", s, sh, again, err)
+		}
+	})
 }
