@@ -205,6 +205,28 @@ func shortDigest(d string) string {
 	return d
 }
 
+// Replaceable tells whether WriteFolder may write at dir, and whether dir
+// exists: it may when dir is missing, empty, or a run folder (one with
+// run.json). ErrNotReplaceable says that it may not.
+func Replaceable(dir string) (exists bool, err error) {
+	entries, err := os.ReadDir(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return false, nil
+	case err != nil:
+		return false, fmt.Errorf("output folder: %w", err)
+	case len(entries) == 0:
+		return true, nil
+	}
+	if _, err := os.Stat(filepath.Join(dir, "run.json")); err != nil {
+		return false, fmt.Errorf("output folder %s: %w", dir, ErrNotReplaceable)
+	}
+	return true, nil
+}
+
+// ErrNotReplaceable refuses to write a run over a folder of other files.
+var ErrNotReplaceable = errors.New("not empty and holds no run.json: choose a new or empty folder, so that nothing in it is lost")
+
 // WriteFolder writes a whole run folder at dir as Write does, but all at
 // once: into a new folder beside dir that then takes dir's place, so that dir
 // holds either its earlier content or the complete new one, never a mix.
@@ -213,18 +235,9 @@ func shortDigest(d string) string {
 // lost. The returned paths are under dir.
 func WriteFolder(dir string, run *tree.Run, opt Options) ([]string, error) {
 	dir = filepath.Clean(dir)
-	replace := false
-	switch entries, err := os.ReadDir(dir); {
-	case errors.Is(err, fs.ErrNotExist):
-	case err != nil:
-		return nil, fmt.Errorf("output folder: %w", err)
-	case len(entries) == 0:
-		replace = true
-	default:
-		if _, err := os.Stat(filepath.Join(dir, "run.json")); err != nil {
-			return nil, fmt.Errorf("output folder %s is not empty and holds no run.json: choose a new or empty folder, so that nothing in it is lost", dir)
-		}
-		replace = true
+	replace, err := Replaceable(dir)
+	if err != nil {
+		return nil, err
 	}
 	parent, base := filepath.Split(dir)
 	if parent == "" {

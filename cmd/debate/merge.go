@@ -134,6 +134,11 @@ func (o *mergeOptions) check() error {
 			return usagef("--output %s is also a shard folder to merge: write the merged run to another folder", o.output)
 		}
 	}
+	if _, err := output.Replaceable(o.output); errors.Is(err, output.ErrNotReplaceable) {
+		return usagef("--output %s is %v", o.output, output.ErrNotReplaceable)
+	} else if err != nil {
+		return err
+	}
 	return nil
 }
 

@@ -275,29 +275,38 @@ func TestMergeCommand(t *testing.T) {
 	other2 := run(otherCfg, "--shard", "2/2")
 	narrowed2 := run(cfg, "--topic", "t1", "--topic", "t2", "--shard", "2/2") // same selection as all: merges
 	notRun := t.TempDir()
+	notes := t.TempDir()
+	if err := os.WriteFile(filepath.Join(notes, "mine.txt"), []byte("keep me"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 
 	tests := []struct {
 		name   string
 		args   []string
 		code   int
 		stderr []string
+		out    string // the output folder, when not a new one
 	}{
-		{"merges", []string{s1, s2}, exitOK, nil},
-		{"same selection named", []string{s1, narrowed2}, exitOK, nil},
-		{"no folders", nil, exitUsage, []string{"name the shard folders to merge"}},
-		{"no output", []string{s1, s2, "--output", ""}, exitUsage, []string{"--output <dir> is required"}},
-		{"bad format", []string{s1, s2, "--format", "pdf"}, exitUsage, []string{`--format "pdf": want one of markdown, json, html`}},
-		{"output is a shard", []string{s1, s2, "--output", s2}, exitUsage, []string{"is also a shard folder"}},
-		{"not a run folder", []string{s1, notRun}, exitUsage, []string{notRun + ": no run.json"}},
-		{"no such folder", []string{s1, notRun + "/nope"}, exitUsage, []string{"nope: no such folder"}},
-		{"unsharded run", []string{s1, whole}, exitUsage, []string{whole + ": not a shard"}},
-		{"different configs", []string{s1, other2}, exitUsage, []string{s1 + " and " + other2 + " come from different configs"}},
-		{"duplicate", []string{s1, s1, s2}, exitUsage, []string{s1 + " and " + s1 + " are both shard 1/2"}},
-		{"missing", []string{s2}, exitUsage, []string{"shard 1/2 missing"}},
+		{"merges", []string{s1, s2}, exitOK, nil, ""},
+		{"same selection named", []string{s1, narrowed2}, exitOK, nil, ""},
+		{"no folders", nil, exitUsage, []string{"name the shard folders to merge"}, ""},
+		{"no output", []string{s1, s2, "--output", ""}, exitUsage, []string{"--output <dir> is required"}, ""},
+		{"bad format", []string{s1, s2, "--format", "pdf"}, exitUsage, []string{`--format "pdf": want one of markdown, json, html`}, ""},
+		{"output is a shard", []string{s1, s2, "--output", s2}, exitUsage, []string{"is also a shard folder"}, ""},
+		{"not a run folder", []string{s1, notRun}, exitUsage, []string{notRun + ": no run.json"}, ""},
+		{"no such folder", []string{s1, notRun + "/nope"}, exitUsage, []string{"nope: no such folder"}, ""},
+		{"unsharded run", []string{s1, whole}, exitUsage, []string{whole + ": not a shard"}, ""},
+		{"different configs", []string{s1, other2}, exitUsage, []string{s1 + " and " + other2 + " come from different configs"}, ""},
+		{"duplicate", []string{s1, s1, s2}, exitUsage, []string{s1 + " and " + s1 + " are both shard 1/2"}, ""},
+		{"missing", []string{s2}, exitUsage, []string{"shard 1/2 missing"}, ""},
+		{"output of other files", []string{s1, s2}, exitUsage, []string{"--output " + notes + " is not empty and holds no run.json"}, notes},
 	}
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out := filepath.Join(work, fmt.Sprintf("merged-%d", i))
+			if tt.out != "" {
+				out = tt.out
+			}
 			args := append([]string{"merge", "--output", out}, tt.args...)
 			r := invoke(t, nil, args...)
 			if r.code != tt.code {
@@ -309,6 +318,12 @@ func TestMergeCommand(t *testing.T) {
 				}
 			}
 			if tt.code == exitOK {
+				return
+			}
+			if tt.out != "" {
+				if got := files(t, out); !slices.Equal(got, []string{"mine.txt"}) || r.stdout != "" {
+					t.Errorf("a refused merge left %q in %s, listed:\n%s", got, out, r.stdout)
+				}
 				return
 			}
 			if _, err := os.Stat(out); err == nil || r.stdout != "" {
@@ -341,5 +356,16 @@ func TestMergeExitsOneOnFailure(t *testing.T) {
 	}
 	if run := readRun(t, filepath.Join(work, "out", "run.json")); run.Topics[1].Status != tree.Failed {
 		t.Errorf("merged t2 is %s, want failed", run.Topics[1].Status)
+	}
+}
+
+// TestRunShardFlag: a bad --shard is reported, naming the flag, before the
+// config is even read.
+func TestRunShardFlag(t *testing.T) {
+	for _, v := range []string{"0/2", "3", "2/1"} {
+		r := invoke(t, nil, "run", "-c", filepath.Join(t.TempDir(), "missing.jsonc"), "--shard", v)
+		if r.code != exitUsage || !strings.Contains(r.stderr, `--shard "`+v+`"`) || strings.Contains(r.stderr, "missing.jsonc") {
+			t.Errorf("--shard %s: exit %d\n%s", v, r.code, r.stderr)
+		}
 	}
 }

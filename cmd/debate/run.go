@@ -19,6 +19,7 @@ import (
 	"github.com/debatehq/debate/prompts"
 	"github.com/debatehq/debate/providers"
 	"github.com/debatehq/debate/store"
+	"github.com/debatehq/debate/tree"
 )
 
 // runOptions are the flags of "debate run".
@@ -113,9 +114,17 @@ func runCmd(e *env, args []string) int {
 	if fs.NArg() > 0 {
 		return e.fail("run", usagef("unexpected argument %q (flags only; did you mean --config %s?)", fs.Arg(0), fs.Arg(0)))
 	}
+	var sh *tree.Shard
+	if fs.Changed("shard") {
+		s, err := parseShard(o.shard)
+		if err != nil {
+			return e.fail("run", err)
+		}
+		sh = &s
+	}
 	cfg, err := o.load(e, fs.Changed("max-rounds"), fs.Changed("concurrency"))
-	if err == nil && fs.Changed("shard") {
-		cfg, err = o.applyShard(e, cfg)
+	if err == nil && sh != nil {
+		cfg, err = o.applyShard(e, cfg, *sh)
 	}
 	if err != nil {
 		return e.fail("run", err)

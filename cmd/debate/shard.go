@@ -104,14 +104,10 @@ type sharded struct {
 	full  *configs.Config // the config before it was cut to the slice
 }
 
-// applyShard reads --shard and returns the config cut to its slice of the
-// selection; the selection itself is then part of that config.
-// It says on stderr which items the slice holds.
-func (o *runOptions) applyShard(e *env, cfg *configs.Config) (*configs.Config, error) {
-	sh, err := parseShard(o.shard)
-	if err != nil {
-		return nil, err
-	}
+// applyShard returns the config cut to slice sh of the selection; the
+// selection itself is then part of that config. It says on stderr which
+// items the slice holds.
+func (o *runOptions) applyShard(e *env, cfg *configs.Config, sh tree.Shard) (*configs.Config, error) {
 	cut, sh, err := shardConfig(cfg, o.topics, sh)
 	if err != nil {
 		return nil, err
