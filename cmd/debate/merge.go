@@ -22,31 +22,32 @@ type mergeOptions struct {
 }
 
 func mergeHelp(fs interface{ FlagUsagesWrapped(int) string }) string {
-	return `Combine the folders of a sharded run ("debate run --shard i/n", one per machine or CI
-job) into one run folder, as if the whole run had been played in one place: one run.json
-with topics and motions in config order and usage summed, summary.md, every topic's and
-motion's report, and HTML pages when the shards wrote them. The reports are rendered
-afresh from the shards' run.json files.
+	return `Combine the folders of a sharded run ("debate run --shard i/n", one per
+machine or CI job) into one run folder, as if one machine had played it all:
+one run.json with topics and motions in config order and usage summed,
+summary.md, every topic's and motion's report, and HTML pages when the shards
+wrote them. The reports are rendered afresh from the shards' run.json files.
 
 merge refuses folders without run.json, shards of different configs or --topic
-selections, a shard given twice and a missing one, and then writes nothing. The output
-folder is written all at once; an earlier run folder there is replaced.
+selections, a shard given twice and a missing one, and then writes nothing.
+The output folder is written all at once; an earlier run folder there is
+replaced.
 
 USAGE
   debate merge <shard-folder>... --output <dir> [--format markdown|json|html]...
 
 FLAGS
-` + fs.FlagUsagesWrapped(100) + `
+` + fs.FlagUsagesWrapped(78) + `
 EXAMPLES
-  # Two CI jobs ran "debate run -c debate.jsonc --shard 1/2 --output shard-1" and "2/2".
+  # Two CI jobs ran "debate run -c debate.jsonc --shard 1/2 -o shard-1" and 2/2.
   debate merge shard-1 shard-2 --output report/
 
-  # The shard folders of an actions/download-artifact step, merged with HTML pages.
+  # The folders of an actions/download-artifact step, merged with HTML pages.
   debate merge shards/* --output report/ --format markdown,html
 
 EXIT CODES
   0    every merged topic and motion finished (converged, or verdicts forced)
-  1    at least one merged topic or motion failed or was interrupted, or writing failed
+  1    a merged topic or motion failed or was interrupted, or writing failed
   2    bad flags, or folders that cannot be merged (every reason is printed)
 `
 }

@@ -208,11 +208,20 @@ func TestShardMergeEqualsUnsharded(t *testing.T) {
 
 // TestMergeEmptyShardAndFormats: with more slices than items a slice plays
 // nothing but still writes a run folder that merges; --format on merge
-// replaces the shards' formats, in the files and in the recorded config.
+// replaces the shards' formats, in the files and in the recorded config; the
+// shards' raw/ files are kept, named by shard.
 func TestMergeEmptyShardAndFormats(t *testing.T) {
 	srv := providertest.New(t)
 	scriptJudges(srv)
 	cfgPath := writeConfig(t, srv, 1, "")
+	b, err := os.ReadFile(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = []byte(strings.Replace(string(b), `"output": {`, `"output": {"includeRawResponses": true, `, 1))
+	if err := os.WriteFile(cfgPath, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	work := t.TempDir()
 	vars := map[string]string{"TEST_API_KEY": testKey}
 	var dirs []string
@@ -245,8 +254,19 @@ func TestMergeEmptyShardAndFormats(t *testing.T) {
 	if err := json.Unmarshal(run.Config, &cfg); err != nil || cfg.Output.Dir != out || !slices.Equal(cfg.Output.Format, []string{"markdown"}) {
 		t.Errorf("merged config output %+v (%v), want dir %s and format [markdown]", cfg.Output, err, out)
 	}
-	if got := files(t, out); !slices.Equal(got, []string{"run.json", "summary.md", "topic-t1-root-question.md"}) {
+	var raw []string
+	got := slices.DeleteFunc(files(t, out), func(f string) bool {
+		if dir, name := filepath.Split(f); dir == "raw"+string(filepath.Separator) {
+			raw = append(raw, name)
+			return true
+		}
+		return false
+	})
+	if !slices.Equal(got, []string{"run.json", "summary.md", "topic-t1-root-question.md"}) {
 		t.Errorf("merged folder holds %q", got)
+	}
+	if len(raw) != srv.Count() || !strings.HasPrefix(raw[0], "shard-1-0001-") {
+		t.Errorf("merged raw/ holds %q, want the shards' %d exchanges named by shard", raw, srv.Count())
 	}
 }
 

@@ -107,7 +107,7 @@ func runCmd(e *env, args []string) int {
 	fs.IntVar(&o.concurrency, "concurrency", 0, "cap on model calls in flight for the whole run (default params.concurrency, 8)")
 	fs.StringSliceVar(&o.formats, "format", nil, "report formats: markdown, json, html (repeat or comma-separate; run.json is always written)")
 	fs.BoolVar(&o.resume, "resume", false, "reuse every call an earlier, interrupted run of this config completed; call models only for the rest")
-	fs.StringVar(&o.shard, "shard", "", "run only the i-th of n slices of the selected topics and motions (e.g. 2/4); \"debate merge\" combines the slices' folders")
+	fs.StringVar(&o.shard, "shard", "", "run only slice `i/n` of the selected topics and motions, the i-th of n (e.g. 2/4); \"debate merge\" combines the slices' folders")
 	if done, code := parse(e, fs, args, func() string { return runHelp(fs) }); done {
 		return code
 	}
