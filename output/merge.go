@@ -65,6 +65,45 @@ func ReadFolder(dir string) (Folder, error) {
 // configs or selections, or cut into a different number of slices, a slice
 // given twice and a missing slice, naming the folders concerned.
 func Merge(folders []Folder) (*tree.Run, error) {
+	shards, err := inOrder(folders)
+	if err != nil {
+		return nil, err
+	}
+	order, err := configOrder(shards[0].Run.Config)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", shards[0].Dir, err)
+	}
+	merged := *shards[0].Run
+	merged.Shard = nil
+	merged.Topics, merged.Motions, merged.Usage = []tree.Topic{}, nil, tree.Usage{}
+	seen := map[string]string{}
+	var edits []string
+	for _, f := range shards {
+		p := f.Run
+		merged.StartedAt = earliest(merged.StartedAt, p.StartedAt)
+		merged.FinishedAt = latest(merged.FinishedAt, p.FinishedAt)
+		merged.Usage = merged.Usage.Add(p.Usage)
+		if strings.TrimSpace(p.Edits) != "" {
+			edits = append(edits, p.Edits)
+		}
+		for _, id := range itemIDs(p) {
+			if other, ok := seen[id]; ok {
+				return nil, fmt.Errorf("%s and %s both hold %q: the shards overlap", other, f.Dir, id)
+			}
+			seen[id] = f.Dir
+		}
+		merged.Topics = append(merged.Topics, p.Topics...)
+		merged.Motions = append(merged.Motions, p.Motions...)
+	}
+	slices.SortStableFunc(merged.Topics, func(a, b tree.Topic) int { return cmp.Compare(order.topic(a.ID), order.topic(b.ID)) })
+	slices.SortStableFunc(merged.Motions, func(a, b tree.Motion) int { return cmp.Compare(order.motion(a.ID), order.motion(b.ID)) })
+	merged.Edits = joinEdits(edits)
+	return &merged, nil
+}
+
+// inOrder checks that folders hold every slice of one sharded run, once
+// each, and returns them in slice order.
+func inOrder(folders []Folder) ([]Folder, error) {
 	if len(folders) == 0 {
 		return nil, errors.New("no shard folders to merge")
 	}
@@ -73,12 +112,12 @@ func Merge(folders []Folder) (*tree.Run, error) {
 			return nil, fmt.Errorf("%s: not a shard: its run.json has no \"shard\" (written by \"debate run\" without --shard)", f.Dir)
 		}
 	}
-	first := folders[0]
+	first, count := folders[0], folders[0].Run.Shard.Count
 	byIndex := map[int]Folder{}
 	for _, f := range folders {
 		sh := f.Run.Shard
 		switch {
-		case sh.Count != first.Run.Shard.Count:
+		case sh.Count != count:
 			return nil, fmt.Errorf("%s is shard %s but %s is shard %s: the folders come from runs cut into different numbers of slices",
 				first.Dir, first.Run.Shard, f.Dir, sh)
 		case sh.Digest != first.Run.Shard.Digest:
@@ -92,58 +131,43 @@ func Merge(folders []Folder) (*tree.Run, error) {
 		}
 		byIndex[sh.Index] = f
 	}
-	count := first.Run.Shard.Count
 	var missing []string
+	out := make([]Folder, 0, count)
 	for i := 1; i <= count; i++ {
-		if _, ok := byIndex[i]; !ok {
+		f, ok := byIndex[i]
+		if !ok {
 			missing = append(missing, tree.Shard{Index: i, Count: count}.String())
 		}
+		out = append(out, f)
 	}
 	if len(missing) > 0 {
 		return nil, fmt.Errorf("shard %s missing: a merged run needs all %d shards' folders", strings.Join(missing, ", "), count)
 	}
+	return out, nil
+}
 
-	parts := make([]*tree.Run, count)
-	for i := range parts {
-		parts[i] = byIndex[i+1].Run
+// itemIDs lists the ids of a run's topics and motions.
+func itemIDs(run *tree.Run) []string {
+	ids := make([]string, 0, len(run.Topics)+len(run.Motions))
+	for _, t := range run.Topics {
+		ids = append(ids, t.ID)
 	}
-	order, err := configOrder(parts[0].Config)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", byIndex[1].Dir, err)
+	for _, m := range run.Motions {
+		ids = append(ids, m.ID)
 	}
-	merged := *parts[0]
-	merged.Shard = nil
-	merged.Topics, merged.Motions, merged.Usage, merged.Edits = []tree.Topic{}, nil, tree.Usage{}, ""
-	seen := map[string]string{}
-	var edits []string
-	for i, p := range parts {
-		dir := byIndex[i+1].Dir
-		merged.StartedAt = earliest(merged.StartedAt, p.StartedAt)
-		merged.FinishedAt = latest(merged.FinishedAt, p.FinishedAt)
-		merged.Usage = merged.Usage.Add(p.Usage)
-		if strings.TrimSpace(p.Edits) != "" {
-			edits = append(edits, strings.TrimSpace(p.Edits))
-		}
-		ids := make([]string, 0, len(p.Topics)+len(p.Motions))
-		for _, t := range p.Topics {
-			ids = append(ids, t.ID)
-		}
-		for _, m := range p.Motions {
-			ids = append(ids, m.ID)
-		}
-		for _, id := range ids {
-			if other, ok := seen[id]; ok {
-				return nil, fmt.Errorf("%s and %s both hold %q: the shards overlap", other, dir, id)
-			}
-			seen[id] = dir
-		}
-		merged.Topics = append(merged.Topics, p.Topics...)
-		merged.Motions = append(merged.Motions, p.Motions...)
+	return ids
+}
+
+// joinEdits puts the slices' proposed edits one after the other, divided by
+// a rule; a single slice's edits are kept as they are.
+func joinEdits(edits []string) string {
+	if len(edits) == 1 {
+		return edits[0]
 	}
-	slices.SortStableFunc(merged.Topics, func(a, b tree.Topic) int { return cmp.Compare(order.topic(a.ID), order.topic(b.ID)) })
-	slices.SortStableFunc(merged.Motions, func(a, b tree.Motion) int { return cmp.Compare(order.motion(a.ID), order.motion(b.ID)) })
-	merged.Edits = strings.Join(edits, "\n\n---\n\n")
-	return &merged, nil
+	for i, e := range edits {
+		edits[i] = strings.TrimSpace(e)
+	}
+	return strings.Join(edits, "\n\n---\n\n")
 }
 
 // order is the position of every topic and motion id in the config.

@@ -82,6 +82,22 @@ func TestMerge(t *testing.T) {
 	}
 }
 
+// TestMergeOneShard: the one slice of --shard 1/1 merges into itself, but
+// for its shard field.
+func TestMergeOneShard(t *testing.T) {
+	run := shardRun(1, 1, "t1", "t2", "m1")
+	run.Edits = "Edit decisions.md.\n"
+	got, err := Merge([]Folder{folder("s1", run)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := *run
+	want.Shard = nil
+	if !reflect.DeepEqual(got, &want) {
+		t.Errorf("merged\n%+v\nwant\n%+v", got, &want)
+	}
+}
+
 // TestMergeEmptyShard: a slice that got no item (more slices than items)
 // merges like any other.
 func TestMergeEmptyShard(t *testing.T) {
