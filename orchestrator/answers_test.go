@@ -119,3 +119,29 @@ func TestDebaterCutAnswerKeptAndMarked(t *testing.T) {
 		t.Errorf("reasoning %q, want %q", got, want)
 	}
 }
+
+// TestSynthesisCutAnswer: the judge's conclusion of a topic, cut at the
+// token limit, is asked again once with a larger limit, like its judgments.
+func TestSynthesisCutAnswer(t *testing.T) {
+	c := completer(func(ctx context.Context, r providers.Request) (providers.Response, error) {
+		switch {
+		case r.Origin.Step == string(tree.StepSynthesis) && r.MaxTokens == nil:
+			return providers.Response{Text: "The conclusion st", FinishReason: "length"}, nil
+		case r.Origin.Step == string(tree.StepSynthesis):
+			return providers.Response{Text: "The whole conclusion.", FinishReason: "stop"}, nil
+		case r.Participant == "judge":
+			return providers.Response{Text: agreeAnswer(), FinishReason: "stop"}, nil
+		}
+		return providers.Response{Text: "A position.", FinishReason: "stop"}, nil
+	})
+	cfg := testConfig(1, "t1")
+	on := true
+	cfg.Params.Synthesis = &on
+	run, err := New(cfg, c, promptSet(t), Options{}).Run(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := run.Topics[0].Synthesis; got != "The whole conclusion." {
+		t.Errorf("synthesis %q, want the answer asked again with a larger limit", got)
+	}
+}

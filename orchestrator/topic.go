@@ -514,7 +514,7 @@ func (t *topicRun) synthesize(ctx context.Context, root *tree.Node) string {
 		t.e.log.Error("synthesis prompt", "topic", t.topic.ID, "err", err)
 		return ""
 	}
-	resp, _, err := t.r.call(ctx, call{node: root.ID, step: tree.StepSynthesis, who: t.judge, msgs: messages(pm)})
+	resp, _, err := t.r.call(ctx, call{node: root.ID, step: tree.StepSynthesis, who: t.judge, msgs: messages(pm), reaskCut: true})
 	if err != nil {
 		t.e.log.Warn("synthesis failed", "topic", t.topic.ID, "err", err)
 		return ""
@@ -549,7 +549,7 @@ func (e *Engine) edits(ctx context.Context, run *tree.Run) (string, tree.Usage) 
 	// The edits call belongs to no topic: it gets a roster of its own, so it
 	// starts on the judge's primary model and may fall back.
 	r := e.newRoster("")
-	resp, _, err := r.call(ctx, call{step: tree.StepEdits, who: r.add(e.judge), msgs: messages(pm)})
+	resp, _, err := r.call(ctx, call{step: tree.StepEdits, who: r.add(e.judge), msgs: messages(pm), reaskCut: true})
 	u := r.book.total(e.cfg.Pricing)
 	if err != nil {
 		e.log.Warn("edits failed", "err", err)
