@@ -145,3 +145,21 @@ func TestSynthesisCutAnswer(t *testing.T) {
 		t.Errorf("synthesis %q, want the answer asked again with a larger limit", got)
 	}
 }
+
+// BenchmarkParseJudgment reads a judge's answer of about 60 kB: prose with
+// stray braces, ten draft fences, then the final one.
+func BenchmarkParseJudgment(b *testing.B) {
+	var s strings.Builder
+	for i := range 10 {
+		s.WriteString(strings.Repeat("The parties {mostly} agree; see {x | x > 1}. ", 100))
+		s.WriteString("Draft " + string(rune('0'+i)) + ":\n```json\n{\"consensus\":[],\"divergences\":[],}\n```\n")
+	}
+	s.WriteString("Final:\n" + fence(map[string]any{"consensus": []map[string]string{{"point": "p", "detail": "d"}}, "divergences": []any{}}))
+	answer := s.String()
+	b.SetBytes(int64(len(answer)))
+	for b.Loop() {
+		if _, err := parseJudgment(answer, false, parties); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -13,9 +13,14 @@ import (
 	"github.com/debatehq/debate/tree"
 )
 
-// maxStarts bounds how many opening braces that start no JSON object the
-// extraction tries, so that a pathological answer costs linear time.
-const maxStarts = 64
+// scanFactor bounds the bytes the extraction reads while looking for
+// objects to this many times the answer's length (plus scanSlack), so that a
+// pathological answer costs linear time while an answer with many stray
+// braces in its prose is still read to its end.
+const (
+	scanFactor = 16
+	scanSlack  = 4096
+)
 
 // maxCandidates bounds how many objects of one answer are decoded and
 // validated.
@@ -98,21 +103,24 @@ func indexFold(s, sub string) int {
 // JSON is part of it; one inside braces that are not JSON counts on its own.
 func objects(s string) []string {
 	var out []string
-	from, misses := 0, 0
-	for misses < maxStarts {
+	from, budget := 0, scanFactor*len(s)+scanSlack
+	for budget > 0 {
 		i := strings.IndexByte(s[from:], '{')
 		if i < 0 {
 			break
 		}
 		start := from + i
-		if end, ok := balanced(s, start); ok {
+		end, ok := balanced(s, start)
+		if ok {
+			budget -= end - start
 			if obj, ok := asJSON(s[start:end]); ok {
 				out = append(out, obj)
 				from = end
 				continue
 			}
+		} else {
+			budget -= len(s) - start
 		}
-		misses++
 		from = start + 1
 	}
 	return out
@@ -122,6 +130,10 @@ func objects(s string) []string {
 // standardized by hujson (comments and trailing commas), which leaves obj
 // itself untouched.
 func asJSON(obj string) (string, bool) {
+	// An object's first member starts with a quote; prose in braces does not.
+	if rest := strings.TrimLeft(obj[1:], " \t\r\n"); rest == "" || rest[0] != '"' && rest[0] != '}' && rest[0] != '/' {
+		return "", false
+	}
 	if json.Valid([]byte(obj)) {
 		return obj, true
 	}

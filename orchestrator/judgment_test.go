@@ -29,6 +29,8 @@ func TestExtractJSON(t *testing.T) {
 		{name: "array only", in: `[1, 2]`, fails: true},
 		{name: "last fence wins", in: "```json\n{\"draft\": 1}\n```\nbetter:\n```json\n{\"final\": 2}\n```", want: `{"final": 2}`},
 		{name: "last object wins", in: `first {"a": 1} then {"b": 2} done`, want: `{"b": 2}`},
+		{name: "many stray braces before the object", in: strings.Repeat("see {x} and {y | y > 1}, ", 300) + `{"a": 1}`, want: `{"a": 1}`},
+		{name: "a few unbalanced braces before the object", in: strings.Repeat("a { b ", 10) + ` {"a": 1}`, want: `{"a": 1}`},
 		{name: "fence before a later bare object", in: "```json\n{\"a\": 1}\n```\nas in {\"b\": 2}", want: `{"a": 1}`},
 		{name: "comments and trailing commas", in: "```json\n{\"a\": [1, 2,], // the list\n}\n```", want: "{\"a\": [1, 2 ]             \n}"},
 		{name: "brace in a comment", in: "{\"a\": 1 /* } */}", want: `{"a": 1        }`},
