@@ -197,15 +197,15 @@ func balanced(s string, start int) (int, bool) {
 // judge's own divergence ids still in place.
 //
 // The judgment is the first of the answer's candidates (see candidates) that
-// validates; when none does, the error is that of the first candidate, the
-// judge's last word, and the judgment returned with it is the first one
-// whose only fault is missing verdicts, if any.
+// validates. When none does, the first one whose only fault is missing
+// verdicts comes back with that error; otherwise the error is that of the
+// first candidate, the judge's last word.
 func parseJudgment(answer string, forced bool, parties []string) (*tree.Judgment, error) {
 	objs := candidates(answer)
 	if len(objs) == 0 {
 		return nil, errNoJSON
 	}
-	var first error
+	var first, partialErr error
 	var partial *tree.Judgment
 	for _, obj := range objs {
 		j, err := decodeJudgment(obj, forced, parties)
@@ -216,10 +216,13 @@ func parseJudgment(answer string, forced bool, parties []string) (*tree.Judgment
 			first = err
 		}
 		if j != nil && partial == nil {
-			partial = j
+			partial, partialErr = j, err
 		}
 	}
-	return partial, first
+	if partial != nil {
+		return partial, partialErr
+	}
+	return nil, first
 }
 
 // decodeJudgment decodes and validates one JSON object as a judgment.
