@@ -25,6 +25,8 @@ type env struct {
 	getenv         func(string) (string, bool)
 	// notify subscribes c to interrupt signals; nil means os/signal.
 	notify func(c chan<- os.Signal)
+	// term tells whether w is a terminal and its size; nil asks the OS.
+	term func(w io.Writer) terminal
 }
 
 // usageError marks an error caused by the command line: it is printed with a
@@ -115,8 +117,68 @@ func (e *env) main(args []string) int {
 			return c.run(e, args[1:])
 		}
 	}
+	var names []string
+	for _, c := range commands() {
+		names = append(names, c.name)
+	}
+	if near := closest(args[0], names); near != "" {
+		fmt.Fprintf(e.stderr, "debate: unknown command %q: did you mean %q?\nRun \"debate help\" for every command.\n", args[0], near)
+		return exitUsage
+	}
 	fmt.Fprintf(e.stderr, "debate: unknown command %q\n\n%s", args[0], topHelp())
 	return exitUsage
+}
+
+// closest returns the candidate nearest to s, if one is within two edits of
+// it (or starts with it), else "".
+func closest(s string, candidates []string) string {
+	best, bestD := "", 3
+	for _, c := range candidates {
+		d := editDistance(s, c)
+		if len(s) >= 3 && strings.HasPrefix(c, s) {
+			d = min(d, 1)
+		}
+		if d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+// editDistance returns the Levenshtein distance between a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
+
+// flagHint returns " (did you mean --name?)" for a pflag error about an
+// unknown long flag that is near one of fs's flags, else "".
+func flagHint(fs *pflag.FlagSet, err error) string {
+	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
+	if !ok {
+		return ""
+	}
+	var names []string
+	fs.VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
+	if near := closest(name, names); near != "" {
+		return fmt.Sprintf(" (did you mean --%s?)", near)
+	}
+	return ""
 }
 
 func topHelp() string {
@@ -183,7 +245,7 @@ func parse(e *env, fs *pflag.FlagSet, args []string, help func() string) (done b
 		fmt.Fprint(e.stdout, help())
 		return true, exitOK
 	case err != nil:
-		fmt.Fprintf(e.stderr, "debate %s: %v\nRun \"debate help %s\" for usage.\n", fs.Name(), err, fs.Name())
+		fmt.Fprintf(e.stderr, "debate %s: %v%s\nRun \"debate help %s\" for usage.\n", fs.Name(), err, flagHint(fs, err), fs.Name())
 		return true, exitUsage
 	}
 	return false, 0
