@@ -72,7 +72,10 @@ func TopicHTML(run *tree.Run, t *tree.Topic) ([]byte, error) {
 // linked to its page, the table as wide as the window. pages maps a topic
 // or motion id to the file name of its HTML page.
 func SummaryHTML(run *tree.Run, pages map[string]string) ([]byte, error) {
-	md := Summary(run, pages)
+	// The page says "demo" in its own banner, not in the Markdown's words.
+	plain := *run
+	plain.Demo = false
+	md := Summary(&plain, pages)
 	allowed := map[string]bool{}
 	for _, name := range pages {
 		allowed[name] = true
@@ -84,6 +87,7 @@ func SummaryHTML(run *tree.Run, pages map[string]string) ([]byte, error) {
 		return nil, fmt.Errorf("render summary html: %w", err)
 	}
 	p := &page{r: &report{run: run, w: wordsFor(run)}}
+	p.demo()
 	p.b.Write(body.Bytes())
 	title, _, _ := strings.Cut(string(md), "\n")
 	return p.finish(strings.TrimPrefix(title, "# "), "summary")
@@ -214,20 +218,9 @@ func (p *page) finish(title, kind string) ([]byte, error) {
 	var out bytes.Buffer
 	out.Grow(len(pageHead) + len(pageStyle) + len(reportStyle) + p.b.Len() + 256)
 	fmt.Fprintf(&out, pageHead, html.EscapeString(title), pageStyle+reportStyle, kind)
-	if kind == "summary" {
-		p.demoFirst(&out)
-	}
 	out.Write(p.b.Bytes())
 	out.WriteString("</main>\n</body>\n</html>\n")
 	return out.Bytes(), nil
-}
-
-// demoFirst writes the demo banner of a page whose body came whole from
-// goldmark, so that it stands above everything else.
-func (p *page) demoFirst(out *bytes.Buffer) {
-	if p.r.run.Demo {
-		fmt.Fprintf(out, "<p class=\"demo\">%s</p>\n", html.EscapeString(p.r.w.demo))
-	}
 }
 
 // nodeAnchor returns the id attribute of a node's section.

@@ -34,6 +34,7 @@ type runOptions struct {
 	formats     []string
 	resume      bool
 	verbose     bool
+	demo        bool
 }
 
 // journalFile is where a run journals its completed calls, in the output folder.
@@ -53,12 +54,16 @@ default), so they can be watched there; with "arbitrator": "human" the run waits
 rulings a person makes there. --resume continues the same debates.
 
 USAGE
-  debate run --config <file.jsonc> [--topic <id>]... [--max-rounds <n>] [--dry-run]
+  debate run --config <file.jsonc> [--topic <id>]... [--max-rounds <n>] [--dry-run | --demo]
              [--output <dir>] [--concurrency <n>] [--format markdown|json|html]... [--resume]
+             [--verbose]
 
 FLAGS
 ` + fs.FlagUsagesWrapped(100) + `
 EXAMPLES
+  # Real reports in seconds from a built-in scripted model: no API key, no network.
+  debate run --config debate.jsonc --demo --output demo-output
+
   # See every round-1 prompt and the call plan; calls no model, needs no API key.
   debate run --config debate.jsonc --dry-run
 
@@ -98,6 +103,7 @@ func runCmd(e *env, args []string) int {
 	fs.IntVar(&o.concurrency, "concurrency", 0, "cap on model calls in flight for the whole run (default params.concurrency, 8)")
 	fs.StringSliceVar(&o.formats, "format", nil, "report formats: markdown, json, html (repeat or comma-separate; run.json is always written)")
 	fs.BoolVar(&o.resume, "resume", false, "reuse every call an earlier, interrupted run of this config completed; call models only for the rest")
+	fs.BoolVar(&o.demo, "demo", false, "play the config against a built-in scripted model: real reports in seconds, no API key, no network")
 	fs.BoolVarP(&o.verbose, "verbose", "v", false, "on a terminal, print every log line (retries, failed calls…) above the live lines too")
 	if done, code := parse(e, fs, args, func() string { return runHelp(fs) }); done {
 		return code
@@ -157,13 +163,20 @@ func (o *runOptions) load(e *env, maxRoundsSet, concurrencySet bool) (*configs.C
 			return nil, usagef("--format %q: want one of %s", f, strings.Join(knownFormats, ", "))
 		}
 	}
+	if o.demo && o.dryRun {
+		return nil, usagef("--demo and --dry-run: pick one (--dry-run shows the prompts, --demo plays a scripted debate)")
+	}
 	if o.output == "-" && o.resume {
 		return nil, usagef("--resume needs an output folder: its journal of completed calls lives there")
 	}
 	if o.output == "-" && len(o.formats) > 0 && slices.ContainsFunc(o.formats, func(f string) bool { return f != "json" }) {
 		return nil, usagef("--output - prints run JSON to stdout; drop --format or use --format json")
 	}
-	cfg, err := configs.Load(o.config, configs.Options{DryRun: o.dryRun, Getenv: e.getenv})
+	getenv := e.getenv
+	if o.demo {
+		getenv = demoGetenv(getenv)
+	}
+	cfg, err := configs.Load(o.config, configs.Options{DryRun: o.dryRun, Getenv: getenv})
 	if err != nil {
 		return nil, err
 	}
@@ -219,6 +232,13 @@ func (o *runOptions) run(e *env, cfg *configs.Config) int {
 
 	var raw rawLog
 	popt := providers.Options{Concurrency: cfg.Params.Concurrency, Logger: logger}
+	if o.demo {
+		fake, err := prepareDemo(e, cfg)
+		if err != nil {
+			return e.fail("run", err)
+		}
+		popt.HTTPClient = fake.HTTPClient()
+	}
 	if cfg.Output.IncludeRawResponses {
 		popt.Record = raw.add
 	}
@@ -281,6 +301,7 @@ func (o *runOptions) run(e *env, cfg *configs.Config) int {
 	if b, err := json.Marshal(cfg.Redacted()); err == nil {
 		run.Config = b
 	}
+	run.Demo = o.demo
 	interrupted := ctx.Err() != nil
 
 	if o.output == "-" {
