@@ -282,5 +282,7 @@ details.node > summary h2 { display: inline; font-size: 1.25rem; border: 0; marg
 .col.missing { border: 1px dashed var(--failed); }
 .col h4 { margin-top: 0.7rem; }
 body.summary table { display: table; width: 100%; }
-body.summary td, body.summary th { overflow-wrap: anywhere; }
+body.summary th { overflow-wrap: normal; }
+body.summary td.align-right { white-space: nowrap; }
+body.summary td:nth-child(2) { min-width: 14rem; }
 `

@@ -16,7 +16,7 @@ const (
 	gapX     = 18 // between neighbouring boxes
 	gapY     = 42 // between levels
 	margin   = 4
-	boxChars = 26 // columns of title a box holds (CJK characters count two)
+	boxChars = 24 // columns of title a box holds (CJK characters count two)
 )
 
 // svgTree draws the tree under root as an inline SVG: a tidy top-down layout
