@@ -173,6 +173,10 @@ func (p *Progress) Handle(ev tree.Event) {
 		p.logEvent(ev)
 		return
 	}
+	if ev.Topic == "" {
+		// A call of the run as a whole (the proposed edits): no line of its own.
+		return
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	l := p.topic(ev.Topic)
