@@ -103,7 +103,7 @@ func NewProgress(w io.Writer, opt ProgressOptions) *Progress {
 		}
 	}
 	var h slog.Handler = slog.NewTextHandler(lineWriter{p}, hopt)
-	if opt.Terminal && !opt.Verbose {
+	if opt.Terminal {
 		h = routineCounter{h, p}
 	}
 	p.logger = slog.New(h)
@@ -204,8 +204,9 @@ func (p *Progress) Handle(ev tree.Event) {
 		l.inFlight--
 		l.tokens += ev.Usage.Total()
 	case tree.CallFailed:
+		// Counted from the engine's "call failed" record, which a call
+		// cut short by an interrupt does not get.
 		l.inFlight--
-		l.failedCalls++
 	case tree.FellBack:
 		l.fallbacks++
 		important = true
@@ -457,8 +458,8 @@ func (lw lineWriter) Write(b []byte) (int, error) {
 }
 
 // routineMessages are the log messages of routine events: on a terminal the
-// live lines count them (retries) or show them already (failed calls,
-// fallbacks, finished topics), so they are not printed.
+// live lines count them (retries, failed calls) or show them already
+// (fallbacks, finished topics), so they are printed only with Verbose.
 var routineMessages = map[string]bool{
 	"retrying model call": true,
 	"call failed":         true,
@@ -467,9 +468,9 @@ var routineMessages = map[string]bool{
 	"model call failed": true,
 }
 
-// routineCounter is the log handler of a terminal without Verbose: it counts
-// routine records in the live lines and passes the others on, to be printed
-// above them.
+// routineCounter is the log handler of a terminal: it counts routine
+// records in the live lines and passes on the others, and with Verbose the
+// routine ones too, to be printed above the live lines.
 type routineCounter struct {
 	slog.Handler
 	p *Progress
@@ -480,23 +481,29 @@ func (h routineCounter) Handle(ctx context.Context, r slog.Record) error {
 	if !routineMessages[r.Message] {
 		return h.Handler.Handle(ctx, r)
 	}
-	if r.Message == "retrying model call" {
-		topic := ""
-		r.Attrs(func(a slog.Attr) bool {
-			if a.Key == "topic" {
-				topic = a.Value.String()
-				return false
-			}
-			return true
-		})
-		h.p.mu.Lock()
-		if l := h.p.byID[topic]; l != nil && topic != "" {
-			l.retries++
-		} else {
-			h.p.total.retries++
+	topic := ""
+	r.Attrs(func(a slog.Attr) bool {
+		if a.Key == "topic" {
+			topic = a.Value.String()
+			return false
 		}
-		h.p.draw()
-		h.p.mu.Unlock()
+		return true
+	})
+	h.p.mu.Lock()
+	c := &h.p.total
+	if l := h.p.byID[topic]; l != nil && topic != "" {
+		c = &l.counts
+	}
+	switch r.Message {
+	case "retrying model call":
+		c.retries++
+	case "call failed":
+		c.failedCalls++
+	}
+	h.p.draw()
+	h.p.mu.Unlock()
+	if h.p.opt.Verbose {
+		return h.Handler.Handle(ctx, r)
 	}
 	return nil
 }

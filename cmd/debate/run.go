@@ -346,8 +346,14 @@ func (o *runOptions) resumeCommand() string {
 	for _, t := range o.topics {
 		args = append(args, "--topic", shellQuote(t))
 	}
+	if o.maxRounds > 0 {
+		args = append(args, "--max-rounds", fmt.Sprint(o.maxRounds))
+	}
 	if o.output != "" {
 		args = append(args, "--output", shellQuote(o.output))
+	}
+	if o.demo {
+		args = append(args, "--demo")
 	}
 	return strings.Join(append(args, "--resume"), " ")
 }
