@@ -27,8 +27,8 @@ type ProgressOptions struct {
 	// Color colours statuses on a terminal (turn off for NO_COLOR).
 	Color bool
 	// Verbose prints every log line above the live lines on a terminal too;
-	// without it routine ones (retries, failed calls, fallbacks) are only
-	// counted in the live lines.
+	// without it routine ones (failed attempts, fallbacks) are only counted
+	// in the live lines.
 	Verbose bool
 	// Width returns the terminal's width in columns; nil or a result below 20
 	// means 80. It is asked before every redraw.
@@ -66,9 +66,10 @@ type Progress struct {
 	stopped chan struct{}
 }
 
-// counts are the routine events a live line counts.
+// counts are the routine events a live line counts: failed attempts (each
+// is retried or ends its call) and fallbacks.
 type counts struct {
-	retries, failedCalls, fallbacks int
+	failedAttempts, fallbacks int
 }
 
 type topicLine struct {
@@ -204,7 +205,7 @@ func (p *Progress) Handle(ev tree.Event) {
 		l.inFlight--
 		l.tokens += ev.Usage.Total()
 	case tree.CallFailed:
-		// Counted from the engine's "call failed" record, which a call
+		// Counted from the engine's "call failed" record, which an attempt
 		// cut short by an interrupt does not get.
 		l.inFlight--
 	case tree.FellBack:
@@ -399,7 +400,7 @@ func (c counts) short() string {
 	for _, f := range []struct {
 		n    int
 		word string
-	}{{c.retries, "retr"}, {c.failedCalls, "failed"}, {c.fallbacks, "fallback"}} {
+	}{{c.failedAttempts, "failed"}, {c.fallbacks, "fallback"}} {
 		if f.n > 0 {
 			fmt.Fprintf(&b, " · %d %s", f.n, f.word)
 		}
@@ -414,8 +415,7 @@ func (c counts) String() string {
 		n          int
 		one, other string
 	}{
-		{c.retries, "retry", "retries"},
-		{c.failedCalls, "failed call", "failed calls"},
+		{c.failedAttempts, "failed attempt", "failed attempts"},
 		{c.fallbacks, "fallback", "fallbacks"},
 	} {
 		if f.n > 0 {
@@ -458,14 +458,13 @@ func (lw lineWriter) Write(b []byte) (int, error) {
 }
 
 // routineMessages are the log messages of routine events: on a terminal the
-// live lines count them (retries, failed calls) or show them already
-// (fallbacks, finished topics), so they are printed only with Verbose.
+// live lines count them (failed attempts, each retried or ending its call)
+// or show them already (fallbacks, finished topics), so they are printed
+// only with Verbose.
 var routineMessages = map[string]bool{
-	"retrying model call": true,
-	"call failed":         true,
+	"call failed": true,
 	"participant falls back for the rest of the topic": true,
-	"topic finished":    true,
-	"model call failed": true,
+	"topic finished": true,
 }
 
 // routineCounter is the log handler of a terminal: it counts routine
@@ -494,11 +493,8 @@ func (h routineCounter) Handle(ctx context.Context, r slog.Record) error {
 	if l := h.p.byID[topic]; l != nil && topic != "" {
 		c = &l.counts
 	}
-	switch r.Message {
-	case "retrying model call":
-		c.retries++
-	case "call failed":
-		c.failedCalls++
+	if r.Message == "call failed" {
+		c.failedAttempts++
 	}
 	h.p.draw()
 	h.p.mu.Unlock()

@@ -56,7 +56,8 @@ func TestProgressPlainLogs(t *testing.T) {
 }
 
 // drive plays a run of two topics on a terminal display of the given width:
-// calls, retries logged by the client, a fallback, a failed node, a warning
+// calls, failed attempts logged by the engine (one retried), a fallback, a
+// failed attempt of the run's own, a failed node, a warning
 // from the engine; then closes it and lists the files written, as the run
 // command does. It returns the emulated screen.
 func drive(t *testing.T, width int, verbose bool, titles [2]string) *vtscreen.Screen {
@@ -73,8 +74,9 @@ func drive(t *testing.T, width int, verbose bool, titles [2]string) *vtscreen.Sc
 	for i, ev := range progressEvents() {
 		ev.Time = clock.Add(time.Duration(i) * time.Second)
 		if ev.Kind == tree.CallFailed {
-			log.Info("retrying model call", "participant", "b", "model", "m-b", "attempt", 1, "wait", "1s", "err", "server error 503")
-			log.Warn("call failed", "topic", "t1", "node", "root", "participant", "b", "err", "server error 503")
+			log.Warn("call failed", "topic", "t1", "node", "root", "participant", "b", "attempt", 1, "err", "server error 503")
+			log.Warn("call failed", "topic", "t1", "node", "root", "participant", "b", "attempt", 2, "err", "server error 503")
+			log.Warn("call failed", "topic", "", "participant", "judge", "step", "edits", "attempt", 1, "err", "server error 503")
 		}
 		if ev.Kind == tree.FellBack {
 			log.Warn("participant falls back for the rest of the topic", "topic", "t1", "participant", "b")
@@ -120,7 +122,7 @@ func TestProgressScreen(t *testing.T) {
 				}
 			}
 			for _, want := range []string{
-				"failed · 1 node · 1 failed call · 1 fallback · 2.2k tok · 8s",
+				"failed · 1 node · 2 failed attempts · 1 fallback · 2.2k tok · 8s",
 				"t1: node root failed: no debater answered",
 				`level=WARN msg="synthesis failed" topic=topic-two`,
 				"out/topic-t1-first.md", "out/topic-topic-two-second.md", "out/summary.md", "out/run.json",
@@ -135,13 +137,13 @@ func TestProgressScreen(t *testing.T) {
 					t.Errorf("screen does not hold %s once:\n%s", f, text)
 				}
 			}
-			for _, not := range []string{"retrying model call", "call failed", "falls back", "nodes 0/0"} {
+			for _, not := range []string{"call failed", "falls back", "nodes 0/0"} {
 				if strings.Contains(text, not) {
 					t.Errorf("screen shows %q:\n%s", not, text)
 				}
 			}
-			if !strings.Contains(text, "all topics: 1 retry") {
-				t.Errorf("the retry is not counted:\n%s", text)
+			if !strings.Contains(text, "all topics: 1 failed") {
+				t.Errorf("the run's own failed attempt is not counted:\n%s", text)
 			}
 		})
 	}
@@ -149,7 +151,7 @@ func TestProgressScreen(t *testing.T) {
 
 func TestProgressVerbose(t *testing.T) {
 	text := strings.Join(drive(t, 80, true, [2]string{"First", "Second"}).Rows(), "\n")
-	for _, want := range []string{`msg="retrying model call"`, `msg="call failed"`, "falls back"} {
+	for _, want := range []string{`msg="call failed"`, "attempt=2", "falls back"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("verbose screen lacks %q:\n%s", want, text)
 		}

@@ -6,12 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/debatehq/debate/configs"
@@ -104,7 +102,7 @@ func runCmd(e *env, args []string) int {
 	fs.StringSliceVar(&o.formats, "format", nil, "report formats: markdown, json, html (repeat or comma-separate; run.json is always written)")
 	fs.BoolVar(&o.resume, "resume", false, "reuse every call an earlier, interrupted run of this config completed; call models only for the rest")
 	fs.BoolVar(&o.demo, "demo", false, "play the config against a built-in scripted model: real reports in seconds, no API key, no network")
-	fs.BoolVarP(&o.verbose, "verbose", "v", false, "on a terminal, print every log line (retries, failed calls…) above the live lines too")
+	fs.BoolVarP(&o.verbose, "verbose", "v", false, "on a terminal, print every log line (failed attempts, fallbacks…) above the live lines too")
 	if done, code := parse(e, fs, args, func() string { return runHelp(fs) }); done {
 		return code
 	}
@@ -138,13 +136,12 @@ func (e *env) fail(cmd string, err error) int {
 	switch {
 	case errors.As(err, &problems):
 		fmt.Fprintln(e.stderr, err)
-		return exitUsage
 	case errors.As(err, new(usageError)):
 		fmt.Fprintf(e.stderr, "debate %s: %v\nRun \"debate help %s\" for usage.\n", cmd, err, cmd)
-		return exitUsage
+	default:
+		fmt.Fprintf(e.stderr, "debate %s: %v\n", cmd, err)
 	}
-	fmt.Fprintf(e.stderr, "debate %s: %v\n", cmd, err)
-	return exitFailed
+	return exitCode(err)
 }
 
 // load reads the config and applies the command line over it.
@@ -438,40 +435,6 @@ func selectedTopics(cfg *configs.Config, ids []string) []output.ProgressTopic {
 func (e *env) has(name string) bool {
 	v, ok := e.getenv(name)
 	return ok && v != ""
-}
-
-// interruptible returns a context cancelled by the first Ctrl-C (or SIGTERM),
-// after calling say; a second one exits the process at once. stop releases
-// the signal handler.
-func (e *env) interruptible(say func()) (context.Context, func()) {
-	ctx, cancel := context.WithCancel(context.Background())
-	sigs := make(chan os.Signal, 2)
-	notify := e.notify
-	if notify == nil {
-		notify = func(c chan<- os.Signal) { signal.Notify(c, os.Interrupt, syscall.SIGTERM) }
-	}
-	notify(sigs)
-	done := make(chan struct{})
-	go func() {
-		select {
-		case <-sigs:
-		case <-done:
-			return
-		}
-		say()
-		cancel()
-		select {
-		case <-sigs:
-			fmt.Fprintln(e.stderr, "quit")
-			os.Exit(exitInterrupted)
-		case <-done:
-		}
-	}()
-	return ctx, func() {
-		signal.Stop(sigs)
-		close(done)
-		cancel()
-	}
 }
 
 // isTerminal tells whether w is a character device such as a terminal.
