@@ -2,6 +2,7 @@ package render
 
 import (
 	"regexp"
+	"strings"
 
 	"github.com/debatehq/debate/tree"
 )
@@ -84,6 +85,8 @@ type words struct {
 	// reasons rewrites the reasons the program writes in English (stop
 	// reasons, fallback reasons) in this language; nil keeps them.
 	reasons []reasonRule
+	// reasonSep joins the parts of a translated reason.
+	reasonSep string
 }
 
 // reasonRule rewrites one kind of program-written reason.
@@ -268,6 +271,7 @@ var chinese = words{
 		tree.StepSynthesis: "总结",
 		tree.StepEdits:     "修改建议",
 	},
+	reasonSep: "；",
 	reasons: []reasonRule{
 		{regexp.MustCompile(`^all debaters agreed$`), "各方达成一致"},
 		{regexp.MustCompile(`^round limit (\d+) reached: verdicts forced$`), "达到轮数上限 $1：强制裁决"},
@@ -276,10 +280,13 @@ var chinese = words{
 		{regexp.MustCompile(`^no debater answered the position step$`), "没有辩手给出立场"},
 		{regexp.MustCompile(`^no debater answered the rebuttal step$`), "没有辩手给出反驳"},
 		{regexp.MustCompile(`^node ended without a status$`), "节点结束时没有状态"},
-		{regexp.MustCompile(`^(\d+) consecutive failures, last at position: (.*)$`), "连续失败 $1 次，最后一次在立场步骤：$2"},
-		{regexp.MustCompile(`^(\d+) consecutive failures, last at rebuttal: (.*)$`), "连续失败 $1 次，最后一次在反驳步骤：$2"},
-		{regexp.MustCompile(`^(\d+) consecutive failures, last at judge: (.*)$`), "连续失败 $1 次，最后一次在裁判步骤：$2"},
-		{regexp.MustCompile(`^(\d+) consecutive failures, last at (\w+): (.*)$`), "连续失败 $1 次，最后一次在 $2：$3"},
+		{regexp.MustCompile(`^1 failed attempt, (.*)$`), "失败 1 次：$1"},
+		{regexp.MustCompile(`^(\d+) failed attempts, last (.*)$`), "失败 $1 次，最后一次：$2"},
+		{regexp.MustCompile(`^key refused(.*)$`), "密钥被拒绝$1"},
+		{regexp.MustCompile(`^model not found(.*)$`), "模型不存在$1"},
+		{regexp.MustCompile(`^prompt too long for the model(.*)$`), "提示超出模型的上下文长度$1"},
+		{regexp.MustCompile(`^1 verdict missing after repair$`), "修复后仍缺 1 条裁决"},
+		{regexp.MustCompile(`^(\d+) verdicts missing after repair$`), "修复后仍缺 $1 条裁决"},
 		{regexp.MustCompile(`^(\d+) consecutive failures: (.*)$`), "连续失败 $1 次：$2"},
 	},
 }
@@ -310,13 +317,21 @@ func (w *words) stepWord(s tree.Step) string {
 	return string(s)
 }
 
-// reason returns a reason the program wrote, in the report's language when
-// it is one the program knows how to say there.
+// reason returns a reason the program wrote, in the report's language: each
+// of its "; "-separated parts that the program knows how to say there is
+// translated, the others are kept.
 func (w *words) reason(s string) string {
-	for _, rule := range w.reasons {
-		if rule.re.MatchString(s) {
-			return rule.re.ReplaceAllString(s, rule.repl)
+	if len(w.reasons) == 0 {
+		return s
+	}
+	parts := strings.Split(s, "; ")
+	for i, part := range parts {
+		for _, rule := range w.reasons {
+			if rule.re.MatchString(part) {
+				parts[i] = rule.re.ReplaceAllString(part, rule.repl)
+				break
+			}
 		}
 	}
-	return s
+	return strings.Join(parts, w.reasonSep)
 }

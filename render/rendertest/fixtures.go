@@ -382,7 +382,7 @@ func EveryStatus() *tree.Run {
 
 	run.Topics = []tree.Topic{{
 		ID: "parser-api", Title: root.Title, Status: tree.Failed, Root: root,
-		Fallbacks: []tree.Fallback{{Participant: "party-c", From: partyC.Model, To: partyC.Fallback, Node: "d2", Reason: "2 consecutive failures, last at position: 503 Service Unavailable"}},
+		Fallbacks: []tree.Fallback{{Participant: "party-c", From: partyC.Model, To: partyC.Fallback, Node: "d2", Reason: "2 failed attempts, last 503"}},
 		Usage:     tree.Usage{PromptTokens: 41200, CompletionTokens: 9800, Calls: 31, Failures: 7},
 		StartedAt: run.StartedAt, FinishedAt: run.StartedAt.Add(3*time.Minute + 5*time.Second),
 	}}
