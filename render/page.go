@@ -26,16 +26,7 @@ func TopicHTML(run *tree.Run, t *tree.Topic) ([]byte, error) {
 	w := p.r.w
 	p.demo()
 	p.tag("h1", fmt.Sprintf(w.topicHeading, t.ID, t.Title))
-	p.md(func(r *report) {
-		r.topicHeader(t)
-		r.b.WriteString("\n")
-		if strings.TrimSpace(t.Background) != "" {
-			r.printf("**%s:**\n\n", w.background)
-			r.block(t.Background, 4)
-		}
-		r.list(w.annotations, t.Annotations)
-		r.list(w.coreQuestions, t.CoreQuestions)
-	})
+	p.md(func(r *report) { r.topicIntro(t) })
 	if t.Root != nil {
 		p.b.WriteString(`<div class="overview">` + "\n")
 		p.b.WriteString(`<nav class="toc">` + "\n")

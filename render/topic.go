@@ -55,15 +55,7 @@ func (r *report) topic(t *tree.Topic) {
 	w := r.w
 	r.printf("# "+w.topicHeading+"\n\n", inlineText(t.ID), inlineText(t.Title))
 	r.demoLine()
-	r.topicHeader(t)
-	r.b.WriteString("\n")
-
-	if strings.TrimSpace(t.Background) != "" {
-		r.printf("**%s:**\n\n", w.background)
-		r.block(t.Background, 4)
-	}
-	r.list(w.annotations, t.Annotations)
-	r.list(w.coreQuestions, t.CoreQuestions)
+	r.topicIntro(t)
 
 	t.Root.Walk(r.node)
 
@@ -81,6 +73,20 @@ func (r *report) topic(t *tree.Topic) {
 	} else {
 		r.printf("*%s*\n", w.notReached)
 	}
+}
+
+// topicIntro writes what comes before a topic's nodes: its header lines,
+// background, annotations and core questions.
+func (r *report) topicIntro(t *tree.Topic) {
+	w := r.w
+	r.topicHeader(t)
+	r.b.WriteString("\n")
+	if strings.TrimSpace(t.Background) != "" {
+		r.printf("**%s:**\n\n", w.background)
+		r.block(t.Background, 4)
+	}
+	r.list(w.annotations, t.Annotations)
+	r.list(w.coreQuestions, t.CoreQuestions)
 }
 
 // topicHeader writes a topic's header lines: date and the topic's own

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
+
+	"github.com/debatehq/debate/configs"
 )
 
 // Exit codes of every command. They are part of the interface CI jobs rely on.
@@ -127,49 +129,12 @@ func (e *env) main(args []string) int {
 	for _, c := range commands() {
 		names = append(names, c.name)
 	}
-	if near := closest(args[0], names); near != "" {
+	if near, ok := configs.Closest(args[0], names); ok {
 		fmt.Fprintf(e.stderr, "debate: unknown command %q: did you mean %q?\nRun \"debate help\" for every command.\n", args[0], near)
 		return exitUsage
 	}
 	fmt.Fprintf(e.stderr, "debate: unknown command %q\n\n%s", args[0], topHelp())
 	return exitUsage
-}
-
-// closest returns the candidate nearest to s, if one is within two edits of
-// it (or starts with it), else "".
-func closest(s string, candidates []string) string {
-	best, bestD := "", 3
-	for _, c := range candidates {
-		d := editDistance(s, c)
-		if len(s) >= 3 && strings.HasPrefix(c, s) {
-			d = min(d, 1)
-		}
-		if d < bestD {
-			best, bestD = c, d
-		}
-	}
-	return best
-}
-
-// editDistance returns the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
 
 // flagHint returns " (did you mean --name?)" for a pflag error about an
@@ -181,7 +146,7 @@ func flagHint(fs *pflag.FlagSet, err error) string {
 	}
 	var names []string
 	fs.VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
-	if near := closest(name, names); near != "" {
+	if near, ok := configs.Closest(name, names); ok {
 		return fmt.Sprintf(" (did you mean --%s?)", near)
 	}
 	return ""
