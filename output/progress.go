@@ -205,8 +205,8 @@ func (p *Progress) Handle(ev tree.Event) {
 		l.inFlight--
 		l.tokens += ev.Usage.Total()
 	case tree.CallFailed:
-		// Counted from the engine's "call failed" record, which an attempt
-		// cut short by an interrupt does not get.
+		// Counted from the engine's record of a failed attempt, which an
+		// attempt cut short by an interrupt does not get.
 		l.inFlight--
 	case tree.FellBack:
 		l.fallbacks++
@@ -462,9 +462,19 @@ func (lw lineWriter) Write(b []byte) (int, error) {
 // or show them already (fallbacks, finished topics), so they are printed
 // only with Verbose.
 var routineMessages = map[string]bool{
+	"attempt failed; retrying":                    true,
+	"attempt failed; the fallback takes the call": true,
 	"call failed": true,
 	"participant falls back for the rest of the topic": true,
 	"topic finished": true,
+}
+
+// failedAttemptMessages are the routine messages that each report one failed
+// attempt: retried, handed to the fallback, or ending its call.
+var failedAttemptMessages = map[string]bool{
+	"attempt failed; retrying":                    true,
+	"attempt failed; the fallback takes the call": true,
+	"call failed": true,
 }
 
 // routineCounter is the log handler of a terminal: it counts routine
@@ -493,7 +503,7 @@ func (h routineCounter) Handle(ctx context.Context, r slog.Record) error {
 	if l := h.p.byID[topic]; l != nil && topic != "" {
 		c = &l.counts
 	}
-	if r.Message == "call failed" {
+	if failedAttemptMessages[r.Message] {
 		c.failedAttempts++
 	}
 	h.p.draw()

@@ -74,7 +74,7 @@ func drive(t *testing.T, width int, verbose bool, titles [2]string) *vtscreen.Sc
 	for i, ev := range progressEvents() {
 		ev.Time = clock.Add(time.Duration(i) * time.Second)
 		if ev.Kind == tree.CallFailed {
-			log.Warn("call failed", "topic", "t1", "node", "root", "participant", "b", "attempt", 1, "err", "server error 503")
+			log.Info("attempt failed; retrying", "topic", "t1", "node", "root", "participant", "b", "attempt", 1, "err", "server error 503", "wait", "1s")
 			log.Warn("call failed", "topic", "t1", "node", "root", "participant", "b", "attempt", 2, "err", "server error 503")
 			log.Warn("call failed", "topic", "", "participant", "judge", "step", "edits", "attempt", 1, "err", "server error 503")
 		}
@@ -137,7 +137,7 @@ func TestProgressScreen(t *testing.T) {
 					t.Errorf("screen does not hold %s once:\n%s", f, text)
 				}
 			}
-			for _, not := range []string{"call failed", "falls back", "nodes 0/0"} {
+			for _, not := range []string{"attempt failed", "call failed", "falls back", "nodes 0/0"} {
 				if strings.Contains(text, not) {
 					t.Errorf("screen shows %q:\n%s", not, text)
 				}
@@ -151,7 +151,7 @@ func TestProgressScreen(t *testing.T) {
 
 func TestProgressVerbose(t *testing.T) {
 	text := strings.Join(drive(t, 80, true, [2]string{"First", "Second"}).Rows(), "\n")
-	for _, want := range []string{`msg="call failed"`, "attempt=2", "falls back"} {
+	for _, want := range []string{`msg="attempt failed; retrying"`, `msg="call failed"`, "attempt=2", "falls back"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("verbose screen lacks %q:\n%s", want, text)
 		}

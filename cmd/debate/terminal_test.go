@@ -119,7 +119,7 @@ func TestRunOnTerminal(t *testing.T) {
 			if len(files) < 7 {
 				t.Errorf("only %d files written: %q", len(files), files)
 			}
-			for _, not := range []string{"call failed", "falls back"} {
+			for _, not := range []string{"attempt failed", "call failed", "falls back"} {
 				if strings.Contains(text, not) {
 					t.Errorf("the screen shows the routine log line %q", not)
 				}
