@@ -42,14 +42,14 @@ func HTML(title string, md []byte) ([]byte, error) {
 	}
 	var page bytes.Buffer
 	page.Grow(len(pageHead) + len(pageStyle) + body.Len() + 256)
-	fmt.Fprintf(&page, pageHead, html.EscapeString(title), pageStyle, "page")
+	fmt.Fprintf(&page, pageHead, "", html.EscapeString(title), pageStyle, "page")
 	page.Write(body.Bytes())
 	page.WriteString("</main>\n</body>\n</html>\n")
 	return page.Bytes(), nil
 }
 
 const pageHead = `<!DOCTYPE html>
-<html>
+<html%s>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

@@ -208,7 +208,13 @@ func (p *page) finish(title, kind string) ([]byte, error) {
 	}
 	var out bytes.Buffer
 	out.Grow(len(pageHead) + len(pageStyle) + len(reportStyle) + p.b.Len() + 256)
-	fmt.Fprintf(&out, pageHead, html.EscapeString(title), pageStyle+reportStyle, kind)
+	lang := ` lang="en"`
+	if p.r.run.Language == "zh" {
+		// Lets the browser pick Chinese glyphs for characters Chinese and
+		// Japanese share.
+		lang = ` lang="zh"`
+	}
+	fmt.Fprintf(&out, pageHead, lang, html.EscapeString(title), pageStyle+reportStyle, kind)
 	out.Write(p.b.Bytes())
 	out.WriteString("</main>\n</body>\n</html>\n")
 	return out.Bytes(), nil
