@@ -42,19 +42,8 @@ func TopicHTML(run *tree.Run, t *tree.Topic) ([]byte, error) {
 	t.Root.Walk(p.node)
 	p.b.WriteString(`<section id="conclusion">` + "\n")
 	p.tag("h2", w.conclusion)
-	p.md(func(r *report) {
-		r.conclusion(t.Root)
-		if strings.TrimSpace(t.Synthesis) != "" {
-			r.printf("### %s\n\n", w.synthesis)
-			r.block(t.Synthesis, 3)
-		}
-		r.printf("### %s\n\n", w.pathOverview)
-		if t.Root != nil {
-			r.b.WriteString(fenced("text", textTree(t.Root, w)))
-		} else {
-			r.printf("*%s*\n", w.notReached)
-		}
-	})
+	// The SVG at the top draws the tree; the text tree stays for copying.
+	p.md(func(r *report) { r.topicEnd(t, false) })
 	p.b.WriteString("</section>\n")
 	return p.finish(fmt.Sprintf(w.topicHeading, t.ID, t.Title), "topic")
 }

@@ -60,19 +60,29 @@ func (r *report) topic(t *tree.Topic) {
 	t.Root.Walk(r.node)
 
 	r.printf("---\n\n## %s\n\n", w.conclusion)
+	r.topicEnd(t, true)
+}
+
+// topicEnd writes what follows a topic's "Conclusion" heading: every
+// consensus point and verdict, the synthesis, and the path overview as a
+// text tree, after a Mermaid graph when withMermaid is set.
+func (r *report) topicEnd(t *tree.Topic, withMermaid bool) {
+	w := r.w
 	r.conclusion(t.Root)
 	if strings.TrimSpace(t.Synthesis) != "" {
 		r.printf("### %s\n\n", w.synthesis)
 		r.block(t.Synthesis, 3)
 	}
 	r.printf("### %s\n\n", w.pathOverview)
-	if t.Root != nil {
+	if t.Root == nil {
+		r.printf("*%s*\n", w.notReached)
+		return
+	}
+	if withMermaid {
 		r.b.WriteString(fenced("mermaid", mermaid(t.Root, w)))
 		r.b.WriteString("\n")
-		r.b.WriteString(fenced("text", textTree(t.Root, w)))
-	} else {
-		r.printf("*%s*\n", w.notReached)
 	}
+	r.b.WriteString(fenced("text", textTree(t.Root, w)))
 }
 
 // topicIntro writes what comes before a topic's nodes: its header lines,
