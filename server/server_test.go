@@ -460,8 +460,9 @@ func TestInternalErrorsDoNotLeak(t *testing.T) {
 }
 
 func TestPanicIsInternalError(t *testing.T) {
-	f := newFixture(t, Options{})
-	f.srv.Handle("GET /boom", http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic("secret detail") }))
+	boom := http.NewServeMux()
+	boom.HandleFunc("GET /boom", func(http.ResponseWriter, *http.Request) { panic("secret detail") })
+	f := newFixture(t, Options{Pages: fakePages{mux: boom}})
 	r := f.call("GET", "/boom", "")
 	if r.status != 500 || strings.Contains(r.raw, "secret") || !strings.Contains(f.logs.String(), "secret detail") {
 		t.Fatalf("panic: %d %s; log:\n%s", r.status, r.raw, f.logs.String())

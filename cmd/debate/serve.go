@@ -80,8 +80,8 @@ WebSockets and the database cleanly.`,
 		fmt.Fprintf(e.stderr, "warning: listening on %s without a token: anyone who can reach it may read and write debates; set --token or DEBATE_AUTH_TOKEN\n", ln.Addr())
 	}
 	fmt.Fprintf(e.stderr, "debate serve: listening on http://%s (database %s)\n", ln.Addr(), path)
-	srv := server.New(st, server.Options{Token: *token, Logger: log})
-	web.Register(srv, web.Options{Reports: *reports, Logger: log})
+	ui := web.New(st, web.Options{Reports: *reports, Logger: log})
+	srv := server.New(st, server.Options{Token: *token, Logger: log, Pages: ui})
 	serveErr := srv.Serve(ctx, ln)
 	closeErr := st.Close()
 	if err := errors.Join(serveErr, closeErr); err != nil {

@@ -144,8 +144,7 @@ func TestBrowser(t *testing.T) {
 	}
 	defer st.Close()
 	log := slog.New(slog.NewTextHandler(testWriter{t}, nil))
-	srv := server.New(st, server.Options{Token: token, Logger: log})
-	Register(srv, Options{Logger: log})
+	srv := server.New(st, server.Options{Token: token, Logger: log, Pages: New(st, Options{Logger: log})})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -35,7 +35,6 @@ import (
 
 	"github.com/debatehq/debate/protocol"
 	"github.com/debatehq/debate/render"
-	"github.com/debatehq/debate/server"
 	"github.com/debatehq/debate/server/api"
 	"github.com/debatehq/debate/store"
 )
@@ -56,20 +55,55 @@ type Options struct {
 //go:embed assets
 var assets embed.FS
 
-// Register adds the web UI to s: GET / (the debates and reports), the page of
-// a debate at GET /debates/{id} and the list at GET /debates for browsers
-// (agents asking for JSON still get the API's answers there), the rendered
-// arguments a page loads at GET /ui/debates/{id}/arguments, and the reports
-// at GET /reports/…. Call it once, before serving.
-func Register(s *server.Server, opt Options) {
-	h := newHandler(s.Store(), opt)
-	s.Handle("GET /{$}", http.HandlerFunc(h.list))
-	s.Handle("GET /ui/debates/{id}/arguments", http.HandlerFunc(h.arguments))
-	s.Handle("GET /reports/{path...}", http.HandlerFunc(h.report))
-	pages := http.NewServeMux()
-	pages.HandleFunc("GET /debates", h.list)
-	pages.HandleFunc("GET /debates/{id}", h.debate)
-	s.HandlePages(pages)
+// UI is the web UI: it serves the server's pages (server.Pages). Create it
+// with New and give it to the server as server.Options.Pages.
+type UI struct {
+	always *http.ServeMux // paths only the UI serves
+	pages  *http.ServeMux // paths that are pages for browsers and JSON for agents
+	h      *handler
+}
+
+// New returns the web UI over st: GET / (the debates and reports), the page
+// of a debate at GET /debates/{id}, the list at GET /debates and a document at
+// GET /documents/{id} for browsers (agents asking for JSON still get the API's
+// answers there), the rendered arguments a page loads at GET
+// /ui/debates/{id}/arguments, the list's live feed at GET /ui/events, and the
+// reports at GET /reports/….
+func New(st *store.Store, opt Options) *UI {
+	h := newHandler(st, opt)
+	u := &UI{always: http.NewServeMux(), pages: http.NewServeMux(), h: h}
+	u.always.HandleFunc("GET /{$}", h.list)
+	u.always.HandleFunc("GET /ui/debates/{id}/arguments", h.arguments)
+	u.always.HandleFunc("GET /reports/{path...}", h.report)
+	u.pages.HandleFunc("GET /debates", h.list)
+	u.pages.HandleFunc("GET /debates/{id}", h.debate)
+	return u
+}
+
+// Page returns the handler of the page r asks for: the UI's own paths for
+// any client, the pages shared with the API only for requests that accept
+// HTML. It returns nil for everything else.
+func (u *UI) Page(r *http.Request) http.Handler {
+	// The muxes themselves serve, so that the handlers see path values.
+	if _, pattern := u.always.Handler(r); pattern != "" {
+		return u.always
+	}
+	if acceptsHTML(r) {
+		if _, pattern := u.pages.Handler(r); pattern != "" {
+			return u.pages
+		}
+	}
+	return nil
+}
+
+// AskToken answers a browser that asked for a page without the server's
+// token with a page that asks for it; other clients get the API's JSON 401.
+func (u *UI) AskToken(w http.ResponseWriter, r *http.Request) bool {
+	if !acceptsHTML(r) || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
+		return false
+	}
+	u.h.page(w, r, http.StatusUnauthorized, "token", "Token required", nil)
+	return true
 }
 
 type handler struct {
@@ -103,7 +137,7 @@ func newHandler(st *store.Store, opt Options) *handler {
 	funcs := template.FuncMap{"awaited": awaitedText, "wireTime": wireTime, "shortTime": shortTime,
 		"stateClass":  func(s string) string { return "state " + classFor("state-", s) },
 		"statusClass": func(s string) string { return "status " + classFor("status-", s) }}
-	for _, name := range []string{"list", "debate", "report", "error"} {
+	for _, name := range []string{"list", "debate", "report", "error", "token"} {
 		h.pages[name] = template.Must(template.New("layout.html").Funcs(funcs).
 			ParseFS(assets, "assets/layout.html", "assets/"+name+".html"))
 	}
@@ -238,11 +272,7 @@ func (h *handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 		h.internal(w, r, err)
 		return
 	}
-	status := http.StatusBadRequest
-	switch pe.Code {
-	case protocol.CodeDebateNotFound, protocol.CodeArgumentNotFound, protocol.CodeDocumentNotFound:
-		status = http.StatusNotFound
-	}
+	status, _ := api.Status(string(pe.Code))
 	h.page(w, r, status, "error", http.StatusText(status),
 		errorData{Status: status, Code: string(pe.Code), Message: pe.Message, Suggestion: pe.Suggestion})
 }
@@ -283,12 +313,12 @@ type listRow struct {
 // list serves the debates, newest first, filtered by ?state=, and the
 // reports.
 func (h *handler) list(w http.ResponseWriter, r *http.Request) {
-	f, err := server.ParseFilter(r.URL.Query())
+	q, err := api.ParseListQuery(r.URL.Query())
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	f.Limit = PageSize
+	f := store.Filter{State: q.State, Offset: q.Offset, PendingFirstOpponent: q.PendingFirstOpponent, Limit: PageSize}
 	p, err := h.st.List(r.Context(), f)
 	if err != nil {
 		h.fail(w, r, err)
@@ -408,10 +438,7 @@ func (h *handler) jsonError(w http.ResponseWriter, r *http.Request, err error) {
 			Code: string(protocol.CodeInternal), Message: "internal error (request " + id + ")", RequestID: id}})
 		return
 	}
-	status := http.StatusBadRequest
-	if pe.Code == protocol.CodeDebateNotFound {
-		status = http.StatusNotFound
-	}
+	status, _ := api.Status(string(pe.Code))
 	h.writeJSON(w, status, api.Envelope[any]{Error: api.FromError(pe)})
 }
 

@@ -78,8 +78,7 @@ func newFixture(t testing.TB, token string, reports []string, stOpt store.Option
 	}
 	logs := &syncBuffer{}
 	log := slog.New(slog.NewTextHandler(logs, nil))
-	srv := server.New(st, server.Options{Token: token, Logger: log})
-	Register(srv, Options{Reports: reports, Logger: log})
+	srv := server.New(st, server.Options{Token: token, Logger: log, Pages: New(st, Options{Reports: reports, Logger: log})})
 	ts := httptest.NewServer(srv.Handler())
 	t.Cleanup(func() {
 		ts.Close()
@@ -402,8 +401,11 @@ func TestAuth(t *testing.T) {
 	f.create("d1", "T", "M")
 	paths := []string{"/", "/debates", "/debates/d1", "/ui/debates/d1/arguments", "/reports/0/summary.md"}
 	for _, path := range paths {
-		if p := f.get(path, browserAccept, ""); p.status != http.StatusUnauthorized || !strings.Contains(p.body, "AUTH_FAILED") {
-			t.Errorf("%s without a token: %d %s", path, p.status, p.body)
+		if p := f.get(path, browserAccept, ""); p.status != http.StatusUnauthorized || !strings.Contains(p.body, `id="ui-token-form"`) {
+			t.Errorf("%s without a token: %d %s, want the page asking for the token", path, p.status, p.body)
+		}
+		if p := f.get(path, "application/json", ""); p.status != http.StatusUnauthorized || !strings.Contains(p.body, `"AUTH_FAILED"`) {
+			t.Errorf("%s without a token, as JSON: %d %s", path, p.status, p.body)
 		}
 		if p := f.get(path+sep(path)+"token=wrong", browserAccept, ""); p.status != http.StatusUnauthorized {
 			t.Errorf("%s with a wrong token: %d", path, p.status)

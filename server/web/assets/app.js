@@ -333,9 +333,35 @@
     connect();
   }
 
+  // The token page sends the typed token to the server, which keeps it in a
+  // cookie for this browser session; the page asked for is then reloaded.
+  function tokenPage() {
+    var form = document.getElementById('ui-token-form');
+    var input = document.getElementById('ui-token');
+    var error = document.getElementById('ui-token-error');
+    form.addEventListener('submit', function (ev) {
+      ev.preventDefault();
+      error.hidden = true;
+      fetch('/session', {
+        method: 'POST', credentials: 'same-origin', cache: 'no-store',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ token: input.value })
+      }).then(function (r) { return r.json(); }).then(function (env) {
+        if (env && env.success) { location.reload(); return; }
+        error.textContent = (env && env.error && env.error.message) || 'The server refused the token.';
+        error.hidden = false;
+        input.select();
+      }).catch(function () {
+        error.textContent = 'The server cannot be reached.';
+        error.hidden = false;
+      });
+    });
+  }
+
   keepToken(document);
   localTimes(document);
   var page = document.body.getAttribute('data-page');
   if (page === 'list') listPage();
   if (page === 'debate') debatePage();
+  if (page === 'token') tokenPage();
 })();
