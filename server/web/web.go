@@ -77,6 +77,7 @@ func New(st *store.Store, opt Options) *UI {
 	u.always.HandleFunc("GET /reports/{path...}", h.report)
 	u.pages.HandleFunc("GET /debates", h.list)
 	u.pages.HandleFunc("GET /debates/{id}", h.debate)
+	u.pages.HandleFunc("GET /documents/{id}", h.document)
 	return u
 }
 
@@ -137,7 +138,7 @@ func newHandler(st *store.Store, opt Options) *handler {
 	funcs := template.FuncMap{"awaited": awaitedText, "wireTime": wireTime, "shortTime": shortTime,
 		"stateClass":  func(s string) string { return "state " + classFor("state-", s) },
 		"statusClass": func(s string) string { return "status " + classFor("status-", s) }}
-	for _, name := range []string{"list", "debate", "report", "error", "token"} {
+	for _, name := range []string{"list", "debate", "report", "error", "token", "document"} {
 		h.pages[name] = template.Must(template.New("layout.html").Funcs(funcs).
 			ParseFS(assets, "assets/layout.html", "assets/"+name+".html"))
 	}
@@ -391,6 +392,9 @@ func (h *handler) debate(w http.ResponseWriter, r *http.Request) {
 type RenderedArgument struct {
 	api.Argument
 	HTML string `json:"html"`
+	// Docs lists the ids of existing documents the content mentions; the
+	// page links them to their pages.
+	Docs []string `json:"docs,omitempty"`
 }
 
 // Rendered is the answer of GET /ui/debates/{id}/arguments: the debate as it
@@ -418,13 +422,19 @@ func (h *handler) arguments(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out := Rendered{Debate: api.FromDebate(deb), Arguments: make([]RenderedArgument, 0, len(args))}
+	known := map[string]bool{}
 	for _, a := range args {
 		body, err := render.Fragment([]byte(a.Content))
 		if err != nil {
 			h.jsonError(w, r, err)
 			return
 		}
-		out.Arguments = append(out.Arguments, RenderedArgument{Argument: api.FromArgument(a), HTML: string(body)})
+		docs, err := h.docRefs(r.Context(), a.Content, known)
+		if err != nil {
+			h.jsonError(w, r, err)
+			return
+		}
+		out.Arguments = append(out.Arguments, RenderedArgument{Argument: api.FromArgument(a), HTML: string(body), Docs: docs})
 	}
 	h.writeJSON(w, http.StatusOK, api.Envelope[Rendered]{Success: true, Data: out})
 }

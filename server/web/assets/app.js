@@ -29,6 +29,37 @@
     });
   }
 
+  // linkDocs turns the mentions of the given document ids in root's text
+  // into links to the documents' pages (text nodes only, never markup).
+  function linkDocs(root, ids) {
+    if (!ids || !ids.length) return;
+    var walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    var texts = [];
+    for (var n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (!n.parentElement || !n.parentElement.closest('a')) texts.push(n);
+    }
+    texts.forEach(function (t) {
+      var s = t.nodeValue, parts = [], last = 0;
+      for (;;) {
+        var best = -1, bestID = '';
+        ids.forEach(function (id) {
+          var i = s.indexOf(id, last);
+          if (i >= 0 && (best < 0 || i < best)) { best = i; bestID = id; }
+        });
+        if (best < 0) break;
+        if (best > last) parts.push(document.createTextNode(s.slice(last, best)));
+        var a = el('a', 'doc-link', bestID);
+        a.href = '/documents/' + encodeURIComponent(bestID);
+        a.title = 'Open the document';
+        parts.push(a);
+        last = best + bestID.length;
+      }
+      if (!parts.length) return;
+      if (last < s.length) parts.push(document.createTextNode(s.slice(last)));
+      t.replaceWith.apply(t, parts);
+    });
+  }
+
   function parseTime(s) {
     // The wire's microseconds are trimmed to what Date reads everywhere.
     var d = new Date(String(s).replace(/(\.\d{3})\d*Z$/, '$1Z'));
@@ -146,7 +177,7 @@
       ui.error.replaceChildren();
     }
 
-    function addArgument(a, html, fresh) {
+    function addArgument(a, html, fresh, docs) {
       var n = nodes[a.id];
       if (!n) {
         var li = el('li', 'arg ' + classFor('arg-', a.type));
@@ -186,6 +217,7 @@
         // html comes from the server's safe Markdown renderer.
         n.body.innerHTML = html;
         n.body.classList.remove('plain');
+        linkDocs(n.body, docs);
         keepToken(n.body);
       } else {
         loadHTML();
@@ -203,7 +235,7 @@
         .then(function (env) {
           if (!env || !env.success) return;
           env.data.arguments.forEach(function (a) {
-            addArgument(a, a.html);
+            addArgument(a, a.html, false, a.docs);
             if (a.seq > rendered) rendered = a.seq;
           });
         })
