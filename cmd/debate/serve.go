@@ -80,7 +80,7 @@ WebSockets and the database cleanly.`,
 		fmt.Fprintf(e.stderr, "warning: listening on %s without a token: anyone who can reach it may read and write debates; set --token or DEBATE_AUTH_TOKEN\n", ln.Addr())
 	}
 	fmt.Fprintf(e.stderr, "debate serve: listening on http://%s (database %s)\n", ln.Addr(), path)
-	ui := web.New(st, web.Options{Reports: *reports, Logger: log})
+	ui := web.New(st, web.Options{Reports: *reports, Logger: log, Done: ctx.Done()})
 	srv := server.New(st, server.Options{Token: *token, Logger: log, Pages: ui})
 	serveErr := srv.Serve(ctx, ln)
 	closeErr := st.Close()

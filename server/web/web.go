@@ -50,6 +50,9 @@ type Options struct {
 	// Logger receives internal errors (with the request id); slog.Default()
 	// when nil. Tokens and query strings are never logged.
 	Logger *slog.Logger
+	// Done, when set, closes when the server begins to shut down: the live
+	// feeds of open pages end then, so that shutdown need not wait for them.
+	Done <-chan struct{}
 }
 
 //go:embed assets
@@ -75,6 +78,7 @@ func New(st *store.Store, opt Options) *UI {
 	u.always.HandleFunc("GET /{$}", h.list)
 	u.always.HandleFunc("GET /ui/debates/{id}/arguments", h.arguments)
 	u.always.HandleFunc("GET /reports/{path...}", h.report)
+	u.always.HandleFunc("GET /ui/events", h.events)
 	u.pages.HandleFunc("GET /debates", h.list)
 	u.pages.HandleFunc("GET /debates/{id}", h.debate)
 	u.pages.HandleFunc("GET /documents/{id}", h.document)
@@ -108,6 +112,7 @@ func (u *UI) AskToken(w http.ResponseWriter, r *http.Request) bool {
 }
 
 type handler struct {
+	done    <-chan struct{}
 	st      *store.Store
 	log     *slog.Logger
 	reports *reports
@@ -125,6 +130,7 @@ func newHandler(st *store.Store, opt Options) *handler {
 	js := mustRead("assets/app.js")
 	css := mustRead("assets/style.css")
 	h := &handler{
+		done:    opt.Done,
 		st:      st,
 		log:     opt.Logger,
 		reports: newReports(opt.Reports),
@@ -297,7 +303,9 @@ type listData struct {
 	Total      int
 	State      string
 	States     []string
-	First      int // 1-based index of the first debate shown
+	Needs      int  // debates awaiting the arbitrator
+	NeedsView  bool // the "needs you" view
+	First      int  // 1-based index of the first debate shown
 	Last       int
 	NewerURL   string
 	OlderURL   string
@@ -311,21 +319,42 @@ type listRow struct {
 	URL     string
 }
 
-// list serves the debates, newest first, filtered by ?state=, and the
-// reports.
+// list serves the debates, newest first, filtered by ?state= or, with
+// ?view=needs, those that wait for the arbitrator; and the reports. The
+// count of debates that wait for the arbitrator is in the title.
 func (h *handler) list(w http.ResponseWriter, r *http.Request) {
 	q, err := api.ParseListQuery(r.URL.Query())
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	f := store.Filter{State: q.State, Offset: q.Offset, PendingFirstOpponent: q.PendingFirstOpponent, Limit: PageSize}
-	p, err := h.st.List(r.Context(), f)
+	d := listData{State: string(q.State), Runs: h.reports.runs(), ReportDirs: len(h.reports.dirs)}
+	switch v := r.URL.Query().Get("view"); v {
+	case "":
+	case "needs":
+		d.NeedsView = true
+	default:
+		h.fail(w, r, protocol.Errorf(protocol.CodeInvalidInput, "view: want needs or nothing, got %q", v).
+			WithSuggestion("use ?view=needs for the debates that wait for you"))
+		return
+	}
+	needs, err := h.needs(r.Context(), PageSize)
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	d := listData{Total: p.Total, State: string(f.State), Runs: h.reports.runs(), ReportDirs: len(h.reports.dirs)}
+	d.Needs = needs.Total
+	p := needs
+	f := store.Filter{State: q.State, Offset: q.Offset, PendingFirstOpponent: q.PendingFirstOpponent, Limit: PageSize}
+	if !d.NeedsView {
+		if p, err = h.st.List(r.Context(), f); err != nil {
+			h.fail(w, r, err)
+			return
+		}
+	} else {
+		f = store.Filter{Limit: PageSize}
+	}
+	d.Total = p.Total
 	for _, s := range protocol.States {
 		d.States = append(d.States, string(s))
 	}
@@ -348,13 +377,22 @@ func (h *handler) list(w http.ResponseWriter, r *http.Request) {
 		}
 		return "/?" + v.Encode()
 	}
-	if f.Offset > 0 {
+	if !d.NeedsView && f.Offset > 0 {
 		d.NewerURL = pageURL(max(0, f.Offset-PageSize))
 	}
-	if f.Offset+len(p.Debates) < p.Total {
+	if !d.NeedsView && f.Offset+len(p.Debates) < p.Total {
 		d.OlderURL = pageURL(f.Offset + len(p.Debates))
 	}
-	h.page(w, r, http.StatusOK, "list", "Debates", d)
+	h.page(w, r, http.StatusOK, "list", countTitle(d.Needs, "Debates"), d)
+}
+
+// countTitle puts the number of debates that need the arbitrator before a
+// page's title, as the tab shows it.
+func countTitle(needs int, title string) string {
+	if needs == 0 {
+		return title
+	}
+	return "(" + strconv.Itoa(needs) + ") " + title
 }
 
 // debateData is the body of a debate's page; Data is the JSON the script

@@ -87,10 +87,60 @@
   }
 
   function listPage() {
-    var select = document.getElementById('state');
-    if (select && select.form) {
-      select.addEventListener('change', function () { select.form.submit(); });
+    function wireFilter() {
+      var select = document.getElementById('state');
+      if (select && select.form) {
+        select.addEventListener('change', function () { select.form.submit(); });
+      }
     }
+    wireFilter();
+    if (!window.EventSource) return;
+    var status = document.getElementById('ui-list-live');
+    var baseTitle = document.title.replace(/^\(\d+\) /, '');
+    var loading = false, again = false;
+
+    // refresh loads this same page again and swaps in its list: the HTML
+    // is the server's own template output.
+    function refresh() {
+      if (loading) { again = true; return; }
+      loading = true;
+      again = false;
+      var headers = { Accept: 'text/html' };
+      if (token) headers.Authorization = 'Bearer ' + token;
+      fetch(location.pathname + location.search, { headers: headers, cache: 'no-store', credentials: 'same-origin' })
+        .then(function (r) { return r.ok ? r.text() : null; })
+        .then(function (html) {
+          if (!html) return;
+          var fresh = new DOMParser().parseFromString(html, 'text/html').getElementById('ui-list');
+          var list = document.getElementById('ui-list');
+          if (!fresh || !list) return;
+          list.replaceWith(document.adoptNode(fresh));
+          keepToken(fresh);
+          localTimes(fresh);
+          wireFilter();
+        })
+        .catch(function () { /* the next change tries again */ })
+        .then(function () {
+          loading = false;
+          if (again) refresh();
+        });
+    }
+
+    var first = true;
+    var es = new EventSource('/ui/events' + (token ? '?token=' + encodeURIComponent(token) : ''));
+    es.addEventListener('change', function (ev) {
+      var d;
+      try { d = JSON.parse(ev.data); } catch (e) { return; }
+      document.title = (d.needs > 0 ? '(' + d.needs + ') ' : '') + baseTitle;
+      status.textContent = 'This list updates itself.';
+      // The first event only confirms what the page already shows.
+      if (first) { first = false; return; }
+      refresh();
+    });
+    es.onerror = function () {
+      status.textContent = 'Live updates paused: reconnecting…';
+      first = false;
+    };
   }
 
   function debatePage() {
