@@ -293,22 +293,43 @@ func TestBrowser(t *testing.T) {
 		enabled("ui-intervene", false), enabled("ui-ruling", true), enabled("ui-close", true),
 	)
 
-	step("a refused ruling (no content: the intervention emptied the text box) is shown",
+	step("the ruling form moves beside the intervention it answers, quoting it",
+		until(`document.querySelector('#ui-tree .arg-intervention > #ui-controls') !== null`),
+		until(`document.getElementById('ui-quote').textContent.includes('INTERVENTION #4 by arbitrator')`),
+		until(`document.getElementById('ui-quote').textContent.includes('Stop: **stay on topic**.')`),
+	)
+
+	step("an empty ruling is caught before it is sent",
 		until(`document.getElementById('ui-content').value === ''`),
 		chromedp.Click(chromedp.ID("ui-ruling")),
-		errorShown("INVALID_INPUT", "content"),
+		errorShown("Write the ruling first"),
+		stateIs("INTERVENTION_PENDING"),
+	)
+	if c, err := st.Get(context.Background(), "b1", -1); err != nil || len(c.Arguments) != 3 {
+		t.Fatalf("the empty ruling reached the store: %v", err)
+	}
+
+	step("closing asks for confirmation; cancel keeps the debate open",
+		chromedp.SetValue(chromedp.ID("ui-content"), "Closed: Fridays stay **frozen**."),
+		chromedp.Click(chromedp.ID("ui-close")),
+		chromedp.Click(chromedp.ID("ui-ruling")),
+		until(`!document.getElementById('ui-confirm').hidden`),
+		chromedp.Click(chromedp.ID("ui-confirm-no")),
+		until(`document.getElementById('ui-confirm').hidden`),
 		stateIs("INTERVENTION_PENDING"),
 	)
 
 	step("rule and close",
-		chromedp.SetValue(chromedp.ID("ui-content"), "Closed: Fridays stay **frozen**."),
-		chromedp.Click(chromedp.ID("ui-close")),
 		chromedp.Click(chromedp.ID("ui-ruling")),
+		until(`!document.getElementById('ui-confirm').hidden`),
+		chromedp.Click(chromedp.ID("ui-confirm-yes")),
 		stateIs("CLOSED"),
 		until(`document.getElementById('ui-awaited').textContent === 'nobody (closed)'`),
 		until(`document.querySelector('#ui-tree .arg-ruling .body strong') !== null`),
 		enabled("ui-intervene", false), enabled("ui-ruling", false), enabled("ui-close", false),
 		until(`document.getElementById('ui-error').hidden`),
+		until(`document.getElementById('ui-notice').textContent === 'Ruling recorded as #5.'`),
+		until(`document.querySelector('#ui-controls-home + #ui-controls') !== null`),
 	)
 	shot("3-closed")
 

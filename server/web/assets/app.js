@@ -161,7 +161,14 @@
       notice: document.getElementById('ui-notice'),
       tree: document.getElementById('ui-tree'),
       count: document.getElementById('ui-count'),
-      live: document.getElementById('ui-live')
+      live: document.getElementById('ui-live'),
+      controls: document.getElementById('ui-controls'),
+      home: document.getElementById('ui-controls-home'),
+      heading: document.getElementById('ui-controls-h'),
+      quote: document.getElementById('ui-quote'),
+      confirm: document.getElementById('ui-confirm'),
+      confirmYes: document.getElementById('ui-confirm-yes'),
+      confirmNo: document.getElementById('ui-confirm-no')
     };
 
     var state = data.debate.state;
@@ -172,6 +179,8 @@
     var ws = null, live = false, attempt = 0, retryTimer = null;
     var nextMessage = 1;
     var pending = null;    // the submission awaiting its answer
+    var newest = null;     // the newest argument: {id, seq, type, role, content}
+    var recordedSeq = 0;   // seq of the last submission this page recorded
     var unanswered = null; // a submission whose socket dropped before the answer
 
     function setConn(text, on) {
@@ -208,6 +217,28 @@
       else if (canIntervene) hint = 'The floor is open. Intervene to stop it; a ruling follows.';
       else hint = '';
       ui.hint.textContent = hint;
+      if (!(ready && canRule)) ui.confirm.hidden = true;
+      placeControls(canRule);
+    }
+
+    // placeControls puts the arbitrator's form beside the APPEAL,
+    // RESOLUTION or INTERVENTION a ruling answers, quoting it; otherwise
+    // back under the status.
+    function placeControls(canRule) {
+      var n = newest && nodes[newest.id];
+      if (canRule && n && newest.type !== 'CLAIM' && newest.type !== 'MOTION' && newest.type !== 'RULING') {
+        if (ui.controls.parentNode !== n.li) n.li.insertBefore(ui.controls, n.kids);
+        ui.heading.textContent = 'Your ruling on ' + newest.type + ' #' + newest.seq;
+        ui.quote.replaceChildren();
+        ui.quote.appendChild(el('cite', '', newest.type + ' #' + newest.seq + ' by ' + newest.role + ':'));
+        var text = newest.content || '(no text)';
+        ui.quote.appendChild(document.createTextNode(text.length > 800 ? text.slice(0, 800) + '…' : text));
+        ui.quote.hidden = false;
+        return;
+      }
+      if (ui.controls.previousElementSibling !== ui.home) ui.home.after(ui.controls);
+      ui.heading.textContent = 'Arbitrator';
+      ui.quote.hidden = true;
     }
 
     function showError(err) {
@@ -219,6 +250,12 @@
       ui.error.appendChild(head);
       if (err.suggestion) ui.error.appendChild(el('p', 'suggestion', err.suggestion));
       if (err.current_state) ui.error.appendChild(el('p', 'meta', 'Current state: ' + err.current_state));
+      ui.error.hidden = false;
+    }
+
+    // showProblem explains, before anything is sent, why it is not sent.
+    function showProblem(text) {
+      ui.error.replaceChildren(el('p', '', text));
       ui.error.hidden = false;
     }
 
@@ -261,6 +298,9 @@
         if (fresh) {
           li.classList.add('fresh');
           ui.live.textContent = 'New argument #' + a.seq + ': ' + a.type + ' by ' + a.role;
+        }
+        if (!newest || a.seq > newest.seq) {
+          newest = { id: a.id, seq: a.seq, type: a.type, role: a.role, content: a.content };
         }
       }
       if (typeof html === 'string') {
@@ -310,6 +350,12 @@
           setState(d.debate.state);
           break;
         case 'new_argument':
+          // What this page said about its last submission is stale once
+          // someone else has written after it.
+          if (d.argument.seq > recordedSeq && !pending) {
+            ui.notice.textContent = '';
+            hideError();
+          }
           addArgument(d.argument, undefined, !nodes[d.argument.id]);
           setState(d.debate.state);
           break;
@@ -318,6 +364,7 @@
             var a = d.argument || {};
             ui.notice.textContent = (a.type ? a.type.charAt(0) + a.type.slice(1).toLowerCase() : 'Submission') +
               ' recorded as #' + a.seq + (d.replay ? ' (already recorded before)' : '') + '.';
+            recordedSeq = a.seq || 0;
             ui.content.value = '';
             ui.close.checked = false;
             pending = null;
@@ -341,10 +388,23 @@
       return 'web-' + Array.prototype.map.call(b, function (x) { return (x + 256).toString(16).slice(1); }).join('');
     }
 
-    function submit(kind) {
+    function submit(kind, confirmed) {
       if (!ws || !live || pending) return;
       var content = ui.content.value;
       var close = kind === 'submit_ruling' && ui.close.checked;
+      ui.notice.textContent = '';
+      if (kind === 'submit_ruling' && !content.trim()) {
+        showProblem('Write the ruling first: a ruling needs its text (the parties align to it).');
+        ui.content.focus();
+        return;
+      }
+      if (close && !confirmed) {
+        hideError();
+        ui.confirm.hidden = false;
+        ui.confirmYes.focus();
+        return;
+      }
+      ui.confirm.hidden = true;
       // Sending the same thing again after a dropped connection reuses its
       // client_request_id, so the server records it once.
       var same = unanswered && unanswered.kind === kind && unanswered.content === content && unanswered.close === close;
@@ -407,6 +467,10 @@
 
     ui.intervene.addEventListener('click', function () { submit('submit_intervention'); });
     ui.ruling.addEventListener('click', function () { submit('submit_ruling'); });
+    ui.confirmYes.addEventListener('click', function () { submit('submit_ruling', true); });
+    ui.confirmNo.addEventListener('click', function () { ui.confirm.hidden = true; ui.ruling.focus(); });
+    ui.close.addEventListener('change', function () { if (!ui.close.checked) ui.confirm.hidden = true; });
+    ui.content.addEventListener('input', function () { ui.notice.textContent = ''; });
     window.addEventListener('online', reconnectNow);
     document.addEventListener('visibilitychange', function () {
       if (document.visibilityState === 'visible') reconnectNow();
