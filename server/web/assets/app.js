@@ -231,8 +231,14 @@
         ui.heading.textContent = 'Your ruling on ' + newest.type + ' #' + newest.seq;
         ui.quote.replaceChildren();
         ui.quote.appendChild(el('cite', '', newest.type + ' #' + newest.seq + ' by ' + newest.role + ':'));
-        var text = newest.content || '(no text)';
-        ui.quote.appendChild(document.createTextNode(text.length > 800 ? text.slice(0, 800) + '…' : text));
+        if (n.body.classList.contains('plain')) {
+          ui.quote.appendChild(el('div', 'quote-body plain', newest.content || '(no text)'));
+        } else {
+          // A copy of the argument's body, which is the server's safe HTML.
+          var copy = n.body.cloneNode(true);
+          copy.className = 'quote-body';
+          ui.quote.appendChild(copy);
+        }
         ui.quote.hidden = false;
         return;
       }
@@ -309,6 +315,7 @@
         n.body.classList.remove('plain');
         linkDocs(n.body, docs);
         keepToken(n.body);
+        if (newest && newest.id === a.id) updateControls();
       } else {
         loadHTML();
       }
