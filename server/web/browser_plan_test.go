@@ -85,7 +85,8 @@ func TestBrowserCodingPlan(t *testing.T) {
 	)
 	b.shot("2-list")
 
-	b.follow("open the debate", chromedp.Click(chromedp.CSS(`a[href="/debates/plan"]`)))
+	// The list may be swapped for a fresher one at any time: click in one go.
+	b.follow("open the debate", chromedp.Evaluate[chromedp.Void](`document.querySelector('a[href="/debates/plan"]').click()`))
 	b.step("the arguments link the plan",
 		stateIs("AWAITING_ARBITRATOR"),
 		until(fmt.Sprintf(`document.querySelectorAll('#ui-tree a.doc-link[href="/documents/%s"]').length === 2`, plan.ID)),

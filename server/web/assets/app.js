@@ -98,6 +98,7 @@
     var status = document.getElementById('ui-list-live');
     var baseTitle = document.title.replace(/^\(\d+\) /, '');
     var loading = false, again = false;
+    var shown = null; // the list's HTML as the server last sent it
 
     // refresh loads this same page again and swaps in its list: the HTML
     // is the server's own template output.
@@ -114,6 +115,9 @@
           var fresh = new DOMParser().parseFromString(html, 'text/html').getElementById('ui-list');
           var list = document.getElementById('ui-list');
           if (!fresh || !list) return;
+          // Unchanged: keep the page as it is (focus, selection).
+          if (fresh.outerHTML === shown) return;
+          shown = fresh.outerHTML;
           list.replaceWith(document.adoptNode(fresh));
           keepToken(fresh);
           localTimes(fresh);
