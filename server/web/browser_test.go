@@ -357,6 +357,7 @@ func TestBrowser(t *testing.T) {
 		until(`document.getElementById('ui-quote').textContent.includes('INTERVENTION #4 by arbitrator')`),
 		until(`document.querySelector('#ui-quote strong').textContent === 'stay on topic'`),
 	)
+	shot("3-ruling-form")
 
 	step("an empty ruling is caught before it is sent",
 		until(`document.getElementById('ui-content').value === ''`),
@@ -390,7 +391,7 @@ func TestBrowser(t *testing.T) {
 		until(`document.getElementById('ui-notice').textContent === 'Ruling recorded as #5.'`),
 		until(`document.querySelector('#ui-controls-home + #ui-controls') !== null`),
 	)
-	shot("3-closed")
+	shot("4-closed")
 
 	c, err := st.Get(context.Background(), "b1", -1)
 	if err != nil {
@@ -410,5 +411,5 @@ func TestBrowser(t *testing.T) {
 		until(`document.querySelector('a[href^="/debates/b1"]').getAttribute('href').includes('token=')`),
 		until(`document.body.textContent.includes('CLOSED')`),
 	)
-	shot("4-list")
+	shot("5-list")
 }

@@ -169,6 +169,7 @@
       controls: document.getElementById('ui-controls'),
       home: document.getElementById('ui-controls-home'),
       heading: document.getElementById('ui-controls-h'),
+      label: document.getElementById('ui-content-label'),
       quote: document.getElementById('ui-quote'),
       confirm: document.getElementById('ui-confirm'),
       confirmYes: document.getElementById('ui-confirm-yes'),
@@ -233,6 +234,7 @@
       if (canRule && n && newest.type !== 'CLAIM' && newest.type !== 'MOTION' && newest.type !== 'RULING') {
         if (ui.controls.parentNode !== n.li) n.li.insertBefore(ui.controls, n.kids);
         ui.heading.textContent = 'Your ruling on ' + newest.type + ' #' + newest.seq;
+        ui.label.textContent = 'Text of your ruling (Markdown)';
         ui.quote.replaceChildren();
         ui.quote.appendChild(el('cite', '', newest.type + ' #' + newest.seq + ' by ' + newest.role + ':'));
         if (n.body.classList.contains('plain')) {
@@ -248,6 +250,7 @@
       }
       if (ui.controls.previousElementSibling !== ui.home) ui.home.after(ui.controls);
       ui.heading.textContent = 'Arbitrator';
+      ui.label.textContent = 'Text of your intervention or ruling (Markdown)';
       ui.quote.hidden = true;
     }
 
