@@ -343,6 +343,12 @@ func TestStatusTable(t *testing.T) {
 			t.Errorf("%s → %d, want %d", c, got, w)
 		}
 	}
+	for code, want := range map[string]int{api.CodeRouteNotFound: 404, api.CodeMethodNotAllowed: 405,
+		api.CodeUnsupportedMediaType: 415, api.CodeCrossSite: 403, api.CodeHostNotAllowed: 403, api.CodeRequestTimeout: 408} {
+		if got := statusOf(code); got != want {
+			t.Errorf("%s → %d, want %d", code, got, want)
+		}
+	}
 	if got := statusOf("SOMETHING_NEW"); got != 500 {
 		t.Errorf("unknown code → %d, want 500", got)
 	}
