@@ -1,20 +1,25 @@
 // Package web is the browser face of `debate serve` (SPEC 2.5): a list of the
-// debates and of the batch runs' reports found in configured folders, a live
-// page per debate (its argument tree over the server's WebSocket, the state
-// and who is awaited, and the arbitrator's Intervene and Ruling controls), and
-// the reports rendered as pages.
+// debates that refreshes itself (server-sent events) with a "needs you" view
+// counted in the tab title, and of the batch runs' reports found in
+// configured folders; a live page per debate (its argument tree over the
+// server's WebSocket, the state and who is awaited, and the arbitrator's
+// Intervene and Ruling controls, the ruling form beside the argument it
+// answers); documents as pages with their versions and diffs; and the
+// reports rendered as pages.
 //
 // Everything is embedded (HTML templates, one stylesheet, one script) and
 // works offline. Markdown is rendered on the server by the shared goldmark
-// (render.Fragment: raw HTML dropped, unsafe links emptied); the script only
-// inserts that HTML or sets plain text. Every page carries a Content Security
-// Policy that allows only the page's own script and stylesheet (by hash) and
-// network access to its own origin (the WebSocket included).
+// (render.Fragment); the script only inserts that HTML or sets plain text.
+// Every page carries a Content Security Policy that allows only the page's
+// own script and stylesheet (by hash) and network access to its own origin
+// (the WebSocket included).
 //
-// The pages are registered on the protocol server, so they sit behind its
-// token. A page opened with ?token= keeps the token in the browser only: the
-// script adds it to the WebSocket URL, its own data requests (as a Bearer
-// header) and same-origin links; the server never writes it into a page.
+// The server serves the UI as its server.Pages, behind its safety checks and
+// token. A browser without the token gets a page asking for it, which the
+// server keeps in a session cookie. A page opened with ?token= keeps the token
+// in the browser only: the script adds it to the WebSocket URL, its own data
+// requests (as a Bearer header) and same-origin links; the server never
+// writes it into a page.
 package web
 
 import (
