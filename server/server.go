@@ -2,8 +2,12 @@
 // seed-compatible REST API over the store, long-polling waits, a WebSocket
 // feed for the arbitrator's web UI, and document routes for the agent
 // commands. It holds no SQL: every read and write goes through store.Store,
-// and every refusal is a protocol error mapped to an HTTP status by one table
-// (statusOf).
+// and every refusal is an error code mapped to an HTTP status by one table
+// (api.Status), always answered in the JSON envelope.
+//
+// It is safe by default: writes must be JSON, state changes from other
+// origins are refused, a server without a token answers only loopback Host
+// names, and request bodies have a deadline (see withSafety and readBody).
 //
 // The web UI (package web) plugs in as Options.Pages and is served behind the
 // same safety checks and authentication.
