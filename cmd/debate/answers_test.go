@@ -124,6 +124,10 @@ func TestRunAnswersAsRealModelsGiveThem(t *testing.T) {
 	if !strings.Contains(string(md), "cut at the token limit") {
 		t.Error("the topic report does not mark the cut answer")
 	}
+	page, _ := os.ReadFile(filepath.Join(out, "topic-t1-root-question.html"))
+	if !strings.Contains(string(page), "<details class=\"reasoning\">") || !strings.Contains(string(page), "B weighs the cost first.") {
+		t.Error("the topic page does not fold the reasoning under the answers")
+	}
 	err := filepath.WalkDir(out, func(path string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() || strings.HasPrefix(d.Name(), ".debate-journal") {
 			return err
