@@ -60,6 +60,7 @@ type Options struct {
 // Store is an open database. It is safe for concurrent use.
 type Store struct {
 	opts Options
+	pg   *pgDB   // the PostgreSQL backend; nil on SQLite, whose fields follow
 	w    *sql.DB // one connection; every transaction is BEGIN IMMEDIATE
 	r    *sql.DB // readers
 	hub  *hub
@@ -87,12 +88,17 @@ func DefaultPath() (string, error) {
 	return filepath.Join(home, ".local", "share", "debate", "debate.db"), nil
 }
 
-// Open opens (creating if needed) the database at path, applies pending
-// migrations and returns a Store. Close it when done.
+// Open opens the database at path, applies pending migrations and returns a
+// Store. Close it when done. A postgres:// or postgresql:// URL opens that
+// PostgreSQL database (see IsPostgres); anything else is a SQLite file,
+// created if needed.
 func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	opts = withDefaults(opts)
 	if path == "" {
 		return nil, errors.New("open store: empty database path")
+	}
+	if IsPostgres(path) {
+		return openPostgres(ctx, path, opts)
 	}
 	if strings.ContainsRune(path, '?') {
 		return nil, fmt.Errorf("open store %s: the path must not contain '?'", path)
@@ -181,6 +187,11 @@ func withDefaults(o Options) Options {
 // still queued, and writes made after Close, fail.
 func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
+		if s.pg != nil {
+			s.hub.close()
+			s.closeErr = s.pg.close()
+			return
+		}
 		if s.wr != nil {
 			s.wr.close()
 		}
@@ -200,7 +211,15 @@ func (s *Store) Close() error {
 
 // IntegrityCheck runs PRAGMA integrity_check and returns an error unless the
 // database reports "ok".
+// On PostgreSQL, which checks its own pages, it only checks that the
+// database answers.
 func (s *Store) IntegrityCheck(ctx context.Context) error {
+	if s.pg != nil {
+		if err := s.pg.pool.Ping(ctx); err != nil {
+			return fmt.Errorf("integrity check: %w", err)
+		}
+		return nil
+	}
 	rows, err := s.r.QueryContext(ctx, "PRAGMA integrity_check")
 	if err != nil {
 		return fmt.Errorf("integrity check: %w", err)

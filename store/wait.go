@@ -39,12 +39,12 @@ func (s *Store) Wait(ctx context.Context, debateID string, role protocol.Role, a
 	}
 	afterSeq := 0
 	if afterArgumentID != "" {
-		var argDebate string
-		err := s.r.QueryRowContext(ctx, `SELECT debate_id, seq FROM arguments WHERE id = ?`, afterArgumentID).Scan(&argDebate, &afterSeq)
-		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		argDebate, seq, found, err := s.position(ctx, afterArgumentID)
+		if err != nil {
 			return WaitResult{}, fmt.Errorf("wait on %s: %w", debateID, err)
 		}
-		if err != nil || argDebate != debateID {
+		afterSeq = seq
+		if !found || argDebate != debateID {
 			if _, _, err := s.newest(ctx, debateID); err != nil {
 				return WaitResult{}, err
 			}
@@ -89,8 +89,24 @@ func (s *Store) Wait(ctx context.Context, debateID string, role protocol.Role, a
 	}
 }
 
+// position returns the debate and seq of argument id; found is false when
+// there is no such argument.
+func (s *Store) position(ctx context.Context, id string) (debateID string, seq int, found bool, err error) {
+	if s.pg != nil {
+		return s.pg.position(ctx, id)
+	}
+	err = s.r.QueryRowContext(ctx, `SELECT debate_id, seq FROM arguments WHERE id = ?`, id).Scan(&debateID, &seq)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", 0, false, nil
+	}
+	return debateID, seq, err == nil, err
+}
+
 // newest reads a debate and its newest argument in one statement.
 func (s *Store) newest(ctx context.Context, debateID string) (protocol.Debate, protocol.Argument, error) {
+	if s.pg != nil {
+		return s.pg.newest(ctx, debateID)
+	}
 	var d protocol.Debate
 	var a protocol.Argument
 	var typ, state, created, updated, aType, aRole, aState, aCreated string
@@ -186,12 +202,21 @@ func (h *hub) notify(id string, seq int) {
 		return
 	}
 	h.known[id] = seq
-	for ch := range m {
-		select {
-		case ch <- struct{}{}:
-		default:
-		}
+	signal(m)
+}
+
+// heard is notify for a commit announced by the database, which may be one
+// this Store made and notified already: it wakes the subscribers of id only
+// when seq is newer than the newest seen, or 0 (a delete).
+func (h *hub) heard(id string, seq int) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	m := h.subs[id]
+	if m == nil || (seq > 0 && seq <= h.known[id]) {
+		return
 	}
+	h.known[id] = seq
+	signal(m)
 }
 
 // close stops the watcher, waits for it, and wakes every subscriber so that
@@ -204,12 +229,7 @@ func (h *hub) close() {
 		h.stop = nil
 	}
 	for _, m := range h.subs {
-		for ch := range m {
-			select {
-			case ch <- struct{}{}:
-			default:
-			}
-		}
+		signal(m)
 	}
 	h.mu.Unlock()
 	h.running.Wait()
@@ -220,9 +240,14 @@ func (h *hub) close() {
 // On a change it compares each subscribed debate's newest seq with the last
 // one seen and wakes the subscribers of those that moved. It reads the data
 // version before listing the subscribed debates, so a commit is either seen by
-// the check that follows or changes the version again.
+// the check that follows or changes the version again. On PostgreSQL, where
+// notifications wake waiters, it runs pgDB.poll, a safety net, instead.
 func (h *hub) watch(stop <-chan struct{}) {
 	defer h.running.Done()
+	if h.s.pg != nil {
+		h.s.pg.poll(h, stop)
+		return
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go func() {
@@ -273,18 +298,31 @@ func (h *hub) watch(stop <-chan struct{}) {
 }
 
 func (h *hub) check(ctx context.Context, conn *sql.Conn) error {
-	h.mu.Lock()
-	ids := make([]string, 0, len(h.subs))
-	for id := range h.subs {
-		ids = append(ids, id)
-	}
-	h.mu.Unlock()
+	ids := h.subscribed()
 	seqs := make([]int, len(ids))
 	for i, id := range ids {
 		if err := conn.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) FROM arguments WHERE debate_id = ?`, id).Scan(&seqs[i]); err != nil {
 			return fmt.Errorf("check debate %s: %w", id, err)
 		}
 	}
+	h.moved(ids, seqs)
+	return nil
+}
+
+// subscribed returns the debates that have subscribers.
+func (h *hub) subscribed() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	ids := make([]string, 0, len(h.subs))
+	for id := range h.subs {
+		ids = append(ids, id)
+	}
+	return ids
+}
+
+// moved takes the newest seq of each of ids, read by a watcher, and wakes
+// the subscribers of the debates whose newest seq changed.
+func (h *hub) moved(ids []string, seqs []int) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for i, id := range ids {
@@ -293,12 +331,24 @@ func (h *hub) check(ctx context.Context, conn *sql.Conn) error {
 			continue
 		}
 		h.known[id] = seqs[i]
-		for ch := range m {
-			select {
-			case ch <- struct{}{}:
-			default:
-			}
+		signal(m)
+	}
+}
+
+// wakeAll wakes every subscriber.
+func (h *hub) wakeAll() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, m := range h.subs {
+		signal(m)
+	}
+}
+
+func signal(m map[chan struct{}]struct{}) {
+	for ch := range m {
+		select {
+		case ch <- struct{}{}:
+		default:
 		}
 	}
-	return nil
 }

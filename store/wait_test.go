@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -41,9 +40,11 @@ func waitSubscribed(t testing.TB, s *Store, n int) {
 	}
 }
 
-func TestWaitAnswersAtOnce(t *testing.T) {
+func TestWaitAnswersAtOnce(t *testing.T) { forBackends(t, testWaitAnswersAtOnce) }
+
+func testWaitAnswersAtOnce(t *testing.T, db string) {
 	ctx := context.Background()
-	s := openTest(t, Options{})
+	s := openAt(t, db, Options{})
 	motion := mustCreate(t, s, "d")
 	c := claim(t, s, "d", protocol.Opponent, motion.ID, "k1")
 	mustCreate(t, s, "closed")
@@ -86,9 +87,11 @@ func TestWaitAnswersAtOnce(t *testing.T) {
 	}
 }
 
-func TestWaitErrors(t *testing.T) {
+func TestWaitErrors(t *testing.T) { forBackends(t, testWaitErrors) }
+
+func testWaitErrors(t *testing.T, db string) {
 	ctx := context.Background()
-	s := openTest(t, Options{})
+	s := openAt(t, db, Options{})
 	motion := mustCreate(t, s, "d")
 	other := mustCreate(t, s, "other")
 	tests := []struct {
@@ -134,17 +137,18 @@ func TestWaitErrors(t *testing.T) {
 	wantCode(t, <-done, protocol.CodeDebateNotFound)
 }
 
-func TestWaitWakes(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "debate.db")
-	a := openAt(t, path, Options{})
-	b := openAt(t, path, Options{PollInterval: 5 * time.Millisecond})
+func TestWaitWakes(t *testing.T) { forBackends(t, testWaitWakes) }
+
+func testWaitWakes(t *testing.T, db string) {
+	a := openAt(t, db, Options{})
+	b := openAt(t, db, Options{PollInterval: 5 * time.Millisecond})
 	motion := mustCreate(t, a, "d")
 	tests := []struct {
 		name   string
 		waiter *Store
 	}{
 		{"same store", a},
-		{"other store on the same file", b},
+		{"other store on the same database", b},
 	}
 	after := motion.ID
 	roles := []protocol.Role{protocol.Opponent, protocol.Proposer}
@@ -171,9 +175,11 @@ func TestWaitWakes(t *testing.T) {
 	}
 }
 
-func TestSubscribeSince(t *testing.T) {
+func TestSubscribeSince(t *testing.T) { forBackends(t, testSubscribeSince) }
+
+func testSubscribeSince(t *testing.T, db string) {
 	ctx := context.Background()
-	s := openTest(t, Options{})
+	s := openAt(t, db, Options{})
 	motion := mustCreate(t, s, "d")
 	ch, cancel := s.Subscribe("d")
 	defer cancel()

@@ -1,0 +1,138 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/debatehq/debate/internal/pgtest"
+	"github.com/debatehq/debate/protocol"
+)
+
+// forBackends runs test once per backend, with a new empty database: a
+// SQLite file, and a PostgreSQL database of the package's throwaway cluster
+// (skipped when PostgreSQL is not installed, unless CI is set).
+func forBackends(t *testing.T, test func(t *testing.T, db string)) {
+	backends := []struct {
+		name string
+		db   func(testing.TB) string
+	}{
+		{"sqlite", func(t testing.TB) string { return filepath.Join(t.TempDir(), "debate.db") }},
+		{"postgres", pgtest.Database},
+	}
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) { test(t, b.db(t)) })
+	}
+}
+
+func TestIsPostgres(t *testing.T) {
+	for _, tt := range []struct {
+		db   string
+		want bool
+	}{
+		{"postgres://u@h/db", true},
+		{"postgresql://h/db?sslmode=disable", true},
+		{"/var/lib/debate.db", false},
+		{"postgres.db", false},
+		{"./postgres://x", false},
+	} {
+		if got := IsPostgres(tt.db); got != tt.want {
+			t.Errorf("IsPostgres(%q) = %v, want %v", tt.db, got, tt.want)
+		}
+	}
+}
+
+// Replicas opening a new database at once migrate it exactly once; the
+// version is kept in the database and a newer one is refused.
+func TestPostgresMigrations(t *testing.T) {
+	ctx := context.Background()
+	db := pgtest.Database(t)
+	var wg sync.WaitGroup
+	errs := make([]error, 4)
+	for i := range errs {
+		wg.Go(func() {
+			s, err := Open(ctx, db, Options{})
+			if err == nil {
+				err = s.Close()
+			}
+			errs[i] = err
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal("concurrent open:", err)
+		}
+	}
+	s := openAt(t, db, Options{})
+	mustCreate(t, s, "kept")
+	conn, err := pgx.Connect(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var rows, v int
+	if err := conn.QueryRow(ctx, `SELECT count(*), max(version) FROM debate_schema`).Scan(&rows, &v); err != nil || rows != 1 || v != len(pgMigrations) {
+		t.Fatalf("debate_schema has %d rows, version %d (%v); want one row, version %d", rows, v, err, len(pgMigrations))
+	}
+	if _, err := conn.Exec(ctx, `UPDATE debate_schema SET version = 99`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(ctx, db, Options{}); err == nil || !strings.Contains(err.Error(), "newer") {
+		t.Fatalf("opening a newer schema: %v", err)
+	}
+	if _, err := conn.Exec(ctx, `UPDATE debate_schema SET version = $1`, len(pgMigrations)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := openAt(t, db, Options{}).Get(ctx, "kept", -1); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A password in the URL never reaches an error message.
+func TestPostgresErrorsHidePassword(t *testing.T) {
+	ctx := context.Background()
+	for _, db := range []string{
+		"postgres://debate:hunter2@127.0.0.1:1/nothing?connect_timeout=2",
+		"postgres://debate:hunter2@127.0.0.1:1/nothing?pool_max_conns=many",
+	} {
+		_, err := Open(ctx, db, Options{})
+		if err == nil {
+			t.Fatalf("opened %s", db)
+		}
+		if strings.Contains(err.Error(), "hunter2") {
+			t.Errorf("error shows the password: %v", err)
+		}
+	}
+}
+
+// The unique constraints hold on PostgreSQL as on SQLite, whatever the
+// pipeline does: a second argument with a taken seq or client_request_id is
+// refused by the database itself.
+func TestPostgresConstraints(t *testing.T) {
+	ctx := context.Background()
+	db := pgtest.Database(t)
+	s := openAt(t, db, Options{})
+	motion := mustCreate(t, s, "d")
+	conn, err := pgx.Connect(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	for i, tt := range []struct{ seq, key string }{{"1", "fresh"}, {"2", motion.ClientRequestID}} {
+		_, err := conn.Exec(ctx, fmt.Sprintf(`INSERT INTO arguments (`+argCols+`)
+			VALUES ('x%d', 'd', NULL, 'CLAIM', 'opponent', 'c', '%s', %s, 'AWAITING_PROPOSER', now())`, i, tt.key, tt.seq))
+		if err == nil || !strings.Contains(err.Error(), "unique") {
+			t.Errorf("seq %s, key %s: %v; want a unique violation", tt.seq, tt.key, err)
+		}
+	}
+	if n := countArgs(t, s, "d"); n != 1 {
+		t.Errorf("%d arguments, want the motion only", n)
+	}
+	_ = protocol.Motion
+}
