@@ -9,7 +9,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"sync"
@@ -41,7 +40,7 @@ func TestLoad(t *testing.T) {
 		}
 		dur = d
 	}
-	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "debate.db"), store.Options{})
+	st, err := store.Open(context.Background(), testDB(t), store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
