@@ -125,7 +125,7 @@ func (p *pgDB) autoRule(ctx context.Context, tx pgx.Tx, debateID, resolutionID s
 
 // write runs the pipeline of SPEC 2.2 for one argument in tx: lock the
 // debate (it exists), idempotency, target belongs to the debate, transition,
-// seq = max+1, insert, state and updated_at.
+// the ruling rule, seq = max+1, insert, state and updated_at.
 func (p *pgDB) write(ctx context.Context, tx pgx.Tx, w Write) (Result, error) {
 	d, err := pgScanDebate(tx.QueryRow(ctx, `SELECT `+debateCols+` FROM debates WHERE id = $1 FOR UPDATE`, w.DebateID))
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -137,13 +137,15 @@ func (p *pgDB) write(ctx context.Context, tx pgx.Tx, w Write) (Result, error) {
 	var (
 		maxSeq                               int
 		newestID, existingID, targetDebateID *string
+		targetSeq                            *int
 	)
 	err = tx.QueryRow(ctx, `SELECT
 	COALESCE((SELECT MAX(seq) FROM arguments WHERE debate_id = $1), 0),
 	(SELECT id FROM arguments WHERE debate_id = $1 ORDER BY seq DESC LIMIT 1),
 	(SELECT id FROM arguments WHERE debate_id = $1 AND client_request_id = $2),
-	(SELECT debate_id FROM arguments WHERE id = $3)`, w.DebateID, w.ClientRequestID, w.TargetID).
-		Scan(&maxSeq, &newestID, &existingID, &targetDebateID)
+	(SELECT debate_id FROM arguments WHERE id = $3),
+	(SELECT seq FROM arguments WHERE id = $3)`, w.DebateID, w.ClientRequestID, w.TargetID).
+		Scan(&maxSeq, &newestID, &existingID, &targetDebateID, &targetSeq)
 	if err != nil {
 		return Result{}, fmt.Errorf("submit %s to %s: %w", w.Type, w.DebateID, err)
 	}
@@ -166,6 +168,11 @@ func (p *pgDB) write(ctx context.Context, tx pgx.Tx, w Write) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	if w.TargetID != "" && w.Role != protocol.Arbitrator && *targetSeq < maxSeq {
+		if err := checkTarget(ctx, tx, d, w, *targetSeq); err != nil {
+			return Result{}, err
+		}
+	}
 	now := p.now()
 	a := protocol.Argument{
 		ID: newID(), DebateID: w.DebateID, ParentID: parent, Type: w.Type, Role: w.Role,
@@ -179,6 +186,22 @@ func (p *pgDB) write(ctx context.Context, tx pgx.Tx, w Write) (Result, error) {
 	}
 	d.State, d.UpdatedAt = next, now
 	return Result{Argument: a, Debate: d}, nil
+}
+
+// checkTarget applies the ruling rule (protocol.CheckTarget) to a write
+// whose target, at targetSeq, is not the debate's newest argument.
+func checkTarget(ctx context.Context, tx pgx.Tx, d protocol.Debate, w Write, targetSeq int) error {
+	lastWord, err := pgScanArgument(tx.QueryRow(ctx, `SELECT `+argCols+` FROM arguments
+WHERE debate_id = $1 AND seq > $2 AND type IN ($3, $4) ORDER BY seq DESC LIMIT 1`,
+		w.DebateID, targetSeq, string(protocol.Intervention), string(protocol.Ruling)))
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return nil
+	case err != nil:
+		return fmt.Errorf("submit %s to %s: read the arbitrator's last word: %w", w.Type, w.DebateID, err)
+	}
+	target := protocol.Argument{ID: w.TargetID, DebateID: w.DebateID, Seq: targetSeq}
+	return protocol.CheckTarget(d.State, w.Type, w.Role, target, lastWord)
 }
 
 func pgInsert(ctx context.Context, tx pgx.Tx, a protocol.Argument) error {

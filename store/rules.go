@@ -13,7 +13,7 @@ import (
 // created with another client_request_id.
 func errDebateExists(id string, state protocol.State) error {
 	return &protocol.Error{
-		Code:         protocol.CodeActionNotAllowed,
+		Code:         protocol.CodeInvalidInput,
 		Message:      fmt.Sprintf("debate %s already exists", id),
 		Suggestion:   "choose a new debate id (debate generate-id), or resend the original client_request_id to get the existing debate",
 		CurrentState: state,
@@ -23,8 +23,8 @@ func errDebateExists(id string, state protocol.State) error {
 // errTargetNotInDebate refuses a write whose target is not an argument of
 // its debate.
 func errTargetNotInDebate(target, debate string) error {
-	return protocol.Errorf(protocol.CodeArgumentNotFound, "argument %s not found in debate %s", target, debate).
-		WithSuggestion("target_id must be the id of an argument of this debate (see debate get-context)")
+	return protocol.Errorf(protocol.CodeInvalidInput, "target_id %s does not belong to debate %s", target, debate).
+		WithSuggestion("target_id must be the id of an argument of this debate (debate get-context --debate-id " + debate + ")")
 }
 
 // autoRuling is the closing RULING the store adds, as arbitrator, after a new

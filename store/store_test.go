@@ -102,10 +102,7 @@ func testCreate(t *testing.T, db string) {
 	}
 	other := good
 	other.ClientRequestID = "r2"
-	pe := wantCode(t, func() error { _, err := s.Create(ctx, other); return err }(), protocol.CodeActionNotAllowed)
-	if pe.CurrentState != protocol.AwaitingOpponent {
-		t.Errorf("current state %q", pe.CurrentState)
-	}
+	wantCode(t, func() error { _, err := s.Create(ctx, other); return err }(), protocol.CodeInvalidInput)
 
 	bad := []struct {
 		name string
@@ -160,9 +157,9 @@ func testSubmitPipeline(t *testing.T, db string) {
 		{name: "opponent again", w: Write{Type: protocol.Claim, Role: protocol.Opponent, Content: "c", ClientRequestID: "k2"},
 			target: "c1", code: protocol.CodeActionNotAllowed, state: protocol.AwaitingProposer, allowed: []protocol.Role{protocol.Proposer}},
 		{name: "foreign target", w: Write{Type: protocol.Claim, Role: protocol.Proposer, Content: "c", ClientRequestID: "k3"},
-			target: "foreign", code: protocol.CodeArgumentNotFound},
+			target: "foreign", code: protocol.CodeInvalidInput},
 		{name: "unknown target", w: Write{Type: protocol.Claim, Role: protocol.Proposer, Content: "c", ClientRequestID: "k4", TargetID: "nope"},
-			code: protocol.CodeArgumentNotFound},
+			code: protocol.CodeInvalidInput},
 		{name: "missing target", w: Write{Type: protocol.Claim, Role: protocol.Proposer, Content: "c", ClientRequestID: "k5"},
 			noTarget: true, code: protocol.CodeInvalidInput},
 		{name: "too large", w: Write{Type: protocol.Claim, Role: protocol.Proposer, Content: strings.Repeat("é", 21), ClientRequestID: "k6"},

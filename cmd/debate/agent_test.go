@@ -388,7 +388,7 @@ func TestAgentErrors(t *testing.T) {
 				return ""
 			}},
 		{name: "unknown target", args: []string{"submit", "--debate-id", "d1", "--role", "opponent", "--target-id", "nope", "--content", "x"},
-			exit: exitNotFound, code: "ARGUMENT_NOT_FOUND"},
+			exit: exitInvalid, code: "INVALID_INPUT"},
 		{name: "content too large", args: []string{"submit", "--debate-id", "d1", "--role", "opponent", "--target-id", motion, "--content", strings.Repeat("x", 10241)},
 			exit: exitInvalid, code: "CONTENT_TOO_LARGE",
 			check: func(a answer) string {
