@@ -48,4 +48,3 @@ func TestReplicas(t *testing.T) {
 		t.Logf("waiter on replica A, write on replica B: p50 %s (target 20ms)", ms(p50))
 	})
 }
-
