@@ -135,7 +135,7 @@ func openMotions(ctx context.Context, e *env, cfg *configs.Config, sel selection
 	if err != nil {
 		return nil, err
 	}
-	log.Info("motions use the debate database", "db", path, "run", id)
+	log.Info("motions use the debate database", "db", redactURL(path), "run", id)
 	return &motionJob{st: st, roles: roles, runID: id, ids: sel.motions, log: log}, nil
 }
 

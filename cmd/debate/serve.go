@@ -19,7 +19,7 @@ import (
 func serveCmd(e *env, args []string) int {
 	fs := flagSet("serve")
 	addr := fs.String("addr", "127.0.0.1:3456", "address to listen on (host:port); loopback unless you mean otherwise")
-	dbPath := fs.String("db", "", "database file (default $DEBATE_DB, else $XDG_DATA_HOME/debate/debate.db or ~/.local/share/debate/debate.db)")
+	dbPath := fs.String("db", "", "SQLite database file, or postgres:// URL for several replicas (default $DEBATE_DB, else $XDG_DATA_HOME/debate/debate.db or ~/.local/share/debate/debate.db)")
 	token := fs.String("token", "", "bearer token required on every route, the WebSocket and the web UI (default $DEBATE_AUTH_TOKEN)")
 	reports := fs.StringArray("reports", nil, "folder of batch runs' outputs to list in the web UI; repeat for several (default $DEBATE_REPORTS, a path list)")
 	help := func() string {
@@ -79,7 +79,7 @@ WebSockets and the database cleanly.`,
 	if *token == "" && !loopback(ln.Addr()) {
 		fmt.Fprintf(e.stderr, "warning: listening on %s without a token: anyone who can reach it may read and write debates; set --token or DEBATE_AUTH_TOKEN\n", ln.Addr())
 	}
-	fmt.Fprintf(e.stderr, "debate serve: listening on http://%s (database %s)\n", ln.Addr(), path)
+	fmt.Fprintf(e.stderr, "debate serve: listening on http://%s (database %s)\n", ln.Addr(), redactURL(path))
 	srv := server.New(st, server.Options{Token: *token, Logger: log})
 	web.Register(srv, web.Options{Reports: *reports, Logger: log})
 	serveErr := srv.Serve(ctx, ln)
