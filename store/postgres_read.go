@@ -168,8 +168,10 @@ func (p *pgDB) delete(ctx context.Context, id string) error {
 	if tag.RowsAffected() == 0 {
 		return notFound(id)
 	}
-	if err := pgNotify(ctx, tx, id, 0); err != nil {
-		return fmt.Errorf("delete debate %s: %w", id, err)
+	b := &pgx.Batch{}
+	queueNotify(b, id, 0)
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+		return fmt.Errorf("delete debate %s: notify: %w", id, err)
 	}
 	if err := tx.Commit(ctx); err != nil {
 		return fmt.Errorf("delete debate %s: commit: %w", id, err)

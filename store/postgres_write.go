@@ -62,10 +62,10 @@ func (p *pgDB) create(ctx context.Context, nd NewDebate) (Result, error) {
 		ID: newID(), DebateID: nd.ID, Type: protocol.Motion, Role: protocol.Proposer,
 		Content: nd.Content, ClientRequestID: nd.ClientRequestID, Seq: 1, StateAfter: state, CreatedAt: now,
 	}
-	if err := pgInsert(ctx, tx, a); err != nil {
-		return Result{}, fmt.Errorf("create debate %s: %w", nd.ID, err)
-	}
-	if err := pgNotify(ctx, tx, nd.ID, 1); err != nil {
+	b := &pgx.Batch{}
+	queueInsert(b, a)
+	queueNotify(b, nd.ID, 1)
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
 		return Result{}, fmt.Errorf("create debate %s: %w", nd.ID, err)
 	}
 	if err := tx.Commit(ctx); err != nil {
@@ -80,7 +80,8 @@ func (p *pgDB) create(ctx context.Context, nd NewDebate) (Result, error) {
 
 // submit runs the write pipeline for w and, after a new RESOLUTION, the
 // closing RULING in a savepoint whose failure leaves the RESOLUTION standing;
-// both commit together.
+// both commit together. A write is four round trips: begin, lock and read,
+// insert and update, commit.
 func (p *pgDB) submit(ctx context.Context, w Write) (Result, error) {
 	tx, err := p.pool.Begin(ctx)
 	if err != nil {
@@ -99,9 +100,6 @@ func (p *pgDB) submit(ctx context.Context, w Write) (Result, error) {
 		} else {
 			res.AutoRuling, res.Debate, seq = &auto.Argument, auto.Debate, auto.Argument.Seq
 		}
-	}
-	if err := pgNotify(ctx, tx, w.DebateID, seq); err != nil {
-		return Result{}, fmt.Errorf("submit %s to %s: %w", w.Type, w.DebateID, err)
 	}
 	if err := tx.Commit(ctx); err != nil {
 		return Result{}, fmt.Errorf("submit %s to %s: commit: %w", w.Type, w.DebateID, err)
@@ -127,26 +125,33 @@ func (p *pgDB) autoRule(ctx context.Context, tx pgx.Tx, debateID, resolutionID s
 // debate (it exists), idempotency, target belongs to the debate, transition,
 // the ruling rule, seq = max+1, insert, state and updated_at.
 func (p *pgDB) write(ctx context.Context, tx pgx.Tx, w Write) (Result, error) {
-	d, err := pgScanDebate(tx.QueryRow(ctx, `SELECT `+debateCols+` FROM debates WHERE id = $1 FOR UPDATE`, w.DebateID))
-	if errors.Is(err, pgx.ErrNoRows) {
-		return Result{}, notFound(w.DebateID)
-	}
-	if err != nil {
-		return Result{}, fmt.Errorf("submit %s to %s: %w", w.Type, w.DebateID, err)
-	}
 	var (
+		d                                    protocol.Debate
+		lockErr                              error
 		maxSeq                               int
 		newestID, existingID, targetDebateID *string
 		targetSeq                            *int
 	)
-	err = tx.QueryRow(ctx, `SELECT
+	// One round trip: the server runs the second statement, with a snapshot
+	// of its own, only once the first holds the lock.
+	b := &pgx.Batch{}
+	b.Queue(`SELECT `+debateCols+` FROM debates WHERE id = $1 FOR UPDATE`, w.DebateID).QueryRow(func(r pgx.Row) error {
+		d, lockErr = pgScanDebate(r)
+		return nil
+	})
+	b.Queue(`SELECT
 	COALESCE((SELECT MAX(seq) FROM arguments WHERE debate_id = $1), 0),
 	(SELECT id FROM arguments WHERE debate_id = $1 ORDER BY seq DESC LIMIT 1),
 	(SELECT id FROM arguments WHERE debate_id = $1 AND client_request_id = $2),
 	(SELECT debate_id FROM arguments WHERE id = $3),
-	(SELECT seq FROM arguments WHERE id = $3)`, w.DebateID, w.ClientRequestID, w.TargetID).
-		Scan(&maxSeq, &newestID, &existingID, &targetDebateID, &targetSeq)
-	if err != nil {
+	(SELECT seq FROM arguments WHERE id = $3)`, w.DebateID, w.ClientRequestID, w.TargetID).QueryRow(func(r pgx.Row) error {
+		return r.Scan(&maxSeq, &newestID, &existingID, &targetDebateID, &targetSeq)
+	})
+	err := tx.SendBatch(ctx, b).Close()
+	if errors.Is(lockErr, pgx.ErrNoRows) {
+		return Result{}, notFound(w.DebateID)
+	}
+	if err = errors.Join(lockErr, err); err != nil {
 		return Result{}, fmt.Errorf("submit %s to %s: %w", w.Type, w.DebateID, err)
 	}
 	if existingID != nil {
@@ -178,11 +183,12 @@ func (p *pgDB) write(ctx context.Context, tx pgx.Tx, w Write) (Result, error) {
 		ID: newID(), DebateID: w.DebateID, ParentID: parent, Type: w.Type, Role: w.Role,
 		Content: w.Content, ClientRequestID: w.ClientRequestID, Seq: maxSeq + 1, StateAfter: next, CreatedAt: now,
 	}
-	if err := pgInsert(ctx, tx, a); err != nil {
+	b = &pgx.Batch{}
+	queueInsert(b, a)
+	b.Queue(`UPDATE debates SET state = $1, updated_at = $2 WHERE id = $3`, string(next), now, w.DebateID)
+	queueNotify(b, w.DebateID, a.Seq)
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
 		return Result{}, fmt.Errorf("submit %s to %s: %w", w.Type, w.DebateID, err)
-	}
-	if _, err := tx.Exec(ctx, `UPDATE debates SET state = $1, updated_at = $2 WHERE id = $3`, string(next), now, w.DebateID); err != nil {
-		return Result{}, fmt.Errorf("submit %s to %s: update state: %w", w.Type, w.DebateID, err)
 	}
 	d.State, d.UpdatedAt = next, now
 	return Result{Argument: a, Debate: d}, nil
@@ -204,24 +210,21 @@ WHERE debate_id = $1 AND seq > $2 AND type IN ($3, $4) ORDER BY seq DESC LIMIT 1
 	return protocol.CheckTarget(d.State, w.Type, w.Role, target, lastWord)
 }
 
-func pgInsert(ctx context.Context, tx pgx.Tx, a protocol.Argument) error {
+func queueInsert(b *pgx.Batch, a protocol.Argument) {
 	var parent *string
 	if a.ParentID != "" {
 		parent = &a.ParentID
 	}
-	_, err := tx.Exec(ctx, `INSERT INTO arguments (`+argCols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+	b.Queue(`INSERT INTO arguments (`+argCols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
 		a.ID, a.DebateID, parent, string(a.Type), string(a.Role), a.Content, a.ClientRequestID, a.Seq, string(a.StateAfter), a.CreatedAt)
-	return err
 }
 
-// pgNotify queues the notification of a commit of debateID whose newest seq
-// is seq (0: deleted); PostgreSQL delivers it to every listener on commit.
-func pgNotify(ctx context.Context, tx pgx.Tx, debateID string, seq int) error {
-	_, err := tx.Exec(ctx, `SELECT pg_notify($1, $2)`, notifyChannel, strconv.Itoa(seq)+" "+debateID)
-	if err != nil {
-		return fmt.Errorf("notify: %w", err)
-	}
-	return nil
+// queueNotify queues the notification of a commit to debateID whose newest
+// seq is seq (0: deleted). PostgreSQL delivers it to every listener when the
+// transaction commits, and drops it if the transaction, or the savepoint it
+// was sent in, rolls back.
+func queueNotify(b *pgx.Batch, debateID string, seq int) {
+	b.Queue(`SELECT pg_notify($1, $2)`, notifyChannel, strconv.Itoa(seq)+" "+debateID)
 }
 
 func pgScanDebate(r scanner) (protocol.Debate, error) {
