@@ -159,7 +159,7 @@ func dryRunMotions(e *env, cfg *configs.Config, sel selection) error {
 		db = "(no default database: " + err.Error() + ")"
 	}
 	fmt.Fprintf(w, "\nDRY RUN: motions (protocol debates); no model is called and nothing is written.\n\n")
-	fmt.Fprintf(w, "  database    %s\n  debate type %s\n  max turns   %d\n", db, p.DebateType, p.MaxTurns)
+	fmt.Fprintf(w, "  database    %s\n  debate type %s\n  max turns   %d\n", redactURL(db), p.DebateType, p.MaxTurns)
 	for _, q := range []*configs.Participant{p.Proposer, p.Opponent} {
 		fmt.Fprintf(w, "  %-11s %s%s\n", q.ID, q.Model, fallbackNote(q.Fallback))
 	}
