@@ -11,7 +11,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/debatehq/debate/internal/pgtest"
-	"github.com/debatehq/debate/protocol"
 )
 
 // forBackends runs test once per backend, with a new empty database: a
@@ -43,6 +42,35 @@ func TestIsPostgres(t *testing.T) {
 	} {
 		if got := IsPostgres(tt.db); got != tt.want {
 			t.Errorf("IsPostgres(%q) = %v, want %v", tt.db, got, tt.want)
+		}
+	}
+}
+
+// A notification's payload reads back as written, and nothing else reads as
+// one.
+func FuzzParseNotice(f *testing.F) {
+	for _, s := range []string{"1 d", "0 debate-1", "12 a b", "-1 d", "+3 d", "03 d", "7", "", " d", "99999999999999999999 d"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, payload string) {
+		id, seq, ok := parseNotice(payload)
+		if ok && notice(id, seq) != payload {
+			t.Errorf("parseNotice(%q) = %q, %d; notice gives %q", payload, id, seq, notice(id, seq))
+		}
+		if !ok && seq != 0 {
+			t.Errorf("parseNotice(%q) refused it but returned seq %d", payload, seq)
+		}
+	})
+}
+
+func TestNoticeRoundTrip(t *testing.T) {
+	for _, tt := range []struct {
+		id  string
+		seq int
+	}{{"d", 1}, {"debate with spaces", 42}, {"d", 0}, {"", 3}} {
+		id, seq, ok := parseNotice(notice(tt.id, tt.seq))
+		if !ok || id != tt.id || seq != tt.seq {
+			t.Errorf("notice(%q, %d) reads back as %q, %d, %v", tt.id, tt.seq, id, seq, ok)
 		}
 	}
 }
@@ -134,5 +162,4 @@ func TestPostgresConstraints(t *testing.T) {
 	if n := countArgs(t, s, "d"); n != 1 {
 		t.Errorf("%d arguments, want the motion only", n)
 	}
-	_ = protocol.Motion
 }

@@ -146,13 +146,24 @@ func (p *pgDB) relay(ctx context.Context, conn *pgx.Conn) {
 			p.s.opts.Logger.Error("store: commit notifications", "db", p.name, "err", err)
 			continue
 		}
-		seqText, id, ok := strings.Cut(n.Payload, " ")
-		seq, err := strconv.Atoi(seqText)
-		if !ok || err != nil {
-			continue
+		if id, seq, ok := parseNotice(n.Payload); ok {
+			p.s.hub.heard(id, seq)
 		}
-		p.s.hub.heard(id, seq)
 	}
+}
+
+// notice is the payload of the notification of a commit to debateID whose
+// newest seq is seq: "<seq> <debate id>".
+func notice(debateID string, seq int) string { return strconv.Itoa(seq) + " " + debateID }
+
+// parseNotice reads a notice; ok is false for anything notice does not write.
+func parseNotice(payload string) (debateID string, seq int, ok bool) {
+	seqText, id, found := strings.Cut(payload, " ")
+	seq, err := strconv.Atoi(seqText)
+	if !found || err != nil || seq < 0 || strconv.Itoa(seq) != seqText {
+		return "", 0, false
+	}
+	return id, seq, true
 }
 
 // poll is the hub's watcher on PostgreSQL: a safety net behind the

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -224,7 +223,7 @@ func queueInsert(b *pgx.Batch, a protocol.Argument) {
 // transaction commits, and drops it if the transaction, or the savepoint it
 // was sent in, rolls back.
 func queueNotify(b *pgx.Batch, debateID string, seq int) {
-	b.Queue(`SELECT pg_notify($1, $2)`, notifyChannel, strconv.Itoa(seq)+" "+debateID)
+	b.Queue(`SELECT pg_notify($1, $2)`, notifyChannel, notice(debateID, seq))
 }
 
 func pgScanDebate(r scanner) (protocol.Debate, error) {
