@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/debatehq/debate/internal/pgtest"
+	"github.com/debatehq/debate/protocol"
 )
 
 // forBackends runs test once per backend, with a new empty database: a
@@ -161,5 +162,40 @@ func TestPostgresConstraints(t *testing.T) {
 	}
 	if n := countArgs(t, s, "d"); n != 1 {
 		t.Errorf("%d arguments, want the motion only", n)
+	}
+}
+
+// A replica whose notification connection drops (the database restarted it,
+// a proxy cut it) still wakes its waiters on another replica's writes: it
+// reconnects, and the safety poll covers the gap.
+func TestPostgresListenerReconnects(t *testing.T) {
+	ctx := context.Background()
+	db := pgtest.Database(t)
+	a, b := openAt(t, db, Options{}), openAt(t, db, Options{})
+	motion := mustCreate(t, b, "d")
+	conn, err := pgx.Connect(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var killed int
+	if err := conn.QueryRow(ctx, `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+		WHERE datname = current_database() AND query = 'LISTEN `+notifyChannel+`'`).Scan(&killed); err != nil || killed != 2 {
+		t.Fatalf("terminated %d listeners (%v), want both replicas'", killed, err)
+	}
+	type out struct {
+		res WaitResult
+		err error
+	}
+	done := make(chan out, 1)
+	go func() {
+		res, err := a.Wait(ctx, "d", protocol.Proposer, motion.ID, waitLong)
+		done <- out{res, err}
+	}()
+	waitSubscribed(t, a, 1)
+	written := claim(t, b, "d", protocol.Opponent, motion.ID, "k1")
+	got := <-done
+	if got.err != nil || got.res.Argument.ID != written.ID {
+		t.Fatalf("waiter got %+v, %v; want %s", got.res, got.err, written.ID)
 	}
 }
