@@ -1,16 +1,13 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/debatehq/debate/configs"
@@ -128,13 +125,12 @@ func (e *env) fail(cmd string, err error) int {
 	switch {
 	case errors.As(err, &problems):
 		fmt.Fprintln(e.stderr, err)
-		return exitUsage
 	case errors.As(err, new(usageError)):
 		fmt.Fprintf(e.stderr, "debate %s: %v\nRun \"debate help %s\" for usage.\n", cmd, err, cmd)
-		return exitUsage
+	default:
+		fmt.Fprintf(e.stderr, "debate %s: %v\n", cmd, err)
 	}
-	fmt.Fprintf(e.stderr, "debate %s: %v\n", cmd, err)
-	return exitFailed
+	return exitCode(err)
 }
 
 // load reads the config and applies the command line over it.
@@ -307,40 +303,6 @@ func selectedTopics(cfg *configs.Config, ids []string) []output.ProgressTopic {
 func (e *env) has(name string) bool {
 	v, ok := e.getenv(name)
 	return ok && v != ""
-}
-
-// interruptible returns a context cancelled by the first Ctrl-C (or SIGTERM),
-// after calling say; a second one exits the process at once. stop releases
-// the signal handler.
-func (e *env) interruptible(say func()) (context.Context, func()) {
-	ctx, cancel := context.WithCancel(context.Background())
-	sigs := make(chan os.Signal, 2)
-	notify := e.notify
-	if notify == nil {
-		notify = func(c chan<- os.Signal) { signal.Notify(c, os.Interrupt, syscall.SIGTERM) }
-	}
-	notify(sigs)
-	done := make(chan struct{})
-	go func() {
-		select {
-		case <-sigs:
-		case <-done:
-			return
-		}
-		say()
-		cancel()
-		select {
-		case <-sigs:
-			fmt.Fprintln(e.stderr, "quit")
-			os.Exit(exitInterrupted)
-		case <-done:
-		}
-	}()
-	return ctx, func() {
-		signal.Stop(sigs)
-		close(done)
-		cancel()
-	}
 }
 
 // isTerminal tells whether w is a character device such as a terminal.
