@@ -2,25 +2,16 @@ package server
 
 import (
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/debatehq/debate/internal/pgtest"
 )
 
-// testStoreEnv picks the store backend of the server's tests: with
-// DEBATE_TEST_STORE=postgres they run on databases of a throwaway PostgreSQL
-// cluster (internal/pgtest), otherwise on SQLite files.
-const testStoreEnv = "DEBATE_TEST_STORE"
-
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
 
-// testDB returns a new, empty database for t, of the backend testStoreEnv
-// picks.
+// testDB returns a new, empty database for t: a SQLite file, or with
+// DEBATE_TEST_STORE=postgres a database of a throwaway PostgreSQL cluster.
 func testDB(t testing.TB) string {
 	t.Helper()
-	if os.Getenv(testStoreEnv) == "postgres" {
-		return pgtest.Database(t)
-	}
-	return filepath.Join(t.TempDir(), "debate.db")
+	return pgtest.DatabaseOr(t, "debate.db")
 }

@@ -167,17 +167,9 @@ func parseNotice(payload string) (debateID string, seq int, ok bool) {
 }
 
 // poll is the hub's watcher on PostgreSQL: a safety net behind the
-// notifications, reading the newest seq of every debate waited on.
-func (p *pgDB) poll(h *hub, stop <-chan struct{}) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go func() {
-		select {
-		case <-stop:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
+// notifications, reading the newest seq of every debate waited on, until stop
+// closes (which ends ctx).
+func (p *pgDB) poll(ctx context.Context, h *hub, stop <-chan struct{}) {
 	t := time.NewTicker(pgSafetyPoll)
 	defer t.Stop()
 	for {

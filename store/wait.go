@@ -273,10 +273,6 @@ func (h *hub) close() {
 // notifications wake waiters, it runs pgDB.poll, a safety net, instead.
 func (h *hub) watch(stop <-chan struct{}) {
 	defer h.running.Done()
-	if h.s.pg != nil {
-		h.s.pg.poll(h, stop)
-		return
-	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go func() {
@@ -286,6 +282,10 @@ func (h *hub) watch(stop <-chan struct{}) {
 		case <-ctx.Done():
 		}
 	}()
+	if h.s.pg != nil {
+		h.s.pg.poll(ctx, h, stop)
+		return
+	}
 	t := time.NewTicker(h.s.opts.PollInterval)
 	defer t.Stop()
 	var conn *sql.Conn

@@ -6,7 +6,6 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -14,21 +13,13 @@ import (
 	"github.com/debatehq/debate/store"
 )
 
-// testStoreEnv picks the debate database of the motion tests: with
-// DEBATE_TEST_STORE=postgres they play motions on databases of a throwaway
-// PostgreSQL cluster (internal/pgtest), otherwise on SQLite files.
-const testStoreEnv = "DEBATE_TEST_STORE"
-
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
 
-// testDB returns a new, empty debate database for t, of the backend
-// testStoreEnv picks.
+// testDB returns a new, empty debate database for t: a SQLite file, or with
+// DEBATE_TEST_STORE=postgres a database of a throwaway PostgreSQL cluster.
 func testDB(t testing.TB) string {
 	t.Helper()
-	if os.Getenv(testStoreEnv) == "postgres" {
-		return pgtest.Database(t)
-	}
-	return filepath.Join(t.TempDir(), "debates.db")
+	return pgtest.DatabaseOr(t, "debates.db")
 }
 
 // TestServeDetachPostgres: serve --detach on a postgres:// URL starts a

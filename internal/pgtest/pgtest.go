@@ -77,6 +77,22 @@ func Database(t testing.TB) string {
 	return shared.URL(name)
 }
 
+// StoreEnv names the variable that moves the tests of packages using
+// DatabaseOr onto PostgreSQL: DEBATE_TEST_STORE=postgres.
+const StoreEnv = "DEBATE_TEST_STORE"
+
+// DatabaseOr returns a new database for t: one of the shared cluster (as
+// Database) when $DEBATE_TEST_STORE is "postgres", else the SQLite file
+// sqliteFile in a temporary folder of t. A package's tests that take their
+// databases from it run on either backend.
+func DatabaseOr(t testing.TB, sqliteFile string) string {
+	t.Helper()
+	if os.Getenv(StoreEnv) == "postgres" {
+		return Database(t)
+	}
+	return filepath.Join(t.TempDir(), sqliteFile)
+}
+
 // Cluster is a running throwaway PostgreSQL server.
 type Cluster struct {
 	bin  string // folder of initdb, pg_ctl
