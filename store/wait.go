@@ -162,9 +162,16 @@ func (s *Store) newest(ctx context.Context, debateID string) (protocol.Debate, p
 // coalesced (the channel holds at most one) and never block a writer, so after
 // each signal read what is new with Since. cancel ends the subscription; it is
 // safe to call more than once. The channel is never closed.
+//
+// With AllDebates as debateID the channel is signalled after every commit
+// that may change a debate (creates included); a list of debates re-reads
+// itself then.
 func (s *Store) Subscribe(debateID string) (<-chan struct{}, func()) {
 	return s.hub.subscribe(debateID)
 }
+
+// AllDebates subscribes to the commits of every debate (see Subscribe).
+const AllDebates = ""
 
 // hub fans commit signals out to subscribers and, while anyone subscribes,
 // runs a watcher that notices commits made by other processes.
@@ -226,6 +233,7 @@ func (h *hub) subscribe(id string) (<-chan struct{}, func()) {
 func (h *hub) notify(id string, seq int) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	signal(h.subs[AllDebates])
 	m := h.subs[id]
 	if m == nil {
 		return
@@ -234,12 +242,24 @@ func (h *hub) notify(id string, seq int) {
 	signal(m)
 }
 
+// signal wakes every channel of m without blocking. Call it with h.mu held.
+func signal(m map[chan struct{}]struct{}) {
+	for ch := range m {
+		select {
+		case ch <- struct{}{}:
+		default:
+		}
+	}
+}
+
 // heard is notify for a commit announced by the database, which may be one
 // this Store made and notified already: it wakes the subscribers of id only
-// when seq is newer than the newest seen, or 0 (a delete).
+// when seq is newer than the newest seen, or 0 (a delete). Subscribers to
+// AllDebates are woken by every announcement.
 func (h *hub) heard(id string, seq int) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	signal(h.subs[AllDebates])
 	m := h.subs[id]
 	if m == nil || (seq > 0 && seq <= h.known[id]) {
 		return
@@ -328,6 +348,10 @@ func (h *hub) watch(stop <-chan struct{}) {
 
 func (h *hub) check(ctx context.Context, conn *sql.Conn) error {
 	ids := h.subscribed()
+	// check runs after the database changed: someone committed.
+	h.mu.Lock()
+	signal(h.subs[AllDebates])
+	h.mu.Unlock()
 	seqs := make([]int, len(ids))
 	for i, id := range ids {
 		if err := conn.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) FROM arguments WHERE debate_id = ?`, id).Scan(&seqs[i]); err != nil {
@@ -338,13 +362,16 @@ func (h *hub) check(ctx context.Context, conn *sql.Conn) error {
 	return nil
 }
 
-// subscribed returns the debates that have subscribers.
+// subscribed returns the debates that have subscribers (AllDebates is not
+// one).
 func (h *hub) subscribed() []string {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	ids := make([]string, 0, len(h.subs))
 	for id := range h.subs {
-		ids = append(ids, id)
+		if id != AllDebates {
+			ids = append(ids, id)
+		}
 	}
 	return ids
 }
@@ -370,14 +397,5 @@ func (h *hub) wakeAll() {
 	defer h.mu.Unlock()
 	for _, m := range h.subs {
 		signal(m)
-	}
-}
-
-func signal(m map[chan struct{}]struct{}) {
-	for ch := range m {
-		select {
-		case ch <- struct{}{}:
-		default:
-		}
 	}
 }

@@ -216,3 +216,42 @@ func testSubscribeSince(t *testing.T, db string) {
 	default:
 	}
 }
+
+// TestSubscribeAllDebates: a subscription to every debate is signalled by a
+// create, a write and a delete of any debate, and by a commit of another
+// process on the same database.
+func TestSubscribeAllDebates(t *testing.T) { forBackends(t, testSubscribeAllDebates) }
+
+func testSubscribeAllDebates(t *testing.T, db string) {
+	a := openAt(t, db, Options{PollInterval: 5 * time.Millisecond})
+	other := openAt(t, db, Options{})
+	ch, cancel := a.Subscribe(AllDebates)
+	defer cancel()
+	got := func(what string) {
+		t.Helper()
+		select {
+		case <-ch:
+		case <-time.After(waitLong):
+			t.Fatalf("%s: no signal", what)
+		}
+	}
+	drain := func() {
+		select {
+		case <-ch:
+		default:
+		}
+	}
+	motion := mustCreate(t, a, "d1")
+	got("create")
+	drain()
+	claim(t, a, "d1", protocol.Opponent, motion.ID, "k1")
+	got("write")
+	drain()
+	mustCreate(t, other, "d2")
+	got("create by another store on the same database")
+	drain()
+	if err := a.Delete(context.Background(), "d2"); err != nil {
+		t.Fatal(err)
+	}
+	got("delete")
+}
