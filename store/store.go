@@ -1,16 +1,26 @@
-// Package store keeps debates, arguments and documents in one SQLite file
-// (modernc.org/sqlite, no cgo) and is the single write pipeline of the
-// argument protocol (SPEC 2.2): every write runs in a BEGIN IMMEDIATE
-// transaction, so writers in several processes sharing the file are
-// serialized by SQLite's own lock, and subscribers are notified after commit.
-// Concurrent argument writes of one Store are committed together (group
-// commit): each in a savepoint of one transaction, in arrival order.
+// Package store keeps debates, arguments and documents and is the single
+// write pipeline of the argument protocol (SPEC 2.2), behind one API with two
+// backends, chosen by Open's argument.
+//
+// SQLite (a file; modernc.org/sqlite, no cgo) is the embedded default: every
+// write runs in a BEGIN IMMEDIATE transaction, so writers in several
+// processes sharing the file are serialized by SQLite's own lock, and
+// subscribers are notified after commit. Concurrent argument writes of one
+// Store are committed together (group commit): each in a savepoint of one
+// transaction, in arrival order. Times are stored as UTC text with
+// microseconds (2006-01-02T15:04:05.000000Z).
+//
+// PostgreSQL (a postgres:// URL; pgx) serves several "debate serve" replicas
+// on one database: each write is a transaction serialized per debate by a
+// row lock on the debate, and its commit is announced with NOTIFY, which
+// wakes the subscribers of every replica. Times are timestamptz.
+//
+// Both run the same checks in the same order with the same refusals, and
+// keep the same unique constraints and versioned migrations.
 //
 // Ids: argument and document ids are UUIDv7 strings generated here; debate ids
 // are chosen by the client. A write without a client_request_id (allowed for
 // RULING and INTERVENTION only) gets a generated one and is not idempotent.
-//
-// Times are stored as UTC text with microseconds (2006-01-02T15:04:05.000000Z).
 package store
 
 import (
@@ -46,7 +56,8 @@ type Options struct {
 	// DocumentLimit is the largest document version in bytes.
 	DocumentLimit int
 	// PollInterval is how often waiters look for commits made by other
-	// processes (in-process commits wake them at once).
+	// processes (in-process commits wake them at once). SQLite only: on
+	// PostgreSQL notifications wake them, with a poll every 250 ms behind.
 	PollInterval time.Duration
 	// BusyTimeout is how long a statement waits for another connection's lock.
 	BusyTimeout time.Duration
