@@ -77,6 +77,8 @@ ENVIRONMENT
   DEBATE_SERVER_URL  server address when --server is not given (default ` + defaultServer + `)
   DEBATE_AUTH_TOKEN  bearer token when --token is not given; prefer it to --token, so the
                      commands printed in wait_command and retry_command run as they are
+  DEBATE_AUTO_START  0 keeps the command from starting debate serve in the background when
+                     nothing answers on a loopback server address (default: it starts one)
 `
 
 // agent is one agent command: its name, its flags and the environment it
