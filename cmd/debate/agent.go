@@ -404,6 +404,17 @@ func (a *agent) fail(sig context.Context, err error) int {
 	return code
 }
 
+// unknownAgentCommand answers a mistyped agent command the way agent
+// commands answer: JSON naming the command meant, and the exit code of
+// invalid input.
+func (e *env) unknownAgentCommand(name, near string) int {
+	b := errorBody{ErrorBody: api.ErrorBody{Code: string(protocol.CodeInvalidInput),
+		Message:    fmt.Sprintf("unknown command %q: did you mean %q?", name, near),
+		Suggestion: fmt.Sprintf("run \"%s --help\" for its flags, or \"debate help\" for every command", near)}}
+	e.printJSON(errorOut{Error: b, ExitCode: exitForCode(b.Code)})
+	return exitForCode(b.Code)
+}
+
 // interruptedError carries the command that resumes an interrupted wait.
 type interruptedError struct {
 	err   error

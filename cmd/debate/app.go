@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -50,7 +51,8 @@ type command struct {
 // Command groups, in the order the top help lists them.
 const (
 	groupBatch  = "Batch debates"
-	groupServer = "Server and agents (the agent commands print JSON; exit codes below)"
+	groupServer = "Server, web UI and role guides"
+	groupAgents = "Agent commands (they print JSON; exit codes below)"
 	groupOther  = "Other"
 )
 
@@ -68,7 +70,11 @@ func commandGroups() []struct {
 			{"validate", "check a config and print every problem in it", validateCmd},
 		}},
 		{groupServer, []command{
-			{"serve", "run the argument-protocol server for agents and a human arbitrator", serveCmd},
+			{"serve", "run the protocol server for agents and a human arbitrator", serveCmd},
+			{"open", "open the web UI (a debate's page) in a browser", openCmd},
+			{"guide", "print or install the role guides agents follow", guideCmd},
+		}},
+		{groupAgents, []command{
 			{"generate-id", "print a fresh id for a debate or a request", generateIDCmd},
 			{"create", "open a debate with its MOTION (proposer)", createCmd},
 			{"get-context", "show a debate, its arguments and what each role may do", getContextCmd},
@@ -80,8 +86,6 @@ func commandGroups() []struct {
 			{"wait", "wait for the next argument and what to do about it", waitCmd},
 			{"list", "list debates", listCmd},
 			{"docs", "create, version and read shared documents", docsCmd},
-			{"guide", "print or install the role guides agents follow", guideCmd},
-			{"open", "open the web UI (a debate's page) in a browser", openCmd},
 		}},
 		{groupOther, []command{
 			{"version", "print the version", versionCmd},
@@ -121,8 +125,68 @@ func (e *env) main(args []string) int {
 			return c.run(e, args[1:])
 		}
 	}
+	var names []string
+	for _, c := range commands() {
+		names = append(names, c.name)
+	}
+	near := closest(args[0], names)
+	switch {
+	case near != "" && isAgentCommand(near):
+		return e.unknownAgentCommand(args[0], "debate "+near)
+	case near != "":
+		fmt.Fprintf(e.stderr, "debate: unknown command %q: did you mean %q?\nRun \"debate help\" for every command.\n", args[0], near)
+		return exitUsage
+	}
 	fmt.Fprintf(e.stderr, "debate: unknown command %q\n\n%s", args[0], topHelp())
 	return exitUsage
+}
+
+// isAgentCommand reports whether name is one of the agent commands, whose
+// every answer is JSON.
+func isAgentCommand(name string) bool {
+	for _, g := range commandGroups() {
+		if g.title == groupAgents {
+			return slices.ContainsFunc(g.cmds, func(c command) bool { return c.name == name })
+		}
+	}
+	return false
+}
+
+// closest returns the candidate nearest to s, if one is within two edits of
+// it (or starts with it), else "".
+func closest(s string, candidates []string) string {
+	best, bestD := "", 3
+	for _, c := range candidates {
+		d := editDistance(s, c)
+		if len(s) >= 3 && strings.HasPrefix(c, s) {
+			d = min(d, 1)
+		}
+		if d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+// editDistance returns the Levenshtein distance between a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }
 
 func topHelp() string {

@@ -71,6 +71,13 @@ func docsCmd(e *env, args []string) int {
 			return c.run(e, args[1:])
 		}
 	}
+	var names []string
+	for _, c := range docsCommands {
+		names = append(names, c.name)
+	}
+	if near := closest(args[0], names); near != "" {
+		return e.unknownAgentCommand("docs "+args[0], "debate docs "+near)
+	}
 	a := newAgent(e, "docs")
 	return a.fail(context.Background(), usagef("unknown docs command %q: want create, submit or get", args[0]))
 }
