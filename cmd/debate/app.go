@@ -70,7 +70,7 @@ func commandGroups() []struct {
 			{"validate", "check a config and print every problem in it", validateCmd},
 		}},
 		{groupServer, []command{
-			{"serve", "run the protocol server for agents and a human arbitrator", serveCmd},
+			{"serve", "serve the protocol to agents and a human arbitrator", serveCmd},
 			{"open", "open the web UI (a debate's page) in a browser", openCmd},
 			{"guide", "print or install the role guides agents follow", guideCmd},
 		}},
@@ -213,8 +213,9 @@ EXAMPLES
   debate wait --debate-id "$id" --role opponent --argument-id "$arg"
 
 AGENT EXIT CODES
-  0 ok (wait: also "status":"timeout")   1 internal error   2 not found   3 invalid input or flags
-  4 not allowed now   5 auth failed   6 server unreachable   7 timeout   130 interrupted
+  0 ok (wait: also "status":"timeout")   1 internal error   2 not found
+  3 invalid input or flags   4 not allowed now   5 auth failed
+  6 server unreachable   7 timeout   130 interrupted
 
 Run "debate help <command>" for a command's flags and exit codes.
 `)
