@@ -227,4 +227,7 @@ type Run struct {
 	Usage   Usage    `json:"usage"`
 	// Edits holds the judge's proposed edits to the shared-context documents.
 	Edits string `json:"edits,omitempty"`
+	// Shard is set when the run played one slice of its selection
+	// ("debate run --shard i/n"); "debate merge" combines the slices.
+	Shard *Shard `json:"shard,omitempty"`
 }

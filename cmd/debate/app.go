@@ -67,6 +67,7 @@ func commandGroups() []struct {
 	}{
 		{groupBatch, []command{
 			{"run", "run the debates of a config and write their reports", runCmd},
+			{"merge", "combine the folders of a sharded run into one run", mergeCmd},
 			{"validate", "check a config and print every problem in it", validateCmd},
 		}},
 		{groupServer, []command{
