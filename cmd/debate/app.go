@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
+
+	"github.com/debatehq/debate/configs"
 )
 
 // Exit codes of every command. They are part of the interface CI jobs rely on.
@@ -153,41 +155,14 @@ func isAgentCommand(name string) bool {
 	return false
 }
 
-// closest returns the candidate nearest to s, if one is within two edits of
-// it (or starts with it), else "".
+// closest returns the candidate nearest to s when it is a likely typo of
+// it, else "".
 func closest(s string, candidates []string) string {
-	best, bestD := "", 3
-	for _, c := range candidates {
-		d := editDistance(s, c)
-		if len(s) >= 3 && strings.HasPrefix(c, s) {
-			d = min(d, 1)
-		}
-		if d < bestD {
-			best, bestD = c, d
-		}
+	near, ok := configs.Closest(s, candidates)
+	if !ok {
+		return ""
 	}
-	return best
-}
-
-// editDistance returns the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
+	return near
 }
 
 func topHelp() string {
