@@ -197,6 +197,11 @@ func (e *env) stopDaemon(ctx context.Context, addr string) (daemon, error) {
 		return d, fmt.Errorf("no background server on %s: nothing started with debate serve --detach or by an agent command", addr)
 	}
 	pidFile, _, _ := e.daemonFiles(addr)
+	if alive(d.PID) && !listening(ctx, addr) {
+		// The pid may belong to another program by now: signal nothing.
+		_ = os.Remove(pidFile)
+		return d, fmt.Errorf("nothing listens on %s although pid %d runs: it is not the server any more, so it was left alone; the pid file is removed", addr, d.PID)
+	}
 	if alive(d.PID) {
 		p, _ := os.FindProcess(d.PID)
 		if err := p.Signal(syscall.SIGTERM); err != nil {
@@ -232,15 +237,7 @@ func (e *env) autoStart(ctx context.Context, s conn) (bool, error) {
 	if u.Port() == "" {
 		addr = net.JoinHostPort(u.Hostname(), "80")
 	}
-	var d net.Dialer
-	dctx, cancel := context.WithTimeout(ctx, dialTimeout)
-	conn, err := d.DialContext(dctx, "tcp", addr)
-	cancel()
-	if err == nil {
-		conn.Close()
-		return false, nil
-	}
-	if !errors.Is(err, syscall.ECONNREFUSED) {
+	if err := dial(ctx, addr); err == nil || !errors.Is(err, syscall.ECONNREFUSED) {
 		return false, nil
 	}
 	if _, err := e.startDaemon(ctx, addr, "", s.token); err != nil {
@@ -249,6 +246,21 @@ func (e *env) autoStart(ctx context.Context, s conn) (bool, error) {
 	}
 	return true, nil
 }
+
+// dial connects to addr and hangs up.
+func dial(ctx context.Context, addr string) error {
+	var d net.Dialer
+	ctx, cancel := context.WithTimeout(ctx, dialTimeout)
+	defer cancel()
+	c, err := d.DialContext(ctx, "tcp", addr)
+	if err == nil {
+		c.Close()
+	}
+	return err
+}
+
+// listening reports whether something accepts connections on addr.
+func listening(ctx context.Context, addr string) bool { return dial(ctx, addr) == nil }
 
 // loopbackHost reports whether host names this machine only.
 func loopbackHost(host string) bool {

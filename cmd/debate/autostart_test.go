@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -187,5 +188,32 @@ func TestOpen(t *testing.T) {
 	}
 	if r := invoke(t, nil, "open", "a", "b"); r.code != exitUsage {
 		t.Errorf("two ids: exit %d", r.code)
+	}
+}
+
+// TestStopLeavesAnotherProgramAlone: a pid file whose process runs but
+// does not listen on the address (the pid reused by another program) makes
+// --stop signal nothing and remove the pid file.
+func TestStopLeavesAnotherProgramAlone(t *testing.T) {
+	addr := freeAddr(t)
+	vars := map[string]string{"XDG_STATE_HOME": t.TempDir()}
+	e := &env{getenv: call{vars: vars}.getenv}
+	pidFile, _, err := e.daemonFiles(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(pidFile), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	// This test's own process stands for the other program.
+	if err := os.WriteFile(pidFile, []byte(`{"pid":`+strconv.Itoa(os.Getpid())+`,"url":"http://`+addr+`"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := invoke(t, vars, "serve", "--stop", "--addr", addr)
+	if r.code != exitFailed || !strings.Contains(r.stderr, "left alone") {
+		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	if _, err := os.Stat(pidFile); !os.IsNotExist(err) {
+		t.Errorf("pid file kept: %v", err)
 	}
 }
