@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -112,7 +113,7 @@ func (e *env) startDaemon(ctx context.Context, addr, db, token string) (daemon, 
 	if err != nil {
 		return daemon{}, err
 	}
-	cmd.Env = append(cmd.Env, e.childEnv(token)...)
+	cmd.Env = e.childEnv(cmd.Env, token)
 	cmd.Stdout, cmd.Stderr = log, log
 	cmd.SysProcAttr = detached()
 	if err := cmd.Start(); err != nil {
@@ -155,12 +156,22 @@ func (e *env) startDaemon(ctx context.Context, addr, db, token string) (daemon, 
 	}
 }
 
-// childEnv is what a background server needs of this command's environment
-// besides the process's own: the variables that pick its database and its
-// token.
-func (e *env) childEnv(token string) []string {
+// childVars are the variables that pick a background server's database,
+// state folder and reports.
+var childVars = []string{"DEBATE_DB", "XDG_DATA_HOME", "XDG_STATE_HOME", "HOME", "DEBATE_REPORTS"}
+
+// childEnv returns base with childVars as this command sees them (set, or
+// absent) and the token, so that the server starts as the command would
+// have started it.
+func (e *env) childEnv(base []string, token string) []string {
 	var out []string
-	for _, k := range []string{"DEBATE_DB", "XDG_DATA_HOME", "XDG_STATE_HOME", "HOME", "DEBATE_REPORTS"} {
+	for _, kv := range base {
+		k, _, _ := strings.Cut(kv, "=")
+		if !slices.Contains(childVars, k) && k != "DEBATE_AUTH_TOKEN" {
+			out = append(out, kv)
+		}
+	}
+	for _, k := range childVars {
 		if v, ok := e.getenv(k); ok {
 			out = append(out, k+"="+v)
 		}

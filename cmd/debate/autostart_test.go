@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -215,5 +216,14 @@ func TestStopLeavesAnotherProgramAlone(t *testing.T) {
 	}
 	if _, err := os.Stat(pidFile); !os.IsNotExist(err) {
 		t.Errorf("pid file kept: %v", err)
+	}
+}
+
+func TestChildEnv(t *testing.T) {
+	e := &env{getenv: call{vars: map[string]string{"XDG_DATA_HOME": "/data", "HOME": "/home/a"}}.getenv}
+	got := e.childEnv([]string{"PATH=/bin", "DEBATE_DB=/elsewhere.db", "HOME=/root", "DEBATE_AUTH_TOKEN=old"}, "tok")
+	want := []string{"PATH=/bin", "XDG_DATA_HOME=/data", "HOME=/home/a", "DEBATE_AUTH_TOKEN=tok"}
+	if !slices.Equal(got, want) {
+		t.Errorf("childEnv = %q, want %q", got, want)
 	}
 }
