@@ -108,6 +108,11 @@ func TestServeDetach(t *testing.T) {
 	if r := invoke(t, vars, "serve", "--detach", "--addr", addr); r.code != exitFailed || !strings.Contains(r.stderr, "already runs") {
 		t.Errorf("second --detach: exit %d\n%s", r.code, r.stderr)
 	}
+	// A server started in the foreground has no pid file, but answers.
+	fg := newAgentServer(t, "")
+	if r := invoke(t, vars, "serve", "--status", "--addr", strings.TrimPrefix(fg.url, "http://")); r.code != exitOK || !strings.Contains(r.stdout, "no pid file") {
+		t.Errorf("--status of a foreground server: exit %d\n%s", r.code, r.stdout)
+	}
 	if r := invoke(t, vars, "serve", "--detach", "--stop"); r.code != exitUsage {
 		t.Errorf("--detach --stop: exit %d", r.code)
 	}
