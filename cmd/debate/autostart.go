@@ -146,8 +146,10 @@ func (e *env) startDaemon(ctx context.Context, addr, db, token string) (daemon, 
 			return d, nil
 		}
 		if ce := (*client.Error)(nil); errors.As(err, &ce) && ce.Status != 0 {
-			// Something answers, but not well (a wrong token): it is up.
-			return d, fmt.Errorf("the server started on %s answers %s: %s", addr, ce.Code, ce.Message)
+			// Something answers, but not as this server would (another
+			// server with another token): ours cannot have the address.
+			_ = cmd.Process.Kill()
+			return daemon{}, fmt.Errorf("another server answers on %s (%s: %s); its log is %s", addr, ce.Code, ce.Message, logFile)
 		}
 		if ctxwait.Sleep(ctx, 50*time.Millisecond) != nil {
 			_ = cmd.Process.Kill()
