@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/server/api"
 )
 
@@ -75,7 +76,7 @@ func docsCmd(e *env, args []string) int {
 	for _, c := range docsCommands {
 		names = append(names, c.name)
 	}
-	if near := closest(args[0], names); near != "" {
+	if near, ok := configs.Closest(args[0], names); ok {
 		return e.unknownAgentCommand("docs "+args[0], "debate docs "+near)
 	}
 	a := newAgent(e, "docs")
