@@ -10,6 +10,7 @@ import (
 
 	"github.com/tailscale/hujson"
 
+	"github.com/debatehq/debate/internal/fold"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -73,7 +74,7 @@ func fences(s string) []string {
 	const open = "```json"
 	var out []string
 	for {
-		i := indexFold(s, open)
+		i := fold.Index(s, open)
 		if i < 0 {
 			return out
 		}
@@ -85,17 +86,6 @@ func fences(s string) []string {
 		out = append(out, body[:j])
 		s = body[j+len("```"):]
 	}
-}
-
-// indexFold is strings.Index ignoring ASCII case. Unlike searching a
-// lowercased copy, its offsets stay those of s whatever bytes s holds.
-func indexFold(s, sub string) int {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if strings.EqualFold(s[i:i+len(sub)], sub) {
-			return i
-		}
-	}
-	return -1
 }
 
 // objects returns the outermost balanced {…} of s that are JSON (after

@@ -2,6 +2,8 @@ package providers
 
 import (
 	"strings"
+
+	"github.com/debatehq/debate/internal/fold"
 )
 
 // reasoningTags are the tags that models wrap their reasoning in when a
@@ -54,7 +56,7 @@ func splitReasoning(content string) (blocks []string, rest string, found bool) {
 		found = true
 		body := t[n:]
 		closing := "</" + tag + ">"
-		end := indexFold(body, closing)
+		end := fold.Index(body, closing)
 		if end < 0 {
 			return append(blocks, body), "", true
 		}
@@ -67,8 +69,8 @@ func splitReasoning(content string) (blocks []string, rest string, found bool) {
 	// A closing tag alone: everything before it was reasoning.
 	at, width := -1, 0
 	for _, tag := range reasoningTags {
-		i := indexFold(content, "</"+tag+">")
-		if i < 0 || indexFold(content[:i], "<"+tag+">") >= 0 {
+		i := fold.Index(content, "</"+tag+">")
+		if i < 0 || fold.Index(content[:i], "<"+tag+">") >= 0 {
 			continue
 		}
 		if at < 0 || i < at {
@@ -94,18 +96,4 @@ func openingTag(s string) (string, int) {
 		}
 	}
 	return "", 0
-}
-
-// indexFold is strings.Index ignoring ASCII case, with offsets into s.
-func indexFold(s, sub string) int {
-	if len(sub) == 0 {
-		return 0
-	}
-	first := sub[0] | 0x20
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if s[i]|0x20 == first && strings.EqualFold(s[i:i+len(sub)], sub) {
-			return i
-		}
-	}
-	return -1
 }

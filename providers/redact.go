@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/debatehq/debate/internal/fold"
 )
 
 // redacted replaces secrets in text.
@@ -38,7 +40,7 @@ func newRedactor(keys []string) *redactor {
 
 // redact returns s without key values or bearer tokens.
 func (r *redactor) redact(s string) string {
-	if containsFold(s, "bearer") {
+	if fold.Contains(s, "bearer") {
 		s = bearerToken.ReplaceAllString(s, "Bearer "+redacted)
 	}
 	for _, k := range r.keys {
@@ -87,17 +89,6 @@ func replaceKey(s, key string) string {
 // wordByte reports the bytes that continue a key-like token.
 func wordByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c >= 0x80
-}
-
-// containsFold reports whether s contains the lower-case ASCII word w in any case.
-func containsFold(s, w string) bool {
-	n := len(w)
-	for i := 0; i+n <= len(s); i++ {
-		if s[i]|0x20 == w[0] && strings.EqualFold(s[i:i+n], w) {
-			return true
-		}
-	}
-	return false
 }
 
 // modelTextFields are the JSON fields that hold what a model or a prompt
