@@ -48,7 +48,6 @@ type roster struct {
 // member is one participant's state within a roster.
 type member struct {
 	p          configs.Participant
-	order      int // position in the roster, for sorting
 	maxRetries int // api.maxRetries of the participant's endpoint
 	failures   int
 	onFallback bool
@@ -68,7 +67,7 @@ func (r *roster) add(p configs.Participant) *member {
 	if n := r.e.cfg.Endpoint(p.ID).MaxRetries; n != nil {
 		retries = *n
 	}
-	m := &member{p: p, order: len(r.members), maxRetries: retries, probe: make(chan struct{}, 1)}
+	m := &member{p: p, maxRetries: retries, probe: make(chan struct{}, 1)}
 	r.members = append(r.members, m)
 	return m
 }
@@ -368,8 +367,8 @@ func (r *roster) sortedFallbacks() []tree.Fallback {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	order := map[string]int{}
-	for _, m := range r.members {
-		order[m.p.ID] = m.order
+	for i, m := range r.members {
+		order[m.p.ID] = i
 	}
 	out := slices.Clone(r.fallbacks)
 	slices.SortStableFunc(out, func(a, b tree.Fallback) int { return order[a.Participant] - order[b.Participant] })
