@@ -219,7 +219,7 @@ func (c *checker) unknown(path, name string, off int, v *hujson.Value, fields ma
 		names = append(names, n)
 	}
 	slices.Sort(names)
-	if guess, ok := closest(name, names); ok {
+	if guess, ok := Closest(name, names); ok {
 		c.problem(p, off, "unknown field; did you mean %q?", guess)
 		// The intended field is probably not written under its right name;
 		// do not also report it as missing.
@@ -244,11 +244,7 @@ func hasMember(v *hujson.Value, name string) bool {
 // Closest returns the known name nearest to name by edit distance, ignoring
 // case, when it is near enough to be a likely typo: what a "did you mean"
 // suggests, for config fields here and for commands and flags elsewhere.
-func Closest(name string, known []string) (string, bool) { return closest(name, known) }
-
-// closest returns the known name nearest to name by edit distance, ignoring
-// case, when it is near enough to be a likely typo.
-func closest(name string, known []string) (string, bool) {
+func Closest(name string, known []string) (string, bool) {
 	best, bestDist := "", -1
 	lower := strings.ToLower(name)
 	for _, k := range known {
