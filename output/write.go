@@ -68,42 +68,40 @@ func Write(dir string, run *tree.Run, opt Options) ([]string, error) {
 		pages = append(pages, file{htmlName(name), page})
 	}
 	used := map[string]bool{}
-	reports, htmlPages := map[string]string{}, map[string]string{}
-	names := make([]string, len(run.Topics))
-	for i := range run.Topics {
-		names[i] = uniqueName(TopicFile(&run.Topics[i]), used)
-		reports[run.Topics[i].ID], htmlPages[run.Topics[i].ID] = names[i], htmlName(names[i])
-	}
-	motionNames := make([]string, len(run.Motions))
-	for i := range run.Motions {
-		motionNames[i] = uniqueName(MotionFile(&run.Motions[i]), used)
-		reports[run.Motions[i].ID], htmlPages[run.Motions[i].ID] = motionNames[i], htmlName(motionNames[i])
-	}
+	reports := map[string]string{} // the Markdown report of every topic and motion, by id
 	for i := range run.Topics {
 		t := &run.Topics[i]
+		name := uniqueName(TopicFile(t), used)
+		reports[t.ID] = name
 		if markdown {
-			files = append(files, file{names[i], render.Topic(run, t)})
+			files = append(files, file{name, render.Topic(run, t)})
 		}
 		if html {
 			page, err := render.TopicHTML(run, t)
-			addPage(names[i], page, err)
+			addPage(name, page, err)
 		}
 	}
 	for i := range run.Motions {
 		m := &run.Motions[i]
+		name := uniqueName(MotionFile(m), used)
+		reports[m.ID] = name
 		md := render.Motion(run, m)
 		if markdown {
-			files = append(files, file{motionNames[i], md})
+			files = append(files, file{name, md})
 		}
 		if html {
 			page, err := render.HTML(m.Title, md)
-			addPage(motionNames[i], page, err)
+			addPage(name, page, err)
 		}
 	}
 	if markdown {
 		files = append(files, file{"summary.md", render.Summary(run, reports)})
 	}
 	if html {
+		htmlPages := make(map[string]string, len(reports))
+		for id, name := range reports {
+			htmlPages[id] = htmlName(name)
+		}
 		page, err := render.SummaryHTML(run, htmlPages)
 		addPage("summary.md", page, err)
 	}
