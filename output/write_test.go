@@ -204,6 +204,15 @@ func TestWriteOverwritesAndCollisions(t *testing.T) {
 		if !strings.HasSuffix(paths[1], "-2.md") {
 			t.Errorf("colliding name = %q, want a -2 suffix", paths[1])
 		}
+		summary, err := os.ReadFile(filepath.Join(dir, "summary.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range paths[:2] {
+			if link := "](" + filepath.Base(p) + ")"; !strings.Contains(string(summary), link) {
+				t.Errorf("summary.md has no link %q to its report", link)
+			}
+		}
 	}
 	if n := len(listFiles(t, dir)); n != 4 {
 		t.Errorf("%d files after two writes, want 4", n)
