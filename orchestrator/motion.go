@@ -186,21 +186,12 @@ func (mr *motionRun) reqID(seq int, role protocol.Role) string {
 
 // play runs the motion to its end and returns its record.
 func (mr *motionRun) play(ctx context.Context) tree.Motion {
-	e := mr.e
-	e.emit(tree.Event{Kind: tree.TopicStarted, Topic: mr.m.ID})
+	mr.e.emit(tree.Event{Kind: tree.TopicStarted, Topic: mr.m.ID})
 	status, reason := mr.run(ctx)
 	if ctx.Err() != nil && status != tree.Converged && status != tree.Forced {
 		status, reason = tree.Interrupted, interruption(ctx)
 	}
-	// Record what the database holds, even when the run is being stopped.
-	mr.record(context.WithoutCancel(ctx))
-	mr.out.Status, mr.out.StopReason = status, reason
-	mr.out.Fallbacks = mr.r.sortedFallbacks()
-	mr.out.Usage = mr.r.book.total(e.cfg.Pricing)
-	e.log.Info("motion finished", "motion", mr.m.ID, "debate", mr.debateID, "status", status, "state", mr.out.State,
-		"arguments", len(mr.out.Arguments), "tokens", mr.out.Usage.Total())
-	e.emit(tree.Event{Kind: tree.TopicFinished, Topic: mr.m.ID, Status: status, Usage: mr.out.Usage, Err: errIf(status == tree.Failed, reason)})
-	return mr.out
+	return mr.finish(ctx, status, reason)
 }
 
 // broken is what remains of a motion whose play panicked: failed with the
@@ -208,12 +199,22 @@ func (mr *motionRun) play(ctx context.Context) tree.Motion {
 func (mr *motionRun) broken(ctx context.Context, p *panics.Recovered) tree.Motion {
 	msg := panicMessage(p)
 	mr.e.log.Error("motion panicked", "motion", mr.m.ID, "panic", p.String())
-	mr.record(context.WithoutCancel(ctx))
 	mr.out.Errors = append(mr.out.Errors, tree.MotionError{Message: msg})
-	mr.out.Status, mr.out.StopReason = tree.Failed, msg
+	return mr.finish(ctx, tree.Failed, msg)
+}
+
+// finish completes the motion's record with what the database holds, even
+// when the run is being stopped, and with its status, fallbacks and usage,
+// and announces its end.
+func (mr *motionRun) finish(ctx context.Context, status tree.Status, reason string) tree.Motion {
+	e := mr.e
+	mr.record(context.WithoutCancel(ctx))
+	mr.out.Status, mr.out.StopReason = status, reason
 	mr.out.Fallbacks = mr.r.sortedFallbacks()
-	mr.out.Usage = mr.r.book.total(mr.e.cfg.Pricing)
-	mr.e.emit(tree.Event{Kind: tree.TopicFinished, Topic: mr.m.ID, Status: tree.Failed, Usage: mr.out.Usage, Err: msg})
+	mr.out.Usage = mr.r.book.total(e.cfg.Pricing)
+	e.log.Info("motion finished", "motion", mr.m.ID, "debate", mr.debateID, "status", status, "state", mr.out.State,
+		"arguments", len(mr.out.Arguments), "tokens", mr.out.Usage.Total())
+	e.emit(tree.Event{Kind: tree.TopicFinished, Topic: mr.m.ID, Status: status, Usage: mr.out.Usage, Err: errIf(status == tree.Failed, reason)})
 	return mr.out
 }
 
