@@ -2,10 +2,12 @@ package orchestrator
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/debatehq/debate/output"
@@ -71,6 +73,39 @@ func TestPanicFailsOnlyItsNode(t *testing.T) {
 	report, _ := filepath.Glob(filepath.Join(dir, "topic-t1-*.md"))
 	if b, _ := os.ReadFile(report[0]); !strings.Contains(string(b), msg) {
 		t.Errorf("t1's report does not say why d1 failed")
+	}
+}
+
+// TestPanicOutsideNodesFailsOnlyItsTopic: a panic in a topic's own work
+// outside its nodes (here the consumer of its events, on t1's root) fails
+// that topic; the other topic is complete, and both topics' ends are
+// announced, so that a progress display shows each one finished.
+func TestPanicOutsideNodesFailsOnlyItsTopic(t *testing.T) {
+	s := &script{judge: map[string][]string{}, words: 5}
+	var mu sync.Mutex
+	finished := map[string]tree.Status{}
+	events := func(ev tree.Event) {
+		if ev.Kind == tree.NodeStarted && ev.Topic == "t1" && ev.Node == tree.RootID {
+			panic("progress display bug")
+		}
+		if ev.Kind == tree.TopicFinished {
+			mu.Lock()
+			finished[ev.Topic] = ev.Status
+			mu.Unlock()
+		}
+	}
+	run, err := New(testConfig(2, "t1", "t2"), completer(s.answer), promptSet(t), Options{Events: events}).Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if t1 := run.Topics[0]; t1.Status != tree.Failed || t1.Root.StopReason != "panic: progress display bug" {
+		t.Errorf("t1 %s (%q), want failed with the panic's message", t1.Status, t1.Root.StopReason)
+	}
+	if t2 := run.Topics[1]; t2.Status != tree.Converged {
+		t.Errorf("t2 %s, want converged", t2.Status)
+	}
+	if want := map[string]tree.Status{"t1": tree.Failed, "t2": tree.Converged}; !maps.Equal(finished, want) {
+		t.Errorf("finished topics announced: %v, want %v", finished, want)
 	}
 }
 

@@ -61,11 +61,19 @@ func (e *Engine) runTopic(ctx context.Context, ct configs.Topic) tree.Topic {
 }
 
 // brokenTopic is what remains of a topic whose work panicked outside any
-// node: a failed root that says why.
+// node: a failed root that says why. Its end is announced as a finished
+// topic's is; since the panic may have come from the events' consumer, a
+// panic in that announcement is logged rather than passed on.
 func (e *Engine) brokenTopic(ct configs.Topic, p *panics.Recovered) tree.Topic {
+	msg := panicMessage(p)
 	e.log.Error("topic panicked", "topic", ct.ID, "panic", p.String())
 	root := tree.NewNode(tree.RootID, ct.Title, ct.Background)
-	root.Status, root.StopReason = tree.Failed, panicMessage(p)
+	root.Status, root.StopReason = tree.Failed, msg
+	if p := panics.Try(func() {
+		e.emit(tree.Event{Kind: tree.TopicFinished, Topic: ct.ID, Status: tree.Failed, Err: msg})
+	}); p != nil {
+		e.log.Error("announcing a panicked topic's end panicked", "topic", ct.ID, "panic", p.String())
+	}
 	return tree.Topic{
 		ID: ct.ID, Title: ct.Title, Background: ct.Background,
 		Annotations: ct.Annotations, CoreQuestions: ct.CoreQuestions,
