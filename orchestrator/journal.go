@@ -58,6 +58,7 @@ func (jc *Journaled) Complete(ctx context.Context, r providers.Request) (provide
 		var resp providers.Response
 		if err := json.Unmarshal(v, &resp); err == nil {
 			jc.replayed.Add(1)
+			jc.done(r)
 			return resp, nil
 		}
 		jc.log.Warn("journal entry unreadable; calling the model", "participant", r.Participant, "model", r.Model)
@@ -101,7 +102,8 @@ func (jc *Journaled) key(r providers.Request) string {
 	return k
 }
 
-// done forgets the key of a call that has its answer.
+// done forgets the key of a call that has its answer, from the model or
+// from the journal.
 func (jc *Journaled) done(r providers.Request) {
 	jc.mu.Lock()
 	delete(jc.calls, r.Call)
