@@ -289,7 +289,9 @@ func (h *hub) check(ctx context.Context, conn *sql.Conn) error {
 	defer h.mu.Unlock()
 	for i, id := range ids {
 		m := h.subs[id]
-		if m == nil || h.known[id] == seqs[i] {
+		// A seq below the one known was read before a commit of this Store
+		// that notify reported meanwhile: not news. 0 is a deletion.
+		if m == nil || h.known[id] == seqs[i] || (seqs[i] < h.known[id] && seqs[i] != 0) {
 			continue
 		}
 		h.known[id] = seqs[i]
