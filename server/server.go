@@ -77,7 +77,7 @@ type Server struct {
 
 	idPrefix string
 	nextID   atomic.Uint64
-	// waiting counts long-polls blocked in the store (read by tests).
+	// waiting counts long-polls blocked in the store (see Waiting).
 	waiting atomic.Int64
 }
 
@@ -125,6 +125,9 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("POST /documents/{id}/versions", s.submitDocument)
 	s.mux.HandleFunc("GET /documents/{id}", s.getDocument)
 }
+
+// Waiting returns the number of long-polls waiting for a new argument now.
+func (s *Server) Waiting() int { return int(s.waiting.Load()) }
 
 // Handle registers h for pattern (an http.ServeMux pattern such as
 // "GET /{$}") behind the server's authentication. Call it before serving.
