@@ -1,6 +1,7 @@
 package configs
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // env returns a Getenv over a fixed map.
@@ -300,6 +302,35 @@ func TestProblems(t *testing.T) {
 				"10:46 fallback.retryDelay | 0 or more milliseconds (got -1)",
 				"11:15 budget.maxTokens | 0 (no limit) or more (got -5)",
 				`12:24 pricing["m1"].input | price must be 0 or more (got -1)`,
+			},
+		},
+		{
+			name: "numbers no one can mean",
+			text: "{" + validBody + `
+  "api": { "timeout": 18446744073710, "maxRetries": 9223372036854775807, "maxConcurrent": 5000, "requestsPerMinute": 1e9 },
+  "params": { "maxRounds": 2147483648, "concurrency": 100000, "maxTokensPerResponse": 50000000 },
+  "fallback": { "maxConsecutiveFailures": 1000, "retryDelay": 86400000 },
+  "budget": { "maxTokens": 9000000000000000 },
+}`,
+			want: []string{
+				"8:12 api.timeout | must be at most 3600000 (one hour in milliseconds), got 18446744073710",
+				"8:39 api.maxRetries | must be at most 10 (retries of one call), got 9223372036854775807",
+				"8:74 api.maxConcurrent | must be at most 1024 (calls in flight), got 5000",
+				"8:97 api.requestsPerMinute | must be at most 1000000 (use 0 for unlimited), got 1e+09",
+				"9:15 params.maxRounds | must be at most 10 (levels of debate), got 2147483648",
+				"9:40 params.concurrency | must be at most 1024 (calls in flight), got 100000",
+				"9:63 params.maxTokensPerResponse | must be at most 1000000 (tokens of one answer), got 50000000",
+				"10:17 fallback.maxConsecutiveFailures | must be at most 10 (failed attempts before the fallback), got 1000",
+				"10:49 fallback.retryDelay | must be at most 600000 (ten minutes in milliseconds), got 86400000",
+				"11:15 budget.maxTokens | must be at most 1000000000000 (a trillion tokens), got 9000000000000000",
+			},
+		},
+		{
+			name: "invalid UTF-8 in a string",
+			text: "{" + validBody + "\n  \"params\": { \"maxRounds\": 2 },\n  \"sharedContext\": { \"inline\": \"caf\xe9\" },\n  \"pricing\": { \"m\xff\": { \"input\": 1 } },\n}",
+			want: []string{
+				"9:32 sharedContext.inline | the text is not valid UTF-8; save the file as UTF-8",
+				"10:16 pricing[\"m\ufffd\"] | the name is not valid UTF-8",
 			},
 		},
 		{
@@ -699,6 +730,7 @@ func FuzzLoad(f *testing.F) {
 		f.Add(b, false)
 	}
 	f.Add([]byte(`{"output": {"format": "x"}, "pricing": {"m": {"input": -1}}, "judge": null}`), true)
+	f.Add([]byte("{\"topics\": [{\"id\": \"t\", \"title\": \"caf\xe9\"}], \"api\": {\"timeout\": 18446744073710}}"), false)
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, text []byte, dryRun bool) {
 		path := filepath.Join(dir, "fuzz.jsonc")
@@ -721,6 +753,15 @@ func FuzzLoad(f *testing.F) {
 		}
 		if len(cfg.Motions) > 0 && (cfg.Protocol == nil || cfg.Protocol.Proposer == nil || cfg.Protocol.Opponent == nil || cfg.Protocol.Arbitrator == nil) {
 			t.Fatalf("a config with motions but without every protocol role passed validation")
+		}
+		if a := cfg.API; a.Timeout > MaxTimeout || *a.MaxRetries > MaxRetries || cfg.Params.MaxRounds > MaxRounds ||
+			cfg.Params.Concurrency > MaxConcurrency || cfg.Fallback.RetryDelay > MaxRetryDelay ||
+			cfg.Fallback.MaxConsecutiveFailures > MaxConsecutiveFailures || cfg.Budget.MaxTokens > MaxBudgetTokens {
+			t.Fatalf("a number above its bound passed validation: %+v %+v %+v", cfg.API, cfg.Params, cfg.Fallback)
+		}
+		if b, _ := json.Marshal(cfg); bytes.ContainsRune(b, utf8.RuneError) &&
+			!bytes.ContainsRune(text, utf8.RuneError) && !bytes.Contains(bytes.ToLower(text), []byte(`\ufffd`)) {
+			t.Fatalf("invalid UTF-8 became U+FFFD in a config that passed: %s", b)
 		}
 		_ = cfg.Redacted()
 	})

@@ -247,6 +247,7 @@ func (c *Config) validateProtocol(r *reporter, owner map[string]string) {
 		if p.MaxTurns < 1 {
 			r.at("protocol.maxTurns", "must be at least 1 (got %d)", p.MaxTurns)
 		}
+		r.atMost("protocol.maxTurns", int64(p.MaxTurns), MaxTurns, "proposer replies")
 		if !slices.Contains(DebateTypes, p.DebateType) {
 			r.at("protocol.debateType", "unknown debate type %q; use %s", p.DebateType, quoteList(DebateTypes))
 		}

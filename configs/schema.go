@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tailscale/hujson"
 )
@@ -76,6 +77,12 @@ func kindName(v hujson.ValueTrimmed) string {
 func (c *checker) check(v *hujson.Value, t reflect.Type, path string, keyOff int) {
 	if v.Value.Kind() == 'n' {
 		return // null leaves the field unset, as encoding/json does
+	}
+	if lit, ok := v.Value.(hujson.Literal); ok && lit.Kind() == '"' && !utf8.Valid(lit) {
+		// encoding/json would silently turn the bad bytes into U+FFFD.
+		c.problem(path, v.StartOffset, "the text is not valid UTF-8; save the file as UTF-8")
+		v.Value = hujson.Literal("null")
+		return
 	}
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -186,6 +193,10 @@ func (c *checker) checkObject(v *hujson.Value, path string, fields map[string]re
 		} else {
 			p = keyPath(path, name)
 			t = elem
+		}
+		if !utf8.Valid(m.Name.Value.(hujson.Literal)) {
+			c.problem(p, keyOff, "the name is not valid UTF-8; save the file as UTF-8")
+			continue
 		}
 		if seen[name] {
 			c.problem(p, keyOff, "written twice; remove one of them")

@@ -69,6 +69,7 @@ func (c *Config) validate(r *reporter) {
 	if c.Budget.MaxTokens < 0 {
 		r.at("budget.maxTokens", "must be 0 (no limit) or more (got %d)", c.Budget.MaxTokens)
 	}
+	r.atMost("budget.maxTokens", int64(c.Budget.MaxTokens), MaxBudgetTokens, "a trillion tokens")
 	for _, model := range slices.Sorted(maps.Keys(c.Pricing)) {
 		p := c.Pricing[model]
 		if p.Input < 0 {
@@ -95,14 +96,22 @@ func (c *Config) validateAPI(r *reporter, path string, a *API, top bool) {
 	if set("timeout", a.Timeout == 0) && a.Timeout <= 0 {
 		r.at(joinPath(path, "timeout"), "must be greater than 0 milliseconds (got %d)", a.Timeout)
 	}
-	if a.MaxRetries != nil && *a.MaxRetries < 0 {
-		r.at(joinPath(path, "maxRetries"), "must be 0 or more (got %d)", *a.MaxRetries)
+	r.atMost(joinPath(path, "timeout"), int64(a.Timeout), MaxTimeout, "one hour in milliseconds")
+	if a.MaxRetries != nil {
+		if *a.MaxRetries < 0 {
+			r.at(joinPath(path, "maxRetries"), "must be 0 or more (got %d)", *a.MaxRetries)
+		}
+		r.atMost(joinPath(path, "maxRetries"), int64(*a.MaxRetries), MaxRetries, "retries of one call")
 	}
 	if a.MaxConcurrent < 0 {
 		r.at(joinPath(path, "maxConcurrent"), "must be 0 (no cap) or more (got %d)", a.MaxConcurrent)
 	}
+	r.atMost(joinPath(path, "maxConcurrent"), int64(a.MaxConcurrent), MaxConcurrency, "calls in flight")
 	if a.RequestsPerMinute < 0 {
 		r.at(joinPath(path, "requestsPerMinute"), "must be 0 (unlimited) or more (got %g)", a.RequestsPerMinute)
+	}
+	if a.RequestsPerMinute > MaxRequestsPerMinute {
+		r.at(joinPath(path, "requestsPerMinute"), "must be at most %d (use 0 for unlimited), got %g", MaxRequestsPerMinute, a.RequestsPerMinute)
 	}
 	switch a.ResponseFormat {
 	case "", "json_object", "json_schema":
@@ -154,21 +163,26 @@ func (c *Config) validateParams(r *reporter) {
 	if p.MaxRounds < 1 {
 		r.at("params.maxRounds", "must be at least 1 (got %d)", p.MaxRounds)
 	}
+	r.atMost("params.maxRounds", int64(p.MaxRounds), MaxRounds, "levels of debate")
 	if p.MaxTokensPerResponse < 1 {
 		r.at("params.maxTokensPerResponse", "must be at least 1 (got %d)", p.MaxTokensPerResponse)
 	}
+	r.atMost("params.maxTokensPerResponse", int64(p.MaxTokensPerResponse), MaxTokensPerResponse, "tokens of one answer")
 	if t := p.Temperature; t != nil && (*t < 0 || *t > 2) {
 		r.at("params.temperature", "must be between 0 and 2 (got %g)", *t)
 	}
 	if p.Concurrency < 1 {
 		r.at("params.concurrency", "must be at least 1 (got %d)", p.Concurrency)
 	}
+	r.atMost("params.concurrency", int64(p.Concurrency), MaxConcurrency, "calls in flight")
 	if n := c.Fallback.MaxConsecutiveFailures; n < 1 {
 		r.at("fallback.maxConsecutiveFailures", "must be at least 1 (got %d)", n)
 	}
+	r.atMost("fallback.maxConsecutiveFailures", int64(c.Fallback.MaxConsecutiveFailures), MaxConsecutiveFailures, "failed attempts before the fallback")
 	if d := c.Fallback.RetryDelay; d < 0 {
 		r.at("fallback.retryDelay", "must be 0 or more milliseconds (got %d)", d)
 	}
+	r.atMost("fallback.retryDelay", int64(c.Fallback.RetryDelay), MaxRetryDelay, "ten minutes in milliseconds")
 }
 
 func (c *Config) validateTopics(r *reporter) {

@@ -62,7 +62,7 @@ func BenchmarkCriticalPath(b *testing.B) {
 				resp, _ := s.answer(context.Background(), r)
 				return providertest.Text(resp.Text)
 			})
-			cfg.API = configs.API{BaseURL: providertest.MemoryURL, APIKey: "sk-bench"}
+			cfg.API = configs.API{BaseURL: providertest.MemoryURL, APIKey: "sk-bench", Timeout: 60_000}
 			client, err := providers.New(cfg, providers.Options{HTTPClient: srv.HTTPClient(), Concurrency: 64})
 			if err != nil {
 				b.Fatal(err)
@@ -115,4 +115,88 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// fiveNodes scripts 5 nodes over 3 levels: the root splits in two, d1 splits
+// in two again, and the third level is forced (nothing left disputed).
+func fiveNodes() map[string][]string {
+	return map[string][]string{
+		"root": {splitAnswer("Divergence "+mark("d1"), "Divergence "+mark("d2"))},
+		"d1":   {splitAnswer("Divergence "+mark("d1.1"), "Divergence "+mark("d1.2"))},
+	}
+}
+
+// BenchmarkFallbackDetour runs 2 topics of 5 nodes over 3 levels at 200 ms
+// per call, with the seed's fallback settings (maxConsecutiveFailures 2,
+// maxRetries 2, retryDelay 2000 ms) and party-c's primary model always
+// answering 503 after the same latency, its fallback working. It reports
+// wall time ÷ the critical path: 3 levels × 3 dependent calls × latency,
+// plus the unavoidable detour at the root position (two failed attempts and
+// one backoff, 1000 ms with the jitter fixed at 0).
+//
+//	go test ./orchestrator -run '^$' -bench FallbackDetour -benchtime 3x
+func BenchmarkFallbackDetour(b *testing.B) {
+	const (
+		levels  = 3
+		latency = 200 * time.Millisecond
+		backoff = 1000 * time.Millisecond
+	)
+	bound := time.Duration(levels*3)*latency + 2*latency + backoff
+	for _, name := range []string{"fake", "http"} {
+		b.Run(name, func(b *testing.B) {
+			p := promptSet(b)
+			var wall time.Duration
+			for b.Loop() {
+				s := &script{judge: fiveNodes(), words: 200, tokens: 100}
+				cfg := testConfig(levels, "t1", "t2")
+				cfg.Debaters[2].Fallback = "model-c2"
+				cfg.Fallback = configs.Fallback{MaxConsecutiveFailures: 2, RetryDelay: 2000}
+				var c Completer
+				if name == "fake" {
+					c = completer(func(ctx context.Context, r providers.Request) (providers.Response, error) {
+						select {
+						case <-time.After(latency):
+						case <-ctx.Done():
+							return providers.Response{}, ctx.Err()
+						}
+						if r.Model == "model-c" {
+							return providers.Response{}, unavailable
+						}
+						return s.answer(ctx, r)
+					})
+				} else {
+					srv := providertest.New(b, providertest.WithLatency(latency))
+					srv.Script(func(call providertest.Call) providertest.Reply {
+						if call.Model == "model-c" {
+							return providertest.Status(503, "overloaded")
+						}
+						return scripted(s, call)
+					})
+					cfg.API = configs.API{BaseURL: providertest.MemoryURL, APIKey: "sk-bench"}
+					cfg.ApplyDefaults()
+					// A cap above the 12 calls of the widest level, so that it
+					// measures the engine rather than the cap.
+					client, err := providers.New(cfg, providers.Options{HTTPClient: srv.HTTPClient(), Concurrency: 16})
+					if err != nil {
+						b.Fatal(err)
+					}
+					c = client
+				}
+				e := New(cfg, c, p, Options{Jitter: func() float64 { return 0 }})
+				start := time.Now()
+				run, err := e.Run(context.Background())
+				wall += time.Since(start)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for _, t := range run.Topics {
+					if st := t.Root.Stats(); st.Nodes != 5 || st.Rounds != levels || st.Failed != 0 || len(t.Fallbacks) != 1 || t.Fallbacks[0].Node != tree.RootID {
+						b.Fatalf("topic %s: %+v, fallbacks %+v", t.ID, st, t.Fallbacks)
+					}
+				}
+			}
+			b.ReportMetric(wall.Seconds()/float64(b.N)/bound.Seconds(), "wall/critical-path")
+			b.ReportMetric(bound.Seconds(), "critical-path-s")
+		})
+	}
 }

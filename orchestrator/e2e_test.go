@@ -41,7 +41,7 @@ func overHTTP(t *testing.T, cfg *configs.Config, s *script, failing ...string) (
 		return providertest.Text(resp.Text)
 	})
 	noRetries := 0
-	cfg.API = configs.API{BaseURL: providertest.MemoryURL, APIKey: "sk-test-secret", MaxRetries: &noRetries}
+	cfg.API = configs.API{BaseURL: providertest.MemoryURL, APIKey: "sk-test-secret", MaxRetries: &noRetries, Timeout: 10_000}
 	client, err := providers.New(cfg, providers.Options{HTTPClient: srv.HTTPClient(), Concurrency: 16})
 	if err != nil {
 		t.Fatal(err)

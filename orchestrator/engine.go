@@ -10,10 +10,12 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"slices"
-	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/sourcegraph/conc"
 
 	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/prompts"
@@ -21,8 +23,9 @@ import (
 	"github.com/debatehq/debate/tree"
 )
 
-// Completer makes one chat-completion call. Retries of transient failures
-// happen inside it; an error means the call failed for good.
+// Completer makes one attempt of a chat-completion call. Its errors are
+// sorted by providers.Classify; trying again and falling back is the
+// engine's attempt loop.
 type Completer interface {
 	Complete(ctx context.Context, r providers.Request) (providers.Response, error)
 }
@@ -52,6 +55,9 @@ type Options struct {
 	Events func(tree.Event)
 	// Now is the clock; nil uses time.Now.
 	Now func() time.Time
+	// Jitter returns numbers in [0,1) that spread the backoff waits; it must
+	// be safe for concurrent use. nil uses math/rand/v2.
+	Jitter func() float64
 	// Logger receives one line per notable happening; nil discards them.
 	Logger *slog.Logger
 	// Motions, when set, makes Run also play the config's motions (protocol
@@ -71,7 +77,8 @@ type Engine struct {
 	debaters  []configs.Participant
 	judge     configs.Participant
 	log       *slog.Logger
-	spent     atomic.Int64 // tokens spent by the whole run, for the budget
+	spent     atomic.Int64  // tokens spent by the whole run, for the budget
+	calls     atomic.Uint64 // numbers the calls, so that retries can be told from new calls
 }
 
 // New returns an engine for cfg that makes its calls through c and builds its
@@ -96,6 +103,9 @@ func newEngine(cfg *configs.Config, c Completer, p builder, opt Options) *Engine
 	}
 	if e.opt.Now == nil {
 		e.opt.Now = time.Now
+	}
+	if e.opt.Jitter == nil {
+		e.opt.Jitter = rand.Float64
 	}
 	e.log = opt.Logger
 	if e.log == nil {
@@ -135,19 +145,19 @@ func (e *Engine) Run(ctx context.Context) (*tree.Run, error) {
 	}
 
 	var (
-		wg       sync.WaitGroup
-		motErr   error
-		edits    string
-		usage    tree.Usage
-		topicsWG sync.WaitGroup
+		wg     conc.WaitGroup
+		motErr error
+		edits  string
+		usage  tree.Usage
 	)
 	if playMotions {
 		wg.Go(func() { run.Motions, motErr = e.RunMotions(ctx, *mo) })
 	}
-	for i, t := range topics {
-		topicsWG.Go(func() { run.Topics[i] = e.runTopic(ctx, t) })
+	for i, p := range each(len(topics), true, func(i int) { run.Topics[i] = e.runTopic(ctx, topics[i]) }) {
+		if p != nil {
+			run.Topics[i] = e.brokenTopic(topics[i], p)
+		}
 	}
-	topicsWG.Wait()
 	if len(topics) > 0 {
 		edits, usage = e.edits(ctx, run)
 	}
@@ -224,6 +234,13 @@ func messages(ms []prompts.Message) []providers.Message {
 func (e *Engine) maxFailures() int {
 	return max(e.cfg.Fallback.MaxConsecutiveFailures, 1)
 }
+
+// retryDelay is the base of the backoff between two attempts of a call.
+func (e *Engine) retryDelay() time.Duration {
+	return time.Duration(e.cfg.Fallback.RetryDelay) * time.Millisecond
+}
+
+func (e *Engine) jitter() float64 { return e.opt.Jitter() }
 
 // overBudget reports whether the run has spent more tokens than its budget.
 func (e *Engine) overBudget() bool {

@@ -2,7 +2,6 @@ package orchestrator
 
 import (
 	"context"
-	"errors"
 	"math"
 	"slices"
 	"strings"
@@ -166,7 +165,7 @@ func TestNoDebaterAnswers(t *testing.T) {
 	}, words: 5}
 	s.fail = func(participant, _ string, msgs []providers.Message) error {
 		if participant != "judge" && nodeOf(msgs) == "d1" {
-			return errors.New("service unavailable")
+			return unavailable
 		}
 		return nil
 	}

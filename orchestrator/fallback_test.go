@@ -2,26 +2,26 @@ package orchestrator
 
 import (
 	"context"
-	"errors"
 	"slices"
-	"strings"
 	"testing"
+	"testing/synctest"
+	"time"
 
+	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/providers"
+	"github.com/debatehq/debate/providers/providertest"
 	"github.com/debatehq/debate/tree"
 )
 
 // TestFallback: a participant whose primary model always fails is tried
-// exactly maxConsecutiveFailures times in a topic, then only its fallback is
-// used for the rest of that topic; every topic starts on the primary again.
+// exactly maxConsecutiveFailures times in a topic, at the root; the same
+// call then goes on with the fallback, which answers everything else of the
+// topic; every topic starts on the primary again.
 func TestFallback(t *testing.T) {
 	for _, tc := range []struct {
 		name, participant, primary, fallback string
-		// nodes where the primary failed without being retried at once on
-		// the fallback (a debater is then left out of the step)
-		leftOut []string
 	}{
-		{name: "debater", participant: "party-c", primary: "model-c", fallback: "model-c2", leftOut: []string{"root"}},
+		{name: "debater", participant: "party-c", primary: "model-c", fallback: "model-c2"},
 		{name: "judge", participant: "judge", primary: "model-j", fallback: "model-j2"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -30,7 +30,7 @@ func TestFallback(t *testing.T) {
 			}, words: 5}
 			s.fail = func(_, model string, _ []providers.Message) error {
 				if model == tc.primary {
-					return errors.New("status 503: service unavailable")
+					return unavailable
 				}
 				return nil
 			}
@@ -55,44 +55,38 @@ func TestFallback(t *testing.T) {
 				if got, want := shape(top.Root), []string{"root split", "d1 converged", "d2 converged"}; !slices.Equal(got, want) {
 					t.Errorf("%s: shape %q, want %q", top.ID, got, want)
 				}
-				if len(top.Fallbacks) != 1 {
-					t.Fatalf("%s: fallbacks %+v, want one", top.ID, top.Fallbacks)
+				want := []tree.Fallback{{Participant: tc.participant, From: tc.primary, To: tc.fallback, Node: "root", Reason: "2 failed attempts, last 503"}}
+				if !slices.Equal(top.Fallbacks, want) {
+					t.Errorf("%s: fallbacks %+v, want %+v", top.ID, top.Fallbacks, want)
 				}
-				fb := top.Fallbacks[0]
-				if fb.Participant != tc.participant || fb.From != tc.primary || fb.To != tc.fallback ||
-					(fb.Node != "d1" && fb.Node != "d2") || !strings.Contains(fb.Reason, "2 consecutive failures") {
-					t.Errorf("%s: fallback %+v", top.ID, fb)
-				}
-				// After the switch, every node of the topic uses the fallback.
-				for _, id := range []string{"d1", "d2"} {
-					if got := top.Root.Find(id).Models[tc.participant]; got != tc.fallback {
+				for _, id := range []string{"root", "d1", "d2"} {
+					n := top.Root.Find(id)
+					if got := n.Models[tc.participant]; got != tc.fallback {
 						t.Errorf("%s/%s: %s answered with %q, want %q", top.ID, id, tc.participant, got, tc.fallback)
 					}
-				}
-				for _, id := range tc.leftOut {
-					n := top.Root.Find(id)
-					if _, ok := n.Positions[tc.participant]; ok || len(n.Errors) != 1 || n.Errors[0].Participant != tc.participant || n.Errors[0].Step != tree.StepPosition {
-						t.Errorf("%s/%s: positions %v, errors %+v; want %s left out", top.ID, id, keys(n.Positions), n.Errors, tc.participant)
+					if len(n.Errors) != 0 {
+						t.Errorf("%s/%s: errors %+v, want none: the fallback answered", top.ID, id, n.Errors)
 					}
 				}
 				if top.Usage.Failures != cfg.Fallback.MaxConsecutiveFailures {
 					t.Errorf("%s: %d failures counted", top.ID, top.Usage.Failures)
 				}
 			}
-			if got := rec.count(tree.FellBack, nil); got != 2 {
-				t.Errorf("%d fallback events, want 2", got)
+			if got := rec.count(tree.FellBack, func(e tree.Event) bool { return e.Node == "root" }); got != 2 {
+				t.Errorf("%d fallback events at root, want 2", got)
 			}
 		})
 	}
 }
 
-// TestFallbackNotConfigured: without a fallback model, a failing debater is
-// left out of every step and the others carry on.
+// TestFallbackNotConfigured: without a fallback model, a failing debater's
+// call is tried 1 + api.maxRetries times, then it is left out of the step
+// and the others carry on.
 func TestFallbackNotConfigured(t *testing.T) {
 	s := &script{words: 5}
 	s.fail = func(participant, _ string, _ []providers.Message) error {
 		if participant == "party-b" {
-			return errors.New("status 503")
+			return unavailable
 		}
 		return nil
 	}
@@ -105,12 +99,121 @@ func TestFallbackNotConfigured(t *testing.T) {
 	if root.Status != tree.Converged || len(root.Positions) != 2 || len(root.Rebuttals) != 2 || len(root.Errors) != 1 {
 		t.Errorf("root %s, positions %v, rebuttals %v, errors %+v", root.Status, keys(root.Positions), keys(root.Rebuttals), root.Errors)
 	}
-	if got := rec.count(tree.CallFailed, nil); got != 1 {
-		t.Errorf("%d failed calls, want 1 (no rebuttal asked of a debater without a position)", got)
+	if got, want := rec.count(tree.CallFailed, nil), 1+configs.DefaultMaxRetries; got != want {
+		t.Errorf("%d failed attempts, want %d (no rebuttal asked of a debater without a position)", got, want)
 	}
 	if len(run.Topics[0].Fallbacks) != 0 {
 		t.Errorf("fallbacks %+v", run.Topics[0].Fallbacks)
 	}
+}
+
+// seedConfig is a config with the seed's defaults (maxConsecutiveFailures 2,
+// maxRetries 2, retryDelay 2000 ms) on the fake's in-memory URL, two topics,
+// and party-c's primary model backed by a fallback.
+func seedConfig() *configs.Config {
+	cfg := testConfig(2, "t1", "t2")
+	cfg.Fallback = configs.Fallback{}
+	cfg.API = configs.API{BaseURL: providertest.MemoryURL, APIKey: "sk-test-secret"}
+	cfg.Debaters[2].Fallback = "model-c2"
+	cfg.ApplyDefaults()
+	return cfg
+}
+
+// TestSeedFallbackOverHTTP: with the seed's defaults and a debater whose
+// primary always fails, the primary is asked exactly twice per topic for a
+// 503 (a failed attempt, a backoff, a failed attempt, then the switch) and
+// exactly once for a 401 or a 404; the fallback writes that debater's root
+// position and rebuttal, the fallback event is at root, and the next topic
+// starts on the primary again.
+func TestSeedFallbackOverHTTP(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		reply    providertest.Reply
+		requests int // to the primary, per topic
+		reason   string
+		waited   time.Duration // backoff waits per topic
+	}{
+		{"503", providertest.Status(503, "overloaded"), 2, "2 failed attempts, last 503", time.Second},
+		{"401", providertest.Status(401, "invalid api key"), 1, "key refused (401)", 0},
+		{"404", providertest.Status(404, "the model model-c does not exist"), 1, "model not found (404)", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				cfg := seedConfig()
+				if cfg.Fallback.MaxConsecutiveFailures != 2 || *cfg.API.MaxRetries != 2 || cfg.Fallback.RetryDelay != 2000 {
+					t.Fatalf("not the seed's defaults: %+v, maxRetries %d", cfg.Fallback, *cfg.API.MaxRetries)
+				}
+				s := &script{judge: map[string][]string{
+					"root": {splitAnswer("Divergence "+mark("d1"), "Divergence "+mark("d2"))},
+				}, words: 5}
+				srv := providertest.New(t)
+				srv.Script(func(c providertest.Call) providertest.Reply {
+					if c.Model == "model-c" {
+						return tc.reply
+					}
+					return scripted(s, c)
+				})
+				client, err := providers.New(cfg, providers.Options{HTTPClient: srv.HTTPClient()})
+				if err != nil {
+					t.Fatal(err)
+				}
+				rec := &recorder{}
+				// Jitter 0: the first backoff from 2000 ms waits its lower half.
+				start := time.Now()
+				run, err := New(cfg, client, promptSet(t), Options{Events: rec.add, Jitter: func() float64 { return 0 }}).Run(t.Context())
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got, want := time.Since(start), tc.waited; got != want {
+					t.Errorf("run took %v of fake time, want %v of backoff", got, want)
+				}
+				for _, top := range run.Topics {
+					primary := 0
+					for _, c := range srv.Calls() {
+						if c.Model == "model-c" && c.Contains("Topic "+top.ID+" ") {
+							primary++
+						}
+					}
+					if primary != tc.requests {
+						t.Errorf("%s: %d requests to the primary, want %d", top.ID, primary, tc.requests)
+					}
+					want := []tree.Fallback{{Participant: "party-c", From: "model-c", To: "model-c2", Node: "root", Reason: tc.reason}}
+					if !slices.Equal(top.Fallbacks, want) {
+						t.Errorf("%s: fallbacks %+v, want %+v", top.ID, top.Fallbacks, want)
+					}
+					root := top.Root
+					if root.Models["party-c"] != "model-c2" || root.Positions["party-c"] == "" || root.Rebuttals["party-c"] == "" || len(root.Errors) != 0 {
+						t.Errorf("%s: root model %q, position %q, rebuttal %q, errors %+v; want both written by the fallback",
+							top.ID, root.Models["party-c"], root.Positions["party-c"], root.Rebuttals["party-c"], root.Errors)
+					}
+					if top.Status != tree.Converged {
+						t.Errorf("%s: %s", top.ID, top.Status)
+					}
+				}
+				at := func(e tree.Event) bool {
+					return e.Node == "root" && e.Participant == "party-c" && e.Step == tree.StepPosition
+				}
+				if got := rec.count(tree.FellBack, at); got != 2 {
+					t.Errorf("%d fallback events at the root position, want one per topic", got)
+				}
+			})
+		})
+	}
+}
+
+// scripted answers a fake's call with the script, as an in-process
+// completer would.
+func scripted(s *script, c providertest.Call) providertest.Reply {
+	participant := map[string]string{"model-a": "party-a", "model-b": "party-b", "model-c": "party-c", "model-c2": "party-c", "model-j": "judge", "model-j2": "judge"}[c.Model]
+	r := providers.Request{Participant: participant, Model: c.Model}
+	for _, m := range c.Messages {
+		r.Messages = append(r.Messages, providers.Message{Role: m.Role, Content: m.Content})
+	}
+	resp, err := s.answer(context.Background(), r)
+	if err != nil {
+		return providertest.Status(500, err.Error())
+	}
+	return providertest.Text(resp.Text)
 }
 
 func keys(m map[string]string) []string { return sortedKeys(m) }

@@ -3,6 +3,7 @@ package orchestrator
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -181,6 +182,9 @@ func (s *script) kindsAt(node string) []string {
 	defer s.mu.Unlock()
 	return slices.Clone(s.kinds[node])
 }
+
+// unavailable is a 503 as the providers report it.
+var unavailable = &providers.Error{Kind: providers.KindServer, Status: 503, Err: errors.New("service unavailable")}
 
 // completer is a function-field fake of the Completer.
 type completer func(ctx context.Context, r providers.Request) (providers.Response, error)

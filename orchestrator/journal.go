@@ -30,8 +30,9 @@ type Journaled struct {
 	j   Journal
 	log *slog.Logger
 
-	mu   sync.Mutex
-	seen map[string]int // requests issued so far, by digest
+	mu    sync.Mutex
+	seen  map[string]int    // calls issued so far, by request digest
+	calls map[uint64]string // the key of each call still being tried, by call id
 
 	replayed atomic.Int64
 }
@@ -42,7 +43,7 @@ func NewJournaled(c Completer, j Journal, log *slog.Logger) *Journaled {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Journaled{c: c, j: j, log: log, seen: map[string]int{}}
+	return &Journaled{c: c, j: j, log: log, seen: map[string]int{}, calls: map[uint64]string{}}
 }
 
 // Replayed returns how many calls were answered from the journal.
@@ -65,6 +66,7 @@ func (jc *Journaled) Complete(ctx context.Context, r providers.Request) (provide
 	if err != nil {
 		return resp, err
 	}
+	jc.done(r)
 	v, err := json.Marshal(resp)
 	if err == nil {
 		// The answer is in hand: record it even if the run is being stopped.
@@ -77,15 +79,31 @@ func (jc *Journaled) Complete(ctx context.Context, r providers.Request) (provide
 }
 
 // key is a digest of everything that shapes an answer, numbered by how many
-// identical requests came before it in this run: identical requests are
-// interchangeable, so the n-th one may take the n-th recorded answer.
+// identical calls came before it in this run: identical calls are
+// interchangeable, so the n-th one may take the n-th recorded answer. The
+// attempts of one call (same r.Call) share its key, so a retry is not
+// counted as one more call.
 func (jc *Journaled) key(r providers.Request) string {
-	b, _ := json.Marshal(r) // every field of a request shapes its answer
+	jc.mu.Lock()
+	defer jc.mu.Unlock()
+	if k, ok := jc.calls[r.Call]; ok && r.Call != 0 {
+		return k
+	}
+	b, _ := json.Marshal(r) // every sent field of a request shapes its answer
 	sum := sha256.Sum256(b)
 	digest := hex.EncodeToString(sum[:])
-	jc.mu.Lock()
 	n := jc.seen[digest]
 	jc.seen[digest] = n + 1
+	k := digest + "#" + strconv.Itoa(n)
+	if r.Call != 0 {
+		jc.calls[r.Call] = k
+	}
+	return k
+}
+
+// done forgets the key of a call that has its answer.
+func (jc *Journaled) done(r providers.Request) {
+	jc.mu.Lock()
+	delete(jc.calls, r.Call)
 	jc.mu.Unlock()
-	return digest + "#" + strconv.Itoa(n)
 }

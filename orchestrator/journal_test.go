@@ -135,3 +135,36 @@ func TestResumedRunEqualsUninterrupted(t *testing.T) {
 		}
 	}
 }
+
+// TestJournaledRetryIsNotANewCall: the attempts of one call share its journal
+// entry, so a call answered on its second attempt is replayed by a resumed
+// run whose first attempt of it succeeds, and an identical later call keeps
+// its own entry.
+func TestJournaledRetryIsNotANewCall(t *testing.T) {
+	j := &memJournal{m: map[string][]byte{}}
+	failFirst := true
+	var calls int
+	inner := completer(func(_ context.Context, r providers.Request) (providers.Response, error) {
+		calls++
+		if failFirst && r.Call == 1 && r.Attempt == 1 {
+			return providers.Response{}, unavailable
+		}
+		return providers.Response{Text: "answer of call " + string(rune('0'+r.Call))}, nil
+	})
+	ask := func(jc *Journaled, call uint64, attempt int) string {
+		r := providers.Request{Participant: "a", Model: "m", Messages: []providers.Message{{Role: "user", Content: "same"}}, Call: call, Attempt: attempt}
+		resp, _ := jc.Complete(context.Background(), r)
+		return resp.Text
+	}
+	jc := NewJournaled(inner, j, nil)
+	ask(jc, 1, 1)
+	first, second := ask(jc, 1, 2), ask(jc, 2, 1)
+	if calls != 3 || first != "answer of call 1" || second != "answer of call 2" {
+		t.Fatalf("first run: %d calls, answers %q, %q", calls, first, second)
+	}
+	failFirst, calls = false, 0
+	jc = NewJournaled(inner, j, nil)
+	if a, b := ask(jc, 7, 1), ask(jc, 8, 1); calls != 0 || a != first || b != second {
+		t.Errorf("resumed run: %d calls, answers %q, %q; want 0 calls and the recorded answers in order", calls, a, b)
+	}
+}

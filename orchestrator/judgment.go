@@ -126,10 +126,20 @@ func parseJudgment(answer string, forced bool, parties []string) (*tree.Judgment
 	normalize(&j)
 	canonicalParties(&j, parties)
 	if err := validate(&j, forced, parties); err != nil {
+		if _, ok := err.(*missingVerdicts); ok {
+			return &j, err
+		}
 		return nil, err
 	}
 	return &j, nil
 }
+
+// missingVerdicts is the only fault of a forced-verdict answer whose
+// consensus and divergences are valid but which leaves divergences without a
+// verdict.
+type missingVerdicts struct{ problems []error }
+
+func (m *missingVerdicts) Error() string { return errors.Join(m.problems...).Error() }
 
 // normalize replaces absent lists and maps by empty ones.
 func normalize(j *tree.Judgment) {
@@ -211,9 +221,10 @@ func foldID(s string) string {
 }
 
 // validate checks a decoded judgment against the rules of its prompt and
-// reports every problem found, joined.
+// reports every problem found, joined. When the only problems are
+// divergences without a verdict, the error is a *missingVerdicts.
 func validate(j *tree.Judgment, forced bool, parties []string) error {
-	var errs []error
+	var errs, missing []error
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 	for i, c := range j.Consensus {
 		if strings.TrimSpace(c.Point) == "" {
@@ -268,12 +279,15 @@ func validate(j *tree.Judgment, forced bool, parties []string) error {
 	for i, d := range j.Divergences {
 		switch n := decided[d.ID]; {
 		case n == 0:
-			bad("divergences[%d]: %q has no forced verdict", i, d.ID)
+			missing = append(missing, fmt.Errorf("divergences[%d]: %q has no forced verdict", i, d.ID))
 		case n > 1:
 			bad("divergences[%d]: %q has %d forced verdicts, want one", i, d.ID, n)
 		}
 	}
-	return errors.Join(errs...)
+	if len(errs) == 0 && len(missing) > 0 {
+		return &missingVerdicts{problems: missing}
+	}
+	return errors.Join(append(errs, missing...)...)
 }
 
 // renumber replaces the judge's divergence ids by the program's (children of

@@ -7,9 +7,10 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/sourcegraph/conc/panics"
 
 	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/prompts"
@@ -99,11 +100,15 @@ func (e *Engine) RunMotions(ctx context.Context, opt MotionOptions) ([]tree.Moti
 		return nil, err
 	}
 	out := make([]tree.Motion, len(motions))
-	var wg sync.WaitGroup
+	runs := make([]*motionRun, len(motions))
 	for i, m := range motions {
-		wg.Go(func() { out[i] = e.newMotionRun(m, opt).play(ctx) })
+		runs[i] = e.newMotionRun(m, opt)
 	}
-	wg.Wait()
+	for i, p := range each(len(runs), true, func(i int) { out[i] = runs[i].play(ctx) }) {
+		if p != nil {
+			out[i] = runs[i].broken(ctx, p)
+		}
+	}
 	if err := ctx.Err(); err != nil {
 		return out, fmt.Errorf("motions interrupted: %w", context.Cause(ctx))
 	}
@@ -129,10 +134,11 @@ func (e *Engine) selectedMotions(ids []string) ([]configs.Motion, error) {
 // DebateID returns the database id of a motion's debate in a run.
 func DebateID(runID, motionID string) string { return motionID + "-" + runID }
 
-// motionRun is one motion while it is played. It reuses a topic's call
-// machinery: per-participant fallback for this motion, usage, events.
+// motionRun is one motion while it is played. Its roster holds the roles'
+// models, failure counters and fallbacks for this motion.
 type motionRun struct {
-	*topicRun
+	e                              *Engine
+	r                              *roster
 	opt                            MotionOptions
 	proto                          configs.Protocol
 	m                              configs.Motion
@@ -145,14 +151,10 @@ type motionRun struct {
 func (e *Engine) newMotionRun(m configs.Motion, opt MotionOptions) *motionRun {
 	p := *e.cfg.Protocol
 	mr := &motionRun{
-		topicRun: &topicRun{e: e, topic: configs.Topic{ID: m.ID, Title: m.Title}},
-		opt:      opt, proto: p, m: m, debateID: DebateID(opt.RunID, m.ID),
+		e: e, r: e.newRoster(m.ID),
+		opt: opt, proto: p, m: m, debateID: DebateID(opt.RunID, m.ID),
 	}
-	add := func(q configs.Participant) *member {
-		mem := &member{p: q, order: len(mr.members), probe: make(chan struct{}, 1)}
-		mr.members = append(mr.members, mem)
-		return mem
-	}
+	add := mr.r.add
 	mr.out = tree.Motion{
 		ID: m.ID, Title: m.Title, Motion: m.Motion, DebateType: p.DebateType, DebateID: mr.debateID,
 		MaxTurns: p.MaxTurns, Documents: []tree.MotionDocument{}, Arguments: []tree.MotionArgument{},
@@ -193,11 +195,25 @@ func (mr *motionRun) play(ctx context.Context) tree.Motion {
 	// Record what the database holds, even when the run is being stopped.
 	mr.record(context.WithoutCancel(ctx))
 	mr.out.Status, mr.out.StopReason = status, reason
-	mr.out.Fallbacks = mr.sortedFallbacks()
-	mr.out.Usage = mr.book.total(e.cfg.Pricing)
+	mr.out.Fallbacks = mr.r.sortedFallbacks()
+	mr.out.Usage = mr.r.book.total(e.cfg.Pricing)
 	e.log.Info("motion finished", "motion", mr.m.ID, "debate", mr.debateID, "status", status, "state", mr.out.State,
 		"arguments", len(mr.out.Arguments), "tokens", mr.out.Usage.Total())
 	e.emit(tree.Event{Kind: tree.TopicFinished, Topic: mr.m.ID, Status: status, Usage: mr.out.Usage, Err: errIf(status == tree.Failed, reason)})
+	return mr.out
+}
+
+// broken is what remains of a motion whose play panicked: failed with the
+// panic's message, with what the database holds.
+func (mr *motionRun) broken(ctx context.Context, p *panics.Recovered) tree.Motion {
+	msg := panicMessage(p)
+	mr.e.log.Error("motion panicked", "motion", mr.m.ID, "panic", p.String())
+	mr.record(context.WithoutCancel(ctx))
+	mr.out.Errors = append(mr.out.Errors, tree.MotionError{Message: msg})
+	mr.out.Status, mr.out.StopReason = tree.Failed, msg
+	mr.out.Fallbacks = mr.r.sortedFallbacks()
+	mr.out.Usage = mr.r.book.total(mr.e.cfg.Pricing)
+	mr.e.emit(tree.Event{Kind: tree.TopicFinished, Topic: mr.m.ID, Status: tree.Failed, Usage: mr.out.Usage, Err: msg})
 	return mr.out
 }
 
@@ -424,21 +440,9 @@ func (mr *motionRun) turnData(args []protocol.Argument, turn int) prompts.Turn {
 	return d
 }
 
-// ask makes a role's call, trying again until the participant's failures
-// reach the fallback limit (the call then switches to the fallback model
-// once the limit is reached).
+// ask makes a role's call through the roster's attempt loop.
 func (mr *motionRun) ask(ctx context.Context, c call) (providers.Response, string, error) {
-	var (
-		resp  providers.Response
-		model string
-		err   error
-	)
-	for range mr.e.maxFailures() {
-		resp, model, err = mr.call(ctx, c)
-		if err == nil || ctx.Err() != nil {
-			break
-		}
-	}
+	resp, model, err := mr.r.call(ctx, c)
 	if err != nil {
 		return resp, model, fmt.Errorf("%s call failed: %w", c.who.p.ID, err)
 	}
@@ -526,26 +530,6 @@ func parseReply(answer string, final bool) (protocol.ArgType, string, error) {
 	return typ, strings.TrimSpace(r.Content), nil
 }
 
-// repaired sends an unusable JSON answer back to the model that gave it,
-// with the problem, once, and parses the new answer with parse. It returns
-// the last answer received.
-func (mr *motionRun) repaired(ctx context.Context, c call, model, raw string, problem error, parse func(string) error) (string, error) {
-	pm, err := mr.opt.Roles.Repair(prompts.Repair{Previous: raw, Error: problem.Error()})
-	if err != nil {
-		return raw, fmt.Errorf("answer invalid (%w) and no repair prompt: %w", problem, err)
-	}
-	c.msgs = append(c.msgs[:len(c.msgs):len(c.msgs)], messages(pm)...)
-	c.model = model
-	resp, _, err := mr.call(ctx, c)
-	if err != nil {
-		return raw, fmt.Errorf("answer invalid (%w) and the repair call failed: %w", problem, err)
-	}
-	if err := parse(resp.Text); err != nil {
-		return resp.Text, fmt.Errorf("answer invalid after repair: %w", err)
-	}
-	return resp.Text, nil
-}
-
 func (mr *motionRun) proposerTurn(ctx context.Context, args []protocol.Argument, turn int) error {
 	mr.started(turn)
 	data := mr.turnData(args, turn)
@@ -554,8 +538,8 @@ func (mr *motionRun) proposerTurn(ctx context.Context, args []protocol.Argument,
 	if err != nil {
 		return fmt.Errorf("build the proposer's prompt: %w", err)
 	}
-	c := call{node: turnNode(turn), step: tree.StepProposer, who: mr.proposer, msgs: messages(pm), json: true}
-	resp, model, err := mr.ask(ctx, c)
+	c := call{node: turnNode(turn), step: tree.StepProposer, who: mr.proposer, msgs: messages(pm), json: true, schema: replySchema()}
+	resp, _, err := mr.ask(ctx, c)
 	if err != nil {
 		return err
 	}
@@ -566,7 +550,7 @@ func (mr *motionRun) proposerTurn(ctx context.Context, args []protocol.Argument,
 		return err
 	}
 	if problem := parse(resp.Text); problem != nil {
-		raw, err := mr.repaired(ctx, c, model, resp.Text, problem, parse)
+		raw, _, err := mr.r.repair(ctx, c, mr.opt.Roles.Repair, resp.Text, problem, parse)
 		switch {
 		case err == nil:
 		case ctx.Err() != nil:
@@ -632,8 +616,8 @@ func (mr *motionRun) arbitratorTurn(ctx context.Context, args []protocol.Argumen
 	if err != nil {
 		return fmt.Errorf("build the arbitrator's prompt: %w", err)
 	}
-	c := call{node: turnNode(turn), step: tree.StepArbitrator, who: mr.arbitrator, msgs: messages(pm), json: true}
-	resp, model, err := mr.ask(ctx, c)
+	c := call{node: turnNode(turn), step: tree.StepArbitrator, who: mr.arbitrator, msgs: messages(pm), json: true, schema: rulingSchema()}
+	resp, _, err := mr.ask(ctx, c)
 	if err != nil {
 		return err
 	}
@@ -644,7 +628,7 @@ func (mr *motionRun) arbitratorTurn(ctx context.Context, args []protocol.Argumen
 		return err
 	}
 	if problem := parse(resp.Text); problem != nil {
-		raw, err := mr.repaired(ctx, c, model, resp.Text, problem, parse)
+		raw, _, err := mr.r.repair(ctx, c, mr.opt.Roles.Repair, resp.Text, problem, parse)
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()

@@ -78,7 +78,7 @@ type motionRig struct {
 func newMotionRig(t *testing.T, cfg *configs.Config) *motionRig {
 	srv := providertest.New(t, providertest.WithDefault(providertest.Status(500, "no scripted answer left")))
 	noRetries := 0
-	cfg.API = configs.API{BaseURL: providertest.MemoryURL, APIKey: "sk-test-secret", MaxRetries: &noRetries}
+	cfg.API = configs.API{BaseURL: providertest.MemoryURL, APIKey: "sk-test-secret", MaxRetries: &noRetries, Timeout: 10_000}
 	return &motionRig{t: t, cfg: cfg, srv: srv, st: openStore(t), ev: &recorder{}}
 }
 
@@ -493,7 +493,7 @@ func TestRunMotionsSelection(t *testing.T) {
 			return propose("resolution", "Done.")
 		}
 	})
-	client, err := providers.New(cfg, providers.Options{HTTPClient: r.srv.HTTPClient()})
+	client, err := providers.New(cfg, providers.Options{HTTPClient: r.srv.HTTPClient(), Concurrency: 4})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,10 +2,13 @@ package orchestrator
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/debatehq/debate/output"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -90,6 +93,72 @@ func TestJudgeRepair(t *testing.T) {
 					!strings.Contains(r.Messages[n-1].Content, "no JSON object") {
 					t.Errorf("repair request %+v", r)
 				}
+			}
+		})
+	}
+}
+
+// TestForcedVerdictKeepsConsensus: a forced-verdict answer whose consensus
+// and divergences are valid but which misses a verdict, even after repair,
+// keeps its consensus; the missing verdict is marked, and the node is
+// forced, not failed, without spending the judge's fallback.
+func TestForcedVerdictKeepsConsensus(t *testing.T) {
+	partial := tree.Judgment{
+		Consensus: []tree.Consensus{{Point: "keep the cache", Detail: "all agree"}},
+		Divergences: []tree.Divergence{
+			{ID: "k1", Title: "decided", Sides: map[string]string{"party-a": "yes", "party-b": "no"}, Uninvolved: []string{"party-c"}},
+			{ID: "k2", Title: "undecided", Sides: map[string]string{"party-a": "up", "party-b": "down"}, Uninvolved: []string{"party-c"}},
+		},
+		ForcedVerdicts: []tree.Verdict{{DivergenceID: "k1", Recommendation: "do yes", Reasoning: "cheaper"}},
+	}
+	for _, tc := range []struct {
+		name     string
+		answers  []string
+		wantKind []string
+	}{
+		{name: "missing twice", answers: []string{fence(partial)}, wantKind: []string{"forced", "repair"}},
+		{name: "garbage, then missing", answers: []string{"no JSON", fence(partial)}, wantKind: []string{"forced", "repair"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &script{judge: map[string][]string{"root": tc.answers}, words: 5}
+			cfg := testConfig(1, "t1")
+			cfg.Reviewer.Fallback = "model-j2"
+			run, err := New(cfg, completer(s.answer), promptSet(t), Options{}).Run(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			top := run.Topics[0]
+			root := top.Root
+			if root.Status != tree.Forced || top.Status != tree.Forced || len(root.Errors) != 0 {
+				t.Fatalf("root %s (%s), topic %s, errors %+v; want forced", root.Status, root.StopReason, top.Status, root.Errors)
+			}
+			if !strings.HasSuffix(root.StopReason, "; 1 verdict missing after repair") {
+				t.Errorf("stop reason %q does not say a verdict is missing", root.StopReason)
+			}
+			j := root.Judgment
+			if len(j.Consensus) != 1 || j.Consensus[0].Point != "keep the cache" {
+				t.Errorf("consensus %+v, want the judge's kept", j.Consensus)
+			}
+			want := []tree.Verdict{
+				{DivergenceID: "d1", Recommendation: "do yes", Reasoning: "cheaper"},
+				{DivergenceID: "d2", Missing: true},
+			}
+			if !slices.Equal(j.ForcedVerdicts, want) {
+				t.Errorf("verdicts %+v, want %+v", j.ForcedVerdicts, want)
+			}
+			if got := s.kindsAt("root"); !slices.Equal(got, tc.wantKind) {
+				t.Errorf("judge calls %v, want %v", got, tc.wantKind)
+			}
+			if len(top.Fallbacks) != 0 || root.Models["judge"] != "model-j" {
+				t.Errorf("fallbacks %+v, judge model %q: the fallback was not needed", top.Fallbacks, root.Models["judge"])
+			}
+			dir := t.TempDir()
+			if _, err := output.Write(dir, run, output.Options{}); err != nil {
+				t.Fatal(err)
+			}
+			report, _ := filepath.Glob(filepath.Join(dir, "topic-t1-*.md"))
+			if b, _ := os.ReadFile(report[0]); !strings.Contains(string(b), "missing: the judge gave no verdict") {
+				t.Errorf("the report does not mark the missing verdict:\n%s", b)
 			}
 		})
 	}

@@ -25,7 +25,8 @@ func TestSynthesis(t *testing.T) {
 	}{
 		{name: "with documents", docs: true, wantEdits: true, wantCalls: 2},
 		{name: "without documents", wantCalls: 1},
-		{name: "edits call fails", docs: true, failEdits: true, wantCalls: 2, wantFailed: 1},
+		// The failing edits call is tried 1 + api.maxRetries times.
+		{name: "edits call fails", docs: true, failEdits: true, wantCalls: 1 + 1 + configs.DefaultMaxRetries, wantFailed: 1 + configs.DefaultMaxRetries},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := &script{judge: map[string][]string{
@@ -35,7 +36,7 @@ func TestSynthesis(t *testing.T) {
 			}, words: 5}
 			s.fail = func(participant, _ string, msgs []providers.Message) error {
 				if tc.failEdits && participant == "judge" && strings.Contains(msgs[len(msgs)-1].Content, "conclusion of root") {
-					return errors.New("status 500")
+					return &providers.Error{Kind: providers.KindServer, Status: 500, Err: errors.New("internal error")}
 				}
 				return nil
 			}

@@ -1,40 +1,35 @@
 package orchestrator
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
+
+	"github.com/sourcegraph/conc/panics"
 
 	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/prompts"
 	"github.com/debatehq/debate/tree"
 )
 
-// topicRun is the state of one topic while its tree runs: the participants'
-// fallback state, shared by all of the topic's nodes, and its usage.
+// topicRun is the state of one topic while its tree runs: its roster of
+// participants, shared by all of the topic's nodes.
 type topicRun struct {
-	e     *Engine
-	topic configs.Topic
-	book  usageBook
-
-	mu        sync.Mutex // guards the members' counters and fallbacks
-	debaters  []*member  // in config order
-	judge     *member
-	members   []*member // debaters then the judge
-	fallbacks []tree.Fallback
+	e        *Engine
+	topic    configs.Topic
+	r        *roster
+	debaters []*member // in config order
+	judge    *member
 }
 
 func (e *Engine) newTopicRun(t configs.Topic) *topicRun {
-	tr := &topicRun{e: e, topic: t}
-	for i, d := range e.debaters {
-		m := &member{p: d, order: i, probe: make(chan struct{}, 1)}
-		tr.debaters = append(tr.debaters, m)
-		tr.members = append(tr.members, m)
+	tr := &topicRun{e: e, topic: t, r: e.newRoster(t.ID)}
+	for _, d := range e.debaters {
+		tr.debaters = append(tr.debaters, tr.r.add(d))
 	}
-	tr.judge = &member{p: e.judge, order: len(e.debaters), probe: make(chan struct{}, 1)}
-	tr.members = append(tr.members, tr.judge)
+	tr.judge = tr.r.add(e.judge)
 	return tr
 }
 
@@ -51,13 +46,29 @@ func (e *Engine) runTopic(ctx context.Context, ct configs.Topic) tree.Topic {
 		Root: root, Status: root.Summarize(),
 	}
 	if e.cfg.Synthesis() && root.Judgment != nil && root.Status != tree.Failed && ctx.Err() == nil {
-		out.Synthesis = tr.synthesize(ctx, root)
+		if p := panics.Try(func() { out.Synthesis = tr.synthesize(ctx, root) }); p != nil {
+			e.log.Error("synthesis panicked", "topic", ct.ID, "panic", p.String())
+			root.Errors = append(root.Errors, tree.NodeError{Participant: tr.judge.p.ID, Step: tree.StepSynthesis, Message: panicMessage(p)})
+		}
 	}
-	out.Fallbacks = tr.sortedFallbacks()
-	out.Usage = tr.book.total(e.cfg.Pricing)
+	out.Fallbacks = tr.r.sortedFallbacks()
+	out.Usage = tr.r.book.total(e.cfg.Pricing)
 	e.log.Info("topic finished", "topic", ct.ID, "status", out.Status, "nodes", root.Stats().Nodes, "tokens", out.Usage.Total())
 	e.emit(tree.Event{Kind: tree.TopicFinished, Topic: ct.ID, Status: out.Status, Usage: out.Usage})
 	return out
+}
+
+// brokenTopic is what remains of a topic whose work panicked outside any
+// node: a failed root that says why.
+func (e *Engine) brokenTopic(ct configs.Topic, p *panics.Recovered) tree.Topic {
+	e.log.Error("topic panicked", "topic", ct.ID, "panic", p.String())
+	root := tree.NewNode(tree.RootID, ct.Title, ct.Background)
+	root.Status, root.StopReason = tree.Failed, panicMessage(p)
+	return tree.Topic{
+		ID: ct.ID, Title: ct.Title, Background: ct.Background,
+		Annotations: ct.Annotations, CoreQuestions: ct.CoreQuestions,
+		Root: root, Status: tree.Failed, Fallbacks: []tree.Fallback{},
+	}
 }
 
 // lineage is what a node inherits from its parent: the titles of the
@@ -70,9 +81,16 @@ type lineage struct {
 }
 
 // runNode runs a node's steps, then its children in parallel, and returns
-// when the whole subtree has ended.
+// when the whole subtree has ended. A panic in the node's work fails the node
+// with the panic's message and opens none of its children.
 func (t *topicRun) runNode(ctx context.Context, n *tree.Node, lin lineage) {
-	t.steps(ctx, n, lin)
+	if p := panics.Try(func() { t.steps(ctx, n, lin) }); p != nil {
+		msg := panicMessage(p)
+		t.e.log.Error("node panicked", "topic", t.topic.ID, "node", n.ID, "panic", p.String())
+		n.Children = []*tree.Node{}
+		n.Errors = append(n.Errors, tree.NodeError{Message: msg})
+		n.Status, n.StopReason = tree.Failed, msg
+	}
 	if n.Status == tree.Pending {
 		t.stop(ctx, n, tree.Failed, "node ended without a status")
 	}
@@ -87,11 +105,12 @@ func (t *topicRun) runNode(ctx context.Context, n *tree.Node, lin lineage) {
 	if n.Divergence != nil {
 		next.path = append(append(next.path, lin.path...), n.Title)
 	}
-	var wg sync.WaitGroup
-	for _, c := range n.Children {
-		wg.Go(func() { t.runNode(ctx, c, next) })
+	for i, p := range each(len(n.Children), true, func(i int) { t.runNode(ctx, n.Children[i], next) }) {
+		if p != nil { // runNode catches its own panics; this is the last net
+			c := n.Children[i]
+			c.Status, c.StopReason = tree.Failed, panicMessage(p)
+		}
 	}
-	wg.Wait()
 }
 
 func errText(n *tree.Node) string {
@@ -171,19 +190,11 @@ func (t *topicRun) debaterStep(ctx context.Context, n *tree.Node, step tree.Step
 			answers[k].err = fmt.Errorf("build %s prompt: %w", step, err)
 			return
 		}
-		resp, model, err := t.call(ctx, call{node: n.ID, step: step, who: m, msgs: messages(pm)})
+		resp, model, err := t.r.call(ctx, call{node: n.ID, step: step, who: m, msgs: messages(pm)})
 		answers[k] = answer{text: resp.Text, model: model, err: err}
 	}
-	if t.e.cfg.ParallelCalls() {
-		var wg sync.WaitGroup
-		for k := range who {
-			wg.Go(func() { one(k) })
-		}
-		wg.Wait()
-	} else {
-		for k := range who {
-			one(k)
-		}
+	if p := firstPanic(each(len(who), t.e.cfg.ParallelCalls(), one)); p != nil {
+		panic(p) // the node fails with it
 	}
 	var ok []int
 	for k, a := range answers {
@@ -341,7 +352,7 @@ func (t *topicRun) decide(ctx context.Context, n *tree.Node, posed []int) {
 	case len(j.Divergences) == 0:
 		t.stop(ctx, n, tree.Converged, "all debaters agreed")
 	case forced:
-		t.stop(ctx, n, tree.Forced, reason)
+		t.stop(ctx, n, tree.Forced, reason+missingNote(j))
 	case e.overBudget():
 		// The budget ran out while this node ran: no child is opened, the
 		// judge forces verdicts on what it just found disputed.
@@ -350,7 +361,7 @@ func (t *topicRun) decide(ctx context.Context, n *tree.Node, posed []int) {
 			if len(n.Judgment.Divergences) == 0 {
 				t.stop(ctx, n, tree.Converged, "all debaters agreed")
 			} else {
-				t.stop(ctx, n, tree.Forced, budgetReason)
+				t.stop(ctx, n, tree.Forced, budgetReason+missingNote(n.Judgment))
 			}
 		}
 	default:
@@ -362,6 +373,23 @@ func (t *topicRun) decide(ctx context.Context, n *tree.Node, posed []int) {
 		}
 		t.stop(ctx, n, tree.Split, fmt.Sprintf("%d divergences: split into child debates", len(j.Divergences)))
 	}
+}
+
+// missingNote says how many of a judgment's verdicts are missing, if any.
+func missingNote(j *tree.Judgment) string {
+	n := 0
+	for _, v := range j.ForcedVerdicts {
+		if v.Missing {
+			n++
+		}
+	}
+	switch n {
+	case 0:
+		return ""
+	case 1:
+		return "; 1 verdict missing after repair"
+	}
+	return fmt.Sprintf("; %d verdicts missing after repair", n)
 }
 
 // judgeNode makes the judge's call for n and records the judgment with the
@@ -386,9 +414,11 @@ func (t *topicRun) judgeNode(ctx context.Context, n *tree.Node, data prompts.Jud
 }
 
 // judgment asks the judge for a triage (or forced verdicts) and returns it
-// validated. An invalid answer is sent back once for repair; when that fails
-// too, or the call failed, the judge's fallback model gets the original
-// prompt once, unless it is already in use. raw is the last answer received.
+// validated. An invalid answer is sent back once for repair. When the
+// repaired answer is still invalid, a forced-verdict answer whose only fault
+// is missing verdicts is kept with those verdicts marked missing; otherwise
+// the judge switches to its fallback for the rest of the topic, which gets
+// the original prompt once. raw is the last answer received.
 func (t *topicRun) judgment(ctx context.Context, node string, data prompts.Judge, forced bool) (j *tree.Judgment, model, raw string, err error) {
 	build := t.e.p.Triage
 	if forced {
@@ -398,63 +428,67 @@ func (t *topicRun) judgment(ctx context.Context, node string, data prompts.Judge
 	if err != nil {
 		return nil, "", "", fmt.Errorf("build judge prompt: %w", err)
 	}
-	msgs := messages(pm)
-	c := call{node: node, step: tree.StepJudge, who: t.judge, msgs: msgs, json: true}
-	resp, model, err := t.call(ctx, c)
-	var problem error
+	c := call{node: node, step: tree.StepJudge, who: t.judge, msgs: messages(pm), json: true, schema: judgmentSchema(forced, data.PartyIDs)}
+	var partial *tree.Judgment // a valid consensus whose verdicts are missing
+	check := func(s string) error {
+		got, err := parseJudgment(s, forced, data.PartyIDs)
+		if err != nil {
+			if got != nil {
+				partial = got
+			}
+			return err
+		}
+		j = got
+		return nil
+	}
+	resp, model, err := t.r.call(ctx, c)
 	if err != nil {
-		problem = fmt.Errorf("judge call failed: %w", err)
-	} else {
-		raw = resp.Text
-		j, problem = parseJudgment(raw, forced, data.PartyIDs)
-		if problem == nil {
-			return j, model, raw, nil
-		}
-		problem = t.repair(ctx, c, model, &raw, &j, problem, forced, data.PartyIDs)
-		if problem == nil {
-			return j, model, raw, nil
-		}
+		return nil, model, "", fmt.Errorf("judge call failed: %w", err)
 	}
-	if ctx.Err() != nil {
+	raw = resp.Text
+	problem := check(raw)
+	if problem == nil {
+		return j, model, raw, nil
+	}
+	raw, m, problem := t.r.repair(ctx, c, t.e.p.Repair, raw, problem, check)
+	model = cmp.Or(m, model)
+	switch {
+	case problem == nil:
+		return j, model, raw, nil
+	case ctx.Err() != nil:
 		return nil, model, raw, ctx.Err()
+	case partial != nil:
+		return keepConsensus(partial), model, raw, nil
+	case !t.r.switchTo(c, fmt.Sprintf("answer invalid after repair: %v", problem)):
+		return nil, model, raw, fmt.Errorf("judge %w", problem)
 	}
-	if fb := t.judge.p.Fallback; fb != "" && fb != model {
-		c.model = fb
-		resp, _, err := t.call(ctx, c)
-		if err != nil {
-			return nil, model, raw, fmt.Errorf("%w; fallback %s failed too: %w", problem, fb, err)
-		}
-		raw = resp.Text
-		j, err := parseJudgment(raw, forced, data.PartyIDs)
-		if err != nil {
-			return nil, fb, raw, fmt.Errorf("%w; fallback %s answer invalid: %w", problem, fb, err)
-		}
-		return j, fb, raw, nil
+	resp, model, err = t.r.call(ctx, c)
+	if err != nil {
+		return nil, model, raw, fmt.Errorf("judge %w; fallback %s failed too: %w", problem, model, err)
 	}
-	return nil, model, raw, problem
+	raw = resp.Text
+	if err := check(raw); err != nil {
+		if partial != nil {
+			return keepConsensus(partial), model, raw, nil
+		}
+		return nil, model, raw, fmt.Errorf("judge %w; fallback %s answer invalid: %w", problem, model, err)
+	}
+	return j, model, raw, nil
 }
 
-// repair sends an invalid answer back to the model that gave it, with the
-// problem, once. It updates raw and j and returns nil when the new answer is
-// valid.
-func (t *topicRun) repair(ctx context.Context, c call, model string, raw *string, j **tree.Judgment, problem error, forced bool, parties []string) error {
-	pm, err := t.e.p.Repair(prompts.Repair{Previous: *raw, Error: problem.Error()})
-	if err != nil {
-		return fmt.Errorf("judge answer invalid (%w) and no repair prompt: %w", problem, err)
+// keepConsensus completes a forced-verdict judgment whose verdicts are
+// partly missing: each divergence without one gets a verdict marked missing.
+func keepConsensus(j *tree.Judgment) *tree.Judgment {
+	decided := map[string]bool{}
+	for _, v := range j.ForcedVerdicts {
+		decided[v.DivergenceID] = true
 	}
-	c.msgs = append(c.msgs[:len(c.msgs):len(c.msgs)], messages(pm)...)
-	c.model = model
-	resp, _, err := t.call(ctx, c)
-	if err != nil {
-		return fmt.Errorf("judge answer invalid (%w) and the repair call failed: %w", problem, err)
+	for _, d := range j.Divergences {
+		if !decided[d.ID] {
+			j.ForcedVerdicts = append(j.ForcedVerdicts, tree.Verdict{DivergenceID: d.ID, Missing: true})
+		}
 	}
-	*raw = resp.Text
-	fixed, err := parseJudgment(*raw, forced, parties)
-	if err != nil {
-		return fmt.Errorf("judge answer invalid after repair: %w", err)
-	}
-	*j = fixed
-	return nil
+	return j
 }
 
 // synthesize asks the judge for the topic's conclusion from every consensus
@@ -472,7 +506,7 @@ func (t *topicRun) synthesize(ctx context.Context, root *tree.Node) string {
 		t.e.log.Error("synthesis prompt", "topic", t.topic.ID, "err", err)
 		return ""
 	}
-	resp, _, err := t.call(ctx, call{node: root.ID, step: tree.StepSynthesis, who: t.judge, msgs: messages(pm)})
+	resp, _, err := t.r.call(ctx, call{node: root.ID, step: tree.StepSynthesis, who: t.judge, msgs: messages(pm)})
 	if err != nil {
 		t.e.log.Warn("synthesis failed", "topic", t.topic.ID, "err", err)
 		return ""
@@ -504,14 +538,11 @@ func (e *Engine) edits(ctx context.Context, run *tree.Run) (string, tree.Usage) 
 		e.log.Error("edits prompt", "err", err)
 		return "", tree.Usage{}
 	}
-	// The edits call belongs to no topic: it gets a fresh judge state, so it
-	// starts on the primary model and may fall back once.
-	tr := e.newTopicRun(configs.Topic{})
-	resp, model, err := tr.call(ctx, call{step: tree.StepEdits, who: tr.judge, msgs: messages(pm)})
-	if err != nil && ctx.Err() == nil && tr.judge.p.Fallback != "" && model != tr.judge.p.Fallback {
-		resp, _, err = tr.call(ctx, call{step: tree.StepEdits, who: tr.judge, msgs: messages(pm), model: tr.judge.p.Fallback})
-	}
-	u := tr.book.total(e.cfg.Pricing)
+	// The edits call belongs to no topic: it gets a roster of its own, so it
+	// starts on the judge's primary model and may fall back.
+	r := e.newRoster("")
+	resp, _, err := r.call(ctx, call{step: tree.StepEdits, who: r.add(e.judge), msgs: messages(pm)})
+	u := r.book.total(e.cfg.Pricing)
 	if err != nil {
 		e.log.Warn("edits failed", "err", err)
 		return "", u

@@ -32,7 +32,7 @@ func motionRun() *tree.Run {
 			arg(1, "MOTION", "proposer", "", "AWAITING_OPPONENT", "Adopt the plan <v1> & ship.\n\nDocuments: `doc-1`"),
 			arg(2, "CLAIM", "opponent", "arg-1", "AWAITING_PROPOSER", "**C1**: duplicates on retry."),
 			arg(3, "RESOLUTION", "proposer", "arg-2", "AWAITING_ARBITRATOR", "C1 fixed with idempotency keys."),
-			arg(4, "RULING", "arbitrator", "arg-3", "CLOSED", "Auto-approved: debate completed as requested by the proposer."),
+			arg(4, "RULING", "arbitrator", "arg-3", "CLOSED", "Auto-approved: Debate completed as requested by proposer."),
 		},
 		Status: tree.Converged, StopReason: "the proposer resolved the debate (#3); the ruling #4 closed it",
 		Usage:     tree.Usage{PromptTokens: 900, CompletionTokens: 120, Calls: 2},

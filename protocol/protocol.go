@@ -85,8 +85,8 @@ const (
 )
 
 // AutoRulingContent is the content of the RULING the store adds after a new
-// RESOLUTION.
-const AutoRulingContent = "Auto-approved: debate completed as requested by the proposer."
+// RESOLUTION: the seed server's text, word for word.
+const AutoRulingContent = "Auto-approved: Debate completed as requested by proposer."
 
 // Valid reports whether s is a state a stored debate can be in.
 func (s State) Valid() bool { return contains(States, s) }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"strings"
@@ -17,19 +16,12 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/debatehq/debate/configs"
-	"github.com/debatehq/debate/internal/ctxwait"
-)
-
-const (
-	defaultConcurrency = 8
-	defaultMaxRetries  = 2
-	defaultTimeout     = 120 * time.Second
 )
 
 // Options tune a Client beyond what the config says.
 type Options struct {
 	// Concurrency is the global cap on calls in flight; 0 takes
-	// params.concurrency from the config, and if that is not positive, 8.
+	// params.concurrency from the config.
 	Concurrency int
 	// HTTPClient is the base HTTP client (tests pass a fake's); nil: a
 	// default one. Per-call timeouts come from contexts, not from it.
@@ -40,16 +32,13 @@ type Options struct {
 	// It is called from the calling goroutines and must be safe for
 	// concurrent use.
 	Record func(Exchange)
-	// Jitter returns numbers in [0,1) that spread the backoff waits; it must
-	// be safe for concurrent use. nil uses math/rand/v2.
-	Jitter func() float64
 }
 
 // Exchange is one HTTP attempt as sent and received, keys redacted.
 type Exchange struct {
 	Participant string
 	Model       string
-	Attempt     int // 1 for the first try
+	Attempt     int // the request's Attempt: 1 for the first try of a call
 	Request     []byte
 	Response    []byte
 	Status      int    // 0 if no response arrived
@@ -58,22 +47,20 @@ type Exchange struct {
 	Latency     time.Duration
 }
 
-// Client makes chat-completion calls for every participant of a config. It
-// is safe for concurrent use.
+// Client makes chat-completion calls for every participant of a config, one
+// attempt each: trying again, and falling back to another model, is the
+// caller's policy. It is safe for concurrent use.
 type Client struct {
 	maxTokens   int
 	temperature *float64
-	retryDelay  time.Duration
 
 	global *semaphore.Weighted
 	routes map[string]*route // by participant id
 	def    *route            // for an unknown or empty participant
 
 	redactor *redactor
-	meter    *meter
 	log      *slog.Logger
 	record   func(Exchange)
-	jitter   func() float64
 }
 
 // endpoint is one distinct base URL and key: one go-openai client with its
@@ -89,18 +76,18 @@ type endpoint struct {
 type route struct {
 	ep             *endpoint
 	timeout        time.Duration
-	maxRetries     int
 	responseFormat string
 }
 
-// New builds the clients of every distinct endpoint in cfg.
+// New builds the clients of every distinct endpoint in cfg, which must carry
+// its defaults (configs.Load applies them): New adds none of its own.
 func New(cfg *configs.Config, opt Options) (*Client, error) {
 	if cfg == nil {
 		return nil, errors.New("providers: nil config")
 	}
 	concurrency := cmp.Or(opt.Concurrency, cfg.Params.Concurrency)
 	if concurrency <= 0 {
-		concurrency = defaultConcurrency
+		return nil, fmt.Errorf("params.concurrency: must be at least 1 (got %d)", concurrency)
 	}
 	httpClient := opt.HTTPClient
 	if httpClient == nil {
@@ -109,19 +96,13 @@ func New(cfg *configs.Config, opt Options) (*Client, error) {
 	c := &Client{
 		maxTokens:   cfg.Params.MaxTokensPerResponse,
 		temperature: cfg.Params.Temperature,
-		retryDelay:  time.Duration(cfg.Fallback.RetryDelay) * time.Millisecond,
 		global:      semaphore.NewWeighted(int64(concurrency)),
 		routes:      map[string]*route{},
-		meter:       newMeter(cfg.Pricing),
 		log:         opt.Logger,
 		record:      opt.Record,
-		jitter:      opt.Jitter,
 	}
 	if c.log == nil {
 		c.log = slog.New(slog.DiscardHandler)
-	}
-	if c.jitter == nil {
-		c.jitter = rand.Float64
 	}
 
 	apis := map[string]configs.API{"": cfg.Endpoint("")}
@@ -147,6 +128,9 @@ func New(cfg *configs.Config, opt Options) (*Client, error) {
 	}
 	endpoints := map[string]*endpoint{}
 	for id, a := range apis {
+		if a.Timeout <= 0 {
+			return nil, fmt.Errorf("participant %q: api.timeout: must be greater than 0 milliseconds (got %d)", id, a.Timeout)
+		}
 		k := endpointKey(a)
 		ep := endpoints[k]
 		if ep == nil {
@@ -166,14 +150,7 @@ func New(cfg *configs.Config, opt Options) (*Client, error) {
 		rt := &route{
 			ep:             ep,
 			timeout:        time.Duration(a.Timeout) * time.Millisecond,
-			maxRetries:     defaultMaxRetries,
 			responseFormat: a.ResponseFormat,
-		}
-		if rt.timeout <= 0 {
-			rt.timeout = defaultTimeout
-		}
-		if a.MaxRetries != nil {
-			rt.maxRetries = max(*a.MaxRetries, 0)
 		}
 		if id == "" {
 			c.def = rt
@@ -219,48 +196,26 @@ func (c *Client) route(participant string) *route {
 // Redact returns s without any configured API key value or bearer token.
 func (c *Client) Redact(s string) string { return c.redactor.redact(s) }
 
-// Usage returns a snapshot of the usage so far.
-func (c *Client) Usage() Report { return c.meter.report() }
-
-// Complete sends r to the endpoint of r.Participant and returns the answer.
-// MaxTokens and Temperature default to the config's params; reasoning models
-// get max_completion_tokens and no temperature. Transient failures are
-// retried up to the endpoint's maxRetries with exponential backoff and
-// jitter, honouring Retry-After; every wait ends when ctx does. A failure is
-// an *Error.
+// Complete makes one attempt of r at the endpoint of r.Participant and
+// returns the answer. MaxTokens and Temperature default to the config's
+// params; reasoning models get max_completion_tokens and no temperature. It
+// waits for the global and endpoint caps and the rate limit, all ending when
+// ctx does. A failure is an *Error whose Kind classifies it; RetryAfter
+// carries the wait the server asked for.
 func (c *Client) Complete(ctx context.Context, r Request) (Response, error) {
 	rt := c.route(r.Participant)
 	req, zeroTemp := c.chatRequest(r, rt)
-	start := time.Now()
-	for n := 0; ; n++ {
-		resp, e := c.try(ctx, rt, r, req, zeroTemp, n)
-		if e == nil {
-			resp.Retries = n
-			resp.Latency = time.Since(start)
-			c.meter.add(r.Participant, r.Model, resp.Model, resp.Usage, n, false)
-			return resp, nil
-		}
-		if !e.Retryable || n >= rt.maxRetries || ctx.Err() != nil {
-			c.meter.add(r.Participant, r.Model, "", Usage{}, n, true)
-			c.log.Debug("model call failed", "participant", r.Participant, "model", r.Model,
-				"attempts", n+1, "err", c.redactor.redact(e.Error()))
-			return Response{}, e
-		}
-		wait := backoff(c.retryDelay, n, c.jitter(), e.RetryAfter)
-		c.log.Info("retrying model call", "participant", r.Participant, "model", r.Model,
-			"attempt", n+1, "wait", wait, "err", c.redactor.redact(e.Error()))
-		if err := ctxwait.Sleep(ctx, wait); err != nil {
-			c.meter.add(r.Participant, r.Model, "", Usage{}, n, true)
-			return Response{}, &Error{
-				Kind: KindCanceled, Model: r.Model, Endpoint: rt.ep.url,
-				Err: fmt.Errorf("stopped waiting to retry after a %s error: %w", e.Kind, err),
-			}
-		}
+	resp, e := c.try(ctx, rt, r, req, zeroTemp)
+	if e != nil {
+		c.log.Debug("model call failed", "participant", r.Participant, "model", r.Model,
+			"attempt", max(r.Attempt, 1), "err", c.redactor.redact(e.Error()))
+		return Response{}, e
 	}
+	return resp, nil
 }
 
-// try makes attempt n (0-based) under the global and endpoint limits.
-func (c *Client) try(ctx context.Context, rt *route, r Request, req openai.ChatCompletionRequest, zeroTemp bool, n int) (Response, *Error) {
+// try makes the attempt under the global and endpoint limits.
+func (c *Client) try(ctx context.Context, rt *route, r Request, req openai.ChatCompletionRequest, zeroTemp bool) (Response, *Error) {
 	fail := func(err error) *Error {
 		e := &Error{Kind: KindCanceled, Model: r.Model, Endpoint: rt.ep.url, Err: err}
 		if errors.Is(err, context.DeadlineExceeded) {
@@ -297,6 +252,7 @@ func (c *Client) try(ctx context.Context, rt *route, r Request, req openai.ChatC
 	var resp Response
 	if err == nil {
 		resp, err = c.response(out, r.Model)
+		resp.Latency = latency
 	}
 	var e *Error
 	if err != nil {
@@ -305,10 +261,10 @@ func (c *Client) try(ctx context.Context, rt *route, r Request, req openai.ChatC
 		e.Endpoint = rt.ep.url
 	}
 	c.log.Debug("model call", "participant", r.Participant, "model", r.Model,
-		"attempt", n+1, "status", a.status, "latency", latency, "ok", e == nil)
+		"attempt", max(r.Attempt, 1), "status", a.status, "latency", latency, "ok", e == nil)
 	if c.record != nil {
 		x := Exchange{
-			Participant: r.Participant, Model: r.Model, Attempt: n + 1,
+			Participant: r.Participant, Model: r.Model, Attempt: max(r.Attempt, 1),
 			Request:  []byte(c.redactor.redact(string(a.request))),
 			Response: []byte(c.redactor.redact(string(a.response))),
 			Status:   a.status, Started: started, Latency: latency,
@@ -335,17 +291,17 @@ func (c *Client) classify(ctx, actx context.Context, err error, a *attempt, rt *
 		return e
 	case errors.Is(actx.Err(), context.DeadlineExceeded):
 		return &Error{
-			Kind: KindTimeout, Retryable: true,
-			Err: fmt.Errorf("no answer within %v: %w", rt.timeout, context.DeadlineExceeded),
+			Kind: KindTimeout,
+			Err:  fmt.Errorf("no answer within %v: %w", rt.timeout, context.DeadlineExceeded),
 		}
 	}
 	e := Classify(err)
 	if e.Status == 0 {
 		e.Status = a.status
 	}
-	if a.status >= 200 && a.status < 300 && !e.Retryable {
+	if a.status >= 200 && a.status < 300 && !e.Kind.Transient() {
 		// A 200 whose body could not be read as a completion.
-		e.Kind, e.Retryable = KindInvalidResponse, true
+		e.Kind = KindInvalidResponse
 	} else if a.status >= 200 && a.status < 300 && e.Kind == KindNetwork {
 		e.Kind = KindInvalidResponse
 	}

@@ -31,7 +31,7 @@ func testConfig(edit func(*configs.Config)) *configs.Config {
 			{ID: "b", Model: "kimi-k2"},
 		},
 		Reviewer: &configs.Participant{ID: "judge", Model: "qwen-plus"},
-		Params:   configs.Params{MaxTokensPerResponse: 500},
+		Params:   configs.Params{MaxTokensPerResponse: 500, Concurrency: 8},
 		Fallback: configs.Fallback{RetryDelay: 100},
 	}
 	if edit != nil {
@@ -44,9 +44,6 @@ func newTestClient(t testing.TB, srv *providertest.Server, cfg *configs.Config, 
 	t.Helper()
 	if opt.HTTPClient == nil {
 		opt.HTTPClient = srv.HTTPClient()
-	}
-	if opt.Jitter == nil {
-		opt.Jitter = func() float64 { return 0.5 }
 	}
 	c, err := New(cfg, opt)
 	if err != nil {
@@ -166,6 +163,7 @@ func TestRequestMapping(t *testing.T) {
 			srv := providertest.New(t, providertest.WithDefault(providertest.Text("ok")))
 			cfg := testConfig(func(c *configs.Config) {
 				c.Params = tt.params
+				c.Params.Concurrency = 1
 				c.API.ResponseFormat = tt.format
 			})
 			c := newTestClient(t, srv, cfg, Options{})
@@ -217,79 +215,47 @@ func TestEndpointOverride(t *testing.T) {
 	}
 }
 
-func TestRetryAfterIsHonoured(t *testing.T) {
+// TestOneAttemptClassified: Complete makes exactly one request whatever the
+// outcome, and classifies a failure so that the caller's attempt loop knows
+// what to do: retry (transient), switch to a fallback (unusable) or stop
+// (permanent), with the server's Retry-After.
+func TestOneAttemptClassified(t *testing.T) {
 	tests := []struct {
 		name       string
-		retryAfter func(now time.Time) string
-		want       time.Duration
+		reply      providertest.Reply
+		kind       Kind
+		class      Class
+		status     int
+		retryAfter time.Duration
 	}{
-		{"seconds", func(time.Time) string { return "1" }, time.Second},
-		{"http date", func(now time.Time) string { return now.Add(3 * time.Second).UTC().Format(http.TimeFormat) }, 3 * time.Second},
+		{"401", providertest.Status(401, "invalid api key"), KindAuth, Unusable, 401, 0},
+		{"403", providertest.Status(403, "forbidden"), KindAuth, Unusable, 403, 0},
+		{"404", providertest.Status(404, "model not found"), KindNotFound, Unusable, 404, 0},
+		{"context length", providertest.ContextLengthExceeded(), KindContextLength, Unusable, 400, 0},
+		{"400", providertest.Status(400, "bad field"), KindBadRequest, Permanent, 400, 0},
+		{"500", providertest.Status(500, "boom"), KindServer, Transient, 500, 0},
+		{"503", providertest.Status(503, "busy"), KindServer, Transient, 503, 0},
+		{"409", providertest.Status(409, "conflict"), KindConflict, Transient, 409, 0},
+		{"429 seconds", providertest.RateLimited("3"), KindRateLimit, Transient, 429, 3 * time.Second},
+		{"429 capped", providertest.RateLimited("86400"), KindRateLimit, Transient, 429, 2 * time.Minute},
+		{"non-JSON 502", providertest.Raw(502, "<html>bad gateway</html>"), KindServer, Transient, 502, 0},
+		{"empty content", providertest.Text(""), KindInvalidResponse, Transient, 200, 0},
+		{"no choices", providertest.Raw(200, `{"id":"x","model":"gpt-4o","choices":[]}`), KindInvalidResponse, Transient, 200, 0},
+		{"malformed", providertest.Raw(200, `{"id":"x","choices":[{"mess`), KindInvalidResponse, Transient, 200, 0},
+		{"empty body", providertest.Raw(200, " "), KindInvalidResponse, Transient, 200, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			synctest.Test(t, func(t *testing.T) {
-				srv := providertest.New(t)
-				srv.Enqueue("gpt-4o", providertest.RateLimited(tt.retryAfter(time.Now())))
-				c := newTestClient(t, srv, testConfig(nil), Options{}) // backoff alone would wait 50-100ms
-				start := time.Now()
-				resp, err := c.Complete(t.Context(), ask("a", "gpt-4o", "x"))
-				elapsed := time.Since(start)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if srv.Count() != 2 || resp.Retries != 1 {
-					t.Errorf("requests = %d, retries = %d; want 2 and 1", srv.Count(), resp.Retries)
-				}
-				if elapsed < tt.want {
-					t.Errorf("retried after %v, want at least %v", elapsed, tt.want)
-				}
-			})
-		})
-	}
-}
-
-func TestServerErrorsThenSuccess(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		srv := providertest.New(t)
-		srv.Enqueue("gpt-4o", providertest.Status(500, "boom"), providertest.Status(503, "busy"), providertest.Text("fine"))
-		c := newTestClient(t, srv, testConfig(nil), Options{})
-		resp, err := c.Complete(t.Context(), ask("a", "gpt-4o", "x"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if resp.Text != "fine" || resp.Retries != 2 || srv.Count() != 3 {
-			t.Errorf("text %q, retries %d, requests %d; want fine, 2, 3", resp.Text, resp.Retries, srv.Count())
-		}
-		if u := c.Usage().Participants["a"]; u.Calls != 1 || u.Retries != 2 || u.Failures != 0 {
-			t.Errorf("usage = %+v, want 1 call, 2 retries, 0 failures", u)
-		}
-	})
-}
-
-func TestPermanentErrorsAreNotRetried(t *testing.T) {
-	tests := []struct {
-		reply providertest.Reply
-		kind  Kind
-	}{
-		{providertest.Status(401, "invalid api key"), KindAuth},
-		{providertest.Status(403, "forbidden"), KindAuth},
-		{providertest.Status(404, "model not found"), KindNotFound},
-		{providertest.Status(400, "bad field"), KindBadRequest},
-		{providertest.ContextLengthExceeded(), KindContextLength},
-	}
-	for _, tt := range tests {
-		t.Run(tt.kind.String()+fmt.Sprint(tt.reply.Status), func(t *testing.T) {
-			srv := providertest.New(t)
-			srv.Enqueue("gpt-4o", tt.reply)
+			srv := providertest.New(t, providertest.WithDefault(tt.reply))
 			c := newTestClient(t, srv, testConfig(nil), Options{})
 			_, err := c.Complete(t.Context(), ask("a", "gpt-4o", "x"))
 			e := asError(t, err)
-			if e.Kind != tt.kind || e.Retryable || e.Status != tt.reply.Status {
-				t.Errorf("got kind %v retryable %v status %d; want %v false %d", e.Kind, e.Retryable, e.Status, tt.kind, tt.reply.Status)
+			if e.Kind != tt.kind || e.Kind.Class() != tt.class || e.Status != tt.status || e.RetryAfter != tt.retryAfter {
+				t.Errorf("got kind %v class %v status %d retry-after %v; want %v %v %d %v",
+					e.Kind, e.Kind.Class(), e.Status, e.RetryAfter, tt.kind, tt.class, tt.status, tt.retryAfter)
 			}
 			if srv.Count() != 1 {
-				t.Errorf("requests = %d, want 1", srv.Count())
+				t.Errorf("requests = %d, want exactly 1", srv.Count())
 			}
 			if e.Model != "gpt-4o" || e.Endpoint != providertest.MemoryURL {
 				t.Errorf("model %q endpoint %q", e.Model, e.Endpoint)
@@ -298,112 +264,53 @@ func TestPermanentErrorsAreNotRetried(t *testing.T) {
 	}
 }
 
-func TestTimeoutIsRetried(t *testing.T) {
+func TestTimeoutIsTransient(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		srv := providertest.New(t)
-		srv.Enqueue("gpt-4o", providertest.Reply{Text: "late", Delay: time.Minute}, providertest.Text("on time"))
+		srv.Enqueue("gpt-4o", providertest.Reply{Text: "late", Delay: time.Minute})
 		cfg := testConfig(func(c *configs.Config) { c.API.Timeout = 2000 })
 		var xs []Exchange
 		c := newTestClient(t, srv, cfg, Options{Record: func(x Exchange) { xs = append(xs, x) }})
 		start := time.Now()
-		resp, err := c.Complete(t.Context(), ask("a", "gpt-4o", "x"))
-		if err != nil {
-			t.Fatal(err)
+		r := ask("a", "gpt-4o", "x")
+		r.Attempt = 3
+		_, err := c.Complete(t.Context(), r)
+		e := asError(t, err)
+		if e.Kind != KindTimeout || !e.Kind.Transient() || srv.Count() != 1 {
+			t.Errorf("kind %v after %d requests, want one transient timeout", e.Kind, srv.Count())
 		}
-		if resp.Text != "on time" || srv.Count() != 2 {
-			t.Errorf("text %q after %d requests, want the second answer", resp.Text, srv.Count())
+		if elapsed := time.Since(start); elapsed != 2*time.Second {
+			t.Errorf("took %v, want the 2s timeout", elapsed)
 		}
-		if elapsed := time.Since(start); elapsed < 2*time.Second || elapsed > 3*time.Second {
-			t.Errorf("took %v, want the 2s timeout plus a short backoff", elapsed)
-		}
-		if len(xs) != 2 || !strings.Contains(xs[0].Err, "timeout") || xs[1].Err != "" {
-			t.Errorf("exchanges = %+v, want a timeout then a success", xs)
+		if len(xs) != 1 || !strings.Contains(xs[0].Err, "timeout") || xs[0].Attempt != 3 {
+			t.Errorf("exchanges = %+v, want one timeout recorded as attempt 3", xs)
 		}
 	})
 }
 
-func TestNonJSONErrorBodyIsClassified(t *testing.T) {
+func TestNonJSONErrorBodyIsQuotedBriefly(t *testing.T) {
 	srv := providertest.New(t)
 	srv.Enqueue("gpt-4o", providertest.Raw(502, "<html><body><h1>502 Bad Gateway</h1>"+strings.Repeat("x", 2000)+"</body></html>"))
-	cfg := testConfig(func(c *configs.Config) { c.API.MaxRetries = ptr(0) })
-	c := newTestClient(t, srv, cfg, Options{})
+	c := newTestClient(t, srv, testConfig(nil), Options{})
 	_, err := c.Complete(t.Context(), ask("a", "gpt-4o", "x"))
 	e := asError(t, err)
-	if e.Kind != KindServer || !e.Retryable || e.Status != 502 {
-		t.Errorf("got kind %v retryable %v status %d; want server, true, 502", e.Kind, e.Retryable, e.Status)
-	}
 	if msg := e.Error(); !strings.Contains(msg, "502 Bad Gateway") || len(msg) > 600 {
 		t.Errorf("message %q should quote the start of the body, briefly", msg)
 	}
 }
 
-func TestInvalidResponsesAreRetried(t *testing.T) {
-	tests := []struct {
-		name  string
-		reply providertest.Reply
-	}{
-		{"empty content", providertest.Text("")},
-		{"no choices", providertest.Raw(200, `{"id":"x","model":"gpt-4o","choices":[]}`)},
-		{"malformed", providertest.Raw(200, `{"id":"x","choices":[{"mess`)},
-		{"empty body", providertest.Raw(200, " ")},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			synctest.Test(t, func(t *testing.T) {
-				srv := providertest.New(t)
-				srv.Enqueue("gpt-4o", tt.reply, tt.reply)
-				cfg := testConfig(func(c *configs.Config) { c.API.MaxRetries = ptr(1) })
-				c := newTestClient(t, srv, cfg, Options{})
-				_, err := c.Complete(t.Context(), ask("a", "gpt-4o", "x"))
-				e := asError(t, err)
-				if e.Kind != KindInvalidResponse || !e.Retryable || srv.Count() != 2 {
-					t.Errorf("kind %v retryable %v after %d requests; want invalid response, true, 2", e.Kind, e.Retryable, srv.Count())
-				}
-			})
-		})
-	}
-}
-
-func TestCutConnectionIsRetriedOverSocket(t *testing.T) {
+func TestCutConnectionOverSocketIsTransient(t *testing.T) {
 	srv := providertest.New(t)
 	srv.Enqueue("gpt-4o", providertest.Cut())
-	cfg := testConfig(func(c *configs.Config) {
-		c.API.BaseURL = srv.URL()
-		c.Fallback.RetryDelay = 1
-	})
+	cfg := testConfig(func(c *configs.Config) { c.API.BaseURL = srv.URL() })
 	c := newTestClient(t, srv, cfg, Options{HTTPClient: &http.Client{}})
-	resp, err := c.Complete(t.Context(), ask("a", "gpt-4o", "x"))
-	if err != nil {
-		t.Fatal(err)
+	_, err := c.Complete(t.Context(), ask("a", "gpt-4o", "x"))
+	if e := asError(t, err); !e.Kind.Transient() || srv.Count() != 1 {
+		t.Errorf("kind %v after %d requests, want one transient failure", e.Kind, srv.Count())
 	}
-	if resp.Retries != 1 || srv.Count() != 2 {
-		t.Errorf("retries %d, requests %d; want 1 and 2", resp.Retries, srv.Count())
+	if resp, err := c.Complete(t.Context(), ask("a", "gpt-4o", "x")); err != nil || resp.Text == "" {
+		t.Errorf("next attempt: %q, %v", resp.Text, err)
 	}
-}
-
-func TestCancelStopsBackoff(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		srv := providertest.New(t, providertest.WithDefault(providertest.Status(500, "down")))
-		cfg := testConfig(func(c *configs.Config) { c.Fallback.RetryDelay = 600_000 })
-		c := newTestClient(t, srv, cfg, Options{})
-		ctx, cancel := context.WithCancel(t.Context())
-		time.AfterFunc(time.Second, cancel)
-		start := time.Now()
-		_, err := c.Complete(ctx, ask("a", "gpt-4o", "x"))
-		if elapsed := time.Since(start); elapsed != time.Second {
-			t.Errorf("returned after %v, want the moment of cancellation (1s)", elapsed)
-		}
-		e := asError(t, err)
-		if e.Kind != KindCanceled || e.Retryable || !errors.Is(err, context.Canceled) {
-			t.Errorf("got %v (kind %v), want a canceled error", err, e.Kind)
-		}
-		if srv.Count() != 1 {
-			t.Errorf("requests = %d, want 1", srv.Count())
-		}
-		if u := c.Usage().Total; u.Failures != 1 {
-			t.Errorf("usage = %+v, want the call counted as failed", u)
-		}
-	})
 }
 
 func TestCancelStopsCallInFlight(t *testing.T) {
@@ -414,8 +321,8 @@ func TestCancelStopsCallInFlight(t *testing.T) {
 		defer cancel()
 		_, err := c.Complete(ctx, ask("a", "gpt-4o", "x"))
 		e := asError(t, err)
-		if e.Retryable || srv.Count() != 1 || !errors.Is(err, context.DeadlineExceeded) {
-			t.Errorf("got %v after %d requests, want one unretried deadline error", err, srv.Count())
+		if e.Kind != KindTimeout || srv.Count() != 1 || !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("got %v after %d requests, want the caller's deadline after one request", err, srv.Count())
 		}
 	})
 }
@@ -453,14 +360,12 @@ func TestGlobalConcurrencyCap(t *testing.T) {
 	})
 }
 
-func TestConcurrencyDefaults(t *testing.T) {
+func TestConcurrencyFromConfig(t *testing.T) {
 	tests := []struct {
 		opt, param, want int
 	}{
-		{0, 0, defaultConcurrency},
 		{0, 3, 3},
 		{5, 3, 5},
-		{-1, 3, defaultConcurrency},
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprint(tt.opt, tt.param), func(t *testing.T) {
@@ -577,37 +482,24 @@ func TestRedact(t *testing.T) {
 	}
 }
 
-func TestUsageAndCost(t *testing.T) {
-	srv := providertest.New(t)
-	srv.ReplyTo("gpt-4o", providertest.Reply{Text: "x", PromptTokens: 1000, CompletionTokens: 200})
-	srv.ReplyTo("kimi-k2", providertest.Reply{Text: "y", PromptTokens: 500, CompletionTokens: 100})
-	srv.Enqueue("kimi-k2", providertest.Status(500, "once"))
-	cfg := testConfig(func(c *configs.Config) {
-		c.Pricing = map[string]configs.Price{"gpt-4o": {Input: 2.5, Output: 10}}
-		c.Fallback.RetryDelay = 1
-	})
-	c := newTestClient(t, srv, cfg, Options{})
-	runParallel(t, c, 10, func(i int) Request {
-		if i%2 == 0 {
-			return ask("a", "gpt-4o", fmt.Sprint(i))
-		}
-		return ask("b", "kimi-k2", fmt.Sprint(i))
-	})
-	srv.Enqueue("gpt-4o", providertest.Status(401, "no"))
-	if _, err := c.Complete(t.Context(), ask("a", "gpt-4o", "x")); err == nil {
-		t.Fatal("want the 401")
+// TestNewRequiresLoadedConfig: the client adds no defaults of its own; a
+// config that lacks them is refused, naming the field.
+func TestNewRequiresLoadedConfig(t *testing.T) {
+	tests := []struct {
+		name string
+		edit func(*configs.Config)
+		want string
+	}{
+		{"no timeout", func(c *configs.Config) { c.API.Timeout = 0 }, "api.timeout: must be greater than 0"},
+		{"no concurrency", func(c *configs.Config) { c.Params.Concurrency = 0 }, "params.concurrency: must be at least 1"},
 	}
-	u := c.Usage()
-	wantA := Tally{Calls: 6, Failures: 1, PromptTokens: 5000, CompletionTokens: 1000, Cost: 5 * (1000*2.5 + 200*10) / 1e6}
-	wantB := Tally{Calls: 5, Retries: 1, PromptTokens: 2500, CompletionTokens: 500}
-	if u.Participants["a"] != wantA || u.Models["gpt-4o"] != wantA {
-		t.Errorf("a: %+v / %+v, want %+v", u.Participants["a"], u.Models["gpt-4o"], wantA)
-	}
-	if u.Participants["b"] != wantB || u.Models["kimi-k2"] != wantB {
-		t.Errorf("b: %+v, want %+v", u.Participants["b"], wantB)
-	}
-	if u.Total.Calls != 11 || u.Total.Tokens() != 9000 || u.Total.Cost != wantA.Cost {
-		t.Errorf("total = %+v", u.Total)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := New(testConfig(tt.edit), Options{})
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("err = %v, want %q", err, tt.want)
+			}
+		})
 	}
 }
 

@@ -16,13 +16,13 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 )
 
-// Kind is the class of a failed call; it decides whether a retry can help.
+// Kind is what went wrong in one failed attempt. Its Class tells the caller's
+// attempt loop what to do next.
 type Kind int
 
-// The kinds of failure. Network, Timeout, RateLimit, Server, Conflict and
-// InvalidResponse are transient; the others are permanent.
+// The kinds of failure.
 const (
-	KindOther           Kind = iota // unrecognised; not retried
+	KindOther           Kind = iota // unrecognised
 	KindNetwork                     // connection refused, reset or cut
 	KindTimeout                     // the attempt's timeout or a 408
 	KindRateLimit                   // 429
@@ -36,25 +36,45 @@ const (
 	KindInvalidResponse             // 200 with a malformed body, no choices or empty content
 )
 
-var kindNames = [...]string{
-	KindOther:           "other",
-	KindNetwork:         "network",
-	KindTimeout:         "timeout",
-	KindRateLimit:       "rate limit",
-	KindServer:          "server",
-	KindConflict:        "conflict",
-	KindContextLength:   "context length",
-	KindAuth:            "auth",
-	KindNotFound:        "not found",
-	KindBadRequest:      "bad request",
-	KindCanceled:        "canceled",
-	KindInvalidResponse: "invalid response",
+// Class is what a failure of some kind asks of the attempt loop.
+type Class int
+
+// The classes of failure.
+const (
+	// Permanent failures end the call: trying again, or another model,
+	// would be refused the same way.
+	Permanent Class = iota
+	// Transient failures may pass: the same model is tried again.
+	Transient
+	// Unusable failures say that this model cannot answer this participant
+	// at all (key refused, model unknown, prompt too long for it): the
+	// participant's fallback takes over at once, without a retry.
+	Unusable
+)
+
+// kinds names each kind and gives its class; a new kind is one line here.
+var kinds = [...]struct {
+	name  string
+	class Class
+}{
+	KindOther:           {"other", Permanent},
+	KindNetwork:         {"network", Transient},
+	KindTimeout:         {"timeout", Transient},
+	KindRateLimit:       {"rate limit", Transient},
+	KindServer:          {"server", Transient},
+	KindConflict:        {"conflict", Transient},
+	KindContextLength:   {"context length", Unusable},
+	KindAuth:            {"auth", Unusable},
+	KindNotFound:        {"not found", Unusable},
+	KindBadRequest:      {"bad request", Permanent},
+	KindCanceled:        {"canceled", Permanent},
+	KindInvalidResponse: {"invalid response", Transient},
 }
 
 // String returns the kind's name, e.g. "rate limit".
 func (k Kind) String() string {
-	if k >= 0 && int(k) < len(kindNames) {
-		return kindNames[k]
+	if k >= 0 && int(k) < len(kinds) {
+		return kinds[k].name
 	}
 	return fmt.Sprintf("kind(%d)", int(k))
 }
@@ -62,22 +82,25 @@ func (k Kind) String() string {
 // MarshalText encodes the kind as its name.
 func (k Kind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
 
-// Transient reports whether a failure of this kind may succeed when retried.
-func (k Kind) Transient() bool {
-	switch k {
-	case KindNetwork, KindTimeout, KindRateLimit, KindServer, KindConflict, KindInvalidResponse:
-		return true
+// Class returns what a failure of this kind asks of the attempt loop; an
+// unknown kind is permanent.
+func (k Kind) Class() Class {
+	if k >= 0 && int(k) < len(kinds) {
+		return kinds[k].class
 	}
-	return false
+	return Permanent
 }
+
+// Transient reports whether a failure of this kind may pass when the same
+// model is tried again.
+func (k Kind) Transient() bool { return k.Class() == Transient }
 
 // Error is a failed model call. Its text never contains an API key.
 type Error struct {
-	Kind      Kind
-	Model     string
-	Endpoint  string // base URL, without credentials
-	Status    int    // HTTP status, 0 if none arrived
-	Retryable bool
+	Kind     Kind
+	Model    string
+	Endpoint string // base URL, without credentials
+	Status   int    // HTTP status, 0 if none arrived
 	// RetryAfter is the wait the server asked for, 0 if it did not.
 	RetryAfter time.Duration
 	Err        error
@@ -115,7 +138,7 @@ var errInvalidResponse = errors.New("invalid response")
 // maxBody bounds how much of an error body an error message quotes.
 const maxBody = 300
 
-// Classify sorts err into a Kind and decides whether it is worth a retry. It
+// Classify sorts err into a Kind, whose Class says what may help. It
 // understands go-openai's *APIError and *RequestError, context errors,
 // network errors and decoding errors. An *Error is returned as is; nil gives
 // nil. Model and Endpoint are left for the caller to fill in.
@@ -162,7 +185,6 @@ func Classify(err error) *Error {
 	default:
 		e.Kind = KindOther
 	}
-	e.Retryable = e.Kind.Transient()
 	return e
 }
 

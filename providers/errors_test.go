@@ -21,45 +21,45 @@ import (
 func TestClassify(t *testing.T) {
 	code := "context_length_exceeded"
 	tests := []struct {
-		name      string
-		err       error
-		kind      Kind
-		retryable bool
-		status    int
+		name   string
+		err    error
+		kind   Kind
+		class  Class
+		status int
 	}{
-		{"429", &openai.APIError{HTTPStatusCode: 429, Message: "slow down"}, KindRateLimit, true, 429},
-		{"500", &openai.APIError{HTTPStatusCode: 500}, KindServer, true, 500},
-		{"503", &openai.APIError{HTTPStatusCode: 503}, KindServer, true, 503},
-		{"408", &openai.APIError{HTTPStatusCode: 408}, KindTimeout, true, 408},
-		{"409", &openai.APIError{HTTPStatusCode: 409}, KindConflict, true, 409},
-		{"401", &openai.APIError{HTTPStatusCode: 401}, KindAuth, false, 401},
-		{"403", &openai.APIError{HTTPStatusCode: 403}, KindAuth, false, 403},
-		{"404", &openai.APIError{HTTPStatusCode: 404}, KindNotFound, false, 404},
-		{"400", &openai.APIError{HTTPStatusCode: 400, Message: "unknown field"}, KindBadRequest, false, 400},
-		{"422", &openai.APIError{HTTPStatusCode: 422}, KindBadRequest, false, 422},
-		{"400 context code", &openai.APIError{HTTPStatusCode: 400, Code: code}, KindContextLength, false, 400},
-		{"400 context message", &openai.APIError{HTTPStatusCode: 400, Message: "This model's maximum context length is 8192 tokens"}, KindContextLength, false, 400},
-		{"non-JSON 502", &openai.RequestError{HTTPStatusCode: 502, Body: []byte("<html>")}, KindServer, true, 502},
-		{"non-JSON 400 context", &openai.RequestError{HTTPStatusCode: 400, Body: []byte("prompt is too long")}, KindContextLength, false, 400},
-		{"wrapped", fmt.Errorf("calling: %w", &openai.APIError{HTTPStatusCode: 429}), KindRateLimit, true, 429},
-		{"canceled", fmt.Errorf("x: %w", context.Canceled), KindCanceled, false, 0},
-		{"deadline", &url.Error{Op: "Post", URL: "u", Err: context.DeadlineExceeded}, KindTimeout, true, 0},
-		{"net timeout", &net.OpError{Op: "dial", Err: os.ErrDeadlineExceeded}, KindTimeout, true, 0},
-		{"reset", &url.Error{Op: "Post", URL: "u", Err: &net.OpError{Op: "read", Err: os.NewSyscallError("read", syscall.ECONNRESET)}}, KindNetwork, true, 0},
-		{"refused", &net.OpError{Op: "dial", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}, KindNetwork, true, 0},
-		{"eof", &url.Error{Op: "Post", URL: "u", Err: io.EOF}, KindNetwork, true, 0},
-		{"dns", &url.Error{Op: "Post", URL: "u", Err: &net.DNSError{Err: "no such host", Name: "x"}}, KindNetwork, true, 0},
-		{"syntax", &json.SyntaxError{Offset: 3}, KindInvalidResponse, true, 0},
-		{"empty", fmt.Errorf("%w: no choices", errInvalidResponse), KindInvalidResponse, true, 0},
-		{"refused client-side", openai.ErrReasoningModelMaxTokensDeprecated, KindBadRequest, false, 0},
-		{"unknown", errors.New("strange"), KindOther, false, 0},
+		{"429", &openai.APIError{HTTPStatusCode: 429, Message: "slow down"}, KindRateLimit, Transient, 429},
+		{"500", &openai.APIError{HTTPStatusCode: 500}, KindServer, Transient, 500},
+		{"503", &openai.APIError{HTTPStatusCode: 503}, KindServer, Transient, 503},
+		{"408", &openai.APIError{HTTPStatusCode: 408}, KindTimeout, Transient, 408},
+		{"409", &openai.APIError{HTTPStatusCode: 409}, KindConflict, Transient, 409},
+		{"401", &openai.APIError{HTTPStatusCode: 401}, KindAuth, Unusable, 401},
+		{"403", &openai.APIError{HTTPStatusCode: 403}, KindAuth, Unusable, 403},
+		{"404", &openai.APIError{HTTPStatusCode: 404}, KindNotFound, Unusable, 404},
+		{"400", &openai.APIError{HTTPStatusCode: 400, Message: "unknown field"}, KindBadRequest, Permanent, 400},
+		{"422", &openai.APIError{HTTPStatusCode: 422}, KindBadRequest, Permanent, 422},
+		{"400 context code", &openai.APIError{HTTPStatusCode: 400, Code: code}, KindContextLength, Unusable, 400},
+		{"400 context message", &openai.APIError{HTTPStatusCode: 400, Message: "This model's maximum context length is 8192 tokens"}, KindContextLength, Unusable, 400},
+		{"non-JSON 502", &openai.RequestError{HTTPStatusCode: 502, Body: []byte("<html>")}, KindServer, Transient, 502},
+		{"non-JSON 400 context", &openai.RequestError{HTTPStatusCode: 400, Body: []byte("prompt is too long")}, KindContextLength, Unusable, 400},
+		{"wrapped", fmt.Errorf("calling: %w", &openai.APIError{HTTPStatusCode: 429}), KindRateLimit, Transient, 429},
+		{"canceled", fmt.Errorf("x: %w", context.Canceled), KindCanceled, Permanent, 0},
+		{"deadline", &url.Error{Op: "Post", URL: "u", Err: context.DeadlineExceeded}, KindTimeout, Transient, 0},
+		{"net timeout", &net.OpError{Op: "dial", Err: os.ErrDeadlineExceeded}, KindTimeout, Transient, 0},
+		{"reset", &url.Error{Op: "Post", URL: "u", Err: &net.OpError{Op: "read", Err: os.NewSyscallError("read", syscall.ECONNRESET)}}, KindNetwork, Transient, 0},
+		{"refused", &net.OpError{Op: "dial", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}, KindNetwork, Transient, 0},
+		{"eof", &url.Error{Op: "Post", URL: "u", Err: io.EOF}, KindNetwork, Transient, 0},
+		{"dns", &url.Error{Op: "Post", URL: "u", Err: &net.DNSError{Err: "no such host", Name: "x"}}, KindNetwork, Transient, 0},
+		{"syntax", &json.SyntaxError{Offset: 3}, KindInvalidResponse, Transient, 0},
+		{"empty", fmt.Errorf("%w: no choices", errInvalidResponse), KindInvalidResponse, Transient, 0},
+		{"refused client-side", openai.ErrReasoningModelMaxTokensDeprecated, KindBadRequest, Permanent, 0},
+		{"unknown", errors.New("strange"), KindOther, Permanent, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := Classify(tt.err)
-			if e.Kind != tt.kind || e.Retryable != tt.retryable || e.Status != tt.status {
-				t.Errorf("Classify(%v) = kind %v retryable %v status %d; want %v %v %d",
-					tt.err, e.Kind, e.Retryable, e.Status, tt.kind, tt.retryable, tt.status)
+			if e.Kind != tt.kind || e.Kind.Class() != tt.class || e.Status != tt.status {
+				t.Errorf("Classify(%v) = kind %v class %v status %d; want %v %v %d",
+					tt.err, e.Kind, e.Kind.Class(), e.Status, tt.kind, tt.class, tt.status)
 			}
 			if !errors.Is(e, tt.err) {
 				t.Errorf("the cause is not kept: %v", e)
@@ -139,32 +139,6 @@ func TestReasoningRuleCoversClientChecks(t *testing.T) {
 		req := openai.ChatCompletionRequest{Model: m, MaxTokens: 10}
 		if err := openai.NewReasoningValidator().Validate(req); err != nil && !reasoningModel(m) {
 			t.Errorf("go-openai refuses max_tokens for %q but the rule does not treat it as reasoning", m)
-		}
-	}
-}
-
-func TestBackoff(t *testing.T) {
-	tests := []struct {
-		name       string
-		base       time.Duration
-		n          int
-		jitter     float64
-		retryAfter time.Duration
-		want       time.Duration
-	}{
-		{"first, no jitter", time.Second, 0, 0, 0, 500 * time.Millisecond},
-		{"first, full jitter", time.Second, 0, 1, 0, time.Second},
-		{"doubles", time.Second, 2, 0.5, 0, 3 * time.Second},
-		{"capped", time.Second, 20, 1, 0, maxBackoff},
-		{"capped, low jitter", time.Second, 20, 0, 0, maxBackoff / 2},
-		{"default base", 0, 0, 1, 0, defaultRetryDelay},
-		{"retry-after is a floor", 100 * time.Millisecond, 0, 0, 5 * time.Second, 5 * time.Second},
-		{"retry-after below backoff", 4 * time.Second, 0, 1, time.Second, 4 * time.Second},
-		{"retry-after capped", time.Second, 0, 0, time.Hour, maxRetryAfter},
-	}
-	for _, tt := range tests {
-		if got := backoff(tt.base, tt.n, tt.jitter, tt.retryAfter); got != tt.want {
-			t.Errorf("%s: backoff = %v, want %v", tt.name, got, tt.want)
 		}
 	}
 }

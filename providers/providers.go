@@ -1,7 +1,9 @@
 // Package providers makes every model call of the program: OpenAI-compatible
-// chat completions through go-openai, one client per endpoint, with error
-// classification, retries with backoff, concurrency caps, rate limits, usage
-// accounting and key redaction.
+// chat completions through go-openai, one client per endpoint. Each call is
+// one attempt whose failure is classified (transient, unusable model,
+// permanent, with the server's Retry-After); the attempt loop and the
+// fallback policy belong to the caller. It also applies concurrency caps,
+// rate limits and key redaction.
 package providers
 
 import (
@@ -32,6 +34,12 @@ type Request struct {
 	Schema json.RawMessage
 	// SchemaName names the schema for the API; "": "answer".
 	SchemaName string
+	// Attempt numbers the tries of one call from 1; it is recorded with the
+	// exchange and shapes nothing that is sent.
+	Attempt int `json:"-"`
+	// Call identifies the call an attempt belongs to, so that a wrapper such
+	// as a journal can tell a retry from a new call; 0: unknown.
+	Call uint64 `json:"-"`
 }
 
 // Usage is the token count of one call.
@@ -46,6 +54,5 @@ type Response struct {
 	FinishReason string
 	Model        string // the model that actually answered
 	Usage        Usage
-	Latency      time.Duration // wall time of the call, retries and waits included
-	Retries      int           // attempts beyond the first
+	Latency      time.Duration // wall time of the attempt, waits for a slot excluded
 }

@@ -36,6 +36,7 @@ type words struct {
 	uninvolved      string
 	forcedVerdicts  string
 	recommendation  string
+	verdictMissing  string
 	reasoning       string
 	none            string
 	notReached      string
@@ -103,6 +104,7 @@ var english = words{
 	uninvolved:      "uninvolved",
 	forcedVerdicts:  "Forced verdicts",
 	recommendation:  "Recommendation",
+	verdictMissing:  "⚠ missing: the judge gave no verdict, even after repair",
 	reasoning:       "Reasoning",
 	none:            "None.",
 	notReached:      "Not reached.",
@@ -183,6 +185,7 @@ var chinese = words{
 	uninvolved:      "未站队",
 	forcedVerdicts:  "强制裁决",
 	recommendation:  "裁判推荐",
+	verdictMissing:  "⚠ 缺失：修复后裁判仍未给出裁决",
 	reasoning:       "理由",
 	none:            "无。",
 	notReached:      "未进行。",

@@ -382,11 +382,19 @@ func (r *report) judgment(n *tree.Node) {
 				}
 			}
 			r.printf("%d. **%s**\n", i+1, inlineText(title))
-			r.printf("   - **%s:** %s\n", w.recommendation, inlineText(v.Recommendation))
+			r.printf("   - **%s:** %s\n", w.recommendation, r.recommendation(v))
 			r.printf("   - **%s:** %s\n", w.reasoning, inlineText(v.Reasoning))
 		}
 		r.b.WriteString("\n")
 	}
+}
+
+// recommendation is a verdict's recommendation, or says that it is missing.
+func (r *report) recommendation(v tree.Verdict) string {
+	if v.Missing {
+		return r.w.verdictMissing
+	}
+	return inlineText(v.Recommendation)
 }
 
 // point formats a consensus point as "**point** — detail".
@@ -457,7 +465,7 @@ func (r *report) decisions(root *tree.Node, reasoning bool) {
 		if title == "" {
 			title = v.DivergenceID
 		}
-		r.printf("- **%s** *(%s)*: %s", inlineText(title), inlineText(v.Node), inlineText(v.Recommendation))
+		r.printf("- **%s** *(%s)*: %s", inlineText(title), inlineText(v.Node), r.recommendation(v.Verdict))
 		if reasoning && strings.TrimSpace(v.Reasoning) != "" {
 			r.printf(" — %s", inlineText(v.Reasoning))
 		}

@@ -9,32 +9,9 @@ import (
 	"github.com/debatehq/debate/server/api"
 )
 
-// Server-level codes for requests that match no route.
-const (
-	codeRouteNotFound    = api.CodeRouteNotFound
-	codeMethodNotAllowed = api.CodeMethodNotAllowed
-)
-
-// statuses is the one table from error codes to HTTP statuses. A code that
-// is not listed is served as 500.
-var statuses = map[string]int{
-	string(protocol.CodeInvalidInput):     http.StatusBadRequest,
-	string(protocol.CodeAuthFailed):       http.StatusUnauthorized,
-	string(protocol.CodeActionNotAllowed): http.StatusForbidden,
-	string(protocol.CodeDebateNotFound):   http.StatusNotFound,
-	string(protocol.CodeArgumentNotFound): http.StatusNotFound,
-	string(protocol.CodeDocumentNotFound): http.StatusNotFound,
-	string(protocol.CodeContentTooLarge):  http.StatusRequestEntityTooLarge,
-	string(protocol.CodeInternal):         http.StatusInternalServerError,
-	codeRouteNotFound:                     http.StatusNotFound,
-	codeMethodNotAllowed:                  http.StatusMethodNotAllowed,
-}
-
 func statusOf(code string) int {
-	if st, ok := statuses[code]; ok {
-		return st
-	}
-	return http.StatusInternalServerError
+	st, _ := api.Status(code)
+	return st
 }
 
 func codeBody(code, msg, suggestion string) *api.ErrorBody {
@@ -55,6 +32,11 @@ func (s *Server) writeData(w http.ResponseWriter, r *http.Request, status int, d
 // known, non-internal code is shown as it is; anything else is logged with
 // the request id and shown as "internal error".
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	var be *bodyError
+	if errors.As(err, &be) {
+		s.writeErrorBody(w, r, be.status, be.body)
+		return
+	}
 	body := s.errorBody(err, requestID(r), r.Method+" "+r.URL.Path)
 	s.writeErrorBody(w, r, statusOf(body.Code), body)
 }
@@ -63,7 +45,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 func (s *Server) errorBody(err error, reqID, where string) *api.ErrorBody {
 	var pe *protocol.Error
 	if errors.As(err, &pe) && pe.Code != protocol.CodeInternal {
-		if _, known := statuses[string(pe.Code)]; known {
+		if _, known := api.Status(string(pe.Code)); known {
 			return api.FromError(pe)
 		}
 	}

@@ -2,15 +2,11 @@ package server
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"math"
-	"mime"
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/debatehq/debate/protocol"
@@ -235,6 +231,7 @@ func (s *Server) poll(w http.ResponseWriter, r *http.Request) {
 		a := api.FromArgument(res.Argument)
 		out.Argument = &a
 	}
+	out.Arguments = api.FromArguments(res.Arguments)
 	s.writeData(w, r, http.StatusOK, out)
 }
 
@@ -284,29 +281,6 @@ func (s *Server) writeDocument(w http.ResponseWriter, r *http.Request, status in
 		return
 	}
 	s.writeData(w, r, status, api.DocumentResult{Document: api.FromDocument(doc), Replay: replay})
-}
-
-// readBody reads a JSON request body of at most MaxBody bytes. A body with a
-// Content-Type other than JSON is refused (which also keeps browsers' plain
-// form posts out).
-func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
-	if ct := r.Header.Get("Content-Type"); ct != "" {
-		mt, _, err := mime.ParseMediaType(ct)
-		if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
-			return nil, protocol.Errorf(protocol.CodeInvalidInput, "Content-Type %q is not JSON", ct).
-				WithSuggestion("send the body as JSON with Content-Type: application/json")
-		}
-	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opt.MaxBody))
-	var tooLarge *http.MaxBytesError
-	if errors.As(err, &tooLarge) {
-		return nil, protocol.Errorf(protocol.CodeContentTooLarge, "request body is larger than %d bytes", s.opt.MaxBody).
-			WithSuggestion("put long texts in a document (debate docs create) and send a short summary with its doc_id")
-	}
-	if err != nil {
-		return nil, protocol.Errorf(protocol.CodeInvalidInput, "cannot read the request body: %v", err)
-	}
-	return body, nil
 }
 
 // queryInt reads a non-negative integer query parameter; def when absent.

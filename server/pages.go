@@ -17,7 +17,7 @@ func (s *Server) Store() *store.Store { return s.st }
 // an agent. Pages are served behind the same authentication, request ids and
 // panic recovery. Call it at most once, before Handler or Serve.
 func (s *Server) HandlePages(pages *http.ServeMux) {
-	s.handler = s.withRequestID(s.withRecover(s.withAuth(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	s.handler = s.withRequestID(s.withRecover(s.withSafety(s.withAuth(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet || r.Method == http.MethodHead {
 			if _, pattern := pages.Handler(r); pattern != "" {
 				w.Header().Add("Vary", "Accept")
@@ -28,7 +28,7 @@ func (s *Server) HandlePages(pages *http.ServeMux) {
 			}
 		}
 		s.route(w, r)
-	}))))
+	})))))
 }
 
 // acceptsHTML reports whether the request's Accept header names text/html

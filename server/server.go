@@ -25,6 +25,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/debatehq/debate/server/api"
 	"github.com/debatehq/debate/store"
 )
 
@@ -54,6 +55,9 @@ type Options struct {
 	// PingInterval is how often a WebSocket is pinged (DefaultPingInterval
 	// when 0).
 	PingInterval time.Duration
+	// BodyTimeout bounds how long a request body may take to arrive
+	// (DefaultBodyTimeout when 0); a slower body is cut and answered 408.
+	BodyTimeout time.Duration
 	// OriginPatterns lists extra origins (host patterns, see
 	// websocket.AcceptOptions) allowed to open the WebSocket; the server's
 	// own origin is always allowed.
@@ -77,6 +81,9 @@ type Server struct {
 
 	idPrefix string
 	nextID   atomic.Uint64
+	// listenIP is the IP address Serve listens on (a net.IP), which a
+	// request's Host may name besides the loopback names.
+	listenIP atomic.Value
 	// waiting counts long-polls blocked in the store (see Waiting).
 	waiting atomic.Int64
 }
@@ -93,6 +100,9 @@ func New(st *store.Store, opt Options) *Server {
 	if opt.ShutdownTimeout <= 0 {
 		opt.ShutdownTimeout = DefaultShutdownTimeout
 	}
+	if opt.BodyTimeout <= 0 {
+		opt.BodyTimeout = DefaultBodyTimeout
+	}
 	if opt.PingInterval <= 0 {
 		opt.PingInterval = DefaultPingInterval
 	}
@@ -104,7 +114,7 @@ func New(st *store.Store, opt Options) *Server {
 		s.token = sha256.Sum256([]byte(opt.Token))
 	}
 	s.routes()
-	s.handler = s.withRequestID(s.withRecover(s.withAuth(http.HandlerFunc(s.route))))
+	s.handler = s.withRequestID(s.withRecover(s.withSafety(s.withAuth(http.HandlerFunc(s.route)))))
 	return s
 }
 
@@ -147,6 +157,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	}
+	if a, ok := ln.Addr().(*net.TCPAddr); ok {
+		s.listenIP.Store(a.IP)
 	}
 	var fresh freshConns
 	hs.ConnState = fresh.track
@@ -222,11 +235,11 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 		h.ServeHTTP(rec, r)
 		if rec.status == http.StatusMethodNotAllowed {
 			w.Header().Set("Allow", rec.header.Get("Allow"))
-			s.writeErrorBody(w, r, http.StatusMethodNotAllowed, codeBody(codeMethodNotAllowed,
+			s.writeErrorBody(w, r, http.StatusMethodNotAllowed, codeBody(api.CodeMethodNotAllowed,
 				fmt.Sprintf("method %s is not allowed on %s", r.Method, r.URL.Path), "allowed: "+rec.header.Get("Allow")))
 			return
 		}
-		s.writeErrorBody(w, r, http.StatusNotFound, codeBody(codeRouteNotFound,
+		s.writeErrorBody(w, r, http.StatusNotFound, codeBody(api.CodeRouteNotFound,
 			fmt.Sprintf("no route %s %s", r.Method, r.URL.Path), "see debate help serve for the routes"))
 		return
 	}

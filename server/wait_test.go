@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -176,4 +178,49 @@ func TestShutdownClosesUnusedConnections(t *testing.T) {
 	if _, err := idle.Read(make([]byte, 1)); err == nil {
 		t.Error("the unused connection is still open after shutdown")
 	}
+}
+
+// TestRulingWhileComposing: the proposer got CLAIM #4 to answer, and while
+// it composed, the arbitrator made INTERVENTION #5 and RULING #6. Its APPEAL
+// targeting #4 is refused naming the RULING and the command to read it; its
+// poll from the argument it had seen before lists all three, oldest first.
+func TestRulingWhileComposing(t *testing.T) {
+	f := newFixture(t, Options{})
+	motion := f.create("d1").Argument.ID
+	write := func(path, body string) api.Argument {
+		t.Helper()
+		r := f.call("POST", "/debates/d1/"+path, body)
+		if r.status != http.StatusCreated {
+			t.Fatalf("%s: %d %s", path, r.status, r.raw)
+		}
+		return decode[api.WriteResult](t, r.env.Data).Argument
+	}
+	c2 := write("arguments", `{"role":"opponent","target_id":"`+motion+`","content":"Tabs.","client_request_id":"o1"}`)
+	c3 := write("arguments", `{"role":"proposer","target_id":"`+c2.ID+`","content":"Spaces.","client_request_id":"p1"}`)
+	c4 := write("arguments", `{"role":"opponent","target_id":"`+c3.ID+`","content":"Tabs, again.","client_request_id":"o2"}`)
+	p := decode[api.PollResult](t, f.call("GET", "/debates/d1/poll?role=proposer&argument_id="+c3.ID, "").env.Data)
+	if p.Argument == nil || p.Argument.ID != c4.ID || p.Action != "respond" {
+		t.Fatalf("the proposer is not told to answer #4: %+v", p)
+	}
+	iv := write("intervention", `{"content":"Stop: the plan lacks a cache warm-up."}`)
+	ruling := write("ruling", `{"content":"Add the cache warm-up to the plan."}`)
+
+	r := f.call("POST", "/debates/d1/appeal", `{"target_id":"`+c4.ID+`","content":"Which option?","client_request_id":"p2"}`)
+	if r.status != http.StatusForbidden || r.env.Error == nil || r.env.Error.Code != "ACTION_NOT_ALLOWED" ||
+		!strings.Contains(r.env.Error.Message, "RULING "+ruling.ID) ||
+		!strings.Contains(r.env.Error.Suggestion, "debate get-context --debate-id d1") || r.env.Error.CurrentState != "AWAITING_PROPOSER" {
+		t.Fatalf("stale appeal: %d %s; want 403 naming RULING %s and how to read it", r.status, r.raw, ruling.ID)
+	}
+
+	r = f.call("GET", "/debates/d1/poll?role=proposer&wait=5&argument_id="+c3.ID, "")
+	p = decode[api.PollResult](t, r.env.Data)
+	var got []string
+	for _, a := range p.Arguments {
+		got = append(got, a.Type+" "+a.ID)
+	}
+	want := []string{"CLAIM " + c4.ID, "INTERVENTION " + iv.ID, "RULING " + ruling.ID}
+	if !slices.Equal(got, want) || p.Argument == nil || p.Argument.ID != ruling.ID || p.Action != "align_to_ruling" {
+		t.Fatalf("poll from #3: arguments %v, newest %v, action %s; want %v", got, p.Argument, p.Action, want)
+	}
+	write("appeal", `{"target_id":"`+ruling.ID+`","content":"Which warm-up?","client_request_id":"p3"}`)
 }

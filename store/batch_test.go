@@ -119,7 +119,7 @@ func TestBatchOutcomes(t *testing.T) {
 		{name: "replay of the first claim", do: submit(Write{Type: protocol.Claim, Role: protocol.Opponent, TargetID: motion.ID, Content: "changed", ClientRequestID: "k1"}),
 			replay: true, seq: 2, state: protocol.AwaitingProposer},
 		{name: "foreign target, refused", do: submit(Write{Type: protocol.Claim, Role: protocol.Proposer, TargetID: other.ID, Content: "c", ClientRequestID: "k3"}),
-			code: protocol.CodeArgumentNotFound},
+			code: protocol.CodeInvalidInput},
 		{name: "create", do: func(ctx context.Context) (Result, error) { return s.Create(ctx, create) },
 			seq: 1, state: protocol.AwaitingOpponent},
 		{name: "replay of the create", do: func(ctx context.Context) (Result, error) { return s.Create(ctx, create) },
@@ -249,7 +249,7 @@ func TestQueuedCancel(t *testing.T) {
 		t.Fatalf("cancelled leader: %+v, %v", got.res, got.err)
 	}
 	// The middle write targets d's motion from d2: refused, but it ran.
-	wantCode(t, (<-outs[1]).err, protocol.CodeArgumentNotFound)
+	wantCode(t, (<-outs[1]).err, protocol.CodeInvalidInput)
 	if n := countArgs(t, s, "d"); n != 1 {
 		t.Errorf("cancelled writes stored: d has %d arguments", n)
 	}

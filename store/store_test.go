@@ -95,10 +95,7 @@ func TestCreate(t *testing.T) {
 	}
 	other := good
 	other.ClientRequestID = "r2"
-	pe := wantCode(t, func() error { _, err := s.Create(ctx, other); return err }(), protocol.CodeActionNotAllowed)
-	if pe.CurrentState != protocol.AwaitingOpponent {
-		t.Errorf("current state %q", pe.CurrentState)
-	}
+	wantCode(t, func() error { _, err := s.Create(ctx, other); return err }(), protocol.CodeInvalidInput)
 
 	bad := []struct {
 		name string
@@ -151,9 +148,9 @@ func TestSubmitPipeline(t *testing.T) {
 		{name: "opponent again", w: Write{Type: protocol.Claim, Role: protocol.Opponent, Content: "c", ClientRequestID: "k2"},
 			target: "c1", code: protocol.CodeActionNotAllowed, state: protocol.AwaitingProposer, allowed: []protocol.Role{protocol.Proposer}},
 		{name: "foreign target", w: Write{Type: protocol.Claim, Role: protocol.Proposer, Content: "c", ClientRequestID: "k3"},
-			target: "foreign", code: protocol.CodeArgumentNotFound},
+			target: "foreign", code: protocol.CodeInvalidInput},
 		{name: "unknown target", w: Write{Type: protocol.Claim, Role: protocol.Proposer, Content: "c", ClientRequestID: "k4", TargetID: "nope"},
-			code: protocol.CodeArgumentNotFound},
+			code: protocol.CodeInvalidInput},
 		{name: "missing target", w: Write{Type: protocol.Claim, Role: protocol.Proposer, Content: "c", ClientRequestID: "k5"},
 			noTarget: true, code: protocol.CodeInvalidInput},
 		{name: "too large", w: Write{Type: protocol.Claim, Role: protocol.Proposer, Content: strings.Repeat("é", 21), ClientRequestID: "k6"},

@@ -12,8 +12,10 @@ import (
 )
 
 // WaitResult is the answer to Wait. HasNew reports an argument newer than the
-// one the waiter had seen; Argument is then the newest argument and Action
-// what the waiting role should do. On a CLOSED debate Action is DebateClosed
+// one the waiter had seen; Argument is then the newest argument, Arguments
+// every argument after the one the waiter had seen, oldest first (only the
+// newest when the waiter named none), and Action what the waiting role should
+// do. On a CLOSED debate Action is DebateClosed
 // and Argument the newest argument even when it is not new. When neither holds
 // (the timeout passed) Action is empty and Argument zero.
 type WaitResult struct {
@@ -21,6 +23,7 @@ type WaitResult struct {
 	Action      protocol.Action
 	Debate      protocol.Debate
 	Argument    protocol.Argument
+	Arguments   []protocol.Argument
 	LastSeenSeq int
 }
 
@@ -30,7 +33,8 @@ type WaitResult struct {
 // commit by this Store wakes it at once, one by another process within the
 // poll interval. A timeout of 0 answers at once. On a CLOSED debate it answers
 // DebateClosed at once. An afterArgumentID that is not an argument of the
-// debate is ARGUMENT_NOT_FOUND; a missing debate DEBATE_NOT_FOUND. Cancelling ctx
+// debate is INVALID_INPUT (as seed 003 specifies); a missing debate
+// DEBATE_NOT_FOUND. Cancelling ctx
 // returns ctx's error.
 func (s *Store) Wait(ctx context.Context, debateID string, role protocol.Role, afterArgumentID string, timeout time.Duration) (WaitResult, error) {
 	if !role.Valid() {
@@ -48,8 +52,8 @@ func (s *Store) Wait(ctx context.Context, debateID string, role protocol.Role, a
 			if _, _, err := s.newest(ctx, debateID); err != nil {
 				return WaitResult{}, err
 			}
-			return WaitResult{}, protocol.Errorf(protocol.CodeArgumentNotFound, "argument %s not found in debate %s", afterArgumentID, debateID).
-				WithSuggestion("pass the id of the last argument you saw, or none to get the newest")
+			return WaitResult{}, protocol.Errorf(protocol.CodeInvalidInput, "argument_id %s does not belong to debate %s", afterArgumentID, debateID).
+				WithSuggestion("pass the id of the last argument you saw in this debate, or none to get the newest")
 		}
 	}
 
@@ -74,6 +78,9 @@ func (s *Store) Wait(ctx context.Context, debateID string, role protocol.Role, a
 			res.HasNew = a.Seq > afterSeq
 			res.Argument = a
 			res.Action = protocol.WaitAction(a, d.State, role)
+			if res.Arguments, err = s.after(ctx, a, afterSeq); err != nil {
+				return WaitResult{}, err
+			}
 			return res, nil
 		}
 		if timeout <= 0 {
@@ -87,6 +94,28 @@ func (s *Store) Wait(ctx context.Context, debateID string, role protocol.Role, a
 			return WaitResult{}, ctx.Err()
 		}
 	}
+}
+
+// after lists the arguments after afterSeq up to newest, oldest first; with
+// afterSeq 0 (the waiter named no argument) only newest. It reads the database
+// only when more than newest is new.
+func (s *Store) after(ctx context.Context, newest protocol.Argument, afterSeq int) ([]protocol.Argument, error) {
+	switch {
+	case newest.Seq <= afterSeq:
+		return nil, nil
+	case afterSeq == 0 || newest.Seq == afterSeq+1:
+		return []protocol.Argument{newest}, nil
+	}
+	_, args, err := s.Since(ctx, newest.DebateID, afterSeq)
+	if err != nil {
+		return nil, err
+	}
+	// A write committed after newest was read is left for the next wait, so
+	// that Arguments always ends with Argument.
+	for len(args) > 0 && args[len(args)-1].Seq > newest.Seq {
+		args = args[:len(args)-1]
+	}
+	return args, nil
 }
 
 // newest reads a debate and its newest argument in one statement.

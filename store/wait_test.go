@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -46,7 +47,7 @@ func TestWaitAnswersAtOnce(t *testing.T) {
 	s := openTest(t, Options{})
 	motion := mustCreate(t, s, "d")
 	c := claim(t, s, "d", protocol.Opponent, motion.ID, "k1")
-	mustCreate(t, s, "closed")
+	closedMotion := mustCreate(t, s, "closed")
 	ruled, err := s.Submit(ctx, Write{DebateID: "closed", Type: protocol.Intervention, Role: protocol.Arbitrator})
 	if err != nil {
 		t.Fatal(err)
@@ -64,14 +65,16 @@ func TestWaitAnswersAtOnce(t *testing.T) {
 		hasNew  bool
 		argID   string
 		action  protocol.Action
+		args    []string // ids of Arguments
 	}{
-		{"no after: newest", "d", protocol.Proposer, "", waitLong, true, c.ID, protocol.Respond},
-		{"after motion, proposer", "d", protocol.Proposer, motion.ID, waitLong, true, c.ID, protocol.Respond},
-		{"after motion, arbitrator", "d", protocol.Arbitrator, motion.ID, 0, true, c.ID, protocol.WaitForProposer},
-		{"nothing new, no wait", "d", protocol.Opponent, c.ID, 0, false, "", ""},
-		{"nothing new, short wait", "d", protocol.Opponent, c.ID, time.Millisecond, false, "", ""},
-		{"closed, nothing new", "closed", protocol.Opponent, closing.Argument.ID, waitLong, false, closing.Argument.ID, protocol.DebateClosed},
-		{"closed, new", "closed", protocol.Proposer, ruled.Argument.ID, waitLong, true, closing.Argument.ID, protocol.DebateClosed},
+		{"no after: newest", "d", protocol.Proposer, "", waitLong, true, c.ID, protocol.Respond, []string{c.ID}},
+		{"after motion, proposer", "d", protocol.Proposer, motion.ID, waitLong, true, c.ID, protocol.Respond, []string{c.ID}},
+		{"after motion, arbitrator", "d", protocol.Arbitrator, motion.ID, 0, true, c.ID, protocol.WaitForProposer, []string{c.ID}},
+		{"nothing new, no wait", "d", protocol.Opponent, c.ID, 0, false, "", "", nil},
+		{"nothing new, short wait", "d", protocol.Opponent, c.ID, time.Millisecond, false, "", "", nil},
+		{"closed, nothing new", "closed", protocol.Opponent, closing.Argument.ID, waitLong, false, closing.Argument.ID, protocol.DebateClosed, nil},
+		{"closed, new", "closed", protocol.Proposer, ruled.Argument.ID, waitLong, true, closing.Argument.ID, protocol.DebateClosed, []string{closing.Argument.ID}},
+		{"closed, two new", "closed", protocol.Opponent, closedMotion.ID, 0, true, closing.Argument.ID, protocol.DebateClosed, []string{ruled.Argument.ID, closing.Argument.ID}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -81,6 +84,13 @@ func TestWaitAnswersAtOnce(t *testing.T) {
 			}
 			if res.HasNew != tt.hasNew || res.Argument.ID != tt.argID || res.Action != tt.action {
 				t.Errorf("got new=%v arg=%s action=%q, want new=%v arg=%s action=%q", res.HasNew, res.Argument.ID, res.Action, tt.hasNew, tt.argID, tt.action)
+			}
+			var ids []string
+			for _, a := range res.Arguments {
+				ids = append(ids, a.ID)
+			}
+			if !slices.Equal(ids, tt.args) {
+				t.Errorf("arguments %v, want %v", ids, tt.args)
 			}
 		})
 	}
@@ -101,8 +111,8 @@ func TestWaitErrors(t *testing.T) {
 		{"bad role", "d", "judge", "", protocol.CodeInvalidInput},
 		{"unknown debate", "ghost", protocol.Proposer, "", protocol.CodeDebateNotFound},
 		{"unknown debate with after", "ghost", protocol.Proposer, motion.ID, protocol.CodeDebateNotFound},
-		{"after from another debate", "d", protocol.Proposer, other.ID, protocol.CodeArgumentNotFound},
-		{"unknown after", "d", protocol.Proposer, "nope", protocol.CodeArgumentNotFound},
+		{"after from another debate", "d", protocol.Proposer, other.ID, protocol.CodeInvalidInput},
+		{"unknown after", "d", protocol.Proposer, "nope", protocol.CodeInvalidInput},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

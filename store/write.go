@@ -75,7 +75,8 @@ func (s *Store) prepare(ctx context.Context) error {
 	COALESCE((SELECT MAX(seq) FROM arguments WHERE debate_id = d.id), 0),
 	(SELECT id FROM arguments WHERE debate_id = d.id ORDER BY seq DESC LIMIT 1),
 	(SELECT id FROM arguments WHERE debate_id = d.id AND client_request_id = ?2),
-	(SELECT debate_id FROM arguments WHERE id = ?3)
+	(SELECT debate_id FROM arguments WHERE id = ?3),
+	(SELECT seq FROM arguments WHERE id = ?3)
 FROM debates d WHERE d.id = ?1`)
 	s.stmts.insert = prep(`INSERT INTO arguments (` + argCols + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	s.stmts.update = prep(`UPDATE debates SET state = ?, updated_at = ? WHERE id = ?`)
@@ -101,8 +102,8 @@ func (w *writeStmts) close() {
 // Create creates a debate and its MOTION (seq 1) in one transaction. Sending
 // the same ID and ClientRequestID again is a replay: the original MOTION and
 // the current debate come back with Replay set, even after the debate moved on
-// or closed. The same ID with another ClientRequestID is refused
-// (ACTION_NOT_ALLOWED). Creates are committed together with concurrent
+// or closed. The same ID with another ClientRequestID is refused with
+// INVALID_INPUT, as the seed server answers. Creates are committed together with concurrent
 // writes, as Submit describes.
 func (s *Store) Create(ctx context.Context, nd NewDebate) (Result, error) {
 	if err := s.validateCreate(nd); err != nil {
@@ -143,7 +144,7 @@ func (b *batchTx) create(nd NewDebate) (Result, error) {
 		}
 		if motion.ClientRequestID != nd.ClientRequestID {
 			return Result{}, &protocol.Error{
-				Code:         protocol.CodeActionNotAllowed,
+				Code:         protocol.CodeInvalidInput,
 				Message:      fmt.Sprintf("debate %s already exists", nd.ID),
 				Suggestion:   "choose a new debate id (debate generate-id), or resend the original client_request_id to get the existing debate",
 				CurrentState: d.State,
@@ -183,8 +184,10 @@ func (b *batchTx) create(nd NewDebate) (Result, error) {
 
 // Submit runs the write pipeline of SPEC 2.2 for one argument in a
 // BEGIN IMMEDIATE transaction — size, debate exists, idempotency, target
-// belongs to the debate, transition, seq = max+1, insert, state and
-// updated_at — then notifies subscribers. A replay (same debate and
+// belongs to the debate, transition, the arbitrator's word not bypassed
+// (protocol.CheckTarget), seq = max+1, insert, state and updated_at — then
+// notifies subscribers. A target that is not an argument of the debate is
+// INVALID_INPUT, as seed 003 specifies. A replay (same debate and
 // ClientRequestID) returns the original argument and the current debate,
 // writes nothing and notifies no one. After a new RESOLUTION the store adds the
 // closing RULING as arbitrator; if that fails the RESOLUTION stands and
@@ -261,9 +264,10 @@ func (b *batchTx) write(w Write) (Result, error) {
 		dtype, state, created, updated    string
 		maxSeq                            int
 		newestID, existingID, targetDebID sql.NullString
+		targetSeq                         sql.NullInt64
 	)
 	err := b.head.QueryRowContext(ctx, w.DebateID, w.ClientRequestID, w.TargetID).
-		Scan(&d.Title, &dtype, &state, &created, &updated, &maxSeq, &newestID, &existingID, &targetDebID)
+		Scan(&d.Title, &dtype, &state, &created, &updated, &maxSeq, &newestID, &existingID, &targetDebID, &targetSeq)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Result{}, notFound(w.DebateID)
 	}
@@ -284,8 +288,8 @@ func (b *batchTx) write(w Write) (Result, error) {
 	parent := w.TargetID
 	if parent != "" {
 		if !targetDebID.Valid || targetDebID.String != w.DebateID {
-			return Result{}, protocol.Errorf(protocol.CodeArgumentNotFound, "argument %s not found in debate %s", w.TargetID, w.DebateID).
-				WithSuggestion("target_id must be the id of an argument of this debate (see debate get-context)")
+			return Result{}, protocol.Errorf(protocol.CodeInvalidInput, "target_id %s does not belong to debate %s", w.TargetID, w.DebateID).
+				WithSuggestion("target_id must be the id of an argument of this debate (debate get-context --debate-id " + w.DebateID + ")")
 		}
 	} else {
 		parent = newestID.String
@@ -294,6 +298,11 @@ func (b *batchTx) write(w Write) (Result, error) {
 	next, err := protocol.Transition(d.State, w.Type, w.Role, w.Close)
 	if err != nil {
 		return Result{}, err
+	}
+	if w.TargetID != "" && int(targetSeq.Int64) < maxSeq {
+		if err := b.checkTarget(d, w, int(targetSeq.Int64)); err != nil {
+			return Result{}, err
+		}
 	}
 	now := b.s.now()
 	if err := b.savepoint(); err != nil {
@@ -312,6 +321,26 @@ func (b *batchTx) write(w Write) (Result, error) {
 	}
 	d.State, d.UpdatedAt = next, a.CreatedAt
 	return Result{Argument: a, Debate: d}, nil
+}
+
+// checkTarget refuses a write whose target is older than the arbitrator's
+// newest INTERVENTION or RULING. It reads only the arguments after the target,
+// and only runs when the target is not the newest argument.
+func (b *batchTx) checkTarget(d protocol.Debate, w Write, targetSeq int) error {
+	if w.Role == protocol.Arbitrator {
+		return nil
+	}
+	lastWord, err := scanArgument(b.tx.QueryRowContext(context.Background(), `SELECT `+argCols+` FROM arguments
+WHERE debate_id = ? AND seq > ? AND type IN (?, ?) ORDER BY seq DESC LIMIT 1`,
+		w.DebateID, targetSeq, string(protocol.Intervention), string(protocol.Ruling)))
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil
+	case err != nil:
+		return fmt.Errorf("submit %s to %s: read the arbitrator's last word: %w", w.Type, w.DebateID, err)
+	}
+	target := protocol.Argument{ID: w.TargetID, DebateID: w.DebateID, Seq: targetSeq}
+	return protocol.CheckTarget(d.State, w.Type, w.Role, target, lastWord)
 }
 
 func insertArgument(ctx context.Context, st *sql.Stmt, a protocol.Argument, now string) error {

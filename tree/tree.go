@@ -76,7 +76,9 @@ func (p Participant) Name() string {
 	return p.ID
 }
 
-// Usage counts tokens and calls. Cost is in the currency of the configured
+// Usage counts tokens and attempts: Calls those that were answered,
+// Failures those that failed (a call retried twice that then succeeds counts
+// one call and two failures). Cost is in the currency of the configured
 // price table and is zero when no price is known.
 type Usage struct {
 	PromptTokens     int     `json:"promptTokens"`
@@ -121,6 +123,9 @@ type Verdict struct {
 	DivergenceID   string `json:"divergenceId"`
 	Recommendation string `json:"recommendation"`
 	Reasoning      string `json:"reasoning"`
+	// Missing marks a divergence the judge gave no verdict on, even after
+	// repair, in an answer whose consensus was kept.
+	Missing bool `json:"missing,omitempty"`
 }
 
 // Judgment is what the judge returned for a node.
@@ -222,4 +227,7 @@ type Run struct {
 	Usage   Usage    `json:"usage"`
 	// Edits holds the judge's proposed edits to the shared-context documents.
 	Edits string `json:"edits,omitempty"`
+	// Shard is set when the run played one slice of its selection
+	// ("debate run --shard i/n"); "debate merge" combines the slices.
+	Shard *Shard `json:"shard,omitempty"`
 }

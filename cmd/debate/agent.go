@@ -79,25 +79,42 @@ ENVIRONMENT
                      commands printed in wait_command and retry_command run as they are
 `
 
-// agent is one run of an agent command: its flags, the shared ones among
-// them, and the environment it prints to.
+// agent is one agent command: its name, its flags and the environment it
+// prints to. The flags bind to the command's options struct; the server's
+// flags bind to srv, which run resolves into a conn before the command's
+// body runs.
 type agent struct {
 	e    *env
 	name string // "submit", "docs create"
 	fs   *pflag.FlagSet
 
-	remote    bool // the command talks to a server
-	server    string
-	token     string
-	timeout   time.Duration
-	longPoll  bool // the command bounds its own requests (wait)
-	serverSet bool // --server was given on the command line
+	remote   bool // the command talks to a server
+	srv      serverFlags
+	longPoll bool // the command bounds its own requests (wait)
 
 	hasContent, contentOptional bool
 	content, file               string
 	stdin                       bool
 
 	requestID string
+}
+
+// serverFlags are the flags of the commands that talk to a server.
+type serverFlags struct {
+	server  string
+	token   string
+	timeout time.Duration
+}
+
+// conn is the server an agent command talks to, resolved once from the
+// flags and the environment before the command's body runs.
+type conn struct {
+	client *client.Client
+	url    string
+	token  string
+	// given is set when --server was on the command line: the commands
+	// printed for the agent to run next repeat it.
+	given bool
 }
 
 // newAgent returns the agent command name with a fresh flag set.
@@ -110,9 +127,9 @@ func newAgent(e *env, name string) *agent {
 func (a *agent) withServer() { a.remote = true }
 
 func (a *agent) addServerFlags() {
-	a.fs.StringVar(&a.server, "server", "", "server URL (default $DEBATE_SERVER_URL, else "+defaultServer+")")
-	a.fs.StringVar(&a.token, "token", "", "bearer token (default $DEBATE_AUTH_TOKEN); never printed")
-	a.fs.DurationVar(&a.timeout, "timeout", defaultTimeout, "how long to wait for the server's answer")
+	a.fs.StringVar(&a.srv.server, "server", "", "server URL (default $DEBATE_SERVER_URL, else "+defaultServer+")")
+	a.fs.StringVar(&a.srv.token, "token", "", "bearer token (default $DEBATE_AUTH_TOKEN); never printed")
+	a.fs.DurationVar(&a.srv.timeout, "timeout", defaultTimeout, "how long to wait for the server's answer")
 }
 
 // withContent adds the three content sources; optional makes giving none
@@ -147,7 +164,7 @@ func (a *agent) help(usage, about, examples string) func() string {
 // run parses args, checks that exactly positional arguments remain, and
 // calls body with a client of the server; it prints body's result or error
 // as JSON and returns the exit code.
-func (a *agent) run(args []string, help func() string, positional []string, body func(ctx context.Context, c *client.Client, args []string) (any, error)) int {
+func (a *agent) run(args []string, help func() string, positional []string, body func(ctx context.Context, s conn, args []string) (any, error)) int {
 	if a.remote {
 		a.addServerFlags()
 	}
@@ -165,50 +182,75 @@ func (a *agent) run(args []string, help func() string, positional []string, body
 		}
 		return a.fail(context.Background(), usagef("missing <%s>", positional[n]))
 	}
-	var c *client.Client
+	var s conn
 	if a.remote {
-		if c, err = a.client(); err != nil {
+		if s, err = a.connect(); err != nil {
 			return a.fail(context.Background(), err)
 		}
 	}
-	sig, stop := a.e.signalContext()
+	sig, stop := a.e.interruptible(nil)
 	defer stop()
+	if a.remote {
+		if _, err := a.e.autoStart(sig, s); err != nil {
+			return a.fail(sig, err)
+		}
+	}
 	ctx := sig
 	if a.remote && !a.longPoll {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(sig, a.timeout)
+		ctx, cancel = context.WithTimeout(sig, a.srv.timeout)
 		defer cancel()
 	}
-	out, err := body(ctx, c, a.fs.Args())
+	out, err := body(ctx, s, a.fs.Args())
 	if err != nil {
-		return a.fail(sig, err)
+		return a.fail(sig, a.e.explainUnreachable(s, err))
 	}
 	a.e.printJSON(out)
 	return exitOK
 }
 
-// client resolves the server and the token from the flags and the
+// connect resolves the server and the token from the flags and the
 // environment.
-func (a *agent) client() (*client.Client, error) {
-	a.serverSet = a.fs.Changed("server")
-	if !a.serverSet {
+func (a *agent) connect() (conn, error) {
+	s := conn{url: a.srv.server, token: a.srv.token, given: a.fs.Changed("server")}
+	if !s.given {
 		if v, ok := a.e.getenv("DEBATE_SERVER_URL"); ok && v != "" {
-			a.server = v
+			s.url = v
 		} else {
-			a.server = defaultServer
+			s.url = defaultServer
 		}
 	}
-	u, err := url.Parse(a.server)
+	u, err := url.Parse(s.url)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, usagef("--server %q: want an http:// or https:// URL such as %s", redactURL(a.server), defaultServer)
+		return conn{}, usagef("--server %q: want an http:// or https:// URL such as %s", redactURL(s.url), defaultServer)
 	}
 	if !a.fs.Changed("token") {
-		a.token, _ = a.e.getenv("DEBATE_AUTH_TOKEN")
+		s.token, _ = a.e.getenv("DEBATE_AUTH_TOKEN")
 	}
-	if a.timeout <= 0 {
-		return nil, usagef("--timeout must be positive (got %s)", a.timeout)
+	if a.srv.timeout <= 0 {
+		return conn{}, usagef("--timeout must be positive (got %s)", a.srv.timeout)
 	}
-	return client.New(a.server, a.token, nil), nil
+	s.client = client.New(s.url, s.token, nil)
+	return s, nil
+}
+
+// explainUnreachable says, when err is a server that does not answer, why
+// none was started and how to start one.
+func (e *env) explainUnreachable(s conn, err error) error {
+	var ce *client.Error
+	if !errors.As(err, &ce) || ce.Code != client.CodeUnreachable {
+		return err
+	}
+	u, _ := url.Parse(s.url)
+	switch v, _ := e.getenv(autoStartVar); {
+	case u == nil || !loopbackHost(u.Hostname()):
+		ce.Suggestion = "nothing answers on " + redactURL(s.url) + "; a server is started on demand only for a loopback address: " +
+			"start debate serve on that host, or check --server / DEBATE_SERVER_URL"
+	case v == "0" || strings.EqualFold(v, "false"):
+		ce.Suggestion = "nothing answers on " + redactURL(s.url) + " and " + autoStartVar + "=" + v + " keeps agent commands from starting a server: " +
+			"start one with debate serve --detach (or debate serve in another terminal), or unset " + autoStartVar
+	}
+	return err
 }
 
 // redactURL drops a password from a URL that will be printed.
@@ -284,15 +326,15 @@ func readAll(r io.Reader, name string) (string, error) {
 // command returns a shell command line for another agent command, with
 // --server when this one was given it, every value quoted for a POSIX shell.
 // The token is never part of it.
-func (a *agent) command(name string, flags ...string) string {
+func (s conn) command(name string, flags ...string) string {
 	parts := []string{"debate", name}
 	for i := 0; i+1 < len(flags); i += 2 {
 		if flags[i+1] != "" {
 			parts = append(parts, flags[i], shellQuote(flags[i+1]))
 		}
 	}
-	if a.serverSet {
-		parts = append(parts, "--server", shellQuote(a.server))
+	if s.given {
+		parts = append(parts, "--server", shellQuote(s.url))
 	}
 	return strings.Join(parts, " ")
 }
@@ -332,20 +374,19 @@ type errorBody struct {
 // interrupt context (context.Background() before it exists).
 func (a *agent) fail(sig context.Context, err error) int {
 	var (
-		b    errorBody
-		code int
-		ue   usageError
-		ce   *client.Error
+		b  errorBody
+		ue usageError
+		ce *client.Error
 	)
 	switch {
 	case sig.Err() != nil:
-		b.Code, b.Message, code = codeInterrupted, "interrupted", exitInterrupted
+		b.Code, b.Message = codeInterrupted, "interrupted"
 		var ie interruptedError
 		if errors.As(err, &ie) {
 			b.Suggestion = "run " + ie.retry + " to wait again"
 		}
 	case errors.As(err, &ue):
-		b.Code, b.Message, code = string(protocol.CodeInvalidInput), err.Error(), exitInvalid
+		b.Code, b.Message = string(protocol.CodeInvalidInput), err.Error()
 		b.Suggestion = fmt.Sprintf("run \"debate %s --help\" for usage", a.name)
 	case errors.As(err, &ce):
 		b.ErrorBody = api.ErrorBody{Code: ce.Code, Message: ce.Message, Suggestion: ce.Suggestion,
@@ -353,10 +394,10 @@ func (a *agent) fail(sig context.Context, err error) int {
 		if ce.Err != nil {
 			b.Detail = ce.Err.Error()
 		}
-		code = exitFor(ce.Code)
 	default:
-		b.Code, b.Message, code = string(protocol.CodeInternal), err.Error(), exitFailed
+		b.Code, b.Message = string(protocol.CodeInternal), err.Error()
 	}
+	code := exitForCode(b.Code)
 	a.e.printJSON(errorOut{Error: b, ExitCode: code})
 	return code
 }
@@ -369,26 +410,6 @@ type interruptedError struct {
 
 func (e interruptedError) Error() string { return e.err.Error() }
 func (e interruptedError) Unwrap() error { return e.err }
-
-// exitFor maps an error code to its exit code.
-func exitFor(code string) int {
-	switch code {
-	case string(protocol.CodeDebateNotFound), string(protocol.CodeArgumentNotFound),
-		string(protocol.CodeDocumentNotFound), api.CodeRouteNotFound:
-		return exitNotFound
-	case string(protocol.CodeInvalidInput), string(protocol.CodeContentTooLarge):
-		return exitInvalid
-	case string(protocol.CodeActionNotAllowed):
-		return exitNotAllowed
-	case string(protocol.CodeAuthFailed):
-		return exitAuth
-	case client.CodeUnreachable:
-		return exitUnreachable
-	case client.CodeTimeout:
-		return exitTimeout
-	}
-	return exitFailed
-}
 
 // printJSON writes v as one line of JSON on stdout. encoding/json escapes C0
 // control characters; DEL and the C1 controls, which terminals may also act

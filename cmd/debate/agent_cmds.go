@@ -22,7 +22,7 @@ func generateIDCmd(e *env, args []string) int {
 		`Print a fresh random id (a UUID) to use as a debate id or a client request id.
 Needs no server.`,
 		"  debate generate-id\n  id=$(debate generate-id | jq -r .id)\n")
-	return a.run(args, help, nil, func(context.Context, *client.Client, []string) (any, error) {
+	return a.run(args, help, nil, func(context.Context, conn, []string) (any, error) {
 		return idOut{success, uuid.NewString()}, nil
 	})
 }
@@ -49,23 +49,29 @@ type writeOut struct {
 	AutoRuling  *api.Argument `json:"auto_ruling,omitempty"`
 }
 
-func (a *agent) writeOut(r api.WriteResult) writeOut {
+func writeOutput(s conn, r api.WriteResult) writeOut {
 	out := writeOut{head: success, DebateID: r.Debate.ID, ArgumentID: r.Argument.ID, Seq: r.Argument.Seq,
 		Type: r.Argument.Type, Role: r.Argument.Role, State: r.Debate.State, Replay: r.Replay,
 		ClientRequestID: r.Argument.ClientRequestID, AvailableActions: api.AllActions(protocol.State(r.Debate.State)),
 		Debate: r.Debate, Argument: r.Argument, AutoRuling: r.AutoRuling}
 	if r.Debate.State != string(protocol.Closed) {
-		out.WaitCommand = a.command("wait", "--debate-id", r.Debate.ID, "--role", r.Argument.Role, "--argument-id", r.Argument.ID)
+		out.WaitCommand = s.command("wait", "--debate-id", r.Debate.ID, "--role", r.Argument.Role, "--argument-id", r.Argument.ID)
 	}
 	return out
 }
 
+// createOptions are the flags of create.
+type createOptions struct {
+	debateID, title, typ string
+}
+
 func createCmd(e *env, args []string) int {
+	var o createOptions
 	a := newAgent(e, "create")
 	a.withServer()
-	debateID := a.fs.String("debate-id", "", "id of the new debate (make one with debate generate-id)")
-	title := a.fs.String("title", "", "title of the debate")
-	typ := a.fs.String("type", "", "debate type: general_debate or coding_plan_debate")
+	a.fs.StringVar(&o.debateID, "debate-id", "", "id of the new debate (make one with debate generate-id)")
+	a.fs.StringVar(&o.title, "title", "", "title of the debate")
+	a.fs.StringVar(&o.typ, "type", "", "debate type: general_debate or coding_plan_debate")
 	a.withContent("the MOTION", false)
 	a.withRequestID()
 	help := a.help("debate create --debate-id <id> --title <t> --type <general_debate|coding_plan_debate> {--content <s> | --file <f> | --stdin} [--client-request-id <k>]",
@@ -73,30 +79,34 @@ func createCmd(e *env, args []string) int {
 its answer with the printed wait_command. Resending the same command (same --client-request-id)
 returns the debate already created.`,
 		"  id=$(debate generate-id | jq -r .id)\n  debate create --debate-id \"$id\" --title 'Cache layer' --type coding_plan_debate --file plan.md\n")
-	return a.run(args, help, nil, func(ctx context.Context, c *client.Client, _ []string) (any, error) {
-		if err := a.require("debate-id", *debateID, "make one with debate generate-id"); err != nil {
-			return nil, err
-		}
-		if err := a.require("title", *title, ""); err != nil {
-			return nil, err
-		}
-		if err := a.require("type", *typ, "general_debate or coding_plan_debate"); err != nil {
-			return nil, err
-		}
-		if _, err := protocol.ParseDebateType(*typ); err != nil {
-			return nil, usagef("--type %q: want general_debate or coding_plan_debate", *typ)
-		}
-		content, _, err := a.readContent()
-		if err != nil {
-			return nil, err
-		}
-		r, err := c.CreateDebate(ctx, api.CreateDebateRequest{DebateID: *debateID, Title: *title, DebateType: *typ,
-			MotionContent: content, ClientRequestID: a.requestID})
-		if err != nil {
-			return nil, err
-		}
-		return a.writeOut(r), nil
+	return a.run(args, help, nil, func(ctx context.Context, s conn, _ []string) (any, error) {
+		return o.run(ctx, a, s)
 	})
+}
+
+func (o *createOptions) run(ctx context.Context, a *agent, s conn) (any, error) {
+	if err := a.require("debate-id", o.debateID, "make one with debate generate-id"); err != nil {
+		return nil, err
+	}
+	if err := a.require("title", o.title, ""); err != nil {
+		return nil, err
+	}
+	if err := a.require("type", o.typ, "general_debate or coding_plan_debate"); err != nil {
+		return nil, err
+	}
+	if _, err := protocol.ParseDebateType(o.typ); err != nil {
+		return nil, usagef("--type %q: want general_debate or coding_plan_debate", o.typ)
+	}
+	content, _, err := a.readContent()
+	if err != nil {
+		return nil, err
+	}
+	r, err := s.client.CreateDebate(ctx, api.CreateDebateRequest{DebateID: o.debateID, Title: o.title, DebateType: o.typ,
+		MotionContent: content, ClientRequestID: a.requestID})
+	if err != nil {
+		return nil, err
+	}
+	return writeOutput(s, r), nil
 }
 
 // writeSpec describes one argument-writing command besides create.
@@ -134,7 +144,7 @@ func writeCmd(s writeSpec) func(e *env, args []string) int {
 		a.withContent(s.what, s.optional)
 		a.withRequestID()
 		help := a.help(s.usage, s.about, s.examples)
-		return a.run(args, help, nil, func(ctx context.Context, c *client.Client, _ []string) (any, error) {
+		return a.run(args, help, nil, func(ctx context.Context, c conn, _ []string) (any, error) {
 			if err := a.require("debate-id", *debateID, ""); err != nil {
 				return nil, err
 			}
@@ -156,11 +166,11 @@ func writeCmd(s writeSpec) func(e *env, args []string) int {
 				return nil, err
 			}
 			w.requestID = a.requestID
-			r, err := s.send(ctx, c, *debateID, w)
+			r, err := s.send(ctx, c.client, *debateID, w)
 			if err != nil {
 				return nil, err
 			}
-			return a.writeOut(r), nil
+			return writeOutput(c, r), nil
 		})
 	}
 }
@@ -250,47 +260,57 @@ type contextOut struct {
 	Arguments        []api.Argument      `json:"arguments"`
 }
 
+// contextOptions are the flags of get-context.
+type contextOptions struct {
+	debateID string
+	limit    int
+}
+
 func getContextCmd(e *env, args []string) int {
+	var o contextOptions
 	a := newAgent(e, "get-context")
 	a.withServer()
-	debateID := a.fs.String("debate-id", "", "id of the debate")
-	limit := a.fs.Int("limit", 0, "show only the last n arguments after the MOTION (default: all)")
+	a.fs.StringVar(&o.debateID, "debate-id", "", "id of the debate")
+	a.fs.IntVar(&o.limit, "limit", 0, "show only the last n arguments after the MOTION (default: all)")
 	help := a.help("debate get-context --debate-id <id> [--limit <n>]",
 		`Show a debate: its state, its MOTION, its arguments oldest first (each with seq, role, type and
 parent_id), and available_actions: what each role (proposer, opponent, arbitrator) may submit now.
 Use it to pick a debate up again.`,
 		"  debate get-context --debate-id \"$id\"\n  debate get-context --debate-id \"$id\" --limit 5 | jq '.arguments[-1]'\n")
-	return a.run(args, help, nil, func(ctx context.Context, c *client.Client, _ []string) (any, error) {
-		if err := a.require("debate-id", *debateID, ""); err != nil {
-			return nil, err
+	return a.run(args, help, nil, func(ctx context.Context, s conn, _ []string) (any, error) {
+		if !a.fs.Changed("limit") {
+			o.limit = -1
+		} else if o.limit < 0 {
+			return nil, usagef("--limit must be 0 or more (got %d)", o.limit)
 		}
-		n := -1
-		if a.fs.Changed("limit") {
-			if *limit < 0 {
-				return nil, usagef("--limit must be 0 or more (got %d)", *limit)
-			}
-			n = *limit
-		}
-		r, err := c.GetDebate(ctx, *debateID, n)
-		if err != nil {
-			return nil, err
-		}
-		out := contextOut{head: success, DebateID: r.Debate.ID, State: r.Debate.State, AvailableActions: r.AvailableActions,
-			Debate: r.Debate, Motion: r.Motion, Arguments: r.Arguments}
-		if out.Arguments == nil {
-			out.Arguments = []api.Argument{}
-		}
-		if out.AvailableActions == nil {
-			out.AvailableActions = api.AllActions(protocol.State(r.Debate.State))
-		}
-		switch {
-		case len(r.Arguments) > 0:
-			out.LastArgumentID = r.Arguments[len(r.Arguments)-1].ID
-		case r.Motion != nil:
-			out.LastArgumentID = r.Motion.ID
-		}
-		return out, nil
+		return o.run(ctx, a, s)
 	})
+}
+
+// run shows the debate; a negative limit shows every argument.
+func (o *contextOptions) run(ctx context.Context, a *agent, s conn) (any, error) {
+	if err := a.require("debate-id", o.debateID, ""); err != nil {
+		return nil, err
+	}
+	r, err := s.client.GetDebate(ctx, o.debateID, o.limit)
+	if err != nil {
+		return nil, err
+	}
+	out := contextOut{head: success, DebateID: r.Debate.ID, State: r.Debate.State, AvailableActions: r.AvailableActions,
+		Debate: r.Debate, Motion: r.Motion, Arguments: r.Arguments}
+	if out.Arguments == nil {
+		out.Arguments = []api.Argument{}
+	}
+	if out.AvailableActions == nil {
+		out.AvailableActions = api.AllActions(protocol.State(r.Debate.State))
+	}
+	switch {
+	case len(r.Arguments) > 0:
+		out.LastArgumentID = r.Arguments[len(r.Arguments)-1].ID
+	case r.Motion != nil:
+		out.LastArgumentID = r.Motion.ID
+	}
+	return out, nil
 }
 
 // listOut is the answer of list.
@@ -300,32 +320,42 @@ type listOut struct {
 	Total   int          `json:"total"`
 }
 
+// listOptions are the flags of list.
+type listOptions struct {
+	client.ListOptions
+}
+
 func listCmd(e *env, args []string) int {
+	var o listOptions
 	a := newAgent(e, "list")
 	a.withServer()
-	state := a.fs.String("state", "", "only debates in this state (AWAITING_OPPONENT, AWAITING_PROPOSER, AWAITING_ARBITRATOR, INTERVENTION_PENDING, CLOSED)")
-	pending := a.fs.Bool("pending-first-opponent", false, "only debates whose MOTION the opponent has not answered yet")
-	limit := a.fs.Int("limit", 0, "at most n debates (default: the server's)")
-	offset := a.fs.Int("offset", 0, "skip the first n debates")
+	a.fs.StringVar(&o.State, "state", "", "only debates in this state (AWAITING_OPPONENT, AWAITING_PROPOSER, AWAITING_ARBITRATOR, INTERVENTION_PENDING, CLOSED)")
+	a.fs.BoolVar(&o.PendingFirstOpponent, "pending-first-opponent", false, "only debates whose MOTION the opponent has not answered yet")
+	a.fs.IntVar(&o.Limit, "limit", 0, "at most n debates (default: the server's)")
+	a.fs.IntVar(&o.Offset, "offset", 0, "skip the first n debates")
 	help := a.help("debate list [--state <s>] [--pending-first-opponent] [--limit n] [--offset n]",
 		`List debates, last updated first, with the total that match.`,
 		"  debate list --state AWAITING_ARBITRATOR\n  debate list --pending-first-opponent --limit 1 | jq -r '.debates[0].id'\n")
-	return a.run(args, help, nil, func(ctx context.Context, c *client.Client, _ []string) (any, error) {
-		if *state != "" {
-			if _, err := protocol.ParseState(*state); err != nil {
-				return nil, usagef("--state %q: want one of AWAITING_OPPONENT, AWAITING_PROPOSER, AWAITING_ARBITRATOR, INTERVENTION_PENDING, CLOSED", *state)
-			}
-		}
-		if *limit < 0 || *offset < 0 {
-			return nil, usagef("--limit and --offset must be 0 or more (got %d and %d)", *limit, *offset)
-		}
-		r, err := c.ListDebates(ctx, client.ListOptions{State: *state, PendingFirstOpponent: *pending, Limit: *limit, Offset: *offset})
-		if err != nil {
-			return nil, err
-		}
-		if r.Debates == nil {
-			r.Debates = []api.Debate{}
-		}
-		return listOut{success, r.Debates, r.Total}, nil
+	return a.run(args, help, nil, func(ctx context.Context, s conn, _ []string) (any, error) {
+		return o.run(ctx, s)
 	})
+}
+
+func (o *listOptions) run(ctx context.Context, s conn) (any, error) {
+	if o.State != "" {
+		if _, err := protocol.ParseState(o.State); err != nil {
+			return nil, usagef("--state %q: want one of AWAITING_OPPONENT, AWAITING_PROPOSER, AWAITING_ARBITRATOR, INTERVENTION_PENDING, CLOSED", o.State)
+		}
+	}
+	if o.Limit < 0 || o.Offset < 0 {
+		return nil, usagef("--limit and --offset must be 0 or more (got %d and %d)", o.Limit, o.Offset)
+	}
+	r, err := s.client.ListDebates(ctx, o.ListOptions)
+	if err != nil {
+		return nil, err
+	}
+	if r.Debates == nil {
+		r.Debates = []api.Debate{}
+	}
+	return listOut{success, r.Debates, r.Total}, nil
 }

@@ -65,6 +65,16 @@ type answer struct {
 	json           map[string]any
 }
 
+// getenv looks the call's variables up. A server is started on demand only
+// when the call sets DEBATE_AUTO_START: elsewhere a closed port stays closed.
+func (c call) getenv(k string) (string, bool) {
+	v, ok := c.vars[k]
+	if !ok && k == autoStartVar {
+		return "0", true
+	}
+	return v, ok
+}
+
 // run runs the program with c and args, and fails the test unless it printed
 // exactly one JSON object on one line of stdout and nothing on stderr.
 func (c call) run(t *testing.T, args ...string) answer {
@@ -82,8 +92,9 @@ func (c call) exec(args ...string) (answer, error) {
 	var out, errb bytes.Buffer
 	e := &env{
 		stdin: strings.NewReader(c.stdin), stdout: &out, stderr: &errb,
-		getenv: func(k string) (string, bool) { v, ok := c.vars[k]; return v, ok },
+		getenv: c.getenv,
 		notify: c.notify,
+		spawn:  helperProcess,
 	}
 	a := answer{code: e.main(args), stdout: out.String(), stderr: errb.String()}
 	if a.stderr != "" {
@@ -388,7 +399,7 @@ func TestAgentErrors(t *testing.T) {
 				return ""
 			}},
 		{name: "unknown target", args: []string{"submit", "--debate-id", "d1", "--role", "opponent", "--target-id", "nope", "--content", "x"},
-			exit: exitNotFound, code: "ARGUMENT_NOT_FOUND"},
+			exit: exitInvalid, code: "INVALID_INPUT"},
 		{name: "content too large", args: []string{"submit", "--debate-id", "d1", "--role", "opponent", "--target-id", motion, "--content", strings.Repeat("x", 10241)},
 			exit: exitInvalid, code: "CONTENT_TOO_LARGE",
 			check: func(a answer) string {

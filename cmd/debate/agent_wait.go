@@ -41,22 +41,32 @@ type waitOut struct {
 	LastSeenSeq int    `json:"last_seen_seq"`
 	// ArgumentID is the id of Argument: the --target-id of an answer and the
 	// --argument-id of the next wait.
-	ArgumentID       string        `json:"argument_id,omitempty"`
-	Argument         *api.Argument `json:"argument,omitempty"`
-	AvailableActions []string      `json:"available_actions"`
-	Message          string        `json:"message,omitempty"`
+	ArgumentID string        `json:"argument_id,omitempty"`
+	Argument   *api.Argument `json:"argument,omitempty"`
+	// Arguments are every argument after --argument-id, oldest first, so
+	// that a CLAIM followed by an INTERVENTION and a RULING is not missed.
+	Arguments        []api.Argument `json:"arguments"`
+	AvailableActions []string       `json:"available_actions"`
+	Message          string         `json:"message,omitempty"`
 	// RetryCommand, on a timeout, is the command that keeps waiting.
 	RetryCommand string `json:"retry_command,omitempty"`
 }
 
+// waitOptions are the flags of wait.
+type waitOptions struct {
+	debateID, role, after string
+	deadline              time.Duration
+}
+
 func waitCmd(e *env, args []string) int {
+	var o waitOptions
 	a := newAgent(e, "wait")
 	a.withServer()
 	a.longPoll = true
-	debateID := a.fs.String("debate-id", "", "id of the debate")
-	role := a.fs.String("role", "", "your role: proposer, opponent or arbitrator")
-	after := a.fs.String("argument-id", "", "wait for an argument after this one (default: answer with the newest)")
-	deadline := a.fs.Duration("deadline", defaultDeadline, "give up after this long and print status \"timeout\" with retry_command")
+	a.fs.StringVar(&o.debateID, "debate-id", "", "id of the debate")
+	a.fs.StringVar(&o.role, "role", "", "your role: proposer, opponent or arbitrator")
+	a.fs.StringVar(&o.after, "argument-id", "", "wait for an argument after this one (default: answer with the newest)")
+	a.fs.DurationVar(&o.deadline, "deadline", defaultDeadline, "give up after this long and print status \"timeout\" with retry_command")
 	help := a.help("debate wait --debate-id <id> --role <proposer|opponent|arbitrator> [--argument-id <arg>] [--deadline 120s]",
 		`Wait for the next argument after --argument-id (usually the one you just submitted) and print it
 with action, what your role should do now: respond (answer it with --target-id argument_id),
@@ -66,77 +76,99 @@ available_actions lists what your role may submit now.
 The server holds each request until an argument is committed (up to 60 s; requests repeat until
 --deadline), so the answer comes within milliseconds. At the deadline wait prints
 {"status":"timeout", …, "retry_command":"debate wait …"} and exits 0: a timeout is normal in a
-long debate; run retry_command to keep waiting. Ctrl-C stops it (exit 130).`,
+long debate; run retry_command to keep waiting. A server that restarts meanwhile (connection
+refused, 502, 503) is waited for until the deadline. Ctrl-C stops it (exit 130).`,
 		"  debate wait --debate-id \"$id\" --role opponent --argument-id \"$arg\"\n  debate wait --debate-id \"$id\" --role proposer --argument-id \"$arg\" --deadline 10m\n")
-	return a.run(args, help, nil, func(ctx context.Context, c *client.Client, _ []string) (any, error) {
-		if err := a.require("debate-id", *debateID, ""); err != nil {
-			return nil, err
-		}
-		if err := a.require("role", *role, "proposer, opponent or arbitrator"); err != nil {
-			return nil, err
-		}
-		if _, err := protocol.ParseRole(*role); err != nil {
-			return nil, usagef("--role %q: want proposer, opponent or arbitrator", *role)
-		}
-		if *deadline <= 0 {
-			return nil, usagef("--deadline must be positive (got %s)", *deadline)
-		}
-		flags := []string{"--debate-id", *debateID, "--role", *role, "--argument-id", *after}
-		if a.fs.Changed("deadline") {
-			flags = append(flags, "--deadline", deadline.String())
-		}
-		retry := a.command("wait", flags...)
-		res, err := a.wait(ctx, c, *debateID, *role, *after, *deadline)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, interruptedError{err, retry}
-			}
-			return nil, err
-		}
-		out := waitOut{head: success, HasNewArgument: res.HasNewArgument, Action: res.Action, DebateID: *debateID,
-			Role: *role, DebateState: res.DebateState, LastSeenSeq: res.LastSeenSeq, Argument: res.Argument,
-			AvailableActions: res.AvailableActions}
-		if out.AvailableActions == nil {
-			out.AvailableActions = api.Actions(protocol.State(res.DebateState), protocol.Role(*role))
-		}
-		if res.Argument != nil {
-			out.ArgumentID = res.Argument.ID
-		}
-		switch {
-		case res.Action == string(protocol.DebateClosed):
-			out.Status = waitClosed
-		case res.HasNewArgument:
-			out.Status = waitNew
-		default:
-			out.Status = waitTimeout
-			out.Message = fmt.Sprintf("nothing new within %s; this is normal, run retry_command to keep waiting", *deadline)
-			out.RetryCommand = retry
-		}
-		return out, nil
+	return a.run(args, help, nil, func(ctx context.Context, s conn, _ []string) (any, error) {
+		return o.run(ctx, a, s)
 	})
 }
 
-// wait polls until an answer with something to act on, or until deadline;
-// then it returns the last answer, which has nothing new.
-func (a *agent) wait(ctx context.Context, c *client.Client, debateID, role, after string, deadline time.Duration) (api.PollResult, error) {
-	end := time.Now().Add(deadline)
+func (o *waitOptions) run(ctx context.Context, a *agent, s conn) (any, error) {
+	if err := a.require("debate-id", o.debateID, ""); err != nil {
+		return nil, err
+	}
+	if err := a.require("role", o.role, "proposer, opponent or arbitrator"); err != nil {
+		return nil, err
+	}
+	if _, err := protocol.ParseRole(o.role); err != nil {
+		return nil, usagef("--role %q: want proposer, opponent or arbitrator", o.role)
+	}
+	if o.deadline <= 0 {
+		return nil, usagef("--deadline must be positive (got %s)", o.deadline)
+	}
+	flags := []string{"--debate-id", o.debateID, "--role", o.role, "--argument-id", o.after}
+	if a.fs.Changed("deadline") {
+		flags = append(flags, "--deadline", o.deadline.String())
+	}
+	retry := s.command("wait", flags...)
+	res, err := o.wait(ctx, s.client, a.srv.timeout)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, interruptedError{err, retry}
+		}
+		return nil, err
+	}
+	out := waitOut{head: success, HasNewArgument: res.HasNewArgument, Action: res.Action, DebateID: o.debateID,
+		Role: o.role, DebateState: res.DebateState, LastSeenSeq: res.LastSeenSeq, Argument: res.Argument,
+		Arguments: res.Arguments, AvailableActions: res.AvailableActions}
+	if out.Arguments == nil {
+		out.Arguments = []api.Argument{}
+	}
+	if out.AvailableActions == nil {
+		out.AvailableActions = api.Actions(protocol.State(res.DebateState), protocol.Role(o.role))
+	}
+	if res.Argument != nil {
+		out.ArgumentID = res.Argument.ID
+	}
+	switch {
+	case res.Action == string(protocol.DebateClosed):
+		out.Status = waitClosed
+	case res.HasNewArgument:
+		out.Status = waitNew
+	default:
+		out.Status = waitTimeout
+		out.Message = fmt.Sprintf("nothing new within %s; this is normal, run retry_command to keep waiting", o.deadline)
+		out.RetryCommand = retry
+	}
+	return out, nil
+}
+
+// Pauses between polls of a server that does not answer (restarting).
+const (
+	firstOutagePause = 250 * time.Millisecond
+	maxOutagePause   = 2 * time.Second
+)
+
+// wait polls until an answer with something to act on, or until the
+// deadline; then it returns the last answer, which has nothing new. A server
+// that cannot be reached, or a gateway that answers 502 or 503 for it, is
+// polled again after a pause until the deadline; only then is its error
+// returned. timeout bounds one request beyond the time the server holds it.
+func (o *waitOptions) wait(ctx context.Context, c *client.Client, timeout time.Duration) (api.PollResult, error) {
+	end := time.Now().Add(o.deadline)
+	pause := firstOutagePause
 	for {
 		remaining := time.Until(end)
 		w := min(max(remaining, 0), server.MaxWait)
-		// The request may take the wait plus the usual answer time.
-		rctx, cancel := context.WithTimeout(ctx, w+a.timeout)
+		rctx, cancel := context.WithTimeout(ctx, w+timeout)
 		start := time.Now()
-		res, err := c.Poll(rctx, debateID, role, after, w)
+		res, err := c.Poll(rctx, o.debateID, o.role, o.after, w)
 		cancel()
-		if err != nil {
+		remaining = time.Until(end)
+		switch {
+		case err != nil && (!client.Transient(err) || remaining <= 0 || ctx.Err() != nil):
 			return res, err
-		}
-		if res.HasNewArgument || res.Action == string(protocol.DebateClosed) {
+		case err != nil:
+			if err := ctxwait.Sleep(ctx, min(pause, remaining)); err != nil {
+				return res, err
+			}
+			pause = min(2*pause, maxOutagePause)
+			continue
+		case res.HasNewArgument || res.Action == string(protocol.DebateClosed) || remaining <= 0:
 			return res, nil
 		}
-		if remaining = time.Until(end); remaining <= 0 {
-			return res, nil
-		}
+		pause = firstOutagePause
 		if time.Since(start) < w/2 {
 			// The server did not hold the request: poll at an interval.
 			if err := ctxwait.Sleep(ctx, min(fallbackInterval, remaining)); err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -25,6 +26,9 @@ type env struct {
 	getenv         func(string) (string, bool)
 	// notify subscribes c to interrupt signals; nil means os/signal.
 	notify func(c chan<- os.Signal)
+	// spawn returns a command running this program with args, for a server
+	// started in the background; nil means os.Executable.
+	spawn func(args []string) *exec.Cmd
 }
 
 // usageError marks an error caused by the command line: it is printed with a
@@ -61,6 +65,7 @@ func commandGroups() []struct {
 	}{
 		{groupBatch, []command{
 			{"run", "run the debates of a config and write their reports", runCmd},
+			{"merge", "combine the folders of a sharded run into one run", mergeCmd},
 			{"validate", "check a config and print every problem in it", validateCmd},
 		}},
 		{groupServer, []command{
@@ -76,6 +81,8 @@ func commandGroups() []struct {
 			{"wait", "wait for the next argument and what to do about it", waitCmd},
 			{"list", "list debates", listCmd},
 			{"docs", "create, version and read shared documents", docsCmd},
+			{"guide", "print or install the role guides agents follow", guideCmd},
+			{"open", "open the web UI (a debate's page) in a browser", openCmd},
 		}},
 		{groupOther, []command{
 			{"bench", "measure the engine and the server on this machine (tree, serve)", benchCmd},

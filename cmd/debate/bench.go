@@ -87,7 +87,7 @@ chain of calls, is what limits the run.`,
 	if err := o.Check(); err != nil {
 		return e.fail("bench tree", usageError{err})
 	}
-	ctx, stop := e.signalContext()
+	ctx, stop := e.interruptible(nil)
 	defer stop()
 	r, err := bench.Tree(ctx, o.TreeOptions)
 	if r != nil {
@@ -134,7 +134,7 @@ with the server: read the load average printed beside the figures.`,
 	if err := o.Check(); err != nil {
 		return e.fail("bench serve", usageError{err})
 	}
-	ctx, stop := e.signalContext()
+	ctx, stop := e.interruptible(nil)
 	defer stop()
 	r, err := bench.Serve(ctx, o.ServeOptions)
 	if r != nil {

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/debatehq/debate/server/api"
-	"github.com/debatehq/debate/server/client"
 )
 
 // docOut is the answer of the docs commands.
@@ -85,12 +84,12 @@ func docsCreateCmd(e *env, args []string) int {
 	help := a.help("debate docs create {--content <s> | --file <f> | --stdin} [--title <t>] [--client-request-id <k>]",
 		`Store a new document as version 1 and print its doc_id, to cite in arguments.`,
 		"  debate docs create --title 'Plan' --file plan.md\n  git diff | debate docs create --title 'The change' --stdin\n")
-	return a.run(args, help, nil, func(ctx context.Context, c *client.Client, _ []string) (any, error) {
+	return a.run(args, help, nil, func(ctx context.Context, s conn, _ []string) (any, error) {
 		content, _, err := a.readContent()
 		if err != nil {
 			return nil, err
 		}
-		r, err := c.CreateDocument(ctx, api.CreateDocumentRequest{Title: *title, Content: content, ClientRequestID: a.requestID})
+		r, err := s.client.CreateDocument(ctx, api.CreateDocumentRequest{Title: *title, Content: content, ClientRequestID: a.requestID})
 		if err != nil {
 			return nil, err
 		}
@@ -106,12 +105,12 @@ func docsSubmitCmd(e *env, args []string) int {
 	help := a.help("debate docs submit <doc-id> {--content <s> | --file <f> | --stdin} [--client-request-id <k>]",
 		`Store the next version of document <doc-id> and print its number.`,
 		"  debate docs submit \"$doc\" --file plan-v2.md\n")
-	return a.run(args, help, []string{"doc-id"}, func(ctx context.Context, c *client.Client, args []string) (any, error) {
+	return a.run(args, help, []string{"doc-id"}, func(ctx context.Context, s conn, args []string) (any, error) {
 		content, _, err := a.readContent()
 		if err != nil {
 			return nil, err
 		}
-		r, err := c.SubmitDocument(ctx, args[0], api.SubmitDocumentRequest{Content: content, ClientRequestID: a.requestID})
+		r, err := s.client.SubmitDocument(ctx, args[0], api.SubmitDocumentRequest{Content: content, ClientRequestID: a.requestID})
 		if err != nil {
 			return nil, err
 		}
@@ -126,11 +125,11 @@ func docsGetCmd(e *env, args []string) int {
 	help := a.help("debate docs get <doc-id> [--version <n>]",
 		`Print a version of document <doc-id>: its content, version and latest_version.`,
 		"  debate docs get \"$doc\"\n  debate docs get \"$doc\" --version 1 | jq -r .document.content\n")
-	return a.run(args, help, []string{"doc-id"}, func(ctx context.Context, c *client.Client, args []string) (any, error) {
+	return a.run(args, help, []string{"doc-id"}, func(ctx context.Context, s conn, args []string) (any, error) {
 		if a.fs.Changed("version") && *version < 1 {
 			return nil, usagef("--version must be 1 or more (got %d)", *version)
 		}
-		r, err := c.GetDocument(ctx, args[0], *version)
+		r, err := s.client.GetDocument(ctx, args[0], *version)
 		if err != nil {
 			return nil, err
 		}

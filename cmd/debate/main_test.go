@@ -17,13 +17,15 @@ type result struct {
 }
 
 // invoke runs the program in-process with the given environment variables
-// (and no others) and returns its exit code and output.
+// (and no others) and returns its exit code and output. No server is
+// started on demand.
 func invoke(t *testing.T, vars map[string]string, args ...string) result {
 	t.Helper()
 	var out, errb bytes.Buffer
 	e := &env{
 		stdin: strings.NewReader(""), stdout: &out, stderr: &errb,
-		getenv: func(k string) (string, bool) { v, ok := vars[k]; return v, ok },
+		getenv: call{vars: vars}.getenv,
+		spawn:  helperProcess,
 	}
 	code := e.main(args)
 	return result{code, out.String(), errb.String()}

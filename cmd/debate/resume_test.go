@@ -28,6 +28,16 @@ func TestHelperRun(t *testing.T) {
 	os.Exit(Main(args, os.Stdin, os.Stdout, os.Stderr))
 }
 
+// helperProcess returns a command running the program with args in a child
+// process (the test binary's TestHelperRun), for servers started in the
+// background.
+func helperProcess(args []string) *exec.Cmd {
+	b, _ := json.Marshal(args)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperRun$")
+	cmd.Env = append(os.Environ(), "DEBATE_HELPER_ARGS="+string(b))
+	return cmd
+}
+
 // TestRunResumeAfterKill: a run killed with SIGKILL part-way and resumed with
 // --resume repeats no call it had completed, makes every missing one, and
 // ends with the same debate as a run that was never stopped.
@@ -49,9 +59,8 @@ func TestRunResumeAfterKill(t *testing.T) {
 
 	// The run to kill, in a child process.
 	killed := filepath.Join(base, "killed")
-	args, _ := json.Marshal([]string{"run", "-c", cfgPath, "--output", killed})
-	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperRun$")
-	cmd.Env = append(os.Environ(), "DEBATE_HELPER_ARGS="+string(args), "TEST_API_KEY="+testKey)
+	cmd := helperProcess([]string{"run", "-c", cfgPath, "--output", killed})
+	cmd.Env = append(cmd.Env, "TEST_API_KEY="+testKey)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

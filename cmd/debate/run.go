@@ -1,16 +1,13 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/debatehq/debate/configs"
@@ -19,6 +16,7 @@ import (
 	"github.com/debatehq/debate/prompts"
 	"github.com/debatehq/debate/providers"
 	"github.com/debatehq/debate/store"
+	"github.com/debatehq/debate/tree"
 )
 
 // runOptions are the flags of "debate run".
@@ -31,6 +29,11 @@ type runOptions struct {
 	concurrency int
 	formats     []string
 	resume      bool
+	shard       string
+
+	// sharded holds what --shard made of the run: the slice, and the whole
+	// config that the run records.
+	sharded *sharded
 }
 
 // journalFile is where a run journals its completed calls, in the output folder.
@@ -52,6 +55,7 @@ rulings a person makes there. --resume continues the same debates.
 USAGE
   debate run --config <file.jsonc> [--topic <id>]... [--max-rounds <n>] [--dry-run]
              [--output <dir>] [--concurrency <n>] [--format markdown|json|html]... [--resume]
+             [--shard <i/n>]
 
 FLAGS
 ` + fs.FlagUsagesWrapped(100) + `
@@ -65,6 +69,11 @@ EXAMPLES
 
   # After a crash or Ctrl-C: finish the run without repeating any completed call.
   debate run -c debate.jsonc --resume
+
+  # Split the run over two machines, then combine their folders into one run.
+  debate run -c debate.jsonc --shard 1/2 --output shard-1   # on one machine
+  debate run -c debate.jsonc --shard 2/2 --output shard-2   # on another
+  debate merge shard-1 shard-2 --output out/
 
   # Print the run as JSON on stdout instead of writing a folder.
   debate run -c debate.jsonc --output - > run.json
@@ -95,13 +104,25 @@ func runCmd(e *env, args []string) int {
 	fs.IntVar(&o.concurrency, "concurrency", 0, "cap on model calls in flight for the whole run (default params.concurrency, 8)")
 	fs.StringSliceVar(&o.formats, "format", nil, "report formats: markdown, json, html (repeat or comma-separate; run.json is always written)")
 	fs.BoolVar(&o.resume, "resume", false, "reuse every call an earlier, interrupted run of this config completed; call models only for the rest")
+	fs.StringVar(&o.shard, "shard", "", "run only slice `i/n` of the selected topics and motions, the i-th of n (e.g. 2/4); \"debate merge\" combines the slices' folders")
 	if done, code := parse(e, fs, args, func() string { return runHelp(fs) }); done {
 		return code
 	}
 	if fs.NArg() > 0 {
 		return e.fail("run", usagef("unexpected argument %q (flags only; did you mean --config %s?)", fs.Arg(0), fs.Arg(0)))
 	}
+	var sh *tree.Shard
+	if fs.Changed("shard") {
+		s, err := parseShard(o.shard)
+		if err != nil {
+			return e.fail("run", err)
+		}
+		sh = &s
+	}
 	cfg, err := o.load(e, fs.Changed("max-rounds"), fs.Changed("concurrency"))
+	if err == nil && sh != nil {
+		cfg, err = o.applyShard(e, cfg, *sh)
+	}
 	if err != nil {
 		return e.fail("run", err)
 	}
@@ -128,13 +149,12 @@ func (e *env) fail(cmd string, err error) int {
 	switch {
 	case errors.As(err, &problems):
 		fmt.Fprintln(e.stderr, err)
-		return exitUsage
 	case errors.As(err, new(usageError)):
 		fmt.Fprintf(e.stderr, "debate %s: %v\nRun \"debate help %s\" for usage.\n", cmd, err, cmd)
-		return exitUsage
+	default:
+		fmt.Fprintf(e.stderr, "debate %s: %v\n", cmd, err)
 	}
-	fmt.Fprintf(e.stderr, "debate %s: %v\n", cmd, err)
-	return exitFailed
+	return exitCode(err)
 }
 
 // load reads the config and applies the command line over it.
@@ -248,7 +268,12 @@ func (o *runOptions) run(e *env, cfg *configs.Config) int {
 	if run == nil {
 		return e.fail("run", runErr)
 	}
-	if b, err := json.Marshal(cfg.Redacted()); err == nil {
+	recorded := cfg
+	if o.sharded != nil {
+		recorded = o.sharded.full
+		run.Shard = &o.sharded.slice
+	}
+	if b, err := json.Marshal(recorded.Redacted()); err == nil {
 		run.Config = b
 	}
 	interrupted := ctx.Err() != nil
@@ -307,40 +332,6 @@ func selectedTopics(cfg *configs.Config, ids []string) []output.ProgressTopic {
 func (e *env) has(name string) bool {
 	v, ok := e.getenv(name)
 	return ok && v != ""
-}
-
-// interruptible returns a context cancelled by the first Ctrl-C (or SIGTERM),
-// after calling say; a second one exits the process at once. stop releases
-// the signal handler.
-func (e *env) interruptible(say func()) (context.Context, func()) {
-	ctx, cancel := context.WithCancel(context.Background())
-	sigs := make(chan os.Signal, 2)
-	notify := e.notify
-	if notify == nil {
-		notify = func(c chan<- os.Signal) { signal.Notify(c, os.Interrupt, syscall.SIGTERM) }
-	}
-	notify(sigs)
-	done := make(chan struct{})
-	go func() {
-		select {
-		case <-sigs:
-		case <-done:
-			return
-		}
-		say()
-		cancel()
-		select {
-		case <-sigs:
-			fmt.Fprintln(e.stderr, "quit")
-			os.Exit(exitInterrupted)
-		case <-done:
-		}
-	}()
-	return ctx, func() {
-		signal.Stop(sigs)
-		close(done)
-		cancel()
-	}
 }
 
 // isTerminal tells whether w is a character device such as a terminal.

@@ -6,25 +6,33 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
+	"time"
+
+	"github.com/spf13/pflag"
 
 	"github.com/debatehq/debate/server"
+	"github.com/debatehq/debate/server/client"
 	"github.com/debatehq/debate/server/web"
 	"github.com/debatehq/debate/store"
 )
 
-func serveCmd(e *env, args []string) int {
-	fs := flagSet("serve")
-	addr := fs.String("addr", "127.0.0.1:3456", "address to listen on (host:port); loopback unless you mean otherwise")
-	dbPath := fs.String("db", "", "database file (default $DEBATE_DB, else $XDG_DATA_HOME/debate/debate.db or ~/.local/share/debate/debate.db)")
-	token := fs.String("token", "", "bearer token required on every route, the WebSocket and the web UI (default $DEBATE_AUTH_TOKEN)")
-	reports := fs.StringArray("reports", nil, "folder of batch runs' outputs to list in the web UI; repeat for several (default $DEBATE_REPORTS, a path list)")
-	help := func() string {
-		return helpText(fs, "debate serve [--addr 127.0.0.1:3456] [--db <file>] [--token <t>] [--reports <dir>]...",
-			`Run the argument-protocol server: the REST API the agent commands use (debates, arguments,
+// defaultAddr is where debate serve listens and the agent commands look.
+const defaultAddr = "127.0.0.1:3456"
+
+// serveOptions are the flags of "debate serve".
+type serveOptions struct {
+	addr    string
+	db      string
+	token   string
+	reports []string
+	// detach, status and stop manage a server in the background instead.
+	detach, status, stop bool
+}
+
+func serveHelp(fs *pflag.FlagSet) string {
+	return helpText(fs, "debate serve [--addr "+defaultAddr+"] [--db <file>] [--token <t>] [--reports <dir>]... [--detach | --status | --stop]",
+		`Run the argument-protocol server: the REST API the agent commands use (debates, arguments,
 long-polling waits, documents), a WebSocket feed for the arbitrator, and the web UI.
 
 ROUTES
@@ -39,57 +47,83 @@ With a token (--token or DEBATE_AUTH_TOKEN) every route, /health included, needs
 "Authorization: Bearer <token>"; GET requests may pass ?token= instead. Without one, anyone who
 can reach the address may read and write, so keep the default loopback address.
 The URL is printed on stderr. Ctrl-C or SIGTERM stops accepting, answers waiting polls, closes
-WebSockets and the database cleanly.`,
-			"  debate serve\n  DEBATE_AUTH_TOKEN=$(openssl rand -hex 16) debate serve --addr 127.0.0.1:8080\n  debate serve --db ./team.db --token s3cret\n",
-			"  0  stopped by Ctrl-C or SIGTERM after a clean shutdown\n  1  the database could not be opened, the address could not be bound, or serving failed\n  2  bad flags\n")
-	}
-	if done, code := parse(e, fs, args, help); done {
+WebSockets and the database cleanly.
+
+IN THE BACKGROUND
+--detach starts the server in the background and returns once it answers; its pid file and log
+are $XDG_STATE_HOME/debate/serve-<addr>.pid and .log (default ~/.local/state/debate/).
+--status and --stop, with the same --addr, report on it and end it. An agent command whose
+server is a loopback address where nothing listens starts one the same way (with the default
+database) unless DEBATE_AUTO_START=0.`,
+		"  debate serve\n  DEBATE_AUTH_TOKEN=$(openssl rand -hex 16) debate serve --addr 127.0.0.1:8080\n  debate serve --db ./team.db --token s3cret\n  debate serve --detach && debate serve --status && debate serve --stop\n",
+		"  0  stopped by Ctrl-C or SIGTERM after a clean shutdown; --detach: started; --status: running;\n     --stop: stopped\n  1  the database could not be opened, the address could not be bound, or serving failed;\n     --status: no server running; --stop: none to stop\n  2  bad flags\n")
+}
+
+func serveCmd(e *env, args []string) int {
+	var o serveOptions
+	fs := flagSet("serve")
+	fs.StringVar(&o.addr, "addr", defaultAddr, "address to listen on (host:port); loopback unless you mean otherwise")
+	fs.StringVar(&o.db, "db", "", "database file (default $DEBATE_DB, else $XDG_DATA_HOME/debate/debate.db or ~/.local/share/debate/debate.db)")
+	fs.StringVar(&o.token, "token", "", "bearer token required on every route, the WebSocket and the web UI (default $DEBATE_AUTH_TOKEN)")
+	fs.StringArrayVar(&o.reports, "reports", nil, "folder of batch runs' outputs to list in the web UI; repeat for several (default $DEBATE_REPORTS, a path list)")
+	fs.BoolVar(&o.detach, "detach", false, "start the server in the background and return once it answers")
+	fs.BoolVar(&o.status, "status", false, "report on the background server of --addr")
+	fs.BoolVar(&o.stop, "stop", false, "stop the background server of --addr")
+	if done, code := parse(e, fs, args, func() string { return serveHelp(fs) }); done {
 		return code
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(e.stderr, "debate serve: unexpected argument %q\nRun \"debate help serve\" for usage.\n", fs.Arg(0))
-		return exitUsage
+		return e.fail("serve", usagef("unexpected argument %q", fs.Arg(0)))
+	}
+	if n := btoi(o.detach) + btoi(o.status) + btoi(o.stop); n > 1 {
+		return e.fail("serve", usagef("--detach, --status and --stop: give one of them"))
 	}
 	if v, ok := e.getenv("DEBATE_REPORTS"); ok && v != "" && !fs.Changed("reports") {
-		*reports = filepath.SplitList(v)
+		o.reports = filepath.SplitList(v)
 	}
 	if !fs.Changed("token") {
-		*token, _ = e.getenv("DEBATE_AUTH_TOKEN")
+		o.token, _ = e.getenv("DEBATE_AUTH_TOKEN")
 	}
-	path, err := debateDB(*dbPath, e.getenv)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "debate serve: %v\n", err)
-		return exitFailed
-	}
-
-	ctx, stop := e.signalContext()
+	ctx, stop := e.interruptible(nil)
 	defer stop()
-	log := slog.New(slog.NewTextHandler(e.stderr, nil))
-	st, err := store.Open(ctx, path, store.Options{Logger: log})
-	if err != nil {
-		fmt.Fprintf(e.stderr, "debate serve: %v\n", err)
-		return exitFailed
+	switch {
+	case o.detach:
+		return o.runDetach(ctx, e)
+	case o.status:
+		return o.runStatus(ctx, e)
+	case o.stop:
+		return o.runStop(ctx, e)
 	}
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
-		st.Close()
-		fmt.Fprintf(e.stderr, "debate serve: %v\n", err)
-		return exitFailed
-	}
-	if *token == "" && !loopback(ln.Addr()) {
-		fmt.Fprintf(e.stderr, "warning: listening on %s without a token: anyone who can reach it may read and write debates; set --token or DEBATE_AUTH_TOKEN\n", ln.Addr())
-	}
-	fmt.Fprintf(e.stderr, "debate serve: listening on http://%s (database %s)\n", ln.Addr(), path)
-	srv := server.New(st, server.Options{Token: *token, Logger: log})
-	web.Register(srv, web.Options{Reports: *reports, Logger: log})
-	serveErr := srv.Serve(ctx, ln)
-	closeErr := st.Close()
-	if err := errors.Join(serveErr, closeErr); err != nil {
-		fmt.Fprintf(e.stderr, "debate serve: %v\n", err)
-		return exitFailed
+	if err := o.run(ctx, e); err != nil {
+		return e.fail("serve", err)
 	}
 	fmt.Fprintln(e.stderr, "debate serve: stopped")
 	return exitOK
+}
+
+// run serves until ctx ends, then shuts down cleanly.
+func (o *serveOptions) run(ctx context.Context, e *env) error {
+	path, err := debateDB(o.db, e.getenv)
+	if err != nil {
+		return err
+	}
+	log := slog.New(slog.NewTextHandler(e.stderr, nil))
+	st, err := store.Open(ctx, path, store.Options{Logger: log})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		return errors.Join(err, st.Close())
+	}
+	if o.token == "" && !loopback(ln.Addr()) {
+		fmt.Fprintf(e.stderr, "warning: listening on %s without a token: anyone who can reach it may read and write debates; set --token or DEBATE_AUTH_TOKEN\n", ln.Addr())
+	}
+	fmt.Fprintf(e.stderr, "debate serve: listening on http://%s (database %s)\n", ln.Addr(), path)
+	srv := server.New(st, server.Options{Token: o.token, Logger: log})
+	web.Register(srv, web.Options{Reports: o.reports, Logger: log})
+	serveErr := srv.Serve(ctx, ln)
+	return errors.Join(serveErr, st.Close())
 }
 
 // loopback reports whether a listener's address is reachable only from this
@@ -99,27 +133,68 @@ func loopback(a net.Addr) bool {
 	return ok && tcp.IP.IsLoopback()
 }
 
-// signalContext returns a context cancelled by Ctrl-C or SIGTERM (through
-// e.notify in tests); stop releases the signal handler.
-func (e *env) signalContext() (context.Context, func()) {
-	ctx, cancel := context.WithCancel(context.Background())
-	sigs := make(chan os.Signal, 1)
-	if e.notify != nil {
-		e.notify(sigs)
-	} else {
-		signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+func btoi(b bool) int {
+	if b {
+		return 1
 	}
-	done := make(chan struct{})
-	go func() {
-		select {
-		case <-sigs:
-			cancel()
-		case <-done:
-		}
-	}()
-	return ctx, func() {
-		signal.Stop(sigs)
-		close(done)
-		cancel()
+	return 0
+}
+
+// runDetach starts the server in the background.
+func (o *serveOptions) runDetach(ctx context.Context, e *env) int {
+	if d, ok, err := e.readDaemon(o.addr); err == nil && ok && alive(d.PID) {
+		return e.fail("serve", fmt.Errorf("a background server already runs on %s (pid %d); stop it with debate serve --stop --addr %s", o.addr, d.PID, o.addr))
 	}
+	d, err := e.startDaemon(ctx, o.addr, o.db, o.token)
+	if err != nil {
+		return e.fail("serve", err)
+	}
+	if d.PID == 0 {
+		return e.fail("serve", fmt.Errorf("another server answers on %s already", o.addr))
+	}
+	fmt.Fprintf(e.stdout, "debate serve: started in the background\n%s  stop it with: debate serve --stop --addr %s\n", describe(d), o.addr)
+	return exitOK
+}
+
+// runStatus reports on the background server of --addr.
+func (o *serveOptions) runStatus(ctx context.Context, e *env) int {
+	d, ok, err := e.readDaemon(o.addr)
+	switch {
+	case err != nil:
+		return e.fail("serve", err)
+	case !ok:
+		fmt.Fprintf(e.stdout, "debate serve: no background server on %s\n", o.addr)
+		return exitFailed
+	case !alive(d.PID):
+		fmt.Fprintf(e.stdout, "debate serve: not running on %s (pid %d has ended; its log is %s)\n", o.addr, d.PID, d.Log)
+		return exitFailed
+	}
+	health := "answers /health"
+	hctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	if err := client.New(d.URL, o.token, nil).Health(hctx); err != nil {
+		health = "does not answer /health: " + err.Error()
+	}
+	fmt.Fprintf(e.stdout, "debate serve: running, %s\n%s", health, describe(d))
+	return exitOK
+}
+
+// runStop stops the background server of --addr.
+func (o *serveOptions) runStop(ctx context.Context, e *env) int {
+	d, err := e.stopDaemon(ctx, o.addr)
+	if err != nil {
+		return e.fail("serve", err)
+	}
+	fmt.Fprintf(e.stdout, "debate serve: stopped pid %d on %s\n", d.PID, o.addr)
+	return exitOK
+}
+
+// describe lists a background server's facts, one per line.
+func describe(d daemon) string {
+	db := d.DB
+	if db == "" {
+		db = "the default ($DEBATE_DB, else $XDG_DATA_HOME/debate/debate.db)"
+	}
+	return fmt.Sprintf("  pid:      %d\n  url:      %s\n  database: %s\n  log:      %s\n  started:  %s\n",
+		d.PID, d.URL, db, d.Log, d.Started.Format(time.RFC3339))
 }

@@ -118,18 +118,21 @@ type Deleted struct {
 }
 
 // PollResult is the answer of GET /debates/{id}/poll. With HasNewArgument,
-// Argument is the newest argument and Action what the polling role should do.
+// Argument is the newest argument, Arguments every argument after the one the
+// poll named, oldest first (only the newest when it named none), and Action
+// what the polling role should do.
 // On a CLOSED debate Action is "debate_closed" even when nothing is new.
 // Otherwise (nothing new before the wait ended) Action and Argument are
 // absent. AvailableActions lists what the polling role may submit now.
 type PollResult struct {
-	HasNewArgument   bool      `json:"has_new_argument"`
-	Action           string    `json:"action,omitempty"`
-	DebateID         string    `json:"debate_id"`
-	DebateState      string    `json:"debate_state"`
-	LastSeenSeq      int       `json:"last_seen_seq"`
-	Argument         *Argument `json:"argument,omitempty"`
-	AvailableActions []string  `json:"available_actions"`
+	HasNewArgument   bool       `json:"has_new_argument"`
+	Action           string     `json:"action,omitempty"`
+	DebateID         string     `json:"debate_id"`
+	DebateState      string     `json:"debate_state"`
+	LastSeenSeq      int        `json:"last_seen_seq"`
+	Argument         *Argument  `json:"argument,omitempty"`
+	Arguments        []Argument `json:"arguments"`
+	AvailableActions []string   `json:"available_actions"`
 }
 
 // DocumentResult is the answer of the document routes; Replay is set when a

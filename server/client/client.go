@@ -66,12 +66,24 @@ func (e *Error) Error() string {
 // Unwrap returns the network cause, if any.
 func (e *Error) Unwrap() error { return e.Err }
 
+// Retry budgets: how long after its first attempt a call may still be
+// retried after a transient failure.
+const (
+	// WriteRetry is a write's: long enough to ride out a server restart.
+	// Every attempt carries the same client_request_id, so a write the
+	// server committed before the connection broke is answered as a replay.
+	WriteRetry = 30 * time.Second
+	// ReadRetry is a read's.
+	ReadRetry = 2 * time.Second
+	// maxBackoff caps the pause between attempts.
+	maxBackoff = 2 * time.Second
+)
+
 // Client talks to one server. It is safe for concurrent use.
 type Client struct {
 	base    string
 	token   string
 	hc      *http.Client
-	retries int           // further attempts after a transient failure
 	backoff time.Duration // first pause between attempts; doubles each time
 }
 
@@ -83,20 +95,20 @@ func New(baseURL, token string, httpClient *http.Client) *Client {
 	if httpClient == nil {
 		httpClient = http.DefaultClient
 	}
-	return &Client{base: strings.TrimRight(baseURL, "/"), token: token, hc: httpClient, retries: 3, backoff: 100 * time.Millisecond}
+	return &Client{base: strings.TrimRight(baseURL, "/"), token: token, hc: httpClient, backoff: 100 * time.Millisecond}
 }
 
 // Health checks that the server answers (and that the token is accepted).
 func (c *Client) Health(ctx context.Context) error {
 	var h api.Health
-	return c.do(ctx, http.MethodGet, "/health", nil, nil, &h)
+	return c.do(ctx, http.MethodGet, "/health", nil, nil, &h, 0)
 }
 
 // CreateDebate creates a debate with its MOTION.
 func (c *Client) CreateDebate(ctx context.Context, req api.CreateDebateRequest) (api.WriteResult, error) {
 	req.ClientRequestID = requestID(req.ClientRequestID)
 	var out api.WriteResult
-	return out, c.do(ctx, http.MethodPost, "/debates", nil, req, &out)
+	return out, c.do(ctx, http.MethodPost, "/debates", nil, req, &out, WriteRetry)
 }
 
 // ListOptions filter ListDebates; zero values are the server's defaults.
@@ -122,7 +134,7 @@ func (c *Client) ListDebates(ctx context.Context, o ListOptions) (api.DebateList
 		q.Set("offset", strconv.Itoa(o.Offset))
 	}
 	var out api.DebateList
-	return out, c.do(ctx, http.MethodGet, "/debates", q, nil, &out)
+	return out, c.do(ctx, http.MethodGet, "/debates", q, nil, &out, ReadRetry)
 }
 
 // GetDebate returns a debate with its MOTION and its last limit other
@@ -133,13 +145,13 @@ func (c *Client) GetDebate(ctx context.Context, id string, limit int) (api.Debat
 		q.Set("limit", strconv.Itoa(limit))
 	}
 	var out api.DebateContext
-	return out, c.do(ctx, http.MethodGet, debatePath(id, ""), q, nil, &out)
+	return out, c.do(ctx, http.MethodGet, debatePath(id, ""), q, nil, &out, ReadRetry)
 }
 
 // DeleteDebate deletes a debate and its arguments.
 func (c *Client) DeleteDebate(ctx context.Context, id string) error {
 	var out api.Deleted
-	return c.do(ctx, http.MethodDelete, debatePath(id, ""), nil, nil, &out)
+	return c.do(ctx, http.MethodDelete, debatePath(id, ""), nil, nil, &out, ReadRetry)
 }
 
 // Submit submits a CLAIM (req.Role is the proposer or the opponent).
@@ -179,13 +191,14 @@ func (c *Client) Ruling(ctx context.Context, debateID string, req api.RulingRequ
 // retry carries the same one.
 func (c *Client) write(ctx context.Context, path string, body any) (api.WriteResult, error) {
 	var out api.WriteResult
-	return out, c.do(ctx, http.MethodPost, path, nil, body, &out)
+	return out, c.do(ctx, http.MethodPost, path, nil, body, &out, WriteRetry)
 }
 
 // Poll asks for the newest argument after afterArgumentID (any argument when
 // empty) with the action for role. With wait > 0 the server holds the request
 // up to wait (at most 60 s) until something new is committed or the debate
-// is closed; with 0 it answers at once.
+// is closed; with 0 it answers at once. A poll is not retried: the caller's
+// loop decides how long to wait for a server that does not answer.
 func (c *Client) Poll(ctx context.Context, debateID, role, afterArgumentID string, wait time.Duration) (api.PollResult, error) {
 	q := url.Values{"role": {role}}
 	if afterArgumentID != "" {
@@ -195,21 +208,21 @@ func (c *Client) Poll(ctx context.Context, debateID, role, afterArgumentID strin
 		q.Set("wait", strconv.FormatFloat(wait.Seconds(), 'f', -1, 64))
 	}
 	var out api.PollResult
-	return out, c.do(ctx, http.MethodGet, debatePath(debateID, "poll"), q, nil, &out)
+	return out, c.do(ctx, http.MethodGet, debatePath(debateID, "poll"), q, nil, &out, 0)
 }
 
 // CreateDocument stores version 1 of a new document.
 func (c *Client) CreateDocument(ctx context.Context, req api.CreateDocumentRequest) (api.DocumentResult, error) {
 	req.ClientRequestID = requestID(req.ClientRequestID)
 	var out api.DocumentResult
-	return out, c.do(ctx, http.MethodPost, "/documents", nil, req, &out)
+	return out, c.do(ctx, http.MethodPost, "/documents", nil, req, &out, WriteRetry)
 }
 
 // SubmitDocument stores the next version of document id.
 func (c *Client) SubmitDocument(ctx context.Context, id string, req api.SubmitDocumentRequest) (api.DocumentResult, error) {
 	req.ClientRequestID = requestID(req.ClientRequestID)
 	var out api.DocumentResult
-	return out, c.do(ctx, http.MethodPost, "/documents/"+url.PathEscape(id)+"/versions", nil, req, &out)
+	return out, c.do(ctx, http.MethodPost, "/documents/"+url.PathEscape(id)+"/versions", nil, req, &out, WriteRetry)
 }
 
 // GetDocument returns a version of document id (the latest when version is
@@ -220,7 +233,7 @@ func (c *Client) GetDocument(ctx context.Context, id string, version int) (api.D
 		q.Set("version", strconv.Itoa(version))
 	}
 	var out api.DocumentResult
-	return out, c.do(ctx, http.MethodGet, "/documents/"+url.PathEscape(id), q, nil, &out)
+	return out, c.do(ctx, http.MethodGet, "/documents/"+url.PathEscape(id), q, nil, &out, ReadRetry)
 }
 
 func debatePath(id, sub string) string {
@@ -238,9 +251,10 @@ func requestID(id string) string {
 	return uuid.NewString()
 }
 
-// do sends one call, retrying transient failures, and decodes the data of a
-// successful answer into out.
-func (c *Client) do(ctx context.Context, method, path string, q url.Values, body, out any) error {
+// do sends one call, retrying transient failures until retryFor has passed
+// since the first attempt (or ctx ends), and decodes the data of a successful
+// answer into out.
+func (c *Client) do(ctx context.Context, method, path string, q url.Values, body, out any, retryFor time.Duration) error {
 	var payload []byte
 	if body != nil {
 		var err error
@@ -252,25 +266,32 @@ func (c *Client) do(ctx context.Context, method, path string, q url.Values, body
 	if len(q) > 0 {
 		u += "?" + q.Encode()
 	}
+	giveUp := time.Now().Add(retryFor)
 	pause := c.backoff
-	for attempt := 0; ; attempt++ {
+	for {
 		err := c.once(ctx, method, u, payload, out)
-		var e *Error
-		if err == nil || !errors.As(err, &e) || !transient(e) || attempt >= c.retries || ctx.Err() != nil {
+		if err == nil || !Transient(err) || ctx.Err() != nil {
 			return err
 		}
-		// Full jitter around the pause, never sleeping past ctx.
-		d := pause/2 + rand.N(pause/2+1)
-		pause *= 2
+		// Half the pause plus jitter, never past the budget or ctx.
+		d := min(pause/2+rand.N(pause/2+1), time.Until(giveUp))
+		if d <= 0 {
+			return err
+		}
+		pause = min(2*pause, maxBackoff)
 		if ctxwait.Sleep(ctx, d) != nil {
 			return err
 		}
 	}
 }
 
-// transient reports failures worth another attempt: no answer, or a gateway
-// in front of the server that could not reach it.
-func transient(e *Error) bool {
+// Transient reports failures worth another attempt: no answer, or a gateway
+// in front of the server that could not reach it (502, 503, 504).
+func Transient(err error) bool {
+	var e *Error
+	if !errors.As(err, &e) {
+		return false
+	}
 	switch {
 	case e.Code == CodeUnreachable, e.Code == CodeTimeout:
 		return true

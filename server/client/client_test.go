@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
@@ -10,8 +11,11 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"slices"
+	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/debatehq/debate/server"
@@ -156,12 +160,92 @@ func TestRetryKeepsTheRequestID(t *testing.T) {
 		t.Fatalf("retries wrote %d arguments, want 1 (%v)", len(got.Arguments), err)
 	}
 
-	// Out of retries: unreachable, with the cause.
-	tr.failures.Store(10)
-	_, err = c.Submit(ctx, "d1", api.ArgumentRequest{Role: "proposer", TargetID: res.Argument.ID, Content: "Yes."})
-	var e *Error
-	if !errors.As(err, &e) || e.Code != CodeUnreachable || e.Err == nil || e.Status != 0 {
-		t.Fatalf("exhausted retries: %#v", err)
+}
+
+// refusing fails every request as a server that is down does, and records
+// when each attempt came and the client_request_id it carried.
+type refusing struct {
+	mu       sync.Mutex
+	start    time.Time
+	at       []time.Duration
+	requests []string
+}
+
+func (f *refusing) RoundTrip(r *http.Request) (*http.Response, error) {
+	var body struct {
+		ClientRequestID string `json:"client_request_id"`
+	}
+	if r.Body != nil {
+		_ = json.NewDecoder(r.Body).Decode(&body)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.at = append(f.at, time.Since(f.start))
+	f.requests = append(f.requests, body.ClientRequestID)
+	return nil, &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}
+}
+
+// TestRetryBudgets: a write keeps trying a server that is down for 30 s with
+// one client_request_id, a read for 2 s, and a poll once (its caller's loop
+// owns the waiting).
+func TestRetryBudgets(t *testing.T) {
+	tests := []struct {
+		name     string
+		call     func(ctx context.Context, c *Client) error
+		budget   time.Duration
+		attempts int // exact count when the budget is 0
+	}{
+		{"write", func(ctx context.Context, c *Client) error {
+			_, err := c.Submit(ctx, "d1", api.ArgumentRequest{Role: "opponent", TargetID: "a1", Content: "No."})
+			return err
+		}, WriteRetry, 0},
+		{"document write", func(ctx context.Context, c *Client) error {
+			_, err := c.CreateDocument(ctx, api.CreateDocumentRequest{Content: "plan"})
+			return err
+		}, WriteRetry, 0},
+		{"read", func(ctx context.Context, c *Client) error {
+			_, err := c.GetDebate(ctx, "d1", -1)
+			return err
+		}, ReadRetry, 0},
+		{"poll", func(ctx context.Context, c *Client) error {
+			_, err := c.Poll(ctx, "d1", "opponent", "", time.Second)
+			return err
+		}, 0, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				tr := &refusing{start: time.Now()}
+				err := tt.call(context.Background(), New("http://127.0.0.1:1", "", &http.Client{Transport: tr}))
+				var e *Error
+				if !errors.As(err, &e) || e.Code != CodeUnreachable || e.Err == nil || e.Status != 0 {
+					t.Fatalf("want UNREACHABLE with its cause, got %#v", err)
+				}
+				if tt.budget == 0 {
+					if len(tr.at) != tt.attempts {
+						t.Fatalf("%d attempts, want %d", len(tr.at), tt.attempts)
+					}
+					return
+				}
+				last := tr.at[len(tr.at)-1]
+				if last > tt.budget || last < tt.budget-maxBackoff {
+					t.Errorf("last attempt after %v, want within %v of %v (attempts at %v)", last, maxBackoff, tt.budget, tr.at)
+				}
+				if len(tr.at) < 5 {
+					t.Errorf("only %d attempts in %v", len(tr.at), tt.budget)
+				}
+				for i := 1; i < len(tr.at); i++ {
+					if gap := tr.at[i] - tr.at[i-1]; gap > maxBackoff {
+						t.Errorf("pause of %v between attempts %d and %d, more than %v", gap, i, i+1, maxBackoff)
+					}
+				}
+				for _, id := range tr.requests {
+					if id != tr.requests[0] {
+						t.Fatalf("client_request_id changed between attempts: %q", tr.requests)
+					}
+				}
+			})
+		})
 	}
 }
 

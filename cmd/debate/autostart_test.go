@@ -1,0 +1,191 @@
+package main
+
+import (
+	"context"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// freeAddr returns a loopback address where nothing listens.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	return addr
+}
+
+// TestServerOnDemand: with no server running, debate create starts one on
+// its loopback address with the default database, serve --status reports
+// it and --stop ends it; with DEBATE_AUTO_START=0 the same command fails
+// with exit 6 and says how to start one.
+func TestServerOnDemand(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a server process")
+	}
+	addr := freeAddr(t)
+	data, state := t.TempDir(), t.TempDir()
+	vars := map[string]string{
+		"DEBATE_SERVER_URL": "http://" + addr, "XDG_DATA_HOME": data, "XDG_STATE_HOME": state,
+		"HOME": t.TempDir(), autoStartVar: "1",
+	}
+	t.Cleanup(func() { invoke(t, vars, "serve", "--stop", "--addr", addr) })
+
+	created := call{vars: vars}.run(t, "create", "--debate-id", "d1", "--title", "T", "--type", "general_debate", "--content", "M").mustOK(t)
+	if created.str("debate_id") != "d1" {
+		t.Fatalf("%s", created.stdout)
+	}
+	if _, err := os.Stat(filepath.Join(data, "debate", "debate.db")); err != nil {
+		t.Errorf("the server did not use the default database: %v", err)
+	}
+	// The next command finds the server running and starts no other.
+	call{vars: vars}.run(t, "get-context", "--debate-id", "d1").mustOK(t)
+
+	status := invoke(t, vars, "serve", "--status", "--addr", addr)
+	if status.code != exitOK || !strings.Contains(status.stdout, "running, answers /health") || !strings.Contains(status.stdout, "http://"+addr) {
+		t.Fatalf("serve --status: exit %d\n%s%s", status.code, status.stdout, status.stderr)
+	}
+	pidFile, logFile, _ := (&env{getenv: call{vars: vars}.getenv}).daemonFiles(addr)
+	for _, f := range []string{pidFile, logFile} {
+		if !strings.HasPrefix(f, filepath.Join(state, "debate")) {
+			t.Errorf("%s is not under XDG_STATE_HOME/debate", f)
+		}
+		if _, err := os.Stat(f); err != nil {
+			t.Error(err)
+		}
+	}
+
+	stop := invoke(t, vars, "serve", "--stop", "--addr", addr)
+	if stop.code != exitOK || !strings.Contains(stop.stdout, "stopped pid") {
+		t.Fatalf("serve --stop: exit %d\n%s%s", stop.code, stop.stdout, stop.stderr)
+	}
+	if _, err := os.Stat(pidFile); !os.IsNotExist(err) {
+		t.Errorf("pid file left after --stop: %v", err)
+	}
+	if r := invoke(t, vars, "serve", "--status", "--addr", addr); r.code != exitFailed || !strings.Contains(r.stdout, "no background server") {
+		t.Errorf("serve --status after --stop: exit %d\n%s", r.code, r.stdout)
+	}
+	if r := invoke(t, vars, "serve", "--stop", "--addr", addr); r.code != exitFailed {
+		t.Errorf("serve --stop with nothing to stop: exit %d", r.code)
+	}
+
+	vars[autoStartVar] = "0"
+	a := call{vars: vars}.run(t, "create", "--debate-id", "d2", "--title", "T", "--type", "general_debate", "--content", "M", "--timeout", "1s")
+	a.wantError(t, exitUnreachable, "UNREACHABLE")
+	if s := a.str("error", "suggestion"); !strings.Contains(s, "DEBATE_AUTO_START") || !strings.Contains(s, "debate serve") {
+		t.Errorf("suggestion %q names neither DEBATE_AUTO_START nor debate serve", s)
+	}
+}
+
+// TestServeDetach: serve --detach starts a server on the given database
+// and refuses a second one on the same address.
+func TestServeDetach(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a server process")
+	}
+	addr := freeAddr(t)
+	db := filepath.Join(t.TempDir(), "team.db")
+	vars := map[string]string{"XDG_STATE_HOME": t.TempDir(), "HOME": t.TempDir()}
+	t.Cleanup(func() { invoke(t, vars, "serve", "--stop", "--addr", addr) })
+	r := invoke(t, vars, "serve", "--detach", "--addr", addr, "--db", db)
+	if r.code != exitOK || !strings.Contains(r.stdout, "started in the background") || !strings.Contains(r.stdout, db) {
+		t.Fatalf("serve --detach: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	vars["DEBATE_SERVER_URL"] = "http://" + addr
+	call{vars: vars}.run(t, "list").mustOK(t)
+	if _, err := os.Stat(db); err != nil {
+		t.Errorf("--db not used: %v", err)
+	}
+	if r := invoke(t, vars, "serve", "--detach", "--addr", addr); r.code != exitFailed || !strings.Contains(r.stderr, "already runs") {
+		t.Errorf("second --detach: exit %d\n%s", r.code, r.stderr)
+	}
+	if r := invoke(t, vars, "serve", "--detach", "--stop"); r.code != exitUsage {
+		t.Errorf("--detach --stop: exit %d", r.code)
+	}
+}
+
+// TestAutoStartOnlyWhereItShould: no server is started for a non-loopback
+// URL, when DEBATE_AUTO_START is 0, or when something listens already.
+func TestAutoStartOnlyWhereItShould(t *testing.T) {
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	free := freeAddr(t)
+	tests := []struct {
+		name, url, auto string
+	}{
+		{"remote host", "http://192.0.2.1:3456", "1"},
+		{"remote name", "http://debate.example.com", "1"},
+		{"https", "https://127.0.0.1:" + strings.Split(free, ":")[1], "1"},
+		{"turned off", "http://" + free, "0"},
+		{"turned off with false", "http://" + free, "false"},
+		{"something listens", "http://" + busy.Addr().String(), "1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := &env{
+				getenv: call{vars: map[string]string{autoStartVar: tt.auto, "XDG_STATE_HOME": t.TempDir()}}.getenv,
+				spawn: func(args []string) *exec.Cmd {
+					t.Errorf("started a server: %v", args)
+					return exec.Command("false")
+				},
+			}
+			started, err := e.autoStart(context.Background(), conn{url: tt.url})
+			if started || err != nil {
+				t.Errorf("autoStart(%s) = %v, %v", tt.url, started, err)
+			}
+		})
+	}
+}
+
+func TestLoopbackHost(t *testing.T) {
+	for host, want := range map[string]bool{"localhost": true, "LOCALHOST": true, "127.0.0.1": true, "127.1.2.3": true, "::1": true,
+		"0.0.0.0": false, "example.com": false, "10.0.0.1": false, "localhost.example.com": false} {
+		if got := loopbackHost(host); got != want {
+			t.Errorf("loopbackHost(%q) = %v, want %v", host, got, want)
+		}
+	}
+}
+
+// TestOpen: debate open hands the web UI's URL (a debate's page, the token
+// when set) to $BROWSER; BROWSER=echo prints it.
+func TestOpen(t *testing.T) {
+	srv := newAgentServer(t, "")
+	tests := []struct {
+		name string
+		vars map[string]string
+		args []string
+		want string
+	}{
+		{"list", map[string]string{"BROWSER": "echo"}, nil, srv.url + "/\n"},
+		{"debate", map[string]string{"BROWSER": "echo"}, []string{"d 1"}, srv.url + "/debates/d%201\n"},
+		{"token", map[string]string{"BROWSER": "echo", "DEBATE_AUTH_TOKEN": "s3&cret"}, []string{"d1"}, srv.url + "/debates/d1?token=s3%26cret\n"},
+		{"placeholder", map[string]string{"BROWSER": "echo at=%s"}, []string{"d1"}, "at=" + srv.url + "/debates/d1\n"},
+		{"first of a list", map[string]string{"BROWSER": "echo" + string(os.PathListSeparator) + "false"}, []string{"d1"}, srv.url + "/debates/d1\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.vars["DEBATE_SERVER_URL"] = srv.url
+			r := invoke(t, tt.vars, append([]string{"open"}, tt.args...)...)
+			if r.code != exitOK || r.stdout != tt.want {
+				t.Errorf("exit %d, printed %q, want %q (%s)", r.code, r.stdout, tt.want, r.stderr)
+			}
+		})
+	}
+	r := invoke(t, map[string]string{"BROWSER": "no-such-browser-x", "DEBATE_SERVER_URL": srv.url, "DEBATE_AUTH_TOKEN": "s3cret"}, "open", "d1")
+	if r.code != exitFailed || !strings.Contains(r.stderr, "/debates/d1") || strings.Contains(r.stderr, "s3cret") {
+		t.Errorf("missing browser: exit %d, stderr %q (want the URL without the token)", r.code, r.stderr)
+	}
+	if r := invoke(t, nil, "open", "a", "b"); r.code != exitUsage {
+		t.Errorf("two ids: exit %d", r.code)
+	}
+}

@@ -1,0 +1,195 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/tailscale/hujson"
+
+	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/output"
+)
+
+// mergeOptions are the flags and arguments of "debate merge".
+type mergeOptions struct {
+	dirs    []string
+	output  string
+	formats []string
+}
+
+func mergeHelp(fs interface{ FlagUsagesWrapped(int) string }) string {
+	return `Combine the folders of a sharded run ("debate run --shard i/n", one per
+machine or CI job) into one run folder, as if one machine had played it all:
+one run.json with topics and motions in config order and usage summed,
+summary.md, every topic's and motion's report, and HTML pages when the shards
+wrote them. The reports are rendered afresh from the shards' run.json files.
+
+merge refuses folders without run.json, shards of different configs or --topic
+selections, a shard given twice and a missing one, and then writes nothing.
+The output folder is written all at once; an earlier run folder there is
+replaced.
+
+USAGE
+  debate merge <shard-folder>... --output <dir> [--format markdown|json|html]...
+
+FLAGS
+` + fs.FlagUsagesWrapped(78) + `
+EXAMPLES
+  # Two CI jobs ran "debate run -c debate.jsonc --shard 1/2 -o shard-1" and 2/2.
+  debate merge shard-1 shard-2 --output report/
+
+  # The folders of an actions/download-artifact step, merged with HTML pages.
+  debate merge shards/* --output report/ --format markdown,html
+
+EXIT CODES
+  0    every merged topic and motion finished (converged, or verdicts forced)
+  1    a merged topic or motion failed or was interrupted, or writing failed
+  2    bad flags, or folders that cannot be merged (every reason is printed)
+`
+}
+
+func mergeCmd(e *env, args []string) int {
+	var o mergeOptions
+	fs := flagSet("merge")
+	fs.StringVarP(&o.output, "output", "o", "", "folder of the merged run (required); an earlier run folder there is replaced")
+	fs.StringSliceVar(&o.formats, "format", nil, "report formats: markdown, json, html (default: those the shards wrote; run.json is always written)")
+	if done, code := parse(e, fs, args, func() string { return mergeHelp(fs) }); done {
+		return code
+	}
+	o.dirs = fs.Args()
+	return o.run(e)
+}
+
+// run merges the shard folders and writes the merged run.
+func (o *mergeOptions) run(e *env) int {
+	if err := o.check(); err != nil {
+		return e.fail("merge", err)
+	}
+	folders := make([]output.Folder, 0, len(o.dirs))
+	var errs []error
+	for _, dir := range o.dirs {
+		f, err := output.ReadFolder(dir)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		folders = append(folders, f)
+	}
+	if len(errs) > 0 {
+		return e.fail("merge", usageError{errors.Join(errs...)})
+	}
+	run, err := output.Merge(folders)
+	if err != nil {
+		return e.fail("merge", usageError{err})
+	}
+	formats := o.formats
+	if len(formats) == 0 {
+		formats = shardFormats(folders)
+	}
+	if run.Config, err = retarget(run.Config, o.output, formats); err != nil {
+		return e.fail("merge", err)
+	}
+	var raw []output.RawFile
+	for _, f := range folders {
+		for _, r := range f.Raw {
+			raw = append(raw, output.RawFile{Name: fmt.Sprintf("shard-%d-%s", f.Run.Shard.Index, r.Name), Body: r.Body})
+		}
+	}
+	files, err := output.WriteFolder(o.output, run, output.Options{Formats: formats, Raw: raw})
+	if err != nil {
+		return e.fail("merge", fmt.Errorf("write the merged run: %w", err))
+	}
+	for _, f := range files {
+		fmt.Fprintln(e.stdout, f)
+	}
+	fmt.Fprintf(e.stderr, "merged %d shards: %d topics, %d motions, %d calls\n", len(folders), len(run.Topics), len(run.Motions), run.Usage.Calls)
+	if !run.Finished() {
+		return exitFailed
+	}
+	return exitOK
+}
+
+// check validates the command line before any folder is read.
+func (o *mergeOptions) check() error {
+	if len(o.dirs) == 0 {
+		return usagef("name the shard folders to merge: debate merge <shard-folder>... --output <dir>")
+	}
+	if o.output == "" || o.output == "-" {
+		return usagef("--output <dir> is required: the folder the merged run is written to")
+	}
+	for _, f := range o.formats {
+		if !slices.Contains(knownFormats, f) {
+			return usagef("--format %q: want one of %s", f, strings.Join(knownFormats, ", "))
+		}
+	}
+	out, err := filepath.Abs(o.output)
+	if err != nil {
+		return fmt.Errorf("--output: %w", err)
+	}
+	for _, d := range o.dirs {
+		if abs, err := filepath.Abs(d); err == nil && abs == out {
+			return usagef("--output %s is also a shard folder to merge: write the merged run to another folder", o.output)
+		}
+	}
+	if _, err := output.Replaceable(o.output); errors.Is(err, output.ErrNotReplaceable) {
+		return usagef("--output %s is %v", o.output, output.ErrNotReplaceable)
+	} else if err != nil {
+		return err
+	}
+	return nil
+}
+
+// shardFormats returns every report format the shards' configs asked for,
+// in the order they first appear.
+func shardFormats(folders []output.Folder) []string {
+	var out []string
+	for _, f := range folders {
+		var c struct {
+			Output struct {
+				Format configs.Formats `json:"format"`
+			} `json:"output"`
+		}
+		if json.Unmarshal(f.Run.Config, &c) != nil {
+			continue
+		}
+		for _, format := range c.Output.Format {
+			if !slices.Contains(out, format) {
+				out = append(out, format)
+			}
+		}
+	}
+	return out
+}
+
+// retarget returns a run's recorded config with output.dir and output.format
+// set to where and how the merged run is written; every other byte stays.
+func retarget(config json.RawMessage, dir string, formats []string) (json.RawMessage, error) {
+	if len(config) == 0 {
+		return config, nil
+	}
+	v, err := hujson.Parse(config)
+	if err != nil {
+		return nil, fmt.Errorf("read the config in run.json: %w", err)
+	}
+	type op struct {
+		Op    string `json:"op"`
+		Path  string `json:"path"`
+		Value any    `json:"value"`
+	}
+	ops := []op{{"add", "/output/dir", dir}}
+	if len(formats) > 0 {
+		ops = append(ops, op{"add", "/output/format", formats})
+	}
+	patch, err := json.Marshal(ops)
+	if err != nil {
+		return nil, err
+	}
+	if err := v.Patch(patch); err != nil {
+		return nil, fmt.Errorf("set output in the merged config: %w", err)
+	}
+	return v.Pack(), nil
+}

@@ -1,0 +1,73 @@
+package orchestrator
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/debatehq/debate/output"
+	"github.com/debatehq/debate/providers"
+	"github.com/debatehq/debate/tree"
+)
+
+// TestPanicFailsOnlyItsNode: a panic in the work of one node (here in one
+// debater's call at d1 of t1, inside the step's fan-out) fails that node
+// with the panic's message; its siblings, the other topic and every report
+// are complete, and the run is not finished, which `debate run` turns into
+// exit code 1.
+func TestPanicFailsOnlyItsNode(t *testing.T) {
+	s := &script{judge: map[string][]string{
+		"root": {splitAnswer("Divergence "+mark("d1"), "Divergence "+mark("d2"))},
+	}, words: 5}
+	c := completer(func(ctx context.Context, r providers.Request) (providers.Response, error) {
+		if r.Participant == "party-b" && nodeOf(r.Messages) == "d1" && slices.ContainsFunc(r.Messages, func(m providers.Message) bool { return strings.Contains(m.Content, "Topic t1 ") }) {
+			var m map[string]int
+			m["boom"]++ // a nil map write, as a real bug would
+		}
+		return s.answer(ctx, r)
+	})
+	run, err := New(testConfig(2, "t1", "t2"), c, promptSet(t), Options{}).Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t1, t2 := run.Topics[0], run.Topics[1]
+	if got, want := shape(t1.Root), []string{"root split", "d1 failed", "d2 converged"}; !slices.Equal(got, want) {
+		t.Errorf("t1 shape %q, want %q", got, want)
+	}
+	d1 := t1.Root.Find("d1")
+	const msg = "panic: assignment to entry in nil map"
+	if d1.StopReason != msg || len(d1.Errors) != 1 || d1.Errors[0].Message != msg {
+		t.Errorf("d1 stop reason %q, errors %+v; want the panic's message", d1.StopReason, d1.Errors)
+	}
+	if t1.Status != tree.Failed {
+		t.Errorf("t1 %s, want failed", t1.Status)
+	}
+	if got, want := shape(t2.Root), []string{"root split", "d1 converged", "d2 converged"}; !slices.Equal(got, want) || t2.Status != tree.Converged {
+		t.Errorf("t2 %s, shape %q, want converged %q", t2.Status, got, want)
+	}
+	if run.Finished() {
+		t.Error("the run counts as finished: debate run would exit 0")
+	}
+	dir := t.TempDir()
+	files, err := output.Write(dir, run, output.Options{Formats: []string{"markdown", "html"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"summary.md", "run.json", "summary.html"} {
+		if _, err := os.Stat(filepath.Join(dir, want)); err != nil {
+			t.Errorf("%s not written: %v (files %v)", want, err, files)
+		}
+	}
+	for _, id := range []string{"t1", "t2"} {
+		if m, _ := filepath.Glob(filepath.Join(dir, "topic-"+id+"-*.md")); len(m) != 1 {
+			t.Errorf("report of %s: %v", id, m)
+		}
+	}
+	report, _ := filepath.Glob(filepath.Join(dir, "topic-t1-*.md"))
+	if b, _ := os.ReadFile(report[0]); !strings.Contains(string(b), msg) {
+		t.Errorf("t1's report does not say why d1 failed")
+	}
+}

@@ -1,0 +1,383 @@
+package orchestrator
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/internal/ctxwait"
+	"github.com/debatehq/debate/prompts"
+	"github.com/debatehq/debate/providers"
+	"github.com/debatehq/debate/tree"
+)
+
+// maxBackoff caps one exponential backoff wait; a server's Retry-After may
+// ask for longer.
+const maxBackoff = 30 * time.Second
+
+// roster holds the participants of one topic or one motion, each with its
+// current model, its consecutive-failure counter and its fallback, and makes
+// every call of that topic or motion through one attempt loop:
+//
+//   - a success resets the participant's counter; each failed attempt of a
+//     transient kind adds one;
+//   - below fallback.maxConsecutiveFailures the same model is tried again
+//     after an exponential backoff from fallback.retryDelay with jitter, no
+//     shorter than the server's Retry-After;
+//   - when the counter reaches the limit and the participant has a fallback,
+//     it switches to it for the rest of the topic and the same call goes on
+//     with the fallback at once;
+//   - a key refused, a model not found or a prompt too long for the model
+//     switches to the fallback at once, without a retry; any other permanent
+//     failure ends the call with the provider's words;
+//   - on the fallback, or without one, the endpoint's api.maxRetries bounds
+//     the retries of one call.
+type roster struct {
+	e     *Engine
+	scope string // the topic or motion id, for events and logs
+	book  usageBook
+
+	mu        sync.Mutex // guards the members' counters and the fallbacks
+	members   []*member
+	fallbacks []tree.Fallback
+}
+
+// member is one participant's state within a roster.
+type member struct {
+	p          configs.Participant
+	order      int // position in the roster, for sorting
+	maxRetries int // api.maxRetries of the participant's endpoint
+	failures   int
+	onFallback bool
+	// probe serializes the attempts of a participant that is failing on its
+	// primary model, so that exactly maxConsecutiveFailures attempts are
+	// made before the switch even when its calls run in parallel.
+	probe chan struct{}
+}
+
+func (e *Engine) newRoster(scope string) *roster {
+	return &roster{e: e, scope: scope}
+}
+
+// add enrols a participant and returns its state.
+func (r *roster) add(p configs.Participant) *member {
+	retries := configs.DefaultMaxRetries
+	if n := r.e.cfg.Endpoint(p.ID).MaxRetries; n != nil {
+		retries = *n
+	}
+	m := &member{p: p, order: len(r.members), maxRetries: retries, probe: make(chan struct{}, 1)}
+	r.members = append(r.members, m)
+	return m
+}
+
+func (m *member) model() string {
+	if m.onFallback {
+		return m.p.Fallback
+	}
+	return m.p.Model
+}
+
+// canFallBack reports whether the member has a fallback it is not using yet.
+func (m *member) canFallBack() bool {
+	return !m.onFallback && m.p.Fallback != "" && m.p.Fallback != m.p.Model
+}
+
+// call is one model call of a topic or motion.
+type call struct {
+	node   string
+	step   tree.Step
+	who    *member
+	msgs   []providers.Message
+	json   bool
+	schema *schema // the answer's JSON schema, for endpoints that take one
+}
+
+// next is what the attempt loop does after an attempt.
+type next int
+
+const (
+	stop     next = iota // the call is over, answered or failed
+	retry                // the same model again, after a wait
+	switched             // the participant's fallback, at once
+)
+
+// call makes c through the attempt loop and returns the answer with the
+// model that gave it, or the last failure with the model that failed last.
+func (r *roster) call(ctx context.Context, c call) (providers.Response, string, error) {
+	id := r.e.calls.Add(1)
+	retries := 0
+	for attempt := 1; ; attempt++ {
+		model, release, err := r.acquire(ctx, c.who)
+		if err != nil {
+			return providers.Response{}, model, err
+		}
+		resp, err := r.do(ctx, c, model, attempt, id)
+		what, wait := r.settle(ctx, c, model, err, retries)
+		release()
+		switch what {
+		case stop:
+			return resp, model, err
+		case switched:
+			retries = 0
+		case retry:
+			retries++
+			if werr := ctxwait.Sleep(ctx, wait); werr != nil {
+				return resp, model, err
+			}
+		}
+	}
+}
+
+// acquire returns the participant's current model. A participant failing on
+// its primary model with a fallback in reserve makes one attempt at a time;
+// release ends the turn.
+func (r *roster) acquire(ctx context.Context, m *member) (model string, release func(), err error) {
+	r.mu.Lock()
+	model, probing := m.model(), m.failures > 0 && m.canFallBack()
+	r.mu.Unlock()
+	if !probing {
+		return model, func() {}, nil
+	}
+	select {
+	case m.probe <- struct{}{}:
+	case <-ctx.Done():
+		return model, nil, context.Cause(ctx)
+	}
+	release = func() { <-m.probe }
+	r.mu.Lock()
+	model, probing = m.model(), m.canFallBack()
+	r.mu.Unlock()
+	if !probing {
+		release()
+		release = func() {}
+	}
+	return model, release, nil
+}
+
+// settle counts an attempt's outcome against the participant and says what
+// the call does next, with the wait before a retry.
+func (r *roster) settle(ctx context.Context, c call, model string, err error, retries int) (next, time.Duration) {
+	m := c.who
+	r.mu.Lock()
+	cur := m.model()
+	if err == nil {
+		if model == cur {
+			m.failures = 0
+		}
+		r.mu.Unlock()
+		return stop, 0
+	}
+	if ctx.Err() != nil {
+		r.mu.Unlock()
+		return stop, 0
+	}
+	pe := providers.Classify(err)
+	class := pe.Kind.Class()
+	var fb *tree.Fallback
+	what, wait := stop, time.Duration(0)
+	switch {
+	case class == providers.Permanent:
+	case model != cur:
+		// Another call switched the participant while this attempt ran: the
+		// outcome is the old model's, and this call goes on with the new one.
+		what = switched
+	case class == providers.Unusable:
+		if m.canFallBack() {
+			fb, what = r.fallBack(m, c, unusable(pe)), switched
+		}
+	default:
+		m.failures++
+		switch {
+		case m.failures >= r.e.maxFailures() && m.canFallBack():
+			fb, what = r.fallBack(m, c, failedAttempts(m.failures, pe)), switched
+		case m.canFallBack() || retries < m.maxRetries:
+			what = retry
+			wait = backoff(r.e.retryDelay(), retries, r.e.jitter(), pe.RetryAfter)
+		}
+	}
+	r.mu.Unlock()
+	if fb != nil {
+		r.announce(c, *fb)
+	}
+	return what, wait
+}
+
+// switchTo moves the participant of c to its fallback for the rest of the
+// topic for reason, unless it has none or uses it already. It reports
+// whether it switched.
+func (r *roster) switchTo(c call, reason string) bool {
+	r.mu.Lock()
+	if !c.who.canFallBack() {
+		r.mu.Unlock()
+		return false
+	}
+	fb := r.fallBack(c.who, c, reason)
+	r.mu.Unlock()
+	r.announce(c, *fb)
+	return true
+}
+
+// fallBack switches m to its fallback; r.mu must be held.
+func (r *roster) fallBack(m *member, c call, reason string) *tree.Fallback {
+	fb := tree.Fallback{Participant: m.p.ID, From: m.p.Model, To: m.p.Fallback, Node: c.node, Reason: reason}
+	m.onFallback, m.failures = true, 0
+	r.fallbacks = append(r.fallbacks, fb)
+	return &fb
+}
+
+// announce logs a fallback and emits its event.
+func (r *roster) announce(c call, fb tree.Fallback) {
+	r.e.log.Warn("participant falls back for the rest of the topic",
+		"topic", r.scope, "participant", fb.Participant, "from", fb.From, "to", fb.To, "node", fb.Node, "reason", fb.Reason)
+	r.e.emit(tree.Event{Kind: tree.FellBack, Topic: r.scope, Node: c.node, Participant: fb.Participant, Step: c.step, Model: fb.To, Fallback: &fb})
+}
+
+// failedAttempts says why n transient failures switched a participant:
+// "2 failed attempts, last 503", naming the last failure by its HTTP status
+// or, without one, by its kind.
+func failedAttempts(n int, last *providers.Error) string {
+	what := last.Kind.String()
+	if last.Status != 0 {
+		what = fmt.Sprint(last.Status)
+	}
+	if n == 1 {
+		return "1 failed attempt, " + what
+	}
+	return fmt.Sprintf("%d failed attempts, last %s", n, what)
+}
+
+// unusable says in words why a model cannot answer at all.
+func unusable(e *providers.Error) string {
+	what := e.Kind.String()
+	switch e.Kind {
+	case providers.KindAuth:
+		what = "key refused"
+	case providers.KindNotFound:
+		what = "model not found"
+	case providers.KindContextLength:
+		what = "prompt too long for the model"
+	}
+	if e.Status != 0 {
+		return fmt.Sprintf("%s (%d)", what, e.Status)
+	}
+	return what
+}
+
+// backoff returns the wait before retry n (0 for the first) of a call:
+// base·2ⁿ capped at maxBackoff, of which the upper half is jittered by
+// jitter ∈ [0,1). A server's Retry-After is a floor. A base of 0 waits only
+// as long as the server asks.
+func backoff(base time.Duration, n int, jitter float64, retryAfter time.Duration) time.Duration {
+	d := max(base, 0)
+	for i := 0; i < n && d < maxBackoff; i++ {
+		d *= 2
+	}
+	d = min(d, maxBackoff)
+	jitter = min(max(jitter, 0), 1)
+	d = d/2 + time.Duration(jitter*float64(d/2))
+	return max(d, retryAfter)
+}
+
+// do makes one attempt with model, unless ctx has ended, and accounts for it.
+func (r *roster) do(ctx context.Context, c call, model string, attempt int, id uint64) (providers.Response, error) {
+	if err := ctx.Err(); err != nil {
+		return providers.Response{}, err
+	}
+	e := r.e
+	ev := tree.Event{Topic: r.scope, Node: c.node, Participant: c.who.p.ID, Step: c.step, Model: model}
+	start := ev
+	start.Kind = tree.CallStarted
+	e.emit(start)
+	req := providers.Request{Participant: c.who.p.ID, Model: model, Messages: c.msgs, JSON: c.json, Attempt: attempt, Call: id}
+	if c.schema != nil {
+		req.Schema, req.SchemaName = c.schema.body, c.schema.name
+	}
+	resp, err := e.c.Complete(ctx, req)
+	if err != nil {
+		if ctx.Err() == nil {
+			r.book.add(model, tree.Usage{Failures: 1})
+			e.log.Warn("call failed", "topic", r.scope, "node", c.node, "participant", c.who.p.ID, "step", c.step, "model", model, "attempt", attempt, "err", err)
+		}
+		ev.Kind, ev.Err = tree.CallFailed, err.Error()
+		e.emit(ev)
+		return resp, err
+	}
+	u := tree.Usage{PromptTokens: resp.Usage.PromptTokens, CompletionTokens: resp.Usage.CompletionTokens, Calls: 1}
+	r.book.add(model, u)
+	e.spent.Add(int64(u.Total()))
+	ev.Kind, ev.Usage = tree.CallFinished, u
+	e.emit(ev)
+	return resp, nil
+}
+
+// repair sends an unusable answer back to the participant that gave it,
+// with the problem, once, and checks the new answer with check. It returns
+// the last answer received and the model that gave it; the error is nil when
+// that answer passed.
+func (r *roster) repair(ctx context.Context, c call, build func(prompts.Repair) ([]prompts.Message, error), raw string, problem error, check func(string) error) (string, string, error) {
+	pm, err := build(prompts.Repair{Previous: raw, Error: problem.Error()})
+	if err != nil {
+		return raw, "", fmt.Errorf("answer invalid (%w) and no repair prompt: %w", problem, err)
+	}
+	c.msgs = append(c.msgs[:len(c.msgs):len(c.msgs)], messages(pm)...)
+	resp, model, err := r.call(ctx, c)
+	if err != nil {
+		return raw, model, fmt.Errorf("answer invalid (%w) and the repair call failed: %w", problem, err)
+	}
+	if err := check(resp.Text); err != nil {
+		return resp.Text, model, fmt.Errorf("answer invalid after repair: %w", err)
+	}
+	return resp.Text, model, nil
+}
+
+// sortedFallbacks returns the fallbacks in participant order; a participant
+// falls back at most once per roster.
+func (r *roster) sortedFallbacks() []tree.Fallback {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	order := map[string]int{}
+	for _, m := range r.members {
+		order[m.p.ID] = m.order
+	}
+	out := slices.Clone(r.fallbacks)
+	slices.SortStableFunc(out, func(a, b tree.Fallback) int { return order[a.Participant] - order[b.Participant] })
+	if out == nil {
+		out = []tree.Fallback{}
+	}
+	return out
+}
+
+// usageBook counts tokens and calls per model, so that costs are computed
+// from integer totals in a fixed order whatever order the calls ended in.
+type usageBook struct {
+	mu      sync.Mutex
+	byModel map[string]tree.Usage
+}
+
+func (b *usageBook) add(model string, u tree.Usage) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.byModel == nil {
+		b.byModel = map[string]tree.Usage{}
+	}
+	b.byModel[model] = b.byModel[model].Add(u)
+}
+
+// total returns the sum over every model with its cost from pricing (per
+// million tokens).
+func (b *usageBook) total(pricing map[string]configs.Price) tree.Usage {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var sum tree.Usage
+	for _, m := range sortedKeys(b.byModel) {
+		u := b.byModel[m]
+		if p, ok := pricing[m]; ok {
+			u.Cost = (float64(u.PromptTokens)*p.Input + float64(u.CompletionTokens)*p.Output) / 1e6
+		}
+		sum = sum.Add(u)
+	}
+	return sum
+}

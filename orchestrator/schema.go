@@ -1,0 +1,71 @@
+package orchestrator
+
+import (
+	"encoding/json"
+	"sync"
+)
+
+// schema is the JSON schema of an answer, sent to endpoints configured with
+// api.responseFormat "json_schema".
+type schema struct {
+	name string
+	body json.RawMessage
+}
+
+type object = map[string]any
+
+func str() object { return object{"type": "string"} }
+
+func list(items object) object { return object{"type": "array", "items": items} }
+
+func obj(required []string, props object) object {
+	return object{"type": "object", "properties": props, "required": required, "additionalProperties": false}
+}
+
+func mustSchema(name string, v object) *schema {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err) // the literals below always encode
+	}
+	return &schema{name: name, body: b}
+}
+
+// judgmentSchema is the shape of a triage answer, or with forced of a
+// forced-verdict answer; parties are the debater ids a side may name.
+func judgmentSchema(forced bool, parties []string) *schema {
+	party := object{"type": "string", "enum": parties}
+	props := object{
+		"consensus": list(obj([]string{"point", "detail"}, object{"point": str(), "detail": str()})),
+		"divergences": list(obj([]string{"id", "title", "sides", "uninvolved"}, object{
+			"id":         str(),
+			"title":      str(),
+			"sides":      object{"type": "object", "additionalProperties": str(), "propertyNames": party},
+			"uninvolved": list(party),
+		})),
+	}
+	required := []string{"consensus", "divergences"}
+	name := "triage"
+	if forced {
+		props["forcedVerdicts"] = list(obj([]string{"divergenceId", "recommendation", "reasoning"}, object{
+			"divergenceId": str(), "recommendation": str(), "reasoning": str(),
+		}))
+		required = append(required, "forcedVerdicts")
+		name = "forced_verdicts"
+	}
+	return mustSchema(name, obj(required, props))
+}
+
+// The proposer's reply and the arbitrator's ruling in a motion.
+var (
+	replySchema = sync.OnceValue(func() *schema {
+		return mustSchema("reply", obj([]string{"action", "content"}, object{
+			"action":  object{"type": "string", "enum": []string{"claim", "appeal", "resolution"}},
+			"content": str(),
+		}))
+	})
+	rulingSchema = sync.OnceValue(func() *schema {
+		return mustSchema("ruling", obj([]string{"close", "content"}, object{
+			"close": object{"type": "boolean"}, "content": str(),
+		}))
+	})
+)

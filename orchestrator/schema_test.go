@@ -1,0 +1,86 @@
+package orchestrator
+
+import (
+	"encoding/json"
+	"slices"
+	"testing"
+
+	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/providers"
+	"github.com/debatehq/debate/providers/providertest"
+)
+
+// TestJudgeGetsItsSchema: an endpoint with api.responseFormat "json_schema"
+// receives the judge's real schema (triage, then forced verdicts at the round
+// limit, parties limited to the debaters' ids); debaters get none.
+func TestJudgeGetsItsSchema(t *testing.T) {
+	cfg := testConfig(2, "t1")
+	cfg.API = configs.API{BaseURL: providertest.MemoryURL, APIKey: "sk-test-secret", ResponseFormat: "json_schema"}
+	cfg.ApplyDefaults()
+	s := &script{judge: map[string][]string{"root": {splitAnswer("Divergence " + mark("d1"))}}, words: 5}
+	srv := providertest.New(t)
+	srv.Script(func(c providertest.Call) providertest.Reply { return scripted(s, c) })
+	client, err := providers.New(cfg, providers.Options{HTTPClient: srv.HTTPClient()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New(cfg, client, promptSet(t), Options{}).Run(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	type format struct {
+		Type       string `json:"type"`
+		JSONSchema struct {
+			Name   string `json:"name"`
+			Schema struct {
+				Required   []string `json:"required"`
+				Properties struct {
+					Divergences struct {
+						Items struct {
+							Properties struct {
+								Uninvolved struct {
+									Items struct {
+										Enum []string `json:"enum"`
+									} `json:"items"`
+								} `json:"uninvolved"`
+							} `json:"properties"`
+						} `json:"items"`
+					} `json:"divergences"`
+				} `json:"properties"`
+			} `json:"schema"`
+		} `json:"json_schema"`
+	}
+	var names []string
+	for _, c := range srv.Calls() {
+		var body struct {
+			ResponseFormat *format `json:"response_format"`
+		}
+		if err := json.Unmarshal(c.Body, &body); err != nil {
+			t.Fatal(err)
+		}
+		rf := body.ResponseFormat
+		if c.Model != "model-j" {
+			if rf != nil {
+				t.Errorf("debater %s was sent a response format %+v", c.Model, rf)
+			}
+			continue
+		}
+		if rf == nil || rf.Type != "json_schema" {
+			t.Fatalf("judge call without a json_schema response format: %s", c.Body)
+		}
+		sc := rf.JSONSchema.Schema
+		names = append(names, rf.JSONSchema.Name)
+		if parties := sc.Properties.Divergences.Items.Properties.Uninvolved.Items.Enum; !slices.Equal(parties, []string{"party-a", "party-b", "party-c"}) {
+			t.Errorf("%s schema: parties %v", rf.JSONSchema.Name, parties)
+		}
+		wantRequired := []string{"consensus", "divergences"}
+		if rf.JSONSchema.Name == "forced_verdicts" {
+			wantRequired = append(wantRequired, "forcedVerdicts")
+		}
+		if !slices.Equal(sc.Required, wantRequired) {
+			t.Errorf("%s schema requires %v, want %v", rf.JSONSchema.Name, sc.Required, wantRequired)
+		}
+	}
+	if !slices.Equal(names, []string{"triage", "forced_verdicts"}) {
+		t.Errorf("judge schemas %v, want triage at root then forced_verdicts at d1", names)
+	}
+}

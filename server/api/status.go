@@ -1,0 +1,50 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/debatehq/debate/protocol"
+)
+
+// Server-level codes of the safety checks (SPEC 2.5 "Safe by default").
+const (
+	// CodeUnsupportedMediaType refuses a write whose body is not declared
+	// as JSON.
+	CodeUnsupportedMediaType = "UNSUPPORTED_MEDIA_TYPE"
+	// CodeCrossSite refuses a state-changing request from another origin.
+	CodeCrossSite = "CROSS_SITE_REQUEST"
+	// CodeHostNotAllowed refuses, on a server without a token, a Host that
+	// is not a loopback name or address (DNS rebinding).
+	CodeHostNotAllowed = "HOST_NOT_ALLOWED"
+	// CodeRequestTimeout answers a request body that did not arrive in time.
+	CodeRequestTimeout = "REQUEST_TIMEOUT"
+)
+
+// statuses is the one table from error codes to HTTP statuses, for the API
+// and the web pages alike.
+var statuses = map[string]int{
+	string(protocol.CodeInvalidInput):     http.StatusBadRequest,
+	string(protocol.CodeAuthFailed):       http.StatusUnauthorized,
+	string(protocol.CodeActionNotAllowed): http.StatusForbidden,
+	string(protocol.CodeDebateNotFound):   http.StatusNotFound,
+	string(protocol.CodeArgumentNotFound): http.StatusNotFound,
+	string(protocol.CodeDocumentNotFound): http.StatusNotFound,
+	string(protocol.CodeContentTooLarge):  http.StatusRequestEntityTooLarge,
+	string(protocol.CodeInternal):         http.StatusInternalServerError,
+	CodeRouteNotFound:                     http.StatusNotFound,
+	CodeMethodNotAllowed:                  http.StatusMethodNotAllowed,
+	CodeUnsupportedMediaType:              http.StatusUnsupportedMediaType,
+	CodeCrossSite:                         http.StatusForbidden,
+	CodeHostNotAllowed:                    http.StatusForbidden,
+	CodeRequestTimeout:                    http.StatusRequestTimeout,
+}
+
+// Status is the HTTP status of an error code, and whether the code is known.
+// An unknown code is 500.
+func Status(code string) (int, bool) {
+	st, ok := statuses[code]
+	if !ok {
+		return http.StatusInternalServerError, false
+	}
+	return st, true
+}

@@ -1,0 +1,127 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/debatehq/debate/protocol"
+	"github.com/debatehq/debate/server/api"
+)
+
+// DefaultBodyTimeout bounds how long a client may take to send a request
+// body.
+const DefaultBodyTimeout = 10 * time.Second
+
+// Server-level codes of the safety checks (SPEC 2.5 "Safe by default").
+const (
+	codeCrossSite      = api.CodeCrossSite
+	codeHostNotAllowed = api.CodeHostNotAllowed
+)
+
+// withSafety refuses what a browser could be tricked into sending (SPEC 2.5
+// "Safe by default"): without a token, a request whose Host is not a loopback
+// name or address (DNS rebinding: an attacker's name that resolves to this
+// machine); with or without one, a state-changing request from another origin
+// (Sec-Fetch-Site, else Origin against Host, as net/http's
+// CrossOriginProtection decides). The web UI's own requests are same-origin
+// and pass. Read-only methods never change state and pass the origin check.
+func (s *Server) withSafety(next http.Handler) http.Handler {
+	cop := http.NewCrossOriginProtection()
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.opt.Token == "" && !s.localHost(r.Host) {
+			s.writeErrorBody(w, r, http.StatusForbidden, codeBody(codeHostNotAllowed,
+				fmt.Sprintf("host %q is not this server's loopback address", hostOnly(r.Host)),
+				"without a token the server answers only on 127.0.0.1, ::1 and localhost; use one of those, or start the server with --token to serve other host names"))
+			return
+		}
+		if err := cop.Check(r); err != nil {
+			s.writeErrorBody(w, r, http.StatusForbidden, codeBody(codeCrossSite,
+				"cross-origin "+r.Method+" refused",
+				"state-changing requests are accepted only from the server's own pages or from clients that send no Origin (agents, curl)"))
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// localHost reports whether a request's Host names this machine's loopback
+// interface (localhost, a name under .localhost, 127.0.0.0/8, ::1) or the
+// address the server listens on, when that is an IP address.
+func (s *Server) localHost(host string) bool {
+	h := strings.TrimSuffix(strings.ToLower(hostOnly(host)), ".")
+	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(h)
+	if ip == nil {
+		return false
+	}
+	if ip.IsLoopback() {
+		return true
+	}
+	if addr, ok := s.listenIP.Load().(net.IP); ok && !addr.IsUnspecified() && addr.Equal(ip) {
+		return true
+	}
+	return false
+}
+
+// hostOnly strips the port from a Host header value, and the brackets from
+// an IPv6 literal.
+func hostOnly(host string) string {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		return h
+	}
+	return strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+}
+
+// readBody reads a write's JSON body of at most MaxBody bytes within
+// BodyTimeout. A body not declared as application/json is refused with 415:
+// browsers send text/plain, forms and blobs cross-site without asking first,
+// but never application/json.
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	ct := r.Header.Get("Content-Type")
+	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
+		msg := "Content-Type is missing"
+		if ct != "" {
+			msg = fmt.Sprintf("Content-Type %q is not application/json", ct)
+		}
+		return nil, &bodyError{status: http.StatusUnsupportedMediaType, body: codeBody(api.CodeUnsupportedMediaType, msg,
+			"send the body as JSON with the header Content-Type: application/json")}
+	}
+	rc := http.NewResponseController(w)
+	if err := rc.SetReadDeadline(time.Now().Add(s.opt.BodyTimeout)); err != nil && !errors.Is(err, http.ErrNotSupported) {
+		return nil, fmt.Errorf("set body deadline: %w", err)
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opt.MaxBody))
+	_ = rc.SetReadDeadline(time.Time{})
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		return nil, protocol.Errorf(protocol.CodeContentTooLarge, "request body is larger than %d bytes", s.opt.MaxBody).
+			WithSuggestion("put long texts in a document (debate docs create) and send a short summary with its doc_id")
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		// The connection is spent: answer and close it.
+		w.Header().Set("Connection", "close")
+		return nil, &bodyError{status: http.StatusRequestTimeout, body: codeBody(api.CodeRequestTimeout,
+			fmt.Sprintf("the request body did not arrive within %s", s.opt.BodyTimeout), "send the whole body at once")}
+	case err != nil:
+		return nil, protocol.Errorf(protocol.CodeInvalidInput, "cannot read the request body: %v", err)
+	}
+	return body, nil
+}
+
+// bodyError is a refusal of a request body by the server itself, with its
+// own status.
+type bodyError struct {
+	status int
+	body   *api.ErrorBody
+}
+
+func (e *bodyError) Error() string { return e.body.Message }
