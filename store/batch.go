@@ -77,6 +77,7 @@ type writer struct {
 	closed bool
 
 	commits atomic.Int64 // batches committed
+	version int64        // PRAGMA data_version at the last batch; held with the token
 }
 
 func newWriter(s *Store) *writer {
@@ -229,6 +230,13 @@ func (w *writer) batch() {
 		tx.Rollback()
 		return
 	}
+	// PRAGMA data_version of this connection changes only when another
+	// process commits: then the heads kept in memory may be stale.
+	var version int64
+	if err := tx.QueryRowContext(bg, "PRAGMA data_version").Scan(&version); err != nil || (version != w.version && w.version != 0) {
+		w.s.heads.foreign()
+	}
+	w.version = version
 	b := &batchTx{s: s, tx: tx,
 		head: tx.StmtContext(bg, s.stmts.head), insert: tx.StmtContext(bg, s.stmts.insert),
 		update: tx.StmtContext(bg, s.stmts.update), argByID: tx.StmtContext(bg, s.stmts.argByID)}
@@ -272,18 +280,20 @@ func (w *writer) batch() {
 	w.answer(ops)
 }
 
-// answer notifies the subscribers of the debates that changed, then answers
-// every caller.
+// answer stores the heads of the debates that changed and notifies their
+// subscribers, then answers every caller.
 func (w *writer) answer(ops []*op) {
 	for _, o := range ops {
 		if o.out.err != nil || o.out.res.Replay {
 			continue
 		}
-		seq := o.out.res.Argument.Seq
-		if a := o.out.res.AutoRuling; a != nil {
-			seq = max(seq, a.Seq)
+		res := o.out.res
+		newest := res.Argument
+		if res.AutoRuling != nil {
+			newest = *res.AutoRuling
 		}
-		w.s.hub.notify(o.out.res.Argument.DebateID, seq)
+		w.s.heads.committed(res.Debate, newest)
+		w.s.hub.notify(newest.DebateID, newest.Seq)
 	}
 	for _, o := range ops {
 		o.done <- o.out

@@ -42,7 +42,10 @@ func (s *Store) Wait(ctx context.Context, debateID string, role protocol.Role, a
 		return WaitResult{}, err
 	}
 	afterSeq := 0
-	if afterArgumentID != "" {
+	if _, a, ok := s.heads.get(debateID); ok && afterArgumentID != "" && a.ID == afterArgumentID {
+		// The waiter has seen the newest argument, as it mostly has.
+		afterSeq = a.Seq
+	} else if afterArgumentID != "" {
 		var argDebate string
 		err := s.r.QueryRowContext(ctx, `SELECT debate_id, seq FROM arguments WHERE id = ?`, afterArgumentID).Scan(&argDebate, &afterSeq)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
@@ -118,8 +121,22 @@ func (s *Store) after(ctx context.Context, newest protocol.Argument, afterSeq in
 	return args, nil
 }
 
-// newest reads a debate and its newest argument in one statement.
+// newest returns a debate and its newest argument: the head kept in memory
+// while it is fresh (see heads), else read in one statement.
 func (s *Store) newest(ctx context.Context, debateID string) (protocol.Debate, protocol.Argument, error) {
+	if d, a, ok := s.heads.get(debateID); ok {
+		return d, a, nil
+	}
+	gen := s.heads.generation()
+	d, a, err := s.readNewest(ctx, debateID)
+	if err == nil {
+		s.heads.put(gen, d, a)
+	}
+	return d, a, err
+}
+
+// readNewest reads a debate and its newest argument in one statement.
+func (s *Store) readNewest(ctx context.Context, debateID string) (protocol.Debate, protocol.Argument, error) {
 	var d protocol.Debate
 	var a protocol.Argument
 	var typ, state, created, updated, aType, aRole, aState, aCreated string
@@ -324,6 +341,7 @@ func (h *hub) check(ctx context.Context, conn *sql.Conn) error {
 			continue
 		}
 		h.known[id] = seqs[i]
+		h.s.heads.drop(id)
 		for ch := range m {
 			select {
 			case ch <- struct{}{}:
