@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -90,21 +91,16 @@ chain of calls, is what limits the run.`,
 	ctx, stop := e.interruptible(nil)
 	defer stop()
 	r, err := bench.Tree(ctx, o.TreeOptions)
+	var rep report
 	if r != nil {
-		if perr := printReport(e.stdout, o.json, r, r.Text); perr != nil {
-			return e.fail("bench tree", perr)
+		rep = r
+	}
+	return e.benchOutcome(ctx, "bench tree", o.json, rep, err, func() string {
+		if r.TopicsReported != r.Options.Topics {
+			return fmt.Sprintf("%d of %d topics have a report", r.TopicsReported, r.Options.Topics)
 		}
-	}
-	switch {
-	case ctx.Err() != nil:
-		return exitInterrupted
-	case err != nil:
-		return e.fail("bench tree", err)
-	case r.TopicsReported != r.Options.Topics:
-		fmt.Fprintf(e.stderr, "debate bench tree: %d of %d topics have a report\n", r.TopicsReported, r.Options.Topics)
-		return exitFailed
-	}
-	return exitOK
+		return ""
+	})
 }
 
 func benchServeCmd(e *env, args []string) int {
@@ -137,30 +133,50 @@ with the server: read the load average printed beside the figures.`,
 	ctx, stop := e.interruptible(nil)
 	defer stop()
 	r, err := bench.Serve(ctx, o.ServeOptions)
+	var rep report
 	if r != nil {
-		if perr := printReport(e.stdout, o.json, r, r.Text); perr != nil {
-			return e.fail("bench serve", perr)
+		rep = r
+	}
+	return e.benchOutcome(ctx, "bench serve", o.json, rep, err, func() string {
+		if r.Errors > 0 || !r.SeqChecked {
+			return fmt.Sprintf("%d failed requests (first: %s), seq contiguous: %v", r.Errors, r.FirstError, r.SeqChecked)
+		}
+		return ""
+	})
+}
+
+// report is a benchmark's report.
+type report interface{ Text() string }
+
+// benchOutcome prints the report of a benchmark (nil when it did not run),
+// as JSON or text, and returns the exit code: interrupted, failed (err, or
+// problem when the run went through but its result is wrong), or OK.
+func (e *env) benchOutcome(ctx context.Context, cmd string, asJSON bool, r report, err error, problem func() string) int {
+	if r != nil {
+		if perr := printReport(e.stdout, asJSON, r); perr != nil {
+			return e.fail(cmd, perr)
 		}
 	}
 	switch {
 	case ctx.Err() != nil:
 		return exitInterrupted
 	case err != nil:
-		return e.fail("bench serve", err)
-	case r.Errors > 0 || !r.SeqChecked:
-		fmt.Fprintf(e.stderr, "debate bench serve: %d failed requests (first: %s), seq contiguous: %v\n", r.Errors, r.FirstError, r.SeqChecked)
+		return e.fail(cmd, err)
+	}
+	if p := problem(); p != "" {
+		fmt.Fprintf(e.stderr, "debate %s: %s\n", cmd, p)
 		return exitFailed
 	}
 	return exitOK
 }
 
-// printReport writes v as indented JSON, or as text.
-func printReport(w io.Writer, asJSON bool, v any, text func() string) error {
+// printReport writes r as indented JSON, or as text.
+func printReport(w io.Writer, asJSON bool, r report) error {
 	if !asJSON {
-		_, err := io.WriteString(w, text())
+		_, err := io.WriteString(w, r.Text())
 		return err
 	}
-	b, err := json.MarshalIndent(v, "", "  ")
+	b, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
 		return err
 	}
