@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/sourcegraph/conc"
+	"github.com/sourcegraph/conc/panics"
 
 	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/prompts"
@@ -159,7 +160,9 @@ func (e *Engine) Run(ctx context.Context) (*tree.Run, error) {
 		}
 	}
 	if len(topics) > 0 {
-		edits, usage = e.edits(ctx, run)
+		if p := panics.Try(func() { edits, usage = e.edits(ctx, run) }); p != nil {
+			e.log.Error("the edits call panicked; the run goes on without proposed edits", "panic", p.String())
+		}
 	}
 	wg.Wait()
 

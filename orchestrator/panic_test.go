@@ -9,7 +9,9 @@ import (
 	"testing"
 
 	"github.com/debatehq/debate/output"
+	"github.com/debatehq/debate/prompts"
 	"github.com/debatehq/debate/providers"
+	"github.com/debatehq/debate/providers/providertest"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -69,5 +71,54 @@ func TestPanicFailsOnlyItsNode(t *testing.T) {
 	report, _ := filepath.Glob(filepath.Join(dir, "topic-t1-*.md"))
 	if b, _ := os.ReadFile(report[0]); !strings.Contains(string(b), msg) {
 		t.Errorf("t1's report does not say why d1 failed")
+	}
+}
+
+// panickyRoles builds role prompts, but panics for the opponent of one
+// motion.
+type panickyRoles struct {
+	*prompts.Roles
+	title string
+}
+
+func (p panickyRoles) Opponent(t prompts.Turn) ([]prompts.Message, error) {
+	if t.Title == p.title {
+		panic("opponent prompt of " + t.Title)
+	}
+	return p.Roles.Opponent(t)
+}
+
+// TestPanicFailsOnlyItsMotion: a panic while one motion is played fails
+// that motion with the panic's message; the other motion closes normally.
+func TestPanicFailsOnlyItsMotion(t *testing.T) {
+	cfg := motionConfig(12, false)
+	second := cfg.Motions[0]
+	second.ID, second.Title = "m2", "Second motion"
+	cfg.Motions = append(cfg.Motions, second)
+	r := newMotionRig(t, cfg)
+	r.srv.Script(func(c providertest.Call) providertest.Reply {
+		if c.Model == modelP {
+			return propose("resolution", "All settled.")
+		}
+		return providertest.Text("C1: nothing else.")
+	})
+	client, err := providers.New(cfg, providers.Options{HTTPClient: r.srv.HTTPClient(), Concurrency: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, err := New(cfg, client, promptSet(t), Options{}).RunMotions(context.Background(),
+		MotionOptions{Store: r.st, Roles: panickyRoles{Roles: rolePrompts(t), title: "Retry webhooks"}, RunID: "run1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const msg = "panic: opponent prompt of Retry webhooks"
+	if m := ms[0]; m.Status != tree.Failed || m.StopReason != msg || len(m.Errors) != 1 || m.Errors[0].Message != msg {
+		t.Errorf("m1: %s (%s), errors %+v; want failed with the panic's message", m.Status, m.StopReason, m.Errors)
+	}
+	if m := ms[0]; len(m.Arguments) != 1 || m.Arguments[0].Type != "MOTION" {
+		t.Errorf("m1 arguments %+v, want the MOTION the database holds", m.Arguments)
+	}
+	if m := ms[1]; m.Status != tree.Converged {
+		t.Errorf("m2: %s (%s), want converged", m.Status, m.StopReason)
 	}
 }

@@ -115,8 +115,14 @@ func (r *roster) call(ctx context.Context, c call) (providers.Response, string, 
 			return providers.Response{}, model, err
 		}
 		resp, err := r.do(ctx, c, model, attempt, id)
-		what, wait := r.settle(ctx, c, model, err, retries)
+		what, wait, fb := r.settle(ctx, c, model, err, retries)
 		release()
+		if err != nil && ctx.Err() == nil {
+			r.logFailure(c, model, attempt, err, what, wait)
+		}
+		if fb != nil {
+			r.announce(c, *fb)
+		}
 		switch what {
 		case stop:
 			return resp, model, err
@@ -158,8 +164,9 @@ func (r *roster) acquire(ctx context.Context, m *member) (model string, release 
 }
 
 // settle counts an attempt's outcome against the participant and says what
-// the call does next, with the wait before a retry.
-func (r *roster) settle(ctx context.Context, c call, model string, err error, retries int) (next, time.Duration) {
+// the call does next, with the wait before a retry, and the switch to the
+// fallback it made, if any.
+func (r *roster) settle(ctx context.Context, c call, model string, err error, retries int) (next, time.Duration, *tree.Fallback) {
 	m := c.who
 	r.mu.Lock()
 	cur := m.model()
@@ -168,11 +175,11 @@ func (r *roster) settle(ctx context.Context, c call, model string, err error, re
 			m.failures = 0
 		}
 		r.mu.Unlock()
-		return stop, 0
+		return stop, 0, nil
 	}
 	if ctx.Err() != nil {
 		r.mu.Unlock()
-		return stop, 0
+		return stop, 0, nil
 	}
 	pe := providers.Classify(err)
 	class := pe.Kind.Class()
@@ -199,10 +206,21 @@ func (r *roster) settle(ctx context.Context, c call, model string, err error, re
 		}
 	}
 	r.mu.Unlock()
-	if fb != nil {
-		r.announce(c, *fb)
+	return what, wait, fb
+}
+
+// logFailure logs a failed attempt: a warning when it ends the call, a
+// routine line when the call goes on.
+func (r *roster) logFailure(c call, model string, attempt int, err error, what next, wait time.Duration) {
+	args := []any{"topic", r.scope, "node", c.node, "participant", c.who.p.ID, "step", c.step, "model", model, "attempt", attempt, "err", err}
+	switch what {
+	case stop:
+		r.e.log.Warn("call failed", args...)
+	case retry:
+		r.e.log.Info("attempt failed; retrying", append(args, "wait", wait)...)
+	case switched:
+		r.e.log.Info("attempt failed; the fallback takes the call", args...)
 	}
-	return what, wait
 }
 
 // switchTo moves the participant of c to its fallback for the rest of the
@@ -299,7 +317,6 @@ func (r *roster) do(ctx context.Context, c call, model string, attempt int, id u
 	if err != nil {
 		if ctx.Err() == nil {
 			r.book.add(model, tree.Usage{Failures: 1})
-			e.log.Warn("call failed", "topic", r.scope, "node", c.node, "participant", c.who.p.ID, "step", c.step, "model", model, "attempt", attempt, "err", err)
 		}
 		ev.Kind, ev.Err = tree.CallFailed, err.Error()
 		e.emit(ev)

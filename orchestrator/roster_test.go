@@ -194,3 +194,43 @@ func TestBackoff(t *testing.T) {
 		}
 	}
 }
+
+// TestAttemptLoopParallelCalls: once a participant with a fallback has
+// failed, its parallel calls try the primary one at a time, so the switch
+// comes after exactly maxConsecutiveFailures failed attempts, and every call
+// is then answered by the fallback.
+func TestAttemptLoopParallelCalls(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(1, "t1")
+		cfg.Fallback = configs.Fallback{MaxConsecutiveFailures: 3, RetryDelay: 1000}
+		var mu sync.Mutex
+		primary := 0
+		c := completer(func(_ context.Context, r providers.Request) (providers.Response, error) {
+			if r.Model == "m1" {
+				time.Sleep(200 * time.Millisecond)
+				mu.Lock()
+				primary++
+				mu.Unlock()
+				return providers.Response{}, unavailable
+			}
+			return providers.Response{Text: "answer"}, nil
+		})
+		e := newEngine(cfg, c, promptSet(t), Options{Jitter: func() float64 { return 0 }})
+		r := e.newRoster("t1")
+		m := r.add(configs.Participant{ID: "p", Model: "m1", Fallback: "m2"})
+		m.failures = 1
+		models := make([]string, 5)
+		each(len(models), true, func(i int) {
+			_, models[i], _ = r.call(t.Context(), call{node: "root", step: tree.StepPosition, who: m})
+		})
+		if primary != 2 {
+			t.Errorf("%d attempts on the primary, want 2 (the counter was at 1 of 3)", primary)
+		}
+		if !slices.Equal(models, []string{"m2", "m2", "m2", "m2", "m2"}) {
+			t.Errorf("answered by %v, want the fallback for every call", models)
+		}
+		if fbs := r.sortedFallbacks(); len(fbs) != 1 || fbs[0].Reason != "3 failed attempts, last 503" {
+			t.Errorf("fallbacks %+v", fbs)
+		}
+	})
+}

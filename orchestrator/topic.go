@@ -371,7 +371,11 @@ func (t *topicRun) decide(ctx context.Context, n *tree.Node, posed []int) {
 			c.Context = t.sidesText(c.Divergence)
 			n.Children = append(n.Children, c)
 		}
-		t.stop(ctx, n, tree.Split, fmt.Sprintf("%d divergences: split into child debates", len(j.Divergences)))
+		reason := fmt.Sprintf("%d divergences: split into child debates", len(j.Divergences))
+		if len(j.Divergences) == 1 {
+			reason = "1 divergence: split into a child debate"
+		}
+		t.stop(ctx, n, tree.Split, reason)
 	}
 }
 

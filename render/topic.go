@@ -383,7 +383,9 @@ func (r *report) judgment(n *tree.Node) {
 			}
 			r.printf("%d. **%s**\n", i+1, inlineText(title))
 			r.printf("   - **%s:** %s\n", w.recommendation, r.recommendation(v))
-			r.printf("   - **%s:** %s\n", w.reasoning, inlineText(v.Reasoning))
+			if !v.Missing {
+				r.printf("   - **%s:** %s\n", w.reasoning, inlineText(v.Reasoning))
+			}
 		}
 		r.b.WriteString("\n")
 	}

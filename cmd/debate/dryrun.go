@@ -111,9 +111,9 @@ func printPlan(w io.Writer, cfg *configs.Config, pv *orchestrator.Preview) {
 	}
 	fmt.Fprintf(tw, "  worst case\t%d nodes and %d calls per topic if every node splits into %d divergences (the judge decides)%s\n",
 		nodes, calls, assumedDivergences, all)
-	fmt.Fprintf(tw, "  retries\tup to %d per call (so up to %d HTTP requests a call), backoff from %d ms\n", retries, retries+1, cfg.Fallback.RetryDelay)
+	fmt.Fprintf(tw, "  retries\tup to %d per call on a fallback or without one, backoff from %d ms (never sooner than Retry-After)\n", retries, cfg.Fallback.RetryDelay)
 	if slices.ContainsFunc(people, func(p tree.Participant) bool { return p.Fallback != "" }) {
-		fmt.Fprintf(tw, "  fallback\tafter %d consecutive failures of a participant, for the rest of the topic\n", cfg.Fallback.MaxConsecutiveFailures)
+		fmt.Fprintf(tw, "  fallback\tafter %d failed attempts in a row (at once on 401/403, 404 or a prompt too long), the same call goes on with the fallback for the rest of the topic\n", cfg.Fallback.MaxConsecutiveFailures)
 	} else {
 		fmt.Fprintln(tw, "  fallback\tnone configured: a participant that keeps failing is left out of its steps")
 	}
