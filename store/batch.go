@@ -77,7 +77,41 @@ type writer struct {
 	closed bool
 
 	commits atomic.Int64 // batches committed
-	version int64        // PRAGMA data_version at the last batch; held with the token
+	version int64        // PRAGMA data_version last read; guarded by the token
+}
+
+// sawVersion takes PRAGMA data_version read on the writer's connection (by
+// the token's holder), which changes only when another process commits:
+// the heads are then dropped; unchanged, they are all current.
+func (w *writer) sawVersion(v int64, err error) {
+	switch {
+	case err != nil || w.version == 0:
+		w.s.heads.reset() // nothing to compare with
+	case v != w.version:
+		w.s.heads.foreign()
+	default:
+		w.s.heads.verified()
+	}
+	if err == nil {
+		w.version = v
+	}
+}
+
+// verify tells whether the heads are all current: when no batch is being
+// written, it reads PRAGMA data_version on the writer's connection. While a
+// batch is written it answers false, since the batch may be waiting for
+// another process to release the write lock.
+func (w *writer) verify() bool {
+	select {
+	case w.token <- struct{}{}:
+	default:
+		return false
+	}
+	defer func() { <-w.token }()
+	var v int64
+	err := w.s.w.QueryRowContext(context.Background(), "PRAGMA data_version").Scan(&v)
+	w.sawVersion(v, err)
+	return err == nil && v == w.version && w.s.heads.current()
 }
 
 func newWriter(s *Store) *writer {
@@ -230,13 +264,9 @@ func (w *writer) batch() {
 		tx.Rollback()
 		return
 	}
-	// PRAGMA data_version of this connection changes only when another
-	// process commits: then the heads kept in memory may be stale.
 	var version int64
-	if err := tx.QueryRowContext(bg, "PRAGMA data_version").Scan(&version); err != nil || (version != w.version && w.version != 0) {
-		w.s.heads.foreign()
-	}
-	w.version = version
+	err = tx.QueryRowContext(bg, "PRAGMA data_version").Scan(&version)
+	w.sawVersion(version, err)
 	b := &batchTx{s: s, tx: tx,
 		head: tx.StmtContext(bg, s.stmts.head), insert: tx.StmtContext(bg, s.stmts.insert),
 		update: tx.StmtContext(bg, s.stmts.update), argByID: tx.StmtContext(bg, s.stmts.argByID)}

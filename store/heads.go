@@ -11,12 +11,16 @@ import (
 // memory for Wait, so that polling a debate nothing was written to reads no
 // database. The writer stores the head of every debate it commits to, exact
 // since its transaction saw every commit before it; a head read from the
-// database is stored too. Each head is kept for the poll interval, so a
-// commit by another process is seen within the poll interval, as a waiter
-// sees it, and mostly sooner: the watcher drops the heads of the debates it
-// finds moved, and when PRAGMA data_version shows the writer a commit by
-// another process, every head is dropped and none is kept for a second, so
-// that processes writing to one file at once read each other's commits.
+// database is stored too. A head is current for the poll interval after it
+// was stored, or after the writer last read PRAGMA data_version on its
+// connection, which only another process's commit changes, and found it
+// unchanged (every batch reads it, and a poll finding no current head does
+// when no batch is being written). So a commit by another process is seen
+// within the poll interval, as a waiter sees it, and mostly sooner: the
+// watcher drops the heads of the debates it finds moved, and when the
+// writer sees such a commit every head is dropped and none is kept for a
+// second, so that processes writing to one file at once read each other's
+// commits.
 type heads struct {
 	ttl time.Duration
 
@@ -24,6 +28,9 @@ type heads struct {
 	gen    uint64 // counts drops of every head
 	m      map[string]head
 	shared time.Time // until then, keep no head
+	// fresh is when the writer last found no other process's commit, plus
+	// the poll interval: until then every head is current.
+	fresh time.Time
 }
 
 type head struct {
@@ -41,10 +48,36 @@ func (h *heads) get(id string) (protocol.Debate, protocol.Argument, bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	e, ok := h.m[id]
-	if !ok || !time.Now().Before(e.until) {
+	if now := time.Now(); !ok || !(now.Before(e.until) || now.Before(h.fresh)) {
 		return protocol.Debate{}, protocol.Argument{}, false
 	}
 	return e.d, e.a, true
+}
+
+// verified records that no other process has committed since the last
+// check: every head stored is current.
+func (h *heads) verified() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if now := time.Now(); !now.Before(h.shared) {
+		h.fresh = now.Add(h.ttl)
+	}
+}
+
+// current tells whether the last check found every head current.
+func (h *heads) current() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return time.Now().Before(h.fresh)
+}
+
+// reset forgets every head, when there is no earlier check to compare with.
+func (h *heads) reset() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.gen++
+	clear(h.m)
+	h.fresh = time.Time{}
 }
 
 // generation returns the number to give put for a head about to be read from
@@ -103,6 +136,7 @@ func (h *heads) foreign() {
 	h.gen++
 	clear(h.m)
 	h.shared = time.Now().Add(time.Second)
+	h.fresh = time.Time{}
 }
 
 // maxHeads bounds the heads kept.

@@ -127,6 +127,11 @@ func (s *Store) newest(ctx context.Context, debateID string) (protocol.Debate, p
 	if d, a, ok := s.heads.get(debateID); ok {
 		return d, a, nil
 	}
+	if s.wr.verify() {
+		if d, a, ok := s.heads.get(debateID); ok {
+			return d, a, nil
+		}
+	}
 	gen := s.heads.generation()
 	d, a, err := s.readNewest(ctx, debateID)
 	if err == nil {
