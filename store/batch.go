@@ -109,7 +109,7 @@ func (w *writer) verify() bool {
 	}
 	defer func() { <-w.token }()
 	var v int64
-	err := w.s.w.QueryRowContext(context.Background(), "PRAGMA data_version").Scan(&v)
+	err := w.s.stmts.version.QueryRowContext(context.Background()).Scan(&v)
 	w.sawVersion(v, err)
 	return err == nil && v == w.version && w.s.heads.current()
 }
@@ -265,7 +265,7 @@ func (w *writer) batch() {
 		return
 	}
 	var version int64
-	err = tx.QueryRowContext(bg, "PRAGMA data_version").Scan(&version)
+	err = tx.StmtContext(bg, s.stmts.version).QueryRowContext(bg).Scan(&version)
 	w.sawVersion(version, err)
 	b := &batchTx{s: s, tx: tx,
 		head: tx.StmtContext(bg, s.stmts.head), insert: tx.StmtContext(bg, s.stmts.insert),
