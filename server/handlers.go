@@ -34,33 +34,14 @@ func (s *Server) createDebate(w http.ResponseWriter, r *http.Request) {
 	s.writeResult(w, r, res, err)
 }
 
-// ParseFilter reads a debate list's query: state, limit, offset and
-// pending_first_opponent. A bad value is an INVALID_INPUT error naming it.
-func ParseFilter(q url.Values) (store.Filter, error) {
-	var f store.Filter
-	var err error
-	if v := q.Get("state"); v != "" {
-		if f.State, err = protocol.ParseState(v); err != nil {
-			return f, err
-		}
-	}
-	if f.Limit, err = queryInt(q, "limit", 0); err != nil {
-		return f, err
-	}
-	if f.Offset, err = queryInt(q, "offset", 0); err != nil {
-		return f, err
-	}
-	f.PendingFirstOpponent, err = queryBool(q, "pending_first_opponent")
-	return f, err
-}
-
 func (s *Server) listDebates(w http.ResponseWriter, r *http.Request) {
-	f, err := ParseFilter(r.URL.Query())
+	q, err := api.ParseListQuery(r.URL.Query())
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	page, err := s.st.List(r.Context(), f)
+	page, err := s.st.List(r.Context(), store.Filter{State: q.State, Limit: q.Limit, Offset: q.Offset,
+		PendingFirstOpponent: q.PendingFirstOpponent})
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -73,7 +54,7 @@ func (s *Server) listDebates(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) getDebate(w http.ResponseWriter, r *http.Request) {
-	limit, err := queryInt(r.URL.Query(), "limit", -1)
+	limit, err := api.QueryInt(r.URL.Query(), "limit", -1)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -266,7 +247,7 @@ func (s *Server) submitDocument(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) getDocument(w http.ResponseWriter, r *http.Request) {
-	version, err := queryInt(r.URL.Query(), "version", 0)
+	version, err := api.QueryInt(r.URL.Query(), "version", 0)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -281,31 +262,6 @@ func (s *Server) writeDocument(w http.ResponseWriter, r *http.Request, status in
 		return
 	}
 	s.writeData(w, r, status, api.DocumentResult{Document: api.FromDocument(doc), Replay: replay})
-}
-
-// queryInt reads a non-negative integer query parameter; def when absent.
-func queryInt(q url.Values, name string, def int) (int, error) {
-	v, ok := q[name]
-	if !ok || v[0] == "" {
-		return def, nil
-	}
-	n, err := strconv.Atoi(v[0])
-	if err != nil || n < 0 {
-		return 0, protocol.Errorf(protocol.CodeInvalidInput, "%s: want a non-negative integer, got %q", name, v[0])
-	}
-	return n, nil
-}
-
-func queryBool(q url.Values, name string) (bool, error) {
-	v := q.Get(name)
-	if v == "" {
-		return false, nil
-	}
-	b, err := strconv.ParseBool(v)
-	if err != nil {
-		return false, protocol.Errorf(protocol.CodeInvalidInput, "%s: want true or false, got %q", name, v)
-	}
-	return b, nil
 }
 
 // queryWait reads wait: seconds (a number from 0 to 60, fractions allowed).

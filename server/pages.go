@@ -1,59 +1,84 @@
 package server
 
 import (
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/json"
 	"net/http"
-	"strings"
 
-	"github.com/debatehq/debate/store"
+	"github.com/debatehq/debate/protocol"
 )
 
-// Store returns the store the server serves, for pages that read it.
-func (s *Server) Store() *store.Store { return s.st }
-
-// HandlePages routes a browser's page requests to pages: GET and HEAD
-// requests whose Accept header lists text/html and whose path pages has a
-// pattern for. Every other request goes to the server's routes as before, so
-// that one URL (such as /debates/{id}) is a page for a browser and JSON for
-// an agent. Pages are served behind the same authentication, request ids and
-// panic recovery. Call it at most once, before Handler or Serve.
-func (s *Server) HandlePages(pages *http.ServeMux) {
-	s.handler = s.withRequestID(s.withRecover(s.withSafety(s.withAuth(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodGet || r.Method == http.MethodHead {
-			if _, pattern := pages.Handler(r); pattern != "" {
-				w.Header().Add("Vary", "Accept")
-				if acceptsHTML(r) {
-					pages.ServeHTTP(w, r)
-					return
-				}
-			}
-		}
-		s.route(w, r)
-	})))))
+// Pages is the browser face of the server (package web): pages for people,
+// served behind the same safety checks, authentication, request ids and
+// panic recovery as the API. One URL (such as /debates/{id}) can be a page for
+// a browser and JSON for an agent: Pages decides which requests it takes.
+type Pages interface {
+	// Page returns the handler of the page r asks for, or nil when r is
+	// not a request for a page (it then goes to the API's routes).
+	Page(r *http.Request) http.Handler
+	// AskToken answers a request for a page that came without a valid
+	// token with a page asking for it, and reports whether it did; when it
+	// did not (r is not a person's browser), the JSON 401 is sent.
+	AskToken(w http.ResponseWriter, r *http.Request) bool
 }
 
-// acceptsHTML reports whether the request's Accept header names text/html
-// (browsers' navigations do; agents ask for JSON or anything).
-func acceptsHTML(r *http.Request) bool {
-	for _, v := range r.Header.Values("Accept") {
-		for part := range strings.SplitSeq(v, ",") {
-			mt, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-			if strings.EqualFold(strings.TrimSpace(mt), "text/html") && !zeroQuality(params) {
-				return true
-			}
-		}
-	}
-	return false
+// SessionPath is where a browser sends the token a person typed
+// (POST {"token": "…"}): when it is the server's, the answer sets a cookie
+// that carries it for the rest of the browser session.
+const SessionPath = "/session"
+
+// sessionCookie holds the token in a browser: HttpOnly, sent only to this
+// origin's own pages (SameSite=Strict), gone when the browser session ends.
+const sessionCookie = "debate_token"
+
+type sessionRequest struct {
+	Token string `json:"token"`
 }
 
-// zeroQuality reports whether media-type parameters carry q=0 (not
-// acceptable).
-func zeroQuality(params string) bool {
-	for p := range strings.SplitSeq(params, ";") {
-		k, v, _ := strings.Cut(strings.TrimSpace(p), "=")
-		if strings.EqualFold(strings.TrimSpace(k), "q") {
-			v = strings.TrimRight(strings.TrimSpace(v), "0")
-			return v == "" || v == "." || v == "0."
-		}
+// session serves POST /session: it checks the token and, when it is right,
+// keeps it in a session cookie.
+func (s *Server) session(w http.ResponseWriter, r *http.Request) {
+	body, err := s.readBody(w, r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
 	}
-	return false
+	var req sessionRequest
+	if err := json.Unmarshal(body, &req); err != nil || req.Token == "" {
+		s.writeError(w, r, protocol.Errorf(protocol.CodeInvalidInput, "token: want a JSON object with a non-empty string token").
+			WithSuggestion(`send {"token": "<the server's token>"}`))
+		return
+	}
+	if s.opt.Token == "" {
+		s.writeData(w, r, http.StatusCreated, map[string]bool{"session": false})
+		return
+	}
+	if !s.tokenMatches(req.Token) {
+		s.writeError(w, r, protocol.Errorf(protocol.CodeAuthFailed, "this is not the server's token").
+			WithSuggestion("use the token the server was started with (--token or DEBATE_AUTH_TOKEN)"))
+		return
+	}
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: req.Token, Path: "/", HttpOnly: true,
+		Secure: r.TLS != nil, SameSite: http.SameSiteStrictMode})
+	s.writeData(w, r, http.StatusCreated, map[string]bool{"session": true})
+}
+
+// tokenMatches compares a presented token with the server's in constant time
+// (over SHA-256 digests, so the length does not leak either).
+func (s *Server) tokenMatches(got string) bool {
+	if got == "" {
+		return false
+	}
+	sum := sha256.Sum256([]byte(got))
+	return subtle.ConstantTimeCompare(sum[:], s.token[:]) == 1
+}
+
+// sessionToken is the token a browser's session cookie carries, if any.
+func sessionToken(r *http.Request) string {
+	c, err := r.Cookie(sessionCookie)
+	if err != nil {
+		return ""
+	}
+	return c.Value
 }

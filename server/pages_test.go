@@ -1,77 +1,93 @@
 package server
 
 import (
-	"context"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
-
-	"github.com/debatehq/debate/store"
 )
 
-func TestAcceptsHTML(t *testing.T) {
-	tests := []struct {
-		accept []string
-		want   bool
-	}{
-		{nil, false},
-		{[]string{"application/json"}, false},
-		{[]string{"*/*"}, false},
-		{[]string{"text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}, true},
-		{[]string{"application/json", "TEXT/HTML; charset=utf-8"}, true},
-		{[]string{"text/html;q=0"}, false},
-		{[]string{"text/html; q=0.000, application/json"}, false},
-		{[]string{"text/html;q=0.5"}, true},
-		{[]string{"text/htmlx"}, false},
+// fakePages serves mux's patterns as pages for every request, and asks
+// browsers (Accept: text/html) for the token.
+type fakePages struct{ mux *http.ServeMux }
+
+func (p fakePages) Page(r *http.Request) http.Handler {
+	if _, pattern := p.mux.Handler(r); pattern != "" {
+		return p.mux
 	}
-	for _, tt := range tests {
-		r, _ := http.NewRequest(http.MethodGet, "/", nil)
-		for _, v := range tt.accept {
-			r.Header.Add("Accept", v)
-		}
-		if got := acceptsHTML(r); got != tt.want {
-			t.Errorf("Accept %q: %v, want %v", tt.accept, got, tt.want)
-		}
-	}
+	return nil
 }
 
-func TestHandlePages(t *testing.T) {
-	f := newFixture(t, Options{Token: "tok"})
-	pages := http.NewServeMux()
-	pages.HandleFunc("GET /debates/{id}", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html")
-		_, _ = w.Write([]byte("page of " + r.PathValue("id")))
-	})
-	f.srv.HandlePages(pages)
-	ts := httptest.NewServer(f.srv.Handler())
-	defer ts.Close()
-	if _, err := f.st.Create(context.Background(), store.NewDebate{ID: "d1", Title: "T", Type: "general_debate",
-		Content: "M", ClientRequestID: "c1"}); err != nil {
-		t.Fatal(err)
+func (p fakePages) AskToken(w http.ResponseWriter, r *http.Request) bool {
+	if !strings.Contains(r.Header.Get("Accept"), "text/html") {
+		return false
 	}
-	get := func(path, accept string) (int, string, string) {
-		req, _ := http.NewRequest(http.MethodGet, ts.URL+path, nil)
+	w.Header().Set("Content-Type", "text/html")
+	w.WriteHeader(http.StatusUnauthorized)
+	_, _ = io.WriteString(w, "type the token")
+	return true
+}
+
+// TestPagesAndSession: pages sit behind the token; a browser without it gets
+// the page asking for it, an agent the JSON 401; the token typed into that
+// page becomes a session cookie that opens the pages and the API.
+func TestPagesAndSession(t *testing.T) {
+	pages := http.NewServeMux()
+	pages.HandleFunc("GET /page/{id}", func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.WriteString(w, "page of "+r.PathValue("id"))
+	})
+	f := newFixture(t, Options{Token: "tok", Pages: fakePages{mux: pages}})
+	get := func(path, accept string, cookie *http.Cookie) (int, string, http.Header) {
+		req, _ := http.NewRequest(http.MethodGet, f.ts.URL+path, nil)
 		req.Header.Set("Accept", accept)
-		res, err := ts.Client().Do(req)
+		if cookie != nil {
+			req.AddCookie(cookie)
+		}
+		res, err := f.ts.Client().Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer res.Body.Close()
 		b, _ := io.ReadAll(res.Body)
-		return res.StatusCode, res.Header.Get("Vary"), string(b)
+		return res.StatusCode, string(b), res.Header
 	}
-	if st, vary, body := get("/debates/d1?token=tok", "text/html"); st != 200 || body != "page of d1" || vary != "Accept" {
-		t.Errorf("browser: %d %q vary %q", st, body, vary)
+	if st, body, h := get("/page/1?token=tok", "text/html", nil); st != 200 || body != "page of 1" || h.Get("Vary") != "Accept" {
+		t.Errorf("page with the token: %d %q vary %q", st, body, h.Get("Vary"))
 	}
-	if st, vary, body := get("/debates/d1?token=tok", "application/json"); st != 200 || !strings.Contains(body, `"motion"`) || vary != "Accept" {
-		t.Errorf("agent: %d %q vary %q", st, body, vary)
+	if st, body, _ := get("/page/1", "text/html", nil); st != 401 || body != "type the token" {
+		t.Errorf("browser without the token: %d %q, want the token page", st, body)
 	}
-	if st, _, body := get("/debates/d1", "text/html"); st != http.StatusUnauthorized || strings.Contains(body, "page of") {
-		t.Errorf("browser without token: %d %q", st, body)
+	if st, body, _ := get("/page/1", "application/json", nil); st != 401 || !strings.Contains(body, `"AUTH_FAILED"`) {
+		t.Errorf("agent without the token: %d %q, want the JSON 401", st, body)
 	}
-	if st, vary, _ := get("/health?token=tok", "text/html"); st != 200 || vary != "" {
-		t.Errorf("a route without a page: %d vary %q", st, vary)
+	if st, body, _ := get("/debates", "text/html", nil); st != 401 || !strings.Contains(body, `"AUTH_FAILED"`) {
+		t.Errorf("an API route without a page: %d %q, want the JSON 401", st, body)
+	}
+
+	r := f.call("POST", SessionPath, `{"token":"wrong"}`)
+	if r.status != 401 || r.env.Error == nil || r.env.Error.Code != "AUTH_FAILED" || r.header.Get("Set-Cookie") != "" {
+		t.Fatalf("wrong token: %d %s (cookie %q)", r.status, r.raw, r.header.Get("Set-Cookie"))
+	}
+	if r := f.call("POST", SessionPath, `{"token":"tok"}`, "Sec-Fetch-Site", "cross-site"); r.status != 403 {
+		t.Fatalf("session from another site: %d %s", r.status, r.raw)
+	}
+	r = f.call("POST", SessionPath, `{"token":"tok"}`)
+	res := http.Response{Header: r.header}
+	cookies := res.Cookies()
+	if r.status != 201 || len(cookies) != 1 {
+		t.Fatalf("right token: %d %s cookies %v", r.status, r.raw, cookies)
+	}
+	c := cookies[0]
+	if !c.HttpOnly || c.SameSite != http.SameSiteStrictMode || c.Path != "/" || c.MaxAge != 0 || !c.Expires.IsZero() {
+		t.Errorf("cookie %+v: want HttpOnly, SameSite=Strict, path /, for the session only", c)
+	}
+	if st, body, _ := get("/page/1", "text/html", c); st != 200 || body != "page of 1" {
+		t.Errorf("page with the session: %d %q", st, body)
+	}
+	if st, _, _ := get("/debates", "application/json", c); st != 200 {
+		t.Errorf("API with the session: %d", st)
+	}
+	if st, _, _ := get("/page/1", "text/html", &http.Cookie{Name: c.Name, Value: "forged"}); st != 401 {
+		t.Errorf("page with a forged cookie: %d", st)
 	}
 }

@@ -174,3 +174,30 @@ func countArguments(t *testing.T, f *fixture, id string) int {
 	}
 	return len(args)
 }
+
+func TestLocalHost(t *testing.T) {
+	s := New(nil, Options{})
+	s.listenIP.Store(net.ParseIP("192.0.2.7"))
+	tests := []struct {
+		host string
+		want bool
+	}{
+		{"127.0.0.1:3456", true},
+		{"127.8.9.10", true},
+		{"[::1]:3456", true},
+		{"localhost:3456", true},
+		{"LOCALHOST.", true},
+		{"app.localhost:80", true},
+		{"192.0.2.7:3456", true}, // the address listened on
+		{"192.0.2.8:3456", false},
+		{"evil.example", false},
+		{"localhost.evil.example", false},
+		{"127.0.0.1.nip.io", false},
+		{"", false},
+	}
+	for _, tt := range tests {
+		if got := s.localHost(tt.host); got != tt.want {
+			t.Errorf("localHost(%q) = %v, want %v", tt.host, got, tt.want)
+		}
+	}
+}

@@ -2,18 +2,21 @@
 // seed-compatible REST API over the store, long-polling waits, a WebSocket
 // feed for the arbitrator's web UI, and document routes for the agent
 // commands. It holds no SQL: every read and write goes through store.Store,
-// and every refusal is a protocol error mapped to an HTTP status by one table
-// (statusOf).
+// and every refusal is an error code mapped to an HTTP status by one table
+// (api.Status), always answered in the JSON envelope.
 //
-// Other files of the server (the web UI) add their routes with Handle; they
-// are served behind the same authentication.
+// It is safe by default: writes must be JSON, state changes from other
+// origins are refused, a server without a token answers only loopback Host
+// names, and request bodies have a deadline (see withSafety and readBody).
+//
+// The web UI (package web) plugs in as Options.Pages and is served behind the
+// same safety checks and authentication.
 package server
 
 import (
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
-	"crypto/subtle"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -58,6 +61,9 @@ type Options struct {
 	// BodyTimeout bounds how long a request body may take to arrive
 	// (DefaultBodyTimeout when 0); a slower body is cut and answered 408.
 	BodyTimeout time.Duration
+	// Pages, when set, serves the pages of a browser's requests (package
+	// web); see Pages.
+	Pages Pages
 	// OriginPatterns lists extra origins (host patterns, see
 	// websocket.AcceptOptions) allowed to open the WebSocket; the server's
 	// own origin is always allowed.
@@ -134,17 +140,14 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("POST /documents", s.createDocument)
 	s.mux.HandleFunc("POST /documents/{id}/versions", s.submitDocument)
 	s.mux.HandleFunc("GET /documents/{id}", s.getDocument)
+	s.mux.HandleFunc("POST "+SessionPath, s.session)
 }
 
 // Waiting returns the number of long-polls waiting for a new argument now.
 func (s *Server) Waiting() int { return int(s.waiting.Load()) }
 
-// Handle registers h for pattern (an http.ServeMux pattern such as
-// "GET /{$}") behind the server's authentication. Call it before serving.
-func (s *Server) Handle(pattern string, h http.Handler) { s.mux.Handle(pattern, h) }
-
 // Handler returns the server's HTTP handler: request ids, panic recovery,
-// authentication, then the routes.
+// the safety checks, authentication, then the pages and the routes.
 func (s *Server) Handler() http.Handler { return s.handler }
 
 // Serve serves HTTP on ln until ctx ends, then shuts down gracefully: it
@@ -227,9 +230,17 @@ func (f *freshConns) close() {
 	clear(f.m)
 }
 
-// route serves the request with its pattern, or a JSON 404/405 when no
-// pattern matches.
+// route serves a page when Pages has one for the request, else the route
+// with its pattern, or a JSON 404/405 when no pattern matches.
 func (s *Server) route(w http.ResponseWriter, r *http.Request) {
+	if s.opt.Pages != nil {
+		// The same URL may be a page or JSON depending on Accept.
+		w.Header().Add("Vary", "Accept")
+		if h := s.opt.Pages.Page(r); h != nil {
+			h.ServeHTTP(w, r)
+			return
+		}
+	}
 	if h, pattern := s.mux.Handler(r); pattern == "" {
 		rec := &statusRecorder{header: http.Header{}}
 		h.ServeHTTP(rec, r)
@@ -291,7 +302,10 @@ func (s *Server) withAuth(next http.Handler) http.Handler {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !s.authorized(r) {
+		if !s.authorized(r) && !(r.Method == http.MethodPost && r.URL.Path == SessionPath) {
+			if p := s.opt.Pages; p != nil && p.Page(r) != nil && p.AskToken(w, r) {
+				return
+			}
 			w.Header().Set("WWW-Authenticate", `Bearer realm="debate"`)
 			s.writeError(w, r, authFailed())
 			return
@@ -300,22 +314,21 @@ func (s *Server) withAuth(next http.Handler) http.Handler {
 	})
 }
 
-// authorized compares the presented token with the server's in constant
-// time (over SHA-256 digests, so the length does not leak either).
+// authorized reports whether r carries the server's token: as a Bearer
+// header, as ?token= on a GET, or in the session cookie a browser got from
+// POST /session.
 func (s *Server) authorized(r *http.Request) bool {
-	var got string
 	if h := r.Header.Get("Authorization"); h != "" {
 		scheme, tok, ok := strings.Cut(h, " ")
 		if !ok || !strings.EqualFold(scheme, "Bearer") {
 			return false
 		}
-		got = strings.TrimSpace(tok)
-	} else if r.Method == http.MethodGet {
-		got = r.URL.Query().Get("token")
+		return s.tokenMatches(strings.TrimSpace(tok))
 	}
-	if got == "" {
-		return false
+	if r.Method == http.MethodGet {
+		if tok := r.URL.Query().Get("token"); tok != "" {
+			return s.tokenMatches(tok)
+		}
 	}
-	sum := sha256.Sum256([]byte(got))
-	return subtle.ConstantTimeCompare(sum[:], s.token[:]) == 1
+	return s.tokenMatches(sessionToken(r))
 }

@@ -343,6 +343,12 @@ func TestStatusTable(t *testing.T) {
 			t.Errorf("%s → %d, want %d", c, got, w)
 		}
 	}
+	for code, want := range map[string]int{api.CodeRouteNotFound: 404, api.CodeMethodNotAllowed: 405,
+		api.CodeUnsupportedMediaType: 415, api.CodeCrossSite: 403, api.CodeHostNotAllowed: 403, api.CodeRequestTimeout: 408} {
+		if got := statusOf(code); got != want {
+			t.Errorf("%s → %d, want %d", code, got, want)
+		}
+	}
 	if got := statusOf("SOMETHING_NEW"); got != 500 {
 		t.Errorf("unknown code → %d, want 500", got)
 	}
@@ -460,8 +466,9 @@ func TestInternalErrorsDoNotLeak(t *testing.T) {
 }
 
 func TestPanicIsInternalError(t *testing.T) {
-	f := newFixture(t, Options{})
-	f.srv.Handle("GET /boom", http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic("secret detail") }))
+	boom := http.NewServeMux()
+	boom.HandleFunc("GET /boom", func(http.ResponseWriter, *http.Request) { panic("secret detail") })
+	f := newFixture(t, Options{Pages: fakePages{mux: boom}})
 	r := f.call("GET", "/boom", "")
 	if r.status != 500 || strings.Contains(r.raw, "secret") || !strings.Contains(f.logs.String(), "secret detail") {
 		t.Fatalf("panic: %d %s; log:\n%s", r.status, r.raw, f.logs.String())

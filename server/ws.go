@@ -4,7 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
+	"net/url"
+	"path"
+	"strings"
 	"time"
 
 	"github.com/coder/websocket"
@@ -41,6 +45,12 @@ func (s *Server) websocket(w http.ResponseWriter, r *http.Request) {
 	defer unsubscribe()
 	debate, args, err := s.st.Since(r.Context(), id, 0)
 	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	// Refuse here, in the JSON envelope, what websocket.Accept would refuse
+	// in plain text.
+	if err := s.checkUpgrade(r); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
@@ -218,4 +228,45 @@ func asProtocol(err error) *protocol.Error {
 		return pe
 	}
 	return &protocol.Error{Code: protocol.CodeInternal, Message: "internal error"}
+}
+
+// checkUpgrade refuses a request to /ws that is not a WebSocket handshake,
+// or whose Origin is neither the server's own nor one of OriginPatterns (a
+// page of another site must not drive the arbitrator's socket).
+func (s *Server) checkUpgrade(r *http.Request) error {
+	if !headerHas(r.Header, "Connection", "upgrade") || !headerHas(r.Header, "Upgrade", "websocket") {
+		return protocol.Errorf(protocol.CodeInvalidInput, "/ws is a WebSocket: the request is not a WebSocket handshake").
+			WithSuggestion("connect with a WebSocket client to ws://<server>/ws?debate_id=<id>")
+	}
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return nil
+	}
+	u, err := url.Parse(origin)
+	if err == nil && strings.EqualFold(u.Host, r.Host) {
+		return nil
+	}
+	if err == nil {
+		for _, p := range s.opt.OriginPatterns {
+			if ok, _ := path.Match(strings.ToLower(p), strings.ToLower(u.Host)); ok {
+				return nil
+			}
+		}
+	}
+	return &bodyError{status: http.StatusForbidden, body: codeBody(api.CodeCrossSite,
+		fmt.Sprintf("a WebSocket from origin %q is refused", origin),
+		"open the debate's page on this server itself")}
+}
+
+// headerHas reports whether a comma-separated header lists token
+// (case-insensitively).
+func headerHas(h http.Header, name, token string) bool {
+	for _, v := range h.Values(name) {
+		for part := range strings.SplitSeq(v, ",") {
+			if strings.EqualFold(strings.TrimSpace(part), token) {
+				return true
+			}
+		}
+	}
+	return false
 }

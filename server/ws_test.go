@@ -170,3 +170,29 @@ func TestWebSocketAuthAndOrigin(t *testing.T) {
 		})
 	}
 }
+
+// TestWebSocketRefusalsAreJSON: what the WebSocket handshake refuses is in
+// the JSON envelope, like every other error of the API.
+func TestWebSocketRefusalsAreJSON(t *testing.T) {
+	f := newFixture(t, Options{})
+	f.create("d1")
+	upgrade := []string{"Connection", "Upgrade", "Upgrade", "websocket", "Sec-WebSocket-Version", "13", "Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ=="}
+	tests := []struct {
+		name    string
+		headers []string
+		status  int
+		code    string
+	}{
+		{"plain GET", nil, 400, "INVALID_INPUT"},
+		{"foreign origin", append([]string{"Origin", "https://evil.example"}, upgrade...), 403, "CROSS_SITE_REQUEST"},
+		{"null origin", append([]string{"Origin", "null"}, upgrade...), 403, "CROSS_SITE_REQUEST"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := f.call("GET", "/ws?debate_id=d1", "", tt.headers...)
+			if r.status != tt.status || r.env.Error == nil || r.env.Error.Code != tt.code {
+				t.Fatalf("got %d %s, want %d %s in the envelope", r.status, r.raw, tt.status, tt.code)
+			}
+		})
+	}
+}

@@ -168,9 +168,16 @@ func (s *Store) readNewest(ctx context.Context, debateID string) (protocol.Debat
 // coalesced (the channel holds at most one) and never block a writer, so after
 // each signal read what is new with Since. cancel ends the subscription; it is
 // safe to call more than once. The channel is never closed.
+//
+// With AllDebates as debateID the channel is signalled after every commit
+// that may change a debate (creates included); a list of debates re-reads
+// itself then.
 func (s *Store) Subscribe(debateID string) (<-chan struct{}, func()) {
 	return s.hub.subscribe(debateID)
 }
+
+// AllDebates subscribes to the commits of every debate (see Subscribe).
+const AllDebates = ""
 
 // hub fans commit signals out to subscribers and, while anyone subscribes,
 // runs a watcher that notices commits made by other processes.
@@ -232,11 +239,17 @@ func (h *hub) subscribe(id string) (<-chan struct{}, func()) {
 func (h *hub) notify(id string, seq int) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	signal(h.subs[AllDebates])
 	m := h.subs[id]
 	if m == nil {
 		return
 	}
 	h.known[id] = seq
+	signal(m)
+}
+
+// signal wakes every channel of m without blocking. Call it with h.mu held.
+func signal(m map[chan struct{}]struct{}) {
 	for ch := range m {
 		select {
 		case ch <- struct{}{}:
@@ -327,8 +340,12 @@ func (h *hub) check(ctx context.Context, conn *sql.Conn) error {
 	h.mu.Lock()
 	ids := make([]string, 0, len(h.subs))
 	for id := range h.subs {
-		ids = append(ids, id)
+		if id != AllDebates {
+			ids = append(ids, id)
+		}
 	}
+	// check runs after the database changed: someone committed.
+	signal(h.subs[AllDebates])
 	h.mu.Unlock()
 	seqs := make([]int, len(ids))
 	for i, id := range ids {
@@ -347,12 +364,7 @@ func (h *hub) check(ctx context.Context, conn *sql.Conn) error {
 		}
 		h.known[id] = seqs[i]
 		h.s.heads.drop(id)
-		for ch := range m {
-			select {
-			case ch <- struct{}{}:
-			default:
-			}
-		}
+		signal(m)
 	}
 	return nil
 }

@@ -210,3 +210,41 @@ func TestSubscribeSince(t *testing.T) {
 	default:
 	}
 }
+
+// TestSubscribeAllDebates: a subscription to every debate is signalled by a
+// create, a write and a delete of any debate, and by a commit of another
+// process on the same file.
+func TestSubscribeAllDebates(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "debate.db")
+	a := openAt(t, path, Options{PollInterval: 5 * time.Millisecond})
+	other := openAt(t, path, Options{})
+	ch, cancel := a.Subscribe(AllDebates)
+	defer cancel()
+	got := func(what string) {
+		t.Helper()
+		select {
+		case <-ch:
+		case <-time.After(waitLong):
+			t.Fatalf("%s: no signal", what)
+		}
+	}
+	drain := func() {
+		select {
+		case <-ch:
+		default:
+		}
+	}
+	motion := mustCreate(t, a, "d1")
+	got("create")
+	drain()
+	claim(t, a, "d1", protocol.Opponent, motion.ID, "k1")
+	got("write")
+	drain()
+	mustCreate(t, other, "d2")
+	got("create by another store on the same file")
+	drain()
+	if err := a.Delete(context.Background(), "d2"); err != nil {
+		t.Fatal(err)
+	}
+	got("delete")
+}

@@ -105,8 +105,8 @@ func (w *writeStmts) close() {
 // the same ID and ClientRequestID again is a replay: the original MOTION and
 // the current debate come back with Replay set, even after the debate moved on
 // or closed. The same ID with another ClientRequestID is refused with
-// INVALID_INPUT, as the seed server answers. Creates are committed together with concurrent
-// writes, as Submit describes.
+// INVALID_INPUT, as the seed server answers. Creates are committed together
+// with concurrent writes, as Submit describes.
 func (s *Store) Create(ctx context.Context, nd NewDebate) (Result, error) {
 	if err := s.validateCreate(nd); err != nil {
 		return Result{}, err

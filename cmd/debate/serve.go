@@ -120,8 +120,8 @@ func (o *serveOptions) run(ctx context.Context, e *env) error {
 		fmt.Fprintf(e.stderr, "warning: listening on %s without a token: anyone who can reach it may read and write debates; set --token or DEBATE_AUTH_TOKEN\n", ln.Addr())
 	}
 	fmt.Fprintf(e.stderr, "debate serve: listening on http://%s (database %s)\n", ln.Addr(), path)
-	srv := server.New(st, server.Options{Token: o.token, Logger: log})
-	web.Register(srv, web.Options{Reports: o.reports, Logger: log})
+	ui := web.New(st, web.Options{Reports: o.reports, Logger: log, Done: ctx.Done()})
+	srv := server.New(st, server.Options{Token: o.token, Logger: log, Pages: ui})
 	serveErr := srv.Serve(ctx, ln)
 	return errors.Join(serveErr, st.Close())
 }

@@ -1,7 +1,9 @@
 // Package api is the wire format of the protocol server (SPEC 2.5): the JSON
 // shapes of debates, arguments, documents, poll answers and WebSocket frames,
-// the response envelope, and the request bodies with their strict decoders.
-// Both the server and its Go client use it, so the two cannot drift apart.
+// the response envelope, the request bodies with their strict decoders, the
+// debate list's query, and the one table from error codes to HTTP statuses.
+// The server, its web pages and its Go client all use it, so they cannot
+// drift apart.
 //
 // Field names follow the seed server (snake_case; parent_id is null for the
 // MOTION). Times are UTC RFC 3339 with microseconds

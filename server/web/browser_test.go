@@ -125,11 +125,22 @@ func (w testWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// TestBrowser drives a debate page in headless Chromium: the MOTION shows,
-// an argument written through the store appears live (also after the
-// server restarts under the page), refusals are shown, Intervene and a
-// closing Ruling change the state, and the controls end disabled.
-func TestBrowser(t *testing.T) {
+// browser is a headless Chromium for one test: it collects the page's
+// exceptions and security errors, and takes screenshots into
+// $DEBATE_WEB_SCREENSHOTS when that is set.
+type browser struct {
+	t        *testing.T
+	ctx      context.Context
+	prefix   string
+	mu       sync.Mutex
+	problems []string
+}
+
+// newBrowser starts Chromium with a window of width × height, or skips the
+// test when there is none (or with -short). It is stopped at the test's end,
+// after the problems it saw are reported.
+func newBrowser(t *testing.T, prefix string, width, height int) *browser {
+	t.Helper()
 	bin := chromium()
 	if bin == "" {
 		t.Skip("no Chromium found (set DEBATE_CHROMIUM or install chromium): skipping the browser test")
@@ -137,29 +148,138 @@ func TestBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: skipping the browser test")
 	}
-	const token = "browser-token-123"
-	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "debate.db"), store.Options{ContentLimit: 200})
-	if err != nil {
-		t.Fatal(err)
+	b := &browser{t: t, prefix: prefix}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	actx, cancelAlloc := chromedp.NewExecAllocator(ctx,
+		chromedp.ExecPath(bin), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true), chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(width, height))
+	bctx, cancelBrowser := chromedp.NewContext(actx, chromedp.WithListener(func(ev any) {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		switch e := ev.(type) {
+		case *runtime.EventExceptionThrown:
+			b.problems = append(b.problems, fmt.Sprintf("exception at %d:%d: %s", e.ExceptionDetails.LineNumber, e.ExceptionDetails.ColumnNumber, e.ExceptionDetails.Text))
+		case *cdplog.EventEntryAdded:
+			if e.Entry.Level == cdplog.EntryLevelError && (e.Entry.Source == cdplog.EntrySourceSecurity || e.Entry.Source == cdplog.EntrySourceJavascript || e.Entry.Source == cdplog.EntrySourceViolation) {
+				b.problems = append(b.problems, string(e.Entry.Source)+": "+e.Entry.Text)
+			}
+		}
+	}))
+	b.ctx = bctx
+	t.Cleanup(func() {
+		b.mu.Lock()
+		if len(b.problems) > 0 {
+			t.Errorf("the browser reported problems:\n%s", strings.Join(b.problems, "\n"))
+		}
+		b.mu.Unlock()
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			t.Error("the browser test ran out of time")
+		}
+		cancelBrowser()
+		cancelAlloc()
+		cancel()
+	})
+	return b
+}
+
+// shot saves a screenshot of the whole page as <prefix><name>.png.
+func (b *browser) shot(name string) {
+	dir := os.Getenv("DEBATE_WEB_SCREENSHOTS")
+	if dir == "" {
+		return
 	}
-	defer st.Close()
+	png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		b.t.Logf("screenshot %s: %v", name, err)
+		return
+	}
+	if err := os.WriteFile(filepath.Join(dir, b.prefix+name+".png"), png, 0o644); err != nil {
+		b.t.Logf("screenshot %s: %v", name, err)
+	}
+}
+
+// step runs actions, failing the test with the page's text when one fails.
+func (b *browser) step(what string, actions ...chromedp.Action[chromedp.Void]) {
+	b.t.Helper()
+	if err := chromedp.Do(b.ctx, actions...); err != nil {
+		b.shot("failed")
+		body, _ := chromedp.Run(b.ctx, chromedp.Evaluate[string]("document.body.innerText"))
+		b.t.Fatalf("%s: %v\npage text:\n%s", what, err, body)
+	}
+}
+
+// follow runs an action that makes the page navigate (a click on a link, a
+// reload) and waits for the new page's response.
+func (b *browser) follow(what string, action chromedp.Action[chromedp.Void]) {
+	b.t.Helper()
+	res, err := chromedp.RunResponse(b.ctx, action)
+	if err != nil {
+		b.t.Fatalf("%s: %v", what, err)
+	}
+	if res.Status != 200 {
+		b.t.Fatalf("%s: status %d", what, res.Status)
+	}
+}
+
+// until waits for a JavaScript expression to be true.
+func until(expr string) chromedp.Action[chromedp.Void] {
+	return chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingInterval(25*time.Millisecond),
+		chromedp.WithPollingTimeout(10*time.Second))
+}
+
+func stateIs(s string) chromedp.Action[chromedp.Void] {
+	return until(fmt.Sprintf(`document.getElementById('ui-state').textContent === %q`, s))
+}
+
+func enabled(id string, want bool) chromedp.Action[chromedp.Void] {
+	return until(fmt.Sprintf(`document.getElementById(%q).disabled === %v`, id, !want))
+}
+
+func errorShown(parts ...string) chromedp.Action[chromedp.Void] {
+	cond := `!document.getElementById('ui-error').hidden`
+	for _, p := range parts {
+		cond += fmt.Sprintf(` && document.getElementById('ui-error').textContent.includes(%q)`, p)
+	}
+	return until(cond)
+}
+
+// serveUI serves the API and the web UI over st on a loopback port until the
+// test ends, and returns the listener's address.
+func serveUI(t *testing.T, st *store.Store, token string) string {
+	t.Helper()
 	log := slog.New(slog.NewTextHandler(testWriter{t}, nil))
-	srv := server.New(st, server.Options{Token: token, Logger: log})
-	Register(srv, Options{Logger: log})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	serveCtx, stopServe := context.WithCancel(context.Background())
+	srv := server.New(st, server.Options{Token: token, Logger: log,
+		Pages: New(st, Options{Logger: log, Done: serveCtx.Done()})})
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(serveCtx, ln) }()
-	defer func() {
+	t.Cleanup(func() {
 		stopServe()
 		if err := <-served; err != nil {
 			t.Errorf("serve: %v", err)
 		}
-	}()
-	proxy := newCutProxy(t, ln.Addr().String())
+	})
+	return ln.Addr().String()
+}
+
+// TestBrowser drives a debate page in headless Chromium: the MOTION shows,
+// an argument written through the store appears live (also after the
+// connection drops under the page), refusals are shown, Intervene and a
+// closing Ruling change the state, and the controls end disabled.
+func TestBrowser(t *testing.T) {
+	b := newBrowser(t, "", 420, 900)
+	const token = "browser-token-123"
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "debate.db"), store.Options{ContentLimit: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	proxy := newCutProxy(t, serveUI(t, st, token))
 	base := "http://" + proxy.ln.Addr().String()
 
 	motion, err := st.Create(context.Background(), store.NewDebate{ID: "b1", Title: "Ship on Fridays?", Type: protocol.GeneralDebate,
@@ -167,69 +287,7 @@ func TestBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-
-	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
-	defer cancel()
-	actx, cancelAlloc := chromedp.NewExecAllocator(ctx,
-		chromedp.ExecPath(bin), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true), chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(420, 900))
-	defer cancelAlloc()
-	var mu sync.Mutex
-	var problems []string
-	bctx, cancelBrowser := chromedp.NewContext(actx, chromedp.WithListener(func(ev any) {
-		mu.Lock()
-		defer mu.Unlock()
-		switch e := ev.(type) {
-		case *runtime.EventExceptionThrown:
-			problems = append(problems, fmt.Sprintf("exception at %d:%d: %s", e.ExceptionDetails.LineNumber, e.ExceptionDetails.ColumnNumber, e.ExceptionDetails.Text))
-		case *cdplog.EventEntryAdded:
-			if e.Entry.Level == cdplog.EntryLevelError && (e.Entry.Source == cdplog.EntrySourceSecurity || e.Entry.Source == cdplog.EntrySourceJavascript || e.Entry.Source == cdplog.EntrySourceViolation) {
-				problems = append(problems, string(e.Entry.Source)+": "+e.Entry.Text)
-			}
-		}
-	}))
-	defer cancelBrowser()
-
-	shot := func(name string) {
-		dir := os.Getenv("DEBATE_WEB_SCREENSHOTS")
-		if dir == "" {
-			return
-		}
-		b, err := chromedp.Run(bctx, chromedp.FullScreenshot(100))
-		if err != nil {
-			t.Logf("screenshot %s: %v", name, err)
-			return
-		}
-		if err := os.WriteFile(filepath.Join(dir, name+".png"), b, 0o644); err != nil {
-			t.Logf("screenshot %s: %v", name, err)
-		}
-	}
-	step := func(what string, actions ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		if err := chromedp.Do(bctx, actions...); err != nil {
-			shot("failed")
-			body, _ := chromedp.Run(bctx, chromedp.Evaluate[string]("document.body.innerText"))
-			t.Fatalf("%s: %v\npage text:\n%s", what, err, body)
-		}
-	}
-	until := func(expr string) chromedp.Action[chromedp.Void] {
-		return chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingInterval(25*time.Millisecond),
-			chromedp.WithPollingTimeout(10*time.Second))
-	}
-	stateIs := func(s string) chromedp.Action[chromedp.Void] {
-		return until(fmt.Sprintf(`document.getElementById('ui-state').textContent === %q`, s))
-	}
-	enabled := func(id string, want bool) chromedp.Action[chromedp.Void] {
-		return until(fmt.Sprintf(`document.getElementById(%q).disabled === %v`, id, !want))
-	}
-	errorShown := func(parts ...string) chromedp.Action[chromedp.Void] {
-		cond := `!document.getElementById('ui-error').hidden`
-		for _, p := range parts {
-			cond += fmt.Sprintf(` && document.getElementById('ui-error').textContent.includes(%q)`, p)
-		}
-		return until(cond)
-	}
+	step, shot, bctx := b.step, b.shot, b.ctx
 
 	pageURL := base + "/debates/b1?token=" + url.QueryEscape(token)
 	step("open the debate page",
@@ -294,24 +352,46 @@ func TestBrowser(t *testing.T) {
 		enabled("ui-intervene", false), enabled("ui-ruling", true), enabled("ui-close", true),
 	)
 
-	step("a refused ruling (no content: the intervention emptied the text box) is shown",
+	step("the ruling form moves beside the intervention it answers, quoting it",
+		until(`document.querySelector('#ui-tree .arg-intervention > #ui-controls') !== null`),
+		until(`document.getElementById('ui-quote').textContent.includes('INTERVENTION #4 by arbitrator')`),
+		until(`document.querySelector('#ui-quote strong').textContent === 'stay on topic'`),
+	)
+	shot("3-ruling-form")
+
+	step("an empty ruling is caught before it is sent",
 		until(`document.getElementById('ui-content').value === ''`),
 		chromedp.Click(chromedp.ID("ui-ruling")),
-		errorShown("INVALID_INPUT", "content"),
+		errorShown("Write the ruling first"),
+		stateIs("INTERVENTION_PENDING"),
+	)
+	if c, err := st.Get(context.Background(), "b1", -1); err != nil || len(c.Arguments) != 3 {
+		t.Fatalf("the empty ruling reached the store: %v", err)
+	}
+
+	step("closing asks for confirmation; cancel keeps the debate open",
+		chromedp.SetValue(chromedp.ID("ui-content"), "Closed: Fridays stay **frozen**."),
+		chromedp.Click(chromedp.ID("ui-close")),
+		chromedp.Click(chromedp.ID("ui-ruling")),
+		until(`!document.getElementById('ui-confirm').hidden`),
+		chromedp.Click(chromedp.ID("ui-confirm-no")),
+		until(`document.getElementById('ui-confirm').hidden`),
 		stateIs("INTERVENTION_PENDING"),
 	)
 
 	step("rule and close",
-		chromedp.SetValue(chromedp.ID("ui-content"), "Closed: Fridays stay **frozen**."),
-		chromedp.Click(chromedp.ID("ui-close")),
 		chromedp.Click(chromedp.ID("ui-ruling")),
+		until(`!document.getElementById('ui-confirm').hidden`),
+		chromedp.Click(chromedp.ID("ui-confirm-yes")),
 		stateIs("CLOSED"),
 		until(`document.getElementById('ui-awaited').textContent === 'nobody (closed)'`),
 		until(`document.querySelector('#ui-tree .arg-ruling .body strong') !== null`),
 		enabled("ui-intervene", false), enabled("ui-ruling", false), enabled("ui-close", false),
 		until(`document.getElementById('ui-error').hidden`),
+		until(`document.getElementById('ui-notice').textContent === 'Ruling recorded as #5.'`),
+		until(`document.querySelector('#ui-controls-home + #ui-controls') !== null`),
 	)
-	shot("3-closed")
+	shot("4-closed")
 
 	c, err := st.Get(context.Background(), "b1", -1)
 	if err != nil {
@@ -331,14 +411,5 @@ func TestBrowser(t *testing.T) {
 		until(`document.querySelector('a[href^="/debates/b1"]').getAttribute('href').includes('token=')`),
 		until(`document.body.textContent.includes('CLOSED')`),
 	)
-	shot("4-list")
-
-	mu.Lock()
-	defer mu.Unlock()
-	if len(problems) > 0 {
-		t.Errorf("the browser reported problems:\n%s", strings.Join(problems, "\n"))
-	}
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		t.Error("the browser test ran out of time")
-	}
+	shot("5-list")
 }

@@ -1,20 +1,25 @@
 // Package web is the browser face of `debate serve` (SPEC 2.5): a list of the
-// debates and of the batch runs' reports found in configured folders, a live
-// page per debate (its argument tree over the server's WebSocket, the state
-// and who is awaited, and the arbitrator's Intervene and Ruling controls), and
-// the reports rendered as pages.
+// debates that refreshes itself (server-sent events) with a "needs you" view
+// counted in the tab title, and of the batch runs' reports found in
+// configured folders; a live page per debate (its argument tree over the
+// server's WebSocket, the state and who is awaited, and the arbitrator's
+// Intervene and Ruling controls, the ruling form beside the argument it
+// answers); documents as pages with their versions and diffs; and the
+// reports rendered as pages.
 //
 // Everything is embedded (HTML templates, one stylesheet, one script) and
 // works offline. Markdown is rendered on the server by the shared goldmark
-// (render.Fragment: raw HTML dropped, unsafe links emptied); the script only
-// inserts that HTML or sets plain text. Every page carries a Content Security
-// Policy that allows only the page's own script and stylesheet (by hash) and
-// network access to its own origin (the WebSocket included).
+// (render.Fragment); the script only inserts that HTML or sets plain text.
+// Every page carries a Content Security Policy that allows only the page's
+// own script and stylesheet (by hash) and network access to its own origin
+// (the WebSocket included).
 //
-// The pages are registered on the protocol server, so they sit behind its
-// token. A page opened with ?token= keeps the token in the browser only: the
-// script adds it to the WebSocket URL, its own data requests (as a Bearer
-// header) and same-origin links; the server never writes it into a page.
+// The server serves the UI as its server.Pages, behind its safety checks and
+// token. A browser without the token gets a page asking for it, which the
+// server keeps in a session cookie. A page opened with ?token= keeps the token
+// in the browser only: the script adds it to the WebSocket URL, its own data
+// requests (as a Bearer header) and same-origin links; the server never
+// writes it into a page.
 package web
 
 import (
@@ -35,7 +40,6 @@ import (
 
 	"github.com/debatehq/debate/protocol"
 	"github.com/debatehq/debate/render"
-	"github.com/debatehq/debate/server"
 	"github.com/debatehq/debate/server/api"
 	"github.com/debatehq/debate/store"
 )
@@ -51,28 +55,69 @@ type Options struct {
 	// Logger receives internal errors (with the request id); slog.Default()
 	// when nil. Tokens and query strings are never logged.
 	Logger *slog.Logger
+	// Done, when set, closes when the server begins to shut down: the live
+	// feeds of open pages end then, so that shutdown need not wait for them.
+	Done <-chan struct{}
 }
 
 //go:embed assets
 var assets embed.FS
 
-// Register adds the web UI to s: GET / (the debates and reports), the page of
-// a debate at GET /debates/{id} and the list at GET /debates for browsers
-// (agents asking for JSON still get the API's answers there), the rendered
-// arguments a page loads at GET /ui/debates/{id}/arguments, and the reports
-// at GET /reports/…. Call it once, before serving.
-func Register(s *server.Server, opt Options) {
-	h := newHandler(s.Store(), opt)
-	s.Handle("GET /{$}", http.HandlerFunc(h.list))
-	s.Handle("GET /ui/debates/{id}/arguments", http.HandlerFunc(h.arguments))
-	s.Handle("GET /reports/{path...}", http.HandlerFunc(h.report))
-	pages := http.NewServeMux()
-	pages.HandleFunc("GET /debates", h.list)
-	pages.HandleFunc("GET /debates/{id}", h.debate)
-	s.HandlePages(pages)
+// UI is the web UI: it serves the server's pages (server.Pages). Create it
+// with New and give it to the server as server.Options.Pages.
+type UI struct {
+	always *http.ServeMux // paths only the UI serves
+	pages  *http.ServeMux // paths that are pages for browsers and JSON for agents
+	h      *handler
+}
+
+// New returns the web UI over st: GET / (the debates and reports), the page
+// of a debate at GET /debates/{id}, the list at GET /debates and a document at
+// GET /documents/{id} for browsers (agents asking for JSON still get the API's
+// answers there), the rendered arguments a page loads at GET
+// /ui/debates/{id}/arguments, the list's live feed at GET /ui/events, and the
+// reports at GET /reports/….
+func New(st *store.Store, opt Options) *UI {
+	h := newHandler(st, opt)
+	u := &UI{always: http.NewServeMux(), pages: http.NewServeMux(), h: h}
+	u.always.HandleFunc("GET /{$}", h.list)
+	u.always.HandleFunc("GET /ui/debates/{id}/arguments", h.arguments)
+	u.always.HandleFunc("GET /reports/{path...}", h.report)
+	u.always.HandleFunc("GET /ui/events", h.events)
+	u.pages.HandleFunc("GET /debates", h.list)
+	u.pages.HandleFunc("GET /debates/{id}", h.debate)
+	u.pages.HandleFunc("GET /documents/{id}", h.document)
+	return u
+}
+
+// Page returns the handler of the page r asks for: the UI's own paths for
+// any client, the pages shared with the API only for requests that accept
+// HTML. It returns nil for everything else.
+func (u *UI) Page(r *http.Request) http.Handler {
+	// The muxes themselves serve, so that the handlers see path values.
+	if _, pattern := u.always.Handler(r); pattern != "" {
+		return u.always
+	}
+	if acceptsHTML(r) {
+		if _, pattern := u.pages.Handler(r); pattern != "" {
+			return u.pages
+		}
+	}
+	return nil
+}
+
+// AskToken answers a browser that asked for a page without the server's
+// token with a page that asks for it; other clients get the API's JSON 401.
+func (u *UI) AskToken(w http.ResponseWriter, r *http.Request) bool {
+	if !acceptsHTML(r) || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
+		return false
+	}
+	u.h.page(w, r, http.StatusUnauthorized, "token", "Token required", nil)
+	return true
 }
 
 type handler struct {
+	done    <-chan struct{}
 	st      *store.Store
 	log     *slog.Logger
 	reports *reports
@@ -90,6 +135,7 @@ func newHandler(st *store.Store, opt Options) *handler {
 	js := mustRead("assets/app.js")
 	css := mustRead("assets/style.css")
 	h := &handler{
+		done:    opt.Done,
 		st:      st,
 		log:     opt.Logger,
 		reports: newReports(opt.Reports),
@@ -103,7 +149,7 @@ func newHandler(st *store.Store, opt Options) *handler {
 	funcs := template.FuncMap{"awaited": awaitedText, "wireTime": wireTime, "shortTime": shortTime,
 		"stateClass":  func(s string) string { return "state " + classFor("state-", s) },
 		"statusClass": func(s string) string { return "status " + classFor("status-", s) }}
-	for _, name := range []string{"list", "debate", "report", "error"} {
+	for _, name := range []string{"list", "debate", "report", "error", "token", "document"} {
 		h.pages[name] = template.Must(template.New("layout.html").Funcs(funcs).
 			ParseFS(assets, "assets/layout.html", "assets/"+name+".html"))
 	}
@@ -238,11 +284,7 @@ func (h *handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 		h.internal(w, r, err)
 		return
 	}
-	status := http.StatusBadRequest
-	switch pe.Code {
-	case protocol.CodeDebateNotFound, protocol.CodeArgumentNotFound, protocol.CodeDocumentNotFound:
-		status = http.StatusNotFound
-	}
+	status, _ := api.Status(string(pe.Code))
 	h.page(w, r, status, "error", http.StatusText(status),
 		errorData{Status: status, Code: string(pe.Code), Message: pe.Message, Suggestion: pe.Suggestion})
 }
@@ -266,7 +308,9 @@ type listData struct {
 	Total      int
 	State      string
 	States     []string
-	First      int // 1-based index of the first debate shown
+	Needs      int  // debates awaiting the arbitrator
+	NeedsView  bool // the "needs you" view
+	First      int  // 1-based index of the first debate shown
 	Last       int
 	NewerURL   string
 	OlderURL   string
@@ -280,21 +324,42 @@ type listRow struct {
 	URL     string
 }
 
-// list serves the debates, newest first, filtered by ?state=, and the
-// reports.
+// list serves the debates, newest first, filtered by ?state= or, with
+// ?view=needs, those that wait for the arbitrator; and the reports. The
+// count of debates that wait for the arbitrator is in the title.
 func (h *handler) list(w http.ResponseWriter, r *http.Request) {
-	f, err := server.ParseFilter(r.URL.Query())
+	q, err := api.ParseListQuery(r.URL.Query())
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	f.Limit = PageSize
-	p, err := h.st.List(r.Context(), f)
+	d := listData{State: string(q.State), Runs: h.reports.runs(), ReportDirs: len(h.reports.dirs)}
+	switch v := r.URL.Query().Get("view"); v {
+	case "":
+	case "needs":
+		d.NeedsView = true
+	default:
+		h.fail(w, r, protocol.Errorf(protocol.CodeInvalidInput, "view: want needs or nothing, got %q", v).
+			WithSuggestion("use ?view=needs for the debates that wait for you"))
+		return
+	}
+	needs, err := h.needs(r.Context(), PageSize)
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	d := listData{Total: p.Total, State: string(f.State), Runs: h.reports.runs(), ReportDirs: len(h.reports.dirs)}
+	d.Needs = needs.Total
+	p := needs
+	f := store.Filter{State: q.State, Offset: q.Offset, PendingFirstOpponent: q.PendingFirstOpponent, Limit: PageSize}
+	if !d.NeedsView {
+		if p, err = h.st.List(r.Context(), f); err != nil {
+			h.fail(w, r, err)
+			return
+		}
+	} else {
+		f = store.Filter{Limit: PageSize}
+	}
+	d.Total = p.Total
 	for _, s := range protocol.States {
 		d.States = append(d.States, string(s))
 	}
@@ -317,13 +382,22 @@ func (h *handler) list(w http.ResponseWriter, r *http.Request) {
 		}
 		return "/?" + v.Encode()
 	}
-	if f.Offset > 0 {
+	if !d.NeedsView && f.Offset > 0 {
 		d.NewerURL = pageURL(max(0, f.Offset-PageSize))
 	}
-	if f.Offset+len(p.Debates) < p.Total {
+	if !d.NeedsView && f.Offset+len(p.Debates) < p.Total {
 		d.OlderURL = pageURL(f.Offset + len(p.Debates))
 	}
-	h.page(w, r, http.StatusOK, "list", "Debates", d)
+	h.page(w, r, http.StatusOK, "list", countTitle(d.Needs, "Debates"), d)
+}
+
+// countTitle puts the number of debates that need the arbitrator before a
+// page's title, as the tab shows it.
+func countTitle(needs int, title string) string {
+	if needs == 0 {
+		return title
+	}
+	return "(" + strconv.Itoa(needs) + ") " + title
 }
 
 // debateData is the body of a debate's page; Data is the JSON the script
@@ -361,6 +435,9 @@ func (h *handler) debate(w http.ResponseWriter, r *http.Request) {
 type RenderedArgument struct {
 	api.Argument
 	HTML string `json:"html"`
+	// Docs lists the ids of existing documents the content mentions; the
+	// page links them to their pages.
+	Docs []string `json:"docs,omitempty"`
 }
 
 // Rendered is the answer of GET /ui/debates/{id}/arguments: the debate as it
@@ -388,13 +465,19 @@ func (h *handler) arguments(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out := Rendered{Debate: api.FromDebate(deb), Arguments: make([]RenderedArgument, 0, len(args))}
+	known := map[string]bool{}
 	for _, a := range args {
 		body, err := render.Fragment([]byte(a.Content))
 		if err != nil {
 			h.jsonError(w, r, err)
 			return
 		}
-		out.Arguments = append(out.Arguments, RenderedArgument{Argument: api.FromArgument(a), HTML: string(body)})
+		docs, err := h.docRefs(r.Context(), a.Content, known)
+		if err != nil {
+			h.jsonError(w, r, err)
+			return
+		}
+		out.Arguments = append(out.Arguments, RenderedArgument{Argument: api.FromArgument(a), HTML: string(body), Docs: docs})
 	}
 	h.writeJSON(w, http.StatusOK, api.Envelope[Rendered]{Success: true, Data: out})
 }
@@ -408,10 +491,7 @@ func (h *handler) jsonError(w http.ResponseWriter, r *http.Request, err error) {
 			Code: string(protocol.CodeInternal), Message: "internal error (request " + id + ")", RequestID: id}})
 		return
 	}
-	status := http.StatusBadRequest
-	if pe.Code == protocol.CodeDebateNotFound {
-		status = http.StatusNotFound
-	}
+	status, _ := api.Status(string(pe.Code))
 	h.writeJSON(w, status, api.Envelope[any]{Error: api.FromError(pe)})
 }
 

@@ -69,6 +69,17 @@ type fixture struct {
 
 func newFixture(t testing.TB, token string, reports []string, stOpt store.Options) *fixture {
 	t.Helper()
+	return newFixtureOpts(t, token, Options{Reports: reports}, stOpt)
+}
+
+// newFixtureDone is a fixture whose live feeds end when done closes.
+func newFixtureDone(t testing.TB, done <-chan struct{}) *fixture {
+	t.Helper()
+	return newFixtureOpts(t, "", Options{Done: done}, store.Options{})
+}
+
+func newFixtureOpts(t testing.TB, token string, opt Options, stOpt store.Options) *fixture {
+	t.Helper()
 	if stOpt.Now == nil {
 		stOpt.Now = (&clock{t: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}).now
 	}
@@ -78,8 +89,8 @@ func newFixture(t testing.TB, token string, reports []string, stOpt store.Option
 	}
 	logs := &syncBuffer{}
 	log := slog.New(slog.NewTextHandler(logs, nil))
-	srv := server.New(st, server.Options{Token: token, Logger: log})
-	Register(srv, Options{Reports: reports, Logger: log})
+	opt.Logger = log
+	srv := server.New(st, server.Options{Token: token, Logger: log, Pages: New(st, opt)})
 	ts := httptest.NewServer(srv.Handler())
 	t.Cleanup(func() {
 		ts.Close()
@@ -218,10 +229,13 @@ func TestPages(t *testing.T) {
 		want               []string
 	}{
 		{"list", "/", browserAccept, 200, "text/html", "list.html",
-			[]string{`href="/debates/d-old"`, "AWAITING_ARBITRATOR", "awaiting arbitrator", "awaiting proposer", "awaiting opponent"}},
+			[]string{"<title>(1) Debates · debate</title>", `href="/debates/d-old"`, "AWAITING_ARBITRATOR", "awaiting arbitrator", "awaiting proposer", "awaiting opponent"}},
 		{"list for browsers at /debates", "/debates", browserAccept, 200, "text/html", "", []string{`href="/debates/d-mid"`}},
 		{"list filtered", "/?state=AWAITING_PROPOSER", browserAccept, 200, "text/html", "list_filtered.html",
 			[]string{"Ship on Fridays", `<option value="AWAITING_PROPOSER" selected>`}},
+		{"needs you", "/?view=needs", browserAccept, 200, "text/html", "list_needs.html",
+			[]string{"<title>(1) Debates · debate</title>", `href="/debates/d-old"`, "1 debate waits for your ruling"}},
+		{"view refused", "/?view=mine", browserAccept, 400, "text/html", "", []string{"view: want needs or nothing"}},
 		{"list filter refused", "/?state=SLEEPING", browserAccept, 400, "text/html", "",
 			[]string{"INVALID_INPUT", "unknown state", "AWAITING_OPPONENT, AWAITING_PROPOSER"}},
 		{"debate page", "/debates/d-old", browserAccept, 200, "text/html", "debate.html",
@@ -402,8 +416,11 @@ func TestAuth(t *testing.T) {
 	f.create("d1", "T", "M")
 	paths := []string{"/", "/debates", "/debates/d1", "/ui/debates/d1/arguments", "/reports/0/summary.md"}
 	for _, path := range paths {
-		if p := f.get(path, browserAccept, ""); p.status != http.StatusUnauthorized || !strings.Contains(p.body, "AUTH_FAILED") {
-			t.Errorf("%s without a token: %d %s", path, p.status, p.body)
+		if p := f.get(path, browserAccept, ""); p.status != http.StatusUnauthorized || !strings.Contains(p.body, `id="ui-token-form"`) {
+			t.Errorf("%s without a token: %d %s, want the page asking for the token", path, p.status, p.body)
+		}
+		if p := f.get(path, "application/json", ""); p.status != http.StatusUnauthorized || !strings.Contains(p.body, `"AUTH_FAILED"`) {
+			t.Errorf("%s without a token, as JSON: %d %s", path, p.status, p.body)
 		}
 		if p := f.get(path+sep(path)+"token=wrong", browserAccept, ""); p.status != http.StatusUnauthorized {
 			t.Errorf("%s with a wrong token: %d", path, p.status)

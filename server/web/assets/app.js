@@ -29,6 +29,37 @@
     });
   }
 
+  // linkDocs turns the mentions of the given document ids in root's text
+  // into links to the documents' pages (text nodes only, never markup).
+  function linkDocs(root, ids) {
+    if (!ids || !ids.length) return;
+    var walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    var texts = [];
+    for (var n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (!n.parentElement || !n.parentElement.closest('a')) texts.push(n);
+    }
+    texts.forEach(function (t) {
+      var s = t.nodeValue, parts = [], last = 0;
+      for (;;) {
+        var best = -1, bestID = '';
+        ids.forEach(function (id) {
+          var i = s.indexOf(id, last);
+          if (i >= 0 && (best < 0 || i < best)) { best = i; bestID = id; }
+        });
+        if (best < 0) break;
+        if (best > last) parts.push(document.createTextNode(s.slice(last, best)));
+        var a = el('a', 'doc-link', bestID);
+        a.href = '/documents/' + encodeURIComponent(bestID);
+        a.title = 'Open the document';
+        parts.push(a);
+        last = best + bestID.length;
+      }
+      if (!parts.length) return;
+      if (last < s.length) parts.push(document.createTextNode(s.slice(last)));
+      t.replaceWith.apply(t, parts);
+    });
+  }
+
   function parseTime(s) {
     // The wire's microseconds are trimmed to what Date reads everywhere.
     var d = new Date(String(s).replace(/(\.\d{3})\d*Z$/, '$1Z'));
@@ -56,10 +87,64 @@
   }
 
   function listPage() {
-    var select = document.getElementById('state');
-    if (select && select.form) {
-      select.addEventListener('change', function () { select.form.submit(); });
+    function wireFilter() {
+      var select = document.getElementById('state');
+      if (select && select.form) {
+        select.addEventListener('change', function () { select.form.submit(); });
+      }
     }
+    wireFilter();
+    if (!window.EventSource) return;
+    var status = document.getElementById('ui-list-live');
+    var baseTitle = document.title.replace(/^\(\d+\) /, '');
+    var loading = false, again = false;
+    var shown = null; // the list's HTML as the server last sent it
+
+    // refresh loads this same page again and swaps in its list: the HTML
+    // is the server's own template output.
+    function refresh() {
+      if (loading) { again = true; return; }
+      loading = true;
+      again = false;
+      var headers = { Accept: 'text/html' };
+      if (token) headers.Authorization = 'Bearer ' + token;
+      fetch(location.pathname + location.search, { headers: headers, cache: 'no-store', credentials: 'same-origin' })
+        .then(function (r) { return r.ok ? r.text() : null; })
+        .then(function (html) {
+          if (!html) return;
+          var fresh = new DOMParser().parseFromString(html, 'text/html').getElementById('ui-list');
+          var list = document.getElementById('ui-list');
+          if (!fresh || !list) return;
+          // Unchanged: keep the page as it is (focus, selection).
+          if (fresh.outerHTML === shown) return;
+          shown = fresh.outerHTML;
+          list.replaceWith(document.adoptNode(fresh));
+          keepToken(fresh);
+          localTimes(fresh);
+          wireFilter();
+        })
+        .catch(function () { /* the next change tries again */ })
+        .then(function () {
+          loading = false;
+          if (again) refresh();
+        });
+    }
+
+    var first = true;
+    var es = new EventSource('/ui/events' + (token ? '?token=' + encodeURIComponent(token) : ''));
+    es.addEventListener('change', function (ev) {
+      var d;
+      try { d = JSON.parse(ev.data); } catch (e) { return; }
+      document.title = (d.needs > 0 ? '(' + d.needs + ') ' : '') + baseTitle;
+      status.textContent = 'This list updates itself.';
+      // The first event only confirms what the page already shows.
+      if (first) { first = false; return; }
+      refresh();
+    });
+    es.onerror = function () {
+      status.textContent = 'Live updates paused: reconnecting…';
+      first = false;
+    };
   }
 
   function debatePage() {
@@ -80,7 +165,15 @@
       notice: document.getElementById('ui-notice'),
       tree: document.getElementById('ui-tree'),
       count: document.getElementById('ui-count'),
-      live: document.getElementById('ui-live')
+      live: document.getElementById('ui-live'),
+      controls: document.getElementById('ui-controls'),
+      home: document.getElementById('ui-controls-home'),
+      heading: document.getElementById('ui-controls-h'),
+      label: document.getElementById('ui-content-label'),
+      quote: document.getElementById('ui-quote'),
+      confirm: document.getElementById('ui-confirm'),
+      confirmYes: document.getElementById('ui-confirm-yes'),
+      confirmNo: document.getElementById('ui-confirm-no')
     };
 
     var state = data.debate.state;
@@ -91,6 +184,8 @@
     var ws = null, live = false, attempt = 0, retryTimer = null;
     var nextMessage = 1;
     var pending = null;    // the submission awaiting its answer
+    var newest = null;     // the newest argument: {id, seq, type, role, content}
+    var recordedSeq = 0;   // seq of the last submission this page recorded
     var unanswered = null; // a submission whose socket dropped before the answer
 
     function setConn(text, on) {
@@ -127,6 +222,36 @@
       else if (canIntervene) hint = 'The floor is open. Intervene to stop it; a ruling follows.';
       else hint = '';
       ui.hint.textContent = hint;
+      if (!(ready && canRule)) ui.confirm.hidden = true;
+      placeControls(canRule);
+    }
+
+    // placeControls puts the arbitrator's form beside the APPEAL,
+    // RESOLUTION or INTERVENTION a ruling answers, quoting it; otherwise
+    // back under the status.
+    function placeControls(canRule) {
+      var n = newest && nodes[newest.id];
+      if (canRule && n && newest.type !== 'CLAIM' && newest.type !== 'MOTION' && newest.type !== 'RULING') {
+        if (ui.controls.parentNode !== n.li) n.li.insertBefore(ui.controls, n.kids);
+        ui.heading.textContent = 'Your ruling on ' + newest.type + ' #' + newest.seq;
+        ui.label.textContent = 'Text of your ruling (Markdown)';
+        ui.quote.replaceChildren();
+        ui.quote.appendChild(el('cite', '', newest.type + ' #' + newest.seq + ' by ' + newest.role + ':'));
+        if (n.body.classList.contains('plain')) {
+          ui.quote.appendChild(el('div', 'quote-body plain', newest.content || '(no text)'));
+        } else {
+          // A copy of the argument's body, which is the server's safe HTML.
+          var copy = n.body.cloneNode(true);
+          copy.className = 'quote-body';
+          ui.quote.appendChild(copy);
+        }
+        ui.quote.hidden = false;
+        return;
+      }
+      if (ui.controls.previousElementSibling !== ui.home) ui.home.after(ui.controls);
+      ui.heading.textContent = 'Arbitrator';
+      ui.label.textContent = 'Text of your intervention or ruling (Markdown)';
+      ui.quote.hidden = true;
     }
 
     function showError(err) {
@@ -141,12 +266,18 @@
       ui.error.hidden = false;
     }
 
+    // showProblem explains, before anything is sent, why it is not sent.
+    function showProblem(text) {
+      ui.error.replaceChildren(el('p', '', text));
+      ui.error.hidden = false;
+    }
+
     function hideError() {
       ui.error.hidden = true;
       ui.error.replaceChildren();
     }
 
-    function addArgument(a, html, fresh) {
+    function addArgument(a, html, fresh, docs) {
       var n = nodes[a.id];
       if (!n) {
         var li = el('li', 'arg ' + classFor('arg-', a.type));
@@ -181,12 +312,17 @@
           li.classList.add('fresh');
           ui.live.textContent = 'New argument #' + a.seq + ': ' + a.type + ' by ' + a.role;
         }
+        if (!newest || a.seq > newest.seq) {
+          newest = { id: a.id, seq: a.seq, type: a.type, role: a.role, content: a.content };
+        }
       }
       if (typeof html === 'string') {
         // html comes from the server's safe Markdown renderer.
         n.body.innerHTML = html;
         n.body.classList.remove('plain');
+        linkDocs(n.body, docs);
         keepToken(n.body);
+        if (newest && newest.id === a.id) updateControls();
       } else {
         loadHTML();
       }
@@ -203,7 +339,7 @@
         .then(function (env) {
           if (!env || !env.success) return;
           env.data.arguments.forEach(function (a) {
-            addArgument(a, a.html);
+            addArgument(a, a.html, false, a.docs);
             if (a.seq > rendered) rendered = a.seq;
           });
         })
@@ -228,6 +364,12 @@
           setState(d.debate.state);
           break;
         case 'new_argument':
+          // What this page said about its last submission is stale once
+          // someone else has written after it.
+          if (d.argument.seq > recordedSeq && !pending) {
+            ui.notice.textContent = '';
+            hideError();
+          }
           addArgument(d.argument, undefined, !nodes[d.argument.id]);
           setState(d.debate.state);
           break;
@@ -236,6 +378,7 @@
             var a = d.argument || {};
             ui.notice.textContent = (a.type ? a.type.charAt(0) + a.type.slice(1).toLowerCase() : 'Submission') +
               ' recorded as #' + a.seq + (d.replay ? ' (already recorded before)' : '') + '.';
+            recordedSeq = a.seq || 0;
             ui.content.value = '';
             ui.close.checked = false;
             pending = null;
@@ -259,10 +402,23 @@
       return 'web-' + Array.prototype.map.call(b, function (x) { return (x + 256).toString(16).slice(1); }).join('');
     }
 
-    function submit(kind) {
+    function submit(kind, confirmed) {
       if (!ws || !live || pending) return;
       var content = ui.content.value;
       var close = kind === 'submit_ruling' && ui.close.checked;
+      ui.notice.textContent = '';
+      if (kind === 'submit_ruling' && !content.trim()) {
+        showProblem('Write the ruling first: a ruling needs its text (the parties align to it).');
+        ui.content.focus();
+        return;
+      }
+      if (close && !confirmed) {
+        hideError();
+        ui.confirm.hidden = false;
+        ui.confirmYes.focus();
+        return;
+      }
+      ui.confirm.hidden = true;
       // Sending the same thing again after a dropped connection reuses its
       // client_request_id, so the server records it once.
       var same = unanswered && unanswered.kind === kind && unanswered.content === content && unanswered.close === close;
@@ -325,6 +481,10 @@
 
     ui.intervene.addEventListener('click', function () { submit('submit_intervention'); });
     ui.ruling.addEventListener('click', function () { submit('submit_ruling'); });
+    ui.confirmYes.addEventListener('click', function () { submit('submit_ruling', true); });
+    ui.confirmNo.addEventListener('click', function () { ui.confirm.hidden = true; ui.ruling.focus(); });
+    ui.close.addEventListener('change', function () { if (!ui.close.checked) ui.confirm.hidden = true; });
+    ui.content.addEventListener('input', function () { ui.notice.textContent = ''; });
     window.addEventListener('online', reconnectNow);
     document.addEventListener('visibilitychange', function () {
       if (document.visibilityState === 'visible') reconnectNow();
@@ -333,9 +493,35 @@
     connect();
   }
 
+  // The token page sends the typed token to the server, which keeps it in a
+  // cookie for this browser session; the page asked for is then reloaded.
+  function tokenPage() {
+    var form = document.getElementById('ui-token-form');
+    var input = document.getElementById('ui-token');
+    var error = document.getElementById('ui-token-error');
+    form.addEventListener('submit', function (ev) {
+      ev.preventDefault();
+      error.hidden = true;
+      fetch('/session', {
+        method: 'POST', credentials: 'same-origin', cache: 'no-store',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ token: input.value })
+      }).then(function (r) { return r.json(); }).then(function (env) {
+        if (env && env.success) { location.reload(); return; }
+        error.textContent = (env && env.error && env.error.message) || 'The server refused the token.';
+        error.hidden = false;
+        input.select();
+      }).catch(function () {
+        error.textContent = 'The server cannot be reached.';
+        error.hidden = false;
+      });
+    });
+  }
+
   keepToken(document);
   localTimes(document);
   var page = document.body.getAttribute('data-page');
   if (page === 'list') listPage();
   if (page === 'debate') debatePage();
+  if (page === 'token') tokenPage();
 })();

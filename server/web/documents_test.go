@@ -1,0 +1,74 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/debatehq/debate/protocol"
+	"github.com/debatehq/debate/store"
+)
+
+// TestDocumentPage: a document is a page for browsers, with its versions,
+// the latest rendered and the diff from the version before; agents still get
+// the API's JSON at the same URL.
+func TestDocumentPage(t *testing.T) {
+	f := newFixture(t, "", nil, store.Options{})
+	ctx := context.Background()
+	v1, _, err := f.st.CreateDocument(ctx, store.NewDocument{Title: "Cache plan",
+		Content: "# Plan\n\n1. Build the cache.\n2. Ship it.\n\nKeep `Vec<String>` as it is.\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := f.st.SubmitDocument(ctx, v1.ID, "# Plan\n\n1. Build the cache.\n2. Warm the cache up.\n3. Ship it.\n\nKeep `Vec<String>` as it is.\n", ""); err != nil {
+		t.Fatal(err)
+	}
+	path := "/documents/" + v1.ID
+	p := f.get(path, browserAccept, "")
+	if p.status != http.StatusOK || !strings.HasPrefix(p.header.Get("Content-Type"), "text/html") {
+		t.Fatalf("browser: %d %s", p.status, p.body)
+	}
+	golden(t, "document.html", strings.ReplaceAll(mainOf(t, p.body), v1.ID, "DOC-ID"))
+
+	first := mainOf(t, f.get(path+"?version=1", browserAccept, "").body)
+	if !strings.Contains(first, "version 1 of 2") || strings.Contains(first, "Changes from") || !strings.Contains(first, `href="/documents/`+v1.ID+`?version=2"`) {
+		t.Errorf("version 1: want no diff and a link to version 2:\n%s", first)
+	}
+	if p := f.get(path+"?version=2&from=2", browserAccept, ""); p.status != http.StatusBadRequest || !strings.Contains(p.body, "from: want a version older than 2") {
+		t.Errorf("diff from itself: %d %s", p.status, mainOf(t, p.body))
+	}
+	if p := f.get(path+"?version=3", browserAccept, ""); p.status != http.StatusNotFound || !strings.Contains(p.body, "versions run from 1 to 2") {
+		t.Errorf("missing version: %d %s", p.status, mainOf(t, p.body))
+	}
+	if p := f.get(path, "application/json", ""); p.status != http.StatusOK || !strings.Contains(p.body, `"latest_version":2`) {
+		t.Errorf("agent: %d %s", p.status, p.body)
+	}
+}
+
+// TestArgumentDocRefs: the rendered arguments name the existing documents
+// their content mentions, for the page to link; other UUIDs are left alone.
+func TestArgumentDocRefs(t *testing.T) {
+	f := newFixture(t, "", nil, store.Options{})
+	doc, _, err := f.st.CreateDocument(context.Background(), store.NewDocument{Title: "Plan", Content: "plan"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const stranger = "01890a5d-ac96-774b-bcce-b302099a8057"
+	f.create("d1", "T", "The plan is "+doc.ID+" (not "+stranger+"); see "+doc.ID+" again.")
+	f.submit(store.Write{DebateID: "d1", Type: protocol.Intervention, Role: protocol.Arbitrator, Content: "no documents here"})
+	p := f.get("/ui/debates/d1/arguments", "", "")
+	var env struct {
+		Data Rendered `json:"data"`
+	}
+	if err := json.Unmarshal([]byte(p.body), &env); err != nil || len(env.Data.Arguments) != 2 {
+		t.Fatalf("%d %s", p.status, p.body)
+	}
+	if got := env.Data.Arguments[0].Docs; len(got) != 1 || got[0] != doc.ID {
+		t.Errorf("motion's docs %v, want [%s]", got, doc.ID)
+	}
+	if got := env.Data.Arguments[1].Docs; len(got) != 0 {
+		t.Errorf("intervention's docs %v, want none", got)
+	}
+}
