@@ -88,7 +88,9 @@ type TreeReport struct {
 	CriticalPathMS float64 `json:"criticalPathMs"`
 	BoundMS        float64 `json:"boundMs"`
 	Ratio          float64 `json:"ratio"` // wall ÷ bound
-	PeakInFlight   int     `json:"peakInFlight"`
+	// PeakInFlight is counted by the fake API: a request the client gave up
+	// on (a timeout) counts until the fake sees the connection go.
+	PeakInFlight int `json:"peakInFlight"`
 	// CPUPerCallMS is the process's CPU time during the run ÷ requests: the
 	// engine, prompts, journal and HTTP client, and the fake server too.
 	CPUPerCallMS float64 `json:"cpuPerCallMs"`
