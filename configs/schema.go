@@ -241,6 +241,11 @@ func hasMember(v *hujson.Value, name string) bool {
 	return false
 }
 
+// Closest returns the known name nearest to name by edit distance, ignoring
+// case, when it is near enough to be a likely typo: what a "did you mean"
+// suggests, for config fields here and for commands and flags elsewhere.
+func Closest(name string, known []string) (string, bool) { return closest(name, known) }
+
 // closest returns the known name nearest to name by edit distance, ignoring
 // case, when it is near enough to be a likely typo.
 func closest(name string, known []string) (string, bool) {

@@ -36,6 +36,7 @@ func (e *Engine) newTopicRun(t configs.Topic) *topicRun {
 // runTopic runs one topic's whole tree and, when asked for, its synthesis.
 func (e *Engine) runTopic(ctx context.Context, ct configs.Topic) tree.Topic {
 	tr := e.newTopicRun(ct)
+	started := e.opt.Now()
 	e.emit(tree.Event{Kind: tree.TopicStarted, Topic: ct.ID})
 	root := tree.NewNode(tree.RootID, ct.Title, ct.Background)
 	e.emit(tree.Event{Kind: tree.NodeStarted, Topic: ct.ID, Node: root.ID})
@@ -53,6 +54,7 @@ func (e *Engine) runTopic(ctx context.Context, ct configs.Topic) tree.Topic {
 	}
 	out.Fallbacks = tr.r.sortedFallbacks()
 	out.Usage = tr.r.book.total(e.cfg.Pricing)
+	out.StartedAt, out.FinishedAt = started, e.opt.Now()
 	e.log.Info("topic finished", "topic", ct.ID, "status", out.Status, "nodes", root.Stats().Nodes, "tokens", out.Usage.Total())
 	e.emit(tree.Event{Kind: tree.TopicFinished, Topic: ct.ID, Status: out.Status, Usage: out.Usage})
 	return out

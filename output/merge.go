@@ -83,6 +83,7 @@ func Merge(folders []Folder) (*tree.Run, error) {
 		merged.StartedAt = earliest(merged.StartedAt, p.StartedAt)
 		merged.FinishedAt = latest(merged.FinishedAt, p.FinishedAt)
 		merged.Usage = merged.Usage.Add(p.Usage)
+		merged.Demo = merged.Demo || p.Demo
 		if strings.TrimSpace(p.Edits) != "" {
 			edits = append(edits, p.Edits)
 		}

@@ -169,6 +169,7 @@ func TestMergeKnowsEveryRunField(t *testing.T) {
 		"Usage":         "summed",
 		"Edits":         "joined in shard order",
 		"Shard":         "dropped: the merged run is whole",
+		"Demo":          "true if any slice was a demo run",
 	}
 	rt := reflect.TypeFor[tree.Run]()
 	for i := range rt.NumField() {

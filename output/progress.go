@@ -1,14 +1,16 @@
 package output
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
+	"github.com/debatehq/debate/internal/textwidth"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -23,26 +25,51 @@ type ProgressOptions struct {
 	// progress is written as plain log lines.
 	Terminal bool
 	// Color colours statuses on a terminal (turn off for NO_COLOR).
-	Color  bool
+	Color bool
+	// Verbose prints every log line above the live lines on a terminal too;
+	// without it routine ones (failed attempts, fallbacks) are only counted
+	// in the live lines.
+	Verbose bool
+	// Width returns the terminal's width in columns; nil or a result below 20
+	// means 80. It is asked before every redraw.
+	Width func() int
+	// Resize receives a value whenever the terminal changes size (SIGWINCH);
+	// the display then redraws at once. Nil: sizes are read at each redraw.
+	Resize <-chan os.Signal
 	Topics []ProgressTopic
 	Now    func() time.Time // nil: time.Now
 }
 
 // Progress shows a run's progress on stderr. Handle is safe for concurrent
 // use; Close stops the display and may be called more than once.
+//
+// On a terminal the live lines sit at the bottom of what was written: each is
+// cut to the terminal's width so that it takes exactly one row, and a redraw
+// moves up over the rows the previous drawing took and erases them. Anything
+// printed meanwhile (a warning, a failed node) goes above the live lines.
+// Close leaves the final lines on the screen and never touches them again.
 type Progress struct {
 	w      io.Writer
 	opt    ProgressOptions
 	logger *slog.Logger
 
-	mu      sync.Mutex
-	topics  []*topicLine
-	byID    map[string]*topicLine
-	drawn   int // live lines currently on screen
-	last    time.Time
-	closed  bool
+	mu     sync.Mutex
+	topics []*topicLine
+	byID   map[string]*topicLine
+	total  counts // run-wide counts of routine events no topic claims
+	drawn  []int  // the columns of each live line now on the screen
+	width  int    // the width they were drawn at
+	last   time.Time
+	closed bool
+
 	stop    chan struct{}
 	stopped chan struct{}
+}
+
+// counts are the routine events a live line counts: failed attempts (each
+// is retried or ends its call) and fallbacks.
+type counts struct {
+	failedAttempts, fallbacks int
 }
 
 type topicLine struct {
@@ -51,22 +78,20 @@ type topicLine struct {
 	known, done       int
 	inFlight          int
 	tokens            int
-	fallbacks         int
-	status            tree.Status
-	seen              map[string]bool
+	counts
+	status tree.Status
+	seen   map[string]bool
 }
 
 // NewProgress returns a display writing to w. On a terminal it redraws its
-// lines at least once a second until Close.
+// lines at least once a second, and at once on a resize, until Close.
 func NewProgress(w io.Writer, opt ProgressOptions) *Progress {
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
 	p := &Progress{w: w, opt: opt, byID: map[string]*topicLine{}}
 	for _, t := range opt.Topics {
-		l := &topicLine{ProgressTopic: t, status: tree.Pending, seen: map[string]bool{}}
-		p.topics = append(p.topics, l)
-		p.byID[t.ID] = l
+		p.topic(t.ID).Title = t.Title
 	}
 	hopt := &slog.HandlerOptions{Level: slog.LevelInfo}
 	if opt.Terminal {
@@ -78,7 +103,11 @@ func NewProgress(w io.Writer, opt ProgressOptions) *Progress {
 			return a
 		}
 	}
-	p.logger = slog.New(slog.NewTextHandler(lineWriter{p}, hopt))
+	var h slog.Handler = slog.NewTextHandler(lineWriter{p}, hopt)
+	if opt.Terminal {
+		h = routineCounter{h, p}
+	}
+	p.logger = slog.New(h)
 	if opt.Terminal {
 		p.stop, p.stopped = make(chan struct{}), make(chan struct{})
 		go p.tick()
@@ -86,7 +115,20 @@ func NewProgress(w io.Writer, opt ProgressOptions) *Progress {
 	return p
 }
 
-// Logger returns a logger whose lines do not tear the live display.
+// topic returns the line of a topic id, adding one for an id not seen yet.
+// The caller holds p.mu or is NewProgress.
+func (p *Progress) topic(id string) *topicLine {
+	l := p.byID[id]
+	if l == nil {
+		l = &topicLine{ProgressTopic: ProgressTopic{ID: id}, status: tree.Pending, seen: map[string]bool{}}
+		p.topics = append(p.topics, l)
+		p.byID[id] = l
+	}
+	return l
+}
+
+// Logger returns a logger whose lines do not tear the live display. On a
+// terminal without Verbose, routine records are counted, not printed.
 func (p *Progress) Logger() *slog.Logger { return p.logger }
 
 func (p *Progress) tick() {
@@ -98,22 +140,27 @@ func (p *Progress) tick() {
 		case <-p.stop:
 			return
 		case <-t.C:
-			p.mu.Lock()
-			p.draw()
-			p.mu.Unlock()
+		case <-p.opt.Resize:
 		}
+		p.mu.Lock()
+		if !p.closed {
+			p.draw()
+		}
+		p.mu.Unlock()
 	}
 }
 
-// Close draws the final state and stops redrawing.
+// Close draws the final state, leaves it on the screen and stops redrawing:
+// whatever is written to the terminal after Close goes below it.
 func (p *Progress) Close() {
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()
 		return
 	}
-	p.closed = true
 	p.draw()
+	p.closed = true
+	p.drawn = nil
 	p.mu.Unlock()
 	if p.stop != nil {
 		close(p.stop)
@@ -127,14 +174,13 @@ func (p *Progress) Handle(ev tree.Event) {
 		p.logEvent(ev)
 		return
 	}
+	if ev.Topic == "" {
+		// A call of the run as a whole (the proposed edits): no line of its own.
+		return
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	l := p.byID[ev.Topic]
-	if l == nil {
-		l = &topicLine{ProgressTopic: ProgressTopic{ID: ev.Topic}, status: tree.Pending, seen: map[string]bool{}}
-		p.topics = append(p.topics, l)
-		p.byID[ev.Topic] = l
-	}
+	l := p.topic(ev.Topic)
 	now := ev.Time
 	if now.IsZero() {
 		now = p.opt.Now()
@@ -159,6 +205,8 @@ func (p *Progress) Handle(ev tree.Event) {
 		l.inFlight--
 		l.tokens += ev.Usage.Total()
 	case tree.CallFailed:
+		// Counted from the engine's record of a failed attempt, which an
+		// attempt cut short by an interrupt does not get.
 		l.inFlight--
 	case tree.FellBack:
 		l.fallbacks++
@@ -167,11 +215,12 @@ func (p *Progress) Handle(ev tree.Event) {
 	if l.started.IsZero() {
 		l.started = now
 	}
-	if important || p.opt.Now().Sub(p.last) >= 100*time.Millisecond {
-		p.draw()
-	}
 	if ev.Kind == tree.NodeFinished && ev.Status == tree.Failed {
 		p.printLocked(fmt.Sprintf("%s: node %s failed: %s\n", ev.Topic, ev.Node, ev.Err))
+		return
+	}
+	if important || p.opt.Now().Sub(p.last) >= 100*time.Millisecond {
+		p.draw()
 	}
 }
 
@@ -193,55 +242,80 @@ func (p *Progress) logEvent(ev tree.Event) {
 	}
 }
 
+// columns returns the terminal's width.
+func (p *Progress) columns() int {
+	if p.opt.Width != nil {
+		if w := p.opt.Width(); w >= 20 {
+			return w
+		}
+	}
+	return 80
+}
+
 // draw redraws the live lines in place. The caller holds p.mu.
 func (p *Progress) draw() {
-	if !p.opt.Terminal {
+	if !p.opt.Terminal || p.closed {
 		return
 	}
 	var b strings.Builder
-	p.clear(&b)
-	now := p.opt.Now()
-	var wid, wtitle int
-	for _, l := range p.topics {
-		wid = max(wid, utf8.RuneCountInString(l.ID))
-		wtitle = max(wtitle, utf8.RuneCountInString(shorten(l.Title, titleWidth)))
-	}
-	for _, l := range p.topics {
-		b.WriteString(p.line(l, now, wid, wtitle))
+	width := p.columns()
+	p.clear(&b, width)
+	lines := p.lines(p.opt.Now(), width-1)
+	p.drawn = p.drawn[:0]
+	for _, ln := range lines {
+		p.drawn = append(p.drawn, textwidth.String(ln.text))
+		b.WriteString(ln.colored(p.opt.Color))
 		b.WriteByte('\n')
 	}
-	p.drawn = len(p.topics)
-	p.last = now
+	p.width = width
+	p.last = p.opt.Now()
 	io.WriteString(p.w, b.String())
 }
 
-// clear erases the live lines so that other output can take their place.
-func (p *Progress) clear(b *strings.Builder) {
-	if p.drawn > 0 {
-		fmt.Fprintf(b, "\x1b[%dA", p.drawn)
+// clear moves to the first row of the live lines and erases them and
+// everything below. A line drawn at a larger width may now take several
+// rows, as terminals re-wrap their lines when narrowed.
+func (p *Progress) clear(b *strings.Builder, width int) {
+	if len(p.drawn) == 0 {
+		return
 	}
-	for range p.drawn {
-		b.WriteString("\r\x1b[2K\n")
+	rows := 0
+	for _, cols := range p.drawn {
+		rows++
+		if width < p.width && cols > width {
+			rows += (cols - 1) / width
+		}
 	}
-	if p.drawn > 0 {
-		fmt.Fprintf(b, "\x1b[%dA", p.drawn)
-	}
+	fmt.Fprintf(b, "\r\x1b[%dA\x1b[J", rows)
 }
 
 // printLocked writes text above the live lines. The caller holds p.mu.
 func (p *Progress) printLocked(text string) {
-	if !p.opt.Terminal {
+	if !p.opt.Terminal || p.closed {
 		io.WriteString(p.w, text)
 		return
 	}
 	var b strings.Builder
-	p.clear(&b)
-	p.drawn = 0
+	p.clear(&b, p.columns())
+	p.drawn = p.drawn[:0]
 	b.WriteString(text)
 	io.WriteString(p.w, b.String())
-	if !p.closed {
-		p.draw()
+	p.draw()
+}
+
+// liveLine is one line of the live area: its text, cut to the width, and
+// the length in bytes of its leading status mark, which may be coloured.
+type liveLine struct {
+	text  string
+	mark  int
+	color string
+}
+
+func (l liveLine) colored(on bool) string {
+	if !on || l.color == "" || l.mark == 0 {
+		return l.text
 	}
+	return l.color + l.text[:l.mark] + "\x1b[0m" + l.text[l.mark:]
 }
 
 var statusMarks = map[tree.Status]struct{ mark, color string }{
@@ -252,10 +326,51 @@ var statusMarks = map[tree.Status]struct{ mark, color string }{
 	tree.Interrupted: {"■", "\x1b[90m"},
 }
 
-// titleWidth is how many characters of a topic's title its live line shows.
-const titleWidth = 32
+// maxID is the most columns a topic id takes in its live line.
+const maxID = 20
 
-func (p *Progress) line(l *topicLine, now time.Time, wid, wtitle int) string {
+// lines returns the live lines, each at most width columns: per topic its
+// mark, id, state and as much of its title as fits; then, when routine
+// events happened that no topic claims, a line counting them.
+func (p *Progress) lines(now time.Time, width int) []liveLine {
+	var wid, wstate int
+	states := make([]string, len(p.topics))
+	for _, l := range p.topics {
+		wid = max(wid, min(maxID, textwidth.String(l.ID)))
+	}
+	for _, short := range []bool{false, true} {
+		wstate = 0
+		for i, l := range p.topics {
+			states[i] = l.state(now, short)
+			wstate = max(wstate, textwidth.String(states[i]))
+		}
+		if 2+wid+2+wstate <= width {
+			break
+		}
+	}
+	var out []liveLine
+	for i, l := range p.topics {
+		sm := statusMarks[l.status]
+		if sm.mark == "" {
+			sm.mark = "·"
+		}
+		head := sm.mark + " " + textwidth.Pad(textwidth.Cut(l.ID, maxID), wid) + "  "
+		text := head + states[i]
+		if room := width - textwidth.String(head) - wstate - 2; room >= 8 && l.Title != "" {
+			text = head + textwidth.Pad(states[i], wstate) + "  " + textwidth.Cut(oneLine(l.Title), room)
+		}
+		out = append(out, liveLine{text: textwidth.Cut(text, width), mark: len(sm.mark), color: sm.color})
+	}
+	if c := p.total; c != (counts{}) {
+		out = append(out, liveLine{text: textwidth.Cut("  all topics: "+strings.TrimPrefix(c.String(), " · "), width)})
+	}
+	return out
+}
+
+// state describes where a topic is: running with its nodes and calls, or
+// finished with its status; then the routine events, tokens and time. The
+// short form, for a narrow terminal, leaves out tokens and uses short words.
+func (l *topicLine) state(now time.Time, short bool) string {
 	end := now
 	if !l.finished.IsZero() {
 		end = l.finished
@@ -264,20 +379,62 @@ func (p *Progress) line(l *topicLine, now time.Time, wid, wtitle int) string {
 	if !l.started.IsZero() {
 		elapsed = end.Sub(l.started).Truncate(time.Second)
 	}
-	sm := statusMarks[l.status]
-	mark := sm.mark
-	if p.opt.Color && sm.color != "" {
-		mark = sm.color + mark + "\x1b[0m"
+	events := l.counts.String()
+	if short {
+		events = l.counts.short()
 	}
-	state := fmt.Sprintf("nodes %d/%d  calls %d  tokens %s  %s", l.done, l.known, l.inFlight, compact(l.tokens), elapsed)
-	if l.status != tree.Pending {
-		state = fmt.Sprintf("%s  nodes %d  tokens %s  %s", l.status, l.done, compact(l.tokens), elapsed)
+	switch {
+	case l.status == tree.Pending && short:
+		return fmt.Sprintf("nodes %d/%d · calls %d%s · %s", l.done, l.known, max(0, l.inFlight), events, elapsed)
+	case l.status == tree.Pending:
+		return fmt.Sprintf("nodes %d/%d · calls %d%s · %s tok · %s", l.done, l.known, max(0, l.inFlight), events, compact(l.tokens), elapsed)
+	case short:
+		return fmt.Sprintf("%s · %d %s%s", l.status, l.done, plural(l.done, "node", "nodes"), events)
 	}
-	if l.fallbacks > 0 {
-		state += fmt.Sprintf("  fallbacks %d", l.fallbacks)
-	}
-	return fmt.Sprintf("%s %s  %s  %s", mark, pad(l.ID, wid), pad(shorten(l.Title, titleWidth), wtitle), state)
+	return fmt.Sprintf("%s · %d %s%s · %s tok · %s", l.status, l.done, plural(l.done, "node", "nodes"), events, compact(l.tokens), elapsed)
 }
+
+// short is String with shorter words.
+func (c counts) short() string {
+	var b strings.Builder
+	for _, f := range []struct {
+		n    int
+		word string
+	}{{c.failedAttempts, "failed"}, {c.fallbacks, "fallback"}} {
+		if f.n > 0 {
+			fmt.Fprintf(&b, " · %d %s", f.n, f.word)
+		}
+	}
+	return b.String()
+}
+
+// String lists the non-zero counts, each after " · ".
+func (c counts) String() string {
+	var b strings.Builder
+	for _, f := range []struct {
+		n          int
+		one, other string
+	}{
+		{c.failedAttempts, "failed attempt", "failed attempts"},
+		{c.fallbacks, "fallback", "fallbacks"},
+	} {
+		if f.n > 0 {
+			fmt.Fprintf(&b, " · %d %s", f.n, plural(f.n, f.one, f.other))
+		}
+	}
+	return b.String()
+}
+
+// plural returns one for n == 1, else other.
+func plural(n int, one, other string) string {
+	if n == 1 {
+		return one
+	}
+	return other
+}
+
+// oneLine collapses the whitespace of s, newlines included.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // compact writes a count as 950, 12.3k or 4.1M.
 func compact(n int) string {
@@ -290,18 +447,6 @@ func compact(n int) string {
 	return fmt.Sprint(n)
 }
 
-func shorten(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n-1]) + "…"
-}
-
-func pad(s string, n int) string {
-	return s + strings.Repeat(" ", max(0, n-utf8.RuneCountInString(s)))
-}
-
 // lineWriter sends log output above the live lines.
 type lineWriter struct{ p *Progress }
 
@@ -310,4 +455,71 @@ func (lw lineWriter) Write(b []byte) (int, error) {
 	defer lw.p.mu.Unlock()
 	lw.p.printLocked(string(b))
 	return len(b), nil
+}
+
+// routineMessages are the log messages of routine events: on a terminal the
+// live lines count them (failed attempts, each retried or ending its call)
+// or show them already (fallbacks, finished topics), so they are printed
+// only with Verbose.
+var routineMessages = map[string]bool{
+	"attempt failed; retrying":                    true,
+	"attempt failed; the fallback takes the call": true,
+	"call failed": true,
+	"participant falls back for the rest of the topic": true,
+	"topic finished": true,
+}
+
+// failedAttemptMessages are the routine messages that each report one failed
+// attempt: retried, handed to the fallback, or ending its call.
+var failedAttemptMessages = map[string]bool{
+	"attempt failed; retrying":                    true,
+	"attempt failed; the fallback takes the call": true,
+	"call failed": true,
+}
+
+// routineCounter is the log handler of a terminal: it counts routine
+// records in the live lines and passes on the others, and with Verbose the
+// routine ones too, to be printed above the live lines.
+type routineCounter struct {
+	slog.Handler
+	p *Progress
+}
+
+// Handle implements slog.Handler.
+func (h routineCounter) Handle(ctx context.Context, r slog.Record) error {
+	if !routineMessages[r.Message] {
+		return h.Handler.Handle(ctx, r)
+	}
+	topic := ""
+	r.Attrs(func(a slog.Attr) bool {
+		if a.Key == "topic" {
+			topic = a.Value.String()
+			return false
+		}
+		return true
+	})
+	h.p.mu.Lock()
+	c := &h.p.total
+	if l := h.p.byID[topic]; l != nil && topic != "" {
+		c = &l.counts
+	}
+	if failedAttemptMessages[r.Message] {
+		c.failedAttempts++
+	}
+	h.p.draw()
+	h.p.mu.Unlock()
+	if h.p.opt.Verbose {
+		return h.Handler.Handle(ctx, r)
+	}
+	return nil
+}
+
+// WithAttrs implements slog.Handler.
+func (h routineCounter) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return routineCounter{h.Handler.WithAttrs(attrs), h.p}
+}
+
+// WithGroup implements slog.Handler.
+func (h routineCounter) WithGroup(name string) slog.Handler {
+	return routineCounter{h.Handler.WithGroup(name), h.p}
 }

@@ -2,10 +2,16 @@ package output
 
 import (
 	"bytes"
+	"fmt"
+	"os"
+	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/debatehq/debate/internal/textwidth"
+	"github.com/debatehq/debate/internal/vtscreen"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -49,45 +55,168 @@ func TestProgressPlainLogs(t *testing.T) {
 	}
 }
 
-func TestProgressTerminal(t *testing.T) {
+// drive plays a run of two topics on a terminal display of the given width:
+// calls, failed attempts logged by the engine (one retried), a fallback, a
+// failed attempt of the run's own, a failed node, a warning
+// from the engine; then closes it and lists the files written, as the run
+// command does. It returns the emulated screen.
+func drive(t *testing.T, width int, verbose bool, titles [2]string) *vtscreen.Screen {
+	t.Helper()
+	screen := vtscreen.New(width)
+	clock := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	p := NewProgress(screen, ProgressOptions{
+		Terminal: true, Color: true, Verbose: verbose,
+		Width:  func() int { return width },
+		Topics: []ProgressTopic{{ID: "t1", Title: titles[0]}, {ID: "topic-two", Title: titles[1]}},
+		Now:    func() time.Time { return clock },
+	})
+	log := p.Logger()
+	for i, ev := range progressEvents() {
+		ev.Time = clock.Add(time.Duration(i) * time.Second)
+		if ev.Kind == tree.CallFailed {
+			log.Info("attempt failed; retrying", "topic", "t1", "node", "root", "participant", "b", "attempt", 1, "err", "server error 503", "wait", "1s")
+			log.Warn("call failed", "topic", "t1", "node", "root", "participant", "b", "attempt", 2, "err", "server error 503")
+			log.Warn("call failed", "topic", "", "participant", "judge", "step", "edits", "attempt", 1, "err", "server error 503")
+		}
+		if ev.Kind == tree.FellBack {
+			log.Warn("participant falls back for the rest of the topic", "topic", "t1", "participant", "b")
+		}
+		p.Handle(ev)
+		p.Handle(tree.Event{Kind: tree.NodeStarted, Topic: "topic-two", Node: "d" + string(rune('1'+i)), Time: ev.Time})
+	}
+	log.Warn("synthesis failed", "topic", "topic-two", "err", "judge unreachable")
+	// The run's own calls (the proposed edits) belong to no topic.
+	p.Handle(tree.Event{Kind: tree.CallStarted, Step: tree.StepEdits, Time: clock})
+	p.Handle(tree.Event{Kind: tree.CallFinished, Step: tree.StepEdits, Time: clock})
+	p.Handle(tree.Event{Kind: tree.TopicFinished, Topic: "topic-two", Status: tree.Forced, Time: clock.Add(20 * time.Second)})
+	p.Close()
+	for _, f := range []string{"out/topic-t1-first.md", "out/topic-topic-two-second.md", "out/summary.md", "out/run.json"} {
+		fmt.Fprintln(screen, f)
+	}
+	log.Info("run finished", "topics", 2)
+	return screen
+}
+
+func TestProgressScreen(t *testing.T) {
 	tests := []struct {
-		name  string
-		color bool
-	}{{"color", true}, {"no color", false}}
+		width  int
+		titles [2]string
+	}{
+		{80, [2]string{"First", "Second"}},
+		{60, [2]string{"Should the public API keep offset pagination or move to opaque cursors?", "Second"}},
+		{40, [2]string{"是否将消息队列从 RabbitMQ 迁移到 Kafka？这是一个很长的标题", "第二个议题"}},
+	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var buf bytes.Buffer
-			clock := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-			p := NewProgress(&buf, ProgressOptions{
-				Terminal: true, Color: tt.color,
-				Topics: []ProgressTopic{{ID: "t1", Title: "First"}, {ID: "t2", Title: "Second"}},
-				Now:    func() time.Time { return clock },
-			})
-			evs := progressEvents()
-			for i := range evs {
-				evs[i].Time = clock.Add(time.Duration(i) * time.Second)
-				p.Handle(evs[i])
-			}
-			p.Logger().Info("hello from the log")
-			p.Close()
-			out := buf.String()
-			for _, want := range []string{"t1  First   failed  nodes 1  tokens 2.2k  8s  fallbacks 1", "t2  Second  nodes 0/0",
-				"t1: node root failed: no debater answered", "hello from the log"} {
-				if !strings.Contains(out, want) {
-					t.Errorf("output lacks %q:\n%q", want, out)
+		t.Run(fmt.Sprint(tt.width), func(t *testing.T) {
+			screen := drive(t, tt.width, false, tt.titles)
+			rows := screen.Rows()
+			text := strings.Join(rows, "\n")
+			for _, r := range rows {
+				if live := strings.HasPrefix(r, "✗ ") || strings.HasPrefix(r, "⚖ ") || strings.HasPrefix(r, "  all topics"); live && textwidth.String(r) >= tt.width {
+					t.Errorf("live line %q takes the whole width of %d columns", r, tt.width)
 				}
 			}
-			if hasColor := strings.Contains(out, "\x1b[31m"); hasColor != tt.color {
-				t.Errorf("red failure mark present = %v, want %v", hasColor, tt.color)
+			for _, prefix := range []string{"✗ t1 ", "⚖ topic-two "} {
+				if n := countPrefix(rows, prefix); n != 1 {
+					t.Errorf("%d rows start with %q, want exactly one:\n%s", n, prefix, text)
+				}
 			}
-			if strings.Contains(out, "time=") {
-				t.Error("log lines on a terminal carry timestamps")
+			for _, want := range []string{
+				"failed · 1 node · 2 failed attempts · 1 fallback · 2.2k tok · 8s",
+				"t1: node root failed: no debater answered",
+				`level=WARN msg="synthesis failed" topic=topic-two`,
+				"out/topic-t1-first.md", "out/topic-topic-two-second.md", "out/summary.md", "out/run.json",
+				`msg="run finished"`,
+			} {
+				if tt.width == 80 && !strings.Contains(text, want) {
+					t.Errorf("screen lacks %q:\n%s", want, text)
+				}
 			}
-			if !strings.Contains(out, "\x1b[2K") {
-				t.Error("terminal output never redraws its lines in place")
+			for _, f := range []string{"out/summary.md", "out/run.json"} {
+				if countPrefix(rows, f) != 1 {
+					t.Errorf("screen does not hold %s once:\n%s", f, text)
+				}
+			}
+			for _, not := range []string{"attempt failed", "call failed", "falls back", "nodes 0/0"} {
+				if strings.Contains(text, not) {
+					t.Errorf("screen shows %q:\n%s", not, text)
+				}
+			}
+			if !strings.Contains(text, "all topics: 1 failed") {
+				t.Errorf("the run's own failed attempt is not counted:\n%s", text)
 			}
 		})
 	}
+}
+
+func TestProgressVerbose(t *testing.T) {
+	text := strings.Join(drive(t, 80, true, [2]string{"First", "Second"}).Rows(), "\n")
+	for _, want := range []string{`msg="attempt failed; retrying"`, `msg="call failed"`, "attempt=2", "falls back"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("verbose screen lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+// TestProgressResize narrows the terminal: the redraw must go up over every
+// row the wider lines now take, and draw lines that fit the new width.
+func TestProgressResize(t *testing.T) {
+	var buf bytes.Buffer
+	width := 100
+	resize := make(chan os.Signal, 1)
+	clock := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	p := NewProgress(&buf, ProgressOptions{
+		Terminal: true, Width: func() int { return width }, Resize: resize,
+		Topics: []ProgressTopic{{ID: "t1", Title: strings.Repeat("long title ", 10)}, {ID: "t2", Title: "short"}},
+		Now:    func() time.Time { return clock },
+	})
+	p.Handle(tree.Event{Kind: tree.TopicStarted, Topic: "t1", Time: clock})
+	p.mu.Lock()
+	before := slices.Clone(p.drawn)
+	p.mu.Unlock()
+	if before[0] != 99 {
+		t.Fatalf("the first line takes %d columns at width 100, want 99", before[0])
+	}
+	width = 40
+	buf.Reset()
+	resize <- syscall.SIGWINCH
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		p.mu.Lock()
+		w := p.width
+		p.mu.Unlock()
+		if w == 40 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no redraw after a resize")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	p.Close()
+	out := buf.String()
+	// 99 columns re-wrap into 3 rows of 40; the 2nd line fits in one.
+	want := 3 + (before[1]-1)/40 + 1
+	if !strings.HasPrefix(out, fmt.Sprintf("\r\x1b[%dA\x1b[J", want)) {
+		t.Errorf("redraw after the resize starts %q, want to go up %d rows", out[:min(20, len(out))], want)
+	}
+	screen := vtscreen.New(40)
+	screen.Write([]byte(out))
+	for _, r := range screen.Rows() {
+		if textwidth.String(r) >= 40 {
+			t.Errorf("row %q does not fit 39 columns", r)
+		}
+	}
+}
+
+func countPrefix(rows []string, prefix string) int {
+	n := 0
+	for _, r := range rows {
+		if strings.HasPrefix(r, prefix) {
+			n++
+		}
+	}
+	return n
 }
 
 func TestCompact(t *testing.T) {

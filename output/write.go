@@ -60,42 +60,53 @@ func Write(dir string, run *tree.Run, opt Options) ([]string, error) {
 	}
 	var files, pages []file
 	var errs []error
-	addPage := func(name, title string, md []byte) {
-		if !html {
-			return
-		}
-		page, err := render.HTML(title, md)
+	addPage := func(name string, page []byte, err error) {
 		if err != nil {
 			errs = append(errs, err)
 			return
 		}
-		pages = append(pages, file{strings.TrimSuffix(name, ".md") + ".html", page})
+		pages = append(pages, file{htmlName(name), page})
 	}
 	used := map[string]bool{}
+	reports, htmlPages := map[string]string{}, map[string]string{}
+	names := make([]string, len(run.Topics))
+	for i := range run.Topics {
+		names[i] = uniqueName(TopicFile(&run.Topics[i]), used)
+		reports[run.Topics[i].ID], htmlPages[run.Topics[i].ID] = names[i], htmlName(names[i])
+	}
+	motionNames := make([]string, len(run.Motions))
+	for i := range run.Motions {
+		motionNames[i] = uniqueName(MotionFile(&run.Motions[i]), used)
+		reports[run.Motions[i].ID], htmlPages[run.Motions[i].ID] = motionNames[i], htmlName(motionNames[i])
+	}
 	for i := range run.Topics {
 		t := &run.Topics[i]
-		name := uniqueName(TopicFile(t), used)
-		md := render.Topic(run, t)
 		if markdown {
-			files = append(files, file{name, md})
+			files = append(files, file{names[i], render.Topic(run, t)})
 		}
-		addPage(name, t.Title, md)
+		if html {
+			page, err := render.TopicHTML(run, t)
+			addPage(names[i], page, err)
+		}
 	}
 	for i := range run.Motions {
 		m := &run.Motions[i]
-		name := uniqueName(MotionFile(m), used)
 		md := render.Motion(run, m)
 		if markdown {
-			files = append(files, file{name, md})
+			files = append(files, file{motionNames[i], md})
 		}
-		addPage(name, m.Title, md)
+		if html {
+			page, err := render.HTML(m.Title, md)
+			addPage(motionNames[i], page, err)
+		}
 	}
-	summary := render.Summary(run)
 	if markdown {
-		files = append(files, file{"summary.md", summary})
+		files = append(files, file{"summary.md", render.Summary(run, reports)})
 	}
-	title, _, _ := strings.Cut(string(summary), "\n")
-	addPage("summary.md", strings.TrimPrefix(title, "# "), summary)
+	if html {
+		page, err := render.SummaryHTML(run, htmlPages)
+		addPage("summary.md", page, err)
+	}
 	files = append(files, pages...)
 	body, err := EncodeRun(run)
 	if err != nil {
@@ -127,6 +138,11 @@ func Write(dir string, run *tree.Run, opt Options) ([]string, error) {
 	}
 	syncDir(dir)
 	return written, errors.Join(errs...)
+}
+
+// htmlName returns the name of the HTML page of a Markdown report.
+func htmlName(md string) string {
+	return strings.TrimSuffix(md, ".md") + ".html"
 }
 
 // formats reads the requested formats.

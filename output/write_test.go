@@ -157,7 +157,7 @@ func TestWrite(t *testing.T) {
 						t.Errorf("%s is not the rendered topic report", rel[i])
 					}
 				case rel[i] == "summary.md":
-					if !bytes.Equal(body, render.Summary(tt.run)) {
+					if !bytes.Equal(body, render.Summary(tt.run, reportNames(tt.run))) {
 						t.Error("summary.md is not the rendered summary")
 					}
 				case strings.HasSuffix(p, ".html"):
@@ -406,4 +406,18 @@ func TestDecodeRunRefuses(t *testing.T) {
 			}
 		})
 	}
+}
+
+// reportNames returns the report file names Write gives a run's topics and
+// motions, by id.
+func reportNames(run *tree.Run) map[string]string {
+	used := map[string]bool{}
+	out := map[string]string{}
+	for i := range run.Topics {
+		out[run.Topics[i].ID] = uniqueName(TopicFile(&run.Topics[i]), used)
+	}
+	for i := range run.Motions {
+		out[run.Motions[i].ID] = uniqueName(MotionFile(&run.Motions[i]), used)
+	}
+	return out
 }

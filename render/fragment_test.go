@@ -5,16 +5,24 @@ import (
 	"testing"
 )
 
-func TestFragmentDropsActiveContent(t *testing.T) {
+// TestFragmentDisarmsActiveContent checks that markup in Markdown is shown
+// as the text it is and that no script link survives.
+func TestFragmentDisarmsActiveContent(t *testing.T) {
 	tests := []struct {
 		name    string
 		md      string
 		want    []string
 		notWant []string
 	}{
-		{"script", "a\n\n<script>alert(1)</script>\n\nb", []string{"<p>a</p>", "<p>b</p>"}, []string{"<script", "alert(1)"}},
-		{"inline html", `x <img src=x onerror="alert(2)"> y`, []string{"x", "y"}, []string{"<img", "onerror"}},
-		{"javascript link", "[go](javascript:alert(3))", []string{">go</a>"}, []string{"javascript:", "alert(3)"}},
+		{"script", "a\n\n<script>alert(1)</script>\n\nb", []string{"<p>a</p>", "&lt;script&gt;alert(1)&lt;/script&gt;", "<p>b</p>"}, []string{"<script"}},
+		{"inline html", `x <img src=x onerror="alert(2)"> y`, []string{"x &lt;img src=x onerror=&quot;alert(2)&quot;&gt; y"}, []string{"<img"}},
+		{"type", "returns Vec<String> or <b>x</b>", []string{"returns Vec&lt;String&gt; or &lt;b&gt;x&lt;/b&gt;"}, []string{"<b>"}},
+		{"javascript link", "[go](javascript:alert(3))", []string{"<p>go</p>"}, []string{"javascript:", "<a"}},
+		{"javascript autolink", "<javascript:alert(4)>", []string{"javascript:alert(4)"}, []string{"<a"}},
+		{"other scheme", "[f](file:///etc/passwd) [t](tel:123) [r](relative.html) [u](../up.md)", []string{"<p>f t r u</p>"}, []string{"<a"}},
+		{"sibling report", "[topic](topic-a-b.md)", []string{`<a href="topic-a-b.md">topic</a>`}, nil},
+		{"allowed links", "[h](https://a.example) [m](mailto:x@a.example) [p](#here) x@b.example", []string{`<a href="https://a.example">h</a>`, `<a href="mailto:x@a.example">m</a>`, `<a href="#here">p</a>`, `<a href="mailto:x@b.example">x@b.example</a>`}, nil},
+		{"alignment", "| a | b |\n|--:|:-:|\n| 1 | 2 |", []string{`<td class="align-right">1</td>`, `<td class="align-center">2</td>`}, []string{"style="}},
 		{"image", "![cat](https://example.com/cat.png)", []string{`<a href="https://example.com/cat.png">cat</a>`}, []string{"<img"}},
 		{"gfm", "| a |\n|---|\n| ~~b~~ |", []string{"<table>", "<del>b</del>"}, nil},
 	}

@@ -1,6 +1,9 @@
 package render
 
 import (
+	"html"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/yuin/goldmark/ast"
@@ -41,6 +44,42 @@ func FuzzEmbedText(f *testing.F) {
 		for c := doc.FirstChild().NextSibling(); c != last; c = c.NextSibling() {
 			if h, ok := c.(*ast.Heading); ok && h.Level <= level {
 				t.Fatalf("heading of level %d from model text:\n%s", h.Level, md)
+			}
+		}
+	})
+}
+
+// FuzzFragment checks that no Markdown, however hostile, renders to an
+// element that runs script, loads anything or links to a script URL: the
+// only tags in the output are goldmark's own, and every href is allowed.
+func FuzzFragment(f *testing.F) {
+	for _, s := range []string{hostileAnswer, "<b>x</b> Vec<String>", "[a](javascript:alert(1))", "<JaVaScRiPt:alert(2)>",
+		"![x](https://t.example/p.gif)", "[r](topic-a.md) [s](../x.md)", "| a |\n|--:|\n| 1 |", "<div onclick=x>\n\nhi\n</div>"} {
+		f.Add(s)
+	}
+	tag := regexp.MustCompile(`<(/?)([a-zA-Z][a-zA-Z0-9]*)([^>]*)>`)
+	allowed := map[string]bool{}
+	for _, name := range strings.Fields("p a em strong code pre ul ol li blockquote h1 h2 h3 h4 h5 h6 hr br table thead tbody tr th td del input") {
+		allowed[name] = true
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out, err := Fragment([]byte(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range tag.FindAllStringSubmatch(string(out), -1) {
+			name, attrs := strings.ToLower(m[2]), strings.ToLower(m[3])
+			if !allowed[name] {
+				t.Fatalf("element <%s> in:\n%s", name, out)
+			}
+			if regexp.MustCompile(`\s(on[a-z]+|src|srcset|style)=`).MatchString(attrs) {
+				t.Fatalf("attribute in <%s%s>:\n%s", name, m[3], out)
+			}
+			if href := regexp.MustCompile(`href="([^"]*)"`).FindStringSubmatch(m[3]); href != nil {
+				u := html.UnescapeString(href[1])
+				if !allowedURL([]byte(u)) && !siblingReport(u) {
+					t.Fatalf("link to %q in:\n%s", u, out)
+				}
 			}
 		}
 	})

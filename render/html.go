@@ -6,54 +6,35 @@ import (
 	"html"
 
 	"github.com/yuin/goldmark"
-	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
-	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/util"
 )
 
-// markdown is the one goldmark instance every page goes through: GFM with its
-// renderer in safe mode (raw HTML is omitted and javascript:, vbscript:,
-// file: and non-image data: links are emptied). It is safe for concurrent use.
+// markdown is the one goldmark instance every page goes through: GFM, with
+// raw HTML shown as escaped text (rawAsText), links only to http(s), mailto
+// or the page itself, images turned into links and table alignment carried by
+// classes (sanitize). It is safe for concurrent use.
 var markdown = goldmark.New(
-	goldmark.WithExtensions(extension.GFM),
+	goldmark.WithExtensions(
+		extension.NewTable(extension.WithTableCellAlignMethod(extension.TableCellAlignNone)),
+		extension.Strikethrough, extension.Linkify, extension.TaskList,
+	),
 	goldmark.WithParserOptions(
 		parser.WithAutoHeadingID(),
-		parser.WithASTTransformers(util.Prioritized(imagesToLinks{}, 100)),
+		parser.WithASTTransformers(util.Prioritized(sanitize{}, 100)),
+	),
+	goldmark.WithRendererOptions(
+		renderer.WithNodeRenderers(util.Prioritized(rawAsText{}, 100)),
 	),
 )
 
-// imagesToLinks replaces every image with a link to it, so that a page never
-// loads anything from the network.
-type imagesToLinks struct{}
-
-// Transform implements parser.ASTTransformer.
-func (imagesToLinks) Transform(doc *ast.Document, _ text.Reader, _ parser.Context) {
-	var images []*ast.Image
-	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		if img, ok := n.(*ast.Image); ok && entering {
-			images = append(images, img)
-		}
-		return ast.WalkContinue, nil
-	})
-	for _, img := range images {
-		link := ast.NewLink()
-		link.Destination = img.Destination
-		link.Title = img.Title
-		for c := img.FirstChild(); c != nil; {
-			next := c.NextSibling()
-			link.AppendChild(link, c)
-			c = next
-		}
-		img.Parent().ReplaceChild(img.Parent(), img, link)
-	}
-}
-
 // HTML renders Markdown into a self-contained HTML page with the given title:
 // inline styles for light and dark mode that read on a phone, a content
-// security policy that forbids scripts and every network request, and the
-// Markdown's raw HTML and unsafe links dropped. Mermaid blocks stay code.
+// security policy that forbids scripts and every network request, the
+// Markdown's raw HTML shown as text and unsafe links made plain text.
+// Mermaid blocks stay code.
 func HTML(title string, md []byte) ([]byte, error) {
 	var body bytes.Buffer
 	if err := markdown.Convert(md, &body); err != nil {
@@ -61,14 +42,14 @@ func HTML(title string, md []byte) ([]byte, error) {
 	}
 	var page bytes.Buffer
 	page.Grow(len(pageHead) + len(pageStyle) + body.Len() + 256)
-	fmt.Fprintf(&page, pageHead, html.EscapeString(title), pageStyle)
+	fmt.Fprintf(&page, pageHead, "", html.EscapeString(title), pageStyle, "page")
 	page.Write(body.Bytes())
 	page.WriteString("</main>\n</body>\n</html>\n")
 	return page.Bytes(), nil
 }
 
 const pageHead = `<!DOCTYPE html>
-<html>
+<html%s>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -77,7 +58,7 @@ const pageHead = `<!DOCTYPE html>
 <title>%s</title>
 <style>%s</style>
 </head>
-<body>
+<body class="%s">
 <main>
 `
 
@@ -103,4 +84,8 @@ pre code { background: none; padding: 0; }
 table { display: block; max-width: 100%; overflow-x: auto; border-collapse: collapse; margin: 1rem 0; }
 th, td { border: 1px solid var(--line); padding: 0.3rem 0.6rem; overflow-wrap: normal; }
 img { max-width: 100%; }
+th.align-right, td.align-right { text-align: right; }
+th.align-center, td.align-center { text-align: center; }
+th.align-left, td.align-left { text-align: left; }
+p.raw { white-space: pre-wrap; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.9em; }
 `

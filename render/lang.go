@@ -1,6 +1,11 @@
 package render
 
-import "github.com/debatehq/debate/tree"
+import (
+	"regexp"
+	"strings"
+
+	"github.com/debatehq/debate/tree"
+)
 
 // words holds every fixed string of the reports in one language.
 type words struct {
@@ -59,6 +64,8 @@ type words struct {
 	colDivergences  string
 	colVerdicts     string
 	colFailures     string
+	colFailedCalls  string
+	colFallbacks    string
 	colTokens       string
 	colCost         string
 	total           string
@@ -66,9 +73,26 @@ type words struct {
 	incompleteFmt   string // failed nodes, interrupted nodes
 	proposedEdits   string
 	noEdits         string
+	fallbacks       string
+	fallbackFmt     string // topic, participant, from, to, node
+	noFallbacks     string
+	demo            string
+	contents        string
+	legend          string
 	listSep         string
 	statuses        map[tree.Status]string
 	steps           map[tree.Step]string
+	// reasons rewrites the reasons the program writes in English (stop
+	// reasons, fallback reasons) in this language; nil keeps them.
+	reasons []reasonRule
+	// reasonSep joins the parts of a translated reason.
+	reasonSep string
+}
+
+// reasonRule rewrites one kind of program-written reason.
+type reasonRule struct {
+	re   *regexp.Regexp
+	repl string
 }
 
 var english = words{
@@ -126,7 +150,9 @@ var english = words{
 	colConsensus:    "Consensus",
 	colDivergences:  "Divergences",
 	colVerdicts:     "Forced verdicts",
-	colFailures:     "Failures",
+	colFailures:     "Failed nodes",
+	colFailedCalls:  "Failed calls",
+	colFallbacks:    "Fallbacks",
 	colTokens:       "Tokens",
 	colCost:         "Cost",
 	total:           "Total",
@@ -134,6 +160,12 @@ var english = words{
 	incompleteFmt:   "Incomplete: %d failed and %d interrupted nodes; the points below are what was reached.",
 	proposedEdits:   "Proposed edits to the shared documents",
 	noEdits:         "No edits were proposed.",
+	fallbacks:       "Fallbacks",
+	fallbackFmt:     "%s: %s switched from %s to %s at %s",
+	noFallbacks:     "No participant fell back to its fallback model.",
+	demo:            "Demo: every answer here was written by the built-in scripted model; no real model was called.",
+	contents:        "Contents",
+	legend:          "Status",
 	listSep:         ", ",
 	statuses: map[tree.Status]string{
 		tree.Pending:     "pending",
@@ -171,8 +203,8 @@ var chinese = words{
 	background:      "背景",
 	annotations:     "补充说明",
 	coreQuestions:   "核心问题",
-	roundRoot:       "Round %d — 根议题",
-	roundChild:      "Round %d — 分歧 %s: %s",
+	roundRoot:       "第 %d 轮 — 根议题",
+	roundChild:      "第 %d 轮 — 分歧 %s：%s",
 	between:         "争议方：%s。",
 	uninvolvedFmt:   "未站队：%s。",
 	positions:       "立场",
@@ -207,7 +239,9 @@ var chinese = words{
 	colConsensus:    "合意数",
 	colDivergences:  "分歧数",
 	colVerdicts:     "强制裁决",
-	colFailures:     "失败",
+	colFailures:     "失败节点",
+	colFailedCalls:  "失败调用",
+	colFallbacks:    "回退",
 	colTokens:       "Token",
 	colCost:         "费用",
 	total:           "合计",
@@ -215,6 +249,12 @@ var chinese = words{
 	incompleteFmt:   "未完成：失败节点 %d 个，中断节点 %d 个；以下为已得出的结论。",
 	proposedEdits:   "需要更新到共享文档的内容",
 	noEdits:         "未提出修改建议。",
+	fallbacks:       "模型回退",
+	fallbackFmt:     "%s：%s 从 %s 回退到 %s（于 %s）",
+	noFallbacks:     "没有参与者回退到备用模型。",
+	demo:            "演示：本报告中的所有回答均由内置的脚本模型生成，未调用任何真实模型。",
+	contents:        "目录",
+	legend:          "状态",
 	listSep:         "、",
 	statuses: map[tree.Status]string{
 		tree.Pending:     "未完成",
@@ -230,6 +270,24 @@ var chinese = words{
 		tree.StepJudge:     "裁判结果",
 		tree.StepSynthesis: "总结",
 		tree.StepEdits:     "修改建议",
+	},
+	reasonSep: "；",
+	reasons: []reasonRule{
+		{regexp.MustCompile(`^all debaters agreed$`), "各方达成一致"},
+		{regexp.MustCompile(`^round limit (\d+) reached: verdicts forced$`), "达到轮数上限 $1：强制裁决"},
+		{regexp.MustCompile(`^budget of (\d+) tokens reached: verdicts forced$`), "达到 $1 token 预算：强制裁决"},
+		{regexp.MustCompile(`^(\d+) divergences?: split into child debates$`), "$1 个分歧：拆分为子辩论"},
+		{regexp.MustCompile(`^no debater answered the position step$`), "没有辩手给出立场"},
+		{regexp.MustCompile(`^no debater answered the rebuttal step$`), "没有辩手给出反驳"},
+		{regexp.MustCompile(`^node ended without a status$`), "节点结束时没有状态"},
+		{regexp.MustCompile(`^1 failed attempt, (.*)$`), "失败 1 次：$1"},
+		{regexp.MustCompile(`^(\d+) failed attempts, last (.*)$`), "失败 $1 次，最后一次：$2"},
+		{regexp.MustCompile(`^key refused(.*)$`), "密钥被拒绝$1"},
+		{regexp.MustCompile(`^model not found(.*)$`), "模型不存在$1"},
+		{regexp.MustCompile(`^prompt too long for the model(.*)$`), "提示超出模型的上下文长度$1"},
+		{regexp.MustCompile(`^1 verdict missing after repair$`), "修复后仍缺 1 条裁决"},
+		{regexp.MustCompile(`^(\d+) verdicts missing after repair$`), "修复后仍缺 $1 条裁决"},
+		{regexp.MustCompile(`^(\d+) consecutive failures: (.*)$`), "连续失败 $1 次：$2"},
 	},
 }
 
@@ -257,4 +315,23 @@ func (w *words) stepWord(s tree.Step) string {
 		return v
 	}
 	return string(s)
+}
+
+// reason returns a reason the program wrote, in the report's language: each
+// of its "; "-separated parts that the program knows how to say there is
+// translated, the others are kept.
+func (w *words) reason(s string) string {
+	if len(w.reasons) == 0 {
+		return s
+	}
+	parts := strings.Split(s, "; ")
+	for i, part := range parts {
+		for _, rule := range w.reasons {
+			if rule.re.MatchString(part) {
+				parts[i] = rule.re.ReplaceAllString(part, rule.repl)
+				break
+			}
+		}
+	}
+	return strings.Join(parts, w.reasonSep)
 }

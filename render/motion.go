@@ -133,7 +133,7 @@ func (r *report) motions() {
 		if state == "" {
 			state = "—"
 		}
-		r.printf("| %s | %s | %s | %s | %d | %d | %s | %s |\n", inlineText(m.ID), inlineText(m.Title), motionStatus(m.Status),
+		r.printf("| %s | %s | %s | %s | %d | %d | %s | %s |\n", inlineText(m.ID), r.reportLink(m.ID, inlineText(m.Title)), motionStatus(m.Status),
 			inlineText(state), m.Turns, len(m.Arguments), groupDigits(m.Usage.Total()), costCell(m.Usage.Cost))
 	}
 	if len(r.run.Motions) > 1 {
@@ -142,7 +142,7 @@ func (r *report) motions() {
 	r.b.WriteString("\n")
 	for i := range r.run.Motions {
 		m := &r.run.Motions[i]
-		r.printf("### %s: %s — %s\n\n", inlineText(m.ID), inlineText(m.Title), motionStatus(m.Status))
+		r.printf("### %s: %s — %s\n\n", inlineText(m.ID), r.reportLink(m.ID, inlineText(m.Title)), motionStatus(m.Status))
 		r.printf("%s (debate `%s`).\n\n", inlineText(upperFirst(m.StopReason)), inlineText(m.DebateID))
 		if last := outcome(m); last != nil {
 			r.printf("**Final word — #%d %s by the %s:**\n\n", last.Seq, inlineText(last.Type), inlineText(last.Role))

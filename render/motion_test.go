@@ -70,7 +70,7 @@ func TestMotionGolden(t *testing.T) {
 		}
 		golden.Assert(t, "testdata/motion_"+m.ID+".html", page)
 	}
-	golden.Assert(t, "testdata/motion_summary.md", Summary(run))
+	golden.Assert(t, "testdata/motion_summary.md", Summary(run, nil))
 }
 
 // TestMotionShows checks what a motion report and the summary must make
@@ -95,7 +95,7 @@ func TestMotionShows(t *testing.T) {
 		t.Errorf("failed motion report lacks its errors:\n%s", m2)
 	}
 
-	sum := string(Summary(run))
+	sum := string(Summary(run, nil))
 	for _, want := range []string{"## Motions", "| m1 | Cache the plan parser? | resolved ✓ | CLOSED | 2 | 6 |", "| m2 |", "failed",
 		"**Final word — #5 RESOLUTION by the proposer:**", "Agreed: key includes schema version"} {
 		if !strings.Contains(sum, want) {

@@ -127,7 +127,7 @@ func textTree(root *tree.Node, w *words) string {
 	walk = func(n *tree.Node, prefix, branch, next string) {
 		fmt.Fprintf(&b, "%s%s%s — %s [%s]", prefix, branch, n.ID, shorten(n.Title, 2*titleRunes), w.statusWord(n.Status))
 		if n.Status == tree.Failed || n.Status == tree.Interrupted {
-			if cause := nodeCause(n); cause != "" {
+			if cause := nodeCause(n, w); cause != "" {
 				fmt.Fprintf(&b, ": %s", shorten(cause, 2*titleRunes))
 			}
 		}
@@ -144,10 +144,11 @@ func textTree(root *tree.Node, w *words) string {
 	return b.String()
 }
 
-// nodeCause returns why a node stopped: its stop reason, else its errors.
-func nodeCause(n *tree.Node) string {
+// nodeCause returns why a node stopped: its stop reason in the words of w,
+// else its errors.
+func nodeCause(n *tree.Node, w *words) string {
 	if n.StopReason != "" {
-		return n.StopReason
+		return w.reason(n.StopReason)
 	}
 	var msgs []string
 	for _, e := range n.Errors {

@@ -14,22 +14,24 @@ import (
 func TestReportsGolden(t *testing.T) {
 	for _, f := range rendertest.Fixtures() {
 		t.Run(f.Name, func(t *testing.T) {
+			reports, pages := map[string]string{}, map[string]string{}
 			for i := range f.Run.Topics {
 				topic := &f.Run.Topics[i]
+				reports[topic.ID], pages[topic.ID] = "topic-"+topic.ID+".md", "topic-"+topic.ID+".html"
 				base := filepath.Join("testdata", "report_"+f.Name+"_"+topic.ID)
 				md := Topic(f.Run, topic)
 				golden.Assert(t, base+".md", md)
 				golden.Assert(t, base+".mermaid", []byte(Mermaid(topic.Root)))
 				golden.Assert(t, base+".tree.txt", []byte(TextTree(topic.Root)))
-				page, err := HTML(topic.Title, md)
+				page, err := TopicHTML(f.Run, topic)
 				if err != nil {
 					t.Fatal(err)
 				}
 				golden.Assert(t, base+".html", page)
 			}
-			sum := Summary(f.Run)
+			sum := Summary(f.Run, reports)
 			golden.Assert(t, filepath.Join("testdata", "report_"+f.Name+"_summary.md"), sum)
-			page, err := HTML("summary", sum)
+			page, err := SummaryHTML(f.Run, pages)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -42,10 +44,10 @@ func TestReportsGolden(t *testing.T) {
 // never show in the output.
 func TestReportsStable(t *testing.T) {
 	for _, f := range rendertest.Fixtures() {
-		first := Summary(f.Run)
+		first := Summary(f.Run, nil)
 		firstTopic := Topic(f.Run, &f.Run.Topics[0])
 		for range 20 {
-			if !bytes.Equal(first, Summary(f.Run)) || !bytes.Equal(firstTopic, Topic(f.Run, &f.Run.Topics[0])) {
+			if !bytes.Equal(first, Summary(f.Run, nil)) || !bytes.Equal(firstTopic, Topic(f.Run, &f.Run.Topics[0])) {
 				t.Fatalf("%s: output differs between two renders of the same run", f.Name)
 			}
 		}
@@ -63,7 +65,7 @@ func TestTopicShows(t *testing.T) {
 	}{
 		{"converged", 0, []string{
 			"# Topic pagination: ",
-			"> - **Date:** 2026-03-14 09:30 UTC (duration 6m42s)",
+			"> - **Date:** 2026-03-14 09:30 UTC (duration 2m10s)",
 			"Party A — gpt-5.2; Party B — kimi-k2.5; Party C — gemini-3.1-pro-preview",
 			"> - **Judge:** Judge — qwen3.5-plus",
 			"> - **Depth reached:** 0 (round 1)",
@@ -114,9 +116,9 @@ func TestTopicShows(t *testing.T) {
 			"# 辩题 6: 议题 6：是否将消息队列从 RabbitMQ 迁移到 Kafka？",
 			"> - **日期:**", "> - **参与模型:** 方 A — gpt-5.2", "> - **评审模型:** 裁判 — qwen3.5-plus",
 			"> - **最大轮数:** 2", "> - **实际深度:** 1（第 2 轮）",
-			"## Round 1 — 根议题", "### 立场", "#### 方 A — gpt-5.2", "### 反驳", "#### 方 A 的反驳", "### 裁判搜集",
+			"## 第 1 轮 — 根议题", "### 立场", "#### 方 A — gpt-5.2", "### 反驳", "#### 方 A 的反驳", "### 裁判搜集",
 			"**合意:**", "**分歧 (2 个):**", "(未站队: 方 C)",
-			"## Round 2 — 分歧 d2: 两套消息系统的运维成本 (强制裁决)", "### 裁判强制裁决", "**裁判推荐:**", "**理由:**",
+			"## 第 2 轮 — 分歧 d2：两套消息系统的运维成本 (强制裁决)", "### 裁判强制裁决", "**裁判推荐:**", "**理由:**",
 			"## 最终结论", "### 合意要点", "### 裁决要点", "### 辩论路径概览", "已收敛 ✓",
 			"##### 理由",
 		}, []string{"Positions", "Rebuttals", "Conclusion"}},
@@ -150,12 +152,13 @@ func TestSummaryShows(t *testing.T) {
 	}{
 		{"converged", []string{
 			"# Debate summary",
-			"| ID | Topic | Status | Rounds | Consensus | Divergences | Forced verdicts | Failures | Tokens | Cost |",
-			"| pagination | Should the public API keep offset pagination or move to cursors? | converged ✓ | 1 | 3 | 0 | 0 | 0 | 22,335 | — |",
+			"| ID | Topic | Status | Rounds | Consensus | Divergences | Forced verdicts | Failed nodes | Failed calls | Fallbacks | Tokens | Cost |",
+			"| pagination | Should the public API keep offset pagination or move to cursors? | converged ✓ | 1 | 3 | 0 | 0 | 0 | 0 | 0 | 22,335 | — |",
 			"## Proposed edits to the shared documents\n\nNo edits were proposed.\n",
 		}},
 		{"forced", []string{
-			"| billing-db | Should the billing service move from PostgreSQL to a distributed SQL database? | forced verdict | 3 | 4 | 6 | 2 | 0 | 118,289 | 0.8734 |",
+			"| billing-db | Should the billing service move from PostgreSQL to a distributed SQL database? | forced verdict | 3 | 4 | 6 | 2 | 0 | 2 | 1 | 118,289 | 0.8734 |",
+			"## Fallbacks\n\n- billing-db: Party C switched from gemini-3.1-pro-preview to claude-sonnet-4-6 at d2 — ",
 			"### billing-db: Should the billing service move from PostgreSQL to a distributed SQL database? — forced verdict\n\nStay on PostgreSQL and add an EU cluster.",
 			"#### What to do",
 			"## Proposed edits to the shared documents\n\n#### docs/decisions.md",
@@ -163,8 +166,8 @@ func TestSummaryShows(t *testing.T) {
 		{"failed", []string{"| failed | 2 | 2 | 2 | 0 | 1 |", "> ⚠ Incomplete: 1 failed and 0 interrupted nodes"}},
 		{"interrupted", []string{
 			"| owners | Require code owners' approval for every merge? | converged ✓ |",
-			"| repo-layout | Monorepo or one repository per service? | interrupted | 2 | 1 | 2 | 0 | 0 | 14,100 | — |",
-			"| **Total** | | | | 2 | 2 | 0 | 0 | 24,600 | — |",
+			"| repo-layout | Monorepo or one repository per service? | interrupted | 2 | 1 | 2 | 0 | 0 | 0 | 0 | 14,100 | — |",
+			"| **Total** | | | | 2 | 2 | 0 | 0 | 0 | 0 | 24,600 | — |", "No participant fell back to its fallback model.",
 		}},
 		{"chinese", []string{"# 辩论汇总", "| 编号 | 议题 | 状态 | 轮数 | 合意数 | 分歧数 | 强制裁决 |", "## 各议题结论", "## 需要更新到共享文档的内容", "未提出修改建议。"}},
 	}
@@ -174,7 +177,7 @@ func TestSummaryShows(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.fixture, func(t *testing.T) {
-			got := string(Summary(runs[tt.fixture]))
+			got := string(Summary(runs[tt.fixture], nil))
 			for _, s := range tt.has {
 				if !strings.Contains(got, s) {
 					t.Errorf("summary lacks %q", s)
@@ -195,7 +198,7 @@ func TestTopicNeverStarted(t *testing.T) {
 			t.Errorf("report lacks %q:\n%s", want, md)
 		}
 	}
-	if sum := string(Summary(run)); !strings.Contains(sum, "| later | A topic never started | interrupted | 0 | 0 | 0 | 0 | 0 | 0 | — |") {
+	if sum := string(Summary(run, nil)); !strings.Contains(sum, "| later | A topic never started | interrupted | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | — |") {
 		t.Errorf("summary lacks the row of the topic never started:\n%s", sum)
 	}
 }

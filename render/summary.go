@@ -2,19 +2,23 @@ package render
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/debatehq/debate/tree"
 )
 
 // Summary returns summary.md for a run: a header, a table with one row per
-// topic (status, rounds reached, consensus points, divergences, forced
-// verdicts, failed nodes, tokens, cost) and a total row, each topic's
+// topic (linked to its report, status, rounds reached, consensus points,
+// divergences, forced verdicts, failed nodes, failed calls, fallbacks, tokens,
+// cost) and a total row, every fallback with its reason, each topic's
 // conclusion (its synthesis if present, else its consensus points and
 // verdicts), the motions (see motions) and the proposed edits to the shared
-// documents. A run of motions only gets the header and the motions.
-func Summary(run *tree.Run) []byte {
-	r := &report{run: run, w: wordsFor(run)}
+// documents. A run of motions only gets the header and the motions. reports
+// maps a topic id to the file name of its report, relative to the summary;
+// a topic without one is not linked.
+func Summary(run *tree.Run, reports map[string]string) []byte {
+	r := &report{run: run, w: wordsFor(run), reports: reports}
 	r.summary()
 	return r.bytes()
 }
@@ -22,7 +26,8 @@ func Summary(run *tree.Run) []byte {
 func (r *report) summary() {
 	w := r.w
 	r.printf("# %s\n\n", w.summaryHeading)
-	r.headerLine(w.date, r.date())
+	r.demoLine()
+	r.headerLine(w.date, r.date(r.run.StartedAt, r.run.FinishedAt))
 	if len(r.run.Topics) == 0 && len(r.run.Motions) > 0 {
 		r.usageLines(r.run.Usage)
 		r.b.WriteString("\n")
@@ -39,7 +44,8 @@ func (r *report) summary() {
 	r.usageLines(r.run.Usage)
 	r.b.WriteString("\n")
 
-	cols := []string{w.colID, w.colTopic, w.colStatus, w.colRounds, w.colConsensus, w.colDivergences, w.colVerdicts, w.colFailures, w.colTokens, w.colCost}
+	cols := []string{w.colID, w.colTopic, w.colStatus, w.colRounds, w.colConsensus, w.colDivergences, w.colVerdicts,
+		w.colFailures, w.colFailedCalls, w.colFallbacks, w.colTokens, w.colCost}
 	r.printf("| %s |\n|", strings.Join(cols, " | "))
 	for i := range cols {
 		if i < 3 {
@@ -51,6 +57,7 @@ func (r *report) summary() {
 	r.b.WriteString("\n")
 	var sum tree.Stats
 	var usage tree.Usage
+	fallbacks := 0
 	for i := range r.run.Topics {
 		t := &r.run.Topics[i]
 		s := t.Root.Stats()
@@ -59,20 +66,41 @@ func (r *report) summary() {
 		sum.Verdicts += s.Verdicts
 		sum.Failed += s.Failed
 		usage = usage.Add(t.Usage)
-		r.printf("| %s | %s | %s | %d | %d | %d | %d | %d | %s | %s |\n",
-			inlineText(t.ID), inlineText(t.Title), w.statusWord(topicStatus(t)), s.Rounds,
-			s.Consensus, s.Divergences, s.Verdicts, s.Failed, groupDigits(t.Usage.Total()), costCell(t.Usage.Cost))
+		fallbacks += len(t.Fallbacks)
+		r.printf("| %s | %s | %s | %d | %d | %d | %d | %d | %d | %d | %s | %s |\n",
+			inlineText(t.ID), r.reportLink(t.ID, inlineText(t.Title)), w.statusWord(topicStatus(t)), s.Rounds,
+			s.Consensus, s.Divergences, s.Verdicts, s.Failed, t.Usage.Failures, len(t.Fallbacks),
+			groupDigits(t.Usage.Total()), costCell(t.Usage.Cost))
 	}
 	if len(r.run.Topics) > 1 {
-		r.printf("| **%s** | | | | %d | %d | %d | %d | %s | %s |\n", w.total,
-			sum.Consensus, sum.Divergences, sum.Verdicts, sum.Failed, groupDigits(usage.Total()), costCell(usage.Cost))
+		r.printf("| **%s** | | | | %d | %d | %d | %d | %d | %d | %s | %s |\n", w.total,
+			sum.Consensus, sum.Divergences, sum.Verdicts, sum.Failed, usage.Failures, fallbacks,
+			groupDigits(usage.Total()), costCell(usage.Cost))
 	}
 	r.b.WriteString("\n")
+
+	r.printf("## %s\n\n", w.fallbacks)
+	if fallbacks == 0 {
+		r.printf("%s\n\n", w.noFallbacks)
+	}
+	for i := range r.run.Topics {
+		t := &r.run.Topics[i]
+		for _, f := range t.Fallbacks {
+			r.printf("- "+w.fallbackFmt, inlineText(t.ID), inlineText(r.name(f.Participant)), inlineText(f.From), inlineText(f.To), inlineText(f.Node))
+			if f.Reason != "" {
+				r.printf(" — %s", inlineText(w.reason(f.Reason)))
+			}
+			r.b.WriteString("\n")
+		}
+	}
+	if fallbacks > 0 {
+		r.b.WriteString("\n")
+	}
 
 	r.printf("## %s\n\n", w.conclusions)
 	for i := range r.run.Topics {
 		t := &r.run.Topics[i]
-		r.printf("### %s: %s — %s\n\n", inlineText(t.ID), inlineText(t.Title), w.statusWord(topicStatus(t)))
+		r.printf("### %s: %s — %s\n\n", inlineText(t.ID), r.reportLink(t.ID, inlineText(t.Title)), w.statusWord(topicStatus(t)))
 		if s := t.Root.Stats(); s.Failed > 0 || s.Interrupted > 0 {
 			r.printf("> ⚠ "+w.incompleteFmt+"\n\n", s.Failed, s.Interrupted)
 		}
@@ -102,4 +130,26 @@ func costCell(c float64) string {
 		return "—"
 	}
 	return formatCost(c)
+}
+
+// reportLink returns text as a Markdown link to the report of the topic or
+// motion id, or text alone when there is none.
+func (r *report) reportLink(id, text string) string {
+	name, ok := r.reports[id]
+	if !ok || text == "" {
+		return text
+	}
+	text = strings.NewReplacer("[", `\[`, "]", `\]`).Replace(text)
+	return "[" + text + "](" + linkDest(name) + ")"
+}
+
+// plainDest matches a file name that is a Markdown link destination as it is.
+var plainDest = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
+
+// linkDest writes a file name as a Markdown link destination.
+func linkDest(name string) string {
+	if plainDest.MatchString(name) {
+		return name
+	}
+	return "<" + strings.NewReplacer("<", "%3C", ">", "%3E", "\n", "").Replace(name) + ">"
 }

@@ -30,6 +30,8 @@ type report struct {
 	run *tree.Run
 	w   *words
 	b   strings.Builder
+	// reports maps a topic or motion id to its report's file name, for links.
+	reports map[string]string
 }
 
 // bytes returns the document, ending in exactly one newline.
@@ -52,38 +54,70 @@ func (r *report) block(text string, level int) {
 func (r *report) topic(t *tree.Topic) {
 	w := r.w
 	r.printf("# "+w.topicHeading+"\n\n", inlineText(t.ID), inlineText(t.Title))
-	stats := t.Root.Stats()
-	r.headerLine(w.date, r.date())
-	r.headerLine(w.debaters, r.debaters(t))
-	r.headerLine(w.judge, r.participant(r.run.Judge, t))
-	r.headerLine(w.maxRounds, fmt.Sprint(r.run.MaxRounds))
-	r.headerLine(w.depthReached, fmt.Sprintf(w.depthFmt, stats.Depth, stats.Rounds))
-	r.usageLines(t.Usage)
-	r.headerLine(w.status, w.statusWord(topicStatus(t)))
-	r.b.WriteString("\n")
-
-	if strings.TrimSpace(t.Background) != "" {
-		r.printf("**%s:**\n\n", w.background)
-		r.block(t.Background, 4)
-	}
-	r.list(w.annotations, t.Annotations)
-	r.list(w.coreQuestions, t.CoreQuestions)
+	r.demoLine()
+	r.topicIntro(t)
 
 	t.Root.Walk(r.node)
 
 	r.printf("---\n\n## %s\n\n", w.conclusion)
+	r.topicEnd(t, true)
+}
+
+// topicEnd writes what follows a topic's "Conclusion" heading: every
+// consensus point and verdict, the synthesis, and the path overview as a
+// text tree, after a Mermaid graph when withMermaid is set.
+func (r *report) topicEnd(t *tree.Topic, withMermaid bool) {
+	w := r.w
 	r.conclusion(t.Root)
 	if strings.TrimSpace(t.Synthesis) != "" {
 		r.printf("### %s\n\n", w.synthesis)
 		r.block(t.Synthesis, 3)
 	}
 	r.printf("### %s\n\n", w.pathOverview)
-	if t.Root != nil {
+	if t.Root == nil {
+		r.printf("*%s*\n", w.notReached)
+		return
+	}
+	if withMermaid {
 		r.b.WriteString(fenced("mermaid", mermaid(t.Root, w)))
 		r.b.WriteString("\n")
-		r.b.WriteString(fenced("text", textTree(t.Root, w)))
-	} else {
-		r.printf("*%s*\n", w.notReached)
+	}
+	r.b.WriteString(fenced("text", textTree(t.Root, w)))
+}
+
+// topicIntro writes what comes before a topic's nodes: its header lines,
+// background, annotations and core questions.
+func (r *report) topicIntro(t *tree.Topic) {
+	w := r.w
+	r.topicHeader(t)
+	r.b.WriteString("\n")
+	if strings.TrimSpace(t.Background) != "" {
+		r.printf("**%s:**\n\n", w.background)
+		r.block(t.Background, 4)
+	}
+	r.list(w.annotations, t.Annotations)
+	r.list(w.coreQuestions, t.CoreQuestions)
+}
+
+// topicHeader writes a topic's header lines: date and the topic's own
+// duration, debaters, judge, limits, depth, usage and status.
+func (r *report) topicHeader(t *tree.Topic) {
+	w := r.w
+	stats := t.Root.Stats()
+	r.headerLine(w.date, r.date(t.StartedAt, t.FinishedAt))
+	r.headerLine(w.debaters, r.debaters(t))
+	r.headerLine(w.judge, r.participant(r.run.Judge, t))
+	r.headerLine(w.maxRounds, fmt.Sprint(r.run.MaxRounds))
+	r.headerLine(w.depthReached, fmt.Sprintf(w.depthFmt, stats.Depth, stats.Rounds))
+	r.usageLines(t.Usage)
+	r.headerLine(w.status, w.statusWord(topicStatus(t)))
+}
+
+// demoLine says, for a run played against the built-in scripted model, that
+// nothing in the report comes from a real model.
+func (r *report) demoLine() {
+	if r.run.Demo {
+		r.printf("> **%s**\n\n", r.w.demo)
 	}
 }
 
@@ -106,13 +140,14 @@ func (r *report) usageLines(u tree.Usage) {
 	}
 }
 
-// date returns the run's start in UTC, with its duration when known.
-func (r *report) date() string {
+// date returns the run's start in UTC, with the duration from start to end
+// when both are known.
+func (r *report) date(start, end time.Time) string {
 	if r.run.StartedAt.IsZero() {
 		return "—"
 	}
 	s := r.run.StartedAt.UTC().Format("2006-01-02 15:04 UTC")
-	if d := r.run.FinishedAt.Sub(r.run.StartedAt); d > 0 {
+	if d := end.Sub(start); !start.IsZero() && !end.IsZero() && d > 0 {
 		s += fmt.Sprintf(" (%s %s)", strings.ToLower(r.w.duration), d.Round(time.Second))
 	}
 	return s
@@ -147,7 +182,7 @@ func (r *report) participant(p tree.Participant, t *tree.Topic) string {
 			s := fmt.Sprintf("%s — %s (%s %s", inlineText(p.Name()), inlineText(f.To),
 				fmt.Sprintf(r.w.fellBackFrom, inlineText(f.From)), fmt.Sprintf(r.w.atNode, inlineText(f.Node)))
 			if f.Reason != "" {
-				s += ": " + inlineText(f.Reason)
+				s += ": " + inlineText(r.w.reason(f.Reason))
 			}
 			return s + ")"
 		}
@@ -282,16 +317,34 @@ func (r *report) nodeModel(n *tree.Node, id string) string {
 // answers writes one subsection per debater for a step: its text, or a mark
 // saying it gave none and why.
 func (r *report) answers(n *tree.Node, texts map[string]string, step tree.Step, title func(id string) string) {
-	errs := stepErrors(n, step)
-	if len(texts) == 0 && len(errs) == 0 {
+	list := r.answerList(n, texts, step, title)
+	if list == nil {
 		r.printf("*%s*\n\n", r.w.notReached)
 		return
 	}
+	for _, a := range list {
+		r.printf("#### %s\n\n%s\n\n", a.title, a.body)
+	}
+}
+
+// answer is one debater's part of a step, as Markdown.
+type answer struct {
+	id, title, body string
+	missing         bool // no text: body says why
+}
+
+// answerList returns each debater's part of a step in party order, or nil
+// when the step was not reached.
+func (r *report) answerList(n *tree.Node, texts map[string]string, step tree.Step, title func(id string) string) []answer {
+	errs := stepErrors(n, step)
+	if len(texts) == 0 && len(errs) == 0 {
+		return nil
+	}
+	list := []answer{}
 	for _, id := range r.parties(texts) {
 		text, ok := texts[id]
 		if ok && strings.TrimSpace(text) != "" {
-			r.printf("#### %s\n\n", title(id))
-			r.block(text, 4)
+			list = append(list, answer{id: id, title: title(id), body: embedText(text, 4)})
 			continue
 		}
 		msgs := errs[id]
@@ -304,9 +357,10 @@ func (r *report) answers(n *tree.Node, texts map[string]string, step tree.Step, 
 				msgs = []string{r.w.statusWord(tree.Interrupted)}
 			}
 		}
-		r.printf("#### %s\n\n", title(id))
-		r.printf("> ⚠ "+r.w.noAnswerFmt+"\n\n", r.w.stepWord(step), inlineText(strings.Join(msgs, "; ")))
+		body := fmt.Sprintf("> ⚠ "+r.w.noAnswerFmt, r.w.stepWord(step), inlineText(strings.Join(msgs, "; ")))
+		list = append(list, answer{id: id, title: title(id), body: body, missing: true})
 	}
+	return list
 }
 
 // stepErrors returns the error messages of a node's step by participant.
@@ -414,7 +468,7 @@ func (r *report) status(n *tree.Node) {
 	w := r.w
 	line := fmt.Sprintf("**%s:** %s", w.status, w.statusWord(n.Status))
 	if n.StopReason != "" {
-		line += " — " + inlineText(n.StopReason)
+		line += " — " + inlineText(w.reason(n.StopReason))
 	}
 	r.printf("%s\n\n", line)
 	var other []string

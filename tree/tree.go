@@ -209,6 +209,9 @@ type Topic struct {
 	Usage         Usage      `json:"usage"`
 	// Synthesis is the judge's written conclusion for the topic, if asked for.
 	Synthesis string `json:"synthesis,omitempty"`
+	// StartedAt and FinishedAt bound the topic's own work within the run.
+	StartedAt  time.Time `json:"startedAt,omitzero"`
+	FinishedAt time.Time `json:"finishedAt,omitzero"`
 }
 
 // Run is a whole batch run: what was configured and what every topic reached.
@@ -218,10 +221,12 @@ type Run struct {
 	FinishedAt    time.Time       `json:"finishedAt"`
 	Config        json.RawMessage `json:"config,omitempty"`
 	Language      string          `json:"language,omitempty"`
-	MaxRounds     int             `json:"maxRounds"`
-	Debaters      []Participant   `json:"debaters"`
-	Judge         Participant     `json:"judge"`
-	Topics        []Topic         `json:"topics"`
+	// Demo marks a run played against the built-in scripted model.
+	Demo      bool          `json:"demo,omitempty"`
+	MaxRounds int           `json:"maxRounds"`
+	Debaters  []Participant `json:"debaters"`
+	Judge     Participant   `json:"judge"`
+	Topics    []Topic       `json:"topics"`
 	// Motions are the run's protocol debates, in config order.
 	Motions []Motion `json:"motions,omitempty"`
 	Usage   Usage    `json:"usage"`

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
+
+	"github.com/debatehq/debate/configs"
 )
 
 // Exit codes of every command. They are part of the interface CI jobs rely on.
@@ -26,6 +28,8 @@ type env struct {
 	getenv         func(string) (string, bool)
 	// notify subscribes c to interrupt signals; nil means os/signal.
 	notify func(c chan<- os.Signal)
+	// term tells whether w is a terminal and its size; nil asks the OS.
+	term func(w io.Writer) terminal
 	// spawn returns a command running this program with args, for a server
 	// started in the background; nil means os.Executable.
 	spawn func(args []string) *exec.Cmd
@@ -123,8 +127,31 @@ func (e *env) main(args []string) int {
 			return c.run(e, args[1:])
 		}
 	}
+	var names []string
+	for _, c := range commands() {
+		names = append(names, c.name)
+	}
+	if near, ok := configs.Closest(args[0], names); ok {
+		fmt.Fprintf(e.stderr, "debate: unknown command %q: did you mean %q?\nRun \"debate help\" for every command.\n", args[0], near)
+		return exitUsage
+	}
 	fmt.Fprintf(e.stderr, "debate: unknown command %q\n\n%s", args[0], topHelp())
 	return exitUsage
+}
+
+// flagHint returns " (did you mean --name?)" for a pflag error about an
+// unknown long flag that is near one of fs's flags, else "".
+func flagHint(fs *pflag.FlagSet, err error) string {
+	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
+	if !ok {
+		return ""
+	}
+	var names []string
+	fs.VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
+	if near, ok := configs.Closest(name, names); ok {
+		return fmt.Sprintf(" (did you mean --%s?)", near)
+	}
+	return ""
 }
 
 func topHelp() string {
@@ -191,7 +218,7 @@ func parse(e *env, fs *pflag.FlagSet, args []string, help func() string) (done b
 		fmt.Fprint(e.stdout, help())
 		return true, exitOK
 	case err != nil:
-		fmt.Fprintf(e.stderr, "debate %s: %v\nRun \"debate help %s\" for usage.\n", fs.Name(), err, fs.Name())
+		fmt.Fprintf(e.stderr, "debate %s: %v%s\nRun \"debate help %s\" for usage.\n", fs.Name(), err, flagHint(fs, err), fs.Name())
 		return true, exitUsage
 	}
 	return false, 0

@@ -16,6 +16,7 @@ import (
 
 	"github.com/debatehq/debate/internal/ctxwait"
 	"github.com/debatehq/debate/server/client"
+	"github.com/debatehq/debate/store"
 )
 
 // A server started in the background (debate serve --detach, or an agent
@@ -36,7 +37,7 @@ const autoStartVar = "DEBATE_AUTO_START"
 type daemon struct {
 	PID     int       `json:"pid"`
 	URL     string    `json:"url"`
-	DB      string    `json:"db,omitempty"` // empty: the default database
+	DB      string    `json:"db,omitempty"` // empty: the default database; a URL without its password
 	Log     string    `json:"log"`
 	Started time.Time `json:"started"`
 }
@@ -102,7 +103,13 @@ func (e *env) startDaemon(ctx context.Context, addr, db, token string) (daemon, 
 	}
 	defer log.Close()
 	args := []string{"serve", "--addr", addr}
-	if db != "" {
+	env := e.childEnv(token)
+	switch {
+	case store.IsPostgres(db):
+		// A URL may hold a password: pass it in the environment, as the
+		// token, never on the command line.
+		env = append(env, "DEBATE_DB="+db)
+	case db != "":
 		if db, err = filepath.Abs(db); err != nil {
 			return daemon{}, fmt.Errorf("--db: %w", err)
 		}
@@ -112,7 +119,7 @@ func (e *env) startDaemon(ctx context.Context, addr, db, token string) (daemon, 
 	if err != nil {
 		return daemon{}, err
 	}
-	cmd.Env = append(cmd.Env, e.childEnv(token)...)
+	cmd.Env = append(cmd.Env, env...)
 	cmd.Stdout, cmd.Stderr = log, log
 	cmd.SysProcAttr = detached()
 	if err := cmd.Start(); err != nil {
@@ -120,7 +127,7 @@ func (e *env) startDaemon(ctx context.Context, addr, db, token string) (daemon, 
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
-	d := daemon{PID: cmd.Process.Pid, URL: "http://" + addr, DB: db, Log: logFile, Started: time.Now().UTC()}
+	d := daemon{PID: cmd.Process.Pid, URL: "http://" + addr, DB: redactURL(db), Log: logFile, Started: time.Now().UTC()}
 	c := client.New(d.URL, token, nil)
 	ctx, cancel := context.WithTimeout(ctx, startTimeout)
 	defer cancel()

@@ -6,9 +6,9 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
-	"unicode/utf8"
 
 	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/internal/textwidth"
 	"github.com/debatehq/debate/orchestrator"
 	"github.com/debatehq/debate/prompts"
 	"github.com/debatehq/debate/tree"
@@ -68,8 +68,8 @@ func printPlan(w io.Writer, cfg *configs.Config, pv *orchestrator.Preview) {
 	people := append(slices.Clone(pv.Debaters), pv.Judge)
 	var wid, wname, wmodel int
 	for _, p := range people {
-		wid, wname = max(wid, len(p.ID)), max(wname, utf8.RuneCountInString(p.Name()))
-		wmodel = max(wmodel, utf8.RuneCountInString(modelLine(p.Model, p.Fallback)))
+		wid, wname = max(wid, textwidth.String(p.ID)), max(wname, textwidth.String(p.Name()))
+		wmodel = max(wmodel, textwidth.String(modelLine(p.Model, p.Fallback)))
 	}
 	for i, p := range people {
 		head := ""
@@ -107,7 +107,7 @@ func printPlan(w io.Writer, cfg *configs.Config, pv *orchestrator.Preview) {
 	fmt.Fprintf(tw, "  per node\t%d calls: %d positions and %d rebuttals (%s), 1 judge, +1 if its JSON needs repair\n", perNode, n, n, mode)
 	all := ""
 	if len(pv.Topics) > 1 {
-		all = fmt.Sprintf("; %d for %d topics", calls*len(pv.Topics), len(pv.Topics))
+		all = fmt.Sprintf("; %d for %s", calls*len(pv.Topics), plural(len(pv.Topics), "topic", "topics"))
 	}
 	fmt.Fprintf(tw, "  worst case\t%d nodes and %d calls per topic if every node splits into %d divergences (the judge decides)%s\n",
 		nodes, calls, assumedDivergences, all)
@@ -125,8 +125,15 @@ func printPlan(w io.Writer, cfg *configs.Config, pv *orchestrator.Preview) {
 	fmt.Fprintf(tw, "  output\t%s (%s; run.json always)\n", cfg.Output.Dir, strings.Join(cfg.Output.Format, ", "))
 }
 
-func pad(s string, n int) string {
-	return s + strings.Repeat(" ", max(0, n-utf8.RuneCountInString(s)))
+// pad pads s with spaces to n terminal columns (a CJK character takes two).
+func pad(s string, n int) string { return textwidth.Pad(s, n) }
+
+// plural returns "1 topic", "2 topics": n and the word for it.
+func plural(n int, one, other string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, other)
 }
 
 func modelLine(model, fallback string) string {

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/debatehq/debate/internal/golden"
+	"github.com/debatehq/debate/internal/textwidth"
+	"github.com/debatehq/debate/providers/providertest"
 )
 
 // result is what one invocation of the program left behind.
@@ -43,7 +45,9 @@ func TestCommandLine(t *testing.T) {
 	}{
 		{name: "no arguments", args: nil, code: exitUsage, stderr: []string{"USAGE", "COMMANDS"}, noStdout: true},
 		{name: "help", args: []string{"--help"}, code: exitOK, stdout: []string{"run ", "validate", "version"}},
-		{name: "unknown command", args: []string{"argue"}, code: exitUsage, stderr: []string{`unknown command "argue"`}},
+		{name: "unknown command", args: []string{"argue"}, code: exitUsage, stderr: []string{`unknown command "argue"`, "COMMANDS"}},
+		{name: "misspelt command", args: []string{"runn"}, code: exitUsage, stderr: []string{`unknown command "runn": did you mean "run"?`}},
+		{name: "misspelt flag", args: []string{"run", "--confg", "x.jsonc"}, code: exitUsage, stderr: []string{"unknown flag: --confg (did you mean --config?)"}},
 		{name: "version", args: []string{"version"}, code: exitOK, stdout: []string{"debate "}},
 		{name: "run help documents exit codes", args: []string{"help", "run"}, code: exitOK,
 			stdout: []string{"USAGE", "FLAGS", "EXAMPLES", "EXIT CODES", "130", "--dry-run", "--topic", "--max-rounds", "--concurrency", "--format", "NO_COLOR"}},
@@ -168,6 +172,15 @@ func TestDryRun(t *testing.T) {
 		}
 		golden.Assert(t, filepath.Join("testdata", "dry-run-motion.txt"), []byte(r.stdout))
 	})
+	t.Run("motion on PostgreSQL hides the password", func(t *testing.T) {
+		r := invoke(t, map[string]string{"DEBATE_DB": "postgres://debate:s3cret@db.internal/debates"}, "run", "--config", "../../configs/examples/motion.jsonc", "--dry-run")
+		if r.code != exitOK {
+			t.Fatalf("exit %d\n%s", r.code, r.stderr)
+		}
+		if !strings.Contains(r.stdout, "database    postgres://debate:xxxxx@db.internal/debates") || strings.Contains(r.stdout+r.stderr, "s3cret") {
+			t.Errorf("dry run shows the database as:\n%s", r.stdout)
+		}
+	})
 	t.Run("full has every round-1 prompt and the shared context", func(t *testing.T) {
 		r := invoke(t, nil, "run", "--config", "../../configs/examples/full.jsonc", "--dry-run")
 		ctx, err := os.ReadFile("../../configs/examples/context/decisions.md")
@@ -203,4 +216,32 @@ func TestDryRun(t *testing.T) {
 			t.Errorf("plan does not list the one topic:\n%s", r.stdout[:min(len(r.stdout), 600)])
 		}
 	})
+}
+
+// TestDryRunPlanAlignsCJK: the plan's participant lines line up on a
+// terminal when labels mix Chinese and Latin letters, and counts read as
+// words ("1 topic").
+func TestDryRunPlanAlignsCJK(t *testing.T) {
+	srv := providertest.New(t)
+	cfgPath := writeConfig(t, srv, 2, "")
+	b, _ := os.ReadFile(cfgPath)
+	cfg := strings.NewReplacer(`"label": "Party A"`, `"label": "甲方代表"`, `"label": "Judge"`, `"label": "裁判"`).Replace(string(b))
+	os.WriteFile(cfgPath, []byte(cfg), 0o644)
+	r := invoke(t, map[string]string{"TEST_API_KEY": testKey}, "run", "-c", cfgPath, "--dry-run")
+	if r.code != exitOK {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	cols := map[int]bool{}
+	for _, line := range strings.Split(r.stdout, "\n") {
+		if i := strings.Index(line, " m-"); i >= 0 && strings.Contains(line, srv.URL()) {
+			cols[textwidth.String(line[:i])] = true
+		}
+	}
+	if len(cols) != 1 {
+		t.Errorf("model columns start at %v columns, want one place:\n%s", cols, r.stdout)
+	}
+	v := invoke(t, map[string]string{"TEST_API_KEY": testKey}, "validate", "-c", cfgPath)
+	if !strings.Contains(v.stdout, "ok (3 debaters, 1 topic)") {
+		t.Errorf("validate says %q", v.stdout)
+	}
 }

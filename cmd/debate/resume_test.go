@@ -99,6 +99,8 @@ func TestRunResumeAfterKill(t *testing.T) {
 	}
 	a, b := readRun(t, filepath.Join(base, "whole", "run.json")), readRun(t, filepath.Join(killed, "run.json"))
 	for i := range a.Topics {
+		// Times differ between any two runs; everything else must not.
+		a.Topics[i].StartedAt, a.Topics[i].FinishedAt = b.Topics[i].StartedAt, b.Topics[i].FinishedAt
 		x, _ := json.Marshal(a.Topics[i])
 		y, _ := json.Marshal(b.Topics[i])
 		if string(x) != string(y) {
@@ -129,5 +131,51 @@ func TestRunWithoutResumeStartsAfresh(t *testing.T) {
 	}
 	if r := invoke(t, vars, "run", "-c", cfgPath, "--resume", "--output", "-"); r.code != exitUsage {
 		t.Errorf("--resume with --output - exit %d, want %d", r.code, exitUsage)
+	}
+}
+
+// TestRunKeepsUnfinishedJournal: a run without --resume over the journal of
+// a run that never finished says it starts afresh and keeps that journal
+// beside the new one; over the journal of a finished run it says nothing.
+func TestRunKeepsUnfinishedJournal(t *testing.T) {
+	srv := providertest.New(t)
+	scriptJudges(srv)
+	cfgPath := writeConfig(t, srv, 2, "")
+	out := filepath.Join(filepath.Dir(cfgPath), "out")
+	j, err := store.OpenJournal(context.Background(), filepath.Join(out, journalFile), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"call-1", "call-2"} {
+		if err := j.Record(context.Background(), k, []byte(`{}`)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	j.Close()
+
+	vars := map[string]string{"TEST_API_KEY": testKey}
+	r := invoke(t, vars, "run", "-c", cfgPath)
+	if r.code != exitOK {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "unfinished run (2 completed calls)") || !strings.Contains(r.stderr, "starts afresh") {
+		t.Errorf("the run does not say it starts afresh over an unfinished journal:\n%s", r.stderr)
+	}
+	kept, _ := filepath.Glob(filepath.Join(out, ".debate-journal.*.db"))
+	if len(kept) != 1 {
+		t.Fatalf("kept journals: %q, want one", kept)
+	}
+	old, err := store.OpenJournal(context.Background(), kept[0], false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := old.Len(context.Background()); n != 2 {
+		t.Errorf("the kept journal holds %d calls, want 2", n)
+	}
+	old.Close()
+
+	again := invoke(t, vars, "run", "-c", cfgPath)
+	if again.code != exitOK || strings.Contains(again.stderr, "starts afresh") {
+		t.Errorf("a run after a finished one: exit %d, says:\n%s", again.code, again.stderr)
 	}
 }

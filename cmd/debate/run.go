@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/debatehq/debate/configs"
@@ -29,6 +31,8 @@ type runOptions struct {
 	concurrency int
 	formats     []string
 	resume      bool
+	verbose     bool
+	demo        bool
 	shard       string
 
 	// sharded holds what --shard made of the run: the slice, and the whole
@@ -53,13 +57,16 @@ default), so they can be watched there; with "arbitrator": "human" the run waits
 rulings a person makes there. --resume continues the same debates.
 
 USAGE
-  debate run --config <file.jsonc> [--topic <id>]... [--max-rounds <n>] [--dry-run]
+  debate run --config <file.jsonc> [--topic <id>]... [--max-rounds <n>] [--dry-run | --demo]
              [--output <dir>] [--concurrency <n>] [--format markdown|json|html]... [--resume]
-             [--shard <i/n>]
+             [--shard <i/n>] [--verbose]
 
 FLAGS
 ` + fs.FlagUsagesWrapped(100) + `
 EXAMPLES
+  # Real reports in seconds from a built-in scripted model: no API key, no network.
+  debate run --config debate.jsonc --demo --output demo-output
+
   # See every round-1 prompt and the call plan; calls no model, needs no API key.
   debate run --config debate.jsonc --dry-run
 
@@ -97,13 +104,15 @@ func runCmd(e *env, args []string) int {
 	var o runOptions
 	fs := flagSet("run")
 	fs.StringVarP(&o.config, "config", "c", "", "config file (JSONC) (required)")
-	fs.StringArrayVarP(&o.topics, "topic", "t", nil, "run only this topic or motion id; repeat for several")
+	fs.StringSliceVarP(&o.topics, "topic", "t", nil, "run only this topic or motion id (repeat or comma-separate for several)")
 	fs.IntVar(&o.maxRounds, "max-rounds", 0, "override params.maxRounds: the deepest round a debate may reach")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "print the round-1 prompts and the call plan; call no model")
 	fs.StringVarP(&o.output, "output", "o", "", "output folder, overriding output.dir; \"-\" prints run JSON to stdout")
 	fs.IntVar(&o.concurrency, "concurrency", 0, "cap on model calls in flight for the whole run (default params.concurrency, 8)")
 	fs.StringSliceVar(&o.formats, "format", nil, "report formats: markdown, json, html (repeat or comma-separate; run.json is always written)")
 	fs.BoolVar(&o.resume, "resume", false, "reuse every call an earlier, interrupted run of this config completed; call models only for the rest")
+	fs.BoolVar(&o.demo, "demo", false, "play the config against a built-in scripted model: real reports in seconds, no API key, no network")
+	fs.BoolVarP(&o.verbose, "verbose", "v", false, "on a terminal, print every log line (failed attempts, fallbacks…) above the live lines too")
 	fs.StringVar(&o.shard, "shard", "", "run only slice `i/n` of the selected topics and motions, the i-th of n (e.g. 2/4); \"debate merge\" combines the slices' folders")
 	if done, code := parse(e, fs, args, func() string { return runHelp(fs) }); done {
 		return code
@@ -173,13 +182,20 @@ func (o *runOptions) load(e *env, maxRoundsSet, concurrencySet bool) (*configs.C
 			return nil, usagef("--format %q: want one of %s", f, strings.Join(knownFormats, ", "))
 		}
 	}
+	if o.demo && o.dryRun {
+		return nil, usagef("--demo and --dry-run: pick one (--dry-run shows the prompts, --demo plays a scripted debate)")
+	}
 	if o.output == "-" && o.resume {
 		return nil, usagef("--resume needs an output folder: its journal of completed calls lives there")
 	}
 	if o.output == "-" && len(o.formats) > 0 && slices.ContainsFunc(o.formats, func(f string) bool { return f != "json" }) {
 		return nil, usagef("--output - prints run JSON to stdout; drop --format or use --format json")
 	}
-	cfg, err := configs.Load(o.config, configs.Options{DryRun: o.dryRun, Getenv: e.getenv})
+	getenv := e.getenv
+	if o.demo {
+		getenv = demoGetenv(getenv)
+	}
+	cfg, err := configs.Load(o.config, configs.Options{DryRun: o.dryRun, Getenv: getenv})
 	if err != nil {
 		return nil, err
 	}
@@ -212,20 +228,36 @@ func (o *runOptions) run(e *env, cfg *configs.Config) int {
 	if err != nil {
 		return e.fail("run", err)
 	}
+	term := e.terminalOf(e.stderr)
+	defer term.stop()
 	progress := output.NewProgress(e.stderr, output.ProgressOptions{
-		Terminal: isTerminal(e.stderr),
-		Color:    isTerminal(e.stderr) && !e.has("NO_COLOR"),
+		Terminal: term.ok,
+		Color:    term.ok && !e.has("NO_COLOR"),
+		Verbose:  o.verbose,
+		Width:    term.width,
+		Resize:   term.resize,
 		Topics:   selectedTopics(cfg, o.topics),
 	})
 	defer progress.Close()
 	logger := progress.Logger()
 	ctx, stop := e.interruptible(func() {
-		logger.Warn("interrupted: no new call starts; writing the reports as they stand (Ctrl-C again quits at once)")
+		msg := "interrupted: no new call starts; writing the reports as they stand (Ctrl-C again quits at once)"
+		if o.output != "-" {
+			msg += ". To finish the run later without repeating a completed call: " + o.resumeCommand()
+		}
+		logger.Warn(msg)
 	})
 	defer stop()
 
 	var raw rawLog
 	popt := providers.Options{Concurrency: cfg.Params.Concurrency, Logger: logger}
+	if o.demo {
+		fake, err := prepareDemo(e, cfg)
+		if err != nil {
+			return e.fail("run", err)
+		}
+		popt.HTTPClient = fake.HTTPClient()
+	}
 	if cfg.Output.IncludeRawResponses {
 		popt.Record = raw.add
 	}
@@ -234,14 +266,30 @@ func (o *runOptions) run(e *env, cfg *configs.Config) int {
 		return e.fail("run", err)
 	}
 	var completer orchestrator.Completer = client
+	closeJournal := func() {}
 	var journaled *orchestrator.Journaled
 	var journal orchestrator.Journal
 	if o.output != "-" {
-		j, err := store.OpenJournal(ctx, filepath.Join(cfg.Output.Dir, journalFile), !o.resume)
+		path := filepath.Join(cfg.Output.Dir, journalFile)
+		if !o.resume {
+			kept, n, err := keepUnfinishedJournal(ctx, path, filepath.Join(cfg.Output.Dir, "run.json"), time.Now())
+			if err != nil {
+				return e.fail("run", err)
+			}
+			if kept != "" {
+				logger.Warn(fmt.Sprintf("the output folder holds the journal of an unfinished run (%d completed calls); without --resume this run starts afresh and keeps that journal as %s (to continue that run instead, stop this one, rename the file back to %s and add --resume)",
+					n, kept, journalFile))
+			}
+		}
+		j, err := store.OpenJournal(ctx, path, !o.resume)
 		if err != nil {
 			return e.fail("run", err)
 		}
-		defer j.Close()
+		// Closed before the reports are written, so that a run.json newer
+		// than the journal tells a later run that this one got to its end.
+		var once sync.Once
+		closeJournal = func() { once.Do(func() { j.Close() }) }
+		defer closeJournal()
 		if o.resume {
 			n, err := j.Len(ctx)
 			if err != nil {
@@ -265,6 +313,7 @@ func (o *runOptions) run(e *env, cfg *configs.Config) int {
 	}
 	run, runErr := orchestrator.New(cfg, completer, set, opt).Run(ctx)
 	progress.Close()
+	closeJournal()
 	if run == nil {
 		return e.fail("run", runErr)
 	}
@@ -276,6 +325,7 @@ func (o *runOptions) run(e *env, cfg *configs.Config) int {
 	if b, err := json.Marshal(recorded.Redacted()); err == nil {
 		run.Config = b
 	}
+	run.Demo = o.demo
 	interrupted := ctx.Err() != nil
 
 	if o.output == "-" {
@@ -312,6 +362,86 @@ func (o *runOptions) run(e *env, cfg *configs.Config) int {
 		return exitFailed
 	}
 	return exitOK
+}
+
+// resumeCommand returns the command line that resumes this run.
+func (o *runOptions) resumeCommand() string {
+	args := []string{"debate", "run", "--config", shellQuote(o.config)}
+	for _, t := range o.topics {
+		args = append(args, "--topic", shellQuote(t))
+	}
+	if o.maxRounds > 0 {
+		args = append(args, "--max-rounds", fmt.Sprint(o.maxRounds))
+	}
+	if o.output != "" {
+		args = append(args, "--output", shellQuote(o.output))
+	}
+	if o.demo {
+		args = append(args, "--demo")
+	}
+	return strings.Join(append(args, "--resume"), " ")
+}
+
+// keepUnfinishedJournal looks at the journal at path before a run that does
+// not resume. When it holds calls of a run that did not finish — no run.json
+// written after it, or one with interrupted work — it renames the journal
+// (and its SQLite side files) to a name of its own beside it and returns that
+// name and how many calls it holds. Otherwise it returns "".
+func keepUnfinishedJournal(ctx context.Context, path, runJSON string, now time.Time) (string, int, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return "", 0, nil
+	}
+	journalTime := st.ModTime()
+	for _, side := range []string{"-wal", "-shm"} {
+		if s, err := os.Stat(path + side); err == nil && s.ModTime().After(journalTime) {
+			journalTime = s.ModTime()
+		}
+	}
+	if rs, err := os.Stat(runJSON); err == nil && !rs.ModTime().Before(journalTime) {
+		if b, err := os.ReadFile(runJSON); err == nil {
+			if run, err := output.DecodeRun(b); err == nil && !hasInterrupted(run) {
+				return "", 0, nil
+			}
+		}
+	}
+	j, err := store.OpenJournal(ctx, path, false)
+	if err != nil {
+		return "", 0, err
+	}
+	n, err := j.Len(ctx)
+	j.Close()
+	if err != nil || n == 0 {
+		return "", 0, err
+	}
+	kept := strings.TrimSuffix(path, ".db") + "." + now.UTC().Format("20060102T150405Z") + ".db"
+	for _, side := range []string{"", "-wal", "-shm"} {
+		if err := os.Rename(path+side, kept+side); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return "", 0, fmt.Errorf("keep the unfinished run's journal: %w", err)
+		}
+	}
+	return kept, n, nil
+}
+
+// hasInterrupted reports whether any topic or motion of run stopped unfinished.
+func hasInterrupted(run *tree.Run) bool {
+	for i := range run.Topics {
+		t := &run.Topics[i]
+		if t.Status == tree.Interrupted || t.Root == nil {
+			return true
+		}
+		found := false
+		t.Root.Walk(func(n *tree.Node) { found = found || n.Status == tree.Interrupted || n.Status == tree.Pending })
+		if found {
+			return true
+		}
+	}
+	for _, m := range run.Motions {
+		if m.Status == tree.Interrupted {
+			return true
+		}
+	}
+	return false
 }
 
 func selectedTopics(cfg *configs.Config, ids []string) []output.ProgressTopic {

@@ -247,6 +247,9 @@ func TestRunInterrupted(t *testing.T) {
 	if !strings.Contains(errb.String(), "interrupted") {
 		t.Errorf("stderr does not say the run was interrupted:\n%s", errb.String())
 	}
+	if want := "debate run --config " + shellQuote(cfgPath) + " --resume"; !strings.Contains(errb.String(), want) {
+		t.Errorf("the interrupt message does not say how to resume (%q):\n%s", want, errb.String())
+	}
 }
 
 // TestRunRawResponses: with includeRawResponses every request and response
@@ -300,4 +303,29 @@ func TestRunRawResponses(t *testing.T) {
 		t.Error("no raw file shows the echoed key redacted: the check above proves nothing")
 	}
 	assertNoKey(t, out, r)
+}
+
+// TestRunTopicList: --topic takes a comma-separated list like --format, and
+// an unknown id in it is a usage error naming the known ones.
+func TestRunTopicList(t *testing.T) {
+	srv := providertest.New(t)
+	scriptJudges(srv)
+	cfgPath := writeConfig(t, srv, 1, `, {"id": "t2", "title": "Second"}, {"id": "t3", "title": "Third"}`)
+	vars := map[string]string{"TEST_API_KEY": testKey}
+	r := invoke(t, vars, "run", "-c", cfgPath, "--topic", "t1,t3")
+	if r.code != exitOK {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	run := readRun(t, filepath.Join(filepath.Dir(cfgPath), "out", "run.json"))
+	var ids []string
+	for _, tp := range run.Topics {
+		ids = append(ids, tp.ID)
+	}
+	if !slices.Equal(ids, []string{"t1", "t3"}) {
+		t.Errorf("topics run: %q, want t1 and t3", ids)
+	}
+	bad := invoke(t, vars, "run", "-c", cfgPath, "--topic", "t1,nope")
+	if bad.code != exitUsage || !strings.Contains(bad.stderr, `--topic "nope"`) || !strings.Contains(bad.stderr, "t1, t2, t3") {
+		t.Errorf("unknown id in a list: exit %d\n%s", bad.code, bad.stderr)
+	}
 }

@@ -30,6 +30,6 @@ func validateCmd(e *env, args []string) int {
 	for _, w := range cfg.Warnings {
 		fmt.Fprintf(e.stderr, "warning: %s\n", w)
 	}
-	fmt.Fprintf(e.stdout, "%s: ok (%d debaters, %d topics)\n", *path, len(cfg.Debaters), len(cfg.Topics))
+	fmt.Fprintf(e.stdout, "%s: ok (%s, %s)\n", *path, plural(len(cfg.Debaters), "debater", "debaters"), plural(len(cfg.Topics), "topic", "topics"))
 	return exitOK
 }

@@ -107,6 +107,8 @@ func Converged() *tree.Run {
 		Background:    "The v2 API lists orders with `?page=N&per_page=50`. The largest tenant has 4.1M orders.",
 		CoreQuestions: []string{"Is offset pagination still acceptable at our largest tenant's size?", "What breaks for existing clients?"},
 		Usage:         tree.Usage{PromptTokens: 18230, CompletionTokens: 4105, Calls: 7},
+		StartedAt:     run.StartedAt.Add(2 * time.Second),
+		FinishedAt:    run.StartedAt.Add(2*time.Minute + 12*time.Second),
 	}}
 	run.Usage = run.Topics[0].Usage
 	return run
@@ -323,6 +325,66 @@ func Chinese() *tree.Run {
 		ID: "6", Title: root.Title, Status: tree.Forced, Root: root, Fallbacks: []tree.Fallback{},
 		Background: "当前使用自建 RabbitMQ 集群（3 节点）。",
 		Usage:      tree.Usage{PromptTokens: 40200, CompletionTokens: 9800, Calls: 15},
+	}}
+	run.Usage = run.Topics[0].Usage
+	return run
+}
+
+// EveryStatus returns a run whose one topic has a node of every status —
+// split, converged, forced, failed and interrupted — a fallback, and model
+// text that looks like markup: a Rust type, an HTML tag, a javascript: link
+// and a script.
+func EveryStatus() *tree.Run {
+	run := baseRun(3)
+	root := node(tree.RootID, "Return Vec<String> or an iterator from the parser's public API?", tree.Split, "4 divergences: split into child debates")
+	root.Positions = answers(
+		"Return `Vec<String>`, not `Option<Box<dyn Error>>`: callers collect anyway. Plain text Vec<String> too.",
+		"An iterator. Allocation is the caller's choice; <b>x</b> is how the old docs put it in bold.",
+		"Either, but [see the docs](javascript:alert(1)) and [the RFC](https://example.org/rfc).\n\n<script>alert(2)</script>",
+	)
+	root.Rebuttals = answers("Iterators leak lifetimes into the API.", "Collecting is one call.", "Both are fine behind a trait.")
+	root.Judgment = &tree.Judgment{
+		Consensus: []tree.Consensus{{Point: "Errors stay typed", Detail: "No `Box<dyn Error>` in the public API."}},
+		Divergences: []tree.Divergence{
+			{ID: "D1", Title: "Is allocation on every call acceptable?", Sides: map[string]string{"party-a": "Yes.", "party-b": "No."}},
+			{ID: "D2", Title: "Should the API expose lifetimes?", Sides: map[string]string{"party-a": "No.", "party-b": "Yes."}},
+			{ID: "D3", Title: "Keep a compatibility shim for v1 callers?", Sides: map[string]string{"party-b": "No.", "party-c": "Yes."}},
+			{ID: "D4", Title: "Where should the trait live?", Sides: map[string]string{"party-a": "In core.", "party-c": "In a new crate."}},
+		},
+	}
+	d1 := child(root, root.Judgment.Divergences[0], tree.Converged, "all debaters agreed")
+	d1.Positions = answers("Benchmarks show 2% overhead.", "Acceptable at 2%.", "Agreed.")
+	d1.Rebuttals = answers("Agreed.", "Agreed.", "Agreed.")
+	d1.Judgment = &tree.Judgment{Consensus: []tree.Consensus{{Point: "Allocation per call is acceptable", Detail: "2% overhead measured."}}}
+
+	d2 := child(root, root.Judgment.Divergences[1], tree.Forced, "round limit 2 reached: verdicts forced")
+	d2.Positions = answers("Lifetimes make the API hard to use.", "Lifetimes avoid copies.", "Hide them behind owned types.")
+	d2.Models["party-c"] = partyC.Fallback
+	d2.Rebuttals = answers("Copies are cheap here.", "Not for 1 GB inputs.", "Offer both.")
+	d2.Judgment = &tree.Judgment{
+		Divergences:    []tree.Divergence{{ID: "D2.1", Title: "Lifetimes in the API", Sides: map[string]string{"party-a": "No.", "party-b": "Yes."}}},
+		ForcedVerdicts: []tree.Verdict{{DivergenceID: "D2.1", Recommendation: "Owned types in the API; a borrowing variant behind a feature flag.", Reasoning: "Most callers parse small inputs."}},
+	}
+
+	d3 := child(root, root.Judgment.Divergences[2], tree.Failed, "no debater answered the position step")
+	d3.Errors = []tree.NodeError{
+		{Participant: "party-a", Step: tree.StepPosition, Message: "gpt-5.2: 503 Service Unavailable (after 2 retries)"},
+		{Participant: "party-b", Step: tree.StepPosition, Message: "kimi-k2.5: 503 Service Unavailable (after 2 retries)"},
+		{Participant: "party-c", Step: tree.StepPosition, Message: "claude-sonnet-4-6: 503 Service Unavailable (after 2 retries)"},
+	}
+
+	d4 := child(root, root.Judgment.Divergences[3], tree.Split, "1 divergence: split into child debates")
+	d4.Positions = answers("Core keeps one dependency.", "No opinion.", "A crate lets it version alone.")
+	d4.Rebuttals = answers("Versioning alone splits the docs.", "No opinion.", "Docs can link.")
+	d4.Judgment = &tree.Judgment{Divergences: []tree.Divergence{{ID: "D4.1", Title: "Does a separate crate split the docs?", Sides: map[string]string{"party-a": "Yes.", "party-c": "No."}}}}
+	d41 := child(d4, d4.Judgment.Divergences[0], tree.Interrupted, "")
+	d41.Positions = answers("It does: two docs.rs pages.", "", "")
+
+	run.Topics = []tree.Topic{{
+		ID: "parser-api", Title: root.Title, Status: tree.Failed, Root: root,
+		Fallbacks: []tree.Fallback{{Participant: "party-c", From: partyC.Model, To: partyC.Fallback, Node: "d2", Reason: "2 failed attempts, last 503"}},
+		Usage:     tree.Usage{PromptTokens: 41200, CompletionTokens: 9800, Calls: 31, Failures: 7},
+		StartedAt: run.StartedAt, FinishedAt: run.StartedAt.Add(3*time.Minute + 5*time.Second),
 	}}
 	run.Usage = run.Topics[0].Usage
 	return run

@@ -1,0 +1,155 @@
+package providertest
+
+import (
+	"strings"
+	"time"
+)
+
+// DemoOptions shapes the scripted debate of Demo.
+type DemoOptions struct {
+	// Debaters are the debaters' ids in config order; the judge's
+	// divergences give the first two a side each and leave the rest
+	// uninvolved.
+	Debaters []string
+	// Failing is a model that answers every call with 503 Service
+	// Unavailable, so that its participant falls back; "" for none.
+	Failing string
+	// Pace scales every answer's delay; 0 answers at once.
+	Pace time.Duration
+}
+
+// The divergences of the demo: the root splits into the first two, the
+// first converges, the second splits into the third, which is forced at the
+// round limit or converges below it.
+var demoDivergences = []struct{ id, title string }{
+	{"d1", "Is the change worth its cost at the team's current size?"},
+	{"d2", "What has to be true before the switch, and who checks it?"},
+	{"d2.1", "Which measurement decides that the switch is safe?"},
+}
+
+// demoPositions and demoRebuttals are the debaters' answers, taken in turn.
+var demoPositions = []string{
+	"I support making the change now, in small steps.\n\n" +
+		"- The current design already costs us more in incidents than the change would: two outages last quarter traced back to it.\n" +
+		"- Each step can be shipped and rolled back on its own, behind a flag.\n\n" +
+		"What I would not do is change everything in one release. A first step that returns `Vec<String>` instead of `Option<Box<dyn Error>>` from the parser is small and safe.",
+	"I would wait one quarter.\n\n" +
+		"The risk is not the code but the operations around it: on-call, dashboards and runbooks all change at once. Before we switch I want:\n\n" +
+		"1. a load test at twice today's peak,\n" +
+		"2. a rollback that takes minutes, not hours,\n" +
+		"3. one engineer who owns the migration end to end.",
+	"Both sides have a point; the deciding question is measurement.\n\n" +
+		"If we cannot say *which number* tells us the new path is safe, we are not ready. Define it first — for example p99 latency under 200 ms and an error rate below 0.1% for a week — then move, in the steps the first position describes.",
+}
+
+var demoRebuttals = []string{
+	"The load test is a fair demand and I accept it. A whole quarter of waiting is not: the two outages will not wait with us. I revise my proposal: first step behind a flag this month, load test before the flag reaches 100%.",
+	"A flag does limit the blast radius, I grant that. My concern stands for the on-call side: the runbook has to exist **before** the first step ships, not after the first page at 3 a.m.",
+	"We agree more than it looks. The open point is who decides that the numbers are good enough; I propose the on-call lead signs off, with the dashboard as evidence.",
+}
+
+// Demo returns an in-memory fake (use it through HTTPClient; it has no
+// socket) that plays a plausible debate on any topic: debaters argue in
+// turn, the judge splits the root into two divergences, one converges, the
+// other splits again and is settled by forced verdicts at the round limit;
+// the model opt.Failing fails every call, so that its participant falls
+// back. Answers come after a short delay so that a person can watch the
+// progress.
+func Demo(opt DemoOptions) *Server {
+	return New(nil, WithScript(func(c Call) Reply {
+		r := demoReply(c, opt)
+		r.Delay = opt.Pace * time.Duration(2+c.Seq%3)
+		return r
+	}))
+}
+
+func demoReply(c Call, opt DemoOptions) Reply {
+	if opt.Failing != "" && c.Model == opt.Failing {
+		return Status(503, "The model is overloaded. Please try again later.")
+	}
+	system := ""
+	if len(c.Messages) > 0 {
+		system = c.Messages[0].Content
+	}
+	switch {
+	case strings.Contains(system, "forcedVerdicts"):
+		return Fenced(demoJudgment(c, opt, true))
+	case strings.Contains(system, `"divergences"`):
+		return Fenced(demoJudgment(c, opt, false))
+	case strings.Contains(system, "shared-context documents") || strings.Contains(system, "共享"):
+		return Text("## docs/decisions.md\n\n- Add under *Rollouts*: \"Every migration ships behind a flag; the flag passes 10% only after a load test at twice the peak.\"")
+	case strings.Contains(system, "independent judge") || strings.Contains(system, "裁判"):
+		return Text("**Move now, in small steps.** Ship the first step this month behind a flag, with a written runbook and a load test before the flag passes 10%; keep the old path deployable for a release. The on-call lead decides from the dashboard (p99 under 200 ms for a week) when the switch is complete.")
+	}
+	n := (c.Seq / 2) % len(demoPositions)
+	if len(c.Messages) > 1 && isRebuttal(c) {
+		return Text(demoRebuttals[n])
+	}
+	return Text(demoPositions[n])
+}
+
+// isRebuttal tells a rebuttal request from a position request: it shows the
+// other parties' positions (in either prompt language).
+func isRebuttal(c Call) bool {
+	return c.Contains("other parties' positions") || c.Contains("其他各方") || c.Contains("其他方")
+}
+
+// demoJudgment answers the judge for the node the prompt is about.
+func demoJudgment(c Call, opt DemoOptions, forced bool) map[string]any {
+	sides := func(a, b string) map[string]string {
+		m := map[string]string{}
+		if len(opt.Debaters) > 0 {
+			m[opt.Debaters[0]] = a
+		}
+		if len(opt.Debaters) > 1 {
+			m[opt.Debaters[1]] = b
+		}
+		return m
+	}
+	uninvolved := []string{}
+	if len(opt.Debaters) > 2 {
+		uninvolved = opt.Debaters[2:]
+	}
+	divergence := func(i int) map[string]any {
+		return map[string]any{
+			"id": demoDivergences[i].id, "title": demoDivergences[i].title,
+			"sides":      sides("Yes: ship the first step this month behind a flag.", "Not yet: the runbook and a load test come first."),
+			"uninvolved": uninvolved,
+		}
+	}
+	consensus := []map[string]string{
+		{"point": "Measure before and after the change", "detail": "p99 latency and error rate, on the existing dashboard."},
+		{"point": "Keep a way back for one release", "detail": "The old path stays deployable until the new one has run a week."},
+	}
+	var divs []map[string]any
+	switch {
+	case c.Contains(demoDivergences[2].title):
+		consensus = []map[string]string{{"point": "p99 under 200 ms for a week decides", "detail": "Checked by the on-call lead on the dashboard."}}
+		if forced {
+			divs = []map[string]any{divergence(2)}
+		}
+	case c.Contains(demoDivergences[1].title):
+		consensus = []map[string]string{{"point": "A written runbook before the first step", "detail": "Reviewed by on-call."}}
+		divs = []map[string]any{divergence(2)}
+	case c.Contains(demoDivergences[0].title):
+		consensus = []map[string]string{{"point": "The change pays for itself within a year", "detail": "Counting the two outages of last quarter."}}
+	default:
+		divs = []map[string]any{divergence(0), divergence(1)}
+	}
+	if divs == nil {
+		divs = []map[string]any{}
+	}
+	out := map[string]any{"consensus": consensus, "divergences": divs}
+	if forced {
+		verdicts := []map[string]string{}
+		for _, d := range divs {
+			verdicts = append(verdicts, map[string]string{
+				"divergenceId":   d["id"].(string),
+				"recommendation": "Ship the first step behind a flag now; raise the flag past 10% only after the load test passes.",
+				"reasoning":      "It keeps the benefit of moving now and bounds the risk both sides named.",
+			})
+		}
+		out["forcedVerdicts"] = verdicts
+	}
+	return out
+}

@@ -1,0 +1,85 @@
+package render
+
+import (
+	"fmt"
+	"html"
+	"strings"
+
+	"github.com/debatehq/debate/internal/textwidth"
+	"github.com/debatehq/debate/tree"
+)
+
+// The geometry of the SVG tree, in pixels.
+const (
+	boxW     = 176 // a node's box
+	boxH     = 46
+	gapX     = 18 // between neighbouring boxes
+	gapY     = 42 // between levels
+	margin   = 4
+	boxChars = 24 // columns of title a box holds (CJK characters count two)
+)
+
+// svgTree draws the tree under root as an inline SVG: a tidy top-down layout
+// (leaves side by side in order, each parent centred over its children), one
+// box per node coloured by its status class and labelled with its id, status
+// and short title, each box a link to the node's section.
+func svgTree(root *tree.Node, w *words) string {
+	xs, ys := map[*tree.Node]float64{}, map[*tree.Node]float64{}
+	leaves, depth := 0, 0
+	var place func(n *tree.Node, d int) float64
+	place = func(n *tree.Node, d int) float64 {
+		depth = max(depth, d)
+		var x float64
+		if len(n.Children) == 0 {
+			x = float64(leaves * (boxW + gapX))
+			leaves++
+		} else {
+			first := place(n.Children[0], d+1)
+			last := first
+			for _, c := range n.Children[1:] {
+				last = place(c, d+1)
+			}
+			x = (first + last) / 2
+		}
+		xs[n], ys[n] = x+margin, float64(d*(boxH+gapY)+margin)
+		return x
+	}
+	place(root, 0)
+	width := leaves*(boxW+gapX) - gapX + 2*margin
+	height := (depth+1)*(boxH+gapY) - gapY + 2*margin
+
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="%s">`+"\n",
+		width, height, width, height, html.EscapeString(w.pathOverview))
+	root.Walk(func(n *tree.Node) {
+		for _, c := range n.Children {
+			x1, y1 := xs[n]+boxW/2, ys[n]+boxH
+			x2, y2 := xs[c]+boxW/2, ys[c]
+			ym := (y1 + y2) / 2
+			fmt.Fprintf(&b, `<path class="edge" d="M%s %sC%s %s %s %s %s %s"/>`+"\n",
+				num(x1), num(y1), num(x1), num(ym), num(x2), num(ym), num(x2), num(y2))
+		}
+	})
+	// Boxes in depth-first order, the order of the sections they link to.
+	root.Walk(func(n *tree.Node) {
+		x, y := xs[n], ys[n]
+		status := w.statusWord(n.Status)
+		title := strings.Join(strings.Fields(n.Title), " ")
+		fmt.Fprintf(&b, `<a href="#%s"><title>%s</title>`, nodeAnchor(n.ID),
+			html.EscapeString(fmt.Sprintf("%s: %s (%s)", n.ID, title, status)))
+		fmt.Fprintf(&b, `<rect class="st-%s" x="%s" y="%s" width="%d" height="%d" rx="6"/>`,
+			statusClass(n.Status), num(x), num(y), boxW, boxH)
+		fmt.Fprintf(&b, `<text class="nid" x="%s" y="%s">%s</text>`, num(x+8), num(y+18),
+			html.EscapeString(textwidth.Cut(n.ID+" · "+status, boxChars)))
+		fmt.Fprintf(&b, `<text x="%s" y="%s">%s</text></a>`+"\n", num(x+8), num(y+36),
+			html.EscapeString(textwidth.Cut(title, boxChars)))
+	})
+	b.WriteString("</svg>\n")
+	return b.String()
+}
+
+// num formats a coordinate without needless decimals.
+func num(f float64) string {
+	s := fmt.Sprintf("%.1f", f)
+	return strings.TrimSuffix(s, ".0")
+}
