@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -82,17 +83,19 @@ func (jc *Journaled) Complete(ctx context.Context, r providers.Request) (provide
 // key is a digest of everything that shapes an answer, numbered by how many
 // identical calls came before it in this run: identical calls are
 // interchangeable, so the n-th one may take the n-th recorded answer. The
-// attempts of one call (same r.Call) share its key, so a retry is not
-// counted as one more call.
+// attempts of one call (same r.Call) with the same request share its key, so
+// a retry is not counted as one more call; an attempt with another request
+// (the participant's fallback model) gets a key of its own, so that a
+// resumed run replays the fallback's answer to the fallback alone.
 func (jc *Journaled) key(r providers.Request) string {
-	jc.mu.Lock()
-	defer jc.mu.Unlock()
-	if k, ok := jc.calls[r.Call]; ok && r.Call != 0 {
-		return k
-	}
 	b, _ := json.Marshal(r) // every sent field of a request shapes its answer
 	sum := sha256.Sum256(b)
 	digest := hex.EncodeToString(sum[:])
+	jc.mu.Lock()
+	defer jc.mu.Unlock()
+	if k, ok := jc.calls[r.Call]; ok && r.Call != 0 && strings.HasPrefix(k, digest+"#") {
+		return k
+	}
 	n := jc.seen[digest]
 	jc.seen[digest] = n + 1
 	k := digest + "#" + strconv.Itoa(n)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -175,5 +176,43 @@ func TestJournaledRetryIsNotANewCall(t *testing.T) {
 	}
 	if len(jc.calls) != 0 {
 		t.Errorf("%d answered calls still hold a key: %v", len(jc.calls), jc.calls)
+	}
+}
+
+// TestJournaledFallbackKeepsItsOwnAnswer: when a call's primary model fails
+// and its fallback answers the same call, a resumed run replays that answer
+// to the fallback's attempt only; the primary's attempt is made again, so
+// the resumed run switches as the first one did.
+func TestJournaledFallbackKeepsItsOwnAnswer(t *testing.T) {
+	j := &memJournal{m: map[string][]byte{}}
+	var asked []string
+	inner := completer(func(_ context.Context, r providers.Request) (providers.Response, error) {
+		asked = append(asked, r.Model)
+		if r.Model == "primary" {
+			return providers.Response{}, unavailable
+		}
+		return providers.Response{Text: "answer of " + r.Model, Model: r.Model}, nil
+	})
+	ask := func(jc *Journaled, call uint64, attempt int, model string) (string, error) {
+		r := providers.Request{Participant: "a", Model: model, Messages: []providers.Message{{Role: "user", Content: "q"}}, Call: call, Attempt: attempt}
+		resp, err := jc.Complete(context.Background(), r)
+		return resp.Text, err
+	}
+	for run := range 2 {
+		asked = nil
+		jc := NewJournaled(inner, j, nil)
+		if _, err := ask(jc, 1, 1, "primary"); err == nil {
+			t.Fatalf("run %d: the primary's attempt was answered; want its failure", run)
+		}
+		if got, err := ask(jc, 1, 2, "fallback"); err != nil || got != "answer of fallback" {
+			t.Fatalf("run %d: fallback's attempt = %q, %v", run, got, err)
+		}
+		want := []string{"primary", "fallback"}
+		if run == 1 {
+			want = []string{"primary"} // the fallback's answer comes from the journal
+		}
+		if !slices.Equal(asked, want) {
+			t.Errorf("run %d: models called %v, want %v", run, asked, want)
+		}
 	}
 }
