@@ -42,7 +42,10 @@ func (s *Store) Wait(ctx context.Context, debateID string, role protocol.Role, a
 		return WaitResult{}, err
 	}
 	afterSeq := 0
-	if afterArgumentID != "" {
+	if _, a, ok := s.heads.get(debateID); ok && afterArgumentID != "" && a.ID == afterArgumentID {
+		// The waiter has seen the newest argument, as it mostly has.
+		afterSeq = a.Seq
+	} else if afterArgumentID != "" {
 		argDebate, seq, found, err := s.position(ctx, afterArgumentID)
 		if err != nil {
 			return WaitResult{}, fmt.Errorf("wait on %s: %w", debateID, err)
@@ -131,11 +134,31 @@ func (s *Store) after(ctx context.Context, newest protocol.Argument, afterSeq in
 	return args, nil
 }
 
-// newest reads a debate and its newest argument in one statement.
+// newest returns a debate and its newest argument: the head kept in memory
+// while it is fresh (see heads), else read in one statement.
 func (s *Store) newest(ctx context.Context, debateID string) (protocol.Debate, protocol.Argument, error) {
 	if s.pg != nil {
 		return s.pg.newest(ctx, debateID)
 	}
+	if d, a, ok := s.heads.get(debateID); ok {
+		return d, a, nil
+	}
+	if s.wr.verify() {
+		if d, a, ok := s.heads.get(debateID); ok {
+			return d, a, nil
+		}
+	}
+	gen := s.heads.generation()
+	d, a, err := s.readNewest(ctx, debateID)
+	if err == nil {
+		s.heads.put(gen, d, a)
+	}
+	return d, a, err
+}
+
+// readNewest reads a debate and its newest argument from SQLite in one
+// statement.
+func (s *Store) readNewest(ctx context.Context, debateID string) (protocol.Debate, protocol.Argument, error) {
 	var d protocol.Debate
 	var a protocol.Argument
 	var typ, state, created, updated, aType, aRole, aState, aCreated string
@@ -255,22 +278,23 @@ func (h *hub) heard(id string, seq int) {
 // the same commit heard twice (notified by this Store, then announced or read
 // by the watcher) wakes once, and a read older than a commit already notified
 // wakes no one. deleteIsNews is false for a read that may predate a commit
-// notified meanwhile: its 0 may be a debate not yet created. Call it with
-// h.mu held.
-func (h *hub) advance(id string, seq int, deleteIsNews bool) {
+// notified meanwhile: its 0 may be a debate not yet created. It reports
+// whether it woke anyone. Call it with h.mu held.
+func (h *hub) advance(id string, seq int, deleteIsNews bool) bool {
 	m := h.subs[id]
 	if m == nil {
-		return
+		return false
 	}
 	known := h.known[id]
 	switch {
 	case seq > known:
 	case seq == 0 && known != 0 && deleteIsNews:
 	default:
-		return
+		return false
 	}
 	h.known[id] = seq
 	signal(m)
+	return true
 }
 
 // signal wakes every channel of m without blocking. Call it with h.mu held.
@@ -393,14 +417,17 @@ func (h *hub) subscribed() ([]string, uint64) {
 
 // moved takes the newest seq of each of ids, read by a watcher that began
 // reading when this Store had made local commits (the count notify keeps),
-// and wakes the subscribers of the debates whose newest seq moved on. A
-// commit this Store made while the watcher read may be newer than the read;
-// advance keeps the newer, and the watcher reads again on the change it made.
+// and wakes the subscribers of the debates whose newest seq moved on, whose
+// heads it drops (another process changed them). A commit this Store made
+// while the watcher read may be newer than the read; advance keeps the newer,
+// and the watcher reads again on the change it made.
 func (h *hub) moved(ids []string, seqs []int, local uint64) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for i, id := range ids {
-		h.advance(id, seqs[i], h.local == local)
+		if h.advance(id, seqs[i], h.local == local) {
+			h.s.heads.drop(id)
+		}
 	}
 }
 

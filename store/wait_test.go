@@ -289,7 +289,7 @@ func TestHubWakesOncePerCommit(t *testing.T) {
 		{"recreated after a delete", 3, []event{{"notify", 0, true}, {"notify", 1, true}}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			h := newHub(nil)
+			h := newHub(&Store{heads: newHeads(0)})
 			ch := make(chan struct{}, 1)
 			h.subs["d"] = map[chan struct{}]struct{}{ch: {}}
 			h.known["d"] = tt.known

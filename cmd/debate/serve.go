@@ -162,6 +162,9 @@ func (o *serveOptions) runStatus(ctx context.Context, e *env) int {
 	switch {
 	case err != nil:
 		return e.fail("serve", err)
+	case !ok && listening(ctx, o.addr):
+		fmt.Fprintf(e.stdout, "debate serve: something listens on %s, but no background server was started there (no pid file)\n", o.addr)
+		return exitOK
 	case !ok:
 		fmt.Fprintf(e.stdout, "debate serve: no background server on %s\n", o.addr)
 		return exitFailed
