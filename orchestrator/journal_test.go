@@ -216,3 +216,52 @@ func TestJournaledFallbackKeepsItsOwnAnswer(t *testing.T) {
 		}
 	}
 }
+
+// TestResumedRunKeepsFallbacks: a run in which a debater's primary model
+// always fails, resumed from its complete journal, tries the primary as the
+// first run did, takes the fallback's recorded answers and ends with the
+// same topics: the same fallbacks, models, failures and answers.
+func TestResumedRunKeepsFallbacks(t *testing.T) {
+	cfg := testConfig(2, "t1", "t2")
+	cfg.Debaters[2].Fallback = "model-c-fallback"
+	failing := func(s *script, calls *int) Completer {
+		var mu sync.Mutex
+		return completer(func(ctx context.Context, r providers.Request) (providers.Response, error) {
+			mu.Lock()
+			*calls++
+			mu.Unlock()
+			if r.Model == "model-c" {
+				return providers.Response{}, unavailable
+			}
+			return s.answer(ctx, r)
+		})
+	}
+	j := &memJournal{m: map[string][]byte{}}
+	var first, again int
+	want, err := New(cfg, NewJournaled(failing(&script{judge: twoBranches(), words: 5}, &first), j, nil), promptSet(t), Options{}).Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want.Topics[0].Fallbacks) != 1 {
+		t.Fatalf("the first run has fallbacks %+v; the test needs one per topic", want.Topics[0].Fallbacks)
+	}
+	jc := NewJournaled(failing(&script{judge: twoBranches(), words: 5}, &again), j, nil)
+	got, err := New(cfg, jc, promptSet(t), Options{}).Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Only the primary's failing attempts, two per topic, reach the models.
+	if again != 4 || jc.Replayed() != first-4 {
+		t.Errorf("resumed run: %d attempts reached the models and %d were replayed; want 4 and %d", again, jc.Replayed(), first-4)
+	}
+	for i := range want.Topics {
+		for _, tp := range []*tree.Topic{&want.Topics[i], &got.Topics[i]} {
+			tp.StartedAt, tp.FinishedAt = time.Time{}, time.Time{}
+		}
+		a, _ := json.Marshal(want.Topics[i])
+		b, _ := json.Marshal(got.Topics[i])
+		if string(a) != string(b) {
+			t.Errorf("topic %s differs from the first run:\n%s\n%s", want.Topics[i].ID, a, b)
+		}
+	}
+}
