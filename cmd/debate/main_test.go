@@ -2,11 +2,13 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/internal/golden"
 	"github.com/debatehq/debate/internal/textwidth"
 	"github.com/debatehq/debate/providers/providertest"
@@ -55,9 +57,17 @@ func TestCommandLine(t *testing.T) {
 		{name: "run without config", args: []string{"run"}, code: exitUsage, stderr: []string{"--config is required"}},
 		{name: "unknown flag", args: []string{"run", "--rounds", "3"}, code: exitUsage, stderr: []string{"unknown flag: --rounds", `debate help run`}},
 		{name: "bad max rounds", args: []string{"run", "-c", "../../configs/examples/minimal.jsonc", "--max-rounds", "0"}, code: exitUsage,
-			stderr: []string{"--max-rounds must be at least 1 (got 0)"}},
+			stderr: []string{"--max-rounds must be from 1 to 10 (levels of debate), got 0: give a number in that range, or leave the flag out to use params.maxRounds"}},
+		{name: "max rounds over the bound", args: []string{"run", "-c", "../../configs/examples/minimal.jsonc", "--dry-run", "--max-rounds", fmt.Sprint(configs.MaxRounds + 1)}, code: exitUsage,
+			stderr: []string{"--max-rounds must be from 1 to 10 (levels of debate), got 11", "params.maxRounds", `debate help run`}, noStdout: true},
+		{name: "max rounds at the bound", args: []string{"run", "-c", "../../configs/examples/minimal.jsonc", "--dry-run", "--max-rounds", fmt.Sprint(configs.MaxRounds)}, code: exitOK},
+		{name: "huge max rounds", args: []string{"run", "-c", "../../configs/examples/minimal.jsonc", "--max-rounds", "2147483648"}, code: exitUsage,
+			stderr: []string{"--max-rounds must be from 1 to 10 (levels of debate), got 2147483648"}},
 		{name: "bad concurrency", args: []string{"run", "-c", "../../configs/examples/minimal.jsonc", "--concurrency", "-2"}, code: exitUsage,
-			stderr: []string{"--concurrency must be at least 1 (got -2)"}},
+			stderr: []string{"--concurrency must be from 1 to 1024 (calls in flight), got -2: give a number in that range, or leave the flag out to use params.concurrency"}},
+		{name: "concurrency over the bound", args: []string{"run", "-c", "../../configs/examples/minimal.jsonc", "--dry-run", "--concurrency", fmt.Sprint(configs.MaxConcurrency + 1)}, code: exitUsage,
+			stderr: []string{"--concurrency must be from 1 to 1024 (calls in flight), got 1025"}, noStdout: true},
+		{name: "concurrency at the bound", args: []string{"run", "-c", "../../configs/examples/minimal.jsonc", "--dry-run", "--concurrency", fmt.Sprint(configs.MaxConcurrency)}, code: exitOK},
 		{name: "bad format", args: []string{"run", "-c", "../../configs/examples/minimal.jsonc", "--format", "pdf"}, code: exitUsage,
 			stderr: []string{`--format "pdf": want one of markdown, json, html`}},
 		{name: "stray argument", args: []string{"run", "debate.jsonc"}, code: exitUsage,

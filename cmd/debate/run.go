@@ -105,10 +105,10 @@ func runCmd(e *env, args []string) int {
 	fs := flagSet("run")
 	fs.StringVarP(&o.config, "config", "c", "", "config file (JSONC) (required)")
 	fs.StringSliceVarP(&o.topics, "topic", "t", nil, "run only this topic or motion id (repeat or comma-separate for several)")
-	fs.IntVar(&o.maxRounds, "max-rounds", 0, "override params.maxRounds: the deepest round a debate may reach")
+	fs.IntVar(&o.maxRounds, "max-rounds", 0, fmt.Sprintf("override params.maxRounds: the deepest round a debate may reach (1 to %d)", configs.MaxRounds))
 	fs.BoolVar(&o.dryRun, "dry-run", false, "print the round-1 prompts and the call plan; call no model")
 	fs.StringVarP(&o.output, "output", "o", "", "output folder, overriding output.dir; \"-\" prints run JSON to stdout")
-	fs.IntVar(&o.concurrency, "concurrency", 0, "cap on model calls in flight for the whole run (default params.concurrency, 8)")
+	fs.IntVar(&o.concurrency, "concurrency", 0, fmt.Sprintf("cap on model calls in flight for the whole run, 1 to %d (default params.concurrency, %d)", configs.MaxConcurrency, configs.DefaultConcurrency))
 	fs.StringSliceVar(&o.formats, "format", nil, "report formats: markdown, json, html (repeat or comma-separate; run.json is always written)")
 	fs.BoolVar(&o.resume, "resume", false, "reuse every call an earlier, interrupted run of this config completed; call models only for the rest")
 	fs.BoolVar(&o.demo, "demo", false, "play the config against a built-in scripted model: real reports in seconds, no API key, no network")
@@ -166,16 +166,30 @@ func (e *env) fail(cmd string, err error) int {
 	return exitCode(err)
 }
 
+// flagInRange checks the number a flag overriding the config field field
+// sets: from 1 to max, the bound Validate applies to that field.
+func flagInRange(name string, got, max int, meaning, field string) error {
+	if got < 1 || got > max {
+		return usagef("--%s must be from 1 to %d (%s), got %d: give a number in that range, or leave the flag out to use %s",
+			name, max, meaning, got, field)
+	}
+	return nil
+}
+
 // load reads the config and applies the command line over it.
 func (o *runOptions) load(e *env, maxRoundsSet, concurrencySet bool) (*configs.Config, error) {
 	if o.config == "" {
 		return nil, usagef("--config is required")
 	}
-	if maxRoundsSet && o.maxRounds < 1 {
-		return nil, usagef("--max-rounds must be at least 1 (got %d)", o.maxRounds)
+	if maxRoundsSet {
+		if err := flagInRange("max-rounds", o.maxRounds, configs.MaxRounds, "levels of debate", "params.maxRounds"); err != nil {
+			return nil, err
+		}
 	}
-	if concurrencySet && o.concurrency < 1 {
-		return nil, usagef("--concurrency must be at least 1 (got %d)", o.concurrency)
+	if concurrencySet {
+		if err := flagInRange("concurrency", o.concurrency, configs.MaxConcurrency, "calls in flight", "params.concurrency"); err != nil {
+			return nil, err
+		}
 	}
 	for _, f := range o.formats {
 		if !slices.Contains(knownFormats, f) {
