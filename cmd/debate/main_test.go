@@ -235,3 +235,27 @@ func TestDryRunPlanAlignsCJK(t *testing.T) {
 		t.Errorf("validate says %q", v.stdout)
 	}
 }
+
+// TestHelpFitsEightyColumns: every help text, the top one and each
+// command's (through "debate help X", "X --help" and, for a command with
+// subcommands, each of theirs), fits a terminal of 80 columns.
+func TestHelpFitsEightyColumns(t *testing.T) {
+	texts := map[string]string{"debate --help": invoke(t, nil, "--help").stdout}
+	for _, c := range commands() {
+		texts["debate help "+c.name] = invoke(t, nil, "help", c.name).stdout
+		texts["debate "+c.name+" --help"] = invoke(t, nil, c.name, "--help").stdout
+	}
+	for _, c := range docsCommands {
+		texts["debate docs "+c.name+" --help"] = invoke(t, nil, "docs", c.name, "--help").stdout
+	}
+	for name, text := range texts {
+		if strings.TrimSpace(text) == "" {
+			t.Errorf("%s prints no help", name)
+		}
+		for i, line := range strings.Split(text, "\n") {
+			if w := textwidth.String(line); w > 80 {
+				t.Errorf("%s: line %d takes %d columns, want at most 80:\n%s", name, i+1, w, line)
+			}
+		}
+	}
+}

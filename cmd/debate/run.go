@@ -57,24 +57,26 @@ default), so they can be watched there; with "arbitrator": "human" the run waits
 rulings a person makes there. --resume continues the same debates.
 
 USAGE
-  debate run --config <file.jsonc> [--topic <id>]... [--max-rounds <n>] [--dry-run | --demo]
-             [--output <dir>] [--concurrency <n>] [--format markdown|json|html]... [--resume]
-             [--shard <i/n>] [--verbose]
+  debate run --config <file.jsonc> [--topic <id>]... [--max-rounds <n>]
+             [--dry-run | --demo] [--output <dir>] [--concurrency <n>]
+             [--format markdown|json|html]... [--resume] [--shard <i/n>]
+             [--verbose]
 
 FLAGS
-` + fs.FlagUsagesWrapped(100) + `
+` + fs.FlagUsagesWrapped(helpWidth) + `
 EXAMPLES
-  # Real reports in seconds from a built-in scripted model: no API key, no network.
+  # Real reports in seconds from a built-in scripted model: no key, no network.
   debate run --config debate.jsonc --demo --output demo-output
 
-  # See every round-1 prompt and the call plan; calls no model, needs no API key.
+  # See every round-1 prompt and the call plan; calls no model, needs no key.
   debate run --config debate.jsonc --dry-run
 
   # Run two topics with at most 2 rounds, writing Markdown and HTML reports.
-  DEBATE_API_KEY=sk-... debate run -c debate.jsonc --topic topic-6 --topic topic-7 \
-      --max-rounds 2 --format markdown,html --output out/
+  DEBATE_API_KEY=sk-... debate run -c debate.jsonc \
+      --topic topic-6 --topic topic-7 --max-rounds 2 \
+      --format markdown,html --output out/
 
-  # After a crash or Ctrl-C: finish the run without repeating any completed call.
+  # After a crash or Ctrl-C: finish the run without repeating a completed call.
   debate run -c debate.jsonc --resume
 
   # Split the run over two machines, then combine their folders into one run.
@@ -96,7 +98,7 @@ EXIT CODES
 ENVIRONMENT
   NO_COLOR   turn off colours in the progress display
   DEBATE_DB  the debate database of motions when the config sets no protocol.db
-  ${NAME}    any variable a config string names, e.g. "apiKey": "${DEBATE_API_KEY}"
+  ${NAME}    any variable a config string names ("apiKey": "${DEBATE_API_KEY}")
 `
 }
 
