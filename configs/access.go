@@ -2,6 +2,7 @@ package configs
 
 import (
 	"maps"
+	"net/url"
 	"slices"
 )
 
@@ -124,7 +125,21 @@ func (c *Config) Redacted() Config {
 	for _, a := range cp.protocolAPIs() {
 		redact(a)
 	}
+	if cp.Protocol != nil {
+		cp.Protocol.DB = redactPassword(cp.Protocol.DB)
+	}
 	return cp
+}
+
+// redactPassword hides the password of a database URL
+// (postgres://user:secret@host/db); anything else is returned as it is.
+func redactPassword(db string) string {
+	if u, err := url.Parse(db); err == nil && u.User != nil {
+		if _, ok := u.User.Password(); ok {
+			return u.Redacted()
+		}
+	}
+	return db
 }
 
 // clone returns a deep copy of the config.

@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/tailscale/hujson"
 )
@@ -94,7 +95,7 @@ func load(path string, text []byte, opt Options) (*Config, error) {
 	cfg.applyDefaults(src)
 	cfg.Output.Dir = cfg.resolve(cfg.Output.Dir)
 	cfg.Prompts.Dir = cfg.resolve(cfg.Prompts.Dir)
-	if cfg.Protocol != nil {
+	if cfg.Protocol != nil && !strings.Contains(cfg.Protocol.DB, "://") {
 		cfg.Protocol.DB = cfg.resolve(cfg.Protocol.DB)
 	}
 	cfg.validate(r)

@@ -43,10 +43,10 @@ type Protocol struct {
 	// DebateType selects the per-role rules: "general_debate" or
 	// "coding_plan_debate".
 	DebateType string `json:"debateType,omitempty"`
-	// DB is the database file the debates are kept in; empty means the shared
-	// default (store.DefaultPath: $DEBATE_DB, else the user's data folder),
-	// so that "debate serve" sees them. A relative path starts at the
-	// config file's folder.
+	// DB is the database the debates are kept in: a SQLite file or a
+	// postgres:// URL; empty means the shared default (store.DefaultPath:
+	// $DEBATE_DB, else the user's data folder), so that "debate serve" sees
+	// them. A relative path starts at the config file's folder.
 	DB string `json:"db,omitempty"`
 }
 

@@ -193,6 +193,29 @@ func TestLoadMotions(t *testing.T) {
 	}
 }
 
+// A postgres:// URL in protocol.db is kept as written, not taken for a path
+// under the config's folder, and its password never reaches a Redacted copy
+// (which run.json keeps).
+func TestProtocolDBURL(t *testing.T) {
+	const db = "postgres://debate:s3cret@db.internal:5432/debates?sslmode=require"
+	text := `{"protocol": {"proposer": {"model": "p"}, "opponent": {"model": "o"}, "arbitrator": {"model": "a"}, "db": "` + db + `"},
+ "motions": [{"id": "m", "title": "T", "motion": "M"}]}`
+	cfg, err := Load(writeConfig(t, text), Options{Getenv: testEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Protocol.DB != db {
+		t.Errorf("db = %q, want %q unchanged", cfg.Protocol.DB, db)
+	}
+	red := cfg.Redacted()
+	if got, want := red.Protocol.DB, "postgres://debate:xxxxx@db.internal:5432/debates?sslmode=require"; got != want {
+		t.Errorf("redacted db = %q, want %q", got, want)
+	}
+	if cfg.Protocol.DB != db {
+		t.Error("Redacted changed the original")
+	}
+}
+
 func TestHumanArbitrator(t *testing.T) {
 	text := `{"protocol": {"proposer": {"model": "p"}, "opponent": {"model": "o"}, "arbitrator": "human",
   "maxTurns": 3, "debateType": "coding_plan_debate", "db": "debates.db"},

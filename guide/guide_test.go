@@ -161,6 +161,9 @@ func TestInstalledTextIsInert(t *testing.T) {
 			t.Errorf("description of %s is not a plain YAML value: %q", role, d)
 		}
 	}
+	if strings.ContainsAny(argumentHint[:1], "[{&*!|>'\"%@`") || strings.ContainsAny(argumentHint, ",:#") {
+		t.Errorf("argument hint %q is not a plain YAML string", argumentHint)
+	}
 }
 
 func TestTOMLMultiline(t *testing.T) {

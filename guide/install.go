@@ -28,7 +28,7 @@ var descriptions = map[string]string{
 }
 
 // argumentHint says what to type after the command.
-const argumentHint = "[debate-id, or what to debate]"
+const argumentHint = "<debate-id or what to debate>"
 
 // Files returns the custom commands of tool for every role, in lang, in
 // that tool's documented format: Markdown with front matter under

@@ -8,40 +8,83 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/tailscale/hujson"
+
 	"github.com/debatehq/debate/tree"
 )
 
-// maxStarts bounds how many opening braces extractJSON tries as the start of
-// an object, so that a pathological answer costs linear time.
-const maxStarts = 64
+// scanFactor bounds the bytes the extraction reads while looking for
+// objects to this many times the answer's length (plus scanSlack), so that a
+// pathological answer costs linear time while an answer with many stray
+// braces in its prose is still read to its end.
+const (
+	scanFactor = 16
+	scanSlack  = 4096
+)
+
+// maxCandidates bounds how many objects of one answer are decoded and
+// validated.
+const maxCandidates = 64
 
 // errNoJSON reports an answer that holds no JSON object at all.
 var errNoJSON = errors.New("no JSON object found in the answer")
 
-// extractJSON returns the JSON object in a judge's answer: the content of the
-// first ```json fence when it holds one, else the first balanced {…} that is
-// valid JSON. Whatever it returns is valid JSON.
-func extractJSON(s string) (string, error) {
-	if body, ok := fenced(s); ok {
-		if obj, err := firstObject(body); err == nil {
-			return obj, nil
+// candidates returns the JSON objects of an answer in the order an answer is
+// looked for: the ```json fences from the last to the first (a judge may
+// write a draft before its final answer), then the balanced {…} objects of
+// the whole answer from the last to the first. JSON with comments or
+// trailing commas is standardized (hujson) rather than dropped. Each
+// candidate is valid JSON, and none is repeated. The answer reaching here is
+// the model's answer alone: reasoning was split off by the providers.
+func candidates(s string) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(objs []string) {
+		for i := len(objs) - 1; i >= 0 && len(out) < maxCandidates; i-- {
+			if !seen[objs[i]] {
+				seen[objs[i]] = true
+				out = append(out, objs[i])
+			}
 		}
 	}
-	return firstObject(s)
+	var fenced []string
+	for _, body := range fences(s) {
+		if objs := objects(body); len(objs) > 0 {
+			fenced = append(fenced, objs[len(objs)-1])
+		}
+	}
+	add(fenced)
+	add(objects(s))
+	return out
 }
 
-// fenced returns the text inside the first ```json fence (case-insensitive).
-// An unclosed fence runs to the end of s.
-func fenced(s string) (string, bool) {
-	i := indexFold(s, "```json")
-	if i < 0 {
-		return "", false
+// extractJSON returns the object an answer is read from: the first of its
+// candidates.
+func extractJSON(s string) (string, error) {
+	if c := candidates(s); len(c) > 0 {
+		return c[0], nil
 	}
-	body := s[i+len("```json"):]
-	if j := strings.Index(body, "```"); j >= 0 {
-		body = body[:j]
+	return "", errNoJSON
+}
+
+// fences returns the text inside every ```json fence (case-insensitive), in
+// order. An unclosed fence runs to the end of s.
+func fences(s string) []string {
+	const open = "```json"
+	var out []string
+	for {
+		i := indexFold(s, open)
+		if i < 0 {
+			return out
+		}
+		body := s[i+len(open):]
+		j := strings.Index(body, "```")
+		if j < 0 {
+			return append(out, body)
+		}
+		out = append(out, body[:j])
+		s = body[j+len("```"):]
 	}
-	return body, true
 }
 
 // indexFold is strings.Index ignoring ASCII case. Unlike searching a
@@ -55,28 +98,54 @@ func indexFold(s, sub string) int {
 	return -1
 }
 
-// firstObject returns the first balanced {…} of s that is valid JSON. Braces
-// inside JSON strings, escapes included, do not count.
-func firstObject(s string) (string, error) {
-	from := 0
-	for range maxStarts {
+// objects returns the outermost balanced {…} of s that are JSON (after
+// hujson's standardization), in order. An object inside another that is
+// JSON is part of it; one inside braces that are not JSON counts on its own.
+func objects(s string) []string {
+	var out []string
+	from, budget := 0, scanFactor*len(s)+scanSlack
+	for budget > 0 {
 		i := strings.IndexByte(s[from:], '{')
 		if i < 0 {
 			break
 		}
 		start := from + i
-		if end, ok := balanced(s, start); ok {
-			if obj := s[start:end]; json.Valid([]byte(obj)) {
-				return obj, nil
+		end, ok := balanced(s, start)
+		if ok {
+			budget -= end - start
+			if obj, ok := asJSON(s[start:end]); ok {
+				out = append(out, obj)
+				from = end
+				continue
 			}
+		} else {
+			budget -= len(s) - start
 		}
 		from = start + 1
 	}
-	return "", errNoJSON
+	return out
+}
+
+// asJSON returns obj as standard JSON: as it is when it is valid, else
+// standardized by hujson (comments and trailing commas), which leaves obj
+// itself untouched.
+func asJSON(obj string) (string, bool) {
+	// An object's first member starts with a quote; prose in braces does not.
+	if rest := strings.TrimLeft(obj[1:], " \t\r\n"); rest == "" || rest[0] != '"' && rest[0] != '}' && rest[0] != '/' {
+		return "", false
+	}
+	if json.Valid([]byte(obj)) {
+		return obj, true
+	}
+	std, err := hujson.Standardize([]byte(obj)) // a fresh copy: Standardize rewrites its input
+	if err != nil || !json.Valid(std) {
+		return "", false
+	}
+	return string(std), true
 }
 
 // balanced returns the end (exclusive) of the object starting at s[start],
-// which is '{', reading strings and escapes as JSON does.
+// which is '{', reading strings, escapes and comments as hujson does.
 func balanced(s string, start int) (int, bool) {
 	depth := 0
 	inString, escaped := false, false
@@ -96,6 +165,20 @@ func balanced(s string, start int) (int, bool) {
 		switch c {
 		case '"':
 			inString = true
+		case '/':
+			if i+1 < len(s) && s[i+1] == '/' {
+				if j := strings.IndexByte(s[i:], '\n'); j >= 0 {
+					i += j
+				} else {
+					i = len(s)
+				}
+			} else if i+1 < len(s) && s[i+1] == '*' {
+				j := strings.Index(s[i+2:], "*/")
+				if j < 0 {
+					return 0, false
+				}
+				i += j + 3
+			}
 		case '{':
 			depth++
 		case '}':
@@ -112,11 +195,38 @@ func balanced(s string, start int) (int, bool) {
 // whether the forced-verdict prompt was asked; parties are the known debater
 // ids. The judgment comes back normalized (empty slices, not nil) with the
 // judge's own divergence ids still in place.
+//
+// The judgment is the first of the answer's candidates (see candidates) that
+// validates. When none does, the first one whose only fault is missing
+// verdicts comes back with that error; otherwise the error is that of the
+// first candidate, the judge's last word.
 func parseJudgment(answer string, forced bool, parties []string) (*tree.Judgment, error) {
-	obj, err := extractJSON(answer)
-	if err != nil {
-		return nil, err
+	objs := candidates(answer)
+	if len(objs) == 0 {
+		return nil, errNoJSON
 	}
+	var first, partialErr error
+	var partial *tree.Judgment
+	for _, obj := range objs {
+		j, err := decodeJudgment(obj, forced, parties)
+		if err == nil {
+			return j, nil
+		}
+		if first == nil {
+			first = err
+		}
+		if j != nil && partial == nil {
+			partial, partialErr = j, err
+		}
+	}
+	if partial != nil {
+		return partial, partialErr
+	}
+	return nil, first
+}
+
+// decodeJudgment decodes and validates one JSON object as a judgment.
+func decodeJudgment(obj string, forced bool, parties []string) (*tree.Judgment, error) {
 	dec := json.NewDecoder(strings.NewReader(obj))
 	dec.DisallowUnknownFields()
 	var j tree.Judgment

@@ -27,6 +27,13 @@ func TestExtractJSON(t *testing.T) {
 		{name: "truncated outer, whole inner", in: `{"a": {"b": 1}`, want: `{"b": 1}`},
 		{name: "unbalanced", in: `{"a": [1, 2`, fails: true},
 		{name: "array only", in: `[1, 2]`, fails: true},
+		{name: "last fence wins", in: "```json\n{\"draft\": 1}\n```\nbetter:\n```json\n{\"final\": 2}\n```", want: `{"final": 2}`},
+		{name: "last object wins", in: `first {"a": 1} then {"b": 2} done`, want: `{"b": 2}`},
+		{name: "many stray braces before the object", in: strings.Repeat("see {x} and {y | y > 1}, ", 300) + `{"a": 1}`, want: `{"a": 1}`},
+		{name: "a few unbalanced braces before the object", in: strings.Repeat("a { b ", 10) + ` {"a": 1}`, want: `{"a": 1}`},
+		{name: "fence before a later bare object", in: "```json\n{\"a\": 1}\n```\nas in {\"b\": 2}", want: `{"a": 1}`},
+		{name: "comments and trailing commas", in: "```json\n{\"a\": [1, 2,], // the list\n}\n```", want: "{\"a\": [1, 2 ]             \n}"},
+		{name: "brace in a comment", in: "{\"a\": 1 /* } */}", want: `{"a": 1        }`},
 		{name: "empty", in: "", fails: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -60,13 +67,53 @@ func FuzzExtract(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if !json.Valid([]byte(got)) || !strings.HasPrefix(got, "{") || !strings.Contains(s, got) {
+		// hujson's standardization keeps the length of what it rewrites.
+		if !json.Valid([]byte(got)) || !strings.HasPrefix(got, "{") || len(got) > len(s) {
 			t.Fatalf("extractJSON(%q) = %q: not a valid object of the input", s, got)
 		}
 	})
 }
 
 var parties = []string{"party-a", "party-b", "party-c"}
+
+// TestParseJudgmentDrafts: a judge that drafts before it answers is read by
+// its last word that validates.
+func TestParseJudgmentDrafts(t *testing.T) {
+	const (
+		converged = `{"consensus":[{"point":"p","detail":"d"}],"divergences":[]}`
+		split     = `{"consensus":[],"divergences":[{"id":"d1","title":"t","sides":{"party-a":"x","party-b":"y"}}]}`
+		unknown   = `{"consensus":[],"divergences":[{"id":"d1","title":"t","sides":{"party-z":"x"}}]}`
+	)
+	fence := func(s string) string { return "```json\n" + s + "\n```\n" }
+	for _, tc := range []struct {
+		name, in  string
+		divs      int
+		errSubstr string
+	}{
+		{name: "draft converged, final split", in: "Draft:\n" + fence(converged) + "No, A and B differ.\n" + fence(split), divs: 1},
+		{name: "final invalid, draft valid", in: fence(split) + "Revised:\n" + fence(unknown), divs: 1},
+		{name: "fences all invalid, the last one's error", in: fence(`{"consensus":"x"}`) + fence(unknown), errSubstr: `unknown party "party-z"`},
+		{name: "bare objects, last valid", in: "first " + converged + " then " + split, divs: 1},
+		{name: "final with trailing commas", in: fence(converged) + fence(`{"consensus":[], "divergences":[{"id":"d1","title":"t","sides":{"party-a":"x",},},], // done
+}`), divs: 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			j, err := parseJudgment(tc.in, false, parties)
+			if tc.errSubstr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.errSubstr) {
+					t.Fatalf("got %v, want an error with %q", err, tc.errSubstr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(j.Divergences) != tc.divs {
+				t.Errorf("%d divergences, want %d: %+v", len(j.Divergences), tc.divs, j)
+			}
+		})
+	}
+}
 
 func TestParseJudgment(t *testing.T) {
 	for _, tc := range []struct {

@@ -550,7 +550,8 @@ func (mr *motionRun) proposerTurn(ctx context.Context, args []protocol.Argument,
 		return err
 	}
 	if problem := parse(resp.Text); problem != nil {
-		raw, _, err := mr.r.repair(ctx, c, mr.opt.Roles.Repair, resp.Text, problem, parse)
+		last, _, err := mr.r.repair(ctx, c, mr.opt.Roles.Repair, resp, problem, parse)
+		raw := last.Text
 		switch {
 		case err == nil:
 		case ctx.Err() != nil:
@@ -628,7 +629,8 @@ func (mr *motionRun) arbitratorTurn(ctx context.Context, args []protocol.Argumen
 		return err
 	}
 	if problem := parse(resp.Text); problem != nil {
-		raw, _, err := mr.r.repair(ctx, c, mr.opt.Roles.Repair, resp.Text, problem, parse)
+		last, _, err := mr.r.repair(ctx, c, mr.opt.Roles.Repair, resp, problem, parse)
+		raw := last.Text
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()

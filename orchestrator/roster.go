@@ -93,6 +93,11 @@ type call struct {
 	msgs   []providers.Message
 	json   bool
 	schema *schema // the answer's JSON schema, for endpoints that take one
+	// maxTokens, when positive, replaces the configured token limit.
+	maxTokens int
+	// reaskCut asks an answer cut at the token limit again, once, with a
+	// larger limit (reask).
+	reaskCut bool
 }
 
 // next is what the attempt loop does after an attempt.
@@ -107,6 +112,9 @@ const (
 // call makes c through the attempt loop and returns the answer with the
 // model that gave it, or the last failure with the model that failed last.
 func (r *roster) call(ctx context.Context, c call) (providers.Response, string, error) {
+	if c.reaskCut {
+		return r.reask(ctx, c)
+	}
 	id := r.e.calls.Add(1)
 	retries := 0
 	for attempt := 1; ; attempt++ {
@@ -309,7 +317,11 @@ func (r *roster) do(ctx context.Context, c call, model string, attempt int, id u
 	start := ev
 	start.Kind = tree.CallStarted
 	e.emit(start)
-	req := providers.Request{Participant: c.who.p.ID, Model: model, Messages: c.msgs, JSON: c.json, Attempt: attempt, Call: id}
+	req := providers.Request{Participant: c.who.p.ID, Model: model, Messages: c.msgs, JSON: c.json, Attempt: attempt, Call: id,
+		Origin: providers.Origin{Topic: r.scope, Node: c.node, Step: string(c.step)}}
+	if c.maxTokens > 0 {
+		req.MaxTokens = &c.maxTokens
+	}
 	if c.schema != nil {
 		req.Schema, req.SchemaName = c.schema.body, c.schema.name
 	}
@@ -338,20 +350,20 @@ func (r *roster) do(ctx context.Context, c call, model string, attempt int, id u
 // with the problem, once, and checks the new answer with check. It returns
 // the last answer received and the model that gave it; the error is nil when
 // that answer passed.
-func (r *roster) repair(ctx context.Context, c call, build func(prompts.Repair) ([]prompts.Message, error), raw string, problem error, check func(string) error) (string, string, error) {
-	pm, err := build(prompts.Repair{Previous: raw, Error: problem.Error()})
+func (r *roster) repair(ctx context.Context, c call, build func(prompts.Repair) ([]prompts.Message, error), last providers.Response, problem error, check func(string) error) (providers.Response, string, error) {
+	pm, err := build(prompts.Repair{Previous: last.Text, Error: problem.Error()})
 	if err != nil {
-		return raw, "", fmt.Errorf("answer invalid (%w) and no repair prompt: %w", problem, err)
+		return last, "", fmt.Errorf("answer invalid (%w) and no repair prompt: %w", problem, err)
 	}
 	c.msgs = append(c.msgs[:len(c.msgs):len(c.msgs)], messages(pm)...)
 	resp, model, err := r.call(ctx, c)
 	if err != nil {
-		return raw, model, fmt.Errorf("answer invalid (%w) and the repair call failed: %w", problem, err)
+		return last, model, fmt.Errorf("answer invalid (%w) and the repair call failed: %w", problem, err)
 	}
 	if err := check(resp.Text); err != nil {
-		return resp.Text, model, fmt.Errorf("answer invalid after repair: %w", err)
+		return resp, model, fmt.Errorf("answer invalid after repair: %w", err)
 	}
-	return resp.Text, model, nil
+	return resp, model, nil
 }
 
 // sortedFallbacks returns the fallbacks in participant order; a participant

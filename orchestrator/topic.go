@@ -181,8 +181,9 @@ func (t *topicRun) steps(ctx context.Context, n *tree.Node, lin lineage) {
 // indices of the debaters that answered.
 func (t *topicRun) debaterStep(ctx context.Context, n *tree.Node, step tree.Step, who []int, into map[string]string, build func(i int) ([]prompts.Message, error)) []int {
 	type answer struct {
-		text, model string
-		err         error
+		text, reasoning, model string
+		cut                    bool
+		err                    error
 	}
 	answers := make([]answer, len(who))
 	one := func(k int) {
@@ -193,7 +194,7 @@ func (t *topicRun) debaterStep(ctx context.Context, n *tree.Node, step tree.Step
 			return
 		}
 		resp, model, err := t.r.call(ctx, call{node: n.ID, step: step, who: m, msgs: messages(pm)})
-		answers[k] = answer{text: resp.Text, model: model, err: err}
+		answers[k] = answer{text: resp.Text, reasoning: resp.Reasoning, model: model, cut: resp.Cut(), err: err}
 	}
 	if p := firstPanic(each(len(who), t.e.cfg.ParallelCalls(), one)); p != nil {
 		panic(p) // the node fails with it
@@ -205,6 +206,10 @@ func (t *topicRun) debaterStep(ctx context.Context, n *tree.Node, step tree.Step
 		case a.err == nil:
 			into[id] = a.text
 			n.Models[id] = a.model
+			n.SetReasoning(id, step, a.reasoning)
+			if a.cut {
+				n.Warnings = append(n.Warnings, tree.Warning{Participant: id, Step: step, Message: t.cutWarning()})
+			}
 			ok = append(ok, who[k])
 		case ctx.Err() == nil:
 			n.Errors = append(n.Errors, tree.NodeError{Participant: id, Step: step, Message: a.err.Error()})
@@ -401,7 +406,7 @@ func missingNote(j *tree.Judgment) string {
 // judgeNode makes the judge's call for n and records the judgment with the
 // program's divergence ids. On failure it ends the node and returns false.
 func (t *topicRun) judgeNode(ctx context.Context, n *tree.Node, data prompts.Judge, forced bool) bool {
-	j, model, raw, err := t.judgment(ctx, n.ID, data, forced)
+	j, model, raw, reasoning, err := t.judgment(ctx, n.ID, data, forced)
 	if ctx.Err() != nil {
 		t.stop(ctx, n, tree.Interrupted, "")
 		return false
@@ -416,6 +421,7 @@ func (t *topicRun) judgeNode(ctx context.Context, n *tree.Node, data prompts.Jud
 	n.Judgment = j
 	n.RawJudgment = ""
 	n.Models[t.judge.p.ID] = model
+	n.SetReasoning(t.judge.p.ID, tree.StepJudge, reasoning)
 	return true
 }
 
@@ -424,17 +430,19 @@ func (t *topicRun) judgeNode(ctx context.Context, n *tree.Node, data prompts.Jud
 // repaired answer is still invalid, a forced-verdict answer whose only fault
 // is missing verdicts is kept with those verdicts marked missing; otherwise
 // the judge switches to its fallback for the rest of the topic, which gets
-// the original prompt once. raw is the last answer received.
-func (t *topicRun) judgment(ctx context.Context, node string, data prompts.Judge, forced bool) (j *tree.Judgment, model, raw string, err error) {
+// the original prompt once. raw is the last answer received, reasoning the
+// reasoning that came with the answer used. An answer cut at the token limit
+// is asked again once with a larger limit (reaskCut).
+func (t *topicRun) judgment(ctx context.Context, node string, data prompts.Judge, forced bool) (j *tree.Judgment, model, raw, reasoning string, err error) {
 	build := t.e.p.Triage
 	if forced {
 		build = t.e.p.ForcedVerdict
 	}
 	pm, err := build(data)
 	if err != nil {
-		return nil, "", "", fmt.Errorf("build judge prompt: %w", err)
+		return nil, "", "", "", fmt.Errorf("build judge prompt: %w", err)
 	}
-	c := call{node: node, step: tree.StepJudge, who: t.judge, msgs: messages(pm), json: true, schema: judgmentSchema(forced, data.PartyIDs)}
+	c := call{node: node, step: tree.StepJudge, who: t.judge, msgs: messages(pm), json: true, schema: judgmentSchema(forced, data.PartyIDs), reaskCut: true}
 	var partial *tree.Judgment // a valid consensus whose verdicts are missing
 	check := func(s string) error {
 		got, err := parseJudgment(s, forced, data.PartyIDs)
@@ -449,37 +457,37 @@ func (t *topicRun) judgment(ctx context.Context, node string, data prompts.Judge
 	}
 	resp, model, err := t.r.call(ctx, c)
 	if err != nil {
-		return nil, model, "", fmt.Errorf("judge call failed: %w", err)
+		return nil, model, "", "", fmt.Errorf("judge call failed: %w", err)
 	}
-	raw = resp.Text
+	raw, reasoning = resp.Text, resp.Reasoning
 	problem := check(raw)
 	if problem == nil {
-		return j, model, raw, nil
+		return j, model, raw, reasoning, nil
 	}
-	raw, m, problem := t.r.repair(ctx, c, t.e.p.Repair, raw, problem, check)
-	model = cmp.Or(m, model)
+	resp, m, problem := t.r.repair(ctx, c, t.e.p.Repair, resp, problem, check)
+	raw, reasoning, model = resp.Text, resp.Reasoning, cmp.Or(m, model)
 	switch {
 	case problem == nil:
-		return j, model, raw, nil
+		return j, model, raw, reasoning, nil
 	case ctx.Err() != nil:
-		return nil, model, raw, ctx.Err()
+		return nil, model, raw, "", ctx.Err()
 	case partial != nil:
-		return keepConsensus(partial), model, raw, nil
+		return keepConsensus(partial), model, raw, reasoning, nil
 	case !t.r.switchTo(c, fmt.Sprintf("answer invalid after repair: %v", problem)):
-		return nil, model, raw, fmt.Errorf("judge %w", problem)
+		return nil, model, raw, "", fmt.Errorf("judge %w", problem)
 	}
 	resp, model, err = t.r.call(ctx, c)
 	if err != nil {
-		return nil, model, raw, fmt.Errorf("judge %w; fallback %s failed too: %w", problem, model, err)
+		return nil, model, raw, "", fmt.Errorf("judge %w; fallback %s failed too: %w", problem, model, err)
 	}
 	raw = resp.Text
 	if err := check(raw); err != nil {
 		if partial != nil {
-			return keepConsensus(partial), model, raw, nil
+			return keepConsensus(partial), model, raw, resp.Reasoning, nil
 		}
-		return nil, model, raw, fmt.Errorf("judge %w; fallback %s answer invalid: %w", problem, model, err)
+		return nil, model, raw, "", fmt.Errorf("judge %w; fallback %s answer invalid: %w", problem, model, err)
 	}
-	return j, model, raw, nil
+	return j, model, raw, resp.Reasoning, nil
 }
 
 // keepConsensus completes a forced-verdict judgment whose verdicts are
@@ -512,7 +520,7 @@ func (t *topicRun) synthesize(ctx context.Context, root *tree.Node) string {
 		t.e.log.Error("synthesis prompt", "topic", t.topic.ID, "err", err)
 		return ""
 	}
-	resp, _, err := t.r.call(ctx, call{node: root.ID, step: tree.StepSynthesis, who: t.judge, msgs: messages(pm)})
+	resp, _, err := t.r.call(ctx, call{node: root.ID, step: tree.StepSynthesis, who: t.judge, msgs: messages(pm), reaskCut: true})
 	if err != nil {
 		t.e.log.Warn("synthesis failed", "topic", t.topic.ID, "err", err)
 		return ""
@@ -547,7 +555,7 @@ func (e *Engine) edits(ctx context.Context, run *tree.Run) (string, tree.Usage) 
 	// The edits call belongs to no topic: it gets a roster of its own, so it
 	// starts on the judge's primary model and may fall back.
 	r := e.newRoster("")
-	resp, _, err := r.call(ctx, call{step: tree.StepEdits, who: r.add(e.judge), msgs: messages(pm)})
+	resp, _, err := r.call(ctx, call{step: tree.StepEdits, who: r.add(e.judge), msgs: messages(pm), reaskCut: true})
 	u := r.book.total(e.cfg.Pricing)
 	if err != nil {
 		e.log.Warn("edits failed", "err", err)

@@ -61,6 +61,7 @@ func normalizeNode(n *tree.Node) *tree.Node {
 	c.Rebuttals = orEmptyMap(c.Rebuttals)
 	c.Models = orEmptyMap(c.Models)
 	c.Errors = orEmpty(c.Errors)
+	c.Warnings = orEmpty(c.Warnings)
 	if n.Divergence != nil {
 		d := normalizeDivergence(*n.Divergence)
 		c.Divergence = &d

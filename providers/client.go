@@ -1,8 +1,10 @@
 package providers
 
 import (
+	"bytes"
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -34,8 +36,10 @@ type Options struct {
 	Record func(Exchange)
 }
 
-// Exchange is one HTTP attempt as sent and received, keys redacted.
+// Exchange is one HTTP attempt as sent and received, keys redacted outside
+// the model text (see redactBody).
 type Exchange struct {
+	Origin      Origin // the request's
 	Participant string
 	Model       string
 	Attempt     int // the request's Attempt: 1 for the first try of a call
@@ -251,7 +255,7 @@ func (c *Client) try(ctx context.Context, rt *route, r Request, req openai.ChatC
 
 	var resp Response
 	if err == nil {
-		resp, err = c.response(out, r.Model)
+		resp, err = c.response(out, r.Model, a.response)
 		resp.Latency = latency
 	}
 	var e *Error
@@ -264,9 +268,9 @@ func (c *Client) try(ctx context.Context, rt *route, r Request, req openai.ChatC
 		"attempt", max(r.Attempt, 1), "status", a.status, "latency", latency, "ok", e == nil)
 	if c.record != nil {
 		x := Exchange{
-			Participant: r.Participant, Model: r.Model, Attempt: max(r.Attempt, 1),
-			Request:  []byte(c.redactor.redact(string(a.request))),
-			Response: []byte(c.redactor.redact(string(a.response))),
+			Participant: r.Participant, Model: r.Model, Attempt: max(r.Attempt, 1), Origin: r.Origin,
+			Request:  c.redactor.redactBody(a.request),
+			Response: c.redactor.redactBody(a.response),
 			Status:   a.status, Started: started, Latency: latency,
 		}
 		if e != nil {
@@ -299,7 +303,7 @@ func (c *Client) classify(ctx, actx context.Context, err error, a *attempt, rt *
 	if e.Status == 0 {
 		e.Status = a.status
 	}
-	if a.status >= 200 && a.status < 300 && !e.Kind.Transient() {
+	if a.status >= 200 && a.status < 300 && !e.Kind.Transient() && !answerKind(e.Kind) {
 		// A 200 whose body could not be read as a completion.
 		e.Kind = KindInvalidResponse
 	} else if a.status >= 200 && a.status < 300 && e.Kind == KindNetwork {
@@ -309,21 +313,103 @@ func (c *Client) classify(ctx, actx context.Context, err error, a *attempt, rt *
 	return e
 }
 
-// response checks and converts a completion.
-func (c *Client) response(out openai.ChatCompletionResponse, model string) (Response, error) {
+// finishLength and finishFilter are the finish reasons of an answer stopped
+// at the token limit and of one withheld by a content filter.
+const (
+	finishLength = string(openai.FinishReasonLength)
+	finishFilter = string(openai.FinishReasonContentFilter)
+)
+
+// response checks and converts a completion; body is the raw response,
+// read for the reasoning fields that go-openai does not decode. The answer
+// is split from its reasoning (Normalize). An answer that cannot be used is
+// an *answerError in the provider's words: withheld by a filter or refused,
+// cut before any answer, or empty.
+func (c *Client) response(out openai.ChatCompletionResponse, model string, body []byte) (Response, error) {
 	if len(out.Choices) == 0 {
 		return Response{}, fmt.Errorf("%w: no choices", errInvalidResponse)
 	}
 	ch := out.Choices[0]
-	if strings.TrimSpace(ch.Message.Content) == "" {
-		return Response{}, fmt.Errorf("%w: empty content (finish reason %q)", errInvalidResponse, ch.FinishReason)
-	}
-	return Response{
-		Text:         c.redactor.redactKeys(ch.Message.Content),
+	text, reasoning := Normalize(ch.Message.Content, ch.Message.ReasoningContent, reasoningField(body))
+	text, reasoning = c.redactor.echoed(text), c.redactor.echoed(reasoning)
+	resp := Response{
+		Text:         text,
+		Reasoning:    reasoning,
 		FinishReason: string(ch.FinishReason),
 		Model:        cmp.Or(out.Model, model),
 		Usage:        Usage{PromptTokens: out.Usage.PromptTokens, CompletionTokens: out.Usage.CompletionTokens},
-	}, nil
+	}
+	empty := strings.TrimSpace(text) == ""
+	switch {
+	case resp.FinishReason == finishFilter:
+		return Response{}, &answerError{kind: KindFiltered, msg: filtered(ch)}
+	case empty && ch.Message.Refusal != "":
+		return Response{}, &answerError{kind: KindFiltered, msg: fmt.Sprintf("the model refused: %q", ch.Message.Refusal)}
+	case empty && resp.Cut():
+		return Response{}, &answerError{kind: KindCut, msg: fmt.Sprintf(
+			"cut at the token limit before any answer (finish_reason %q, %d completion tokens%s): raise params.maxTokensPerResponse",
+			resp.FinishReason, resp.Usage.CompletionTokens, reasoningNote(reasoning))}
+	case empty:
+		return Response{}, &answerError{kind: KindEmpty, msg: fmt.Sprintf(
+			"empty answer (finish_reason %q%s)", resp.FinishReason, reasoningNote(reasoning))}
+	}
+	return resp, nil
+}
+
+// filtered describes a choice that a content filter stopped: the finish
+// reason, the filter's categories that fired, and whatever text came back.
+func filtered(ch openai.ChatCompletionChoice) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "the provider's content filter withheld the answer (finish_reason %q)", ch.FinishReason)
+	f := ch.ContentFilterResults
+	var cats []string
+	for _, c := range []struct {
+		name string
+		on   bool
+	}{
+		{"hate", f.Hate.Filtered}, {"self_harm", f.SelfHarm.Filtered}, {"sexual", f.Sexual.Filtered},
+		{"violence", f.Violence.Filtered}, {"jailbreak", f.JailBreak.Filtered}, {"profanity", f.Profanity.Filtered},
+	} {
+		if c.on {
+			cats = append(cats, c.name)
+		}
+	}
+	if len(cats) > 0 {
+		fmt.Fprintf(&b, ", categories: %s", strings.Join(cats, ", "))
+	}
+	if ch.Message.Refusal != "" {
+		fmt.Fprintf(&b, ": %q", ch.Message.Refusal)
+	} else if t := strings.TrimSpace(ch.Message.Content); t != "" {
+		fmt.Fprintf(&b, ": %q", t)
+	}
+	return b.String()
+}
+
+// reasoningNote says that reasoning came back without an answer.
+func reasoningNote(reasoning string) string {
+	if reasoning == "" {
+		return ""
+	}
+	return fmt.Sprintf("; %d bytes of reasoning came back alone", len(reasoning))
+}
+
+// reasoningField returns choices[0].message.reasoning from a raw response,
+// the field OpenRouter, Ollama and recent vLLM use, or "".
+func reasoningField(body []byte) string {
+	if !bytes.Contains(body, []byte(`"reasoning"`)) {
+		return ""
+	}
+	var r struct {
+		Choices []struct {
+			Message struct {
+				Reasoning *string `json:"reasoning"`
+			} `json:"message"`
+		} `json:"choices"`
+	}
+	if json.Unmarshal(body, &r) != nil || len(r.Choices) == 0 || r.Choices[0].Message.Reasoning == nil {
+		return ""
+	}
+	return *r.Choices[0].Message.Reasoning
 }
 
 // chatRequest maps r to go-openai's request. The second result asks the

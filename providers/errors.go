@@ -33,7 +33,10 @@ const (
 	KindNotFound                    // 404 (unknown model or path)
 	KindBadRequest                  // other 4xx, or refused before sending
 	KindCanceled                    // the caller's context ended
-	KindInvalidResponse             // 200 with a malformed body, no choices or empty content
+	KindInvalidResponse             // 200 with a malformed body or no choices
+	KindEmpty                       // 200 whose answer is empty (reasoning alone counts as empty)
+	KindCut                         // 200 cut at the token limit before any answer
+	KindFiltered                    // 200 withheld by a content filter, or a refusal
 )
 
 // Class is what a failure of some kind asks of the attempt loop.
@@ -69,6 +72,9 @@ var kinds = [...]struct {
 	KindBadRequest:      {"bad request", Permanent},
 	KindCanceled:        {"canceled", Permanent},
 	KindInvalidResponse: {"invalid response", Transient},
+	KindEmpty:           {"empty answer", Transient},
+	KindCut:             {"token limit", Permanent},
+	KindFiltered:        {"content filter", Permanent},
 }
 
 // String returns the kind's name, e.g. "rate limit".
@@ -135,6 +141,17 @@ func (e *Error) Unwrap() error { return e.Err }
 // errInvalidResponse marks a 200 that carries no usable answer.
 var errInvalidResponse = errors.New("invalid response")
 
+// answerKind reports the kinds of a 200 whose answer cannot be used.
+func answerKind(k Kind) bool { return k == KindEmpty || k == KindCut || k == KindFiltered }
+
+// answerError is a 200 whose answer cannot be used, in the provider's words.
+type answerError struct {
+	kind Kind
+	msg  string
+}
+
+func (a *answerError) Error() string { return a.msg }
+
 // maxBody bounds how much of an error body an error message quotes.
 const maxBody = 300
 
@@ -152,6 +169,7 @@ func Classify(err error) *Error {
 	}
 	e := &Error{Err: err}
 	var (
+		answer  *answerError
 		apiErr  *openai.APIError
 		reqErr  *openai.RequestError
 		netErr  net.Error
@@ -160,6 +178,8 @@ func Classify(err error) *Error {
 		typeErr *json.UnmarshalTypeError
 	)
 	switch {
+	case errors.As(err, &answer):
+		e.Kind = answer.kind
 	case errors.Is(err, context.Canceled):
 		e.Kind = KindCanceled
 	case errors.Is(err, context.DeadlineExceeded):

@@ -2,8 +2,9 @@
 // chat completions through go-openai, one client per endpoint. Each call is
 // one attempt whose failure is classified (transient, unusable model,
 // permanent, with the server's Retry-After); the attempt loop and the
-// fallback policy belong to the caller. It also applies concurrency caps,
-// rate limits and key redaction.
+// fallback policy belong to the caller. It also normalizes answers
+// (reasoning apart from the answer) and applies concurrency caps, rate
+// limits and key redaction.
 package providers
 
 import (
@@ -40,6 +41,17 @@ type Request struct {
 	// Call identifies the call an attempt belongs to, so that a wrapper such
 	// as a journal can tell a retry from a new call; 0: unknown.
 	Call uint64 `json:"-"`
+	// Origin says what the call is for; it names the call's raw records and
+	// shapes no answer (a journal's key leaves it out).
+	Origin Origin `json:"-"`
+}
+
+// Origin places a call in a run: topic, node and step, as the caller names
+// them. Providers only pass it on to Exchange.
+type Origin struct {
+	Topic string
+	Node  string
+	Step  string
 }
 
 // Usage is the token count of one call.
@@ -50,9 +62,17 @@ type Usage struct {
 
 // Response is a provider-neutral chat-completion response.
 type Response struct {
-	Text         string
+	// Text is the answer alone, as the model wrote it, reasoning taken out.
+	Text string
+	// Reasoning is what the model gave as its reasoning (a reasoning field,
+	// or <think> blocks taken out of the content); "" if none.
+	Reasoning    string
 	FinishReason string
 	Model        string // the model that actually answered
 	Usage        Usage
 	Latency      time.Duration // wall time of the attempt, waits for a slot excluded
 }
+
+// Cut reports whether the answer stopped at the token limit
+// (finish_reason "length"): what Text holds is the start of an answer.
+func (r Response) Cut() bool { return r.FinishReason == finishLength }

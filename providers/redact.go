@@ -1,7 +1,9 @@
 package providers
 
 import (
+	"bytes"
 	"cmp"
+	"encoding/json"
 	"regexp"
 	"slices"
 	"strings"
@@ -10,49 +12,81 @@ import (
 // redacted replaces secrets in text.
 const redacted = "[REDACTED]"
 
+// longKey is the length from which a key value is removed wherever it
+// occurs. A shorter one ("none", "ollama", "x", as local servers are keyed)
+// could be part of any word, so it is removed only where it stands alone.
+const longKey = 16
+
 var bearerToken = regexp.MustCompile(`(?i)\bbearer\s+[^\s"',;)\]}]+`)
 
-// redactor removes configured key values and bearer tokens from text.
+// redactor removes configured key values and bearer tokens from text where
+// a key can appear: headers, URLs, error messages, log lines and the parts of
+// raw request dumps that are not model text. Model text is never rewritten,
+// with one exception that cannot touch a word: a long key, which only a
+// server echoing the request could have put there (see echoed).
 type redactor struct {
-	keys     *strings.Replacer // nil when no key is configured
-	keyBytes []string
+	keys []string // longest first
 }
 
 func newRedactor(keys []string) *redactor {
 	keys = slices.Clone(keys)
 	keys = slices.DeleteFunc(keys, func(k string) bool { return strings.TrimSpace(k) == "" })
 	// Longest first, so a key that contains another is removed whole.
-	slices.SortFunc(keys, func(a, b string) int { return cmp.Compare(len(b), len(a)) })
-	keys = slices.Compact(keys)
-	r := &redactor{keyBytes: keys}
-	if len(keys) > 0 {
-		pairs := make([]string, 0, 2*len(keys))
-		for _, k := range keys {
-			pairs = append(pairs, k, redacted)
-		}
-		r.keys = strings.NewReplacer(pairs...)
-	}
-	return r
+	slices.SortFunc(keys, func(a, b string) int { return cmp.Or(cmp.Compare(len(b), len(a)), strings.Compare(a, b)) })
+	return &redactor{keys: slices.Compact(keys)}
 }
 
 // redact returns s without key values or bearer tokens.
 func (r *redactor) redact(s string) string {
-	if r.keys != nil && r.contains(s) {
-		s = r.keys.Replace(s)
-	}
 	if containsFold(s, "bearer") {
 		s = bearerToken.ReplaceAllString(s, "Bearer "+redacted)
+	}
+	for _, k := range r.keys {
+		s = replaceKey(s, k)
 	}
 	return s
 }
 
-func (r *redactor) contains(s string) bool {
-	for _, k := range r.keyBytes {
-		if strings.Contains(s, k) {
-			return true
+// echoed returns model text without the long keys in it. Short keys and
+// bearer-like words stay: the text may discuss them, and a short key such
+// as "none" is a word.
+func (r *redactor) echoed(s string) string {
+	for _, k := range r.keys {
+		if len(k) >= longKey {
+			s = replaceKey(s, k)
 		}
 	}
-	return false
+	return s
+}
+
+// replaceKey replaces key in s: every occurrence of a long key, and the
+// occurrences of a short one that no letter, digit, '-' or '_' touches.
+func replaceKey(s, key string) string {
+	if !strings.Contains(s, key) {
+		return s
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(s, key)
+		if i < 0 {
+			break
+		}
+		end := i + len(key)
+		if len(key) >= longKey || (i == 0 || !wordByte(s[i-1])) && (end == len(s) || !wordByte(s[end])) {
+			b.WriteString(s[:i])
+			b.WriteString(redacted)
+		} else {
+			b.WriteString(s[:end])
+		}
+		s = s[end:]
+	}
+	b.WriteString(s)
+	return b.String()
+}
+
+// wordByte reports the bytes that continue a key-like token.
+func wordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c >= 0x80
 }
 
 // containsFold reports whether s contains the lower-case ASCII word w in any case.
@@ -66,11 +100,58 @@ func containsFold(s, w string) bool {
 	return false
 }
 
-// redactKeys returns s without key values; bearer-like words stay, since
-// model text may discuss them.
-func (r *redactor) redactKeys(s string) string {
-	if r.keys != nil && r.contains(s) {
-		return r.keys.Replace(s)
+// modelTextFields are the JSON fields that hold what a model or a prompt
+// says, inside "messages" (a request) or "choices" (a response).
+var modelTextFields = map[string]bool{
+	"content": true, "reasoning_content": true, "reasoning": true, "refusal": true, "text": true, "summary": true,
+}
+
+// redactBody redacts a raw request or response body. A JSON body keeps its
+// model text (messages and choices) as echoed keeps it and is returned
+// unchanged when nothing in it holds a key; any other body is redacted whole.
+func (r *redactor) redactBody(body []byte) []byte {
+	if len(body) == 0 {
+		return body
 	}
-	return s
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil || dec.More() {
+		return []byte(r.redact(string(body)))
+	}
+	changed := false
+	v = r.redactJSON(v, false, "", &changed)
+	if !changed {
+		return body
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return []byte(r.redact(string(body)))
+	}
+	return out
+}
+
+// redactJSON redacts the strings of v outside model text; inModel is true
+// below "messages" or "choices", key is the field that holds v.
+func (r *redactor) redactJSON(v any, inModel bool, key string, changed *bool) any {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, c := range t {
+			t[k] = r.redactJSON(c, inModel || k == "messages" || k == "choices", k, changed)
+		}
+	case []any:
+		for i, c := range t {
+			t[i] = r.redactJSON(c, inModel, key, changed)
+		}
+	case string:
+		redact := r.redact
+		if inModel && modelTextFields[key] {
+			redact = r.echoed
+		}
+		if s := redact(t); s != t {
+			*changed = true
+			return s
+		}
+	}
+	return v
 }

@@ -9,8 +9,9 @@ import (
 )
 
 // attempt is what one HTTP exchange left behind that go-openai does not
-// return: the status and Retry-After of an error response, and, when
-// recording, both bodies. It travels in the request context.
+// return: the status and Retry-After of an error response, the body of a
+// successful one (for the reasoning fields go-openai does not decode), and,
+// when recording, both bodies. It travels in the request context.
 type attempt struct {
 	zeroTemperature bool // send "temperature": 0, which go-openai omits
 	record          bool
@@ -60,7 +61,7 @@ func (d *doer) Do(req *http.Request) (*http.Response, error) {
 	}
 	a.status = res.StatusCode
 	a.retryAfter = retryAfter(res.Header, time.Now())
-	if a.record {
+	if a.record || res.StatusCode >= 200 && res.StatusCode < 300 {
 		body, err := io.ReadAll(res.Body)
 		res.Body.Close()
 		a.response = body

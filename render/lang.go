@@ -43,6 +43,7 @@ type words struct {
 	recommendation  string
 	verdictMissing  string
 	reasoning       string
+	modelReasoning  string // the fold of a model's reasoning beside its answer
 	none            string
 	notReached      string
 	noAnswerFmt     string // step name, error messages
@@ -130,6 +131,7 @@ var english = words{
 	recommendation:  "Recommendation",
 	verdictMissing:  "⚠ missing: the judge gave no verdict, even after repair",
 	reasoning:       "Reasoning",
+	modelReasoning:  "The model's reasoning",
 	none:            "None.",
 	notReached:      "Not reached.",
 	noAnswerFmt:     "No %s — %s",
@@ -219,6 +221,7 @@ var chinese = words{
 	recommendation:  "裁判推荐",
 	verdictMissing:  "⚠ 缺失：修复后裁判仍未给出裁决",
 	reasoning:       "理由",
+	modelReasoning:  "模型的推理过程",
 	none:            "无。",
 	notReached:      "未进行。",
 	noAnswerFmt:     "缺少%s — %s",

@@ -184,6 +184,11 @@ func (p *page) answers(list []answer) {
 		}
 		fmt.Fprintf(&p.b, "<section class=\"%s\">\n", class)
 		p.md(func(r *report) { r.printf("#### %s\n\n%s\n", a.title, a.body) })
+		if a.reasoning != "" {
+			fmt.Fprintf(&p.b, "<details class=\"reasoning\">\n<summary>%s</summary>\n", html.EscapeString(p.r.w.modelReasoning))
+			p.md(func(r *report) { r.printf("%s\n", embedText(a.reasoning, 5)) })
+			p.b.WriteString("</details>\n")
+		}
 		p.b.WriteString("</section>\n")
 	}
 	p.b.WriteString("</div>\n")

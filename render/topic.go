@@ -330,7 +330,19 @@ func (r *report) answers(n *tree.Node, texts map[string]string, step tree.Step, 
 // answer is one debater's part of a step, as Markdown.
 type answer struct {
 	id, title, body string
-	missing         bool // no text: body says why
+	missing         bool   // no text: body says why
+	reasoning       string // what the model gave as its reasoning, as written; "" if none
+}
+
+// reasoningOf returns the reasoning participant gave with its answer at step
+// of n, "" if none.
+func reasoningOf(n *tree.Node, participant string, step tree.Step) string {
+	for _, r := range n.Reasoning {
+		if r.Participant == participant && r.Step == step {
+			return r.Text
+		}
+	}
+	return ""
 }
 
 // answerList returns each debater's part of a step in party order, or nil
@@ -344,7 +356,13 @@ func (r *report) answerList(n *tree.Node, texts map[string]string, step tree.Ste
 	for _, id := range r.parties(texts) {
 		text, ok := texts[id]
 		if ok && strings.TrimSpace(text) != "" {
-			list = append(list, answer{id: id, title: title(id), body: embedText(text, 4)})
+			body := embedText(text, 4)
+			for _, w := range n.Warnings {
+				if w.Participant == id && w.Step == step {
+					body += "\n\n> ⚠ " + inlineText(w.Message)
+				}
+			}
+			list = append(list, answer{id: id, title: title(id), body: body, reasoning: reasoningOf(n, id, step)})
 			continue
 		}
 		msgs := errs[id]

@@ -9,7 +9,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"sync"
@@ -41,7 +40,7 @@ func TestLoad(t *testing.T) {
 		}
 		dur = d
 	}
-	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "debate.db"), store.Options{})
+	st, err := store.Open(context.Background(), testDB(t), store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,8 +63,8 @@ func TestLoad(t *testing.T) {
 		MaxIdleConns: 256, MaxIdleConnsPerHost: 256, DisableCompression: true}}}
 
 	t.Run("throughput", func(t *testing.T) { loadThroughput(t, lc, dur) })
-	t.Run("wake", func(t *testing.T) { loadWake(t, lc, srv) })
-	t.Run("one-debate", func(t *testing.T) { loadOneDebate(t, lc, st) })
+	t.Run("wake", func(t *testing.T) { loadWake(t, lc, lc, srv) })
+	t.Run("one-debate", func(t *testing.T) { loadOneDebate(t, []*loadClient{lc}, st) })
 }
 
 type loadClient struct {
@@ -195,10 +194,12 @@ func loadThroughput(t *testing.T, c *loadClient, dur time.Duration) {
 }
 
 // loadWake measures submit → a waiting long-poll's answer, one waiter at a
-// time, on an otherwise idle server.
-func loadWake(t *testing.T, c *loadClient, srv *Server) {
+// time, on an otherwise idle server: the waiter polls through waiter, served
+// by srv, and the writes go through writer (the same server, or another
+// replica on the same database). It returns the median.
+func loadWake(t *testing.T, waiter, writer *loadClient, srv *Server) time.Duration {
 	const rounds = 200
-	res, err := c.create("wake")
+	res, err := writer.create("wake")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,19 +207,19 @@ func loadWake(t *testing.T, c *loadClient, srv *Server) {
 	roles := []string{"opponent", "proposer"}
 	lat := make([]time.Duration, 0, rounds)
 	for n := range rounds {
-		waiter := roles[(n+1)%2]
+		role := roles[(n+1)%2]
 		got := make(chan api.PollResult, 1)
 		woke := make(chan time.Time, 1)
 		go func() {
 			var p api.PollResult
-			c.call("GET", "/debates/wake/poll?wait=30&role="+waiter+"&argument_id="+last, nil, &p)
+			waiter.call("GET", "/debates/wake/poll?wait=30&role="+role+"&argument_id="+last, nil, &p)
 			woke <- time.Now()
 			got <- p
 		}()
 		waitFor(func() bool { return srv.waiting.Load() == 1 })
 		t0 := time.Now()
 		var w api.WriteResult
-		if st, err := c.call("POST", "/debates/wake/arguments", api.ArgumentRequest{Role: roles[n%2], TargetID: last,
+		if st, err := writer.call("POST", "/debates/wake/arguments", api.ArgumentRequest{Role: roles[n%2], TargetID: last,
 			Content: "Wake up.", ClientRequestID: fmt.Sprint("wake-", n)}, &w); err != nil || st != 201 {
 			t.Fatalf("submit: %d %v", st, err)
 		}
@@ -229,17 +230,20 @@ func loadWake(t *testing.T, c *loadClient, srv *Server) {
 		lat = append(lat, t1.Sub(t0))
 		last = w.Argument.ID
 	}
-	t.Logf("wake submit → waiting long-poll, %d rounds: p50 %s  p99 %s", rounds, ms(percentile(lat, .50)), ms(percentile(lat, .99)))
+	p50 := percentile(lat, .50)
+	t.Logf("wake submit → waiting long-poll, %d rounds: p50 %s  p99 %s", rounds, ms(p50), ms(percentile(lat, .99)))
+	return p50
 }
 
-// loadOneDebate runs 100 concurrent writers on one debate. Each reads whose
-// turn it is and tries to claim it; with every third attempt it also resends
-// an earlier request of its own, which must come back as a replay of the
-// original argument. At the end seq must run 1..n without gaps or
+// loadOneDebate runs 100 concurrent writers on one debate, spread over the
+// servers of clients (replicas on one database). Each reads whose turn it is
+// and tries to claim it; with every third attempt it also resends an earlier
+// request of its own, to the next server, which must come back as a replay of
+// the original argument. At the end seq must run 1..n without gaps or
 // duplicates, and hold exactly the writes that were answered as new.
-func loadOneDebate(t *testing.T, c *loadClient, st *store.Store) {
+func loadOneDebate(t *testing.T, clients []*loadClient, st *store.Store) {
 	const writers, attempts = 100, 12
-	if _, err := c.create("one"); err != nil {
+	if _, err := clients[0].create("one"); err != nil {
 		t.Fatal(err)
 	}
 	var mu sync.Mutex
@@ -247,6 +251,7 @@ func loadOneDebate(t *testing.T, c *loadClient, st *store.Store) {
 	var replays, refusals atomic.Int64
 	var wg sync.WaitGroup
 	for w := range writers {
+		c, next := clients[w%len(clients)], clients[(w+1)%len(clients)]
 		wg.Go(func() {
 			type sent struct {
 				req api.ArgumentRequest
@@ -283,7 +288,7 @@ func loadOneDebate(t *testing.T, c *loadClient, st *store.Store) {
 				if n%3 == 2 && len(mine) > 0 {
 					old := mine[n%len(mine)]
 					var again api.WriteResult
-					code, err := c.call("POST", "/debates/one/arguments", old.req, &again)
+					code, err := next.call("POST", "/debates/one/arguments", old.req, &again)
 					if err != nil || code != 201 || !again.Replay || again.Argument.ID != old.id {
 						t.Errorf("replay of %s: %d %v %+v", old.req.ClientRequestID, code, err, again.Argument)
 					}

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -48,7 +47,7 @@ type fixture struct {
 
 func newFixture(t testing.TB, opt Options) *fixture {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "debate.db")
+	path := testDB(t)
 	st, err := store.Open(context.Background(), path, store.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"net"
 	"net/http"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -75,7 +74,7 @@ func TestPollAnswersAtOnce(t *testing.T) {
 // (nothing new), the WebSocket is closed with "going away", Serve returns
 // nil, and the store is still usable by its owner.
 func TestShutdownDrainsLongPoll(t *testing.T) {
-	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "debate.db"), store.Options{})
+	st, err := store.Open(context.Background(), testDB(t), store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +144,7 @@ func TestShutdownDrainsLongPoll(t *testing.T) {
 // (browsers open them ahead of need) does not hold a graceful shutdown past a
 // short timeout; it is closed.
 func TestShutdownClosesUnusedConnections(t *testing.T) {
-	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "debate.db"), store.Options{})
+	st, err := store.Open(context.Background(), testDB(t), store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

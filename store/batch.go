@@ -411,15 +411,7 @@ func (b *batchTx) run(o *op) error {
 	if err != nil || res.Replay || o.write == nil || o.write.Type != protocol.Resolution {
 		return nil
 	}
-	auto, err := b.write(Write{
-		DebateID:        o.write.DebateID,
-		Type:            protocol.Ruling,
-		Role:            protocol.Arbitrator,
-		TargetID:        res.Argument.ID,
-		Content:         protocol.AutoRulingContent,
-		ClientRequestID: "auto-ruling:" + res.Argument.ID,
-		Close:           true,
-	})
+	auto, err := b.write(autoRuling(o.write.DebateID, res.Argument.ID))
 	if e := b.end(err != nil); e != nil {
 		return e
 	}

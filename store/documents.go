@@ -35,6 +35,9 @@ func (s *Store) CreateDocument(ctx context.Context, nd NewDocument) (protocol.Do
 	} else if err := checkID("client_request_id", nd.ClientRequestID); err != nil {
 		return protocol.Document{}, false, err
 	}
+	if s.pg != nil {
+		return s.pg.createDocument(ctx, nd)
+	}
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return protocol.Document{}, false, fmt.Errorf("create document: %w", err)
@@ -76,6 +79,9 @@ func (s *Store) SubmitDocument(ctx context.Context, id, content, clientRequestID
 		clientRequestID = newID()
 	} else if err := checkID("client_request_id", clientRequestID); err != nil {
 		return protocol.Document{}, false, err
+	}
+	if s.pg != nil {
+		return s.pg.submitDocument(ctx, id, content, clientRequestID)
 	}
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
@@ -121,6 +127,9 @@ func (s *Store) GetDocument(ctx context.Context, id string, version int) (protoc
 	if version < 0 {
 		return protocol.Document{}, invalid("version must be 1 or more (0 for the latest)", "")
 	}
+	if s.pg != nil {
+		return s.pg.getDocument(ctx, id, version)
+	}
 	q := `SELECT ` + docCols + ` FROM documents d JOIN document_versions v ON v.document_id = d.id
 		WHERE d.id = ? AND v.version = CASE WHEN ? = 0 THEN d.latest_version ELSE ? END`
 	doc, err := scanDocument(s.r.QueryRowContext(ctx, q, id, version, version))
@@ -128,8 +137,7 @@ func (s *Store) GetDocument(ctx context.Context, id string, version int) (protoc
 		if version > 0 {
 			var latest int
 			if s.r.QueryRowContext(ctx, `SELECT latest_version FROM documents WHERE id = ?`, id).Scan(&latest) == nil {
-				return protocol.Document{}, protocol.Errorf(protocol.CodeDocumentNotFound, "document %s has no version %d", id, version).
-					WithSuggestion(fmt.Sprintf("versions run from 1 to %d", latest))
+				return protocol.Document{}, noVersion(id, version, latest)
 			}
 		}
 		return protocol.Document{}, docNotFound(id)
@@ -162,6 +170,11 @@ func scanDocument(r scanner) (protocol.Document, error) {
 	}
 	d.CreatedAt = parseTime(created)
 	return d, nil
+}
+
+func noVersion(id string, version, latest int) error {
+	return protocol.Errorf(protocol.CodeDocumentNotFound, "document %s has no version %d", id, version).
+		WithSuggestion(fmt.Sprintf("versions run from 1 to %d", latest))
 }
 
 func docNotFound(id string) error {

@@ -21,6 +21,9 @@ type Context struct {
 // Get returns the debate id with its MOTION and its last limit arguments
 // besides the MOTION; a negative limit returns them all and 0 none.
 func (s *Store) Get(ctx context.Context, id string, limit int) (Context, error) {
+	if s.pg != nil {
+		return s.pg.get(ctx, id, limit)
+	}
 	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return Context{}, fmt.Errorf("get debate %s: %w", id, err)
@@ -54,6 +57,9 @@ func (s *Store) Get(ctx context.Context, id string, limit int) (Context, error) 
 // Since returns the debate and its arguments with seq > afterSeq, oldest
 // first. Together with Subscribe it gives a gap-free feed of new arguments.
 func (s *Store) Since(ctx context.Context, debateID string, afterSeq int) (protocol.Debate, []protocol.Argument, error) {
+	if s.pg != nil {
+		return s.pg.since(ctx, debateID, afterSeq)
+	}
 	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return protocol.Debate{}, nil, fmt.Errorf("read debate %s: %w", debateID, err)
@@ -75,6 +81,9 @@ func (s *Store) Since(ctx context.Context, debateID string, afterSeq int) (proto
 
 // Argument returns one argument by id.
 func (s *Store) Argument(ctx context.Context, id string) (protocol.Argument, error) {
+	if s.pg != nil {
+		return s.pg.argument(ctx, id)
+	}
 	a, err := scanArgument(s.r.QueryRowContext(ctx, `SELECT `+argCols+` FROM arguments WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return protocol.Argument{}, protocol.Errorf(protocol.CodeArgumentNotFound, "argument %s not found", id)
@@ -131,19 +140,10 @@ func (s *Store) List(ctx context.Context, f Filter) (Page, error) {
 	if f.Limit == 0 {
 		f.Limit = DefaultListLimit
 	}
-	var where []string
-	var args []any
-	if f.State != protocol.None {
-		where = append(where, "d.state = ?")
-		args = append(args, string(f.State))
+	if s.pg != nil {
+		return s.pg.list(ctx, f)
 	}
-	if f.PendingFirstOpponent {
-		where = append(where, "d.state = 'AWAITING_OPPONENT' AND NOT EXISTS (SELECT 1 FROM arguments a WHERE a.debate_id = d.id AND a.role = 'opponent')")
-	}
-	cond := ""
-	if len(where) > 0 {
-		cond = " WHERE " + strings.Join(where, " AND ")
-	}
+	cond, args := listWhere(f)
 	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return Page{}, fmt.Errorf("list debates: %w", err)
@@ -173,9 +173,30 @@ func (s *Store) List(ctx context.Context, f Filter) (Page, error) {
 	return p, nil
 }
 
+// listWhere returns the WHERE clause of List for f, with ? placeholders, and
+// its arguments.
+func listWhere(f Filter) (string, []any) {
+	var where []string
+	var args []any
+	if f.State != protocol.None {
+		where = append(where, "d.state = ?")
+		args = append(args, string(f.State))
+	}
+	if f.PendingFirstOpponent {
+		where = append(where, "d.state = 'AWAITING_OPPONENT' AND NOT EXISTS (SELECT 1 FROM arguments a WHERE a.debate_id = d.id AND a.role = 'opponent')")
+	}
+	if len(where) == 0 {
+		return "", args
+	}
+	return " WHERE " + strings.Join(where, " AND "), args
+}
+
 // Delete removes a debate and its arguments, and wakes its waiters (who then
 // get DEBATE_NOT_FOUND).
 func (s *Store) Delete(ctx context.Context, id string) error {
+	if s.pg != nil {
+		return s.pg.delete(ctx, id)
+	}
 	res, err := s.w.ExecContext(ctx, `DELETE FROM debates WHERE id = ?`, id)
 	if err != nil {
 		return fmt.Errorf("delete debate %s: %w", id, err)

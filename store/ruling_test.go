@@ -12,9 +12,11 @@ import (
 // a CLAIM: its write targeting the CLAIM is refused naming the RULING, and a
 // wait from the argument it had seen before lists the CLAIM, the INTERVENTION
 // and the RULING.
-func TestRulingCannotBeBypassed(t *testing.T) {
+func TestRulingCannotBeBypassed(t *testing.T) { forBackends(t, testRulingCannotBeBypassed) }
+
+func testRulingCannotBeBypassed(t *testing.T, db string) {
 	ctx := context.Background()
-	s := openTest(t, Options{})
+	s := openAt(t, db, Options{})
 	motion := mustCreate(t, s, "d")
 	c2 := claim(t, s, "d", protocol.Opponent, motion.ID, "k2")
 	c3 := claim(t, s, "d", protocol.Proposer, c2.ID, "k3")

@@ -1,16 +1,26 @@
-// Package store keeps debates, arguments and documents in one SQLite file
-// (modernc.org/sqlite, no cgo) and is the single write pipeline of the
-// argument protocol (SPEC 2.2): every write runs in a BEGIN IMMEDIATE
-// transaction, so writers in several processes sharing the file are
-// serialized by SQLite's own lock, and subscribers are notified after commit.
-// Concurrent argument writes of one Store are committed together (group
-// commit): each in a savepoint of one transaction, in arrival order.
+// Package store keeps debates, arguments and documents and is the single
+// write pipeline of the argument protocol (SPEC 2.2), behind one API with two
+// backends, chosen by Open's argument.
+//
+// SQLite (a file; modernc.org/sqlite, no cgo) is the embedded default: every
+// write runs in a BEGIN IMMEDIATE transaction, so writers in several
+// processes sharing the file are serialized by SQLite's own lock, and
+// subscribers are notified after commit. Concurrent argument writes of one
+// Store are committed together (group commit): each in a savepoint of one
+// transaction, in arrival order. Times are stored as UTC text with
+// microseconds (2006-01-02T15:04:05.000000Z).
+//
+// PostgreSQL (a postgres:// URL; pgx) serves several "debate serve" replicas
+// on one database: each write is a transaction serialized per debate by a
+// row lock on the debate, and its commit is announced with NOTIFY, which
+// wakes the subscribers of every replica. Times are timestamptz.
+//
+// Both run the same checks in the same order with the same refusals, and
+// keep the same unique constraints and versioned migrations.
 //
 // Ids: argument and document ids are UUIDv7 strings generated here; debate ids
 // are chosen by the client. A write without a client_request_id (allowed for
 // RULING and INTERVENTION only) gets a generated one and is not idempotent.
-//
-// Times are stored as UTC text with microseconds (2006-01-02T15:04:05.000000Z).
 package store
 
 import (
@@ -46,7 +56,8 @@ type Options struct {
 	// DocumentLimit is the largest document version in bytes.
 	DocumentLimit int
 	// PollInterval is how often waiters look for commits made by other
-	// processes (in-process commits wake them at once).
+	// processes (in-process commits wake them at once). SQLite only: on
+	// PostgreSQL notifications wake them, with a poll every 250 ms behind.
 	PollInterval time.Duration
 	// BusyTimeout is how long a statement waits for another connection's lock.
 	BusyTimeout time.Duration
@@ -60,6 +71,7 @@ type Options struct {
 // Store is an open database. It is safe for concurrent use.
 type Store struct {
 	opts Options
+	pg   *pgDB   // the PostgreSQL backend; nil on SQLite, whose fields follow
 	w    *sql.DB // one connection; every transaction is BEGIN IMMEDIATE
 	r    *sql.DB // readers
 	hub  *hub
@@ -87,12 +99,17 @@ func DefaultPath() (string, error) {
 	return filepath.Join(home, ".local", "share", "debate", "debate.db"), nil
 }
 
-// Open opens (creating if needed) the database at path, applies pending
-// migrations and returns a Store. Close it when done.
+// Open opens the database at path, applies pending migrations and returns a
+// Store. Close it when done. A postgres:// or postgresql:// URL opens that
+// PostgreSQL database (see IsPostgres); anything else is a SQLite file,
+// created if needed.
 func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	opts = withDefaults(opts)
 	if path == "" {
 		return nil, errors.New("open store: empty database path")
+	}
+	if IsPostgres(path) {
+		return openPostgres(ctx, path, opts)
 	}
 	if strings.ContainsRune(path, '?') {
 		return nil, fmt.Errorf("open store %s: the path must not contain '?'", path)
@@ -181,6 +198,11 @@ func withDefaults(o Options) Options {
 // still queued, and writes made after Close, fail.
 func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
+		if s.pg != nil {
+			s.hub.close()
+			s.closeErr = s.pg.close()
+			return
+		}
 		if s.wr != nil {
 			s.wr.close()
 		}
@@ -200,7 +222,15 @@ func (s *Store) Close() error {
 
 // IntegrityCheck runs PRAGMA integrity_check and returns an error unless the
 // database reports "ok".
+// On PostgreSQL, which checks its own pages, it only checks that the
+// database answers.
 func (s *Store) IntegrityCheck(ctx context.Context) error {
+	if s.pg != nil {
+		if err := s.pg.pool.Ping(ctx); err != nil {
+			return fmt.Errorf("integrity check: %w", err)
+		}
+		return nil
+	}
 	rows, err := s.r.QueryContext(ctx, "PRAGMA integrity_check")
 	if err != nil {
 		return fmt.Errorf("integrity check: %w", err)

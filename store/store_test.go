@@ -67,18 +67,25 @@ func wantCode(t testing.TB, err error, code protocol.Code) *protocol.Error {
 	return pe
 }
 
+// countArgs returns the number of arguments of debate id; 0 when there is no
+// such debate.
 func countArgs(t testing.TB, s *Store, id string) int {
 	t.Helper()
-	var n int
-	if err := s.r.QueryRow(`SELECT COUNT(*) FROM arguments WHERE debate_id = ?`, id).Scan(&n); err != nil {
+	_, args, err := s.Since(context.Background(), id, 0)
+	if protocol.CodeOf(err) == protocol.CodeDebateNotFound {
+		return 0
+	}
+	if err != nil {
 		t.Fatal(err)
 	}
-	return n
+	return len(args)
 }
 
-func TestCreate(t *testing.T) {
+func TestCreate(t *testing.T) { forBackends(t, testCreate) }
+
+func testCreate(t *testing.T, db string) {
 	ctx := context.Background()
-	s := openTest(t, Options{ContentLimit: 10})
+	s := openAt(t, db, Options{ContentLimit: 10})
 	good := NewDebate{ID: "d1", Title: "T", Type: protocol.CodingPlanDebate, Content: "ŝŝŝŝŝŝŝŝŝŝ", ClientRequestID: "r1"}
 	first, err := s.Create(ctx, good)
 	if err != nil {
@@ -124,9 +131,11 @@ func TestCreate(t *testing.T) {
 	}
 }
 
-func TestSubmitPipeline(t *testing.T) {
+func TestSubmitPipeline(t *testing.T) { forBackends(t, testSubmitPipeline) }
+
+func testSubmitPipeline(t *testing.T, db string) {
 	ctx := context.Background()
-	s := openTest(t, Options{ContentLimit: 20})
+	s := openAt(t, db, Options{ContentLimit: 20})
 	motion := mustCreate(t, s, "d")
 	otherMotion := mustCreate(t, s, "other")
 
@@ -226,9 +235,11 @@ func TestSubmitPipeline(t *testing.T) {
 	}
 }
 
-func TestResolutionAutoRuling(t *testing.T) {
+func TestResolutionAutoRuling(t *testing.T) { forBackends(t, testResolutionAutoRuling) }
+
+func testResolutionAutoRuling(t *testing.T, db string) {
 	ctx := context.Background()
-	s := openTest(t, Options{})
+	s := openAt(t, db, Options{})
 	motion := mustCreate(t, s, "d")
 	c, err := s.Submit(ctx, Write{DebateID: "d", Type: protocol.Claim, Role: protocol.Opponent, TargetID: motion.ID, Content: "c", ClientRequestID: "k1"})
 	if err != nil {
@@ -270,9 +281,11 @@ func TestResolutionAutoRuling(t *testing.T) {
 	}
 }
 
-func TestGetAndList(t *testing.T) {
+func TestGetAndList(t *testing.T) { forBackends(t, testGetAndList) }
+
+func testGetAndList(t *testing.T, db string) {
 	ctx := context.Background()
-	s := openTest(t, Options{})
+	s := openAt(t, db, Options{})
 	for _, id := range []string{"a", "b", "c", "d"} {
 		mustCreate(t, s, id)
 	}
@@ -428,9 +441,11 @@ func TestDefaultPath(t *testing.T) {
 	}
 }
 
-func TestDocuments(t *testing.T) {
+func TestDocuments(t *testing.T) { forBackends(t, testDocuments) }
+
+func testDocuments(t *testing.T, db string) {
 	ctx := context.Background()
-	s := openTest(t, Options{DocumentLimit: 16})
+	s := openAt(t, db, Options{DocumentLimit: 16})
 	d1, replay, err := s.CreateDocument(ctx, NewDocument{Title: "plan", Content: "version one", ClientRequestID: "c1"})
 	if err != nil || replay || d1.Version != 1 || d1.ID == "" {
 		t.Fatalf("create: %+v %v %v", d1, replay, err)

@@ -43,12 +43,12 @@ func (s *Store) Wait(ctx context.Context, debateID string, role protocol.Role, a
 	}
 	afterSeq := 0
 	if afterArgumentID != "" {
-		var argDebate string
-		err := s.r.QueryRowContext(ctx, `SELECT debate_id, seq FROM arguments WHERE id = ?`, afterArgumentID).Scan(&argDebate, &afterSeq)
-		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		argDebate, seq, found, err := s.position(ctx, afterArgumentID)
+		if err != nil {
 			return WaitResult{}, fmt.Errorf("wait on %s: %w", debateID, err)
 		}
-		if err != nil || argDebate != debateID {
+		afterSeq = seq
+		if !found || argDebate != debateID {
 			if _, _, err := s.newest(ctx, debateID); err != nil {
 				return WaitResult{}, err
 			}
@@ -96,6 +96,19 @@ func (s *Store) Wait(ctx context.Context, debateID string, role protocol.Role, a
 	}
 }
 
+// position returns the debate and seq of argument id; found is false when
+// there is no such argument.
+func (s *Store) position(ctx context.Context, id string) (debateID string, seq int, found bool, err error) {
+	if s.pg != nil {
+		return s.pg.position(ctx, id)
+	}
+	err = s.r.QueryRowContext(ctx, `SELECT debate_id, seq FROM arguments WHERE id = ?`, id).Scan(&debateID, &seq)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", 0, false, nil
+	}
+	return debateID, seq, err == nil, err
+}
+
 // after lists the arguments after afterSeq up to newest, oldest first; with
 // afterSeq 0 (the waiter named no argument) only newest. It reads the database
 // only when more than newest is new.
@@ -120,6 +133,9 @@ func (s *Store) after(ctx context.Context, newest protocol.Argument, afterSeq in
 
 // newest reads a debate and its newest argument in one statement.
 func (s *Store) newest(ctx context.Context, debateID string) (protocol.Debate, protocol.Argument, error) {
+	if s.pg != nil {
+		return s.pg.newest(ctx, debateID)
+	}
 	var d protocol.Debate
 	var a protocol.Argument
 	var typ, state, created, updated, aType, aRole, aState, aCreated string
@@ -236,6 +252,22 @@ func signal(m map[chan struct{}]struct{}) {
 	}
 }
 
+// heard is notify for a commit announced by the database, which may be one
+// this Store made and notified already: it wakes the subscribers of id only
+// when seq is newer than the newest seen, or 0 (a delete). Subscribers to
+// AllDebates are woken by every announcement.
+func (h *hub) heard(id string, seq int) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	signal(h.subs[AllDebates])
+	m := h.subs[id]
+	if m == nil || (seq > 0 && seq <= h.known[id]) {
+		return
+	}
+	h.known[id] = seq
+	signal(m)
+}
+
 // close stops the watcher, waits for it, and wakes every subscriber so that
 // waits end (their next read fails on the closed database).
 func (h *hub) close() {
@@ -246,12 +278,7 @@ func (h *hub) close() {
 		h.stop = nil
 	}
 	for _, m := range h.subs {
-		for ch := range m {
-			select {
-			case ch <- struct{}{}:
-			default:
-			}
-		}
+		signal(m)
 	}
 	h.mu.Unlock()
 	h.running.Wait()
@@ -262,7 +289,8 @@ func (h *hub) close() {
 // On a change it compares each subscribed debate's newest seq with the last
 // one seen and wakes the subscribers of those that moved. It reads the data
 // version before listing the subscribed debates, so a commit is either seen by
-// the check that follows or changes the version again.
+// the check that follows or changes the version again. On PostgreSQL, where
+// notifications wake waiters, it runs pgDB.poll, a safety net, instead.
 func (h *hub) watch(stop <-chan struct{}) {
 	defer h.running.Done()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -274,6 +302,10 @@ func (h *hub) watch(stop <-chan struct{}) {
 		case <-ctx.Done():
 		}
 	}()
+	if h.s.pg != nil {
+		h.s.pg.poll(ctx, h, stop)
+		return
+	}
 	t := time.NewTicker(h.s.opts.PollInterval)
 	defer t.Stop()
 	var conn *sql.Conn
@@ -315,14 +347,9 @@ func (h *hub) watch(stop <-chan struct{}) {
 }
 
 func (h *hub) check(ctx context.Context, conn *sql.Conn) error {
-	h.mu.Lock()
-	ids := make([]string, 0, len(h.subs))
-	for id := range h.subs {
-		if id != AllDebates {
-			ids = append(ids, id)
-		}
-	}
+	ids := h.subscribed()
 	// check runs after the database changed: someone committed.
+	h.mu.Lock()
 	signal(h.subs[AllDebates])
 	h.mu.Unlock()
 	seqs := make([]int, len(ids))
@@ -331,6 +358,27 @@ func (h *hub) check(ctx context.Context, conn *sql.Conn) error {
 			return fmt.Errorf("check debate %s: %w", id, err)
 		}
 	}
+	h.moved(ids, seqs)
+	return nil
+}
+
+// subscribed returns the debates that have subscribers (AllDebates is not
+// one).
+func (h *hub) subscribed() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	ids := make([]string, 0, len(h.subs))
+	for id := range h.subs {
+		if id != AllDebates {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// moved takes the newest seq of each of ids, read by a watcher, and wakes
+// the subscribers of the debates whose newest seq changed.
+func (h *hub) moved(ids []string, seqs []int) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for i, id := range ids {
@@ -341,5 +389,13 @@ func (h *hub) check(ctx context.Context, conn *sql.Conn) error {
 		h.known[id] = seqs[i]
 		signal(m)
 	}
-	return nil
+}
+
+// wakeAll wakes every subscriber.
+func (h *hub) wakeAll() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, m := range h.subs {
+		signal(m)
+	}
 }

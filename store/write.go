@@ -109,6 +109,9 @@ func (s *Store) Create(ctx context.Context, nd NewDebate) (Result, error) {
 	if err := s.validateCreate(nd); err != nil {
 		return Result{}, err
 	}
+	if s.pg != nil {
+		return s.pg.create(ctx, nd)
+	}
 	return s.wr.do(ctx, &op{create: &nd})
 }
 
@@ -143,12 +146,7 @@ func (b *batchTx) create(nd NewDebate) (Result, error) {
 			return Result{}, fmt.Errorf("create debate %s: read motion: %w", nd.ID, err)
 		}
 		if motion.ClientRequestID != nd.ClientRequestID {
-			return Result{}, &protocol.Error{
-				Code:         protocol.CodeInvalidInput,
-				Message:      fmt.Sprintf("debate %s already exists", nd.ID),
-				Suggestion:   "choose a new debate id (debate generate-id), or resend the original client_request_id to get the existing debate",
-				CurrentState: d.State,
-			}
+			return Result{}, errDebateExists(nd.ID, d.State)
 		}
 		return Result{Argument: motion, Debate: d, Replay: true}, nil
 	case !errors.Is(err, sql.ErrNoRows):
@@ -212,6 +210,9 @@ func (s *Store) Submit(ctx context.Context, w Write) (Result, error) {
 	}
 	if w.ClientRequestID == "" {
 		w.ClientRequestID = newID()
+	}
+	if s.pg != nil {
+		return s.pg.submit(ctx, w)
 	}
 	return s.wr.do(ctx, &op{write: &w})
 }
@@ -288,8 +289,7 @@ func (b *batchTx) write(w Write) (Result, error) {
 	parent := w.TargetID
 	if parent != "" {
 		if !targetDebID.Valid || targetDebID.String != w.DebateID {
-			return Result{}, protocol.Errorf(protocol.CodeInvalidInput, "target_id %s does not belong to debate %s", w.TargetID, w.DebateID).
-				WithSuggestion("target_id must be the id of an argument of this debate (debate get-context --debate-id " + w.DebateID + ")")
+			return Result{}, errTargetNotInDebate(w.TargetID, w.DebateID)
 		}
 	} else {
 		parent = newestID.String

@@ -142,6 +142,23 @@ type NodeError struct {
 	Message     string `json:"message"`
 }
 
+// Warning records what a reader of a kept answer must know about it: which
+// participant, at which step, and why (a debater's answer cut at the token
+// limit).
+type Warning struct {
+	Participant string `json:"participant"`
+	Step        Step   `json:"step"`
+	Message     string `json:"message"`
+}
+
+// Reasoning is what a participant gave as its reasoning at one step of a
+// node, kept apart from its answer, which never contains it.
+type Reasoning struct {
+	Participant string `json:"participant"`
+	Step        Step   `json:"step"`
+	Text        string `json:"text"`
+}
+
 // Node is one debate in the tree: the root topic or a divergence.
 type Node struct {
 	ID         string      `json:"id"`
@@ -160,7 +177,12 @@ type Node struct {
 	Judgment    *Judgment         `json:"judgment,omitempty"`
 	RawJudgment string            `json:"rawJudgment,omitempty"`
 	Errors      []NodeError       `json:"errors"`
-	Children    []*Node           `json:"children"`
+	// Warnings mark answers that were kept with a flaw, in config order.
+	Warnings []Warning `json:"warnings"`
+	// Reasoning holds the reasoning of the node's answers (positions,
+	// rebuttals, the judgment used) that came with any, in config order.
+	Reasoning []Reasoning `json:"reasoning,omitempty"`
+	Children  []*Node     `json:"children"`
 }
 
 // NewNode returns an empty pending node with its maps and slices made, so that
@@ -171,7 +193,22 @@ func NewNode(id, title, context string) *Node {
 		ID: id, Depth: d, Round: d + 1, Title: title, Context: context,
 		Status:    Pending,
 		Positions: map[string]string{}, Rebuttals: map[string]string{},
-		Models: map[string]string{}, Errors: []NodeError{}, Children: []*Node{},
+		Models: map[string]string{}, Errors: []NodeError{}, Warnings: []Warning{}, Children: []*Node{},
+	}
+}
+
+// SetReasoning records the reasoning of participant's answer at step,
+// replacing any recorded before for the same participant and step; an empty
+// text removes it.
+func (n *Node) SetReasoning(participant string, step Step, text string) {
+	for i, r := range n.Reasoning {
+		if r.Participant == participant && r.Step == step {
+			n.Reasoning = append(n.Reasoning[:i], n.Reasoning[i+1:]...)
+			break
+		}
+	}
+	if text != "" {
+		n.Reasoning = append(n.Reasoning, Reasoning{Participant: participant, Step: step, Text: text})
 	}
 }
 

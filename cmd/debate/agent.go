@@ -77,6 +77,8 @@ ENVIRONMENT
   DEBATE_SERVER_URL  server address when --server is not given (default ` + defaultServer + `)
   DEBATE_AUTH_TOKEN  bearer token when --token is not given; prefer it to --token, so the
                      commands printed in wait_command and retry_command run as they are
+  DEBATE_AUTO_START  0 keeps the command from starting debate serve in the background when
+                     nothing answers on a loopback server address (default: it starts one)
 `
 
 // agent is one agent command: its name, its flags and the environment it
@@ -400,6 +402,17 @@ func (a *agent) fail(sig context.Context, err error) int {
 	code := exitForCode(b.Code)
 	a.e.printJSON(errorOut{Error: b, ExitCode: code})
 	return code
+}
+
+// unknownAgentCommand answers a mistyped agent command the way agent
+// commands answer: JSON naming the command meant, and the exit code of
+// invalid input.
+func (e *env) unknownAgentCommand(name, near string) int {
+	b := errorBody{ErrorBody: api.ErrorBody{Code: string(protocol.CodeInvalidInput),
+		Message:    fmt.Sprintf("unknown command %q: did you mean %q?", name, near),
+		Suggestion: fmt.Sprintf("run \"%s --help\" for its flags, or \"debate help\" for every command", near)}}
+	e.printJSON(errorOut{Error: b, ExitCode: exitForCode(b.Code)})
+	return exitForCode(b.Code)
 }
 
 // interruptedError carries the command that resumes an interrupted wait.

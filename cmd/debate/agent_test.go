@@ -702,7 +702,7 @@ func TestAgentHelp(t *testing.T) {
 		}
 	}
 	r := invoke(t, nil, "help")
-	for _, want := range []string{"Batch debates", "Server and agents", "request-completion", "AGENT EXIT CODES", "6 server unreachable"} {
+	for _, want := range []string{"Batch debates", "Server, web UI and role guides", "Agent commands", "guide ", "open ", "request-completion", "AGENT EXIT CODES", "6 server unreachable"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("top help lacks %q:\n%s", want, r.stdout)
 		}

@@ -71,7 +71,8 @@ func waitCmd(e *env, args []string) int {
 		`Wait for the next argument after --argument-id (usually the one you just submitted) and print it
 with action, what your role should do now: respond (answer it with --target-id argument_id),
 wait_for_ruling, align_to_ruling, wait_for_proposer, wait_for_opponent or debate_closed (stop).
-available_actions lists what your role may submit now.
+arguments lists every argument after --argument-id, oldest first: a CLAIM that an INTERVENTION
+and a RULING followed is among them. available_actions lists what your role may submit now.
 
 The server holds each request until an argument is committed (up to 60 s; requests repeat until
 --deadline), so the answer comes within milliseconds. At the deadline wait prints

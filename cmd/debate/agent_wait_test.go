@@ -6,10 +6,12 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -158,5 +160,58 @@ func TestWaitListsEveryNewArgument(t *testing.T) {
 	}
 	if !slices.Equal(got, want) || a.str("argument_id") != want[2] || a.str("action") != "align_to_ruling" {
 		t.Errorf("arguments %v, want %v; newest %s, action %s", got, want, a.str("argument_id"), a.str("action"))
+	}
+}
+
+// TestWaitRidesOutAKilledServerProcess: the server is a process of its own,
+// killed with SIGKILL while debate wait is waiting and started again on the
+// same address and database; the wait returns the argument submitted then.
+func TestWaitRidesOutAKilledServerProcess(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts server processes")
+	}
+	addr, db := freeAddr(t), filepath.Join(t.TempDir(), "debate.db")
+	vars := map[string]string{"XDG_STATE_HOME": t.TempDir(), "HOME": t.TempDir(), "DEBATE_SERVER_URL": "http://" + addr}
+	t.Cleanup(func() { invoke(t, vars, "serve", "--stop", "--addr", addr) })
+	start := func() int {
+		if r := invoke(t, vars, "serve", "--detach", "--addr", addr, "--db", db); r.code != exitOK {
+			t.Fatalf("serve --detach: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+		}
+		d, ok, err := (&env{getenv: call{vars: vars}.getenv}).readDaemon(addr)
+		if err != nil || !ok {
+			t.Fatalf("no pid file: %v", err)
+		}
+		return d.PID
+	}
+	pid := start()
+	c := call{vars: vars}
+	motion := c.run(t, "create", "--debate-id", "d1", "--title", "T", "--type", "general_debate", "--content", "M").mustOK(t).str("argument_id")
+	done := make(chan outcome, 1)
+	go func() {
+		a, err := c.exec("wait", "--debate-id", "d1", "--role", "proposer", "--argument-id", motion, "--deadline", "60s")
+		done <- outcome{a, err}
+	}()
+	time.Sleep(300 * time.Millisecond) // the wait is held by the server
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	for alive(pid) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(500 * time.Millisecond) // refused connections meanwhile
+	start()
+	claim := c.run(t, "submit", "--debate-id", "d1", "--role", "opponent", "--target-id", motion, "--content", "No.").mustOK(t)
+	select {
+	case o := <-done:
+		a := o.must(t).mustOK(t)
+		if a.str("status") != "new_argument" || a.str("argument_id") != claim.str("argument_id") {
+			t.Errorf("want the CLAIM submitted after the restart:\n%s", a.stdout)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("wait did not return the argument submitted after the restart")
 	}
 }

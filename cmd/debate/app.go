@@ -55,7 +55,8 @@ type command struct {
 // Command groups, in the order the top help lists them.
 const (
 	groupBatch  = "Batch debates"
-	groupServer = "Server and agents (the agent commands print JSON; exit codes below)"
+	groupServer = "Server, web UI and role guides"
+	groupAgents = "Agent commands (they print JSON; exit codes below)"
 	groupOther  = "Other"
 )
 
@@ -74,7 +75,11 @@ func commandGroups() []struct {
 			{"validate", "check a config and print every problem in it", validateCmd},
 		}},
 		{groupServer, []command{
-			{"serve", "run the argument-protocol server for agents and a human arbitrator", serveCmd},
+			{"serve", "serve the protocol to agents and a human arbitrator", serveCmd},
+			{"open", "open the web UI (a debate's page) in a browser", openCmd},
+			{"guide", "print or install the role guides agents follow", guideCmd},
+		}},
+		{groupAgents, []command{
 			{"generate-id", "print a fresh id for a debate or a request", generateIDCmd},
 			{"create", "open a debate with its MOTION (proposer)", createCmd},
 			{"get-context", "show a debate, its arguments and what each role may do", getContextCmd},
@@ -86,8 +91,6 @@ func commandGroups() []struct {
 			{"wait", "wait for the next argument and what to do about it", waitCmd},
 			{"list", "list debates", listCmd},
 			{"docs", "create, version and read shared documents", docsCmd},
-			{"guide", "print or install the role guides agents follow", guideCmd},
-			{"open", "open the web UI (a debate's page) in a browser", openCmd},
 		}},
 		{groupOther, []command{
 			{"version", "print the version", versionCmd},
@@ -131,12 +134,27 @@ func (e *env) main(args []string) int {
 	for _, c := range commands() {
 		names = append(names, c.name)
 	}
-	if near, ok := configs.Closest(args[0], names); ok {
+	near, ok := configs.Closest(args[0], names)
+	switch {
+	case ok && isAgentCommand(near):
+		return e.unknownAgentCommand(args[0], "debate "+near)
+	case ok:
 		fmt.Fprintf(e.stderr, "debate: unknown command %q: did you mean %q?\nRun \"debate help\" for every command.\n", args[0], near)
 		return exitUsage
 	}
 	fmt.Fprintf(e.stderr, "debate: unknown command %q\n\n%s", args[0], showHelp(topHelp()))
 	return exitUsage
+}
+
+// isAgentCommand reports whether name is one of the agent commands, whose
+// every answer is JSON.
+func isAgentCommand(name string) bool {
+	for _, g := range commandGroups() {
+		if g.title == groupAgents {
+			return slices.ContainsFunc(g.cmds, func(c command) bool { return c.name == name })
+		}
+	}
+	return false
 }
 
 // flagHint returns " (did you mean --name?)" for a pflag error about an

@@ -10,12 +10,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/debatehq/debate/internal/ctxwait"
 	"github.com/debatehq/debate/server/client"
+	"github.com/debatehq/debate/store"
 )
 
 // A server started in the background (debate serve --detach, or an agent
@@ -36,7 +38,7 @@ const autoStartVar = "DEBATE_AUTO_START"
 type daemon struct {
 	PID     int       `json:"pid"`
 	URL     string    `json:"url"`
-	DB      string    `json:"db,omitempty"` // empty: the default database
+	DB      string    `json:"db,omitempty"` // empty: the default database; a URL without its password
 	Log     string    `json:"log"`
 	Started time.Time `json:"started"`
 }
@@ -102,7 +104,13 @@ func (e *env) startDaemon(ctx context.Context, addr, db, token string) (daemon, 
 	}
 	defer log.Close()
 	args := []string{"serve", "--addr", addr}
-	if db != "" {
+	var extra []string
+	switch {
+	case store.IsPostgres(db):
+		// A URL may hold a password: pass it in the environment, as the
+		// token, never on the command line.
+		extra = append(extra, "DEBATE_DB="+db)
+	case db != "":
 		if db, err = filepath.Abs(db); err != nil {
 			return daemon{}, fmt.Errorf("--db: %w", err)
 		}
@@ -112,7 +120,7 @@ func (e *env) startDaemon(ctx context.Context, addr, db, token string) (daemon, 
 	if err != nil {
 		return daemon{}, err
 	}
-	cmd.Env = append(cmd.Env, e.childEnv(token)...)
+	cmd.Env = append(e.childEnv(cmd.Env, token), extra...)
 	cmd.Stdout, cmd.Stderr = log, log
 	cmd.SysProcAttr = detached()
 	if err := cmd.Start(); err != nil {
@@ -120,7 +128,7 @@ func (e *env) startDaemon(ctx context.Context, addr, db, token string) (daemon, 
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
-	d := daemon{PID: cmd.Process.Pid, URL: "http://" + addr, DB: db, Log: logFile, Started: time.Now().UTC()}
+	d := daemon{PID: cmd.Process.Pid, URL: "http://" + addr, DB: redactURL(db), Log: logFile, Started: time.Now().UTC()}
 	c := client.New(d.URL, token, nil)
 	ctx, cancel := context.WithTimeout(ctx, startTimeout)
 	defer cancel()
@@ -145,8 +153,10 @@ func (e *env) startDaemon(ctx context.Context, addr, db, token string) (daemon, 
 			return d, nil
 		}
 		if ce := (*client.Error)(nil); errors.As(err, &ce) && ce.Status != 0 {
-			// Something answers, but not well (a wrong token): it is up.
-			return d, fmt.Errorf("the server started on %s answers %s: %s", addr, ce.Code, ce.Message)
+			// Something answers, but not as this server would (another
+			// server with another token): ours cannot have the address.
+			_ = cmd.Process.Kill()
+			return daemon{}, fmt.Errorf("another server answers on %s (%s: %s); its log is %s", addr, ce.Code, ce.Message, logFile)
 		}
 		if ctxwait.Sleep(ctx, 50*time.Millisecond) != nil {
 			_ = cmd.Process.Kill()
@@ -155,12 +165,22 @@ func (e *env) startDaemon(ctx context.Context, addr, db, token string) (daemon, 
 	}
 }
 
-// childEnv is what a background server needs of this command's environment
-// besides the process's own: the variables that pick its database and its
-// token.
-func (e *env) childEnv(token string) []string {
+// childVars are the variables that pick a background server's database,
+// state folder and reports.
+var childVars = []string{"DEBATE_DB", "XDG_DATA_HOME", "XDG_STATE_HOME", "HOME", "DEBATE_REPORTS"}
+
+// childEnv returns base with childVars as this command sees them (set, or
+// absent) and the token, so that the server starts as the command would
+// have started it.
+func (e *env) childEnv(base []string, token string) []string {
 	var out []string
-	for _, k := range []string{"DEBATE_DB", "XDG_DATA_HOME", "XDG_STATE_HOME", "HOME", "DEBATE_REPORTS"} {
+	for _, kv := range base {
+		k, _, _ := strings.Cut(kv, "=")
+		if !slices.Contains(childVars, k) && k != "DEBATE_AUTH_TOKEN" {
+			out = append(out, kv)
+		}
+	}
+	for _, k := range childVars {
 		if v, ok := e.getenv(k); ok {
 			out = append(out, k+"="+v)
 		}
@@ -197,6 +217,11 @@ func (e *env) stopDaemon(ctx context.Context, addr string) (daemon, error) {
 		return d, fmt.Errorf("no background server on %s: nothing started with debate serve --detach or by an agent command", addr)
 	}
 	pidFile, _, _ := e.daemonFiles(addr)
+	if alive(d.PID) && !listening(ctx, addr) {
+		// The pid may belong to another program by now: signal nothing.
+		_ = os.Remove(pidFile)
+		return d, fmt.Errorf("nothing listens on %s although pid %d runs: it is not the server any more, so it was left alone; the pid file is removed", addr, d.PID)
+	}
 	if alive(d.PID) {
 		p, _ := os.FindProcess(d.PID)
 		if err := p.Signal(syscall.SIGTERM); err != nil {
@@ -232,15 +257,7 @@ func (e *env) autoStart(ctx context.Context, s conn) (bool, error) {
 	if u.Port() == "" {
 		addr = net.JoinHostPort(u.Hostname(), "80")
 	}
-	var d net.Dialer
-	dctx, cancel := context.WithTimeout(ctx, dialTimeout)
-	conn, err := d.DialContext(dctx, "tcp", addr)
-	cancel()
-	if err == nil {
-		conn.Close()
-		return false, nil
-	}
-	if !errors.Is(err, syscall.ECONNREFUSED) {
+	if err := dial(ctx, addr); err == nil || !errors.Is(err, syscall.ECONNREFUSED) {
 		return false, nil
 	}
 	if _, err := e.startDaemon(ctx, addr, "", s.token); err != nil {
@@ -249,6 +266,21 @@ func (e *env) autoStart(ctx context.Context, s conn) (bool, error) {
 	}
 	return true, nil
 }
+
+// dial connects to addr and hangs up.
+func dial(ctx context.Context, addr string) error {
+	var d net.Dialer
+	ctx, cancel := context.WithTimeout(ctx, dialTimeout)
+	defer cancel()
+	c, err := d.DialContext(ctx, "tcp", addr)
+	if err == nil {
+		c.Close()
+	}
+	return err
+}
+
+// listening reports whether something accepts connections on addr.
+func listening(ctx context.Context, addr string) bool { return dial(ctx, addr) == nil }
 
 // loopbackHost reports whether host names this machine only.
 func loopbackHost(host string) bool {

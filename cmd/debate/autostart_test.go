@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -106,6 +108,11 @@ func TestServeDetach(t *testing.T) {
 	if r := invoke(t, vars, "serve", "--detach", "--addr", addr); r.code != exitFailed || !strings.Contains(r.stderr, "already runs") {
 		t.Errorf("second --detach: exit %d\n%s", r.code, r.stderr)
 	}
+	// A server started in the foreground has no pid file, but answers.
+	fg := newAgentServer(t, "")
+	if r := invoke(t, vars, "serve", "--status", "--addr", strings.TrimPrefix(fg.url, "http://")); r.code != exitOK || !strings.Contains(r.stdout, "no pid file") {
+		t.Errorf("--status of a foreground server: exit %d\n%s", r.code, r.stdout)
+	}
 	if r := invoke(t, vars, "serve", "--detach", "--stop"); r.code != exitUsage {
 		t.Errorf("--detach --stop: exit %d", r.code)
 	}
@@ -187,5 +194,41 @@ func TestOpen(t *testing.T) {
 	}
 	if r := invoke(t, nil, "open", "a", "b"); r.code != exitUsage {
 		t.Errorf("two ids: exit %d", r.code)
+	}
+}
+
+// TestStopLeavesAnotherProgramAlone: a pid file whose process runs but
+// does not listen on the address (the pid reused by another program) makes
+// --stop signal nothing and remove the pid file.
+func TestStopLeavesAnotherProgramAlone(t *testing.T) {
+	addr := freeAddr(t)
+	vars := map[string]string{"XDG_STATE_HOME": t.TempDir()}
+	e := &env{getenv: call{vars: vars}.getenv}
+	pidFile, _, err := e.daemonFiles(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(pidFile), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	// This test's own process stands for the other program.
+	if err := os.WriteFile(pidFile, []byte(`{"pid":`+strconv.Itoa(os.Getpid())+`,"url":"http://`+addr+`"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := invoke(t, vars, "serve", "--stop", "--addr", addr)
+	if r.code != exitFailed || !strings.Contains(r.stderr, "left alone") {
+		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	if _, err := os.Stat(pidFile); !os.IsNotExist(err) {
+		t.Errorf("pid file kept: %v", err)
+	}
+}
+
+func TestChildEnv(t *testing.T) {
+	e := &env{getenv: call{vars: map[string]string{"XDG_DATA_HOME": "/data", "HOME": "/home/a"}}.getenv}
+	got := e.childEnv([]string{"PATH=/bin", "DEBATE_DB=/elsewhere.db", "HOME=/root", "DEBATE_AUTH_TOKEN=old"}, "tok")
+	want := []string{"PATH=/bin", "XDG_DATA_HOME=/data", "HOME=/home/a", "DEBATE_AUTH_TOKEN=tok"}
+	if !slices.Equal(got, want) {
+		t.Errorf("childEnv = %q, want %q", got, want)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/server/api"
 )
 
@@ -70,6 +71,13 @@ func docsCmd(e *env, args []string) int {
 		if c.name == args[0] {
 			return c.run(e, args[1:])
 		}
+	}
+	var names []string
+	for _, c := range docsCommands {
+		names = append(names, c.name)
+	}
+	if near, ok := configs.Closest(args[0], names); ok {
+		return e.unknownAgentCommand("docs "+args[0], "debate docs "+near)
 	}
 	a := newAgent(e, "docs")
 	return a.fail(context.Background(), usagef("unknown docs command %q: want create, submit or get", args[0]))

@@ -171,6 +171,15 @@ func TestDryRun(t *testing.T) {
 		}
 		golden.Assert(t, filepath.Join("testdata", "dry-run-motion.txt"), []byte(r.stdout))
 	})
+	t.Run("motion on PostgreSQL hides the password", func(t *testing.T) {
+		r := invoke(t, map[string]string{"DEBATE_DB": "postgres://debate:s3cret@db.internal/debates"}, "run", "--config", "../../configs/examples/motion.jsonc", "--dry-run")
+		if r.code != exitOK {
+			t.Fatalf("exit %d\n%s", r.code, r.stderr)
+		}
+		if !strings.Contains(r.stdout, "database    postgres://debate:xxxxx@db.internal/debates") || strings.Contains(r.stdout+r.stderr, "s3cret") {
+			t.Errorf("dry run shows the database as:\n%s", r.stdout)
+		}
+	})
 	t.Run("full has every round-1 prompt and the shared context", func(t *testing.T) {
 		r := invoke(t, nil, "run", "--config", "../../configs/examples/full.jsonc", "--dry-run")
 		ctx, err := os.ReadFile("../../configs/examples/context/decisions.md")

@@ -135,7 +135,7 @@ func openMotions(ctx context.Context, e *env, cfg *configs.Config, sel selection
 	if err != nil {
 		return nil, err
 	}
-	log.Info("motions use the debate database", "db", path, "run", id)
+	log.Info("motions use the debate database", "db", redactURL(path), "run", id)
 	return &motionJob{st: st, roles: roles, runID: id, ids: sel.motions, log: log}, nil
 }
 
@@ -159,7 +159,7 @@ func dryRunMotions(e *env, cfg *configs.Config, sel selection) error {
 		db = "(no default database: " + err.Error() + ")"
 	}
 	fmt.Fprintf(w, "\nDRY RUN: motions (protocol debates); no model is called and nothing is written.\n\n")
-	fmt.Fprintf(w, "  database    %s\n  debate type %s\n  max turns   %d\n", db, p.DebateType, p.MaxTurns)
+	fmt.Fprintf(w, "  database    %s\n  debate type %s\n  max turns   %d\n", redactURL(db), p.DebateType, p.MaxTurns)
 	for _, q := range []*configs.Participant{p.Proposer, p.Opponent} {
 		fmt.Fprintf(w, "  %-11s %s%s\n", q.ID, q.Model, fallbackNote(q.Fallback))
 	}

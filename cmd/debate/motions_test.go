@@ -70,7 +70,7 @@ func TestRunMotionEndToEnd(t *testing.T) {
 	srv.Enqueue("m-proposer", providertest.Fenced(map[string]string{"action": "appeal", "content": "Decide C1: 1. keys; 2. accept; 3. other."}))
 	srv.Enqueue("m-arbitrator", providertest.Fenced(map[string]any{"close": false, "content": "Option 1."}))
 	cfgPath := writeMotionConfig(t, srv, `{"model": "m-arbitrator"}`, true)
-	db := filepath.Join(t.TempDir(), "debates.db")
+	db := testDB(t)
 	r := invoke(t, motionEnv(db), "run", "--config", cfgPath)
 	if r.code != exitOK {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
@@ -132,7 +132,7 @@ func TestRunMotionHumanResume(t *testing.T) {
 	srv.Enqueue("m-opponent", providertest.Text("C1: no cap."))
 	srv.Enqueue("m-proposer", providertest.Fenced(map[string]string{"action": "appeal", "content": "Decide C1."}))
 	cfgPath := writeMotionConfig(t, srv, `"human"`, false)
-	db := filepath.Join(t.TempDir(), "debates.db")
+	db := testDB(t)
 	st, err := store.Open(context.Background(), db, store.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -10,9 +10,10 @@ import (
 	"strings"
 )
 
-// openOptions are the flags of open.
+// openOptions are the arguments of open; its server flags are the agent
+// commands' --server and --token.
 type openOptions struct {
-	srv serverFlags
+	debateID string
 }
 
 func openHelp(a *agent) string {
@@ -29,16 +30,16 @@ loopback --server (unless DEBATE_AUTO_START=0).`,
 func openCmd(e *env, args []string) int {
 	var o openOptions
 	a := newAgent(e, "open")
-	a.fs.StringVar(&o.srv.server, "server", "", "server URL (default $DEBATE_SERVER_URL, else "+defaultServer+")")
-	a.fs.StringVar(&o.srv.token, "token", "", "bearer token (default $DEBATE_AUTH_TOKEN), put in the URL")
-	o.srv.timeout = defaultTimeout
+	a.fs.StringVar(&a.srv.server, "server", "", "server URL (default $DEBATE_SERVER_URL, else "+defaultServer+")")
+	a.fs.StringVar(&a.srv.token, "token", "", "bearer token (default $DEBATE_AUTH_TOKEN), put in the URL")
+	a.srv.timeout = defaultTimeout
 	if done, code := parse(e, a.fs, args, func() string { return openHelp(a) }); done {
 		return code
 	}
 	if a.fs.NArg() > 1 {
 		return e.fail("open", usagef("unexpected argument %q: give at most one debate id", a.fs.Arg(1)))
 	}
-	a.srv = o.srv
+	o.debateID = a.fs.Arg(0)
 	s, err := a.connect()
 	if err != nil {
 		return e.fail("open", err)
@@ -48,14 +49,14 @@ func openCmd(e *env, args []string) int {
 	if _, err := e.autoStart(ctx, s); err != nil {
 		return e.fail("open", err)
 	}
-	return o.run(ctx, e, s, a.fs.Arg(0))
+	return o.run(ctx, e, s)
 }
 
-// run opens the page of debateID (the list when empty).
-func (o *openOptions) run(ctx context.Context, e *env, s conn, debateID string) int {
+// run opens the page of the debate (the list when none is given).
+func (o *openOptions) run(ctx context.Context, e *env, s conn) int {
 	page := strings.TrimRight(s.url, "/") + "/"
-	if debateID != "" {
-		page += "debates/" + url.PathEscape(debateID)
+	if o.debateID != "" {
+		page += "debates/" + url.PathEscape(o.debateID)
 	}
 	shown := page
 	if s.token != "" {

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -23,13 +24,20 @@ func (r *rawLog) add(x providers.Exchange) {
 	r.mu.Unlock()
 }
 
-// files returns one JSON file per exchange, numbered in the order they were recorded.
+// files returns one JSON file per exchange, numbered in the order they were
+// recorded and named by what the call was for: topic, node, step,
+// participant and attempt, so that parallel calls can be told apart
+// ("0007-t1-d1-2-rebuttal-b-attempt2.json"). The body carries the same,
+// unabridged.
 func (r *rawLog) files() []output.RawFile {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	out := make([]output.RawFile, 0, len(r.list))
 	for i, x := range r.list {
 		body, err := json.MarshalIndent(struct {
+			Topic       string          `json:"topic,omitempty"`
+			Node        string          `json:"node,omitempty"`
+			Step        string          `json:"step,omitempty"`
 			Participant string          `json:"participant"`
 			Model       string          `json:"model"`
 			Attempt     int             `json:"attempt"`
@@ -39,15 +47,19 @@ func (r *rawLog) files() []output.RawFile {
 			Error       string          `json:"error,omitempty"`
 			Request     json.RawMessage `json:"request,omitempty"`
 			Response    json.RawMessage `json:"response,omitempty"`
-		}{x.Participant, x.Model, x.Attempt, x.Started, x.Latency.Milliseconds(), x.Status, x.Err,
+		}{x.Origin.Topic, x.Origin.Node, x.Origin.Step, x.Participant, x.Model, x.Attempt, x.Started, x.Latency.Milliseconds(), x.Status, x.Err,
 			rawJSON(x.Request), rawJSON(x.Response)}, "", "  ")
 		if err != nil {
 			continue
 		}
-		out = append(out, output.RawFile{
-			Name: fmt.Sprintf("%04d-%s-%s.json", i+1, x.Participant, output.Slug(x.Model)),
-			Body: append(body, '\n'),
-		})
+		name := []string{fmt.Sprintf("%04d", i+1)}
+		for _, part := range []string{x.Origin.Topic, x.Origin.Node, x.Origin.Step, x.Participant} {
+			if s := output.Slug(part); s != "" {
+				name = append(name, s)
+			}
+		}
+		name = append(name, fmt.Sprintf("attempt%d", x.Attempt))
+		out = append(out, output.RawFile{Name: strings.Join(name, "-") + ".json", Body: append(body, '\n')})
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -291,12 +292,21 @@ func TestRunRawResponses(t *testing.T) {
 			redacted++
 		}
 		var x struct {
-			Participant string          `json:"participant"`
-			Request     json.RawMessage `json:"request"`
-			Response    json.RawMessage `json:"response"`
+			Topic, Node, Step, Participant string
+			Attempt                        int
+			Request                        json.RawMessage `json:"request"`
+			Response                       json.RawMessage `json:"response"`
 		}
 		if err := json.Unmarshal(body, &x); err != nil || x.Participant == "" || len(x.Request) == 0 || len(x.Response) == 0 {
 			t.Errorf("%s: %v, %+v", e.Name(), err, x)
+		}
+		// The name says what the call was for, as the body does.
+		if x.Topic != "t1" || x.Node == "" || x.Step == "" || x.Attempt < 1 {
+			t.Errorf("%s: topic %q node %q step %q attempt %d", e.Name(), x.Topic, x.Node, x.Step, x.Attempt)
+		}
+		want := fmt.Sprintf("-t1-%s-%s-%s-attempt%d.json", output.Slug(x.Node), x.Step, x.Participant, x.Attempt)
+		if len(e.Name()) != 4+len(want) || !strings.HasSuffix(e.Name(), want) {
+			t.Errorf("raw file %s, want NNNN%s", e.Name(), want)
 		}
 	}
 	if redacted == 0 {

@@ -67,7 +67,7 @@ func serveCmd(e *env, args []string) int {
 	var o serveOptions
 	fs := flagSet("serve")
 	fs.StringVar(&o.addr, "addr", defaultAddr, "address to listen on (host:port); loopback unless you mean otherwise")
-	fs.StringVar(&o.db, "db", "", "database file (default $DEBATE_DB, else $XDG_DATA_HOME/debate/debate.db or ~/.local/share/debate/debate.db)")
+	fs.StringVar(&o.db, "db", "", "SQLite database file, or postgres:// URL for several replicas (default $DEBATE_DB, else $XDG_DATA_HOME/debate/debate.db or ~/.local/share/debate/debate.db)")
 	fs.StringVar(&o.token, "token", "", "bearer token required on every route, the WebSocket and the web UI (default $DEBATE_AUTH_TOKEN)")
 	fs.StringArrayVar(&o.reports, "reports", nil, "folder of batch runs' outputs to list in the web UI; repeat for several (default $DEBATE_REPORTS, a path list)")
 	fs.BoolVar(&o.detach, "detach", false, "start the server in the background and return once it answers")
@@ -123,7 +123,7 @@ func (o *serveOptions) run(ctx context.Context, e *env) error {
 	if o.token == "" && !loopback(ln.Addr()) {
 		fmt.Fprintf(e.stderr, "warning: listening on %s without a token: anyone who can reach it may read and write debates; set --token or DEBATE_AUTH_TOKEN\n", ln.Addr())
 	}
-	fmt.Fprintf(e.stderr, "debate serve: listening on http://%s (database %s)\n", ln.Addr(), path)
+	fmt.Fprintf(e.stderr, "debate serve: listening on http://%s (database %s)\n", ln.Addr(), redactURL(path))
 	ui := web.New(st, web.Options{Reports: o.reports, Logger: log, Done: ctx.Done()})
 	srv := server.New(st, server.Options{Token: o.token, Logger: log, Pages: ui})
 	serveErr := srv.Serve(ctx, ln)
@@ -166,6 +166,9 @@ func (o *serveOptions) runStatus(ctx context.Context, e *env) int {
 	switch {
 	case err != nil:
 		return e.fail("serve", err)
+	case !ok && listening(ctx, o.addr):
+		fmt.Fprintf(e.stdout, "debate serve: something listens on %s, but no background server was started there (no pid file)\n", o.addr)
+		return exitOK
 	case !ok:
 		fmt.Fprintf(e.stdout, "debate serve: no background server on %s\n", o.addr)
 		return exitFailed

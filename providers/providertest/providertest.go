@@ -1,8 +1,10 @@
 // Package providertest is a scriptable fake of the OpenAI chat-completions
 // API for tests: replies per model, per matching message text or from a
 // function of the request; status codes, Retry-After, malformed bodies,
-// latency and cut connections; and a log of what arrived (count, models,
-// concurrency seen).
+// latency and cut connections; the answer shapes of real servers (reasoning
+// in <think> blocks or in reasoning fields, draft and final JSON fences,
+// answers cut at the token limit, content filters); and a log of what
+// arrived (count, models, concurrency seen).
 //
 // The fake serves both over a real socket (URL) and in memory (Transport,
 // HTTPClient). The in-memory form keeps every wait inside the calling
@@ -76,6 +78,13 @@ type Reply struct {
 	Text         string
 	Model        string // model reported in the response; "": the requested one
 	FinishReason string // "": "stop"
+	// ReasoningContent and Reasoning are sent beside the content as
+	// message.reasoning_content (DeepSeek, Qwen, older vLLM) and
+	// message.reasoning (OpenRouter, Ollama, recent vLLM) when not empty.
+	ReasoningContent string
+	Reasoning        string
+	// Refusal is sent as message.refusal when not empty (OpenAI).
+	Refusal string
 	// Status is the HTTP status; 0 means 200. A status of 400 or more without
 	// RawBody gets an OpenAI-style JSON error body whose message is Text (or
 	// the status text) and whose code is Code.
@@ -118,6 +127,35 @@ func Fenced(v any) Reply {
 	r.Text = "Here is my assessment.\n\n```json\n" + r.Text + "\n```\n"
 	return r
 }
+
+// Think returns a 200 reply whose content is a <think> block holding
+// reasoning, then the answer, as reasoning models served without a
+// reasoning parser write it.
+func Think(reasoning, answer string) Reply {
+	return Reply{Text: "<think>\n" + reasoning + "\n</think>\n\n" + answer}
+}
+
+// Reasoned returns a 200 reply with the answer as content and the reasoning
+// in message.reasoning_content.
+func Reasoned(reasoning, answer string) Reply {
+	return Reply{Text: answer, ReasoningContent: reasoning}
+}
+
+// Drafted returns a 200 reply in which a judge writes a draft JSON fence,
+// thinks again, and writes its final JSON fence; it panics if either value
+// cannot be encoded.
+func Drafted(draft, final any) Reply {
+	d, f := JSON(draft), JSON(final)
+	return Reply{Text: "Draft:\n\n```json\n" + d.Text + "\n```\n\nOn reflection the draft misses a point. Final answer:\n\n```json\n" + f.Text + "\n```\n"}
+}
+
+// CutOff returns a 200 reply whose text stopped at the token limit
+// (finish_reason "length").
+func CutOff(text string) Reply { return Reply{Text: text, FinishReason: "length"} }
+
+// ContentFilter returns a 200 reply withheld by the provider's content
+// filter: no content, finish_reason "content_filter".
+func ContentFilter() Reply { return Reply{FinishReason: "content_filter"} }
 
 // Status returns an error reply with an OpenAI-style JSON body.
 func Status(code int, message string) Reply { return Reply{Status: code, Text: message} }
@@ -480,8 +518,11 @@ func fingerprint(ms []Message) string {
 func tokens(n int) int { return (n + 3) / 4 }
 
 type wireMessage struct {
-	Role    string `json:"role"`
-	Content string `json:"content"`
+	Role             string `json:"role"`
+	Content          string `json:"content"`
+	ReasoningContent string `json:"reasoning_content,omitempty"`
+	Reasoning        string `json:"reasoning,omitempty"`
+	Refusal          string `json:"refusal,omitempty"`
 }
 
 type wireChoice struct {
@@ -514,14 +555,17 @@ func writeCompletion(w http.ResponseWriter, c Call, r Reply, echo string) {
 		}
 		prompt = tokens(n)
 	}
-	completion := cmp.Or(r.CompletionTokens, tokens(len(r.Text)))
+	completion := cmp.Or(r.CompletionTokens, tokens(len(r.Text)+len(r.ReasoningContent)+len(r.Reasoning)))
 	resp := wireResponse{
 		ID:      fmt.Sprintf("chatcmpl-%d", c.Seq),
 		Object:  "chat.completion",
 		Created: time.Now().Unix(),
 		Model:   cmp.Or(r.Model, c.Model),
 		Choices: []wireChoice{{
-			Message:      wireMessage{Role: "assistant", Content: r.Text + echo},
+			Message: wireMessage{
+				Role: "assistant", Content: r.Text + echo,
+				ReasoningContent: r.ReasoningContent, Reasoning: r.Reasoning, Refusal: r.Refusal,
+			},
 			FinishReason: cmp.Or(r.FinishReason, "stop"),
 		}},
 		Usage: wireUsage{PromptTokens: prompt, CompletionTokens: completion, TotalTokens: prompt + completion},

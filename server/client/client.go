@@ -5,8 +5,10 @@
 // Failures are *Error: the server's code, message, suggestion, current state
 // and allowed roles with the HTTP status, or CodeUnreachable / CodeTimeout
 // when no answer came. Writes carry a client_request_id (generated when the
-// request has none) and are retried with the same id after transient network
-// failures, which the server's idempotency makes safe; reads are retried too.
+// request has none) and are retried with the same id after transient
+// failures for up to WriteRetry (30 s), which the server's idempotency makes
+// safe; reads are retried for up to ReadRetry; a poll is not retried, its
+// caller's loop decides how long to wait for a server that does not answer.
 package client
 
 import (

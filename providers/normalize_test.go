@@ -1,0 +1,174 @@
+package providers
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/internal/golden"
+	"github.com/debatehq/debate/providers/providertest"
+)
+
+func TestNormalize(t *testing.T) {
+	for _, tc := range []struct {
+		name, content   string
+		fields          []string
+		answer, reasons string
+	}{
+		{name: "plain answer kept byte for byte", content: "  An answer.\n", answer: "  An answer.\n"},
+		{name: "think block", content: "<think>\nweigh it\n</think>\n\nThe answer.", answer: "The answer.", reasons: "weigh it"},
+		{name: "thinking block, upper case", content: "<THINKING>hm</Thinking>Answer", answer: "Answer", reasons: "hm"},
+		{name: "reasoning block after blank lines", content: "\n\n<reasoning>r</reasoning>\nA", answer: "A", reasons: "r"},
+		{name: "two blocks", content: "<think>one</think><reasoning>two</reasoning> A", answer: "A", reasons: "one\n\ntwo"},
+		{name: "unclosed block is all reasoning", content: "<think>still thinking when the limit", answer: "", reasons: "still thinking when the limit"},
+		{name: "closing tag alone", content: "prompt opened it\n</think>\n\nA", answer: "A", reasons: "prompt opened it"},
+		{name: "tag later in the answer stays", content: "Use <think> tags? No.", answer: "Use <think> tags? No."},
+		{name: "closing tag after its opening stays", content: "say <think>x</think> then", answer: "say <think>x</think> then"},
+		{name: "reasoning field", content: "A", fields: []string{"r1", ""}, answer: "A", reasons: "r1"},
+		{name: "both fields and a block", content: "<think>b</think>A", fields: []string{"r1", "r2"}, answer: "A", reasons: "r1\n\nr2\n\nb"},
+		{name: "unknown tag is answer", content: "<thought>x</thought>A", answer: "<thought>x</thought>A"},
+		{name: "empty", content: "", answer: ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			answer, reasoning := Normalize(tc.content, tc.fields...)
+			if answer != tc.answer || reasoning != tc.reasons {
+				t.Errorf("Normalize(%q, %q) = %q, %q; want %q, %q", tc.content, tc.fields, answer, reasoning, tc.answer, tc.reasons)
+			}
+		})
+	}
+}
+
+// TestAnswerShapes serves each recorded answer shape under
+// testdata/answers (written from the documented response formats of OpenAI,
+// Azure OpenAI, OpenRouter, DeepSeek, Qwen, vLLM and Ollama) with the key
+// "none", and compares what the client makes of it with its golden file.
+func TestAnswerShapes(t *testing.T) {
+	paths, err := filepath.Glob(filepath.Join("testdata", "answers", "*.json"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no fixtures: %v", err)
+	}
+	for _, path := range paths {
+		name := strings.TrimSuffix(filepath.Base(path), ".json")
+		t.Run(name, func(t *testing.T) {
+			body, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv := providertest.New(t)
+			srv.Enqueue("m", providertest.Raw(200, string(body)))
+			cfg := testConfig(func(c *configs.Config) {
+				c.API.APIKey = "none"
+				c.API.MaxRetries = ptr(0)
+			})
+			var mu sync.Mutex
+			var xs []Exchange
+			c := newTestClient(t, srv, cfg, Options{Record: func(x Exchange) { mu.Lock(); xs = append(xs, x); mu.Unlock() }})
+			resp, err := c.Complete(t.Context(), ask("a", "m", "position please"))
+			var b strings.Builder
+			if err != nil {
+				e := asError(t, err)
+				fmt.Fprintf(&b, "error kind: %s\ntransient: %v\nerror: %s\n", e.Kind, e.Kind.Transient(), e.Err)
+			} else {
+				fmt.Fprintf(&b, "model: %s\nfinish: %s\ncut: %v\nusage: %d+%d\n", resp.Model, resp.FinishReason, resp.Cut(), resp.Usage.PromptTokens, resp.Usage.CompletionTokens)
+				fmt.Fprintf(&b, "--- answer\n%s\n--- reasoning\n%s\n", resp.Text, resp.Reasoning)
+				if resp.Reasoning != "" && strings.Contains(resp.Text, resp.Reasoning) {
+					t.Errorf("the reasoning is part of the answer %q", resp.Text)
+				}
+			}
+			golden.Assert(t, filepath.Join("testdata", "answers", name+".golden"), []byte(b.String()))
+			if len(xs) != 1 || strings.Contains(string(xs[0].Response), redacted) || string(xs[0].Response) != string(body) {
+				t.Errorf("the raw response should be recorded as received, with nothing redacted: %s", xs[0].Response)
+			}
+			if strings.Contains(b.String(), redacted) {
+				t.Errorf("model text was rewritten: %s", b.String())
+			}
+		})
+	}
+}
+
+// TestShapesServedByTheFake covers the fake's own constructors of the same
+// shapes, through the client.
+func TestShapesServedByTheFake(t *testing.T) {
+	for _, tc := range []struct {
+		name              string
+		reply             providertest.Reply
+		answer, reasoning string
+		cut               bool
+		kind              Kind // of the error; KindOther: none
+	}{
+		{name: "think block with a decoy", reply: providertest.Think(`decoy {"consensus":[]}`, "Final."), answer: "Final.", reasoning: `decoy {"consensus":[]}`},
+		{name: "reasoning_content", reply: providertest.Reasoned("why", "what"), answer: "what", reasoning: "why"},
+		{name: "reasoning field", reply: providertest.Reply{Text: "what", Reasoning: "why"}, answer: "what", reasoning: "why"},
+		{name: "drafts", reply: providertest.Drafted(map[string]int{"v": 1}, map[string]int{"v": 2}),
+			answer: "Draft:\n\n```json\n{\"v\":1}\n```\n\nOn reflection the draft misses a point. Final answer:\n\n```json\n{\"v\":2}\n```\n"},
+		{name: "cut answer", reply: providertest.CutOff("half an ans"), answer: "half an ans", cut: true},
+		{name: "cut while reasoning", reply: providertest.Reply{Text: "<think>long", FinishReason: "length"}, kind: KindCut},
+		{name: "content filter", reply: providertest.ContentFilter(), kind: KindFiltered},
+		{name: "refusal", reply: providertest.Reply{Refusal: "I can't."}, kind: KindFiltered},
+		{name: "reasoning alone", reply: providertest.Reasoned("only this", ""), kind: KindEmpty},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := providertest.New(t)
+			srv.ReplyTo("m", tc.reply)
+			c := newTestClient(t, srv, testConfig(func(c *configs.Config) { c.API.MaxRetries = ptr(0) }), Options{})
+			resp, err := c.Complete(t.Context(), ask("a", "m", "x"))
+			if tc.kind != KindOther {
+				var e *Error
+				if !errors.As(err, &e) || e.Kind != tc.kind {
+					t.Fatalf("got %+v, %v; want a %s error", resp, err, tc.kind)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp.Text != tc.answer || resp.Reasoning != tc.reasoning || resp.Cut() != tc.cut {
+				t.Errorf("got answer %q, reasoning %q, cut %v; want %q, %q, %v", resp.Text, resp.Reasoning, resp.Cut(), tc.answer, tc.reasoning, tc.cut)
+			}
+		})
+	}
+}
+
+func TestShortKeysRedactOnlyWholeTokens(t *testing.T) {
+	long := "sk-live-0123456789abcdef"
+	r := newRedactor([]string{"none", "x", long})
+	for _, tc := range []struct{ in, want string }{
+		{"There are none of the issues", "There are [REDACTED] of the issues"}, // an error or a log line: a key can be there
+		{"nonetheless flaxy-model", "nonetheless flaxy-model"},
+		{"model flaky-model at http://127.0.0.1:8080/v1", "model flaky-model at http://127.0.0.1:8080/v1"},
+		{"key=x&y=1", "key=[REDACTED]&y=1"},
+		{"Bearer none", "Bearer [REDACTED]"},
+		{"prefix" + long + "suffix", "prefix[REDACTED]suffix"},
+	} {
+		if got := r.redact(tc.in); got != tc.want {
+			t.Errorf("redact(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestRedactBodyKeepsModelText(t *testing.T) {
+	r := newRedactor([]string{"none", "sk-live-0123456789abcdef"})
+	for _, tc := range []struct{ name, in, want string }{
+		{"request messages", `{"model":"m","messages":[{"role":"user","content":"none of the parties"}]}`, ""},
+		{"response choices", `{"choices":[{"message":{"content":"none of it","reasoning":"none"}}]}`, ""},
+		{"long key echoed into content", `{"choices":[{"message":{"content":"none of sk-live-0123456789abcdef"}}]}`,
+			`{"choices":[{"message":{"content":"none of [REDACTED]"}}]}`},
+		{"error echo", `{"error":{"message":"bad key none"}}`, `{"error":{"message":"bad key [REDACTED]"}}`},
+		{"not JSON", `<html>key none</html>`, `<html>key [REDACTED]</html>`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			want := tc.want
+			if want == "" {
+				want = tc.in
+			}
+			if got := string(r.redactBody([]byte(tc.in))); got != want {
+				t.Errorf("redactBody(%s) = %s, want %s", tc.in, got, want)
+			}
+		})
+	}
+}

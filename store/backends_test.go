@@ -1,0 +1,201 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/debatehq/debate/internal/pgtest"
+	"github.com/debatehq/debate/protocol"
+)
+
+// forBackends runs test once per backend, with a new empty database: a
+// SQLite file, and a PostgreSQL database of the package's throwaway cluster
+// (skipped when PostgreSQL is not installed, unless CI is set).
+func forBackends(t *testing.T, test func(t *testing.T, db string)) {
+	backends := []struct {
+		name string
+		db   func(testing.TB) string
+	}{
+		{"sqlite", func(t testing.TB) string { return filepath.Join(t.TempDir(), "debate.db") }},
+		{"postgres", pgtest.Database},
+	}
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) { test(t, b.db(t)) })
+	}
+}
+
+func TestIsPostgres(t *testing.T) {
+	for _, tt := range []struct {
+		db   string
+		want bool
+	}{
+		{"postgres://u@h/db", true},
+		{"postgresql://h/db?sslmode=disable", true},
+		{"/var/lib/debate.db", false},
+		{"postgres.db", false},
+		{"./postgres://x", false},
+	} {
+		if got := IsPostgres(tt.db); got != tt.want {
+			t.Errorf("IsPostgres(%q) = %v, want %v", tt.db, got, tt.want)
+		}
+	}
+}
+
+// A notification's payload reads back as written, and nothing else reads as
+// one.
+func FuzzParseNotice(f *testing.F) {
+	for _, s := range []string{"1 d", "0 debate-1", "12 a b", "-1 d", "+3 d", "03 d", "7", "", " d", "99999999999999999999 d"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, payload string) {
+		id, seq, ok := parseNotice(payload)
+		if ok && notice(id, seq) != payload {
+			t.Errorf("parseNotice(%q) = %q, %d; notice gives %q", payload, id, seq, notice(id, seq))
+		}
+		if !ok && seq != 0 {
+			t.Errorf("parseNotice(%q) refused it but returned seq %d", payload, seq)
+		}
+	})
+}
+
+func TestNoticeRoundTrip(t *testing.T) {
+	for _, tt := range []struct {
+		id  string
+		seq int
+	}{{"d", 1}, {"debate with spaces", 42}, {"d", 0}, {"", 3}} {
+		id, seq, ok := parseNotice(notice(tt.id, tt.seq))
+		if !ok || id != tt.id || seq != tt.seq {
+			t.Errorf("notice(%q, %d) reads back as %q, %d, %v", tt.id, tt.seq, id, seq, ok)
+		}
+	}
+}
+
+// Replicas opening a new database at once migrate it exactly once; the
+// version is kept in the database and a newer one is refused.
+func TestPostgresMigrations(t *testing.T) {
+	ctx := context.Background()
+	db := pgtest.Database(t)
+	var wg sync.WaitGroup
+	errs := make([]error, 4)
+	for i := range errs {
+		wg.Go(func() {
+			s, err := Open(ctx, db, Options{})
+			if err == nil {
+				err = s.Close()
+			}
+			errs[i] = err
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal("concurrent open:", err)
+		}
+	}
+	s := openAt(t, db, Options{})
+	mustCreate(t, s, "kept")
+	conn, err := pgx.Connect(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var rows, v int
+	if err := conn.QueryRow(ctx, `SELECT count(*), max(version) FROM debate_schema`).Scan(&rows, &v); err != nil || rows != 1 || v != len(pgMigrations) {
+		t.Fatalf("debate_schema has %d rows, version %d (%v); want one row, version %d", rows, v, err, len(pgMigrations))
+	}
+	if _, err := conn.Exec(ctx, `UPDATE debate_schema SET version = 99`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(ctx, db, Options{}); err == nil || !strings.Contains(err.Error(), "newer") {
+		t.Fatalf("opening a newer schema: %v", err)
+	}
+	if _, err := conn.Exec(ctx, `UPDATE debate_schema SET version = $1`, len(pgMigrations)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := openAt(t, db, Options{}).Get(ctx, "kept", -1); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A password in the URL never reaches an error message.
+func TestPostgresErrorsHidePassword(t *testing.T) {
+	ctx := context.Background()
+	for _, db := range []string{
+		"postgres://debate:hunter2@127.0.0.1:1/nothing?connect_timeout=2",
+		"postgres://debate:hunter2@127.0.0.1:1/nothing?pool_max_conns=many",
+	} {
+		_, err := Open(ctx, db, Options{})
+		if err == nil {
+			t.Fatalf("opened %s", db)
+		}
+		if strings.Contains(err.Error(), "hunter2") {
+			t.Errorf("error shows the password: %v", err)
+		}
+	}
+}
+
+// The unique constraints hold on PostgreSQL as on SQLite, whatever the
+// pipeline does: a second argument with a taken seq or client_request_id is
+// refused by the database itself.
+func TestPostgresConstraints(t *testing.T) {
+	ctx := context.Background()
+	db := pgtest.Database(t)
+	s := openAt(t, db, Options{})
+	motion := mustCreate(t, s, "d")
+	conn, err := pgx.Connect(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	for i, tt := range []struct{ seq, key string }{{"1", "fresh"}, {"2", motion.ClientRequestID}} {
+		_, err := conn.Exec(ctx, fmt.Sprintf(`INSERT INTO arguments (`+argCols+`)
+			VALUES ('x%d', 'd', NULL, 'CLAIM', 'opponent', 'c', '%s', %s, 'AWAITING_PROPOSER', now())`, i, tt.key, tt.seq))
+		if err == nil || !strings.Contains(err.Error(), "unique") {
+			t.Errorf("seq %s, key %s: %v; want a unique violation", tt.seq, tt.key, err)
+		}
+	}
+	if n := countArgs(t, s, "d"); n != 1 {
+		t.Errorf("%d arguments, want the motion only", n)
+	}
+}
+
+// A replica whose notification connection drops (the database restarted it,
+// a proxy cut it) still wakes its waiters on another replica's writes: it
+// reconnects, and the safety poll covers the gap.
+func TestPostgresListenerReconnects(t *testing.T) {
+	ctx := context.Background()
+	db := pgtest.Database(t)
+	a, b := openAt(t, db, Options{}), openAt(t, db, Options{})
+	motion := mustCreate(t, b, "d")
+	conn, err := pgx.Connect(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var killed int
+	if err := conn.QueryRow(ctx, `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+		WHERE datname = current_database() AND query = 'LISTEN `+notifyChannel+`'`).Scan(&killed); err != nil || killed != 2 {
+		t.Fatalf("terminated %d listeners (%v), want both replicas'", killed, err)
+	}
+	type out struct {
+		res WaitResult
+		err error
+	}
+	done := make(chan out, 1)
+	go func() {
+		res, err := a.Wait(ctx, "d", protocol.Proposer, motion.ID, waitLong)
+		done <- out{res, err}
+	}()
+	waitSubscribed(t, a, 1)
+	written := claim(t, b, "d", protocol.Opponent, motion.ID, "k1")
+	got := <-done
+	if got.err != nil || got.res.Argument.ID != written.ID {
+		t.Fatalf("waiter got %+v, %v; want %s", got.res, got.err, written.ID)
+	}
+}

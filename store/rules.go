@@ -1,0 +1,42 @@
+package store
+
+import (
+	"fmt"
+
+	"github.com/debatehq/debate/protocol"
+)
+
+// The parts of the write pipeline that do not depend on the database, shared
+// by both backends.
+
+// errDebateExists refuses a create whose debate id is taken by a debate
+// created with another client_request_id.
+func errDebateExists(id string, state protocol.State) error {
+	return &protocol.Error{
+		Code:         protocol.CodeInvalidInput,
+		Message:      fmt.Sprintf("debate %s already exists", id),
+		Suggestion:   "choose a new debate id (debate generate-id), or resend the original client_request_id to get the existing debate",
+		CurrentState: state,
+	}
+}
+
+// errTargetNotInDebate refuses a write whose target is not an argument of
+// its debate.
+func errTargetNotInDebate(target, debate string) error {
+	return protocol.Errorf(protocol.CodeInvalidInput, "target_id %s does not belong to debate %s", target, debate).
+		WithSuggestion("target_id must be the id of an argument of this debate (debate get-context --debate-id " + debate + ")")
+}
+
+// autoRuling is the closing RULING the store adds, as arbitrator, after a new
+// RESOLUTION of debateID.
+func autoRuling(debateID, resolutionID string) Write {
+	return Write{
+		DebateID:        debateID,
+		Type:            protocol.Ruling,
+		Role:            protocol.Arbitrator,
+		TargetID:        resolutionID,
+		Content:         protocol.AutoRulingContent,
+		ClientRequestID: "auto-ruling:" + resolutionID,
+		Close:           true,
+	}
+}
