@@ -45,6 +45,9 @@ func wrapHelp(text string, width int) string {
 			if strings.HasPrefix(body, "debate ") && len(words) > 1 {
 				hang = min(indent+textwidth.String(words[0]+" "+words[1]+" "), width/2)
 			}
+			if i+1 < len(lines) && strings.TrimSpace(lines[i+1]) != "" && leading(lines[i+1]) > indent {
+				hang = leading(lines[i+1]) // where the synopsis goes on already
+			}
 			out = append(out, fill(words, spaces(indent), spaces(hang), width, "")...)
 		case strings.HasPrefix(body, "# "):
 			out = append(out, fill(strings.Fields(body[2:]), spaces(indent)+"# ", spaces(indent)+"# ", width, "")...)

@@ -37,6 +37,10 @@ func TestWrapHelp(t *testing.T) {
 		name: "a synopsis goes on under the command's arguments, outside brackets",
 		in:   "USAGE\n  debate run --config <f> [--topic <id>]... [--x | --y]",
 		want: "USAGE\n  debate run --config <f>\n             [--topic <id>]...\n             [--x | --y]", width: 30,
+	}, {
+		name: "a synopsis goes on where its own next line does",
+		in:   "USAGE\n  debate bench tree [--topics N] [--depth N]\n        [--json]",
+		want: "USAGE\n  debate bench tree [--topics N]\n        [--depth N]\n        [--json]", width: 32,
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
