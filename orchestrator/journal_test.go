@@ -130,15 +130,21 @@ func TestResumedRunEqualsUninterrupted(t *testing.T) {
 	if len(rest.requests) != total-done || jc.Replayed() != done {
 		t.Errorf("resumed run made %d calls and replayed %d; want %d and %d", len(rest.requests), jc.Replayed(), total-done, done)
 	}
+	sameTopics(t, want, got)
+}
+
+// sameTopics fails t for every topic of got that differs from want's in
+// anything but its times, which differ between any two runs.
+func sameTopics(t *testing.T, want, got *tree.Run) {
+	t.Helper()
 	for i := range want.Topics {
-		// Times differ between any two runs; everything else must not.
 		for _, tp := range []*tree.Topic{&want.Topics[i], &got.Topics[i]} {
 			tp.StartedAt, tp.FinishedAt = time.Time{}, time.Time{}
 		}
 		a, _ := json.Marshal(want.Topics[i])
 		b, _ := json.Marshal(got.Topics[i])
 		if string(a) != string(b) {
-			t.Errorf("topic %s differs from the uninterrupted run", want.Topics[i].ID)
+			t.Errorf("topic %s differs:\n%s\n%s", want.Topics[i].ID, a, b)
 		}
 	}
 }
@@ -254,14 +260,5 @@ func TestResumedRunKeepsFallbacks(t *testing.T) {
 	if again != 4 || jc.Replayed() != first-4 {
 		t.Errorf("resumed run: %d attempts reached the models and %d were replayed; want 4 and %d", again, jc.Replayed(), first-4)
 	}
-	for i := range want.Topics {
-		for _, tp := range []*tree.Topic{&want.Topics[i], &got.Topics[i]} {
-			tp.StartedAt, tp.FinishedAt = time.Time{}, time.Time{}
-		}
-		a, _ := json.Marshal(want.Topics[i])
-		b, _ := json.Marshal(got.Topics[i])
-		if string(a) != string(b) {
-			t.Errorf("topic %s differs from the first run:\n%s\n%s", want.Topics[i].ID, a, b)
-		}
-	}
+	sameTopics(t, want, got)
 }
