@@ -28,7 +28,6 @@ import (
 	"embed"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"html/template"
 	"log/slog"
@@ -279,14 +278,13 @@ type errorData struct {
 // fail shows err as an error page: a protocol error as it is, anything else
 // as an internal error logged with the request id.
 func (h *handler) fail(w http.ResponseWriter, r *http.Request, err error) {
-	var pe *protocol.Error
-	if !errors.As(err, &pe) || pe.Code == protocol.CodeInternal {
+	status, body, internal := api.Problem(err, w.Header().Get("X-Request-Id"))
+	if internal {
 		h.internal(w, r, err)
 		return
 	}
-	status, _ := api.Status(string(pe.Code))
 	h.page(w, r, status, "error", http.StatusText(status),
-		errorData{Status: status, Code: string(pe.Code), Message: pe.Message, Suggestion: pe.Suggestion})
+		errorData{Status: status, Code: body.Code, Message: body.Message, Suggestion: body.Suggestion})
 }
 
 func (h *handler) notFound(w http.ResponseWriter, r *http.Request, msg string) {
@@ -482,17 +480,15 @@ func (h *handler) arguments(w http.ResponseWriter, r *http.Request) {
 	h.writeJSON(w, http.StatusOK, api.Envelope[Rendered]{Success: true, Data: out})
 }
 
+// jsonError writes err in the API's error envelope, logging it when it is
+// internal.
 func (h *handler) jsonError(w http.ResponseWriter, r *http.Request, err error) {
-	var pe *protocol.Error
-	if !errors.As(err, &pe) || pe.Code == protocol.CodeInternal {
-		id := w.Header().Get("X-Request-Id")
+	id := w.Header().Get("X-Request-Id")
+	status, body, internal := api.Problem(err, id)
+	if internal {
 		h.log.Error("web: internal error", "request_id", id, "where", r.Method+" "+r.URL.Path, "err", err)
-		h.writeJSON(w, http.StatusInternalServerError, api.Envelope[any]{Error: &api.ErrorBody{
-			Code: string(protocol.CodeInternal), Message: "internal error (request " + id + ")", RequestID: id}})
-		return
 	}
-	status, _ := api.Status(string(pe.Code))
-	h.writeJSON(w, status, api.Envelope[any]{Error: api.FromError(pe)})
+	h.writeJSON(w, status, api.Envelope[any]{Error: body})
 }
 
 func (h *handler) writeJSON(w http.ResponseWriter, status int, v any) {
