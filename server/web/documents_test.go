@@ -60,7 +60,7 @@ func TestArgumentDocRefs(t *testing.T) {
 	f.submit(store.Write{DebateID: "d1", Type: protocol.Intervention, Role: protocol.Arbitrator, Content: "no documents here"})
 	p := f.get("/ui/debates/d1/arguments", "", "")
 	var env struct {
-		Data Rendered `json:"data"`
+		Data rendered `json:"data"`
 	}
 	if err := json.Unmarshal([]byte(p.body), &env); err != nil || len(env.Data.Arguments) != 2 {
 		t.Fatalf("%d %s", p.status, p.body)

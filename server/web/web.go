@@ -43,8 +43,8 @@ import (
 	"github.com/debatehq/debate/store"
 )
 
-// PageSize is how many debates the list shows per page.
-const PageSize = 50
+// pageSize is how many debates the list shows per page.
+const pageSize = 50
 
 // Options configure the web UI.
 type Options struct {
@@ -341,21 +341,21 @@ func (h *handler) list(w http.ResponseWriter, r *http.Request) {
 			WithSuggestion("use ?view=needs for the debates that wait for you"))
 		return
 	}
-	needs, err := h.needs(r.Context(), PageSize)
+	needs, err := h.needs(r.Context(), pageSize)
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
 	d.Needs = needs.Total
 	p := needs
-	f := store.Filter{State: q.State, Offset: q.Offset, PendingFirstOpponent: q.PendingFirstOpponent, Limit: PageSize}
+	f := store.Filter{State: q.State, Offset: q.Offset, PendingFirstOpponent: q.PendingFirstOpponent, Limit: pageSize}
 	if !d.NeedsView {
 		if p, err = h.st.List(r.Context(), f); err != nil {
 			h.fail(w, r, err)
 			return
 		}
 	} else {
-		f = store.Filter{Limit: PageSize}
+		f = store.Filter{Limit: pageSize}
 	}
 	d.Total = p.Total
 	for _, s := range protocol.States {
@@ -381,7 +381,7 @@ func (h *handler) list(w http.ResponseWriter, r *http.Request) {
 		return "/?" + v.Encode()
 	}
 	if !d.NeedsView && f.Offset > 0 {
-		d.NewerURL = pageURL(max(0, f.Offset-PageSize))
+		d.NewerURL = pageURL(max(0, f.Offset-pageSize))
 	}
 	if !d.NeedsView && f.Offset+len(p.Debates) < p.Total {
 		d.OlderURL = pageURL(f.Offset + len(p.Debates))
@@ -428,9 +428,9 @@ func (h *handler) debate(w http.ResponseWriter, r *http.Request) {
 		Updated: c.Debate.UpdatedAt, Data: pageData{Debate: d, States: h.states}})
 }
 
-// RenderedArgument is an argument with its content rendered to safe HTML, as
+// renderedArgument is an argument with its content rendered to safe HTML, as
 // GET /ui/debates/{id}/arguments returns it.
-type RenderedArgument struct {
+type renderedArgument struct {
 	api.Argument
 	HTML string `json:"html"`
 	// Docs lists the ids of existing documents the content mentions; the
@@ -438,11 +438,11 @@ type RenderedArgument struct {
 	Docs []string `json:"docs,omitempty"`
 }
 
-// Rendered is the answer of GET /ui/debates/{id}/arguments: the debate as it
+// rendered is the answer of GET /ui/debates/{id}/arguments: the debate as it
 // is now and its arguments after the given seq, in seq order.
-type Rendered struct {
+type rendered struct {
 	Debate    api.Debate         `json:"debate"`
-	Arguments []RenderedArgument `json:"arguments"`
+	Arguments []renderedArgument `json:"arguments"`
 }
 
 // arguments serves the arguments of a debate after ?after= (a seq), their
@@ -462,7 +462,7 @@ func (h *handler) arguments(w http.ResponseWriter, r *http.Request) {
 		h.jsonError(w, r, err)
 		return
 	}
-	out := Rendered{Debate: api.FromDebate(deb), Arguments: make([]RenderedArgument, 0, len(args))}
+	out := rendered{Debate: api.FromDebate(deb), Arguments: make([]renderedArgument, 0, len(args))}
 	known := map[string]bool{}
 	for _, a := range args {
 		body, err := render.Fragment([]byte(a.Content))
@@ -475,9 +475,9 @@ func (h *handler) arguments(w http.ResponseWriter, r *http.Request) {
 			h.jsonError(w, r, err)
 			return
 		}
-		out.Arguments = append(out.Arguments, RenderedArgument{Argument: api.FromArgument(a), HTML: string(body), Docs: docs})
+		out.Arguments = append(out.Arguments, renderedArgument{Argument: api.FromArgument(a), HTML: string(body), Docs: docs})
 	}
-	h.writeJSON(w, http.StatusOK, api.Envelope[Rendered]{Success: true, Data: out})
+	h.writeJSON(w, http.StatusOK, api.Envelope[rendered]{Success: true, Data: out})
 }
 
 // jsonError writes err in the API's error envelope, logging it when it is

@@ -292,12 +292,12 @@ func TestListOrder(t *testing.T) {
 
 func TestListPages(t *testing.T) {
 	f := newFixture(t, "", nil, store.Options{})
-	for i := range PageSize + 3 {
+	for i := range pageSize + 3 {
 		f.create("p"+strconv.Itoa(i), "Debate "+strconv.Itoa(i), "Motion.")
 	}
 	first := f.get("/", browserAccept, "").body
-	if n := strings.Count(first, `<li class="debate">`); n != PageSize {
-		t.Errorf("first page has %d debates, want %d", n, PageSize)
+	if n := strings.Count(first, `<li class="debate">`); n != pageSize {
+		t.Errorf("first page has %d debates, want %d", n, pageSize)
 	}
 	if !strings.Contains(first, `href="/?offset=50"`) || strings.Contains(first, `rel="prev"`) {
 		t.Errorf("first page: want an Older link to offset 50 and no Newer link:\n%s", mainOf(t, first))
@@ -355,7 +355,7 @@ func TestXSS(t *testing.T) {
 	}
 
 	p := f.get("/ui/debates/x1/arguments", "", "")
-	var env api.Envelope[Rendered]
+	var env api.Envelope[rendered]
 	if err := json.Unmarshal([]byte(p.body), &env); err != nil || !env.Success || len(env.Data.Arguments) != 2 {
 		t.Fatalf("rendered arguments: %v %s", err, p.body)
 	}
