@@ -188,9 +188,13 @@ func (s *Server) poll(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	stop := context.AfterFunc(s.stopCtx, cancel)
 	defer stop()
-	s.waiting.Add(1)
+	if wait > 0 {
+		s.waiting.Add(1)
+	}
 	res, err := s.st.Wait(ctx, id, role, after, wait)
-	s.waiting.Add(-1)
+	if wait > 0 {
+		s.waiting.Add(-1)
+	}
 	if err != nil && r.Context().Err() == nil && s.stopCtx.Err() != nil {
 		res, err = s.st.Wait(r.Context(), id, role, after, 0)
 	}

@@ -90,7 +90,7 @@ type Server struct {
 	// listenIP is the IP address Serve listens on (a net.IP), which a
 	// request's Host may name besides the loopback names.
 	listenIP atomic.Value
-	// waiting counts long-polls blocked in the store (read by tests).
+	// waiting counts long-polls blocked in the store (see Waiting).
 	waiting atomic.Int64
 }
 
@@ -142,6 +142,9 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /documents/{id}", s.getDocument)
 	s.mux.HandleFunc("POST "+SessionPath, s.session)
 }
+
+// Waiting returns the number of long-polls waiting for a new argument now.
+func (s *Server) Waiting() int { return int(s.waiting.Load()) }
 
 // Handler returns the server's HTTP handler: request ids, panic recovery,
 // the safety checks, authentication, then the pages and the routes.

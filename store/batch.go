@@ -5,8 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"math"
-	"math/rand/v2"
 	"sync"
 	"sync/atomic"
 
@@ -16,42 +14,35 @@ import (
 // maxBatch bounds the writes committed together.
 const maxBatch = 64
 
-// perDebateCap bounds the writes of one debate in a batch (see take).
+// perDebateCap bounds the writes of one debate in a batch, so that many
+// writers contending for one debate (most of whom are refused: it is not
+// their turn) do not crowd out the writes of other debates. The writes of a
+// debate past the cap stay queued, in order, for the next batch.
 const perDebateCap = 4
 
 // errClosed is the error of writes that were still queued when the Store
 // closed, and of writes made after.
 var errClosed = errors.New("store is closed")
 
-// States of an op. The caller may abandon an op only while it is queued;
-// once a leader has taken it into a batch (or passed the lead to it), the
-// caller waits for its outcome.
-const (
-	opQueued int32 = iota
-	opLeading
-	opTaken
-	opAbandoned
-)
-
 // op is one Create or Submit waiting to be written.
 type op struct {
 	ctx    context.Context
 	create *NewDebate // exactly one of create and write is set
 	write  *Write
-	n      uint64 // arrival number
-	state  atomic.Int32
-	// done receives the op's outcome or, before it, the lead. It holds one
-	// message: the lead is received before the outcome is sent.
-	done chan outcome
+	done   chan outcome // receives the outcome; buffered
+
+	// taken and gone are guarded by writer.mu. Once the writer has taken the
+	// op into a batch, its caller waits for the outcome; until then the
+	// caller may abandon it (gone), and the writer drops it.
+	taken, gone bool
 
 	out outcome
 	ran bool // its pipeline ran in the batch's transaction
 }
 
 type outcome struct {
-	res  Result
-	err  error
-	lead bool // not an outcome: the caller now leads the writer
+	res Result
+	err error
 }
 
 func (o *op) debateID() string {
@@ -69,31 +60,62 @@ func (o *op) wrap(err error) error {
 }
 
 // writer is the group commit of Create and Submit, without a goroutine of its
-// own (leader and followers). A caller that finds the writer idle leads: it
-// takes what is queued (its own write first, at most maxBatch writes, see
-// take) as soon as it holds the database's write lock, runs each write's
-// pipeline in a savepoint of one BEGIN IMMEDIATE transaction, commits once,
-// notifies subscribers and answers each caller. Callers that arrive meanwhile queue and
-// wait; when the leader's batch is committed it passes the lead to the oldest
-// of them and returns. Nobody waits for more writes to arrive: a lone write is
-// committed at once, by its own caller.
+// own. A caller queues its write, then either receives its outcome or takes
+// the writer's token (a channel of one slot) and runs one batch itself: the
+// writes queued then, its own among them (see take), each in a savepoint of
+// one BEGIN IMMEDIATE transaction, committed once; it notifies subscribers,
+// answers every caller of the batch and gives the token back, and another
+// waiting caller takes it for the next batch. So the caller holding the token
+// runs other callers' writes, and a lone write is committed at once by its own
+// caller. Nobody waits for more writes to arrive.
 type writer struct {
-	s *Store
+	s     *Store
+	token chan struct{} // holds a value while a caller runs a batch
 
 	mu     sync.Mutex
 	queue  []*op // in arrival order
-	next   uint64
-	busy   bool // a caller leads
 	closed bool
-	idle   *sync.Cond // signalled when busy turns false
 
 	commits atomic.Int64 // batches committed
+	version int64        // PRAGMA data_version last read; guarded by the token
+}
+
+// sawVersion takes PRAGMA data_version read on the writer's connection (by
+// the token's holder), which changes only when another process commits:
+// the heads are then dropped; unchanged, they are all current.
+func (w *writer) sawVersion(v int64, err error) {
+	switch {
+	case err != nil || w.version == 0:
+		w.s.heads.reset() // nothing to compare with
+	case v != w.version:
+		w.s.heads.foreign()
+	default:
+		w.s.heads.verified()
+	}
+	if err == nil {
+		w.version = v
+	}
+}
+
+// verify tells whether the heads are all current: when no batch is being
+// written, it reads PRAGMA data_version on the writer's connection. While a
+// batch is written it answers false, since the batch may be waiting for
+// another process to release the write lock.
+func (w *writer) verify() bool {
+	select {
+	case w.token <- struct{}{}:
+	default:
+		return false
+	}
+	defer func() { <-w.token }()
+	var v int64
+	err := w.s.stmts.version.QueryRowContext(context.Background()).Scan(&v)
+	w.sawVersion(v, err)
+	return err == nil && v == w.version && w.s.heads.current()
 }
 
 func newWriter(s *Store) *writer {
-	w := &writer{s: s}
-	w.idle = sync.NewCond(&w.mu)
-	return w
+	return &writer{s: s, token: make(chan struct{}, 1)}
 }
 
 // do writes o and returns its outcome. If ctx ends while o is still queued,
@@ -110,68 +132,34 @@ func (w *writer) do(ctx context.Context, o *op) (Result, error) {
 		w.mu.Unlock()
 		return Result{}, o.wrap(errClosed)
 	}
-	o.n = w.next
-	w.next++
 	w.queue = append(w.queue, o)
-	lead := !w.busy
-	if lead {
-		w.busy = true
-		o.state.Store(opLeading)
-	}
 	w.mu.Unlock()
-	if lead {
-		w.lead(o)
-	}
 
+	// Every caller with a write queued waits here, so whenever the token is
+	// free and writes are queued, one of their callers takes it.
 	cancelled := ctx.Done()
 	for {
 		select {
 		case out := <-o.done:
-			if out.lead {
-				w.lead(o)
-				continue
-			}
 			return out.res, out.err
+		default:
+		}
+		select {
+		case out := <-o.done:
+			return out.res, out.err
+		case w.token <- struct{}{}:
+			w.batch()
+			<-w.token
 		case <-cancelled:
-			if o.state.CompareAndSwap(opQueued, opAbandoned) {
+			w.mu.Lock()
+			if !o.taken {
+				o.gone = true
+				w.mu.Unlock()
 				return Result{}, o.wrap(ctx.Err())
 			}
-			cancelled = nil
+			w.mu.Unlock()
+			cancelled = nil // taken: wait for the outcome
 		}
-	}
-}
-
-// lead runs batches until o, the leader's own write, is answered, then passes
-// the lead to the oldest queued write or leaves the writer idle.
-func (w *writer) lead(o *op) {
-	for len(o.done) == 0 {
-		w.mu.Lock()
-		closed, arrived := w.closed, w.next
-		w.mu.Unlock()
-		if closed {
-			o.state.Store(opTaken)
-			o.done <- outcome{err: o.wrap(errClosed)}
-			break
-		}
-		w.batch(arrived)
-	}
-	var next *op
-	w.mu.Lock()
-	for !w.closed && len(w.queue) > 0 && next == nil {
-		if c := w.queue[0]; c.state.CompareAndSwap(opQueued, opLeading) {
-			next = c
-		} else {
-			w.queue[0] = nil
-			w.queue = w.queue[1:]
-		}
-	}
-	if next == nil {
-		w.busy = false
-		w.idle.Broadcast()
-	}
-	w.mu.Unlock()
-	if next != nil {
-		next.done <- outcome{lead: true}
 	}
 }
 
@@ -180,71 +168,59 @@ func (w *writer) lead(o *op) {
 func (w *writer) close() {
 	w.mu.Lock()
 	w.closed = true
-	for w.busy {
-		w.idle.Wait()
-	}
-	pending := w.queue
-	w.queue = nil
 	w.mu.Unlock()
-	for _, o := range pending {
-		if o.state.CompareAndSwap(opQueued, opTaken) {
-			o.done <- outcome{err: o.wrap(errClosed)}
-		}
+	w.token <- struct{}{}
+	w.failQueued(errClosed)
+	<-w.token
+}
+
+// failQueued answers every queued write with err.
+func (w *writer) failQueued(err error) {
+	for _, o := range w.take(0) {
+		o.done <- outcome{err: o.wrap(err)}
 	}
 }
 
-// take removes from the queue, in queue order, the ops of the next batch and
-// marks them taken; ops their callers abandoned are dropped. It takes at most
-// maxBatch ops, only ops that arrived before the arrival number before, and at
-// most perDebate ops of one debate (0: no such limit). When more ops of a
-// debate are queued than it may take, it takes a random choice of them (the
-// leader's own op always), so that writers contending for one debate do not
-// fall into lock-step, each batch serving the same group in the same order;
-// the others stay queued, in order, for the next batch.
-func (w *writer) take(before uint64, perDebate int) []*op {
+// take removes from the queue the ops of the next batch, in queue order, and
+// marks them taken: at most maxBatch of them and at most perDebate of one
+// debate (no limit when perDebate is 0). Ops their callers abandoned are
+// dropped; the others stay queued, in order.
+//
+// When more than perDebate ops of a debate are queued, it takes the oldest
+// and others spread evenly over the rest of that debate's queue rather than
+// the next ones in line: writers answered together queue again together, and
+// taking neighbours would serve the same group together every time, each
+// batch refusing the same members (it is not their turn) in lock-step.
+func (w *writer) take(perDebate int) []*op {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	var queued map[string]int // live ops per debate not yet visited
-	if perDebate > 0 {
-		queued = make(map[string]int)
-		for _, o := range w.queue {
-			if o.n < before && o.state.Load() != opAbandoned {
-				queued[o.debateID()]++
-			}
+	live := map[string]int{} // live ops per debate
+	for _, o := range w.queue {
+		if !o.gone {
+			live[o.debateID()]++
 		}
 	}
-	taken := make(map[string]int)
+	seen := map[string]int{}
 	var ops []*op
 	kept := w.queue[:0]
-	i := 0
-	for ; i < len(w.queue) && len(ops) < maxBatch; i++ {
-		o := w.queue[i]
-		if o.n >= before {
-			break
-		}
-		st := o.state.Load()
-		if st == opAbandoned {
+	for _, o := range w.queue {
+		if o.gone {
 			continue
 		}
-		if queued != nil {
-			id := o.debateID()
-			left, room := queued[id], perDebate-taken[id]
-			queued[id]--
-			// Selection sampling: each of the left ops is taken with
-			// probability room/left, which takes exactly min(room, left).
-			if st != opLeading && (room <= 0 || rand.IntN(left) >= room) {
-				kept = append(kept, o)
-				continue
-			}
-			taken[id]++
+		id := o.debateID()
+		j, n := seen[id], live[id]
+		seen[id]++
+		// The j-th op of n is taken when it starts a new stretch of n/perDebate.
+		spread := perDebate == 0 || n <= perDebate || j == 0 || j*perDebate/n != (j-1)*perDebate/n
+		if !spread || (perDebate > 0 && len(ops) == maxBatch) {
+			kept = append(kept, o)
+			continue
 		}
-		if o.state.CompareAndSwap(opQueued, opTaken) || o.state.CompareAndSwap(opLeading, opTaken) {
-			ops = append(ops, o)
-		}
+		o.taken = true
+		ops = append(ops, o)
 	}
-	rest := append(kept, w.queue[i:]...)
-	clear(w.queue[len(rest):])
-	w.queue = rest
+	clear(w.queue[len(kept):])
+	w.queue = kept
 	return ops
 }
 
@@ -254,38 +230,49 @@ func (w *writer) giveBack(ops []*op) {
 	if len(ops) == 0 {
 		return
 	}
-	for _, o := range ops {
-		o.state.Store(opQueued)
-	}
 	w.mu.Lock()
+	for _, o := range ops {
+		o.taken = false
+	}
 	w.queue = append(ops[:len(ops):len(ops)], w.queue...)
 	w.mu.Unlock()
 }
 
-// batch writes one batch. arrived is the arrival number after the last op
-// queued when it started: if the write lock cannot be had (another process
-// held it past the busy timeout), those ops fail as a lone write would have.
-func (w *writer) batch(arrived uint64) {
+// batch writes one batch; the caller holds the token. After close began it
+// fails what is queued instead.
+func (w *writer) batch() {
 	s := w.s
 	bg := context.Background()
+	w.mu.Lock()
+	closed := w.closed
+	w.mu.Unlock()
+	if closed {
+		w.failQueued(errClosed)
+		return
+	}
 	tx, err := s.w.BeginTx(bg, nil)
 	if err != nil {
-		for _, o := range w.take(arrived, 0) {
+		// The write lock could not be had (another process held it past the
+		// busy timeout): the writes fail as a lone write would have.
+		for _, o := range w.take(perDebateCap) {
 			o.done <- outcome{err: o.wrap(err)}
 		}
 		return
 	}
-	ops := w.take(math.MaxUint64, perDebateCap)
+	ops := w.take(perDebateCap)
 	if len(ops) == 0 {
 		tx.Rollback()
 		return
 	}
+	var version int64
+	err = tx.StmtContext(bg, s.stmts.version).QueryRowContext(bg).Scan(&version)
+	w.sawVersion(version, err)
 	b := &batchTx{s: s, tx: tx,
 		head: tx.StmtContext(bg, s.stmts.head), insert: tx.StmtContext(bg, s.stmts.insert),
 		update: tx.StmtContext(bg, s.stmts.update), argByID: tx.StmtContext(bg, s.stmts.argByID)}
-	// A lone write needs no savepoint: if it fails after a change, the whole
-	// transaction is rolled back. A RESOLUTION is never alone: its RULING
-	// follows.
+	// A lone write needs no savepoint: if it fails, the transaction is rolled
+	// back instead of committed. A RESOLUTION is never alone: its RULING
+	// follows, and must not undo it.
 	b.solo = len(ops) == 1 && (ops[0].write == nil || ops[0].write.Type != protocol.Resolution)
 	for i, o := range ops {
 		if err := o.ctx.Err(); err != nil {
@@ -293,7 +280,8 @@ func (w *writer) batch(arrived uint64) {
 			continue
 		}
 		if err := b.run(o); err != nil {
-			// The transaction is lost: nothing of this batch is written.
+			// The transaction is lost: nothing of this batch is written. The
+			// writes not run yet go back to the queue for the next batch.
 			tx.Rollback()
 			for _, done := range ops[:i+1] {
 				if done.ran {
@@ -305,7 +293,7 @@ func (w *writer) batch(arrived uint64) {
 			return
 		}
 	}
-	if b.abort {
+	if b.solo && ops[0].out.err != nil {
 		tx.Rollback()
 		w.answer(ops)
 		return
@@ -322,18 +310,20 @@ func (w *writer) batch(arrived uint64) {
 	w.answer(ops)
 }
 
-// answer notifies the subscribers of the debates that changed, then answers
-// every caller.
+// answer stores the heads of the debates that changed and notifies their
+// subscribers, then answers every caller.
 func (w *writer) answer(ops []*op) {
 	for _, o := range ops {
 		if o.out.err != nil || o.out.res.Replay {
 			continue
 		}
-		seq := o.out.res.Argument.Seq
-		if a := o.out.res.AutoRuling; a != nil {
-			seq = max(seq, a.Seq)
+		res := o.out.res
+		newest := res.Argument
+		if res.AutoRuling != nil {
+			newest = *res.AutoRuling
 		}
-		w.s.hub.notify(o.out.res.Argument.DebateID, seq)
+		w.s.heads.committed(res.Debate, newest)
+		w.s.hub.notify(newest.DebateID, newest.Seq)
 	}
 	for _, o := range ops {
 		o.done <- o.out
@@ -346,20 +336,14 @@ type batchTx struct {
 	tx                            *sql.Tx
 	head, insert, update, argByID *sql.Stmt
 
-	open  bool // the savepoint of the write being run is open
-	solo  bool // the batch is one write, run without a savepoint
-	dirty bool // the lone write has changed something
-	abort bool // the lone write failed after a change: roll back, do not commit
+	solo bool // the batch is one write, run without a savepoint
+	open bool // the savepoint of the write being run is open
 }
 
 // savepoint opens the savepoint of the write being run; the pipeline calls it
 // before its first change, so refusals cost no statement.
 func (b *batchTx) savepoint() error {
-	if b.solo {
-		b.dirty = true
-		return nil
-	}
-	if b.open {
+	if b.solo || b.open {
 		return nil
 	}
 	if _, err := b.tx.ExecContext(context.Background(), "SAVEPOINT w"); err != nil {
@@ -372,10 +356,6 @@ func (b *batchTx) savepoint() error {
 // end closes the savepoint of the write being run, rolling its changes back
 // first when it failed. An error means the transaction is unusable.
 func (b *batchTx) end(failed bool) error {
-	if b.solo {
-		b.abort = b.abort || (failed && b.dirty)
-		return nil
-	}
 	if !b.open {
 		return nil
 	}

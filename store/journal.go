@@ -16,7 +16,8 @@ import (
 // returns: a process killed right after still finds it. It is safe for
 // concurrent use; use one Journal per file.
 type Journal struct {
-	db *sql.DB
+	db             *sql.DB
+	lookup, record *sql.Stmt // prepared once: a run makes one of each per call
 }
 
 // OpenJournal opens (creating if needed) the journal file at path. With
@@ -48,13 +49,22 @@ func OpenJournal(ctx context.Context, path string, fresh bool) (*Journal, error)
 			return nil, fmt.Errorf("open journal %s: %w", path, err)
 		}
 	}
-	return &Journal{db: db}, nil
+	j := &Journal{db: db}
+	if j.lookup, err = db.PrepareContext(ctx, `SELECT value FROM calls WHERE key = ?`); err == nil {
+		j.record, err = db.PrepareContext(ctx, `INSERT INTO calls (key, value) VALUES (?, ?)
+		ON CONFLICT (key) DO UPDATE SET value = excluded.value`)
+	}
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open journal %s: %w", path, err)
+	}
+	return j, nil
 }
 
 // Lookup returns the value recorded under key, if any.
 func (j *Journal) Lookup(ctx context.Context, key string) ([]byte, bool, error) {
 	var v []byte
-	err := j.db.QueryRowContext(ctx, `SELECT value FROM calls WHERE key = ?`, key).Scan(&v)
+	err := j.lookup.QueryRowContext(ctx, key).Scan(&v)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return nil, false, nil
@@ -66,8 +76,7 @@ func (j *Journal) Lookup(ctx context.Context, key string) ([]byte, bool, error) 
 
 // Record stores value under key, replacing what was there.
 func (j *Journal) Record(ctx context.Context, key string, value []byte) error {
-	_, err := j.db.ExecContext(ctx, `INSERT INTO calls (key, value) VALUES (?, ?)
-		ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, value)
+	_, err := j.record.ExecContext(ctx, key, value)
 	if err != nil {
 		return fmt.Errorf("journal record: %w", err)
 	}
@@ -85,5 +94,5 @@ func (j *Journal) Len(ctx context.Context) (int, error) {
 
 // Close checkpoints and closes the file.
 func (j *Journal) Close() error {
-	return j.db.Close()
+	return errors.Join(j.lookup.Close(), j.record.Close(), j.db.Close())
 }

@@ -69,6 +69,9 @@ func openPostgres(ctx context.Context, rawURL string, opts Options) (*Store, err
 		pool.Close()
 		return nil, fmt.Errorf("open store %s: %w", name, err)
 	}
+	// No head is ever stored: other replicas commit without this one
+	// knowing, so every poll reads the database.
+	s.heads = newHeads(0)
 	s.hub = newHub(s)
 	// Listen before Open returns, so that no commit after it goes unheard.
 	conn, err := p.listen(ctx)

@@ -206,6 +206,7 @@ func (s *Store) Delete(ctx context.Context, id string) error {
 	} else if n == 0 {
 		return notFound(id)
 	}
+	s.heads.drop(id)
 	s.hub.notify(id, 0)
 	return nil
 }

@@ -75,7 +75,9 @@ type Store struct {
 	w    *sql.DB // one connection; every transaction is BEGIN IMMEDIATE
 	r    *sql.DB // readers
 	hub  *hub
-	wr   *writer // group commit of Create and Submit
+	// heads are the debates' heads Wait answers from.
+	heads *heads
+	wr    *writer // group commit of Create and Submit
 
 	stmts writeStmts
 
@@ -152,6 +154,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		s.Close()
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
+	s.heads = newHeads(opts.PollInterval)
 	s.hub = newHub(s)
 	s.wr = newWriter(s)
 	return s, nil

@@ -42,7 +42,10 @@ func (s *Store) Wait(ctx context.Context, debateID string, role protocol.Role, a
 		return WaitResult{}, err
 	}
 	afterSeq := 0
-	if afterArgumentID != "" {
+	if _, a, ok := s.heads.get(debateID); ok && afterArgumentID != "" && a.ID == afterArgumentID {
+		// The waiter has seen the newest argument, as it mostly has.
+		afterSeq = a.Seq
+	} else if afterArgumentID != "" {
 		argDebate, seq, found, err := s.position(ctx, afterArgumentID)
 		if err != nil {
 			return WaitResult{}, fmt.Errorf("wait on %s: %w", debateID, err)
@@ -131,11 +134,31 @@ func (s *Store) after(ctx context.Context, newest protocol.Argument, afterSeq in
 	return args, nil
 }
 
-// newest reads a debate and its newest argument in one statement.
+// newest returns a debate and its newest argument: the head kept in memory
+// while it is fresh (see heads), else read in one statement.
 func (s *Store) newest(ctx context.Context, debateID string) (protocol.Debate, protocol.Argument, error) {
 	if s.pg != nil {
 		return s.pg.newest(ctx, debateID)
 	}
+	if d, a, ok := s.heads.get(debateID); ok {
+		return d, a, nil
+	}
+	if s.wr.verify() {
+		if d, a, ok := s.heads.get(debateID); ok {
+			return d, a, nil
+		}
+	}
+	gen := s.heads.generation()
+	d, a, err := s.readNewest(ctx, debateID)
+	if err == nil {
+		s.heads.put(gen, d, a)
+	}
+	return d, a, err
+}
+
+// readNewest reads a debate and its newest argument from SQLite in one
+// statement.
+func (s *Store) readNewest(ctx context.Context, debateID string) (protocol.Debate, protocol.Argument, error) {
 	var d protocol.Debate
 	var a protocol.Argument
 	var typ, state, created, updated, aType, aRole, aState, aCreated string
@@ -383,10 +406,13 @@ func (h *hub) moved(ids []string, seqs []int) {
 	defer h.mu.Unlock()
 	for i, id := range ids {
 		m := h.subs[id]
-		if m == nil || h.known[id] == seqs[i] {
+		// A seq below the one known was read before a commit of this Store
+		// that notify reported meanwhile: not news. 0 is a deletion.
+		if m == nil || h.known[id] == seqs[i] || (seqs[i] < h.known[id] && seqs[i] != 0) {
 			continue
 		}
 		h.known[id] = seqs[i]
+		h.s.heads.drop(id)
 		signal(m)
 	}
 }

@@ -58,6 +58,7 @@ const argCols = "id, debate_id, parent_id, type, role, content, client_request_i
 // writer connection.
 type writeStmts struct {
 	head, insert, update, argByID *sql.Stmt
+	version                       *sql.Stmt // PRAGMA data_version
 	newest                        *sql.Stmt // on the reader pool
 }
 
@@ -81,6 +82,7 @@ FROM debates d WHERE d.id = ?1`)
 	s.stmts.insert = prep(`INSERT INTO arguments (` + argCols + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	s.stmts.update = prep(`UPDATE debates SET state = ?, updated_at = ? WHERE id = ?`)
 	s.stmts.argByID = prep(`SELECT ` + argCols + ` FROM arguments WHERE id = ?`)
+	s.stmts.version = prep(`PRAGMA data_version`)
 	if err == nil {
 		s.stmts.newest, err = s.r.PrepareContext(ctx, `SELECT d.title, d.debate_type, d.state, d.created_at, d.updated_at, `+
 			prefixed("a.", argCols)+` FROM debates d JOIN arguments a ON a.debate_id = d.id WHERE d.id = ? ORDER BY a.seq DESC LIMIT 1`)
@@ -92,7 +94,7 @@ FROM debates d WHERE d.id = ?1`)
 }
 
 func (w *writeStmts) close() {
-	for _, st := range []*sql.Stmt{w.head, w.insert, w.update, w.argByID, w.newest} {
+	for _, st := range []*sql.Stmt{w.head, w.insert, w.update, w.argByID, w.version, w.newest} {
 		if st != nil {
 			st.Close()
 		}

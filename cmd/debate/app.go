@@ -93,6 +93,7 @@ func commandGroups() []struct {
 			{"docs", "create, version and read shared documents", docsCmd},
 		}},
 		{groupOther, []command{
+			{"bench", "measure the engine and the server on this machine (tree, serve)", benchCmd},
 			{"version", "print the version", versionCmd},
 			{"help", "show help for a command", helpCmd},
 		}},

@@ -66,6 +66,17 @@ func TestCommandLine(t *testing.T) {
 			stderr: []string{`--topic "nope": no such topic`, "known ids: billing-extraction, async-charging"}, noStdout: true},
 		{name: "missing config file", args: []string{"validate", "-c", "does-not-exist.jsonc"}, code: exitUsage,
 			stderr: []string{"does-not-exist.jsonc"}},
+		{name: "bench without a benchmark", args: []string{"bench"}, code: exitUsage, stderr: []string{"debate bench tree", "debate bench serve"}},
+		{name: "bench help", args: []string{"help", "bench"}, code: exitOK, stdout: []string{"bench tree", "bench serve", "--json"}},
+		{name: "bench unknown benchmark", args: []string{"bench", "disk"}, code: exitUsage, stderr: []string{`unknown benchmark "disk" (want tree or serve)`}},
+		{name: "bench tree help", args: []string{"bench", "tree", "--help"}, code: exitOK,
+			stdout: []string{"USAGE", "--topics", "--debaters", "--fanout", "--depth", "--latency", "--concurrency", "--faults", "--json", "EXIT CODES"}},
+		{name: "bench serve help", args: []string{"bench", "serve", "-h"}, code: exitOK, stdout: []string{"--writers", "--pollers", "--duration", "--json"}},
+		{name: "bench bad fan-out", args: []string{"bench", "tree", "--fanout", "0"}, code: exitUsage,
+			stderr: []string{"--fanout must be from 1 to 10 (got 0)", "debate help bench tree"}},
+		{name: "bench bad faults", args: []string{"bench", "tree", "--faults", "1.5"}, code: exitUsage, stderr: []string{"--faults must be a share from 0 to below 1"}},
+		{name: "bench bad duration", args: []string{"bench", "serve", "--duration", "1ms"}, code: exitUsage, stderr: []string{"--duration must be from 100ms"}},
+		{name: "bench stray argument", args: []string{"bench", "serve", "fast"}, code: exitUsage, stderr: []string{`unexpected argument "fast"`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

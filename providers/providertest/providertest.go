@@ -14,6 +14,7 @@ package providertest
 import (
 	"bytes"
 	"cmp"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -197,6 +198,11 @@ func WithDefault(r Reply) Option { return func(s *Server) { s.def = &r } }
 // WithScript sets the function that answers calls nothing else matched.
 func WithScript(f func(Call) Reply) Option { return func(s *Server) { s.script = f } }
 
+// WithoutLog keeps no log of the calls (Calls returns none); the counters
+// still count. For long runs such as debate bench, whose memory it would
+// otherwise fill.
+func WithoutLog() Option { return func(s *Server) { s.nolog = true } }
+
 type rule struct {
 	match func(Call) bool
 	reply func(Call) Reply
@@ -207,13 +213,14 @@ type Server struct {
 	t       testing.TB
 	latency time.Duration
 	def     *Reply
+	nolog   bool
 
 	mu       sync.Mutex
 	script   func(Call) Reply
 	queues   map[string][]Reply // by model; "" for any model
 	rules    []rule
 	calls    []Call
-	attempts map[string]int
+	attempts map[[32]byte]int // by digest of model and messages
 	inFlight counter
 	byModel  map[string]*counter
 	byPath   map[string]*counter
@@ -231,12 +238,13 @@ func (c *counter) enter() {
 }
 
 // New returns a fake. The socket server starts on the first URL call and is
-// closed when the test ends.
+// closed when the test ends. t may be nil for a program that serves the fake
+// (an http.Handler) on a listener of its own and never calls URL.
 func New(t testing.TB, opts ...Option) *Server {
 	s := &Server{
 		t:        t,
 		queues:   map[string][]Reply{},
-		attempts: map[string]int{},
+		attempts: map[[32]byte]int{},
 		byModel:  map[string]*counter{},
 		byPath:   map[string]*counter{},
 	}
@@ -436,14 +444,16 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // enter logs the call, updates the counters and picks the reply.
 func (s *Server) enter(c *Call) Reply {
 	s.mu.Lock()
-	key := c.Model + "\x00" + fingerprint(c.Messages)
+	key := sha256.Sum256([]byte(c.Model + "\x00" + fingerprint(c.Messages)))
 	s.attempts[key]++
 	c.Attempt = s.attempts[key]
 	s.inFlight.enter()
 	c.Seq = s.inFlight.total
 	s.counter(s.byModel, c.Model).enter()
 	s.counter(s.byPath, c.Path).enter()
-	s.calls = append(s.calls, *c)
+	if !s.nolog {
+		s.calls = append(s.calls, *c)
+	}
 
 	var reply func(Call) Reply
 	if q := s.queues[c.Model]; len(q) > 0 {

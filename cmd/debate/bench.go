@@ -1,0 +1,185 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/debatehq/debate/bench"
+)
+
+// benchTreeOptions are the flags of "debate bench tree".
+type benchTreeOptions struct {
+	bench.TreeOptions
+	json bool
+}
+
+// benchServeOptions are the flags of "debate bench serve".
+type benchServeOptions struct {
+	bench.ServeOptions
+	json bool
+}
+
+func benchHelp() string {
+	return `Measure debate on this machine, as SPEC Part 3 states its bars:
+
+  debate bench tree    runs generated topics through the real "debate run" path (config,
+                       clients, engine, journal, reports) against a fake OpenAI-compatible
+                       API on loopback with a fixed latency and an optional fault mix
+  debate bench serve   drives a "debate serve" on a temporary database the way agents do:
+                       writers play claim/claim/appeal/ruling cycles, pollers poll
+
+Run "debate bench tree --help" or "debate bench serve --help" for their flags. Both print
+figures a person reads, or with --json one object for CI. Figures depend on the machine and
+on what else runs on it: compare ratios, and read the load average printed beside them.
+`
+}
+
+func benchCmd(e *env, args []string) int {
+	if len(args) == 0 {
+		fmt.Fprint(e.stderr, benchHelp())
+		return exitUsage
+	}
+	switch args[0] {
+	case "tree":
+		return benchTreeCmd(e, args[1:])
+	case "serve":
+		return benchServeCmd(e, args[1:])
+	case "-h", "--help", "help":
+		fmt.Fprint(e.stdout, benchHelp())
+		return exitOK
+	}
+	fmt.Fprintf(e.stderr, "debate bench: unknown benchmark %q (want tree or serve)\nRun \"debate help bench\" for usage.\n", args[0])
+	return exitUsage
+}
+
+func benchTreeCmd(e *env, args []string) int {
+	var o benchTreeOptions
+	fs := flagSet("bench tree")
+	fs.IntVar(&o.Topics, "topics", 20, "topics run at once")
+	fs.IntVar(&o.Debaters, "debaters", 3, "debaters per topic")
+	fs.IntVar(&o.Fanout, "fanout", 2, "divergences the judge finds at every node above the last level")
+	fs.IntVar(&o.Depth, "depth", 3, "levels of every topic's tree (params.maxRounds)")
+	fs.DurationVar(&o.Latency, "latency", 100*time.Millisecond, "time the fake API takes to answer each call")
+	fs.IntVar(&o.Concurrency, "concurrency", 64, "cap on model calls in flight (the run's --concurrency)")
+	fs.Float64Var(&o.Faults, "faults", 0, "share of calls that fail: 5xx, 429, timeouts, cut connections, judge answers without JSON (e.g. 0.2)")
+	fs.BoolVar(&o.json, "json", false, "print one JSON object instead of text")
+	help := func() string {
+		return helpText(fs, "debate bench tree [--topics N] [--debaters N] [--fanout N] [--depth N] [--latency D]\n"+
+			"                    [--concurrency N] [--faults P] [--json]",
+			`Run generated topics through the real "debate run" path against a fake OpenAI-compatible
+API served on loopback, and print: calls, wall time, the critical-path bound and the ratio of
+the two, the peak of calls in flight, CPU per call and peak memory; with --faults, the faults
+injected, retries, fallbacks and failed nodes. The bound is levels × 3 dependent calls
+(positions, rebuttals, judge) × latency, raised when the cap on calls in flight, not the
+chain of calls, is what limits the run.`,
+			"  debate bench tree --topics 20 --debaters 3 --fanout 2 --depth 3 --latency 100ms --concurrency 64\n"+
+				"  debate bench tree --faults 0.2\n  debate bench tree --topics 200 --json\n",
+			"  0  the run finished and every topic was reported\n  1  the run failed, or a topic has no report\n  2  bad flags\n")
+	}
+	if done, code := parse(e, fs, args, help); done {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return e.fail("bench tree", usagef("unexpected argument %q", fs.Arg(0)))
+	}
+	if err := o.Check(); err != nil {
+		return e.fail("bench tree", usageError{err})
+	}
+	ctx, stop := e.interruptible(nil)
+	defer stop()
+	r, err := bench.Tree(ctx, o.TreeOptions)
+	var rep report
+	if r != nil {
+		rep = r
+	}
+	return e.benchOutcome(ctx, "bench tree", o.json, rep, err, func() string {
+		if r.TopicsReported != r.Options.Topics {
+			return fmt.Sprintf("%d of %d topics have a report", r.TopicsReported, r.Options.Topics)
+		}
+		return ""
+	})
+}
+
+func benchServeCmd(e *env, args []string) int {
+	var o benchServeOptions
+	fs := flagSet("bench serve")
+	fs.IntVar(&o.Writers, "writers", 32, "writer agents, each on a debate of its own")
+	fs.IntVar(&o.Pollers, "pollers", 32, "polling agents (polls without waiting, as the seed's agents do)")
+	fs.DurationVar(&o.Duration, "duration", 10*time.Second, "how long the load runs")
+	fs.BoolVar(&o.json, "json", false, "print one JSON object instead of text")
+	help := func() string {
+		return helpText(fs, "debate bench serve [--writers N] [--pollers N] [--duration D] [--json]",
+			`Start a protocol server on a temporary database on loopback, in this process, and drive it
+over HTTP as the seed's agents do: each writer plays claim, claim, claim, appeal, ruling,
+claim on its own debate; each poller polls a writer's debate without waiting. Print writes/s,
+polls/s, p50 and p99 of each, and the wake latency from a submit to a long-poll already
+waiting for it, during the load and once it is over. The load generator shares the machine
+with the server: read the load average printed beside the figures.`,
+			"  debate bench serve --writers 32 --pollers 32 --duration 10s\n  debate bench serve --duration 3s --json\n",
+			"  0  the load ran without a failed request and every debate's seq is contiguous\n  1  a request failed or seq has a gap\n  2  bad flags\n")
+	}
+	if done, code := parse(e, fs, args, help); done {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return e.fail("bench serve", usagef("unexpected argument %q", fs.Arg(0)))
+	}
+	if err := o.Check(); err != nil {
+		return e.fail("bench serve", usageError{err})
+	}
+	ctx, stop := e.interruptible(nil)
+	defer stop()
+	r, err := bench.Serve(ctx, o.ServeOptions)
+	var rep report
+	if r != nil {
+		rep = r
+	}
+	return e.benchOutcome(ctx, "bench serve", o.json, rep, err, func() string {
+		if r.Errors > 0 || !r.SeqChecked {
+			return fmt.Sprintf("%d failed requests (first: %s), seq contiguous: %v", r.Errors, r.FirstError, r.SeqChecked)
+		}
+		return ""
+	})
+}
+
+// report is a benchmark's report.
+type report interface{ Text() string }
+
+// benchOutcome prints the report of a benchmark (nil when it did not run),
+// as JSON or text, and returns the exit code: interrupted, failed (err, or
+// problem when the run went through but its result is wrong), or OK.
+func (e *env) benchOutcome(ctx context.Context, cmd string, asJSON bool, r report, err error, problem func() string) int {
+	if r != nil {
+		if perr := printReport(e.stdout, asJSON, r); perr != nil {
+			return e.fail(cmd, perr)
+		}
+	}
+	switch {
+	case ctx.Err() != nil:
+		return exitInterrupted
+	case err != nil:
+		return e.fail(cmd, err)
+	}
+	if p := problem(); p != "" {
+		fmt.Fprintf(e.stderr, "debate %s: %s\n", cmd, p)
+		return exitFailed
+	}
+	return exitOK
+}
+
+// printReport writes r as indented JSON, or as text.
+func printReport(w io.Writer, asJSON bool, r report) error {
+	if !asJSON {
+		_, err := io.WriteString(w, r.Text())
+		return err
+	}
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
+}
