@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 
@@ -67,7 +68,8 @@ func (o *op) wrap(err error) error {
 // answers every caller of the batch and gives the token back, and another
 // waiting caller takes it for the next batch. So the caller holding the token
 // runs other callers' writes, and a lone write is committed at once by its own
-// caller. Nobody waits for more writes to arrive.
+// caller. Nobody waits for more writes to arrive: the caller taking the token
+// only yields once, so that writers already runnable queue first (see batch).
 type writer struct {
 	s     *Store
 	token chan struct{} // holds a value while a caller runs a batch
@@ -259,6 +261,10 @@ func (w *writer) batch() {
 		}
 		return
 	}
+	// Let the goroutines runnable now run first: among them are the callers
+	// the last batch answered, whose next writes then join this batch
+	// instead of waiting for the one after it.
+	runtime.Gosched()
 	ops := w.take(perDebateCap)
 	if len(ops) == 0 {
 		tx.Rollback()
