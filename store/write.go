@@ -60,6 +60,10 @@ type writeStmts struct {
 	head, insert, update, argByID *sql.Stmt
 	version                       *sql.Stmt // PRAGMA data_version
 	newest                        *sql.Stmt // on the reader pool
+
+	// The savepoint of each write in a batch: prepared, since a batch of
+	// many writes runs them for every one.
+	savepoint, release, rollbackTo *sql.Stmt
 }
 
 func (s *Store) prepare(ctx context.Context) error {
@@ -83,6 +87,9 @@ FROM debates d WHERE d.id = ?1`)
 	s.stmts.update = prep(`UPDATE debates SET state = ?, updated_at = ? WHERE id = ?`)
 	s.stmts.argByID = prep(`SELECT ` + argCols + ` FROM arguments WHERE id = ?`)
 	s.stmts.version = prep(`PRAGMA data_version`)
+	s.stmts.savepoint = prep(`SAVEPOINT w`)
+	s.stmts.release = prep(`RELEASE w`)
+	s.stmts.rollbackTo = prep(`ROLLBACK TO w`)
 	if err == nil {
 		s.stmts.newest, err = s.r.PrepareContext(ctx, `SELECT d.title, d.debate_type, d.state, d.created_at, d.updated_at, `+
 			prefixed("a.", argCols)+` FROM debates d JOIN arguments a ON a.debate_id = d.id WHERE d.id = ? ORDER BY a.seq DESC LIMIT 1`)
@@ -94,7 +101,7 @@ FROM debates d WHERE d.id = ?1`)
 }
 
 func (w *writeStmts) close() {
-	for _, st := range []*sql.Stmt{w.head, w.insert, w.update, w.argByID, w.version, w.newest} {
+	for _, st := range []*sql.Stmt{w.head, w.insert, w.update, w.argByID, w.version, w.newest, w.savepoint, w.release, w.rollbackTo} {
 		if st != nil {
 			st.Close()
 		}
