@@ -83,6 +83,9 @@ func TestCancel(t *testing.T) {
 	if got := rec.count(tree.CallStarted, nil) - rec.count(tree.CallFinished, nil) - rec.count(tree.CallFailed, nil); got != 0 {
 		t.Errorf("%d calls left in flight by the events", got)
 	}
+	if got := rec.count(tree.AttemptFailed, nil); got != 0 {
+		t.Errorf("%d attempts cut short by the interrupt reported as failed attempts", got)
+	}
 	if top.Synthesis != "" || run.Edits != "" || top.Usage.Failures != 0 {
 		t.Errorf("synthesis %q, edits %q, failures %d after cancellation", top.Synthesis, run.Edits, top.Usage.Failures)
 	}

@@ -71,6 +71,9 @@ func TestFallback(t *testing.T) {
 				if top.Usage.Failures != cfg.Fallback.MaxConsecutiveFailures {
 					t.Errorf("%s: %d failures counted", top.ID, top.Usage.Failures)
 				}
+				if got := rec.count(tree.AttemptFailed, func(e tree.Event) bool { return e.Topic == top.ID }); got != top.Usage.Failures {
+					t.Errorf("%s: %d failed-attempt events, but the usage counts %d failures", top.ID, got, top.Usage.Failures)
+				}
 			}
 			if got := rec.count(tree.FellBack, func(e tree.Event) bool { return e.Node == "root" }); got != 2 {
 				t.Errorf("%d fallback events at root, want 2", got)
@@ -101,6 +104,9 @@ func TestFallbackNotConfigured(t *testing.T) {
 	}
 	if got, want := rec.count(tree.CallFailed, nil), 1+configs.DefaultMaxRetries; got != want {
 		t.Errorf("%d failed attempts, want %d (no rebuttal asked of a debater without a position)", got, want)
+	}
+	if got, want := rec.count(tree.AttemptFailed, nil), run.Topics[0].Usage.Failures; got != want || got != 1+configs.DefaultMaxRetries {
+		t.Errorf("%d failed-attempt events, %d failures in the usage, want %d of each", got, want, 1+configs.DefaultMaxRetries)
 	}
 	if len(run.Topics[0].Fallbacks) != 0 {
 		t.Errorf("fallbacks %+v", run.Topics[0].Fallbacks)

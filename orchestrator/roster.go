@@ -220,7 +220,7 @@ func (r *roster) settle(ctx context.Context, c call, model string, err error, re
 // logFailure logs a failed attempt: a warning when it ends the call, a
 // routine line when the call goes on.
 func (r *roster) logFailure(c call, model string, attempt int, err error, what next, wait time.Duration) {
-	args := []any{"topic", r.scope, "node", c.node, "participant", c.who.p.ID, "step", c.step, "model", model, "attempt", attempt, "err", err}
+	args := []any{tree.EventKey, tree.AttemptFailed, "topic", r.scope, "node", c.node, "participant", c.who.p.ID, "step", c.step, "model", model, "attempt", attempt, "err", err}
 	switch what {
 	case stop:
 		r.e.log.Warn("call failed", args...)
@@ -256,7 +256,7 @@ func (r *roster) fallBack(m *member, c call, reason string) *tree.Fallback {
 
 // announce logs a fallback and emits its event.
 func (r *roster) announce(c call, fb tree.Fallback) {
-	r.e.log.Warn("participant falls back for the rest of the topic",
+	r.e.log.Warn("participant falls back for the rest of the topic", tree.EventKey, tree.FellBack,
 		"topic", r.scope, "participant", fb.Participant, "from", fb.From, "to", fb.To, "node", fb.Node, "reason", fb.Reason)
 	r.e.emit(tree.Event{Kind: tree.FellBack, Topic: r.scope, Node: c.node, Participant: fb.Participant, Step: c.step, Model: fb.To, Fallback: &fb})
 }
@@ -327,11 +327,15 @@ func (r *roster) do(ctx context.Context, c call, model string, attempt int, id u
 	}
 	resp, err := e.c.Complete(ctx, req)
 	if err != nil {
-		if ctx.Err() == nil {
-			r.book.add(model, tree.Usage{Failures: 1})
-		}
 		ev.Kind, ev.Err = tree.CallFailed, err.Error()
 		e.emit(ev)
+		if ctx.Err() == nil {
+			// The one record of a failed attempt: counted in the usage and
+			// reported to the progress display alike.
+			r.book.add(model, tree.Usage{Failures: 1})
+			ev.Kind = tree.AttemptFailed
+			e.emit(ev)
+		}
 		return resp, err
 	}
 	u := tree.Usage{PromptTokens: resp.Usage.PromptTokens, CompletionTokens: resp.Usage.CompletionTokens, Calls: 1}

@@ -55,7 +55,7 @@ func (e *Engine) runTopic(ctx context.Context, ct configs.Topic) tree.Topic {
 	out.Fallbacks = tr.r.sortedFallbacks()
 	out.Usage = tr.r.book.total(e.cfg.Pricing)
 	out.StartedAt, out.FinishedAt = started, e.opt.Now()
-	e.log.Info("topic finished", "topic", ct.ID, "status", out.Status, "nodes", root.Stats().Nodes, "tokens", out.Usage.Total())
+	e.log.Info("topic finished", tree.EventKey, tree.TopicFinished, "topic", ct.ID, "status", out.Status, "nodes", root.Stats().Nodes, "tokens", out.Usage.Total())
 	e.emit(tree.Event{Kind: tree.TopicFinished, Topic: ct.ID, Status: out.Status, Usage: out.Usage})
 	return out
 }

@@ -27,8 +27,8 @@ type ProgressOptions struct {
 	// Color colours statuses on a terminal (turn off for NO_COLOR).
 	Color bool
 	// Verbose prints every log line above the live lines on a terminal too;
-	// without it routine ones (failed attempts, fallbacks) are only counted
-	// in the live lines.
+	// without it a record of an event the live lines show (a failed attempt,
+	// a fallback, a finished topic) is left out.
 	Verbose bool
 	// Width returns the terminal's width in columns; nil or a result below 20
 	// means 80. It is asked before every redraw.
@@ -104,8 +104,8 @@ func NewProgress(w io.Writer, opt ProgressOptions) *Progress {
 		}
 	}
 	var h slog.Handler = slog.NewTextHandler(lineWriter{p}, hopt)
-	if opt.Terminal {
-		h = routineCounter{h, p}
+	if opt.Terminal && !opt.Verbose {
+		h = eventFilter{Handler: h}
 	}
 	p.logger = slog.New(h)
 	if opt.Terminal {
@@ -128,7 +128,8 @@ func (p *Progress) topic(id string) *topicLine {
 }
 
 // Logger returns a logger whose lines do not tear the live display. On a
-// terminal without Verbose, routine records are counted, not printed.
+// terminal without Verbose, a record that names an event the live lines
+// show (its tree.EventKey attribute) is not printed.
 func (p *Progress) Logger() *slog.Logger { return p.logger }
 
 func (p *Progress) tick() {
@@ -174,12 +175,17 @@ func (p *Progress) Handle(ev tree.Event) {
 		p.logEvent(ev)
 		return
 	}
-	if ev.Topic == "" {
-		// A call of the run as a whole (the proposed edits): no line of its own.
-		return
-	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if ev.Topic == "" {
+		// A call of the run as a whole (the proposed edits): no line of its
+		// own; its routine events are counted on the line of all topics.
+		if ev.Kind == tree.AttemptFailed || ev.Kind == tree.FellBack {
+			p.total.add(ev.Kind)
+			p.draw()
+		}
+		return
+	}
 	l := p.topic(ev.Topic)
 	now := ev.Time
 	if now.IsZero() {
@@ -205,11 +211,11 @@ func (p *Progress) Handle(ev tree.Event) {
 		l.inFlight--
 		l.tokens += ev.Usage.Total()
 	case tree.CallFailed:
-		// Counted from the engine's record of a failed attempt, which an
-		// attempt cut short by an interrupt does not get.
+		// Counted as a failed attempt on its AttemptFailed, which an attempt
+		// cut short by an interrupt does not get.
 		l.inFlight--
-	case tree.FellBack:
-		l.fallbacks++
+	case tree.AttemptFailed, tree.FellBack:
+		l.add(ev.Kind)
 		important = true
 	}
 	if l.started.IsZero() {
@@ -394,6 +400,16 @@ func (l *topicLine) state(now time.Time, short bool) string {
 	return fmt.Sprintf("%s · %d %s%s · %s tok · %s", l.status, l.done, plural(l.done, "node", "nodes"), events, compact(l.tokens), elapsed)
 }
 
+// add counts one routine event of kind k.
+func (c *counts) add(k tree.EventKind) {
+	switch k {
+	case tree.AttemptFailed:
+		c.failedAttempts++
+	case tree.FellBack:
+		c.fallbacks++
+	}
+}
+
 // short is String with shorter words.
 func (c counts) short() string {
 	var b strings.Builder
@@ -457,69 +473,55 @@ func (lw lineWriter) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-// routineMessages are the log messages of routine events: on a terminal the
-// live lines count them (failed attempts, each retried or ending its call)
-// or show them already (fallbacks, finished topics), so they are printed
-// only with Verbose.
-var routineMessages = map[string]bool{
-	"attempt failed; retrying":                    true,
-	"attempt failed; the fallback takes the call": true,
-	"call failed": true,
-	"participant falls back for the rest of the topic": true,
-	"topic finished": true,
+// shownEvents are the kinds of progress event the live lines show: a log
+// record naming one of them (tree.EventKey) says again what a live line
+// already counts or shows.
+var shownEvents = map[tree.EventKind]bool{
+	tree.AttemptFailed: true,
+	tree.FellBack:      true,
+	tree.TopicFinished: true,
 }
 
-// failedAttemptMessages are the routine messages that each report one failed
-// attempt: retried, handed to the fallback, or ending its call.
-var failedAttemptMessages = map[string]bool{
-	"attempt failed; retrying":                    true,
-	"attempt failed; the fallback takes the call": true,
-	"call failed": true,
-}
-
-// routineCounter is the log handler of a terminal: it counts routine
-// records in the live lines and passes on the others, and with Verbose the
-// routine ones too, to be printed above the live lines.
-type routineCounter struct {
+// eventFilter is the log handler of a terminal without Verbose: it leaves
+// out the records of events the live lines show, and passes on the others,
+// to be printed above the live lines. It looks at the records' attributes,
+// never at their messages.
+type eventFilter struct {
 	slog.Handler
-	p *Progress
+	shown bool // an attribute added with WithAttrs names a shown event
 }
 
 // Handle implements slog.Handler.
-func (h routineCounter) Handle(ctx context.Context, r slog.Record) error {
-	if !routineMessages[r.Message] {
-		return h.Handler.Handle(ctx, r)
-	}
-	topic := ""
+func (h eventFilter) Handle(ctx context.Context, r slog.Record) error {
+	shown := h.shown
 	r.Attrs(func(a slog.Attr) bool {
-		if a.Key == "topic" {
-			topic = a.Value.String()
-			return false
-		}
-		return true
+		shown = shown || isShownEvent(a)
+		return !shown
 	})
-	h.p.mu.Lock()
-	c := &h.p.total
-	if l := h.p.byID[topic]; l != nil && topic != "" {
-		c = &l.counts
+	if shown {
+		return nil
 	}
-	if failedAttemptMessages[r.Message] {
-		c.failedAttempts++
+	return h.Handler.Handle(ctx, r)
+}
+
+// isShownEvent reports whether a names an event kind the live lines show.
+func isShownEvent(a slog.Attr) bool {
+	if a.Key != tree.EventKey {
+		return false
 	}
-	h.p.draw()
-	h.p.mu.Unlock()
-	if h.p.opt.Verbose {
-		return h.Handler.Handle(ctx, r)
-	}
-	return nil
+	return shownEvents[tree.EventKind(a.Value.String())]
 }
 
 // WithAttrs implements slog.Handler.
-func (h routineCounter) WithAttrs(attrs []slog.Attr) slog.Handler {
-	return routineCounter{h.Handler.WithAttrs(attrs), h.p}
+func (h eventFilter) WithAttrs(attrs []slog.Attr) slog.Handler {
+	shown := h.shown
+	for _, a := range attrs {
+		shown = shown || isShownEvent(a)
+	}
+	return eventFilter{h.Handler.WithAttrs(attrs), shown}
 }
 
 // WithGroup implements slog.Handler.
-func (h routineCounter) WithGroup(name string) slog.Handler {
-	return routineCounter{h.Handler.WithGroup(name), h.p}
+func (h eventFilter) WithGroup(name string) slog.Handler {
+	return eventFilter{h.Handler.WithGroup(name), h.shown}
 }

@@ -56,7 +56,8 @@ func TestProgressPlainLogs(t *testing.T) {
 }
 
 // drive plays a run of two topics on a terminal display of the given width:
-// calls, failed attempts logged by the engine (one retried), a fallback, a
+// calls, failed attempts reported and logged by the engine (one retried), a
+// fallback, a
 // failed attempt of the run's own, a failed node, a warning
 // from the engine; then closes it and lists the files written, as the run
 // command does. It returns the emulated screen.
@@ -73,15 +74,21 @@ func drive(t *testing.T, width int, verbose bool, titles [2]string) *vtscreen.Sc
 	log := p.Logger()
 	for i, ev := range progressEvents() {
 		ev.Time = clock.Add(time.Duration(i) * time.Second)
-		if ev.Kind == tree.CallFailed {
-			log.Info("attempt failed; retrying", "topic", "t1", "node", "root", "participant", "b", "attempt", 1, "err", "server error 503", "wait", "1s")
-			log.Warn("call failed", "topic", "t1", "node", "root", "participant", "b", "attempt", 2, "err", "server error 503")
-			log.Warn("call failed", "topic", "", "participant", "judge", "step", "edits", "attempt", 1, "err", "server error 503")
-		}
 		if ev.Kind == tree.FellBack {
-			log.Warn("participant falls back for the rest of the topic", "topic", "t1", "participant", "b")
+			log.Warn("participant falls back for the rest of the topic", tree.EventKey, tree.FellBack, "topic", "t1", "participant", "b")
 		}
 		p.Handle(ev)
+		if ev.Kind == tree.CallFailed {
+			// The engine reports each failed attempt as an event and logs it
+			// with the event's kind.
+			failed := tree.Event{Kind: tree.AttemptFailed, Topic: "t1", Node: "root", Participant: "b", Time: ev.Time}
+			log.Info("attempt failed; retrying", tree.EventKey, tree.AttemptFailed, "topic", "t1", "node", "root", "participant", "b", "attempt", 1, "err", "server error 503", "wait", "1s")
+			p.Handle(failed)
+			log.Warn("call failed", tree.EventKey, tree.AttemptFailed, "topic", "t1", "node", "root", "participant", "b", "attempt", 2, "err", "server error 503")
+			p.Handle(failed)
+			log.With(tree.EventKey, tree.AttemptFailed).Warn("call failed", "topic", "", "participant", "judge", "step", "edits", "attempt", 1, "err", "server error 503")
+			p.Handle(tree.Event{Kind: tree.AttemptFailed, Participant: "judge", Step: tree.StepEdits, Time: ev.Time})
+		}
 		p.Handle(tree.Event{Kind: tree.NodeStarted, Topic: "topic-two", Node: "d" + string(rune('1'+i)), Time: ev.Time})
 	}
 	log.Warn("synthesis failed", "topic", "topic-two", "err", "judge unreachable")
@@ -207,6 +214,125 @@ func TestProgressResize(t *testing.T) {
 			t.Errorf("row %q does not fit 39 columns", r)
 		}
 	}
+}
+
+// TestProgressCountsEvents: the live lines count exactly the failed attempts
+// and fallbacks the engine reported as events, per topic and for the run's
+// own calls; log records count nothing, whatever their message, and only a
+// record naming an event the live lines show is left out of the screen.
+func TestProgressCountsEvents(t *testing.T) {
+	type record struct {
+		msg   string
+		event tree.EventKind // "" for a record that names no event
+	}
+	tests := []struct {
+		name    string
+		events  []tree.Event
+		records []record
+		hidden  []string // messages left out of the screen
+		shown   []string // messages printed above the live lines
+	}{{
+		name: "retries and a fallback",
+		events: []tree.Event{
+			{Kind: tree.AttemptFailed, Topic: "t1"}, {Kind: tree.AttemptFailed, Topic: "t1"},
+			{Kind: tree.FellBack, Topic: "t1", Fallback: &tree.Fallback{}},
+			{Kind: tree.AttemptFailed, Topic: "t2"},
+		},
+		records: []record{{"attempt failed; retrying", tree.AttemptFailed}, {"participant falls back", tree.FellBack}},
+		hidden:  []string{"attempt failed; retrying", "participant falls back"},
+	}, {
+		name:    "records alone count nothing",
+		events:  []tree.Event{{Kind: tree.CallStarted, Topic: "t1"}, {Kind: tree.CallFailed, Topic: "t1"}},
+		records: []record{{"attempt failed; retrying", ""}, {"call failed", ""}, {"participant falls back for the rest of the topic", ""}},
+		shown:   []string{"attempt failed; retrying", "call failed", "participant falls back"},
+	}, {
+		name: "an interrupted attempt is no failed attempt",
+		events: []tree.Event{
+			{Kind: tree.CallStarted, Topic: "t2"}, {Kind: tree.CallFailed, Topic: "t2", Err: "context canceled"},
+		},
+	}, {
+		name: "the run's own calls",
+		events: []tree.Event{
+			{Kind: tree.AttemptFailed}, {Kind: tree.AttemptFailed}, {Kind: tree.FellBack, Fallback: &tree.Fallback{}},
+			{Kind: tree.AttemptFailed, Topic: "t2"},
+		},
+		records: []record{{"edits failed", ""}, {"call failed", tree.AttemptFailed}, {"topic finished", tree.TopicFinished}},
+		hidden:  []string{"call failed", "topic finished"},
+		shown:   []string{"edits failed"},
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			screen := vtscreen.New(100)
+			p := NewProgress(screen, ProgressOptions{
+				Terminal: true, Width: func() int { return 100 },
+				Topics: []ProgressTopic{{ID: "t1"}, {ID: "t2"}},
+			})
+			want := map[string]*counts{"t1": {}, "t2": {}, "": {}}
+			for _, ev := range tt.events {
+				p.Handle(ev)
+				want[ev.Topic].add(ev.Kind)
+			}
+			for _, r := range tt.records {
+				args := []any{"topic", "t1"}
+				if r.event != "" {
+					args = append(args, tree.EventKey, r.event)
+				}
+				p.Logger().Warn(r.msg, args...)
+			}
+			p.Close()
+			rows := screen.Rows()
+			text := strings.Join(rows, "\n")
+			for _, id := range []string{"t1", "t2"} {
+				var line string
+				for _, r := range rows {
+					if strings.HasPrefix(r, "… "+id+" ") {
+						line = r
+					}
+				}
+				if got, w := eventCounts(line), *want[id]; got != w {
+					t.Errorf("%s: the live line counts [%v], the events [%v]:\n%s", id, got, w, text)
+				}
+			}
+			var all string
+			for _, r := range rows {
+				if strings.HasPrefix(r, "  all topics: ") {
+					all = r
+				}
+			}
+			if got, w := eventCounts(all), *want[""]; got != w {
+				t.Errorf("all topics: the line counts [%v], the run's own events [%v]:\n%s", got, w, text)
+			}
+			for _, m := range tt.hidden {
+				if strings.Contains(text, m) {
+					t.Errorf("the screen shows %q, whose event the live lines show:\n%s", m, text)
+				}
+			}
+			for _, m := range tt.shown {
+				if !strings.Contains(text, m) {
+					t.Errorf("the screen lacks %q, which names no shown event:\n%s", m, text)
+				}
+			}
+		})
+	}
+}
+
+// eventCounts reads the counts a live line shows.
+func eventCounts(line string) counts {
+	var c counts
+	for _, f := range strings.Split(line, " · ") {
+		var n int
+		var word string
+		if _, err := fmt.Sscanf(strings.TrimPrefix(f, "  all topics: "), "%d %s", &n, &word); err != nil {
+			continue
+		}
+		switch word {
+		case "failed":
+			c.failedAttempts = n
+		case "fallback", "fallbacks":
+			c.fallbacks = n
+		}
+	}
+	return c
 }
 
 func countPrefix(rows []string, prefix string) int {

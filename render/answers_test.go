@@ -32,6 +32,7 @@ func answersFixture(t *testing.T) (*tree.Run, *tree.Topic) {
 	root.Reasoning = []tree.Reasoning{
 		{Participant: "party-a", Step: tree.StepPosition, Text: "I weigh <b>cursors</b> first."},
 		{Participant: "party-c", Step: tree.StepRebuttal, Text: "C's second thoughts."},
+		{Participant: run.Judge.ID, Step: tree.StepJudge, Text: "Weighing <i>both</i> sides before the JSON."},
 	}
 	topic.Root = &root
 	return run, &topic
@@ -69,8 +70,12 @@ func TestTopicPageFoldsReasoning(t *testing.T) {
 	s := string(page)
 	golden.Assert(t, filepath.Join("testdata", "answers_root.html"), []byte(between(t, s, "<h3>Positions</h3>", "<h3>Judge")))
 	const fold = "<details class=\"reasoning\">\n<summary>The model&#39;s reasoning</summary>\n"
-	if n := strings.Count(s, fold); n != 2 {
-		t.Fatalf("%d reasoning folds, want 2", n)
+	if n := strings.Count(s, fold); n != 3 {
+		t.Fatalf("%d reasoning folds, want 3", n)
+	}
+	judge := between(t, s, "<h3>Judge", "<section id=\"conclusion\">")
+	if !strings.Contains(judge, fold) || !strings.Contains(judge, "Weighing &lt;i&gt;both&lt;/i&gt; sides before the JSON.") {
+		t.Errorf("the judge's triage does not fold its reasoning:\n%s", judge)
 	}
 	for _, tc := range []struct{ heading, text string }{
 		{"Party A — gpt-5.2", "I weigh &lt;b&gt;cursors&lt;/b&gt; first."},
@@ -88,6 +93,32 @@ func TestTopicPageFoldsReasoning(t *testing.T) {
 	}
 	if strings.Contains(s, "<b>cursors</b>") {
 		t.Error("reasoning written like markup became markup")
+	}
+}
+
+// TestChineseAnswersRoot: in a zh report the cut mark under an answer, the
+// missing-answer notes and the reasoning folds read in Chinese.
+func TestChineseAnswersRoot(t *testing.T) {
+	run, topic := answersFixture(t)
+	zh := *run
+	zh.Language = "zh"
+	md := string(Topic(&zh, topic))
+	golden.Assert(t, filepath.Join("testdata", "answers_root_zh.md"), []byte(between(t, md, "### 立场", "### 裁判")))
+	page, err := TopicHTML(&zh, topic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(page)
+	golden.Assert(t, filepath.Join("testdata", "answers_root_zh.html"), []byte(between(t, s, "<h3>立场</h3>", "<section id=\"conclusion\">")))
+	for _, doc := range []string{md, s} {
+		for _, english := range []string{"cut at the token limit", "The model", "the answer is incomplete"} {
+			if strings.Contains(doc, english) {
+				t.Errorf("zh report holds English %q", english)
+			}
+		}
+	}
+	if n := strings.Count(s, "<summary>模型的推理过程</summary>"); n != 3 {
+		t.Errorf("%d Chinese reasoning folds, want 3", n)
 	}
 }
 

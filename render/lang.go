@@ -291,6 +291,8 @@ var chinese = words{
 		{regexp.MustCompile(`^1 verdict missing after repair$`), "修复后仍缺 1 条裁决"},
 		{regexp.MustCompile(`^(\d+) verdicts missing after repair$`), "修复后仍缺 $1 条裁决"},
 		{regexp.MustCompile(`^(\d+) consecutive failures: (.*)$`), "连续失败 $1 次：$2"},
+		{regexp.MustCompile(`^cut at the token limit \(params\.maxTokensPerResponse: (\d+)\): the answer is incomplete$`), "在 token 上限处被截断（params.maxTokensPerResponse：$1）：回答不完整"},
+		{regexp.MustCompile(`^cut at the token limit before any answer \((.*)\): raise params\.maxTokensPerResponse$`), "在给出回答前就达到 token 上限（$1）：请调高 params.maxTokensPerResponse"},
 	},
 }
 

@@ -16,6 +16,9 @@ func TestReasonInChinese(t *testing.T) {
 		{"model not found (404)", "模型不存在 (404)"},
 		{"no debater answered the position step", "没有辩手给出立场"},
 		{"judge answer: no JSON object found", "judge answer: no JSON object found"},
+		{cutMessage, "在 token 上限处被截断（params.maxTokensPerResponse：4000）：回答不完整"},
+		{`cut at the token limit before any answer (finish_reason "length", 4000 completion tokens): raise params.maxTokensPerResponse`,
+			`在给出回答前就达到 token 上限（finish_reason "length", 4000 completion tokens）：请调高 params.maxTokensPerResponse`},
 	}
 	for _, tt := range tests {
 		if got := chinese.reason(tt.in); got != tt.zh {

@@ -163,10 +163,20 @@ func (p *page) node(n *tree.Node) {
 	} else {
 		p.tag("h3", w.triage)
 	}
-	p.md(func(r *report) {
-		r.judgment(n)
-		r.status(n)
-	})
+	p.md(func(r *report) { r.judgment(n) })
+	p.reasoning(reasoningOf(n, p.r.run.Judge.ID, tree.StepJudge))
+	p.md(func(r *report) { r.status(n) })
+	p.b.WriteString("</details>\n")
+}
+
+// reasoning folds a model's reasoning, given beside its answer, under that
+// answer; it writes nothing when there is none.
+func (p *page) reasoning(text string) {
+	if strings.TrimSpace(text) == "" {
+		return
+	}
+	fmt.Fprintf(&p.b, "<details class=\"reasoning\">\n<summary>%s</summary>\n", html.EscapeString(p.r.w.modelReasoning))
+	p.md(func(r *report) { r.printf("%s\n", embedText(text, 5)) })
 	p.b.WriteString("</details>\n")
 }
 
@@ -184,11 +194,7 @@ func (p *page) answers(list []answer) {
 		}
 		fmt.Fprintf(&p.b, "<section class=\"%s\">\n", class)
 		p.md(func(r *report) { r.printf("#### %s\n\n%s\n", a.title, a.body) })
-		if a.reasoning != "" {
-			fmt.Fprintf(&p.b, "<details class=\"reasoning\">\n<summary>%s</summary>\n", html.EscapeString(p.r.w.modelReasoning))
-			p.md(func(r *report) { r.printf("%s\n", embedText(a.reasoning, 5)) })
-			p.b.WriteString("</details>\n")
-		}
+		p.reasoning(a.reasoning)
 		p.b.WriteString("</section>\n")
 	}
 	p.b.WriteString("</div>\n")

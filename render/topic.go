@@ -359,7 +359,7 @@ func (r *report) answerList(n *tree.Node, texts map[string]string, step tree.Ste
 			body := embedText(text, 4)
 			for _, w := range n.Warnings {
 				if w.Participant == id && w.Step == step {
-					body += "\n\n> ⚠ " + inlineText(w.Message)
+					body += "\n\n> ⚠ " + inlineText(r.w.reason(w.Message))
 				}
 			}
 			list = append(list, answer{id: id, title: title(id), body: body, reasoning: reasoningOf(n, id, step)})
@@ -375,7 +375,7 @@ func (r *report) answerList(n *tree.Node, texts map[string]string, step tree.Ste
 				msgs = []string{r.w.statusWord(tree.Interrupted)}
 			}
 		}
-		body := fmt.Sprintf("> ⚠ "+r.w.noAnswerFmt, r.w.stepWord(step), inlineText(strings.Join(msgs, "; ")))
+		body := fmt.Sprintf("> ⚠ "+r.w.noAnswerFmt, r.w.stepWord(step), inlineText(r.w.reason(strings.Join(msgs, "; "))))
 		list = append(list, answer{id: id, title: title(id), body: body, missing: true})
 	}
 	return list

@@ -181,7 +181,7 @@ func (p *pgDB) poll(ctx context.Context, h *hub, stop <-chan struct{}) {
 			return
 		case <-t.C:
 		}
-		ids := h.subscribed()
+		ids, local := h.subscribed()
 		rows, err := p.pool.Query(ctx, `SELECT COALESCE((SELECT MAX(seq) FROM arguments WHERE debate_id = i.id), 0)
 			FROM unnest($1::text[]) WITH ORDINALITY AS i(id, n) ORDER BY i.n`, ids)
 		var seqs []int
@@ -194,7 +194,7 @@ func (p *pgDB) poll(ctx context.Context, h *hub, stop <-chan struct{}) {
 			}
 			continue
 		}
-		h.moved(ids, seqs)
+		h.moved(ids, seqs, local)
 	}
 }
 

@@ -204,6 +204,7 @@ type hub struct {
 	mu      sync.Mutex
 	subs    map[string]map[chan struct{}]struct{}
 	known   map[string]int // newest seq seen per subscribed debate; -1 unknown
+	local   uint64         // commits this Store notified, counted to tell a read that may be stale
 	count   int
 	stop    chan struct{} // closes to stop the running watcher; nil when none runs
 	closed  bool
@@ -251,18 +252,49 @@ func (h *hub) subscribe(id string) (<-chan struct{}, func()) {
 	})
 }
 
-// notify wakes the subscribers of id; seq is the newest seq just committed
-// (0 after a delete).
+// notify wakes the subscribers of id after a commit by this Store; seq is the
+// newest seq just committed (0 after a delete).
 func (h *hub) notify(id string, seq int) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	h.local++
 	signal(h.subs[AllDebates])
+	h.advance(id, seq, true)
+}
+
+// heard is notify for a commit announced by the database, which may be one
+// this Store made and notified already. Subscribers to AllDebates are woken by
+// every announcement.
+func (h *hub) heard(id string, seq int) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	signal(h.subs[AllDebates])
+	h.advance(id, seq, true)
+}
+
+// advance records that id's newest seq is seq and wakes its subscribers if
+// that is news: seq is newer than the newest seen, or 0 (a delete) when the
+// debate was known to hold arguments. The newest seen never moves back, so
+// the same commit heard twice (notified by this Store, then announced or read
+// by the watcher) wakes once, and a read older than a commit already notified
+// wakes no one. deleteIsNews is false for a read that may predate a commit
+// notified meanwhile: its 0 may be a debate not yet created. It reports
+// whether it woke anyone. Call it with h.mu held.
+func (h *hub) advance(id string, seq int, deleteIsNews bool) bool {
 	m := h.subs[id]
 	if m == nil {
-		return
+		return false
+	}
+	known := h.known[id]
+	switch {
+	case seq > known:
+	case seq == 0 && known != 0 && deleteIsNews:
+	default:
+		return false
 	}
 	h.known[id] = seq
 	signal(m)
+	return true
 }
 
 // signal wakes every channel of m without blocking. Call it with h.mu held.
@@ -273,22 +305,6 @@ func signal(m map[chan struct{}]struct{}) {
 		default:
 		}
 	}
-}
-
-// heard is notify for a commit announced by the database, which may be one
-// this Store made and notified already: it wakes the subscribers of id only
-// when seq is newer than the newest seen, or 0 (a delete). Subscribers to
-// AllDebates are woken by every announcement.
-func (h *hub) heard(id string, seq int) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	signal(h.subs[AllDebates])
-	m := h.subs[id]
-	if m == nil || (seq > 0 && seq <= h.known[id]) {
-		return
-	}
-	h.known[id] = seq
-	signal(m)
 }
 
 // close stops the watcher, waits for it, and wakes every subscriber so that
@@ -370,7 +386,7 @@ func (h *hub) watch(stop <-chan struct{}) {
 }
 
 func (h *hub) check(ctx context.Context, conn *sql.Conn) error {
-	ids := h.subscribed()
+	ids, local := h.subscribed()
 	// check runs after the database changed: someone committed.
 	h.mu.Lock()
 	signal(h.subs[AllDebates])
@@ -381,13 +397,13 @@ func (h *hub) check(ctx context.Context, conn *sql.Conn) error {
 			return fmt.Errorf("check debate %s: %w", id, err)
 		}
 	}
-	h.moved(ids, seqs)
+	h.moved(ids, seqs, local)
 	return nil
 }
 
 // subscribed returns the debates that have subscribers (AllDebates is not
-// one).
-func (h *hub) subscribed() []string {
+// one) and the count of local commits so far, for moved.
+func (h *hub) subscribed() ([]string, uint64) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	ids := make([]string, 0, len(h.subs))
@@ -396,24 +412,22 @@ func (h *hub) subscribed() []string {
 			ids = append(ids, id)
 		}
 	}
-	return ids
+	return ids, h.local
 }
 
-// moved takes the newest seq of each of ids, read by a watcher, and wakes
-// the subscribers of the debates whose newest seq changed.
-func (h *hub) moved(ids []string, seqs []int) {
+// moved takes the newest seq of each of ids, read by a watcher that began
+// reading when this Store had made local commits (the count notify keeps),
+// and wakes the subscribers of the debates whose newest seq moved on, whose
+// heads it drops (another process changed them). A commit this Store made
+// while the watcher read may be newer than the read; advance keeps the newer,
+// and the watcher reads again on the change it made.
+func (h *hub) moved(ids []string, seqs []int, local uint64) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for i, id := range ids {
-		m := h.subs[id]
-		// A seq below the one known was read before a commit of this Store
-		// that notify reported meanwhile: not news. 0 is a deletion.
-		if m == nil || h.known[id] == seqs[i] || (seqs[i] < h.known[id] && seqs[i] != 0) {
-			continue
+		if h.advance(id, seqs[i], h.local == local) {
+			h.s.heads.drop(id)
 		}
-		h.known[id] = seqs[i]
-		h.s.heads.drop(id)
-		signal(m)
 	}
 }
 

@@ -261,3 +261,59 @@ func testSubscribeAllDebates(t *testing.T, db string) {
 	}
 	got("delete")
 }
+
+// TestHubWakesOncePerCommit: whatever order a commit reaches the hub in
+// (notified by this Store, announced by the database, read by the watcher
+// before or after the commit), a subscriber is woken once per commit that is
+// news and never by a read older than what it was told.
+func TestHubWakesOncePerCommit(t *testing.T) {
+	type event struct {
+		kind  string // notify, heard, moved (a read begun before the previous local commit), fresh (a read begun after)
+		seq   int
+		wakes bool
+	}
+	for _, tt := range []struct {
+		name   string
+		known  int
+		events []event
+	}{
+		{"local commit then its announcement", 2, []event{{"notify", 3, true}, {"heard", 3, false}}},
+		{"announcement then the local notify", 2, []event{{"heard", 3, true}, {"notify", 3, false}}},
+		{"stale read after a local commit", 2, []event{{"notify", 4, true}, {"moved", 2, false}, {"fresh", 4, false}}},
+		{"watcher first on an unknown debate", -1, []event{{"fresh", 2, true}, {"notify", 2, false}}},
+		{"stale read before the first local notify", -1, []event{{"notify", 4, true}, {"moved", 2, false}}},
+		{"commit by another process", 4, []event{{"fresh", 5, true}, {"fresh", 5, false}}},
+		{"delete by this Store, then announced", 4, []event{{"notify", 0, true}, {"heard", 0, false}, {"fresh", 0, false}}},
+		{"delete by another process", 4, []event{{"fresh", 0, true}}},
+		{"stale empty read of a debate just created", -1, []event{{"notify", 1, true}, {"moved", 0, false}, {"fresh", 1, false}}},
+		{"recreated after a delete", 3, []event{{"notify", 0, true}, {"notify", 1, true}}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHub(&Store{heads: newHeads(0)})
+			ch := make(chan struct{}, 1)
+			h.subs["d"] = map[chan struct{}]struct{}{ch: {}}
+			h.known["d"] = tt.known
+			for i, e := range tt.events {
+				switch e.kind {
+				case "notify":
+					h.notify("d", e.seq)
+				case "heard":
+					h.heard("d", e.seq)
+				case "moved":
+					h.moved([]string{"d"}, []int{e.seq}, h.local-1)
+				case "fresh":
+					h.moved([]string{"d"}, []int{e.seq}, h.local)
+				}
+				woke := false
+				select {
+				case <-ch:
+					woke = true
+				default:
+				}
+				if woke != e.wakes {
+					t.Errorf("event %d (%s %d): woke %v, want %v", i, e.kind, e.seq, woke, e.wakes)
+				}
+			}
+		})
+	}
+}

@@ -15,7 +15,17 @@ const (
 	CallFinished  EventKind = "call_finished"
 	FellBack      EventKind = "fallback"
 	CallFailed    EventKind = "call_failed"
+	// AttemptFailed reports one failed attempt of a call that was not cut
+	// short by an interrupt: it is retried, handed to the fallback or ends
+	// its call. It follows the attempt's CallFailed.
+	AttemptFailed EventKind = "attempt_failed"
 )
+
+// EventKey is the key of the log attribute by which a log record names the
+// kind of progress event that reports the same happening (e.g.
+// "event=attempt_failed"), so that a display drawing the events can leave
+// the record out instead of showing it twice.
+const EventKey = "event"
 
 // Event is one progress report of a running debate. Fields that do not apply
 // to a kind are zero.

@@ -173,7 +173,7 @@ func (a *agent) run(args []string, help func() string, positional []string, body
 	err := a.fs.Parse(args)
 	switch {
 	case errors.Is(err, pflag.ErrHelp):
-		fmt.Fprint(a.e.stdout, help())
+		fmt.Fprint(a.e.stdout, showHelp(help()))
 		return exitOK
 	case err != nil:
 		return a.fail(context.Background(), usageError{err})

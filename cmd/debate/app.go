@@ -116,12 +116,12 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 func (e *env) main(args []string) int {
 	if len(args) == 0 {
-		fmt.Fprint(e.stderr, topHelp())
+		fmt.Fprint(e.stderr, showHelp(topHelp()))
 		return exitUsage
 	}
 	switch args[0] {
 	case "-h", "--help":
-		fmt.Fprint(e.stdout, topHelp())
+		fmt.Fprint(e.stdout, showHelp(topHelp()))
 		return exitOK
 	case "-v", "--version":
 		return versionCmd(e, nil)
@@ -143,7 +143,7 @@ func (e *env) main(args []string) int {
 		fmt.Fprintf(e.stderr, "debate: unknown command %q: did you mean %q?\nRun \"debate help\" for every command.\n", args[0], near)
 		return exitUsage
 	}
-	fmt.Fprintf(e.stderr, "debate: unknown command %q\n\n%s", args[0], topHelp())
+	fmt.Fprintf(e.stderr, "debate: unknown command %q\n\n%s", args[0], showHelp(topHelp()))
 	return exitUsage
 }
 
@@ -207,8 +207,8 @@ Run "debate help <command>" for a command's flags and exit codes.
 }
 
 func helpCmd(e *env, args []string) int {
-	if len(args) == 0 {
-		fmt.Fprint(e.stdout, topHelp())
+	if len(args) == 0 || slices.Contains([]string{"help", "-h", "--help"}, args[0]) {
+		fmt.Fprint(e.stdout, showHelp(topHelp()))
 		return exitOK
 	}
 	for _, c := range commands() {
@@ -235,7 +235,7 @@ func parse(e *env, fs *pflag.FlagSet, args []string, help func() string) (done b
 	err := fs.Parse(args)
 	switch {
 	case errors.Is(err, pflag.ErrHelp):
-		fmt.Fprint(e.stdout, help())
+		fmt.Fprint(e.stdout, showHelp(help()))
 		return true, exitOK
 	case err != nil:
 		fmt.Fprintf(e.stderr, "debate %s: %v%s\nRun \"debate help %s\" for usage.\n", fs.Name(), err, flagHint(fs, err), fs.Name())
@@ -247,7 +247,7 @@ func parse(e *env, fs *pflag.FlagSet, args []string, help func() string) (done b
 // helpText lays a command's help out as USAGE / FLAGS / EXAMPLES / EXIT CODES.
 func helpText(fs *pflag.FlagSet, usage, about, examples, exits string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n\nUSAGE\n  %s\n\nFLAGS\n%s", about, usage, fs.FlagUsagesWrapped(100))
+	fmt.Fprintf(&b, "%s\n\nUSAGE\n  %s\n\nFLAGS\n%s", about, usage, fs.FlagUsagesWrapped(helpWidth))
 	if examples != "" {
 		fmt.Fprintf(&b, "\nEXAMPLES\n%s", examples)
 	}

@@ -39,7 +39,7 @@ on what else runs on it: compare ratios, and read the load average printed besid
 
 func benchCmd(e *env, args []string) int {
 	if len(args) == 0 {
-		fmt.Fprint(e.stderr, benchHelp())
+		fmt.Fprint(e.stderr, showHelp(benchHelp()))
 		return exitUsage
 	}
 	switch args[0] {
@@ -48,7 +48,7 @@ func benchCmd(e *env, args []string) int {
 	case "serve":
 		return benchServeCmd(e, args[1:])
 	case "-h", "--help", "help":
-		fmt.Fprint(e.stdout, benchHelp())
+		fmt.Fprint(e.stdout, showHelp(benchHelp()))
 		return exitOK
 	}
 	fmt.Fprintf(e.stderr, "debate bench: unknown benchmark %q (want tree or serve)\nRun \"debate help bench\" for usage.\n", args[0])

@@ -70,6 +70,7 @@ func prepareDemo(e *env, cfg *configs.Config) (*providertest.Server, error) {
 	}
 	for _, d := range cfg.Debaters {
 		opt.Debaters = append(opt.Debaters, d.ID)
+		opt.Labels = append(opt.Labels, d.Label)
 		if opt.Failing == "" && d.Fallback != "" && uses[d.Model] == 1 {
 			opt.Failing = d.Model
 		}

@@ -64,7 +64,7 @@ Run "debate docs <command> --help" for its flags, output and exit codes.
 
 func docsCmd(e *env, args []string) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprint(e.stdout, docsHelp())
+		fmt.Fprint(e.stdout, showHelp(docsHelp()))
 		return exitOK
 	}
 	for _, c := range docsCommands {

@@ -26,7 +26,7 @@ USAGE
   debate guide install --for <claude|codex|gemini> [--dir <folder>] [--lang ` + strings.Join(guide.Langs, "|") + `]
 
 FLAGS
-` + fs.FlagUsagesWrapped(100) + `
+` + fs.FlagUsagesWrapped(helpWidth) + `
 INSTALLED FILES
   claude  <dir>/.claude/commands/debate-<role>.md   (dir: the current folder, the project)
   codex   <dir>/.codex/prompts/debate-<role>.md     (dir: your home folder)

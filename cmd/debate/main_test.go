@@ -2,11 +2,13 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/internal/golden"
 	"github.com/debatehq/debate/internal/textwidth"
 	"github.com/debatehq/debate/providers/providertest"
@@ -55,9 +57,17 @@ func TestCommandLine(t *testing.T) {
 		{name: "run without config", args: []string{"run"}, code: exitUsage, stderr: []string{"--config is required"}},
 		{name: "unknown flag", args: []string{"run", "--rounds", "3"}, code: exitUsage, stderr: []string{"unknown flag: --rounds", `debate help run`}},
 		{name: "bad max rounds", args: []string{"run", "-c", "../../configs/examples/minimal.jsonc", "--max-rounds", "0"}, code: exitUsage,
-			stderr: []string{"--max-rounds must be at least 1 (got 0)"}},
+			stderr: []string{"--max-rounds must be from 1 to 10 (levels of debate), got 0: give a number in that range, or leave the flag out to use params.maxRounds"}},
+		{name: "max rounds over the bound", args: []string{"run", "-c", "../../configs/examples/minimal.jsonc", "--dry-run", "--max-rounds", fmt.Sprint(configs.MaxRounds + 1)}, code: exitUsage,
+			stderr: []string{"--max-rounds must be from 1 to 10 (levels of debate), got 11", "params.maxRounds", `debate help run`}, noStdout: true},
+		{name: "max rounds at the bound", args: []string{"run", "-c", "../../configs/examples/minimal.jsonc", "--dry-run", "--max-rounds", fmt.Sprint(configs.MaxRounds)}, code: exitOK},
+		{name: "huge max rounds", args: []string{"run", "-c", "../../configs/examples/minimal.jsonc", "--max-rounds", "2147483648"}, code: exitUsage,
+			stderr: []string{"--max-rounds must be from 1 to 10 (levels of debate), got 2147483648"}},
 		{name: "bad concurrency", args: []string{"run", "-c", "../../configs/examples/minimal.jsonc", "--concurrency", "-2"}, code: exitUsage,
-			stderr: []string{"--concurrency must be at least 1 (got -2)"}},
+			stderr: []string{"--concurrency must be from 1 to 1024 (calls in flight), got -2: give a number in that range, or leave the flag out to use params.concurrency"}},
+		{name: "concurrency over the bound", args: []string{"run", "-c", "../../configs/examples/minimal.jsonc", "--dry-run", "--concurrency", fmt.Sprint(configs.MaxConcurrency + 1)}, code: exitUsage,
+			stderr: []string{"--concurrency must be from 1 to 1024 (calls in flight), got 1025"}, noStdout: true},
+		{name: "concurrency at the bound", args: []string{"run", "-c", "../../configs/examples/minimal.jsonc", "--dry-run", "--concurrency", fmt.Sprint(configs.MaxConcurrency)}, code: exitOK},
 		{name: "bad format", args: []string{"run", "-c", "../../configs/examples/minimal.jsonc", "--format", "pdf"}, code: exitUsage,
 			stderr: []string{`--format "pdf": want one of markdown, json, html`}},
 		{name: "stray argument", args: []string{"run", "debate.jsonc"}, code: exitUsage,
@@ -243,5 +253,32 @@ func TestDryRunPlanAlignsCJK(t *testing.T) {
 	v := invoke(t, map[string]string{"TEST_API_KEY": testKey}, "validate", "-c", cfgPath)
 	if !strings.Contains(v.stdout, "ok (3 debaters, 1 topic)") {
 		t.Errorf("validate says %q", v.stdout)
+	}
+}
+
+// TestHelpFitsEightyColumns: every help text, the top one and each
+// command's (through "debate help X", "X --help" and, for a command with
+// subcommands, each of theirs), fits a terminal of 80 columns.
+func TestHelpFitsEightyColumns(t *testing.T) {
+	texts := map[string]string{"debate --help": invoke(t, nil, "--help").stdout}
+	for _, c := range commands() {
+		texts["debate help "+c.name] = invoke(t, nil, "help", c.name).stdout
+		texts["debate "+c.name+" --help"] = invoke(t, nil, c.name, "--help").stdout
+	}
+	for _, c := range docsCommands {
+		texts["debate docs "+c.name+" --help"] = invoke(t, nil, "docs", c.name, "--help").stdout
+	}
+	for _, b := range []string{"tree", "serve"} {
+		texts["debate bench "+b+" --help"] = invoke(t, nil, "bench", b, "--help").stdout
+	}
+	for name, text := range texts {
+		if strings.TrimSpace(text) == "" {
+			t.Errorf("%s prints no help", name)
+		}
+		for i, line := range strings.Split(text, "\n") {
+			if w := textwidth.String(line); w > 80 {
+				t.Errorf("%s: line %d takes %d columns, want at most 80:\n%s", name, i+1, w, line)
+			}
+		}
 	}
 }

@@ -57,24 +57,26 @@ default), so they can be watched there; with "arbitrator": "human" the run waits
 rulings a person makes there. --resume continues the same debates.
 
 USAGE
-  debate run --config <file.jsonc> [--topic <id>]... [--max-rounds <n>] [--dry-run | --demo]
-             [--output <dir>] [--concurrency <n>] [--format markdown|json|html]... [--resume]
-             [--shard <i/n>] [--verbose]
+  debate run --config <file.jsonc> [--topic <id>]... [--max-rounds <n>]
+             [--dry-run | --demo] [--output <dir>] [--concurrency <n>]
+             [--format markdown|json|html]... [--resume] [--shard <i/n>]
+             [--verbose]
 
 FLAGS
-` + fs.FlagUsagesWrapped(100) + `
+` + fs.FlagUsagesWrapped(helpWidth) + `
 EXAMPLES
-  # Real reports in seconds from a built-in scripted model: no API key, no network.
+  # Real reports in seconds from a built-in scripted model: no key, no network.
   debate run --config debate.jsonc --demo --output demo-output
 
-  # See every round-1 prompt and the call plan; calls no model, needs no API key.
+  # See every round-1 prompt and the call plan; calls no model, needs no key.
   debate run --config debate.jsonc --dry-run
 
   # Run two topics with at most 2 rounds, writing Markdown and HTML reports.
-  DEBATE_API_KEY=sk-... debate run -c debate.jsonc --topic topic-6 --topic topic-7 \
-      --max-rounds 2 --format markdown,html --output out/
+  DEBATE_API_KEY=sk-... debate run -c debate.jsonc \
+      --topic topic-6 --topic topic-7 --max-rounds 2 \
+      --format markdown,html --output out/
 
-  # After a crash or Ctrl-C: finish the run without repeating any completed call.
+  # After a crash or Ctrl-C: finish the run without repeating a completed call.
   debate run -c debate.jsonc --resume
 
   # Split the run over two machines, then combine their folders into one run.
@@ -96,7 +98,7 @@ EXIT CODES
 ENVIRONMENT
   NO_COLOR   turn off colours in the progress display
   DEBATE_DB  the debate database of motions when the config sets no protocol.db
-  ${NAME}    any variable a config string names, e.g. "apiKey": "${DEBATE_API_KEY}"
+  ${NAME}    any variable a config string names ("apiKey": "${DEBATE_API_KEY}")
 `
 }
 
@@ -105,10 +107,10 @@ func runCmd(e *env, args []string) int {
 	fs := flagSet("run")
 	fs.StringVarP(&o.config, "config", "c", "", "config file (JSONC) (required)")
 	fs.StringSliceVarP(&o.topics, "topic", "t", nil, "run only this topic or motion id (repeat or comma-separate for several)")
-	fs.IntVar(&o.maxRounds, "max-rounds", 0, "override params.maxRounds: the deepest round a debate may reach")
+	fs.IntVar(&o.maxRounds, "max-rounds", 0, fmt.Sprintf("override params.maxRounds: the deepest round a debate may reach (1 to %d)", configs.MaxRounds))
 	fs.BoolVar(&o.dryRun, "dry-run", false, "print the round-1 prompts and the call plan; call no model")
 	fs.StringVarP(&o.output, "output", "o", "", "output folder, overriding output.dir; \"-\" prints run JSON to stdout")
-	fs.IntVar(&o.concurrency, "concurrency", 0, "cap on model calls in flight for the whole run (default params.concurrency, 8)")
+	fs.IntVar(&o.concurrency, "concurrency", 0, fmt.Sprintf("cap on model calls in flight for the whole run, 1 to %d (default params.concurrency, %d)", configs.MaxConcurrency, configs.DefaultConcurrency))
 	fs.StringSliceVar(&o.formats, "format", nil, "report formats: markdown, json, html (repeat or comma-separate; run.json is always written)")
 	fs.BoolVar(&o.resume, "resume", false, "reuse every call an earlier, interrupted run of this config completed; call models only for the rest")
 	fs.BoolVar(&o.demo, "demo", false, "play the config against a built-in scripted model: real reports in seconds, no API key, no network")
@@ -166,16 +168,30 @@ func (e *env) fail(cmd string, err error) int {
 	return exitCode(err)
 }
 
+// flagInRange checks the number a flag overriding the config field field
+// sets: from 1 to max, the bound Validate applies to that field.
+func flagInRange(name string, got, max int, meaning, field string) error {
+	if got < 1 || got > max {
+		return usagef("--%s must be from 1 to %d (%s), got %d: give a number in that range, or leave the flag out to use %s",
+			name, max, meaning, got, field)
+	}
+	return nil
+}
+
 // load reads the config and applies the command line over it.
 func (o *runOptions) load(e *env, maxRoundsSet, concurrencySet bool) (*configs.Config, error) {
 	if o.config == "" {
 		return nil, usagef("--config is required")
 	}
-	if maxRoundsSet && o.maxRounds < 1 {
-		return nil, usagef("--max-rounds must be at least 1 (got %d)", o.maxRounds)
+	if maxRoundsSet {
+		if err := flagInRange("max-rounds", o.maxRounds, configs.MaxRounds, "levels of debate", "params.maxRounds"); err != nil {
+			return nil, err
+		}
 	}
-	if concurrencySet && o.concurrency < 1 {
-		return nil, usagef("--concurrency must be at least 1 (got %d)", o.concurrency)
+	if concurrencySet {
+		if err := flagInRange("concurrency", o.concurrency, configs.MaxConcurrency, "calls in flight", "params.concurrency"); err != nil {
+			return nil, err
+		}
 	}
 	for _, f := range o.formats {
 		if !slices.Contains(knownFormats, f) {

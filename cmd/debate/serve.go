@@ -36,12 +36,16 @@ func serveHelp(fs *pflag.FlagSet) string {
 long-polling waits, documents), a WebSocket feed for the arbitrator, and the web UI.
 
 ROUTES
-  GET /health                          POST /debates            GET /debates?state=&limit=&offset=
-  GET /debates/{id}?limit=             DELETE /debates/{id}     GET /debates/{id}/poll?role=&argument_id=&wait=
+  GET /health
+  POST /debates                         GET /debates?state=&limit=&offset=
+  GET /debates/{id}?limit=              DELETE /debates/{id}
+  GET /debates/{id}/poll?role=&argument_id=&wait=
   POST /debates/{id}/arguments|appeal|resolution|intervention|ruling
-  POST /documents                      POST /documents/{id}/versions    GET /documents/{id}?version=
-  GET /ws?debate_id=                   (WebSocket; ?token= when a token is set)
-  Web UI (browsers): GET / (debates and --reports runs), GET /debates/{id} (live page), GET /reports/…
+  POST /documents                       POST /documents/{id}/versions
+  GET /documents/{id}?version=
+  GET /ws?debate_id=                    (WebSocket; ?token= when a token is set)
+  Web UI (browsers): GET / (debates and --reports runs),
+  GET /debates/{id} (live page), GET /reports/…
 
 With a token (--token or DEBATE_AUTH_TOKEN) every route, /health included, needs
 "Authorization: Bearer <token>"; GET requests may pass ?token= instead. Without one, anyone who

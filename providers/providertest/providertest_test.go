@@ -270,3 +270,49 @@ func TestDelayEndsWithClient(t *testing.T) {
 		}
 	})
 }
+
+// TestDemoAnswersDifferPerDebaterAndStep: in the demo every debater has a
+// voice of its own at every node and step, found from the label its prompt
+// names first (in either prompt language), and the same call always gets the
+// same answer.
+func TestDemoAnswersDifferPerDebaterAndStep(t *testing.T) {
+	opt := DemoOptions{Debaters: []string{"party-a", "party-b", "party-c"}, Labels: []string{"Party A", "", "Party C"}}
+	prompt := map[string]func(label string) string{
+		"en": func(label string) string {
+			return "You are an expert, taking part as " + label + " in a technical debate. The debaters are Party A, party-b, Party C."
+		},
+		"zh": func(label string) string {
+			return "你是" + label + "。其他辩手：Party A、party-b、Party C。"
+		},
+	}
+	nodes := []string{"the topic", demoDivergences[0].title, demoDivergences[1].title, demoDivergences[2].title}
+	seen := map[string]string{}
+	for lang, system := range prompt {
+		for ni, node := range nodes {
+			for _, step := range []string{"position", "rebuttal"} {
+				for i, label := range []string{"Party A", "party-b", "Party C"} {
+					user := "State your position on " + node + "."
+					if step == "rebuttal" {
+						user = "Here are the other parties' positions on " + node + "."
+					}
+					c := Call{Seq: 7 * (i + 1), Model: "m", Messages: []Message{{Role: "system", Content: system(label)}, {Role: "user", Content: user}}}
+					r := demoReply(c, opt)
+					if again := demoReply(Call{Seq: 1, Model: "m", Messages: c.Messages}, opt); again.Text != r.Text {
+						t.Errorf("%s %s %s: the answer depends on arrival order", lang, node, label)
+					}
+					want := demoPositions[ni][i]
+					if step == "rebuttal" {
+						want = demoRebuttals[ni][i]
+					}
+					if r.Text != want {
+						t.Errorf("%s node %d %s of %s: got %.40q, want %.40q", lang, ni, step, label, r.Text, want)
+					}
+					if other, dup := seen[r.Text]; dup && other != fmt.Sprint(ni, step, label) {
+						t.Errorf("%s node %d %s of %s repeats the answer of %s", lang, ni, step, label, other)
+					}
+					seen[r.Text] = fmt.Sprint(ni, step, label)
+				}
+			}
+		}
+	}
+}

@@ -11,6 +11,9 @@ type DemoOptions struct {
 	// divergences give the first two a side each and leave the rest
 	// uninvolved.
 	Debaters []string
+	// Labels are the debaters' labels, as the prompts name them, in the
+	// order of Debaters; a missing or empty one is the debater's id.
+	Labels []string
 	// Failing is a model that answers every call with 503 Service
 	// Unavailable, so that its participant falls back; "" for none.
 	Failing string
@@ -27,25 +30,62 @@ var demoDivergences = []struct{ id, title string }{
 	{"d2.1", "Which measurement decides that the switch is safe?"},
 }
 
-// demoPositions and demoRebuttals are the debaters' answers, taken in turn.
-var demoPositions = []string{
-	"I support making the change now, in small steps.\n\n" +
-		"- The current design already costs us more in incidents than the change would: two outages last quarter traced back to it.\n" +
-		"- Each step can be shipped and rolled back on its own, behind a flag.\n\n" +
-		"What I would not do is change everything in one release. A first step that returns `Vec<String>` instead of `Option<Box<dyn Error>>` from the parser is small and safe.",
-	"I would wait one quarter.\n\n" +
-		"The risk is not the code but the operations around it: on-call, dashboards and runbooks all change at once. Before we switch I want:\n\n" +
-		"1. a load test at twice today's peak,\n" +
-		"2. a rollback that takes minutes, not hours,\n" +
-		"3. one engineer who owns the migration end to end.",
-	"Both sides have a point; the deciding question is measurement.\n\n" +
-		"If we cannot say *which number* tells us the new path is safe, we are not ready. Define it first — for example p99 latency under 200 ms and an error rate below 0.1% for a week — then move, in the steps the first position describes.",
+// demoPositions[node][voice] and demoRebuttals[node][voice] are the
+// debaters' answers: node 0 is the root, node i+1 demoDivergences[i]; voice is
+// the debater's place in DemoOptions.Debaters, taken modulo the three voices
+// (one for the change, one against it for now, one asking for a measure).
+var demoPositions = [][]string{
+	{
+		"I support making the change now, in small steps.\n\n" +
+			"- The current design already costs us more in incidents than the change would: two outages last quarter traced back to it.\n" +
+			"- Each step can be shipped and rolled back on its own, behind a flag.\n\n" +
+			"What I would not do is change everything in one release. A first step that returns `Vec<String>` instead of `Option<Box<dyn Error>>` from the parser is small and safe.",
+		"I would wait one quarter.\n\n" +
+			"The risk is not the code but the operations around it: on-call, dashboards and runbooks all change at once. Before we switch I want:\n\n" +
+			"1. a load test at twice today's peak,\n" +
+			"2. a rollback that takes minutes, not hours,\n" +
+			"3. one engineer who owns the migration end to end.",
+		"Both sides have a point; the deciding question is measurement.\n\n" +
+			"If we cannot say *which number* tells us the new path is safe, we are not ready. Define it first — for example p99 latency under 200 ms and an error rate below 0.1% for a week — then move, in the steps the first position describes.",
+	},
+	{
+		"Yes. Two outages last quarter cost about three engineer-weeks of firefighting; the first step of the change costs one week. At five engineers we cannot afford to keep paying the incident tax.",
+		"The arithmetic leaves out the learning curve: every one of the five engineers has to relearn the deploy path. Counted honestly, the first step costs two weeks, not one — still less than the outages, I concede.",
+		"The cost question settles itself once we write the numbers down: incidents in hours per month before and after. I expect the change to pay for itself within a year, but I want the table, not the hunch.",
+	},
+	{
+		"Two things before the switch: the flag, and a load test at twice the peak on the staging copy. I will run the test myself; the results go in the pull request.",
+		"A runbook first, reviewed by whoever is on call that week. Without it the first page at 3 a.m. lands on someone who has never seen the new path.",
+		"Whatever the list, someone has to check it against a number. I would name the on-call lead as the person who signs off, with the dashboard as evidence.",
+	},
+	{
+		"p99 latency on the checkout path: it is the number customers feel first. Under 200 ms for a week at 10% of traffic is enough.",
+		"Error rate, not latency: a fast wrong answer is worse than a slow right one. Below 0.1% for a week, and no new alert of severity two or higher.",
+		"Both numbers, and a week is too short: one release cycle, which is two weeks here. A single number invites gaming the dashboard.",
+	},
 }
 
-var demoRebuttals = []string{
-	"The load test is a fair demand and I accept it. A whole quarter of waiting is not: the two outages will not wait with us. I revise my proposal: first step behind a flag this month, load test before the flag reaches 100%.",
-	"A flag does limit the blast radius, I grant that. My concern stands for the on-call side: the runbook has to exist **before** the first step ships, not after the first page at 3 a.m.",
-	"We agree more than it looks. The open point is who decides that the numbers are good enough; I propose the on-call lead signs off, with the dashboard as evidence.",
+var demoRebuttals = [][]string{
+	{
+		"The load test is a fair demand and I accept it. A whole quarter of waiting is not: the two outages will not wait with us. I revise my proposal: first step behind a flag this month, load test before the flag reaches 100%.",
+		"A flag does limit the blast radius, I grant that. My concern stands for the on-call side: the runbook has to exist **before** the first step ships, not after the first page at 3 a.m.",
+		"We agree more than it looks. The open point is who decides that the numbers are good enough; I propose the on-call lead signs off, with the dashboard as evidence.",
+	},
+	{
+		"Two weeks instead of one is a fair correction, and the change still pays: I accept the larger estimate.",
+		"With the estimate corrected I have no objection on cost; my doubts are about readiness, not price.",
+		"The table now exists in outline and it favours the change; I withdraw my request for more figures on cost.",
+	},
+	{
+		"A reviewed runbook before the first step is cheap; I add it to my list. I still want the load test before the flag moves.",
+		"The load test is welcome, but it checks the code, not the people. I keep the runbook as a precondition.",
+		"Both lists are preconditions; neither says when the switch is done. That is the question left open.",
+	},
+	{
+		"Latency catches the slow path, the error rate the broken one; I would accept both, but a week at 10% is enough.",
+		"A week of latency alone misses silent failures. Two weeks and the error rate, or I cannot sign off.",
+		"We keep disagreeing about the window, one week or two; the judge should decide, since both sides have argued it fully.",
+	},
 }
 
 // Demo returns an in-memory fake (use it through HTTPClient; it has no
@@ -81,11 +121,41 @@ func demoReply(c Call, opt DemoOptions) Reply {
 	case strings.Contains(system, "independent judge") || strings.Contains(system, "裁判"):
 		return Text("**Move now, in small steps.** Ship the first step this month behind a flag, with a written runbook and a load test before the flag passes 10%; keep the old path deployable for a release. The on-call lead decides from the dashboard (p99 under 200 ms for a week) when the switch is complete.")
 	}
-	n := (c.Seq / 2) % len(demoPositions)
+	node, voice := demoNode(c), demoVoice(system, opt)
 	if len(c.Messages) > 1 && isRebuttal(c) {
-		return Text(demoRebuttals[n])
+		return Text(demoRebuttals[node][voice])
 	}
-	return Text(demoPositions[n])
+	return Text(demoPositions[node][voice])
+}
+
+// demoNode returns the node a call is about: 0 for the root, i+1 for
+// demoDivergences[i]. A child's prompt recalls its parent's divergence, so
+// the deepest is looked for first.
+func demoNode(c Call) int {
+	for i := len(demoDivergences) - 1; i >= 0; i-- {
+		if c.Contains(demoDivergences[i].title) {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// demoVoice returns the voice of the debater a call is for: its place in
+// opt.Debaters, modulo the voices. Every debater prompt names its own label
+// (the id unless the config gives one) before any other debater's, so the
+// label found first in the system prompt is the caller's.
+func demoVoice(system string, opt DemoOptions) int {
+	voice, at := 0, -1
+	for i, id := range opt.Debaters {
+		label := id
+		if i < len(opt.Labels) && opt.Labels[i] != "" {
+			label = opt.Labels[i]
+		}
+		if j := strings.Index(system, label); j >= 0 && (at < 0 || j < at) {
+			voice, at = i, j
+		}
+	}
+	return voice % len(demoPositions[0])
 }
 
 // isRebuttal tells a rebuttal request from a position request: it shows the
@@ -122,16 +192,16 @@ func demoJudgment(c Call, opt DemoOptions, forced bool) map[string]any {
 		{"point": "Keep a way back for one release", "detail": "The old path stays deployable until the new one has run a week."},
 	}
 	var divs []map[string]any
-	switch {
-	case c.Contains(demoDivergences[2].title):
+	switch demoNode(c) {
+	case 3:
 		consensus = []map[string]string{{"point": "p99 under 200 ms for a week decides", "detail": "Checked by the on-call lead on the dashboard."}}
 		if forced {
 			divs = []map[string]any{divergence(2)}
 		}
-	case c.Contains(demoDivergences[1].title):
+	case 2:
 		consensus = []map[string]string{{"point": "A written runbook before the first step", "detail": "Reviewed by on-call."}}
 		divs = []map[string]any{divergence(2)}
-	case c.Contains(demoDivergences[0].title):
+	case 1:
 		consensus = []map[string]string{{"point": "The change pays for itself within a year", "detail": "Counting the two outages of last quarter."}}
 	default:
 		divs = []map[string]any{divergence(0), divergence(1)}
