@@ -76,13 +76,16 @@ func (s *Store) prepare(ctx context.Context) error {
 		st, err = s.w.PrepareContext(ctx, q)
 		return st
 	}
+	// The head of the pipeline: the debate, its newest argument (n), the
+	// argument with the write's client_request_id (e) and the target (t),
+	// each joined once; every join matches at most one row.
 	s.stmts.head = prep(`SELECT d.title, d.debate_type, d.state, d.created_at, d.updated_at,
-	COALESCE((SELECT MAX(seq) FROM arguments WHERE debate_id = d.id), 0),
-	(SELECT id FROM arguments WHERE debate_id = d.id ORDER BY seq DESC LIMIT 1),
-	(SELECT id FROM arguments WHERE debate_id = d.id AND client_request_id = ?2),
-	(SELECT debate_id FROM arguments WHERE id = ?3),
-	(SELECT seq FROM arguments WHERE id = ?3)
-FROM debates d WHERE d.id = ?1`)
+	COALESCE(n.seq, 0), n.id, e.id, t.debate_id, t.seq
+FROM debates d
+LEFT JOIN arguments n ON n.debate_id = d.id AND n.seq = (SELECT MAX(seq) FROM arguments WHERE debate_id = d.id)
+LEFT JOIN arguments e ON e.debate_id = d.id AND e.client_request_id = ?2
+LEFT JOIN arguments t ON t.id = ?3
+WHERE d.id = ?1`)
 	s.stmts.insert = prep(`INSERT INTO arguments (` + argCols + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	s.stmts.update = prep(`UPDATE debates SET state = ?, updated_at = ? WHERE id = ?`)
 	s.stmts.argByID = prep(`SELECT ` + argCols + ` FROM arguments WHERE id = ?`)
