@@ -209,8 +209,8 @@ func (b *batchTx) create(nd NewDebate) (Result, error) {
 // nothing while the others commit, and a write sees those before it in the
 // batch (a replay of a write earlier in the same batch returns that write).
 // Each caller gets its own outcome after the commit. When more writes of one
-// debate are queued than a batch takes, a random choice of them goes first,
-// as concurrent writers to one debate were served before.
+// debate are queued than a batch takes, the oldest and others spread evenly
+// over that debate's queue go first (see writer.take).
 //
 // If ctx ends while the write is still queued, Submit returns ctx's error and
 // nothing is written. Once the writer has taken the write into a batch, Submit
