@@ -93,7 +93,11 @@ func TestInstall(t *testing.T) {
 			if err := os.WriteFile(old, []byte("stale"), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			written, err := Install(tt.tool, "en", dir)
+			files, err := Files(tt.tool, "en")
+			if err != nil {
+				t.Fatal(err)
+			}
+			written, err := Install(dir, files)
 			if err != nil {
 				t.Fatal(err)
 			}

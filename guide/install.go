@@ -82,14 +82,10 @@ func tomlMultiline(s string) string {
 	return "\"\"\"\n" + s + "\"\"\""
 }
 
-// Install writes the custom commands of tool into dir, replacing earlier
+// Install writes files (those Files returns) into dir, replacing earlier
 // versions of them, and returns the paths written. Each file is written
 // whole or not at all.
-func Install(tool, lang, dir string) ([]string, error) {
-	files, err := Files(tool, lang)
-	if err != nil {
-		return nil, err
-	}
+func Install(dir string, files []File) ([]string, error) {
 	var written []string
 	for _, f := range files {
 		path := filepath.Join(dir, f.Path)

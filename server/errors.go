@@ -43,14 +43,11 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 
 // errorBody is the wire form of err, logging it when it is internal.
 func (s *Server) errorBody(err error, reqID, where string) *api.ErrorBody {
-	var pe *protocol.Error
-	if errors.As(err, &pe) && pe.Code != protocol.CodeInternal {
-		if _, known := api.Status(string(pe.Code)); known {
-			return api.FromError(pe)
-		}
+	_, body, internal := api.Problem(err, reqID)
+	if internal {
+		s.log.Error("internal error", "request_id", reqID, "where", where, "err", err)
 	}
-	s.log.Error("internal error", "request_id", reqID, "where", where, "err", err)
-	return &api.ErrorBody{Code: string(protocol.CodeInternal), Message: "internal error (request " + reqID + ")", RequestID: reqID}
+	return body
 }
 
 func (s *Server) writeErrorBody(w http.ResponseWriter, r *http.Request, status int, body *api.ErrorBody) {

@@ -18,7 +18,7 @@ import (
 // it committed. The commit sends the notification that wakes waiters on every
 // replica.
 
-// pgNow is the Store's clock at PostgreSQL's precision.
+// now is the Store's clock at PostgreSQL's precision.
 func (p *pgDB) now() time.Time { return p.s.opts.Now().UTC().Truncate(time.Microsecond) }
 
 // create writes a debate and its MOTION, or answers a replay.

@@ -255,9 +255,15 @@ func (e *env) explainUnreachable(s conn, err error) error {
 	return err
 }
 
-// redactURL drops a password from a URL that will be printed.
+// redactURL drops a password from a URL (or a database path) that will be
+// printed. A URL that does not parse but may hold credentials (an "@") is
+// replaced whole, since its password cannot be told from the rest.
 func redactURL(s string) string {
-	if u, err := url.Parse(s); err == nil && u.User != nil {
+	u, err := url.Parse(s)
+	switch {
+	case err != nil && strings.Contains(s, "@"):
+		return "(a URL that does not parse, not shown: it may hold a password)"
+	case err == nil && u.User != nil:
 		if _, ok := u.User.Password(); ok {
 			return u.Redacted()
 		}

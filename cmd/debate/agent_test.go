@@ -580,11 +580,17 @@ func TestAgentWait(t *testing.T) {
 		for len(srv.polls) > 0 {
 			<-srv.polls
 		}
+		// Wait after the newest argument, so that the poll holds until the
+		// interrupt comes.
+		newest := c.run(t, "wait", "--debate-id", "d1", "--role", "opponent").mustOK(t).str("argument_id")
+		for len(srv.polls) > 0 {
+			<-srv.polls
+		}
 		sigs := make(chan chan<- os.Signal, 1)
 		done := make(chan outcome, 1)
 		go func() {
 			a, err := call{vars: vars, notify: func(c chan<- os.Signal) { sigs <- c }}.exec(
-				"wait", "--debate-id", "d1", "--role", "opponent", "--argument-id", "nothing-after-this", "--deadline", "1m")
+				"wait", "--debate-id", "d1", "--role", "opponent", "--argument-id", newest, "--deadline", "1m")
 			done <- outcome{a, err}
 		}()
 		sig := <-sigs
@@ -596,7 +602,7 @@ func TestAgentWait(t *testing.T) {
 		sig <- os.Interrupt
 		a := (<-done).must(t)
 		a.wantError(t, exitInterrupted, "INTERRUPTED")
-		if !strings.Contains(a.str("error", "suggestion"), "debate wait --debate-id d1 --role opponent --argument-id nothing-after-this --deadline 1m0s") {
+		if !strings.Contains(a.str("error", "suggestion"), "debate wait --debate-id d1 --role opponent --argument-id "+newest+" --deadline 1m0s") {
 			t.Errorf("no command to resume: %s", a.stdout)
 		}
 	})
@@ -727,6 +733,23 @@ func TestShellQuote(t *testing.T) {
 	} {
 		if got := shellQuote(tt.in); got != tt.want {
 			t.Errorf("shellQuote(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestRedactURL(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"http://127.0.0.1:3456", "http://127.0.0.1:3456"},
+		{"postgres://debate:s3cret@db:5432/debates", "postgres://debate:xxxxx@db:5432/debates"},
+		{"postgres://debate@db/debates", "postgres://debate@db/debates"},
+		{"postgres://debate:s3cr%zz@db/debates", "(a URL that does not parse, not shown: it may hold a password)"},
+		{"http://a:s3cret@[::1/", "(a URL that does not parse, not shown: it may hold a password)"},
+		{"/home/me/.local/share/debate/debate.db", "/home/me/.local/share/debate/debate.db"},
+		{"/tmp/odd%zz.db", "/tmp/odd%zz.db"},
+	}
+	for _, tt := range tests {
+		if got := redactURL(tt.in); got != tt.want {
+			t.Errorf("redactURL(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }

@@ -83,29 +83,45 @@ func docsCmd(e *env, args []string) int {
 	return a.fail(context.Background(), usagef("unknown docs command %q: want create, submit or get", args[0]))
 }
 
+// docsCreateOptions are the flags of docs create.
+type docsCreateOptions struct {
+	title string
+}
+
 func docsCreateCmd(e *env, args []string) int {
+	var o docsCreateOptions
 	a := newAgent(e, "docs create")
 	a.withServer()
-	title := a.fs.String("title", "", "title of the document")
+	a.fs.StringVar(&o.title, "title", "", "title of the document")
 	a.withContent("the document", false)
 	a.withRequestID()
 	help := a.help("debate docs create {--content <s> | --file <f> | --stdin} [--title <t>] [--client-request-id <k>]",
 		`Store a new document as version 1 and print its doc_id, to cite in arguments.`,
 		"  debate docs create --title 'Plan' --file plan.md\n  git diff | debate docs create --title 'The change' --stdin\n")
 	return a.run(args, help, nil, func(ctx context.Context, s conn, _ []string) (any, error) {
-		content, _, err := a.readContent()
-		if err != nil {
-			return nil, err
-		}
-		r, err := s.client.CreateDocument(ctx, api.CreateDocumentRequest{Title: *title, Content: content, ClientRequestID: a.requestID})
-		if err != nil {
-			return nil, err
-		}
-		return documentOut(r, true), nil
+		return o.run(ctx, a, s)
 	})
 }
 
+func (o *docsCreateOptions) run(ctx context.Context, a *agent, s conn) (any, error) {
+	content, _, err := a.readContent()
+	if err != nil {
+		return nil, err
+	}
+	r, err := s.client.CreateDocument(ctx, api.CreateDocumentRequest{Title: o.title, Content: content, ClientRequestID: a.requestID})
+	if err != nil {
+		return nil, err
+	}
+	return documentOut(r, true), nil
+}
+
+// docsSubmitOptions are the arguments of docs submit.
+type docsSubmitOptions struct {
+	docID string
+}
+
 func docsSubmitCmd(e *env, args []string) int {
+	var o docsSubmitOptions
 	a := newAgent(e, "docs submit")
 	a.withServer()
 	a.withContent("the new version", false)
@@ -114,33 +130,51 @@ func docsSubmitCmd(e *env, args []string) int {
 		`Store the next version of document <doc-id> and print its number.`,
 		"  debate docs submit \"$doc\" --file plan-v2.md\n")
 	return a.run(args, help, []string{"doc-id"}, func(ctx context.Context, s conn, args []string) (any, error) {
-		content, _, err := a.readContent()
-		if err != nil {
-			return nil, err
-		}
-		r, err := s.client.SubmitDocument(ctx, args[0], api.SubmitDocumentRequest{Content: content, ClientRequestID: a.requestID})
-		if err != nil {
-			return nil, err
-		}
-		return documentOut(r, true), nil
+		o.docID = args[0]
+		return o.run(ctx, a, s)
 	})
 }
 
+func (o *docsSubmitOptions) run(ctx context.Context, a *agent, s conn) (any, error) {
+	content, _, err := a.readContent()
+	if err != nil {
+		return nil, err
+	}
+	r, err := s.client.SubmitDocument(ctx, o.docID, api.SubmitDocumentRequest{Content: content, ClientRequestID: a.requestID})
+	if err != nil {
+		return nil, err
+	}
+	return documentOut(r, true), nil
+}
+
+// docsGetOptions are the arguments and flags of docs get.
+type docsGetOptions struct {
+	docID string
+	// version is the version to print; 0 prints the latest.
+	version int
+}
+
 func docsGetCmd(e *env, args []string) int {
+	var o docsGetOptions
 	a := newAgent(e, "docs get")
 	a.withServer()
-	version := a.fs.Int("version", 0, "version to print (default: the latest)")
+	a.fs.IntVar(&o.version, "version", 0, "version to print (default: the latest)")
 	help := a.help("debate docs get <doc-id> [--version <n>]",
 		`Print a version of document <doc-id>: its content, version and latest_version.`,
 		"  debate docs get \"$doc\"\n  debate docs get \"$doc\" --version 1 | jq -r .document.content\n")
 	return a.run(args, help, []string{"doc-id"}, func(ctx context.Context, s conn, args []string) (any, error) {
-		if a.fs.Changed("version") && *version < 1 {
-			return nil, usagef("--version must be 1 or more (got %d)", *version)
+		if a.fs.Changed("version") && o.version < 1 {
+			return nil, usagef("--version must be 1 or more (got %d)", o.version)
 		}
-		r, err := s.client.GetDocument(ctx, args[0], *version)
-		if err != nil {
-			return nil, err
-		}
-		return documentOut(r, false), nil
+		o.docID = args[0]
+		return o.run(ctx, s)
 	})
+}
+
+func (o *docsGetOptions) run(ctx context.Context, s conn) (any, error) {
+	r, err := s.client.GetDocument(ctx, o.docID, o.version)
+	if err != nil {
+		return nil, err
+	}
+	return documentOut(r, false), nil
 }

@@ -82,17 +82,17 @@ func (o *guideOptions) install(e *env) int {
 	if o.tool == "" {
 		return e.fail("guide", usagef("--for is required: claude, codex or gemini"))
 	}
-	if _, err := guide.Files(o.tool, o.lang); err != nil {
+	files, err := guide.Files(o.tool, o.lang)
+	if err != nil {
 		return e.fail("guide", usageError{fmt.Errorf("--for/--lang: %w", err)})
 	}
 	dir := o.dir
 	if dir == "" {
-		var err error
 		if dir, err = o.defaultDir(e); err != nil {
 			return e.fail("guide", err)
 		}
 	}
-	written, err := guide.Install(o.tool, o.lang, dir)
+	written, err := guide.Install(dir, files)
 	for _, p := range written {
 		fmt.Fprintf(e.stdout, "wrote %s\n", p)
 	}

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"errors"
 	"net/http"
 
 	"github.com/debatehq/debate/protocol"
@@ -47,4 +48,20 @@ func Status(code string) (int, bool) {
 		return http.StatusInternalServerError, false
 	}
 	return st, true
+}
+
+// Problem is the wire form of err and its HTTP status, for the API and the
+// web pages alike: a *protocol.Error whose code is known and not internal as
+// it is, anything else as "internal error" naming the request reqID. internal
+// reports the latter: the caller logs err, whose text never reaches the
+// client.
+func Problem(err error, reqID string) (status int, body *ErrorBody, internal bool) {
+	var pe *protocol.Error
+	if errors.As(err, &pe) && pe.Code != protocol.CodeInternal {
+		if st, known := statuses[string(pe.Code)]; known {
+			return st, FromError(pe), false
+		}
+	}
+	return http.StatusInternalServerError, &ErrorBody{Code: string(protocol.CodeInternal),
+		Message: "internal error (request " + reqID + ")", RequestID: reqID}, true
 }

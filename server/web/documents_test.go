@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/debatehq/debate/internal/golden"
 	"github.com/debatehq/debate/protocol"
 	"github.com/debatehq/debate/store"
 )
@@ -30,7 +32,7 @@ func TestDocumentPage(t *testing.T) {
 	if p.status != http.StatusOK || !strings.HasPrefix(p.header.Get("Content-Type"), "text/html") {
 		t.Fatalf("browser: %d %s", p.status, p.body)
 	}
-	golden(t, "document.html", strings.ReplaceAll(mainOf(t, p.body), v1.ID, "DOC-ID"))
+	golden.Assert(t, filepath.Join("testdata", "document.html"), []byte(strings.ReplaceAll(mainOf(t, p.body), v1.ID, "DOC-ID")))
 
 	first := mainOf(t, f.get(path+"?version=1", browserAccept, "").body)
 	if !strings.Contains(first, "version 1 of 2") || strings.Contains(first, "Changes from") || !strings.Contains(first, `href="/documents/`+v1.ID+`?version=2"`) {
@@ -60,7 +62,7 @@ func TestArgumentDocRefs(t *testing.T) {
 	f.submit(store.Write{DebateID: "d1", Type: protocol.Intervention, Role: protocol.Arbitrator, Content: "no documents here"})
 	p := f.get("/ui/debates/d1/arguments", "", "")
 	var env struct {
-		Data Rendered `json:"data"`
+		Data rendered `json:"data"`
 	}
 	if err := json.Unmarshal([]byte(p.body), &env); err != nil || len(env.Data.Arguments) != 2 {
 		t.Fatalf("%d %s", p.status, p.body)

@@ -28,7 +28,6 @@ import (
 	"embed"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"html/template"
 	"log/slog"
@@ -44,8 +43,8 @@ import (
 	"github.com/debatehq/debate/store"
 )
 
-// PageSize is how many debates the list shows per page.
-const PageSize = 50
+// pageSize is how many debates the list shows per page.
+const pageSize = 50
 
 // Options configure the web UI.
 type Options struct {
@@ -279,14 +278,13 @@ type errorData struct {
 // fail shows err as an error page: a protocol error as it is, anything else
 // as an internal error logged with the request id.
 func (h *handler) fail(w http.ResponseWriter, r *http.Request, err error) {
-	var pe *protocol.Error
-	if !errors.As(err, &pe) || pe.Code == protocol.CodeInternal {
+	status, body, internal := api.Problem(err, w.Header().Get("X-Request-Id"))
+	if internal {
 		h.internal(w, r, err)
 		return
 	}
-	status, _ := api.Status(string(pe.Code))
 	h.page(w, r, status, "error", http.StatusText(status),
-		errorData{Status: status, Code: string(pe.Code), Message: pe.Message, Suggestion: pe.Suggestion})
+		errorData{Status: status, Code: body.Code, Message: body.Message, Suggestion: body.Suggestion})
 }
 
 func (h *handler) notFound(w http.ResponseWriter, r *http.Request, msg string) {
@@ -343,21 +341,21 @@ func (h *handler) list(w http.ResponseWriter, r *http.Request) {
 			WithSuggestion("use ?view=needs for the debates that wait for you"))
 		return
 	}
-	needs, err := h.needs(r.Context(), PageSize)
+	needs, err := h.needs(r.Context(), pageSize)
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
 	d.Needs = needs.Total
 	p := needs
-	f := store.Filter{State: q.State, Offset: q.Offset, PendingFirstOpponent: q.PendingFirstOpponent, Limit: PageSize}
+	f := store.Filter{State: q.State, Offset: q.Offset, PendingFirstOpponent: q.PendingFirstOpponent, Limit: pageSize}
 	if !d.NeedsView {
 		if p, err = h.st.List(r.Context(), f); err != nil {
 			h.fail(w, r, err)
 			return
 		}
 	} else {
-		f = store.Filter{Limit: PageSize}
+		f = store.Filter{Limit: pageSize}
 	}
 	d.Total = p.Total
 	for _, s := range protocol.States {
@@ -383,7 +381,7 @@ func (h *handler) list(w http.ResponseWriter, r *http.Request) {
 		return "/?" + v.Encode()
 	}
 	if !d.NeedsView && f.Offset > 0 {
-		d.NewerURL = pageURL(max(0, f.Offset-PageSize))
+		d.NewerURL = pageURL(max(0, f.Offset-pageSize))
 	}
 	if !d.NeedsView && f.Offset+len(p.Debates) < p.Total {
 		d.OlderURL = pageURL(f.Offset + len(p.Debates))
@@ -430,9 +428,9 @@ func (h *handler) debate(w http.ResponseWriter, r *http.Request) {
 		Updated: c.Debate.UpdatedAt, Data: pageData{Debate: d, States: h.states}})
 }
 
-// RenderedArgument is an argument with its content rendered to safe HTML, as
+// renderedArgument is an argument with its content rendered to safe HTML, as
 // GET /ui/debates/{id}/arguments returns it.
-type RenderedArgument struct {
+type renderedArgument struct {
 	api.Argument
 	HTML string `json:"html"`
 	// Docs lists the ids of existing documents the content mentions; the
@@ -440,11 +438,11 @@ type RenderedArgument struct {
 	Docs []string `json:"docs,omitempty"`
 }
 
-// Rendered is the answer of GET /ui/debates/{id}/arguments: the debate as it
+// rendered is the answer of GET /ui/debates/{id}/arguments: the debate as it
 // is now and its arguments after the given seq, in seq order.
-type Rendered struct {
+type rendered struct {
 	Debate    api.Debate         `json:"debate"`
-	Arguments []RenderedArgument `json:"arguments"`
+	Arguments []renderedArgument `json:"arguments"`
 }
 
 // arguments serves the arguments of a debate after ?after= (a seq), their
@@ -464,7 +462,7 @@ func (h *handler) arguments(w http.ResponseWriter, r *http.Request) {
 		h.jsonError(w, r, err)
 		return
 	}
-	out := Rendered{Debate: api.FromDebate(deb), Arguments: make([]RenderedArgument, 0, len(args))}
+	out := rendered{Debate: api.FromDebate(deb), Arguments: make([]renderedArgument, 0, len(args))}
 	known := map[string]bool{}
 	for _, a := range args {
 		body, err := render.Fragment([]byte(a.Content))
@@ -477,22 +475,20 @@ func (h *handler) arguments(w http.ResponseWriter, r *http.Request) {
 			h.jsonError(w, r, err)
 			return
 		}
-		out.Arguments = append(out.Arguments, RenderedArgument{Argument: api.FromArgument(a), HTML: string(body), Docs: docs})
+		out.Arguments = append(out.Arguments, renderedArgument{Argument: api.FromArgument(a), HTML: string(body), Docs: docs})
 	}
-	h.writeJSON(w, http.StatusOK, api.Envelope[Rendered]{Success: true, Data: out})
+	h.writeJSON(w, http.StatusOK, api.Envelope[rendered]{Success: true, Data: out})
 }
 
+// jsonError writes err in the API's error envelope, logging it when it is
+// internal.
 func (h *handler) jsonError(w http.ResponseWriter, r *http.Request, err error) {
-	var pe *protocol.Error
-	if !errors.As(err, &pe) || pe.Code == protocol.CodeInternal {
-		id := w.Header().Get("X-Request-Id")
+	id := w.Header().Get("X-Request-Id")
+	status, body, internal := api.Problem(err, id)
+	if internal {
 		h.log.Error("web: internal error", "request_id", id, "where", r.Method+" "+r.URL.Path, "err", err)
-		h.writeJSON(w, http.StatusInternalServerError, api.Envelope[any]{Error: &api.ErrorBody{
-			Code: string(protocol.CodeInternal), Message: "internal error (request " + id + ")", RequestID: id}})
-		return
 	}
-	status, _ := api.Status(string(pe.Code))
-	h.writeJSON(w, status, api.Envelope[any]{Error: api.FromError(pe)})
+	h.writeJSON(w, status, api.Envelope[any]{Error: body})
 }
 
 func (h *handler) writeJSON(w http.ResponseWriter, status int, v any) {

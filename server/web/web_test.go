@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
-	"flag"
 	"io"
 	"log/slog"
 	"net/http"
@@ -20,13 +19,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/debatehq/debate/internal/golden"
 	"github.com/debatehq/debate/protocol"
 	"github.com/debatehq/debate/server"
 	"github.com/debatehq/debate/server/api"
 	"github.com/debatehq/debate/store"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // syncBuffer is a log sink safe for concurrent handlers.
 type syncBuffer struct {
@@ -164,47 +162,6 @@ func mainOf(t testing.TB, body string) string {
 	return m[1]
 }
 
-// golden compares got with testdata/name, rewriting it with -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from the golden file (go test -update rewrites it):\n%s", name, lineDiff(string(want), got))
-	}
-}
-
-// lineDiff shows the lines that differ between want and got.
-func lineDiff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	var b strings.Builder
-	for i := 0; i < max(len(w), len(g)); i++ {
-		var a, c string
-		if i < len(w) {
-			a = w[i]
-		}
-		if i < len(g) {
-			c = g[i]
-		}
-		if a != c {
-			b.WriteString("line " + strconv.Itoa(i+1) + ":\n- " + a + "\n+ " + c + "\n")
-		}
-	}
-	return b.String()
-}
-
 // seed makes three debates in three states, the newest last.
 func seed(f *fixture) {
 	m := f.create("d-old", "Tabs or spaces", "Spaces.")
@@ -269,7 +226,7 @@ func TestPages(t *testing.T) {
 				}
 			}
 			if tt.golden != "" {
-				golden(t, tt.golden, mainOf(t, p.body))
+				golden.Assert(t, filepath.Join("testdata", tt.golden), []byte(mainOf(t, p.body)))
 			}
 		})
 	}
@@ -292,12 +249,12 @@ func TestListOrder(t *testing.T) {
 
 func TestListPages(t *testing.T) {
 	f := newFixture(t, "", nil, store.Options{})
-	for i := range PageSize + 3 {
+	for i := range pageSize + 3 {
 		f.create("p"+strconv.Itoa(i), "Debate "+strconv.Itoa(i), "Motion.")
 	}
 	first := f.get("/", browserAccept, "").body
-	if n := strings.Count(first, `<li class="debate">`); n != PageSize {
-		t.Errorf("first page has %d debates, want %d", n, PageSize)
+	if n := strings.Count(first, `<li class="debate">`); n != pageSize {
+		t.Errorf("first page has %d debates, want %d", n, pageSize)
 	}
 	if !strings.Contains(first, `href="/?offset=50"`) || strings.Contains(first, `rel="prev"`) {
 		t.Errorf("first page: want an Older link to offset 50 and no Newer link:\n%s", mainOf(t, first))
@@ -355,7 +312,7 @@ func TestXSS(t *testing.T) {
 	}
 
 	p := f.get("/ui/debates/x1/arguments", "", "")
-	var env api.Envelope[Rendered]
+	var env api.Envelope[rendered]
 	if err := json.Unmarshal([]byte(p.body), &env); err != nil || !env.Success || len(env.Data.Arguments) != 2 {
 		t.Fatalf("rendered arguments: %v %s", err, p.body)
 	}
@@ -534,7 +491,7 @@ func TestReports(t *testing.T) {
 			t.Errorf("%s: %d, want %q in:\n%s", path, p.status, want, p.body)
 		}
 	}
-	golden(t, "report.html", strings.ReplaceAll(mainOf(t, f.get("/reports/0/summary.md", browserAccept, "").body), dir, "<dir>"))
+	golden.Assert(t, filepath.Join("testdata", "report.html"), []byte(strings.ReplaceAll(mainOf(t, f.get("/reports/0/summary.md", browserAccept, "").body), dir, "<dir>")))
 }
 
 func TestReportTraversal(t *testing.T) {
