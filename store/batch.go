@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 
@@ -67,7 +68,8 @@ func (o *op) wrap(err error) error {
 // answers every caller of the batch and gives the token back, and another
 // waiting caller takes it for the next batch. So the caller holding the token
 // runs other callers' writes, and a lone write is committed at once by its own
-// caller. Nobody waits for more writes to arrive.
+// caller. Nobody waits for more writes to arrive: the caller taking the token
+// only yields once, so that writers already runnable queue first (see batch).
 type writer struct {
 	s     *Store
 	token chan struct{} // holds a value while a caller runs a batch
@@ -259,6 +261,10 @@ func (w *writer) batch() {
 		}
 		return
 	}
+	// Let the goroutines runnable now run first: among them are the callers
+	// the last batch answered, whose next writes then join this batch
+	// instead of waiting for the one after it.
+	runtime.Gosched()
 	ops := w.take(perDebateCap)
 	if len(ops) == 0 {
 		tx.Rollback()
@@ -274,6 +280,11 @@ func (w *writer) batch() {
 	// back instead of committed. A RESOLUTION is never alone: its RULING
 	// follows, and must not undo it.
 	b.solo = len(ops) == 1 && (ops[0].write == nil || ops[0].write.Type != protocol.Resolution)
+	if !b.solo {
+		b.sp = tx.StmtContext(bg, s.stmts.savepoint)
+		b.release = tx.StmtContext(bg, s.stmts.release)
+		b.rollbackTo = tx.StmtContext(bg, s.stmts.rollbackTo)
+	}
 	for i, o := range ops {
 		if err := o.ctx.Err(); err != nil {
 			o.out = outcome{err: o.wrap(err)}
@@ -335,6 +346,7 @@ type batchTx struct {
 	s                             *Store
 	tx                            *sql.Tx
 	head, insert, update, argByID *sql.Stmt
+	sp, release, rollbackTo       *sql.Stmt // nil when solo
 
 	solo bool // the batch is one write, run without a savepoint
 	open bool // the savepoint of the write being run is open
@@ -346,7 +358,7 @@ func (b *batchTx) savepoint() error {
 	if b.solo || b.open {
 		return nil
 	}
-	if _, err := b.tx.ExecContext(context.Background(), "SAVEPOINT w"); err != nil {
+	if _, err := b.sp.ExecContext(context.Background()); err != nil {
 		return fmt.Errorf("savepoint: %w", err)
 	}
 	b.open = true
@@ -362,11 +374,11 @@ func (b *batchTx) end(failed bool) error {
 	b.open = false
 	ctx := context.Background()
 	if failed {
-		if _, err := b.tx.ExecContext(ctx, "ROLLBACK TO w"); err != nil {
+		if _, err := b.rollbackTo.ExecContext(ctx); err != nil {
 			return fmt.Errorf("roll back a failed write: %w", err)
 		}
 	}
-	if _, err := b.tx.ExecContext(ctx, "RELEASE w"); err != nil {
+	if _, err := b.release.ExecContext(ctx); err != nil {
 		return fmt.Errorf("release savepoint: %w", err)
 	}
 	return nil

@@ -13,6 +13,14 @@ import (
 // (debate_id, client_request_id). parent_id is checked by the pipeline (the
 // target must belong to the debate) rather than by a foreign key, which would
 // need an index of its own. Lists sort the debates table, which stays small.
+//
+// A CHECK of the form x IN (three or more values) builds a temporary b-tree
+// of the values each time a row is written; version 2 spells the CHECKs of
+// type, role and state as comparisons joined by OR, which test the same
+// values with none. It edits the table definitions in place, as SQLite
+// documents for changes that leave the stored rows as they are
+// (https://sqlite.org/lang_altertable.html#otheralter); rebuilding the debates
+// table instead would delete every argument through ON DELETE CASCADE.
 var migrations = []string{
 	`
 CREATE TABLE debates (
@@ -58,6 +66,20 @@ CREATE TABLE document_versions (
 	UNIQUE (document_id, client_request_id)
 );
 `,
+	`
+PRAGMA writable_schema = ON;
+UPDATE sqlite_schema SET sql = replace(replace(sql,
+	'CHECK (type IN (''MOTION'',''CLAIM'',''APPEAL'',''RULING'',''INTERVENTION'',''RESOLUTION''))',
+	'CHECK (type = ''MOTION'' OR type = ''CLAIM'' OR type = ''APPEAL'' OR type = ''RULING'' OR type = ''INTERVENTION'' OR type = ''RESOLUTION'')'),
+	'CHECK (role IN (''proposer'',''opponent'',''arbitrator''))',
+	'CHECK (role = ''proposer'' OR role = ''opponent'' OR role = ''arbitrator'')')
+WHERE type = 'table' AND name = 'arguments';
+UPDATE sqlite_schema SET sql = replace(sql,
+	'CHECK (state IN (''AWAITING_OPPONENT'',''AWAITING_PROPOSER'',''AWAITING_ARBITRATOR'',''INTERVENTION_PENDING'',''CLOSED''))',
+	'CHECK (state = ''AWAITING_OPPONENT'' OR state = ''AWAITING_PROPOSER'' OR state = ''AWAITING_ARBITRATOR'' OR state = ''INTERVENTION_PENDING'' OR state = ''CLOSED'')')
+WHERE type = 'table' AND name = 'debates';
+PRAGMA writable_schema = RESET;
+`,
 }
 
 // SchemaVersion is the schema version this program writes.
@@ -85,6 +107,16 @@ func (s *Store) migrate(ctx context.Context) error {
 		if _, err := tx.ExecContext(ctx, migrations[i]); err != nil {
 			return fmt.Errorf("migrate: to version %d: %w", i+1, err)
 		}
+	}
+	// A definition edited in place does not change the schema cookie as DDL
+	// does: bump it, so that every connection, in this process or another,
+	// reads the schema again.
+	var cookie int
+	if err := tx.QueryRowContext(ctx, "PRAGMA schema_version").Scan(&cookie); err != nil {
+		return fmt.Errorf("migrate: read schema_version: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA schema_version = %d", cookie+1)); err != nil {
+		return fmt.Errorf("migrate: set schema_version: %w", err)
 	}
 	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", len(migrations))); err != nil {
 		return fmt.Errorf("migrate: set user_version: %w", err)

@@ -60,6 +60,10 @@ type writeStmts struct {
 	head, insert, update, argByID *sql.Stmt
 	version                       *sql.Stmt // PRAGMA data_version
 	newest                        *sql.Stmt // on the reader pool
+
+	// The savepoint of each write in a batch: prepared, since a batch of
+	// many writes runs them for every one.
+	savepoint, release, rollbackTo *sql.Stmt
 }
 
 func (s *Store) prepare(ctx context.Context) error {
@@ -72,17 +76,23 @@ func (s *Store) prepare(ctx context.Context) error {
 		st, err = s.w.PrepareContext(ctx, q)
 		return st
 	}
+	// The head of the pipeline: the debate, its newest argument (n), the
+	// argument with the write's client_request_id (e) and the target (t),
+	// each joined once; every join matches at most one row.
 	s.stmts.head = prep(`SELECT d.title, d.debate_type, d.state, d.created_at, d.updated_at,
-	COALESCE((SELECT MAX(seq) FROM arguments WHERE debate_id = d.id), 0),
-	(SELECT id FROM arguments WHERE debate_id = d.id ORDER BY seq DESC LIMIT 1),
-	(SELECT id FROM arguments WHERE debate_id = d.id AND client_request_id = ?2),
-	(SELECT debate_id FROM arguments WHERE id = ?3),
-	(SELECT seq FROM arguments WHERE id = ?3)
-FROM debates d WHERE d.id = ?1`)
+	COALESCE(n.seq, 0), n.id, e.id, t.debate_id, t.seq
+FROM debates d
+LEFT JOIN arguments n ON n.debate_id = d.id AND n.seq = (SELECT MAX(seq) FROM arguments WHERE debate_id = d.id)
+LEFT JOIN arguments e ON e.debate_id = d.id AND e.client_request_id = ?2
+LEFT JOIN arguments t ON t.id = ?3
+WHERE d.id = ?1`)
 	s.stmts.insert = prep(`INSERT INTO arguments (` + argCols + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	s.stmts.update = prep(`UPDATE debates SET state = ?, updated_at = ? WHERE id = ?`)
 	s.stmts.argByID = prep(`SELECT ` + argCols + ` FROM arguments WHERE id = ?`)
 	s.stmts.version = prep(`PRAGMA data_version`)
+	s.stmts.savepoint = prep(`SAVEPOINT w`)
+	s.stmts.release = prep(`RELEASE w`)
+	s.stmts.rollbackTo = prep(`ROLLBACK TO w`)
 	if err == nil {
 		s.stmts.newest, err = s.r.PrepareContext(ctx, `SELECT d.title, d.debate_type, d.state, d.created_at, d.updated_at, `+
 			prefixed("a.", argCols)+` FROM debates d JOIN arguments a ON a.debate_id = d.id WHERE d.id = ? ORDER BY a.seq DESC LIMIT 1`)
@@ -94,7 +104,7 @@ FROM debates d WHERE d.id = ?1`)
 }
 
 func (w *writeStmts) close() {
-	for _, st := range []*sql.Stmt{w.head, w.insert, w.update, w.argByID, w.version, w.newest} {
+	for _, st := range []*sql.Stmt{w.head, w.insert, w.update, w.argByID, w.version, w.newest, w.savepoint, w.release, w.rollbackTo} {
 		if st != nil {
 			st.Close()
 		}
@@ -199,8 +209,8 @@ func (b *batchTx) create(nd NewDebate) (Result, error) {
 // nothing while the others commit, and a write sees those before it in the
 // batch (a replay of a write earlier in the same batch returns that write).
 // Each caller gets its own outcome after the commit. When more writes of one
-// debate are queued than a batch takes, a random choice of them goes first,
-// as concurrent writers to one debate were served before.
+// debate are queued than a batch takes, the oldest and others spread evenly
+// over that debate's queue go first (see writer.take).
 //
 // If ctx ends while the write is still queued, Submit returns ctx's error and
 // nothing is written. Once the writer has taken the write into a batch, Submit
