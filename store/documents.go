@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -146,6 +147,38 @@ func (s *Store) GetDocument(ctx context.Context, id string, version int) (protoc
 		return protocol.Document{}, fmt.Errorf("get document %s: %w", id, err)
 	}
 	return doc, nil
+}
+
+// ExistingDocuments reports which of ids name a document, in one query that
+// reads no content: the set holds the ids that exist.
+func (s *Store) ExistingDocuments(ctx context.Context, ids []string) (map[string]bool, error) {
+	out := map[string]bool{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	if s.pg != nil {
+		return s.pg.existingDocuments(ctx, ids, out)
+	}
+	list, err := json.Marshal(ids)
+	if err != nil {
+		return nil, fmt.Errorf("existing documents: %w", err)
+	}
+	rows, err := s.r.QueryContext(ctx, `SELECT id FROM documents WHERE id IN (SELECT value FROM json_each(?))`, string(list))
+	if err != nil {
+		return nil, fmt.Errorf("existing documents: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("existing documents: %w", err)
+		}
+		out[id] = true
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("existing documents: %w", err)
+	}
+	return out, nil
 }
 
 func (s *Store) checkDocument(content string) error {

@@ -102,6 +102,21 @@ func (p *pgDB) getDocument(ctx context.Context, id string, version int) (protoco
 	return doc, nil
 }
 
+func (p *pgDB) existingDocuments(ctx context.Context, ids []string, out map[string]bool) (map[string]bool, error) {
+	rows, err := p.pool.Query(ctx, `SELECT id FROM documents WHERE id = ANY($1::text[])`, ids)
+	if err != nil {
+		return nil, fmt.Errorf("existing documents: %w", err)
+	}
+	found, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("existing documents: %w", err)
+	}
+	for _, id := range found {
+		out[id] = true
+	}
+	return out, nil
+}
+
 func pgScanDocument(r scanner) (protocol.Document, error) {
 	var d protocol.Document
 	if err := r.Scan(&d.ID, &d.Title, &d.Version, &d.LatestVersion, &d.Content, &d.ClientRequestID, &d.CreatedAt); err != nil {

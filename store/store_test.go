@@ -441,6 +441,50 @@ func TestDefaultPath(t *testing.T) {
 	}
 }
 
+// TestExistingDocuments: of a set of ids, exactly those of documents come
+// back, whatever else the set holds (duplicates, unknown ids, quotes).
+func TestExistingDocuments(t *testing.T) { forBackends(t, testExistingDocuments) }
+
+func testExistingDocuments(t *testing.T, db string) {
+	ctx := context.Background()
+	s := openAt(t, db, Options{})
+	var made []string
+	for _, key := range []string{"c1", "c2"} {
+		d, _, err := s.CreateDocument(ctx, NewDocument{Title: key, Content: "text " + key, ClientRequestID: key})
+		if err != nil {
+			t.Fatal(err)
+		}
+		made = append(made, d.ID)
+	}
+	missing := "00000000-0000-4000-8000-000000000000"
+	for _, tt := range []struct {
+		name string
+		ids  []string
+		want []string
+	}{
+		{"none asked", nil, nil},
+		{"all exist", made, made},
+		{"one exists", []string{missing, made[1]}, made[1:]},
+		{"duplicates", []string{made[0], made[0], missing}, made[:1]},
+		{"none exists", []string{missing, `x"]'; --`}, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := s.ExistingDocuments(ctx, tt.ids)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(tt.want) {
+				t.Fatalf("ExistingDocuments(%q) = %v, want %q", tt.ids, got, tt.want)
+			}
+			for _, id := range tt.want {
+				if !got[id] {
+					t.Errorf("ExistingDocuments(%q) = %v, lacks %s", tt.ids, got, id)
+				}
+			}
+		})
+	}
+}
+
 func TestDocuments(t *testing.T) { forBackends(t, testDocuments) }
 
 func testDocuments(t *testing.T, db string) {

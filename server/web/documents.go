@@ -1,8 +1,6 @@
 package web
 
 import (
-	"context"
-	"fmt"
 	"html/template"
 	"net/http"
 	"net/url"
@@ -114,32 +112,16 @@ func documentURL(id string, version, from int) string {
 // docIDPattern matches the ids the store gives documents (UUIDs).
 var docIDPattern = regexp.MustCompile(`[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}`)
 
-// docRefs lists the ids of existing documents that text mentions, in order
-// of first mention; known caches lookups across the arguments of one
-// request.
-func (h *handler) docRefs(ctx context.Context, text string, known map[string]bool) ([]string, error) {
+// docMentions lists the document ids text mentions, each once, in order of
+// first mention; whether they exist is for the store to say.
+func docMentions(text string) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, id := range docIDPattern.FindAllString(text, -1) {
-		if seen[id] {
-			continue
-		}
-		seen[id] = true
-		exists, ok := known[id]
-		if !ok {
-			_, err := h.st.GetDocument(ctx, id, 0)
-			switch protocol.CodeOf(err) {
-			case "":
-				exists = true
-			case protocol.CodeDocumentNotFound:
-			default:
-				return nil, fmt.Errorf("look up document %s: %w", id, err)
-			}
-			known[id] = exists
-		}
-		if exists {
+		if !seen[id] {
+			seen[id] = true
 			out = append(out, id)
 		}
 	}
-	return out, nil
+	return out
 }

@@ -463,17 +463,28 @@ func (h *handler) arguments(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out := rendered{Debate: api.FromDebate(deb), Arguments: make([]renderedArgument, 0, len(args))}
-	known := map[string]bool{}
-	for _, a := range args {
+	mentions := make([][]string, len(args))
+	var all []string
+	for i, a := range args {
+		mentions[i] = docMentions(a.Content)
+		all = append(all, mentions[i]...)
+	}
+	exists, err := h.st.ExistingDocuments(r.Context(), all)
+	if err != nil {
+		h.jsonError(w, r, err)
+		return
+	}
+	for i, a := range args {
 		body, err := render.Fragment([]byte(a.Content))
 		if err != nil {
 			h.jsonError(w, r, err)
 			return
 		}
-		docs, err := h.docRefs(r.Context(), a.Content, known)
-		if err != nil {
-			h.jsonError(w, r, err)
-			return
+		var docs []string
+		for _, id := range mentions[i] {
+			if exists[id] {
+				docs = append(docs, id)
+			}
 		}
 		out.Arguments = append(out.Arguments, renderedArgument{Argument: api.FromArgument(a), HTML: string(body), Docs: docs})
 	}
