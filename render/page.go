@@ -236,7 +236,9 @@ func statusClass(s tree.Status) string {
 
 // reportStyle is the part of the style sheet the topic and summary pages
 // add: status colours, the tree, the table of contents, foldable node
-// sections, columns of positions and a summary table as wide as the window.
+// sections, columns of positions and a summary table that fits the window
+// (1,024 px and up) without scrolling sideways: compact numeric columns with
+// small wrapping headers, the topic column taking the slack.
 const reportStyle = `
 :root { --split: #0969da; --converged: #1a7f37; --forced: #9a6700; --failed: #cf222e; --interrupted: #6e7781; --pending: #8c959f; --panel: #f6f8fa; }
 @media (prefers-color-scheme: dark) {
@@ -278,8 +280,11 @@ details.node > summary h2 { display: inline; font-size: 1.25rem; border: 0; marg
 .col { background: var(--panel); border-radius: 6px; padding: 0 0.9rem 0.3rem; min-width: 0; }
 .col.missing { border: 1px dashed var(--failed); }
 .col h4 { margin-top: 0.7rem; }
-body.summary table { display: table; width: 100%; }
-body.summary th { overflow-wrap: normal; }
-body.summary td.align-right { white-space: nowrap; }
-body.summary td:nth-child(2) { min-width: 14rem; }
+body.summary table { display: table; width: 100%; font-size: 0.9rem; }
+body.summary th, body.summary td { padding: 0.3rem 0.4rem; }
+body.summary th { overflow-wrap: normal; vertical-align: bottom; }
+body.summary th.align-right { font-size: 0.75rem; line-height: 1.25; width: 1%; }
+body.summary td:first-child { overflow-wrap: anywhere; min-width: 6rem; }
+body.summary td.align-right { white-space: nowrap; font-variant-numeric: tabular-nums; }
+body.summary td:nth-child(2) { min-width: 11rem; }
 `
