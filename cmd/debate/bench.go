@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"slices"
 	"time"
 
 	"github.com/debatehq/debate/bench"
@@ -21,6 +22,7 @@ type benchTreeOptions struct {
 type benchServeOptions struct {
 	bench.ServeOptions
 	json, inProcess bool
+	cpuprofile      string // of the server process
 }
 
 func benchHelp() string {
@@ -111,6 +113,8 @@ func benchServeCmd(e *env, args []string) int {
 	fs.IntVar(&o.Pollers, "pollers", 32, "polling agents (polls without waiting, as the seed's agents do)")
 	fs.DurationVar(&o.Duration, "duration", 10*time.Second, "how long the load runs")
 	fs.BoolVar(&o.inProcess, "in-process", false, "run the server in the load generator's process instead of its own")
+	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the server process to this file")
+	_ = fs.MarkHidden("cpuprofile")
 	fs.BoolVar(&o.json, "json", false, "print one JSON object instead of text")
 	help := func() string {
 		return helpText(fs, "debate bench serve [--writers N] [--pollers N] [--duration D] [--in-process] [--json]",
@@ -134,8 +138,15 @@ also on Ctrl-C or an error.`,
 	if err := o.Check(); err != nil {
 		return e.fail("bench serve", usageError{err})
 	}
+	if o.inProcess && o.cpuprofile != "" {
+		return e.fail("bench serve", usagef("--cpuprofile profiles the server process: drop --in-process"))
+	}
 	if !o.inProcess {
-		o.Server = func(args []string) (*exec.Cmd, error) { return e.self(append([]string{"serve"}, args...)) }
+		serve := []string{"serve"}
+		if o.cpuprofile != "" {
+			serve = append(serve, "--cpuprofile", o.cpuprofile)
+		}
+		o.Server = func(args []string) (*exec.Cmd, error) { return e.self(slices.Concat(serve, args)) }
 	}
 	ctx, stop := e.interruptible(nil)
 	defer stop()
