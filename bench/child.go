@@ -40,6 +40,7 @@ func startChild(ctx context.Context, spawn Spawn, db string) (*child, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bench serve: %w", err)
 	}
+	cmd.SysProcAttr = orphanless(cmd.SysProcAttr)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		return nil, fmt.Errorf("bench serve: %w", err)
