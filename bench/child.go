@@ -72,11 +72,16 @@ func startChild(ctx context.Context, spawn Spawn, db string) (*child, error) {
 	case <-c.done:
 		return nil, fmt.Errorf("bench serve: the server ended before it listened (%v): %s", c.err, c.tail.String())
 	case <-wctx.Done():
-		c.stop()
+		_ = c.stop()
 		return nil, fmt.Errorf("bench serve: the server did not say where it listens: %w", wctx.Err())
 	}
 	for {
-		res, err := http.Get(c.base + "/health")
+		req, err := http.NewRequestWithContext(wctx, http.MethodGet, c.base+"/health", nil)
+		if err != nil {
+			_ = c.stop()
+			return nil, fmt.Errorf("bench serve: %w", err)
+		}
+		res, err := http.DefaultClient.Do(req)
 		if err == nil {
 			res.Body.Close()
 			if res.StatusCode == http.StatusOK {
@@ -88,7 +93,7 @@ func startChild(ctx context.Context, spawn Spawn, db string) (*child, error) {
 		case <-c.done:
 			return nil, fmt.Errorf("bench serve: the server ended: %v: %s", c.err, c.tail.String())
 		case <-wctx.Done():
-			c.stop()
+			_ = c.stop()
 			return nil, fmt.Errorf("bench serve: %s/health does not answer: %w", c.base, err)
 		case <-time.After(20 * time.Millisecond):
 		}
