@@ -3,9 +3,22 @@ package bench
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"os/exec"
+	"os/signal"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/debatehq/debate/server"
+	"github.com/debatehq/debate/store"
 
 	"github.com/debatehq/debate/internal/golden"
 )
@@ -142,29 +155,102 @@ func TestCheck(t *testing.T) {
 	}
 }
 
-// TestServe drives a server with a tiny load: no request fails, the writes
-// are all stored with contiguous seqs, and every wake round is measured.
+// TestServe drives a server with a tiny load, in this process and in a
+// process of its own: no request fails, the writes are all stored with
+// contiguous seqs, and every wake round is measured.
 func TestServe(t *testing.T) {
-	o := ServeOptions{Writers: 3, Pollers: 2, Duration: 300 * time.Millisecond, WakeRounds: 4, Dir: t.TempDir()}
-	r, err := Serve(context.Background(), o)
+	tests := []struct {
+		name   string
+		server Spawn
+	}{
+		{"in this process", nil},
+		{"in a process of its own", helperServer},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := ServeOptions{Writers: 3, Pollers: 2, Duration: 300 * time.Millisecond, WakeRounds: 4, Dir: t.TempDir(), Server: tt.server}
+			r, err := Serve(context.Background(), o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Errors != 0 || !r.SeqChecked {
+				t.Fatalf("%d errors (first: %s), seq contiguous %v", r.Errors, r.FirstError, r.SeqChecked)
+			}
+			if r.Writes.Count == 0 || r.Polls.Count == 0 || r.Writes.PerSec <= 0 || r.Writes.P50 > r.Writes.P99 || r.Writes.P99 > r.Writes.Max {
+				t.Errorf("writes %+v, polls %+v", r.Writes, r.Polls)
+			}
+			if r.WakeIdle.Count != o.WakeRounds {
+				t.Errorf("%d idle wake rounds, want %d", r.WakeIdle.Count, o.WakeRounds)
+			}
+			if r.InProcess != (tt.server == nil) {
+				t.Errorf("in process %v", r.InProcess)
+			}
+			// A write cut by the end of the load may be stored without being
+			// counted; nothing counted may be missing.
+			motions := o.Writers
+			if r.Arguments < r.Writes.Count+motions || r.Arguments > r.Writes.Count+2*motions {
+				t.Errorf("%d arguments stored for %d writes counted on %d debates", r.Arguments, r.Writes.Count, motions)
+			}
+		})
+	}
+}
+
+// TestServeChildFails: a server that ends before it listens is an error
+// that quotes its stderr, and a server killed during the load is an error.
+func TestServeChildFails(t *testing.T) {
+	noServer := func([]string) (*exec.Cmd, error) {
+		return exec.Command(os.Args[0], "-test.run=^TestHelperServe$", "-test.v"), nil // no helper variable: skips and exits
+	}
+	_, err := Serve(context.Background(), ServeOptions{Writers: 1, Duration: 200 * time.Millisecond, Dir: t.TempDir(), Server: noServer})
+	if err == nil || !strings.Contains(err.Error(), "ended before it listened") {
+		t.Errorf("a server that never listens: %v", err)
+	}
+}
+
+// helperServer runs a protocol server in the test binary (TestHelperServe).
+func helperServer(args []string) (*exec.Cmd, error) {
+	b, err := json.Marshal(args)
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperServe$")
+	cmd.Env = append(os.Environ(), "BENCH_HELPER_SERVE="+string(b))
+	return cmd, nil
+}
+
+// TestHelperServe is not a test: it is the server TestServe starts in a
+// process of its own, with debate serve's --addr, --db and --token flags,
+// its "listening on" line and its stop on SIGTERM.
+func TestHelperServe(t *testing.T) {
+	raw := os.Getenv("BENCH_HELPER_SERVE")
+	if raw == "" {
+		t.Skip("runs only as a child process")
+	}
+	var args []string
+	if err := json.Unmarshal([]byte(raw), &args); err != nil {
+		t.Fatal(err)
+	}
+	fs := pflag.NewFlagSet("serve", pflag.ContinueOnError)
+	addr, db, token := fs.String("addr", "", ""), fs.String("db", "", ""), fs.String("token", "", "")
+	if err := fs.Parse(args); err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	defer stop()
+	st, err := store.Open(ctx, *db, store.Options{Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Errors != 0 || !r.SeqChecked {
-		t.Fatalf("%d errors (first: %s), seq contiguous %v", r.Errors, r.FirstError, r.SeqChecked)
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if r.Writes.Count == 0 || r.Polls.Count == 0 || r.Writes.PerSec <= 0 || r.Writes.P50 > r.Writes.P99 || r.Writes.P99 > r.Writes.Max {
-		t.Errorf("writes %+v, polls %+v", r.Writes, r.Polls)
+	fmt.Fprintf(os.Stderr, "helper: listening on http://%s\n", ln.Addr())
+	err = errors.Join(server.New(st, server.Options{Token: *token}).Serve(ctx, ln), st.Close())
+	if err != nil {
+		t.Fatal(err)
 	}
-	if r.WakeIdle.Count != o.WakeRounds {
-		t.Errorf("%d idle wake rounds, want %d", r.WakeIdle.Count, o.WakeRounds)
-	}
-	// A write cut by the end of the load may be stored without being
-	// counted; nothing counted may be missing.
-	motions := o.Writers
-	if r.Arguments < r.Writes.Count+motions || r.Arguments > r.Writes.Count+2*motions {
-		t.Errorf("%d arguments stored for %d writes counted on %d debates", r.Arguments, r.Writes.Count, motions)
-	}
+	os.Exit(0)
 }
 
 // TestText keeps the text reports as golden files.
@@ -182,7 +268,7 @@ func TestText(t *testing.T) {
 		Polls:      Latencies{Count: 61000, PerSec: 6098.1, P50: 4.2, P99: 12.5, Max: 35},
 		WakeLoaded: Latencies{Count: 50, P50: 3.5, P99: 9.25, Max: 9.25},
 		WakeIdle:   Latencies{Count: 50, P50: 0.45, P99: 1.1, Max: 1.1},
-		CPUPerReq:  0.151, Arguments: 52032, SeqChecked: true, Errors: 1, FirstError: "POST /debates/bench-3/arguments: HTTP 503"}
+		CPUPerReq:  0.151, ServerCPU: 0.102, LoadCPU: 0.049, Arguments: 52032, SeqChecked: true, Errors: 1, FirstError: "POST /debates/bench-3/arguments: HTTP 503"}
 	golden.Assert(t, "testdata/serve.txt", []byte(sr.Text()))
 
 	b, err := json.Marshal(sr)

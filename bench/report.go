@@ -42,8 +42,12 @@ func (r *TreeReport) Text() string {
 // Text lays the report out for a person, in 80 columns.
 func (r *ServeReport) Text() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "bench serve: %d writers + %d pollers for %s on loopback, GOMAXPROCS %d\n",
-		r.Writers, r.Pollers, msText(r.DurationMS), r.GOMAXPROCS)
+	where := "a server process"
+	if r.InProcess {
+		where = "a server in this process"
+	}
+	fmt.Fprintf(&b, "bench serve: %d writers + %d pollers for %s on %s,\n  GOMAXPROCS %d\n",
+		r.Writers, r.Pollers, msText(r.DurationMS), where, r.GOMAXPROCS)
 	fmt.Fprintf(&b, "  load average %s before, %s after\n", orNone(r.LoadBefore), orNone(r.LoadAfter))
 	fmt.Fprintf(&b, "  %-16s %7s %8s %9s %9s %9s\n", "", "count", "rate", "p50", "p99", "max")
 	lat := func(name string, l Latencies) {
@@ -57,7 +61,11 @@ func (r *ServeReport) Text() string {
 	lat("polls", r.Polls)
 	lat("wake under load", r.WakeLoaded)
 	lat("wake idle", r.WakeIdle)
-	fmt.Fprintf(&b, "  CPU per request  %.3fms (server and load generator)\n", r.CPUPerReq)
+	if r.InProcess {
+		fmt.Fprintf(&b, "  CPU per request  %.3fms (server and load generator)\n", r.CPUPerReq)
+	} else {
+		fmt.Fprintf(&b, "  CPU per request  %.3fms: server %.3fms, load generator %.3fms\n", r.CPUPerReq, r.ServerCPU, r.LoadCPU)
+	}
 	fmt.Fprintf(&b, "  arguments stored %d, seq contiguous: %v\n", r.Arguments, r.SeqChecked)
 	if r.Errors > 0 {
 		fmt.Fprintf(&b, "  errors           %d, first: %.55s\n", r.Errors, r.FirstError)

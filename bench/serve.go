@@ -33,6 +33,10 @@ type ServeOptions struct {
 	// Dir holds the database; a temporary folder, removed afterwards, when
 	// empty.
 	Dir string
+	// Server, when set, runs the server in a process of its own, as it runs
+	// in use, beside the load generator; when nil the server runs in this
+	// process, sharing its scheduler and garbage collector with the load.
+	Server Spawn
 }
 
 // Check reports the first option out of range, naming its flag.
@@ -75,9 +79,15 @@ type ServeReport struct {
 	WakeIdle   Latencies `json:"wakeIdle"`      // the same once the load is over
 	Errors     int       `json:"errors"`        // requests that failed or were refused
 	FirstError string    `json:"firstError,omitempty"`
-	CPUPerReq  float64   `json:"cpuPerRequestMs"` // process CPU ÷ requests: server and load generator
-	Arguments  int       `json:"arguments"`       // stored when the load ended
-	SeqChecked bool      `json:"seqContiguous"`   // every debate's seq runs 1..n
+	// InProcess is set when the server ran in the load generator's
+	// process. CPU per request is the CPU of both ÷ requests; ServerCPU and
+	// LoadCPU split it where the server ran in a process of its own.
+	InProcess  bool    `json:"inProcess"`
+	CPUPerReq  float64 `json:"cpuPerRequestMs"`
+	ServerCPU  float64 `json:"serverCpuPerRequestMs,omitempty"`
+	LoadCPU    float64 `json:"loadCpuPerRequestMs,omitempty"`
+	Arguments  int     `json:"arguments"`     // stored when the load ended
+	SeqChecked bool    `json:"seqContiguous"` // every debate's seq runs 1..n
 }
 
 // Serve starts a protocol server on a new database on loopback, drives it
@@ -98,31 +108,30 @@ func Serve(ctx context.Context, o ServeOptions) (*ServeReport, error) {
 		defer os.RemoveAll(d)
 		dir = d
 	}
-	quiet := slog.New(slog.DiscardHandler)
-	st, err := store.Open(ctx, filepath.Join(dir, "debate.db"), store.Options{Logger: quiet})
-	if err != nil {
-		return nil, fmt.Errorf("bench serve: %w", err)
+	db := filepath.Join(dir, "debate.db")
+	var t *target
+	var err error
+	if o.Server != nil {
+		t, err = childTarget(ctx, o.Server, db)
+	} else {
+		t, err = inProcess(ctx, db)
 	}
-	defer st.Close()
-	srv := server.New(st, server.Options{Logger: quiet})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return nil, fmt.Errorf("bench serve: %w", err)
+		return nil, err
 	}
-	sctx, stop := context.WithCancel(context.WithoutCancel(ctx))
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(sctx, ln) }()
+	stopped := false
 	defer func() {
-		stop()
-		<-served
+		if !stopped {
+			_ = t.stop()
+		}
 	}()
 
 	agents := o.Writers + o.Pollers + 2
-	c := &agent{base: "http://" + ln.Addr().String(), hc: &http.Client{Transport: &http.Transport{
+	c := &agent{base: t.base, waiting: t.waiting, hc: &http.Client{Transport: &http.Transport{
 		MaxIdleConns: agents, MaxIdleConnsPerHost: agents, DisableCompression: true}}}
 	defer c.hc.CloseIdleConnections()
 
-	r := &ServeReport{Version: ReportVersion, Writers: o.Writers, Pollers: o.Pollers, GOMAXPROCS: gomaxprocs()}
+	r := &ServeReport{Version: ReportVersion, Writers: o.Writers, Pollers: o.Pollers, GOMAXPROCS: gomaxprocs(), InProcess: o.Server == nil}
 	heads := make([]string, o.Writers)
 	for i := range heads {
 		if heads[i], err = c.create(fmt.Sprintf("bench-%d", i)); err != nil {
@@ -140,7 +149,7 @@ func Serve(ctx context.Context, o ServeOptions) (*ServeReport, error) {
 	wlat := make([][]time.Duration, o.Writers)
 	plat := make([][]time.Duration, o.Pollers)
 	var wake []time.Duration
-	cpu0, start := cpuTime(), time.Now()
+	cpu0, scpu0, start := cpuTime(), t.cpu(), time.Now()
 	var wg sync.WaitGroup
 	for i := range o.Writers {
 		wg.Go(func() { wlat[i] = c.write(lctx, fmt.Sprintf("bench-%d", i), heads[i], &errs) })
@@ -148,9 +157,9 @@ func Serve(ctx context.Context, o ServeOptions) (*ServeReport, error) {
 	for i := range o.Pollers {
 		wg.Go(func() { plat[i] = c.poll(lctx, fmt.Sprintf("bench-%d", i%o.Writers), &errs) })
 	}
-	wg.Go(func() { wake = c.wake(lctx, srv, "bench-wake", o.WakeRounds, &errs) })
+	wg.Go(func() { wake = c.wake(lctx, "bench-wake", o.WakeRounds, &errs) })
 	wg.Wait()
-	elapsed, cpu := time.Since(start), cpuTime()-cpu0
+	elapsed, cpu, scpu := time.Since(start), cpuTime()-cpu0, t.cpu()-scpu0
 	r.LoadAfter = loadAverage()
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -159,24 +168,73 @@ func Serve(ctx context.Context, o ServeOptions) (*ServeReport, error) {
 	r.Writes = summarize(slices.Concat(wlat...), elapsed)
 	r.Polls = summarize(slices.Concat(plat...), elapsed)
 	r.WakeLoaded = summarize(wake, 0)
-	idle := c.wake(ctx, srv, "bench-wake", o.WakeRounds, &errs)
+	idle := c.wake(ctx, "bench-wake", o.WakeRounds, &errs)
 	r.WakeIdle = summarize(idle, 0)
-	if n := r.Writes.Count + r.Polls.Count; n > 0 {
-		r.CPUPerReq = ms(cpu) / float64(n)
+	if n := float64(r.Writes.Count + r.Polls.Count); n > 0 {
+		r.CPUPerReq = ms(cpu+scpu) / n
+		if !r.InProcess {
+			r.ServerCPU, r.LoadCPU = ms(scpu)/n, ms(cpu)/n
+		}
 	}
 	r.Errors, r.FirstError = errs.get()
-	r.Arguments, r.SeqChecked, err = checkSeqs(ctx, st, o.Writers)
+	c.hc.CloseIdleConnections()
+	stopped = true
+	if err := t.stop(); err != nil {
+		return r, err
+	}
+	r.Arguments, r.SeqChecked, err = checkSeqs(ctx, db, o.Writers)
 	if err != nil {
 		return r, err
 	}
 	return r, nil
 }
 
+// target is the server under load.
+type target struct {
+	base    string
+	waiting func() int // long-polls the server holds; nil when unknown
+	cpu     func() time.Duration
+	stop    func() error
+}
+
+// inProcess starts a server on db in this process.
+func inProcess(ctx context.Context, db string) (*target, error) {
+	quiet := slog.New(slog.DiscardHandler)
+	st, err := store.Open(ctx, db, store.Options{Logger: quiet})
+	if err != nil {
+		return nil, fmt.Errorf("bench serve: %w", err)
+	}
+	srv := server.New(st, server.Options{Logger: quiet})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, errors.Join(fmt.Errorf("bench serve: %w", err), st.Close())
+	}
+	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(sctx, ln) }()
+	return &target{base: "http://" + ln.Addr().String(), waiting: srv.Waiting,
+		cpu: func() time.Duration { return 0 }, // counted in this process's
+		stop: func() error {
+			cancel()
+			return errors.Join(<-served, st.Close())
+		}}, nil
+}
+
+// childTarget starts the server of spawn on db in a process of its own.
+func childTarget(ctx context.Context, spawn Spawn, db string) (*target, error) {
+	c, err := startChild(ctx, spawn, db)
+	if err != nil {
+		return nil, err
+	}
+	return &target{base: c.base, cpu: c.cpu, stop: c.stop}, nil
+}
+
 // agent is the HTTP side of the load generator: requests built once, and
 // answers read only as far as the next request needs.
 type agent struct {
-	base string
-	hc   *http.Client
+	base    string
+	waiting func() int // long-polls the server holds; nil when unknown
+	hc      *http.Client
 }
 
 // errorCount counts failed requests and keeps the first error.
@@ -328,20 +386,26 @@ func (a *agent) poll(ctx context.Context, debate string, errs *errorCount) []tim
 	}
 }
 
+// settle is how long a wake round lets its long-poll reach a server in
+// another process before it submits: such a server does not say which polls
+// it holds. A poll that arrives later answers at once, and its time is
+// measured all the same.
+const settle = 5 * time.Millisecond
+
 // errTurn is a wake round's write refused because it was not the writer's
 // turn.
 var errTurn = errors.New("not the writer's turn")
 
 // wake measures, up to rounds times, the time from the start of a submit to
 // the answer of a long-poll already waiting for it on debate.
-func (a *agent) wake(ctx context.Context, srv *server.Server, debate string, rounds int, errs *errorCount) []time.Duration {
+func (a *agent) wake(ctx context.Context, debate string, rounds int, errs *errorCount) []time.Duration {
 	var lat []time.Duration
 	for n := range rounds {
-		d, err := a.round(ctx, srv, debate, n)
+		d, err := a.round(ctx, debate, n)
 		if errors.Is(err, errTurn) {
 			// A write the load's end cut at the client landed after the
 			// turn was read: read it again.
-			d, err = a.round(ctx, srv, debate, n)
+			d, err = a.round(ctx, debate, n)
 		}
 		if ctx.Err() != nil {
 			break
@@ -356,9 +420,10 @@ func (a *agent) wake(ctx context.Context, srv *server.Server, debate string, rou
 }
 
 // round is one wake measurement: it reads whose turn it is, starts a
-// long-poll for the other party, waits until the server holds it, submits
+// long-poll for the other party, waits until the server holds it (or, where
+// the server cannot say, for settle), submits
 // the party's CLAIM and returns the time from the submit to the poll's answer.
-func (a *agent) round(ctx context.Context, srv *server.Server, debate string, n int) (time.Duration, error) {
+func (a *agent) round(ctx context.Context, debate string, n int) (time.Duration, error) {
 	b, err := a.do(ctx, http.MethodGet, "/debates/"+debate+"/poll?role=proposer", nil, http.StatusOK)
 	if err != nil {
 		return 0, err
@@ -382,7 +447,10 @@ func (a *agent) round(ctx context.Context, srv *server.Server, debate string, n 
 
 	pctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	waiting := srv.Waiting()
+	waiting := 0
+	if a.waiting != nil {
+		waiting = a.waiting()
+	}
 	woke := make(chan error, 1)
 	var at time.Time
 	go func() {
@@ -390,7 +458,10 @@ func (a *agent) round(ctx context.Context, srv *server.Server, debate string, n 
 		at = time.Now()
 		woke <- err
 	}()
-	for srv.Waiting() <= waiting && ctx.Err() == nil {
+	if a.waiting == nil {
+		time.Sleep(settle)
+	}
+	for a.waiting != nil && a.waiting() <= waiting && ctx.Err() == nil {
 		time.Sleep(100 * time.Microsecond)
 	}
 	t0 := time.Now()
@@ -427,7 +498,12 @@ func summarize(d []time.Duration, elapsed time.Duration) Latencies {
 
 // checkSeqs reads every writer's debate and checks that seq runs 1..n
 // without gaps; it returns the number of arguments stored.
-func checkSeqs(ctx context.Context, st *store.Store, writers int) (int, bool, error) {
+func checkSeqs(ctx context.Context, db string, writers int) (int, bool, error) {
+	st, err := store.Open(ctx, db, store.Options{Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		return 0, false, fmt.Errorf("bench serve: check: %w", err)
+	}
+	defer st.Close()
 	total, ok := 0, true
 	for i := range writers {
 		c, err := st.Get(ctx, fmt.Sprintf("bench-%d", i), -1)

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os/exec"
+	"slices"
 	"time"
 
 	"github.com/debatehq/debate/bench"
@@ -19,7 +21,8 @@ type benchTreeOptions struct {
 // benchServeOptions are the flags of "debate bench serve".
 type benchServeOptions struct {
 	bench.ServeOptions
-	json bool
+	json, inProcess bool
+	cpuprofile      string // of the server process
 }
 
 func benchHelp() string {
@@ -109,15 +112,20 @@ func benchServeCmd(e *env, args []string) int {
 	fs.IntVar(&o.Writers, "writers", 32, "writer agents, each on a debate of its own")
 	fs.IntVar(&o.Pollers, "pollers", 32, "polling agents (polls without waiting, as the seed's agents do)")
 	fs.DurationVar(&o.Duration, "duration", 10*time.Second, "how long the load runs")
+	fs.BoolVar(&o.inProcess, "in-process", false, "run the server in the load generator's process instead of its own")
+	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the server process to this file")
+	_ = fs.MarkHidden("cpuprofile")
 	fs.BoolVar(&o.json, "json", false, "print one JSON object instead of text")
 	help := func() string {
-		return helpText(fs, "debate bench serve [--writers N] [--pollers N] [--duration D] [--json]",
-			`Start a protocol server on a temporary database on loopback, in this process, and drive it
-over HTTP as the seed's agents do: each writer plays claim, claim, claim, appeal, ruling,
+		return helpText(fs, "debate bench serve [--writers N] [--pollers N] [--duration D] [--in-process] [--json]",
+			`Start "debate serve" on a temporary database on a free loopback port, as a process of its
+own, and drive it over HTTP as the seed's agents do: each writer plays claim, claim, claim, appeal, ruling,
 claim on its own debate; each poller polls a writer's debate without waiting. Print writes/s,
 polls/s, p50 and p99 of each, and the wake latency from a submit to a long-poll already
 waiting for it, during the load and once it is over. The load generator shares the machine
-with the server: read the load average printed beside the figures.`,
+with the server: read the load average printed beside the figures. CPU per request is split
+between the server's process and the load generator's; the server is stopped at the end,
+also on Ctrl-C or an error.`,
 			"  debate bench serve --writers 32 --pollers 32 --duration 10s\n  debate bench serve --duration 3s --json\n",
 			"  0  the load ran without a failed request and every debate's seq is contiguous\n  1  a request failed or seq has a gap\n  2  bad flags\n")
 	}
@@ -129,6 +137,16 @@ with the server: read the load average printed beside the figures.`,
 	}
 	if err := o.Check(); err != nil {
 		return e.fail("bench serve", usageError{err})
+	}
+	if o.inProcess && o.cpuprofile != "" {
+		return e.fail("bench serve", usagef("--cpuprofile profiles the server process: drop --in-process"))
+	}
+	if !o.inProcess {
+		serve := []string{"serve"}
+		if o.cpuprofile != "" {
+			serve = append(serve, "--cpuprofile", o.cpuprofile)
+		}
+		o.Server = func(args []string) (*exec.Cmd, error) { return e.self(slices.Concat(serve, args)) }
 	}
 	ctx, stop := e.interruptible(nil)
 	defer stop()

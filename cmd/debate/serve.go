@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -26,6 +28,9 @@ type serveOptions struct {
 	db      string
 	token   string
 	reports []string
+	// cpuprofile is a file the server's CPU profile is written to when it
+	// stops (a hidden flag, for performance work).
+	cpuprofile string
 	// detach, status and stop manage a server in the background instead.
 	detach, status, stop bool
 }
@@ -70,6 +75,8 @@ func serveCmd(e *env, args []string) int {
 	fs.StringVar(&o.db, "db", "", "SQLite database file, or postgres:// URL for several replicas (default $DEBATE_DB, else $XDG_DATA_HOME/debate/debate.db or ~/.local/share/debate/debate.db)")
 	fs.StringVar(&o.token, "token", "", "bearer token required on every route, the WebSocket and the web UI (default $DEBATE_AUTH_TOKEN)")
 	fs.StringArrayVar(&o.reports, "reports", nil, "folder of batch runs' outputs to list in the web UI; repeat for several (default $DEBATE_REPORTS, a path list)")
+	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the server to this file when it stops")
+	_ = fs.MarkHidden("cpuprofile")
 	fs.BoolVar(&o.detach, "detach", false, "start the server in the background and return once it answers")
 	fs.BoolVar(&o.status, "status", false, "report on the background server of --addr")
 	fs.BoolVar(&o.stop, "stop", false, "stop the background server of --addr")
@@ -123,11 +130,34 @@ func (o *serveOptions) run(ctx context.Context, e *env) error {
 	if o.token == "" && !loopback(ln.Addr()) {
 		fmt.Fprintf(e.stderr, "warning: listening on %s without a token: anyone who can reach it may read and write debates; set --token or DEBATE_AUTH_TOKEN\n", ln.Addr())
 	}
+	if o.cpuprofile != "" {
+		stopProfile, err := startCPUProfile(o.cpuprofile)
+		if err != nil {
+			return errors.Join(err, ln.Close(), st.Close())
+		}
+		defer stopProfile()
+	}
 	fmt.Fprintf(e.stderr, "debate serve: listening on http://%s (database %s)\n", ln.Addr(), redactURL(path))
 	ui := web.New(st, web.Options{Reports: o.reports, Logger: log, Done: ctx.Done()})
 	srv := server.New(st, server.Options{Token: o.token, Logger: log, Pages: ui})
 	serveErr := srv.Serve(ctx, ln)
 	return errors.Join(serveErr, st.Close())
+}
+
+// startCPUProfile profiles the process's CPU into the file path until the
+// returned function is called.
+func startCPUProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("--cpuprofile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		return nil, errors.Join(fmt.Errorf("--cpuprofile: %w", err), f.Close())
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		_ = f.Close()
+	}, nil
 }
 
 // loopback reports whether a listener's address is reachable only from this

@@ -1,0 +1,8 @@
+//go:build !linux
+
+package bench
+
+import "syscall"
+
+// orphanless leaves a; only Linux ends a child when its parent dies.
+func orphanless(a *syscall.SysProcAttr) *syscall.SysProcAttr { return a }
