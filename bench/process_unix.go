@@ -31,8 +31,11 @@ func processCPU(pid int) time.Duration {
 	// third, the state; utime and stime are the 14th and 15th, in clock
 	// ticks of 1/100 s (USER_HZ).
 	i := strings.LastIndexByte(string(b), ')')
+	if i < 0 {
+		return 0
+	}
 	f := strings.Fields(string(b[i+1:]))
-	if i < 0 || len(f) < 13 {
+	if len(f) < 13 {
 		return 0
 	}
 	utime, err1 := strconv.ParseInt(f[11], 10, 64)

@@ -19,12 +19,6 @@ import (
 // body.
 const DefaultBodyTimeout = 10 * time.Second
 
-// Server-level codes of the safety checks (SPEC 2.5 "Safe by default").
-const (
-	codeCrossSite      = api.CodeCrossSite
-	codeHostNotAllowed = api.CodeHostNotAllowed
-)
-
 // withSafety refuses what a browser could be tricked into sending (SPEC 2.5
 // "Safe by default"): without a token, a request whose Host is not a loopback
 // name or address (DNS rebinding: an attacker's name that resolves to this
@@ -36,13 +30,13 @@ func (s *Server) withSafety(next http.Handler) http.Handler {
 	cop := http.NewCrossOriginProtection()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if s.opt.Token == "" && !s.localHost(r.Host) {
-			s.writeErrorBody(w, r, http.StatusForbidden, codeBody(codeHostNotAllowed,
+			s.writeErrorBody(w, r, http.StatusForbidden, codeBody(api.CodeHostNotAllowed,
 				fmt.Sprintf("host %q is not this server's loopback address", hostOnly(r.Host)),
 				"without a token the server answers only on 127.0.0.1, ::1 and localhost; use one of those, or start the server with --token to serve other host names"))
 			return
 		}
 		if err := cop.Check(r); err != nil {
-			s.writeErrorBody(w, r, http.StatusForbidden, codeBody(codeCrossSite,
+			s.writeErrorBody(w, r, http.StatusForbidden, codeBody(api.CodeCrossSite,
 				"cross-origin "+r.Method+" refused",
 				"state-changing requests are accepted only from the server's own pages or from clients that send no Origin (agents, curl)"))
 			return
