@@ -476,16 +476,9 @@ func (mr *motionRun) opponentTurn(ctx context.Context, args []protocol.Argument,
 	if err != nil {
 		return err
 	}
+	// An empty answer never gets here: the attempt loop retries it as a
+	// transient failure.
 	text := strings.TrimSpace(resp.Text)
-	if text == "" {
-		// An empty answer gets one more try with the same prompt.
-		if resp, _, err = mr.ask(ctx, c); err != nil {
-			return err
-		}
-		if text = strings.TrimSpace(resp.Text); text == "" {
-			return errors.New("the opponent's answer was empty twice")
-		}
-	}
 	newest := args[len(args)-1]
 	_, err = mr.submit(ctx, store.Write{
 		DebateID: mr.debateID, Type: protocol.Claim, Role: protocol.Opponent, TargetID: newest.ID,
