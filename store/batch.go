@@ -226,6 +226,13 @@ func (w *writer) take(perDebate int) []*op {
 	return ops
 }
 
+// fail answers the writes of the next batch with err.
+func (w *writer) fail(err error) {
+	for _, o := range w.take(perDebateCap) {
+		o.done <- outcome{err: o.wrap(err)}
+	}
+}
+
 // giveBack returns ops the writer took but did not run to the head of the
 // queue, in their order.
 func (w *writer) giveBack(ops []*op) {
@@ -252,13 +259,27 @@ func (w *writer) batch() {
 		w.failQueued(errClosed)
 		return
 	}
-	tx, err := s.w.BeginTx(bg, nil)
+	conn, err := s.w.Conn(bg)
+	if err != nil {
+		w.fail(err)
+		return
+	}
+	defer func() {
+		// Count the frames this batch (and any write on the connection
+		// since the last batch) put in the WAL, for the checkpointer.
+		n, err := frames(conn)
+		if err != nil {
+			s.opts.Logger.Error("store: count WAL frames", "err", err)
+			n = s.ckpt.every
+		}
+		s.ckpt.committed(n)
+		conn.Close()
+	}()
+	tx, err := conn.BeginTx(bg, nil)
 	if err != nil {
 		// The write lock could not be had (another process held it past the
 		// busy timeout): the writes fail as a lone write would have.
-		for _, o := range w.take(perDebateCap) {
-			o.done <- outcome{err: o.wrap(err)}
-		}
+		w.fail(err)
 		return
 	}
 	// Let the goroutines runnable now run first: among them are the callers

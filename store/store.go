@@ -66,6 +66,10 @@ type Options struct {
 	// Logger receives internal errors that cannot be returned (a failed
 	// auto-ruling); slog.Default() when nil.
 	Logger *slog.Logger
+
+	// checkpointEvery is the WAL frames committed between checkpoints;
+	// checkpointEvery when zero. Tests set it lower.
+	checkpointEvery int
 }
 
 // Store is an open database. It is safe for concurrent use.
@@ -78,6 +82,7 @@ type Store struct {
 	// heads are the debates' heads Wait answers from.
 	heads *heads
 	wr    *writer // group commit of Create and Submit
+	ckpt  *checkpointer
 
 	stmts writeStmts
 
@@ -124,6 +129,9 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	q := pragmas(opts.BusyTimeout)
 	readDSN := path + "?" + q.Encode()
 	q.Set("_txlock", "immediate")
+	// The writer's commits never checkpoint: the checkpointer does, on its
+	// own connection (see checkpointer).
+	q.Add("_pragma", "wal_autocheckpoint(0)")
 	writeDSN := path + "?" + q.Encode()
 
 	w, err := sql.Open("sqlite", writeDSN)
@@ -154,9 +162,17 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		s.Close()
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
+	ckpt, err := sql.Open("sqlite", path+"?"+pragmas(catchUpWait).Encode())
+	if err != nil {
+		s.Close()
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	ckpt.SetMaxOpenConns(1)
+	ckpt.SetMaxIdleConns(1)
 	s.heads = newHeads(opts.PollInterval)
 	s.hub = newHub(s)
 	s.wr = newWriter(s)
+	s.ckpt = newCheckpointer(s.wr, ckpt, opts.checkpointEvery)
 	return s, nil
 }
 
@@ -193,6 +209,9 @@ func withDefaults(o Options) Options {
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
+	if o.checkpointEvery <= 0 {
+		o.checkpointEvery = checkpointEvery
+	}
 	return o
 }
 
@@ -206,6 +225,10 @@ func (s *Store) Close() error {
 			s.closeErr = s.pg.close()
 			return
 		}
+		var errs []error
+		if s.ckpt != nil {
+			errs = append(errs, s.ckpt.close())
+		}
 		if s.wr != nil {
 			s.wr.close()
 		}
@@ -213,7 +236,6 @@ func (s *Store) Close() error {
 			s.hub.close()
 		}
 		s.stmts.close()
-		var errs []error
 		if s.r != nil {
 			errs = append(errs, s.r.Close())
 		}
