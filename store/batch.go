@@ -78,14 +78,17 @@ type writer struct {
 	queue  []*op // in arrival order
 	closed bool
 
-	commits atomic.Int64 // batches committed
-	version int64        // PRAGMA data_version last read; guarded by the token
+	commits    atomic.Int64 // batches committed
+	fromMemory atomic.Int64 // writes whose head was not read from the database
+	version    int64        // PRAGMA data_version last read; guarded by the token
 }
 
 // sawVersion takes PRAGMA data_version read on the writer's connection (by
 // the token's holder), which changes only when another process commits:
-// the heads are then dropped; unchanged, they are all current.
-func (w *writer) sawVersion(v int64, err error) {
+// the heads are then dropped; unchanged, they are all current, and it
+// reports true.
+func (w *writer) sawVersion(v int64, err error) bool {
+	current := false
 	switch {
 	case err != nil || w.version == 0:
 		w.s.heads.reset() // nothing to compare with
@@ -93,10 +96,12 @@ func (w *writer) sawVersion(v int64, err error) {
 		w.s.heads.foreign()
 	default:
 		w.s.heads.verified()
+		current = true
 	}
 	if err == nil {
 		w.version = v
 	}
+	return current
 }
 
 // verify tells whether the heads are all current: when no batch is being
@@ -293,10 +298,10 @@ func (w *writer) batch() {
 	}
 	var version int64
 	err = tx.StmtContext(bg, s.stmts.version).QueryRowContext(bg).Scan(&version)
-	w.sawVersion(version, err)
-	b := &batchTx{s: s, tx: tx,
-		head: tx.StmtContext(bg, s.stmts.head), insert: tx.StmtContext(bg, s.stmts.insert),
-		update: tx.StmtContext(bg, s.stmts.update), argByID: tx.StmtContext(bg, s.stmts.argByID)}
+	b := &batchTx{s: s, tx: tx, fromHeads: w.sawVersion(version, err),
+		head: tx.StmtContext(bg, s.stmts.head), probe: tx.StmtContext(bg, s.stmts.probe),
+		insert: tx.StmtContext(bg, s.stmts.insert), update: tx.StmtContext(bg, s.stmts.update),
+		argByID: tx.StmtContext(bg, s.stmts.argByID)}
 	// A lone write needs no savepoint: if it fails, the transaction is rolled
 	// back instead of committed. A RESOLUTION is never alone: its RULING
 	// follows, and must not undo it.
@@ -364,13 +369,20 @@ func (w *writer) answer(ops []*op) {
 
 // batchTx is the transaction of one batch with its statements.
 type batchTx struct {
-	s                             *Store
-	tx                            *sql.Tx
-	head, insert, update, argByID *sql.Stmt
-	sp, release, rollbackTo       *sql.Stmt // nil when solo
+	s                                    *Store
+	tx                                   *sql.Tx
+	head, probe, insert, update, argByID *sql.Stmt
+	sp, release, rollbackTo              *sql.Stmt // nil when solo
 
 	solo bool // the batch is one write, run without a savepoint
 	open bool // the savepoint of the write being run is open
+
+	// fromHeads is set when no other process has committed since the
+	// writer's last batch: the heads its commits stored are exact.
+	fromHeads bool
+	// written holds the heads of the debates written in this batch so far,
+	// each stored once its write's savepoint is released.
+	written map[string]head
 }
 
 // savepoint opens the savepoint of the write being run; the pipeline calls it
@@ -421,12 +433,19 @@ func (b *batchTx) run(o *op) error {
 		return e
 	}
 	o.out = outcome{res: res, err: err}
-	if err != nil || res.Replay || o.write == nil || o.write.Type != protocol.Resolution {
+	if err != nil || res.Replay {
+		return nil
+	}
+	b.wrote(res.Debate, res.Argument)
+	if o.write == nil || o.write.Type != protocol.Resolution {
 		return nil
 	}
 	auto, err := b.write(autoRuling(o.write.DebateID, res.Argument.ID))
 	if e := b.end(err != nil); e != nil {
 		return e
+	}
+	if err == nil {
+		b.wrote(auto.Debate, auto.Argument)
 	}
 	if err != nil {
 		b.s.opts.Logger.Error("auto-ruling failed; the resolution stands", "debate", o.write.DebateID, "resolution", res.Argument.ID, "err", err)
@@ -435,4 +454,13 @@ func (b *batchTx) run(o *op) error {
 	o.out.res.AutoRuling = &auto.Argument
 	o.out.res.Debate = auto.Debate
 	return nil
+}
+
+// wrote records the head a write of this batch left, once its savepoint is
+// released: the writes after it in the batch start from it.
+func (b *batchTx) wrote(d protocol.Debate, a protocol.Argument) {
+	if b.written == nil {
+		b.written = map[string]head{}
+	}
+	b.written[d.ID] = head{d: d, a: a}
 }

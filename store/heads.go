@@ -37,6 +37,9 @@ type head struct {
 	d     protocol.Debate
 	a     protocol.Argument
 	until time.Time // on the monotonic clock
+	// written: stored from the writer's own commit, so exact until another
+	// process commits (see written).
+	written bool
 }
 
 func newHeads(ttl time.Duration) *heads {
@@ -49,6 +52,23 @@ func (h *heads) get(id string) (protocol.Debate, protocol.Argument, bool) {
 	defer h.mu.Unlock()
 	e, ok := h.m[id]
 	if now := time.Now(); !ok || !(now.Before(e.until) || now.Before(h.fresh)) {
+		return protocol.Debate{}, protocol.Argument{}, false
+	}
+	return e.d, e.a, true
+}
+
+// written returns the head of id that the writer stored after its last
+// commit to id. Every other process's commit drops every head before the
+// writer reads one (the writer reads PRAGMA data_version first, see
+// writer.sawVersion), so while the writer's last check found no such commit
+// the head is the debate's row and newest argument as the database holds
+// them. A head read from the database by a reader is not returned: it may
+// predate a drop it raced with.
+func (h *heads) written(id string) (protocol.Debate, protocol.Argument, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	e, ok := h.m[id]
+	if !ok || !e.written {
 		return protocol.Debate{}, protocol.Argument{}, false
 	}
 	return e.d, e.a, true
@@ -97,28 +117,33 @@ func (h *heads) put(gen uint64, d protocol.Debate, a protocol.Argument) {
 	if gen != h.gen {
 		return
 	}
-	h.store(d, a)
+	h.store(d, a, false)
 }
 
-// committed stores the head a commit of this Store left.
+// committed stores the head a commit of this Store's writer left. The writer
+// calls it holding its token, before the next batch begins.
 func (h *heads) committed(d protocol.Debate, a protocol.Argument) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.store(d, a)
+	h.store(d, a, true)
 }
 
-func (h *heads) store(d protocol.Debate, a protocol.Argument) {
+func (h *heads) store(d protocol.Debate, a protocol.Argument, written bool) {
 	now := time.Now()
 	if now.Before(h.shared) {
 		return
 	}
-	if e, ok := h.m[d.ID]; ok && e.a.Seq > a.Seq {
+	if e, ok := h.m[d.ID]; ok && (e.a.Seq > a.Seq || e.a.Seq == a.Seq && e.written && !written) {
+		if e.a.Seq == a.Seq {
+			e.until = now.Add(h.ttl) // the same head, read again
+			h.m[d.ID] = e
+		}
 		return
 	}
 	if len(h.m) >= maxHeads {
 		clear(h.m) // a bound, not a policy: a poll reads the database again
 	}
-	h.m[d.ID] = head{d: d, a: a, until: now.Add(h.ttl)}
+	h.m[d.ID] = head{d: d, a: a, until: now.Add(h.ttl), written: written}
 }
 
 // drop forgets the head of id.

@@ -197,6 +197,14 @@ func (s *Store) Delete(ctx context.Context, id string) error {
 	if s.pg != nil {
 		return s.pg.delete(ctx, id)
 	}
+	// Between two batches, so that no batch stores the head of the debate
+	// after it is dropped here: the writer trusts the heads it stores.
+	select {
+	case s.wr.token <- struct{}{}:
+	case <-ctx.Done():
+		return fmt.Errorf("delete debate %s: %w", id, ctx.Err())
+	}
+	defer func() { <-s.wr.token }()
 	res, err := s.w.ExecContext(ctx, `DELETE FROM debates WHERE id = ?`, id)
 	if err != nil {
 		return fmt.Errorf("delete debate %s: %w", id, err)

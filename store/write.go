@@ -57,9 +57,9 @@ const argCols = "id, debate_id, parent_id, type, role, content, client_request_i
 // writeStmts are the statements of the write pipeline, prepared once on the
 // writer connection.
 type writeStmts struct {
-	head, insert, update, argByID *sql.Stmt
-	version                       *sql.Stmt // PRAGMA data_version
-	newest                        *sql.Stmt // on the reader pool
+	head, probe, insert, update, argByID *sql.Stmt
+	version                              *sql.Stmt // PRAGMA data_version
+	newest                               *sql.Stmt // on the reader pool
 
 	// The savepoint of each write in a batch: prepared, since a batch of
 	// many writes runs them for every one.
@@ -86,6 +86,13 @@ LEFT JOIN arguments n ON n.debate_id = d.id AND n.seq = (SELECT MAX(seq) FROM ar
 LEFT JOIN arguments e ON e.debate_id = d.id AND e.client_request_id = ?2
 LEFT JOIN arguments t ON t.id = ?3
 WHERE d.id = ?1`)
+	// What the head kept in memory leaves to the database: the argument
+	// with the write's client_request_id (e) and the target (t), when it is
+	// not the newest argument.
+	s.stmts.probe = prep(`SELECT e.id, t.debate_id, t.seq
+FROM (SELECT 1)
+LEFT JOIN arguments e ON e.debate_id = ?1 AND e.client_request_id = ?2
+LEFT JOIN arguments t ON t.id = ?3`)
 	s.stmts.insert = prep(`INSERT INTO arguments (` + argCols + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	s.stmts.update = prep(`UPDATE debates SET state = ?, updated_at = ? WHERE id = ?`)
 	s.stmts.argByID = prep(`SELECT ` + argCols + ` FROM arguments WHERE id = ?`)
@@ -104,7 +111,7 @@ WHERE d.id = ?1`)
 }
 
 func (w *writeStmts) close() {
-	for _, st := range []*sql.Stmt{w.head, w.insert, w.update, w.argByID, w.version, w.newest, w.savepoint, w.release, w.rollbackTo} {
+	for _, st := range []*sql.Stmt{w.head, w.probe, w.insert, w.update, w.argByID, w.version, w.newest, w.savepoint, w.release, w.rollbackTo} {
 		if st != nil {
 			st.Close()
 		}
@@ -269,29 +276,87 @@ func (s *Store) checkContent(t protocol.ArgType, content string) error {
 	return nil
 }
 
-// write runs the pipeline of one argument in the batch's transaction.
-func (b *batchTx) write(w Write) (Result, error) {
+// pipelineHead is what the pipeline reads before it decides: the debate, its
+// newest argument, the argument with the write's client_request_id, and the
+// target.
+type pipelineHead struct {
+	d                    protocol.Debate
+	maxSeq               int
+	newestID, existingID string // existingID is empty when there is none
+	targetDebate         string // empty when there is no such argument
+	targetSeq            int
+}
+
+// headOf reads the pipeline's head of w. The debate and its newest argument
+// come from memory when this batch wrote to the debate already, or when the
+// writer's commits left its head and no other process has committed since
+// (see heads.written); the database then only answers for the
+// client_request_id and a target older than the newest argument. Otherwise
+// one statement reads it all.
+func (b *batchTx) headOf(w Write) (pipelineHead, error) {
 	ctx := context.Background()
+	e, ok := b.written[w.DebateID]
+	if !ok && b.fromHeads {
+		e.d, e.a, ok = b.s.heads.written(w.DebateID)
+	}
+	if !ok {
+		return b.readHead(w)
+	}
+	b.s.wr.fromMemory.Add(1)
+	h := pipelineHead{d: e.d, maxSeq: e.a.Seq, newestID: e.a.ID}
+	target := w.TargetID
+	if target == e.a.ID {
+		h.targetDebate, h.targetSeq = e.a.DebateID, e.a.Seq
+		target = ""
+	}
+	var existingID, targetDebID sql.NullString
+	var targetSeq sql.NullInt64
+	if err := b.probe.QueryRowContext(ctx, w.DebateID, w.ClientRequestID, target).Scan(&existingID, &targetDebID, &targetSeq); err != nil {
+		return h, fmt.Errorf("submit %s to %s: %w", w.Type, w.DebateID, err)
+	}
+	h.existingID = existingID.String
+	if target != "" {
+		h.targetDebate, h.targetSeq = targetDebID.String, int(targetSeq.Int64)
+	}
+	return h, nil
+}
+
+// readHead reads the pipeline's head of w from the database: the debate, its
+// newest argument (n), the argument with the write's client_request_id (e)
+// and the target (t).
+func (b *batchTx) readHead(w Write) (pipelineHead, error) {
 	var (
-		d                                 protocol.Debate
+		h                                 pipelineHead
 		dtype, state, created, updated    string
-		maxSeq                            int
 		newestID, existingID, targetDebID sql.NullString
 		targetSeq                         sql.NullInt64
 	)
-	err := b.head.QueryRowContext(ctx, w.DebateID, w.ClientRequestID, w.TargetID).
-		Scan(&d.Title, &dtype, &state, &created, &updated, &maxSeq, &newestID, &existingID, &targetDebID, &targetSeq)
+	err := b.head.QueryRowContext(context.Background(), w.DebateID, w.ClientRequestID, w.TargetID).
+		Scan(&h.d.Title, &dtype, &state, &created, &updated, &h.maxSeq, &newestID, &existingID, &targetDebID, &targetSeq)
 	if errors.Is(err, sql.ErrNoRows) {
-		return Result{}, notFound(w.DebateID)
+		return h, notFound(w.DebateID)
 	}
 	if err != nil {
-		return Result{}, fmt.Errorf("submit %s to %s: %w", w.Type, w.DebateID, err)
+		return h, fmt.Errorf("submit %s to %s: %w", w.Type, w.DebateID, err)
 	}
-	d.ID, d.Type, d.State = w.DebateID, protocol.DebateType(dtype), protocol.State(state)
-	d.CreatedAt, d.UpdatedAt = parseTime(created), parseTime(updated)
+	h.d.ID, h.d.Type, h.d.State = w.DebateID, protocol.DebateType(dtype), protocol.State(state)
+	h.d.CreatedAt, h.d.UpdatedAt = parseTime(created), parseTime(updated)
+	h.newestID, h.existingID = newestID.String, existingID.String
+	h.targetDebate, h.targetSeq = targetDebID.String, int(targetSeq.Int64)
+	return h, nil
+}
 
-	if existingID.Valid {
-		orig, err := scanArgument(b.argByID.QueryRowContext(ctx, existingID.String))
+// write runs the pipeline of one argument in the batch's transaction.
+func (b *batchTx) write(w Write) (Result, error) {
+	ctx := context.Background()
+	h, err := b.headOf(w)
+	if err != nil {
+		return Result{}, err
+	}
+	d, maxSeq := h.d, h.maxSeq
+
+	if h.existingID != "" {
+		orig, err := scanArgument(b.argByID.QueryRowContext(ctx, h.existingID))
 		if err != nil {
 			return Result{}, fmt.Errorf("submit %s to %s: read original: %w", w.Type, w.DebateID, err)
 		}
@@ -300,19 +365,19 @@ func (b *batchTx) write(w Write) (Result, error) {
 
 	parent := w.TargetID
 	if parent != "" {
-		if !targetDebID.Valid || targetDebID.String != w.DebateID {
+		if h.targetDebate != w.DebateID {
 			return Result{}, errTargetNotInDebate(w.TargetID, w.DebateID)
 		}
 	} else {
-		parent = newestID.String
+		parent = h.newestID
 	}
 
 	next, err := protocol.Transition(d.State, w.Type, w.Role, w.Close)
 	if err != nil {
 		return Result{}, err
 	}
-	if w.TargetID != "" && int(targetSeq.Int64) < maxSeq {
-		if err := b.checkTarget(d, w, int(targetSeq.Int64)); err != nil {
+	if w.TargetID != "" && h.targetSeq < maxSeq {
+		if err := b.checkTarget(d, w, h.targetSeq); err != nil {
 			return Result{}, err
 		}
 	}
