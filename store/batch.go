@@ -299,9 +299,9 @@ func (w *writer) batch() {
 	var version int64
 	err = tx.StmtContext(bg, s.stmts.version).QueryRowContext(bg).Scan(&version)
 	b := &batchTx{s: s, tx: tx, fromHeads: w.sawVersion(version, err),
-		head: tx.StmtContext(bg, s.stmts.head), probe: tx.StmtContext(bg, s.stmts.probe),
-		insert: tx.StmtContext(bg, s.stmts.insert), update: tx.StmtContext(bg, s.stmts.update),
-		argByID: tx.StmtContext(bg, s.stmts.argByID)}
+		head: tx.StmtContext(bg, s.stmts.head), target: tx.StmtContext(bg, s.stmts.target),
+		existing: tx.StmtContext(bg, s.stmts.existing), insert: tx.StmtContext(bg, s.stmts.insert),
+		update: tx.StmtContext(bg, s.stmts.update)}
 	// A lone write needs no savepoint: if it fails, the transaction is rolled
 	// back instead of committed. A RESOLUTION is never alone: its RULING
 	// follows, and must not undo it.
@@ -369,10 +369,10 @@ func (w *writer) answer(ops []*op) {
 
 // batchTx is the transaction of one batch with its statements.
 type batchTx struct {
-	s                                    *Store
-	tx                                   *sql.Tx
-	head, probe, insert, update, argByID *sql.Stmt
-	sp, release, rollbackTo              *sql.Stmt // nil when solo
+	s                                      *Store
+	tx                                     *sql.Tx
+	head, target, existing, insert, update *sql.Stmt
+	sp, release, rollbackTo                *sql.Stmt // nil when solo
 
 	solo bool // the batch is one write, run without a savepoint
 	open bool // the savepoint of the write being run is open

@@ -140,3 +140,42 @@ BEGIN SELECT RAISE(ABORT, 'refused by the test trigger'); END`); err != nil {
 		t.Fatalf("newest after the batch: %+v, %v; want %+v", w.Argument, err, args[3])
 	}
 }
+
+// TestReplayWhereTheWriteIsAllowed replays writes, with heads from memory,
+// in states where they would be allowed again: the insert finds the
+// original, writes nothing and the original comes back.
+func TestReplayWhereTheWriteIsAllowed(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t, Options{})
+	motion := mustCreate(t, s, "d")
+	c1 := claim(t, s, "d", protocol.Opponent, motion.ID, "k1")
+	c2 := claim(t, s, "d", protocol.Proposer, c1.ID, "k2")
+	hits := s.wr.fromMemory.Load()
+	for _, tt := range []struct {
+		name string
+		w    Write
+		orig protocol.Argument
+	}{
+		{"same write", Write{Type: protocol.Claim, Role: protocol.Opponent, TargetID: motion.ID, Content: "claim k1", ClientRequestID: "k1"}, c1},
+		{"another target and content", Write{Type: protocol.Claim, Role: protocol.Opponent, TargetID: c2.ID, Content: "changed", ClientRequestID: "k1"}, c1},
+		{"another type", Write{Type: protocol.Intervention, Role: protocol.Arbitrator, ClientRequestID: "k2"}, c2},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.w.DebateID = "d"
+			res, err := s.Submit(ctx, tt.w)
+			if err != nil || !res.Replay || res.Argument != tt.orig || res.Debate.State != protocol.AwaitingOpponent {
+				t.Fatalf("got %+v, %v; want a replay of %+v", res, err, tt.orig)
+			}
+		})
+	}
+	if n := s.wr.fromMemory.Load() - hits; n != 3 {
+		t.Errorf("%d of 3 heads came from memory", n)
+	}
+	if n := countArgs(t, s, "d"); n != 3 {
+		t.Errorf("%d arguments stored, want 3", n)
+	}
+	// The next write follows c2, as if no replay had come.
+	if c3 := claim(t, s, "d", protocol.Opponent, c2.ID, "k3"); c3.Seq != 4 {
+		t.Errorf("next write has seq %d, want 4", c3.Seq)
+	}
+}

@@ -57,9 +57,9 @@ const argCols = "id, debate_id, parent_id, type, role, content, client_request_i
 // writeStmts are the statements of the write pipeline, prepared once on the
 // writer connection.
 type writeStmts struct {
-	head, probe, insert, update, argByID *sql.Stmt
-	version                              *sql.Stmt // PRAGMA data_version
-	newest                               *sql.Stmt // on the reader pool
+	head, target, existing, insert, update *sql.Stmt
+	version                                *sql.Stmt // PRAGMA data_version
+	newest                                 *sql.Stmt // on the reader pool
 
 	// The savepoint of each write in a batch: prepared, since a batch of
 	// many writes runs them for every one.
@@ -86,16 +86,16 @@ LEFT JOIN arguments n ON n.debate_id = d.id AND n.seq = (SELECT MAX(seq) FROM ar
 LEFT JOIN arguments e ON e.debate_id = d.id AND e.client_request_id = ?2
 LEFT JOIN arguments t ON t.id = ?3
 WHERE d.id = ?1`)
-	// What the head kept in memory leaves to the database: the argument
-	// with the write's client_request_id (e) and the target (t), when it is
-	// not the newest argument.
-	s.stmts.probe = prep(`SELECT e.id, t.debate_id, t.seq
-FROM (SELECT 1)
-LEFT JOIN arguments e ON e.debate_id = ?1 AND e.client_request_id = ?2
-LEFT JOIN arguments t ON t.id = ?3`)
-	s.stmts.insert = prep(`INSERT INTO arguments (` + argCols + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	// What a head kept in memory leaves to the database: a target that is
+	// not the newest argument, and a replay's original.
+	s.stmts.target = prep(`SELECT debate_id, seq FROM arguments WHERE id = ?`)
+	s.stmts.existing = prep(`SELECT ` + argCols + ` FROM arguments WHERE debate_id = ? AND client_request_id = ?`)
+	// The insert finds a replay too: it adds nothing when the debate holds
+	// an argument with the write's client_request_id.
+	s.stmts.insert = prep(`INSERT INTO arguments (` + argCols + `)
+SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10
+WHERE NOT EXISTS (SELECT 1 FROM arguments WHERE debate_id = ?2 AND client_request_id = ?7)`)
 	s.stmts.update = prep(`UPDATE debates SET state = ?, updated_at = ? WHERE id = ?`)
-	s.stmts.argByID = prep(`SELECT ` + argCols + ` FROM arguments WHERE id = ?`)
 	s.stmts.version = prep(`PRAGMA data_version`)
 	s.stmts.savepoint = prep(`SAVEPOINT w`)
 	s.stmts.release = prep(`RELEASE w`)
@@ -111,7 +111,7 @@ LEFT JOIN arguments t ON t.id = ?3`)
 }
 
 func (w *writeStmts) close() {
-	for _, st := range []*sql.Stmt{w.head, w.probe, w.insert, w.update, w.argByID, w.version, w.newest, w.savepoint, w.release, w.rollbackTo} {
+	for _, st := range []*sql.Stmt{w.head, w.target, w.existing, w.insert, w.update, w.version, w.newest, w.savepoint, w.release, w.rollbackTo} {
 		if st != nil {
 			st.Close()
 		}
@@ -189,7 +189,7 @@ func (b *batchTx) create(nd NewDebate) (Result, error) {
 		Content: nd.Content, ClientRequestID: nd.ClientRequestID, Seq: 1, StateAfter: state,
 		CreatedAt: parseTime(now),
 	}
-	if err := insertArgument(ctx, b.insert, a, now); err != nil {
+	if _, err := insertArgument(ctx, b.insert, a, now); err != nil {
 		return Result{}, fmt.Errorf("create debate %s: %w", nd.ID, err)
 	}
 	t := parseTime(now)
@@ -285,16 +285,17 @@ type pipelineHead struct {
 	newestID, existingID string // existingID is empty when there is none
 	targetDebate         string // empty when there is no such argument
 	targetSeq            int
+	// probed tells whether existingID was read; when not, the insert is
+	// what finds a replay (see write).
+	probed bool
 }
 
 // headOf reads the pipeline's head of w. The debate and its newest argument
 // come from memory when this batch wrote to the debate already, or when the
 // writer's commits left its head and no other process has committed since
-// (see heads.written); the database then only answers for the
-// client_request_id and a target older than the newest argument. Otherwise
-// one statement reads it all.
+// (see heads.written); the database then only answers for a target older
+// than the newest argument. Otherwise one statement reads it all.
 func (b *batchTx) headOf(w Write) (pipelineHead, error) {
-	ctx := context.Background()
 	e, ok := b.written[w.DebateID]
 	if !ok && b.fromHeads {
 		e.d, e.a, ok = b.s.heads.written(w.DebateID)
@@ -304,19 +305,15 @@ func (b *batchTx) headOf(w Write) (pipelineHead, error) {
 	}
 	b.s.wr.fromMemory.Add(1)
 	h := pipelineHead{d: e.d, maxSeq: e.a.Seq, newestID: e.a.ID}
-	target := w.TargetID
-	if target == e.a.ID {
+	switch w.TargetID {
+	case "":
+	case e.a.ID:
 		h.targetDebate, h.targetSeq = e.a.DebateID, e.a.Seq
-		target = ""
-	}
-	var existingID, targetDebID sql.NullString
-	var targetSeq sql.NullInt64
-	if err := b.probe.QueryRowContext(ctx, w.DebateID, w.ClientRequestID, target).Scan(&existingID, &targetDebID, &targetSeq); err != nil {
-		return h, fmt.Errorf("submit %s to %s: %w", w.Type, w.DebateID, err)
-	}
-	h.existingID = existingID.String
-	if target != "" {
-		h.targetDebate, h.targetSeq = targetDebID.String, int(targetSeq.Int64)
+	default:
+		err := b.target.QueryRowContext(context.Background(), w.TargetID).Scan(&h.targetDebate, &h.targetSeq)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return h, fmt.Errorf("submit %s to %s: read target: %w", w.Type, w.DebateID, err)
+		}
 	}
 	return h, nil
 }
@@ -343,61 +340,101 @@ func (b *batchTx) readHead(w Write) (pipelineHead, error) {
 	h.d.CreatedAt, h.d.UpdatedAt = parseTime(created), parseTime(updated)
 	h.newestID, h.existingID = newestID.String, existingID.String
 	h.targetDebate, h.targetSeq = targetDebID.String, int(targetSeq.Int64)
+	h.probed = true
 	return h, nil
 }
 
-// write runs the pipeline of one argument in the batch's transaction.
+// write runs the pipeline of one argument in the batch's transaction. With a
+// head from memory, whether the write is a replay is not read first: the
+// insert adds the argument only if the debate holds none with its
+// client_request_id, and a refusal looks for one before it is returned, so a
+// replay is answered as one whatever the state now.
 func (b *batchTx) write(w Write) (Result, error) {
-	ctx := context.Background()
 	h, err := b.headOf(w)
 	if err != nil {
 		return Result{}, err
 	}
-	d, maxSeq := h.d, h.maxSeq
-
 	if h.existingID != "" {
-		orig, err := scanArgument(b.argByID.QueryRowContext(ctx, h.existingID))
-		if err != nil {
-			return Result{}, fmt.Errorf("submit %s to %s: read original: %w", w.Type, w.DebateID, err)
-		}
-		return Result{Argument: orig, Debate: d, Replay: true}, nil
+		return b.replay(w, h.d)
 	}
-
-	parent := w.TargetID
-	if parent != "" {
-		if h.targetDebate != w.DebateID {
-			return Result{}, errTargetNotInDebate(w.TargetID, w.DebateID)
-		}
-	} else {
-		parent = h.newestID
-	}
-
-	next, err := protocol.Transition(d.State, w.Type, w.Role, w.Close)
+	next, parent, err := b.decide(w, h)
 	if err != nil {
+		if !h.probed {
+			if res, replay, perr := b.findReplay(w, h.d); perr != nil || replay {
+				return res, perr
+			}
+		}
 		return Result{}, err
 	}
-	if w.TargetID != "" && h.targetSeq < maxSeq {
-		if err := b.checkTarget(d, w, h.targetSeq); err != nil {
-			return Result{}, err
-		}
-	}
+	ctx := context.Background()
 	now := b.s.now()
 	if err := b.savepoint(); err != nil {
 		return Result{}, fmt.Errorf("submit %s to %s: %w", w.Type, w.DebateID, err)
 	}
 	a := protocol.Argument{
 		ID: newID(), DebateID: w.DebateID, ParentID: parent, Type: w.Type, Role: w.Role,
-		Content: w.Content, ClientRequestID: w.ClientRequestID, Seq: maxSeq + 1, StateAfter: next,
+		Content: w.Content, ClientRequestID: w.ClientRequestID, Seq: h.maxSeq + 1, StateAfter: next,
 		CreatedAt: parseTime(now),
 	}
-	if err := insertArgument(ctx, b.insert, a, now); err != nil {
+	inserted, err := insertArgument(ctx, b.insert, a, now)
+	if err != nil {
 		return Result{}, fmt.Errorf("submit %s to %s: %w", w.Type, w.DebateID, err)
+	}
+	if !inserted {
+		return b.replay(w, h.d) // nothing was written
 	}
 	if _, err := b.update.ExecContext(ctx, string(next), now, w.DebateID); err != nil {
 		return Result{}, fmt.Errorf("submit %s to %s: update state: %w", w.Type, w.DebateID, err)
 	}
+	d := h.d
 	d.State, d.UpdatedAt = next, a.CreatedAt
 	return Result{Argument: a, Debate: d}, nil
+}
+
+// decide runs the checks of the pipeline after idempotency: the target
+// belongs to the debate, the transition is allowed, the arbitrator's word is
+// not bypassed. It returns the state after the write and its parent.
+func (b *batchTx) decide(w Write, h pipelineHead) (protocol.State, string, error) {
+	parent := w.TargetID
+	if parent != "" {
+		if h.targetDebate != w.DebateID {
+			return "", "", errTargetNotInDebate(w.TargetID, w.DebateID)
+		}
+	} else {
+		parent = h.newestID
+	}
+	next, err := protocol.Transition(h.d.State, w.Type, w.Role, w.Close)
+	if err != nil {
+		return "", "", err
+	}
+	if w.TargetID != "" && h.targetSeq < h.maxSeq {
+		if err := b.checkTarget(h.d, w, h.targetSeq); err != nil {
+			return "", "", err
+		}
+	}
+	return next, parent, nil
+}
+
+// findReplay returns the replay of w if its debate holds an argument with
+// w's client_request_id.
+func (b *batchTx) findReplay(w Write, d protocol.Debate) (Result, bool, error) {
+	orig, err := scanArgument(b.existing.QueryRowContext(context.Background(), w.DebateID, w.ClientRequestID))
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return Result{}, false, nil
+	case err != nil:
+		return Result{}, false, fmt.Errorf("submit %s to %s: read original: %w", w.Type, w.DebateID, err)
+	}
+	return Result{Argument: orig, Debate: d, Replay: true}, true, nil
+}
+
+// replay returns the replay of w, whose original its debate holds.
+func (b *batchTx) replay(w Write, d protocol.Debate) (Result, error) {
+	res, found, err := b.findReplay(w, d)
+	if err == nil && !found {
+		err = fmt.Errorf("submit %s to %s: the original of client_request_id %q vanished", w.Type, w.DebateID, w.ClientRequestID)
+	}
+	return res, err
 }
 
 // checkTarget refuses a write whose target is older than the arbitrator's
@@ -420,14 +457,20 @@ WHERE debate_id = ? AND seq > ? AND type IN (?, ?) ORDER BY seq DESC LIMIT 1`,
 	return protocol.CheckTarget(d.State, w.Type, w.Role, target, lastWord)
 }
 
-func insertArgument(ctx context.Context, st *sql.Stmt, a protocol.Argument, now string) error {
+// insertArgument inserts a unless its debate holds an argument with its
+// client_request_id already (writeStmts.insert), and tells whether it did.
+func insertArgument(ctx context.Context, st *sql.Stmt, a protocol.Argument, now string) (bool, error) {
 	var parent any
 	if a.ParentID != "" {
 		parent = a.ParentID
 	}
-	_, err := st.ExecContext(ctx, a.ID, a.DebateID, parent, string(a.Type), string(a.Role), a.Content,
+	res, err := st.ExecContext(ctx, a.ID, a.DebateID, parent, string(a.Type), string(a.Role), a.Content,
 		a.ClientRequestID, a.Seq, string(a.StateAfter), now)
-	return err
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
 }
 
 const debateCols = "id, title, debate_type, state, created_at, updated_at"
