@@ -288,8 +288,9 @@ func (a *agent) do(ctx context.Context, method, path string, body []byte, want i
 }
 
 // idPrefix starts data.argument.id in a write's answer as the server
-// encodes it; argumentID decodes the JSON only when it is not there.
-var idPrefix = []byte(`"data":{"argument":{"id":"`)
+// encodes it (after data.debate, whose strings, escaped, cannot hold it);
+// argumentID decodes the JSON only when it is not there.
+var idPrefix = []byte(`"argument":{"id":"`)
 
 // argumentID reads data.argument.id from a write's answer.
 func argumentID(b []byte) (string, error) {

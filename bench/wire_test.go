@@ -133,6 +133,7 @@ func TestArgumentID(t *testing.T) {
 		answer, want string
 	}{
 		{`{"success":true,"data":{"argument":{"id":"0193-abc","seq":2}}}`, "0193-abc"},
+		{`{"success":true,"data":{"debate":{"id":"d","title":"\"argument\":{\"id\":\"no\""},"argument":{"id":"0193-abd"}}}`, "0193-abd"},
 		// Not in the server's order: decoded as JSON.
 		{`{"data":{"debate":{},"argument":{"seq":2,"id":"x-1"}},"success":true}`, "x-1"},
 		{`{"data" : {"argument" : {"id" : "spaced"}}}`, "spaced"},
