@@ -444,13 +444,11 @@ func (b *batchTx) run(o *op) error {
 	if e := b.end(err != nil); e != nil {
 		return e
 	}
-	if err == nil {
-		b.wrote(auto.Debate, auto.Argument)
-	}
 	if err != nil {
 		b.s.opts.Logger.Error("auto-ruling failed; the resolution stands", "debate", o.write.DebateID, "resolution", res.Argument.ID, "err", err)
 		return nil
 	}
+	b.wrote(auto.Debate, auto.Argument)
 	o.out.res.AutoRuling = &auto.Argument
 	o.out.res.Debate = auto.Debate
 	return nil

@@ -10,8 +10,9 @@ import (
 // heads keeps each debate's head — the debate and its newest argument — in
 // memory for Wait, so that polling a debate nothing was written to reads no
 // database. The writer stores the head of every debate it commits to, exact
-// since its transaction saw every commit before it; a head read from the
-// database is stored too. A head is current for the poll interval after it
+// since its transaction saw every commit before it, and starts its next
+// writes to that debate from it (see written); a head read from the database
+// is stored too. A head is current for the poll interval after it
 // was stored, or after the writer last read PRAGMA data_version on its
 // connection, which only another process's commit changes, and found it
 // unchanged (every batch reads it, and a poll finding no current head does
