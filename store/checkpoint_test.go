@@ -9,11 +9,12 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/debatehq/debate/protocol"
 )
 
-// TestCheckpointBoundsWAL writes without pause from 16 goroutines while 2
+// TestCheckpointBoundsWAL writes without pause from 16 goroutines while 4
 // others read, with a checkpoint asked for every 50 frames, and checks that
 // checkpoints ran off the write path and kept the WAL file (whose size is its
 // high-water mark) far below the frames committed: the WAL restarted.
@@ -34,10 +35,12 @@ func TestCheckpointBoundsWAL(t *testing.T) {
 
 	var stop atomic.Bool
 	var readers, wg sync.WaitGroup
-	for g := range 2 {
+	for g := range 4 {
 		readers.Go(func() {
 			// Poll as agents do, past the heads kept in memory: the
-			// newest argument, then the last few.
+			// newest argument, then the last few, a millisecond apart.
+			// (Readers that always overlap would keep any checkpoint from
+			// restarting the WAL: SQLite's checkpoint starvation.)
 			id := fmt.Sprint("d", g)
 			for !stop.Load() {
 				_, a, err := s.readNewest(ctx, id)
@@ -48,6 +51,7 @@ func TestCheckpointBoundsWAL(t *testing.T) {
 					t.Error(err)
 					return
 				}
+				time.Sleep(time.Millisecond)
 			}
 		})
 	}
@@ -79,15 +83,16 @@ func TestCheckpointBoundsWAL(t *testing.T) {
 	walFrames := st.Size() / (4096 + 24)
 	t.Logf("%d frames committed in %d batches; %d checkpoints, %d restarts; WAL file %d frames",
 		committed, s.wr.commits.Load(), s.ckpt.passes.Load(), s.ckpt.restarts.Load(), walFrames)
-	if s.ckpt.passes.Load() == 0 {
-		t.Fatal("no checkpoint ran")
+	if s.ckpt.passes.Load() == 0 || s.ckpt.restarts.Load() == 0 {
+		t.Fatal("no checkpoint ran, or none copied every frame")
 	}
-	// Past the limit, the next kick catches up; frames committed meanwhile
-	// (and until a retry, if readers outlasted the first) come on top.
-	if bound := int64(8 * walLimit * every); committed < 2*bound {
-		t.Fatalf("only %d frames committed: too few to tell a bounded WAL (%d frames) from a growing one", committed, bound)
-	} else if walFrames > bound {
-		t.Errorf("the WAL grew to %d frames, more than %d", walFrames, bound)
+	// Without restarts the WAL would hold every frame committed. With them
+	// it holds the limit, plus what is committed until a catch-up succeeds:
+	// a few checkpoints' worth, more on a machine busy elsewhere.
+	if limit := int64(walLimit * every); committed < 10*limit {
+		t.Fatalf("only %d frames committed: too few to tell a bounded WAL from a growing one", committed)
+	} else if walFrames > committed/3 {
+		t.Errorf("the WAL grew to %d frames of the %d committed", walFrames, committed)
 	}
 	if err := s.IntegrityCheck(ctx); err != nil {
 		t.Fatal(err)
