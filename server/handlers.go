@@ -147,7 +147,8 @@ func (s *Server) writeResult(w http.ResponseWriter, r *http.Request, res store.R
 		s.writeError(w, r, err)
 		return
 	}
-	s.writeData(w, r, http.StatusCreated, writeResult(res))
+	out := writeResult(res)
+	s.writeData(w, r, http.StatusCreated, &out)
 }
 
 func writeResult(res store.Result) api.WriteResult {
@@ -213,7 +214,7 @@ func (s *Server) poll(w http.ResponseWriter, r *http.Request) {
 		out.Argument = &a
 	}
 	out.Arguments = api.FromArguments(res.Arguments)
-	s.writeData(w, r, http.StatusOK, out)
+	s.writeData(w, r, http.StatusOK, &out)
 }
 
 func (s *Server) createDocument(w http.ResponseWriter, r *http.Request) {
