@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"net/http"
-	"net/url"
 	"strconv"
 	"time"
 
@@ -166,9 +165,9 @@ func writeResult(res store.Result) api.WriteResult {
 // closed, the wait ends, or the server shuts down (then it answers with what
 // is there now).
 func (s *Server) poll(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
+	query := r.URL.RawQuery
 	id := r.PathValue("id")
-	roleText := q.Get("role")
+	roleText := api.QueryValue(query, "role")
 	if roleText == "" {
 		s.writeError(w, r, protocol.Errorf(protocol.CodeInvalidInput, "role is required").
 			WithSuggestion("add ?role=proposer or ?role=opponent"))
@@ -179,26 +178,12 @@ func (s *Server) poll(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	wait, err := queryWait(q)
+	wait, err := parseWait(api.QueryValue(query, "wait"))
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	after := q.Get("argument_id")
-	ctx, cancel := context.WithCancel(r.Context())
-	defer cancel()
-	stop := context.AfterFunc(s.stopCtx, cancel)
-	defer stop()
-	if wait > 0 {
-		s.waiting.Add(1)
-	}
-	res, err := s.st.Wait(ctx, id, role, after, wait)
-	if wait > 0 {
-		s.waiting.Add(-1)
-	}
-	if err != nil && r.Context().Err() == nil && s.stopCtx.Err() != nil {
-		res, err = s.st.Wait(r.Context(), id, role, after, 0)
-	}
+	res, err := s.wait(r.Context(), id, role, api.QueryValue(query, "argument_id"), wait)
 	if err != nil {
 		if r.Context().Err() != nil {
 			return // the client went away
@@ -215,6 +200,26 @@ func (s *Server) poll(w http.ResponseWriter, r *http.Request) {
 	}
 	out.Arguments = api.FromArguments(res.Arguments)
 	s.writeData(w, r, http.StatusOK, &out)
+}
+
+// wait runs the store's Wait for a poll. A poll that waits counts in Waiting
+// and, when the server begins to shut down, answers at once with what is
+// there then; one that does not wait needs neither.
+func (s *Server) wait(ctx context.Context, id string, role protocol.Role, after string, wait time.Duration) (store.WaitResult, error) {
+	if wait <= 0 {
+		return s.st.Wait(ctx, id, role, after, 0)
+	}
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stop := context.AfterFunc(s.stopCtx, cancel)
+	defer stop()
+	s.waiting.Add(1)
+	res, err := s.st.Wait(wctx, id, role, after, wait)
+	s.waiting.Add(-1)
+	if err != nil && ctx.Err() == nil && s.stopCtx.Err() != nil {
+		return s.st.Wait(ctx, id, role, after, 0)
+	}
+	return res, err
 }
 
 func (s *Server) createDocument(w http.ResponseWriter, r *http.Request) {
@@ -265,9 +270,9 @@ func (s *Server) writeDocument(w http.ResponseWriter, r *http.Request, status in
 	s.writeData(w, r, status, api.DocumentResult{Document: api.FromDocument(doc), Replay: replay})
 }
 
-// queryWait reads wait: seconds (a number from 0 to 60, fractions allowed).
-func queryWait(q url.Values) (time.Duration, error) {
-	v := q.Get("wait")
+// parseWait reads a poll's wait: seconds (a number from 0 to 60, fractions
+// allowed); none is 0.
+func parseWait(v string) (time.Duration, error) {
 	if v == "" {
 		return 0, nil
 	}
