@@ -43,7 +43,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		s.writeErrorBody(w, r, be.status, be.body)
 		return
 	}
-	body := s.errorBody(err, requestID(r), r.Method+" "+r.URL.Path)
+	body := s.errorBody(err, requestID(w), r.Method+" "+r.URL.Path)
 	s.writeErrorBody(w, r, statusOf(body.Code), body)
 }
 

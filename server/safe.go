@@ -7,6 +7,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"strings"
 	"time"
@@ -53,17 +54,15 @@ func (s *Server) localHost(host string) bool {
 	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
 		return true
 	}
-	ip := net.ParseIP(h)
-	if ip == nil {
+	ip, err := netip.ParseAddr(h)
+	if err != nil || ip.Zone() != "" {
 		return false
 	}
 	if ip.IsLoopback() {
 		return true
 	}
-	if addr, ok := s.listenIP.Load().(net.IP); ok && !addr.IsUnspecified() && addr.Equal(ip) {
-		return true
-	}
-	return false
+	listen, ok := s.listenIP.Load().(net.IP)
+	return ok && !listen.IsUnspecified() && listen.Equal(ip.AsSlice())
 }
 
 // hostOnly strips the port from a Host header value, and the brackets from
