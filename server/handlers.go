@@ -18,12 +18,7 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) createDebate(w http.ResponseWriter, r *http.Request) {
-	body, err := s.readBody(w, r)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	req, err := api.DecodeCreateDebate(body)
+	req, err := decodeBody(s, w, r, api.DecodeCreateDebate)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -124,12 +119,7 @@ func decodeRuling(body []byte) (store.Write, error) {
 
 // submit reads and decodes a write's body and runs it through the store.
 func (s *Server) submit(w http.ResponseWriter, r *http.Request, decode func([]byte) (store.Write, error)) {
-	body, err := s.readBody(w, r)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	wr, err := decode(body)
+	wr, err := decodeBody(s, w, r, decode)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -223,12 +213,7 @@ func (s *Server) wait(ctx context.Context, id string, role protocol.Role, after 
 }
 
 func (s *Server) createDocument(w http.ResponseWriter, r *http.Request) {
-	body, err := s.readBody(w, r)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	req, err := api.DecodeCreateDocument(body)
+	req, err := decodeBody(s, w, r, api.DecodeCreateDocument)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -238,12 +223,7 @@ func (s *Server) createDocument(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) submitDocument(w http.ResponseWriter, r *http.Request) {
-	body, err := s.readBody(w, r)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	req, err := api.DecodeSubmitDocument(body)
+	req, err := decodeBody(s, w, r, api.DecodeSubmitDocument)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
