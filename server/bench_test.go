@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/debatehq/debate/server/web"
 	"github.com/debatehq/debate/store"
@@ -39,6 +40,10 @@ func (w *benchWriter) Write(b []byte) (int, error) {
 	w.body = append(w.body, b...)
 	return len(b), nil
 }
+
+// SetReadDeadline lets the handler set a body's deadline, as on a
+// connection.
+func (w *benchWriter) SetReadDeadline(time.Time) error { return nil }
 
 func (w *benchWriter) reset() {
 	clear(w.header)

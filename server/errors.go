@@ -95,12 +95,13 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	writeBody(w, status, append(b, '\n'))
 }
 
-// The values of the headers of every JSON answer, shared by all answers:
+// The values of the headers of every answer, shared by all answers:
 // a header's value slice is only ever replaced or appended to (which copies
 // a full slice), never written in place.
 var (
 	contentTypeJSON = []string{"application/json; charset=utf-8"}
 	noSniff         = []string{"nosniff"}
+	varyAccept      = []string{"Accept"}
 )
 
 // writeBody writes a JSON answer.

@@ -188,7 +188,14 @@ func (s *Server) poll(w http.ResponseWriter, r *http.Request) {
 		a := api.FromArgument(res.Argument)
 		out.Argument = &a
 	}
-	out.Arguments = api.FromArguments(res.Arguments)
+	out.Arguments = make([]api.Argument, len(res.Arguments))
+	for i, a := range res.Arguments {
+		if out.Argument != nil && a == res.Argument {
+			out.Arguments[i] = *out.Argument // the newest, which ends the list
+			continue
+		}
+		out.Arguments[i] = api.FromArgument(a)
+	}
 	s.writeData(w, r, http.StatusOK, &out)
 }
 

@@ -242,7 +242,11 @@ func (f *freshConns) close() {
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	if s.opt.Pages != nil {
 		// The same URL may be a page or JSON depending on Accept.
-		w.Header().Add("Vary", "Accept")
+		if h := w.Header(); h["Vary"] == nil {
+			h["Vary"] = varyAccept
+		} else {
+			h.Add("Vary", "Accept")
+		}
 		if h := s.opt.Pages.Page(r); h != nil {
 			h.ServeHTTP(w, r)
 			return
