@@ -183,7 +183,7 @@ func (s *Server) poll(w http.ResponseWriter, r *http.Request) {
 	}
 	out := api.PollResult{HasNewArgument: res.HasNew, Action: string(res.Action), DebateID: id,
 		DebateState: string(res.Debate.State), LastSeenSeq: res.LastSeenSeq,
-		AvailableActions: api.Actions(res.Debate.State, role)}
+		AvailableActions: actions(res.Debate.State, role)}
 	if res.Action != "" {
 		a := api.FromArgument(res.Argument)
 		out.Argument = &a
@@ -197,6 +197,26 @@ func (s *Server) poll(w http.ResponseWriter, r *http.Request) {
 		out.Arguments[i] = api.FromArgument(a)
 	}
 	s.writeData(w, r, http.StatusOK, &out)
+}
+
+// pollActions holds api.Actions for every state and role, which polls
+// answer with; they are only ever encoded, never changed.
+var pollActions = func() map[[2]string][]string {
+	m := map[[2]string][]string{}
+	for _, st := range protocol.States {
+		for _, r := range protocol.Roles {
+			m[[2]string{string(st), string(r)}] = api.Actions(st, r)
+		}
+	}
+	return m
+}()
+
+// actions is api.Actions(st, role), computed once.
+func actions(st protocol.State, role protocol.Role) []string {
+	if a, ok := pollActions[[2]string{string(st), string(role)}]; ok {
+		return a
+	}
+	return api.Actions(st, role)
 }
 
 // wait runs the store's Wait for a poll. A poll that waits counts in Waiting
