@@ -390,7 +390,8 @@ func reasoningNote(reasoning string) string {
 	if reasoning == "" {
 		return ""
 	}
-	return fmt.Sprintf("; %d bytes of reasoning came back alone", len(reasoning))
+	// A comma, not a semicolon: reports split reasons at "; ".
+	return fmt.Sprintf(", %d bytes of reasoning came back alone", len(reasoning))
 }
 
 // reasoningField returns choices[0].message.reasoning from a raw response,

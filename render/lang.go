@@ -279,7 +279,7 @@ var chinese = words{
 		{regexp.MustCompile(`^all debaters agreed$`), "各方达成一致"},
 		{regexp.MustCompile(`^round limit (\d+) reached: verdicts forced$`), "达到轮数上限 $1：强制裁决"},
 		{regexp.MustCompile(`^budget of (\d+) tokens reached: verdicts forced$`), "达到 $1 token 预算：强制裁决"},
-		{regexp.MustCompile(`^(\d+) divergences?: split into child debates$`), "$1 个分歧：拆分为子辩论"},
+		{regexp.MustCompile(`^(\d+) divergences?: split into (?:a )?child debates?$`), "$1 个分歧：拆分为子辩论"},
 		{regexp.MustCompile(`^no debater answered the position step$`), "没有辩手给出立场"},
 		{regexp.MustCompile(`^no debater answered the rebuttal step$`), "没有辩手给出反驳"},
 		{regexp.MustCompile(`^node ended without a status$`), "节点结束时没有状态"},
@@ -292,6 +292,9 @@ var chinese = words{
 		{regexp.MustCompile(`^(\d+) verdicts missing after repair$`), "修复后仍缺 $1 条裁决"},
 		{regexp.MustCompile(`^(\d+) consecutive failures: (.*)$`), "连续失败 $1 次：$2"},
 		{regexp.MustCompile(`^cut at the token limit \(params\.maxTokensPerResponse: (\d+)\): the answer is incomplete$`), "在 token 上限处被截断（params.maxTokensPerResponse：$1）：回答不完整"},
+		{regexp.MustCompile(`^empty answer \((.*)\)$`), "空回答（$1）"},
+		{regexp.MustCompile(`^the provider's content filter withheld the answer \(finish_reason ("[^"]*")\)(.*)$`), "服务方的内容过滤拦下了回答（finish_reason $1）$2"},
+		{regexp.MustCompile(`^the model refused: (.*)$`), "模型拒绝回答：$1"},
 		{regexp.MustCompile(`^cut at the token limit before any answer \((.*)\): raise params\.maxTokensPerResponse$`), "在给出回答前就达到 token 上限（$1）：请调高 params.maxTokensPerResponse"},
 	},
 }

@@ -103,7 +103,7 @@ func (e *env) startDaemon(ctx context.Context, addr, db, token string) (daemon, 
 		return daemon{}, fmt.Errorf("server log: %w", err)
 	}
 	defer log.Close()
-	args := []string{"serve", "--addr", addr}
+	args := []string{"serve", "--addr", addr, "--pid-file", pidFile}
 	var extra []string
 	switch {
 	case store.IsPostgres(db):
@@ -146,11 +146,12 @@ func (e *env) startDaemon(ctx context.Context, addr, db, token string) (daemon, 
 		default:
 		}
 		if err == nil {
-			b, _ := json.Marshal(d)
-			if err := os.WriteFile(pidFile, b, 0o600); err != nil {
-				return d, fmt.Errorf("write pid file: %w", err)
+			// The server wrote its pid file before it answered.
+			rec, ok, err := e.readDaemon(addr)
+			if err != nil || !ok || rec.PID != d.PID {
+				return d, fmt.Errorf("debate serve answers on %s but left no pid file naming it (%v); its log is %s", addr, err, logFile)
 			}
-			return d, nil
+			return rec, nil
 		}
 		if ce := (*client.Error)(nil); errors.As(err, &ce) && ce.Status != 0 {
 			// Something answers, but not as this server would (another

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // freeAddr returns a loopback address where nothing listens.
@@ -107,6 +108,28 @@ func TestServeDetach(t *testing.T) {
 	}
 	if r := invoke(t, vars, "serve", "--detach", "--addr", addr); r.code != exitFailed || !strings.Contains(r.stderr, "already runs") {
 		t.Errorf("second --detach: exit %d\n%s", r.code, r.stderr)
+	}
+	// The state folder deleted under a running server: the server writes
+	// its pid file again, and --stop finds it.
+	pidFile, _, _ := (&env{getenv: call{vars: vars}.getenv}).daemonFiles(addr)
+	if err := os.RemoveAll(filepath.Dir(pidFile)); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(20 * pidFileCheck)
+	for _, err := os.Stat(pidFile); err != nil; _, err = os.Stat(pidFile) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the pid file was not written again after the state folder was deleted: %v", err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if r := invoke(t, vars, "serve", "--status", "--addr", addr); r.code != exitOK || !strings.Contains(r.stdout, "running, answers /health") {
+		t.Errorf("--status after the state folder was deleted: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := invoke(t, vars, "serve", "--stop", "--addr", addr); r.code != exitOK || !strings.Contains(r.stdout, "stopped pid") {
+		t.Fatalf("--stop after the state folder was deleted: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := invoke(t, vars, "serve", "--detach", "--addr", addr, "--db", db); r.code != exitOK {
+		t.Fatalf("serve --detach again: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	// A server started in the foreground has no pid file, but answers.
 	fg := newAgentServer(t, "")

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -9,10 +11,12 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/pprof"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
 
+	"github.com/debatehq/debate/internal/ctxwait"
 	"github.com/debatehq/debate/server"
 	"github.com/debatehq/debate/server/client"
 	"github.com/debatehq/debate/server/web"
@@ -31,6 +35,9 @@ type serveOptions struct {
 	// cpuprofile is a file the server's CPU profile is written to when it
 	// stops (a hidden flag, for performance work).
 	cpuprofile string
+	// pidFile is the pid file a background server keeps (a hidden flag set
+	// by the command that starts it): see keepPidFile.
+	pidFile string
 	// detach, status and stop manage a server in the background instead.
 	detach, status, stop bool
 }
@@ -61,7 +68,8 @@ WebSockets and the database cleanly.
 IN THE BACKGROUND
 --detach starts the server in the background and returns once it answers; its pid file and log
 are $XDG_STATE_HOME/debate/serve-<addr>.pid and .log (default ~/.local/state/debate/).
---status and --stop, with the same --addr, report on it and end it. An agent command whose
+--status and --stop, with the same --addr, report on it and end it; the server writes its pid
+file again if it is deleted. An agent command whose
 server is a loopback address where nothing listens starts one the same way (with the default
 database) unless DEBATE_AUTO_START=0.`,
 		"  debate serve\n  DEBATE_AUTH_TOKEN=$(openssl rand -hex 16) debate serve --addr 127.0.0.1:8080\n  debate serve --db ./team.db --token s3cret\n  debate serve --detach && debate serve --status && debate serve --stop\n",
@@ -77,6 +85,8 @@ func serveCmd(e *env, args []string) int {
 	fs.StringArrayVar(&o.reports, "reports", nil, "folder of batch runs' outputs to list in the web UI; repeat for several (default $DEBATE_REPORTS, a path list)")
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the server to this file when it stops")
 	_ = fs.MarkHidden("cpuprofile")
+	fs.StringVar(&o.pidFile, "pid-file", "", "restore this pid file while the server runs if it is deleted")
+	_ = fs.MarkHidden("pid-file")
 	fs.BoolVar(&o.detach, "detach", false, "start the server in the background and return once it answers")
 	fs.BoolVar(&o.status, "status", false, "report on the background server of --addr")
 	fs.BoolVar(&o.stop, "stop", false, "stop the background server of --addr")
@@ -140,8 +150,57 @@ func (o *serveOptions) run(ctx context.Context, e *env) error {
 	fmt.Fprintf(e.stderr, "debate serve: listening on http://%s (database %s)\n", ln.Addr(), redactURL(path))
 	ui := web.New(st, web.Options{Reports: o.reports, Logger: log, Done: ctx.Done()})
 	srv := server.New(st, server.Options{Token: o.token, Logger: log, Pages: ui})
+	kept := make(chan struct{})
+	if o.pidFile != "" {
+		d := daemon{PID: os.Getpid(), URL: "http://" + ln.Addr().String(), DB: redactURL(path),
+			Log: strings.TrimSuffix(o.pidFile, ".pid") + ".log", Started: time.Now().UTC()}
+		b, _ := json.Marshal(d)
+		if err := os.WriteFile(o.pidFile, b, 0o600); err != nil {
+			return errors.Join(fmt.Errorf("write pid file: %w", err), ln.Close(), st.Close())
+		}
+		go func() {
+			defer close(kept)
+			keepPidFile(ctx, o.pidFile, b, pidFileCheck, log)
+		}()
+	} else {
+		close(kept)
+	}
 	serveErr := srv.Serve(ctx, ln)
+	<-kept
 	return errors.Join(serveErr, st.Close())
+}
+
+// pidFileCheck is how often a background server looks at its pid file.
+const pidFileCheck = time.Second
+
+// keepPidFile keeps the pid file of a background server, whose content is
+// record: it looks at path every interval and writes it again when it is
+// gone (a server whose state folder was deleted would otherwise run on where
+// serve --status and --stop cannot find it); when ctx ends it removes the
+// file, unless it names another process by then.
+func keepPidFile(ctx context.Context, path string, record []byte, interval time.Duration, log *slog.Logger) {
+	warned := false
+	for ctxwait.Sleep(ctx, interval) == nil {
+		_, err := os.Stat(path)
+		if !errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		err = os.MkdirAll(filepath.Dir(path), 0o700)
+		if err == nil {
+			err = os.WriteFile(path, record, 0o600)
+		}
+		switch {
+		case err == nil:
+			log.Info("the pid file was gone: written again", "file", path)
+			warned = false
+		case !warned:
+			log.Warn("the pid file is gone and cannot be written again", "file", path, "err", err)
+			warned = true
+		}
+	}
+	if b, err := os.ReadFile(path); err == nil && bytes.Equal(b, record) {
+		_ = os.Remove(path)
+	}
 }
 
 // startCPUProfile profiles the process's CPU into the file path until the
