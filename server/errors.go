@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"sync"
 
 	"github.com/debatehq/debate/protocol"
 	"github.com/debatehq/debate/server/api"
@@ -23,8 +24,13 @@ func authFailed() error {
 		WithSuggestion("send Authorization: Bearer <token> (the server's --token or DEBATE_AUTH_TOKEN)")
 }
 
-// writeData writes a success envelope.
+// writeData writes a success envelope. A value with its own encoding (the
+// answers of polls and writes) is encoded without reflection.
 func (s *Server) writeData(w http.ResponseWriter, r *http.Request, status int, data any) {
+	if a, ok := data.(appender); ok {
+		writeEnvelope(w, status, `{"success":true,"data":`, a)
+		return
+	}
 	writeJSON(w, status, api.Envelope[any]{Success: true, Data: data})
 }
 
@@ -37,7 +43,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		s.writeErrorBody(w, r, be.status, be.body)
 		return
 	}
-	body := s.errorBody(err, requestID(r), r.Method+" "+r.URL.Path)
+	body := s.errorBody(err, requestID(w), r.Method+" "+r.URL.Path)
 	s.writeErrorBody(w, r, statusOf(body.Code), body)
 }
 
@@ -51,7 +57,32 @@ func (s *Server) errorBody(err error, reqID, where string) *api.ErrorBody {
 }
 
 func (s *Server) writeErrorBody(w http.ResponseWriter, r *http.Request, status int, body *api.ErrorBody) {
-	writeJSON(w, status, api.Envelope[any]{Error: body})
+	writeEnvelope(w, status, `{"success":false,"error":`, body)
+}
+
+// appender is a wire value that appends its own JSON, byte for byte what
+// encoding/json writes for it (see package api).
+type appender interface {
+	AppendJSON(b []byte) []byte
+}
+
+// buffers holds the buffers answers are encoded into; one larger than
+// maxPooled (a long document) is left to the garbage collector.
+var buffers = sync.Pool{New: func() any { b := make([]byte, 0, 2048); return &b }}
+
+const maxPooled = 64 << 10
+
+// writeEnvelope writes the envelope that begins with head and holds v.
+func writeEnvelope(w http.ResponseWriter, status int, head string, v appender) {
+	bp := buffers.Get().(*[]byte)
+	b := append((*bp)[:0], head...)
+	b = v.AppendJSON(b)
+	b = append(b, "}\n"...)
+	writeBody(w, status, b)
+	if cap(b) <= maxPooled {
+		*bp = b
+		buffers.Put(bp)
+	}
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
@@ -61,8 +92,23 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 		b = []byte(`{"success":false,"error":{"code":"INTERNAL_ERROR","message":"internal error"}}`)
 		status = http.StatusInternalServerError
 	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("X-Content-Type-Options", "nosniff")
+	writeBody(w, status, append(b, '\n'))
+}
+
+// The values of the headers of every answer, shared by all answers:
+// a header's value slice is only ever replaced or appended to (which copies
+// a full slice), never written in place.
+var (
+	contentTypeJSON = []string{"application/json; charset=utf-8"}
+	noSniff         = []string{"nosniff"}
+	varyAccept      = []string{"Accept"}
+)
+
+// writeBody writes a JSON answer.
+func writeBody(w http.ResponseWriter, status int, b []byte) {
+	h := w.Header()
+	h["Content-Type"] = contentTypeJSON
+	h["X-Content-Type-Options"] = noSniff
 	w.WriteHeader(status)
-	_, _ = w.Write(append(b, '\n'))
+	_, _ = w.Write(b)
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"net/http"
-	"net/url"
 	"strconv"
 	"time"
 
@@ -19,12 +18,7 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) createDebate(w http.ResponseWriter, r *http.Request) {
-	body, err := s.readBody(w, r)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	req, err := api.DecodeCreateDebate(body)
+	req, err := decodeBody(s, w, r, api.DecodeCreateDebate)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -125,12 +119,7 @@ func decodeRuling(body []byte) (store.Write, error) {
 
 // submit reads and decodes a write's body and runs it through the store.
 func (s *Server) submit(w http.ResponseWriter, r *http.Request, decode func([]byte) (store.Write, error)) {
-	body, err := s.readBody(w, r)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	wr, err := decode(body)
+	wr, err := decodeBody(s, w, r, decode)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -147,7 +136,8 @@ func (s *Server) writeResult(w http.ResponseWriter, r *http.Request, res store.R
 		s.writeError(w, r, err)
 		return
 	}
-	s.writeData(w, r, http.StatusCreated, writeResult(res))
+	out := writeResult(res)
+	s.writeData(w, r, http.StatusCreated, &out)
 }
 
 func writeResult(res store.Result) api.WriteResult {
@@ -165,9 +155,9 @@ func writeResult(res store.Result) api.WriteResult {
 // closed, the wait ends, or the server shuts down (then it answers with what
 // is there now).
 func (s *Server) poll(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
+	query := r.URL.RawQuery
 	id := r.PathValue("id")
-	roleText := q.Get("role")
+	roleText := api.QueryValue(query, "role")
 	if roleText == "" {
 		s.writeError(w, r, protocol.Errorf(protocol.CodeInvalidInput, "role is required").
 			WithSuggestion("add ?role=proposer or ?role=opponent"))
@@ -178,26 +168,12 @@ func (s *Server) poll(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	wait, err := queryWait(q)
+	wait, err := parseWait(api.QueryValue(query, "wait"))
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	after := q.Get("argument_id")
-	ctx, cancel := context.WithCancel(r.Context())
-	defer cancel()
-	stop := context.AfterFunc(s.stopCtx, cancel)
-	defer stop()
-	if wait > 0 {
-		s.waiting.Add(1)
-	}
-	res, err := s.st.Wait(ctx, id, role, after, wait)
-	if wait > 0 {
-		s.waiting.Add(-1)
-	}
-	if err != nil && r.Context().Err() == nil && s.stopCtx.Err() != nil {
-		res, err = s.st.Wait(r.Context(), id, role, after, 0)
-	}
+	res, err := s.wait(r.Context(), id, role, api.QueryValue(query, "argument_id"), wait)
 	if err != nil {
 		if r.Context().Err() != nil {
 			return // the client went away
@@ -207,22 +183,64 @@ func (s *Server) poll(w http.ResponseWriter, r *http.Request) {
 	}
 	out := api.PollResult{HasNewArgument: res.HasNew, Action: string(res.Action), DebateID: id,
 		DebateState: string(res.Debate.State), LastSeenSeq: res.LastSeenSeq,
-		AvailableActions: api.Actions(res.Debate.State, role)}
+		AvailableActions: actions(res.Debate.State, role)}
 	if res.Action != "" {
 		a := api.FromArgument(res.Argument)
 		out.Argument = &a
 	}
-	out.Arguments = api.FromArguments(res.Arguments)
-	s.writeData(w, r, http.StatusOK, out)
+	out.Arguments = make([]api.Argument, len(res.Arguments))
+	for i, a := range res.Arguments {
+		if out.Argument != nil && a == res.Argument {
+			out.Arguments[i] = *out.Argument // the newest, which ends the list
+			continue
+		}
+		out.Arguments[i] = api.FromArgument(a)
+	}
+	s.writeData(w, r, http.StatusOK, &out)
+}
+
+// pollActions holds api.Actions for every state and role, which polls
+// answer with; they are only ever encoded, never changed.
+var pollActions = func() map[[2]string][]string {
+	m := map[[2]string][]string{}
+	for _, st := range protocol.States {
+		for _, r := range protocol.Roles {
+			m[[2]string{string(st), string(r)}] = api.Actions(st, r)
+		}
+	}
+	return m
+}()
+
+// actions is api.Actions(st, role), computed once.
+func actions(st protocol.State, role protocol.Role) []string {
+	if a, ok := pollActions[[2]string{string(st), string(role)}]; ok {
+		return a
+	}
+	return api.Actions(st, role)
+}
+
+// wait runs the store's Wait for a poll. A poll that waits counts in Waiting
+// and, when the server begins to shut down, answers at once with what is
+// there then; one that does not wait needs neither.
+func (s *Server) wait(ctx context.Context, id string, role protocol.Role, after string, wait time.Duration) (store.WaitResult, error) {
+	if wait <= 0 {
+		return s.st.Wait(ctx, id, role, after, 0)
+	}
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stop := context.AfterFunc(s.stopCtx, cancel)
+	defer stop()
+	s.waiting.Add(1)
+	res, err := s.st.Wait(wctx, id, role, after, wait)
+	s.waiting.Add(-1)
+	if err != nil && ctx.Err() == nil && s.stopCtx.Err() != nil {
+		return s.st.Wait(ctx, id, role, after, 0)
+	}
+	return res, err
 }
 
 func (s *Server) createDocument(w http.ResponseWriter, r *http.Request) {
-	body, err := s.readBody(w, r)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	req, err := api.DecodeCreateDocument(body)
+	req, err := decodeBody(s, w, r, api.DecodeCreateDocument)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -232,12 +250,7 @@ func (s *Server) createDocument(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) submitDocument(w http.ResponseWriter, r *http.Request) {
-	body, err := s.readBody(w, r)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	req, err := api.DecodeSubmitDocument(body)
+	req, err := decodeBody(s, w, r, api.DecodeSubmitDocument)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -264,9 +277,9 @@ func (s *Server) writeDocument(w http.ResponseWriter, r *http.Request, status in
 	s.writeData(w, r, status, api.DocumentResult{Document: api.FromDocument(doc), Replay: replay})
 }
 
-// queryWait reads wait: seconds (a number from 0 to 60, fractions allowed).
-func queryWait(q url.Values) (time.Duration, error) {
-	v := q.Get("wait")
+// parseWait reads a poll's wait: seconds (a number from 0 to 60, fractions
+// allowed); none is 0.
+func parseWait(v string) (time.Duration, error) {
 	if v == "" {
 		return 0, nil
 	}

@@ -39,15 +39,9 @@ type sessionRequest struct {
 // session serves POST /session: it checks the token and, when it is right,
 // keeps it in a session cookie.
 func (s *Server) session(w http.ResponseWriter, r *http.Request) {
-	body, err := s.readBody(w, r)
+	req, err := decodeBody(s, w, r, decodeSession)
 	if err != nil {
 		s.writeError(w, r, err)
-		return
-	}
-	var req sessionRequest
-	if err := json.Unmarshal(body, &req); err != nil || req.Token == "" {
-		s.writeError(w, r, protocol.Errorf(protocol.CodeInvalidInput, "token: want a JSON object with a non-empty string token").
-			WithSuggestion(`send {"token": "<the server's token>"}`))
 		return
 	}
 	if s.opt.Token == "" {
@@ -62,6 +56,15 @@ func (s *Server) session(w http.ResponseWriter, r *http.Request) {
 	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: req.Token, Path: "/", HttpOnly: true,
 		Secure: r.TLS != nil, SameSite: http.SameSiteStrictMode})
 	s.writeData(w, r, http.StatusCreated, map[string]bool{"session": true})
+}
+
+func decodeSession(body []byte) (sessionRequest, error) {
+	var req sessionRequest
+	if err := json.Unmarshal(body, &req); err != nil || req.Token == "" {
+		return req, protocol.Errorf(protocol.CodeInvalidInput, "token: want a JSON object with a non-empty string token").
+			WithSuggestion(`send {"token": "<the server's token>"}`)
+	}
+	return req, nil
 }
 
 // tokenMatches compares a presented token with the server's in constant time

@@ -7,7 +7,9 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -53,17 +55,15 @@ func (s *Server) localHost(host string) bool {
 	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
 		return true
 	}
-	ip := net.ParseIP(h)
-	if ip == nil {
+	ip, err := netip.ParseAddr(h)
+	if err != nil || ip.Zone() != "" {
 		return false
 	}
 	if ip.IsLoopback() {
 		return true
 	}
-	if addr, ok := s.listenIP.Load().(net.IP); ok && !addr.IsUnspecified() && addr.Equal(ip) {
-		return true
-	}
-	return false
+	listen, ok := s.listenIP.Load().(net.IP)
+	return ok && !listen.IsUnspecified() && listen.Equal(ip.AsSlice())
 }
 
 // hostOnly strips the port from a Host header value, and the brackets from
@@ -75,40 +75,82 @@ func hostOnly(host string) string {
 	return strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
 }
 
+// decodeBody reads r's body (see readBody) into a pooled buffer and decodes
+// it with decode, which must not keep the bytes it is given.
+func decodeBody[T any](s *Server, w http.ResponseWriter, r *http.Request, decode func([]byte) (T, error)) (T, error) {
+	bp := buffers.Get().(*[]byte)
+	body, err := s.readBody(w, r, (*bp)[:0])
+	var v T
+	if err == nil {
+		v, err = decode(body)
+	}
+	if cap(body) <= maxPooled {
+		*bp = body
+		buffers.Put(bp)
+	}
+	return v, err
+}
+
 // readBody reads a write's JSON body of at most MaxBody bytes within
-// BodyTimeout. A body not declared as application/json is refused with 415:
-// browsers send text/plain, forms and blobs cross-site without asking first,
-// but never application/json.
-func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+// BodyTimeout, appending it to buf. A body not declared as application/json
+// is refused with 415: browsers send text/plain, forms and blobs cross-site
+// without asking first, but never application/json.
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request, buf []byte) ([]byte, error) {
 	ct := r.Header.Get("Content-Type")
-	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
+	if ct != "application/json" && !isJSON(ct) {
 		msg := "Content-Type is missing"
 		if ct != "" {
 			msg = fmt.Sprintf("Content-Type %q is not application/json", ct)
 		}
-		return nil, &bodyError{status: http.StatusUnsupportedMediaType, body: codeBody(api.CodeUnsupportedMediaType, msg,
+		return buf, &bodyError{status: http.StatusUnsupportedMediaType, body: codeBody(api.CodeUnsupportedMediaType, msg,
 			"send the body as JSON with the header Content-Type: application/json")}
 	}
 	rc := http.NewResponseController(w)
 	if err := rc.SetReadDeadline(time.Now().Add(s.opt.BodyTimeout)); err != nil && !errors.Is(err, http.ErrNotSupported) {
-		return nil, fmt.Errorf("set body deadline: %w", err)
+		return buf, fmt.Errorf("set body deadline: %w", err)
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opt.MaxBody))
+	if n := r.ContentLength; n >= int64(cap(buf)) && n < s.opt.MaxBody {
+		buf = slices.Grow(buf, int(n)+1) // room for the EOF read too
+	}
+	body, err := readAll(http.MaxBytesReader(w, r.Body, s.opt.MaxBody), buf)
 	_ = rc.SetReadDeadline(time.Time{})
 	var tooLarge *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooLarge):
-		return nil, protocol.Errorf(protocol.CodeContentTooLarge, "request body is larger than %d bytes", s.opt.MaxBody).
+		return body, protocol.Errorf(protocol.CodeContentTooLarge, "request body is larger than %d bytes", s.opt.MaxBody).
 			WithSuggestion("put long texts in a document (debate docs create) and send a short summary with its doc_id")
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		// The connection is spent: answer and close it.
 		w.Header().Set("Connection", "close")
-		return nil, &bodyError{status: http.StatusRequestTimeout, body: codeBody(api.CodeRequestTimeout,
+		return body, &bodyError{status: http.StatusRequestTimeout, body: codeBody(api.CodeRequestTimeout,
 			fmt.Sprintf("the request body did not arrive within %s", s.opt.BodyTimeout), "send the whole body at once")}
 	case err != nil:
-		return nil, protocol.Errorf(protocol.CodeInvalidInput, "cannot read the request body: %v", err)
+		return body, protocol.Errorf(protocol.CodeInvalidInput, "cannot read the request body: %v", err)
 	}
 	return body, nil
+}
+
+// isJSON reports whether a Content-Type names application/json.
+func isJSON(contentType string) bool {
+	mt, _, err := mime.ParseMediaType(contentType)
+	return err == nil && mt == "application/json"
+}
+
+// readAll appends what rd reads until EOF to b, as io.ReadAll does.
+func readAll(rd io.Reader, b []byte) ([]byte, error) {
+	for {
+		n, err := rd.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			return b, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+	}
 }
 
 // bodyError is a refusal of a request body by the server itself, with its

@@ -201,3 +201,24 @@ func TestLocalHost(t *testing.T) {
 		}
 	}
 }
+
+// FuzzLocalHost compares localHost with the same rule written over
+// net.ParseIP.
+func FuzzLocalHost(f *testing.F) {
+	for _, h := range []string{"127.0.0.1:3456", "[::1]:80", "[::ffff:127.0.0.1]:1", "192.0.2.7", "[::ffff:192.0.2.7]",
+		"[fe80::1%25lo]:1", "[::1%lo]", "0127.0.0.1", "LocalHost.", "[::]:1", "1.2.3.4:5:6"} {
+		f.Add(h)
+	}
+	s := New(nil, Options{})
+	s.listenIP.Store(net.ParseIP("192.0.2.7"))
+	f.Fuzz(func(t *testing.T, host string) {
+		h := strings.TrimSuffix(strings.ToLower(hostOnly(host)), ".")
+		want := h == "localhost" || strings.HasSuffix(h, ".localhost")
+		if ip := net.ParseIP(h); ip != nil && !want {
+			want = ip.IsLoopback() || ip.Equal(net.ParseIP("192.0.2.7"))
+		}
+		if got := s.localHost(host); got != want {
+			t.Errorf("localHost(%q) = %v, want %v", host, got, want)
+		}
+	})
+}

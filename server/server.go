@@ -23,6 +23,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -72,10 +73,13 @@ type Options struct {
 
 // Server serves the protocol over HTTP. Create it with New.
 type Server struct {
-	st      *store.Store
-	opt     Options
-	log     *slog.Logger
+	st  *store.Store
+	opt Options
+	log *slog.Logger
+	// mux serves the routes, and "/" (noRoute) for requests none of them
+	// takes; routes holds the routes alone, to tell a 404 from a 405.
 	mux     *http.ServeMux
+	routes  *http.ServeMux
 	handler http.Handler
 	token   [32]byte // SHA-256 of the token, compared in constant time
 
@@ -114,33 +118,36 @@ func New(st *store.Store, opt Options) *Server {
 	}
 	var p [4]byte
 	_, _ = rand.Read(p[:])
-	s := &Server{st: st, opt: opt, log: opt.Logger, mux: http.NewServeMux(), idPrefix: hex.EncodeToString(p[:])}
+	s := &Server{st: st, opt: opt, log: opt.Logger, mux: http.NewServeMux(), routes: http.NewServeMux(), idPrefix: hex.EncodeToString(p[:])}
 	s.stopCtx, s.stop = context.WithCancel(context.Background())
 	if opt.Token != "" {
 		s.token = sha256.Sum256([]byte(opt.Token))
 	}
-	s.routes()
-	s.handler = s.withRequestID(s.withRecover(s.withSafety(s.withAuth(http.HandlerFunc(s.route)))))
+	s.route("GET /health", s.health)
+	s.route("POST /debates", s.createDebate)
+	s.route("GET /debates", s.listDebates)
+	s.route("GET /debates/{id}", s.getDebate)
+	s.route("DELETE /debates/{id}", s.deleteDebate)
+	s.route("POST /debates/{id}/arguments", s.submitClaim)
+	s.route("POST /debates/{id}/appeal", s.submitAppeal)
+	s.route("POST /debates/{id}/resolution", s.submitResolution)
+	s.route("POST /debates/{id}/intervention", s.submitIntervention)
+	s.route("POST /debates/{id}/ruling", s.submitRuling)
+	s.route("GET /debates/{id}/poll", s.poll)
+	s.route("GET /ws", s.websocket)
+	s.route("POST /documents", s.createDocument)
+	s.route("POST /documents/{id}/versions", s.submitDocument)
+	s.route("GET /documents/{id}", s.getDocument)
+	s.route("POST "+SessionPath, s.session)
+	s.mux.HandleFunc("/", s.noRoute)
+	s.handler = s.withRequestID(s.withRecover(s.withSafety(s.withAuth(http.HandlerFunc(s.serve)))))
 	return s
 }
 
-func (s *Server) routes() {
-	s.mux.HandleFunc("GET /health", s.health)
-	s.mux.HandleFunc("POST /debates", s.createDebate)
-	s.mux.HandleFunc("GET /debates", s.listDebates)
-	s.mux.HandleFunc("GET /debates/{id}", s.getDebate)
-	s.mux.HandleFunc("DELETE /debates/{id}", s.deleteDebate)
-	s.mux.HandleFunc("POST /debates/{id}/arguments", s.submitClaim)
-	s.mux.HandleFunc("POST /debates/{id}/appeal", s.submitAppeal)
-	s.mux.HandleFunc("POST /debates/{id}/resolution", s.submitResolution)
-	s.mux.HandleFunc("POST /debates/{id}/intervention", s.submitIntervention)
-	s.mux.HandleFunc("POST /debates/{id}/ruling", s.submitRuling)
-	s.mux.HandleFunc("GET /debates/{id}/poll", s.poll)
-	s.mux.HandleFunc("GET /ws", s.websocket)
-	s.mux.HandleFunc("POST /documents", s.createDocument)
-	s.mux.HandleFunc("POST /documents/{id}/versions", s.submitDocument)
-	s.mux.HandleFunc("GET /documents/{id}", s.getDocument)
-	s.mux.HandleFunc("POST "+SessionPath, s.session)
+// route serves pattern with h.
+func (s *Server) route(pattern string, h http.HandlerFunc) {
+	s.mux.HandleFunc(pattern, h)
+	s.routes.HandleFunc(pattern, h)
 }
 
 // Waiting returns the number of long-polls waiting for a new argument now.
@@ -230,31 +237,54 @@ func (f *freshConns) close() {
 	clear(f.m)
 }
 
-// route serves a page when Pages has one for the request, else the route
+// serve serves a page when Pages has one for the request, else the route
 // with its pattern, or a JSON 404/405 when no pattern matches.
-func (s *Server) route(w http.ResponseWriter, r *http.Request) {
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	if s.opt.Pages != nil {
 		// The same URL may be a page or JSON depending on Accept.
-		w.Header().Add("Vary", "Accept")
+		if h := w.Header(); h["Vary"] == nil {
+			h["Vary"] = varyAccept
+		} else {
+			h.Add("Vary", "Accept")
+		}
 		if h := s.opt.Pages.Page(r); h != nil {
 			h.ServeHTTP(w, r)
 			return
 		}
 	}
-	if h, pattern := s.mux.Handler(r); pattern == "" {
-		rec := &statusRecorder{header: http.Header{}}
-		h.ServeHTTP(rec, r)
-		if rec.status == http.StatusMethodNotAllowed {
-			w.Header().Set("Allow", rec.header.Get("Allow"))
-			s.writeErrorBody(w, r, http.StatusMethodNotAllowed, codeBody(api.CodeMethodNotAllowed,
-				fmt.Sprintf("method %s is not allowed on %s", r.Method, r.URL.Path), "allowed: "+rec.header.Get("Allow")))
+	if !cleanPath(r) {
+		// The mux would redirect an unclean path that no route takes to
+		// its clean form; it gets the JSON 404 at once instead.
+		if _, pattern := s.routes.Handler(r); pattern == "" {
+			s.noRoute(w, r)
 			return
 		}
-		s.writeErrorBody(w, r, http.StatusNotFound, codeBody(api.CodeRouteNotFound,
-			fmt.Sprintf("no route %s %s", r.Method, r.URL.Path), "see debate help serve for the routes"))
-		return
 	}
 	s.mux.ServeHTTP(w, r)
+}
+
+// cleanPath reports whether the mux takes r's path as it is, neither
+// cleaning nor redirecting it; it may report false for some paths the mux
+// would take.
+func cleanPath(r *http.Request) bool {
+	p := r.URL.EscapedPath()
+	return r.Method != http.MethodConnect && p != "" && p[0] == '/' && !strings.Contains(p, "//") && !strings.Contains(p, "/.")
+}
+
+// noRoute answers a request no route takes: 405 with the methods allowed
+// when a route takes its path with another method, else 404.
+func (s *Server) noRoute(w http.ResponseWriter, r *http.Request) {
+	h, _ := s.routes.Handler(r)
+	rec := &statusRecorder{header: http.Header{}}
+	h.ServeHTTP(rec, r)
+	if rec.status == http.StatusMethodNotAllowed {
+		w.Header().Set("Allow", rec.header.Get("Allow"))
+		s.writeErrorBody(w, r, http.StatusMethodNotAllowed, codeBody(api.CodeMethodNotAllowed,
+			fmt.Sprintf("method %s is not allowed on %s", r.Method, r.URL.Path), "allowed: "+rec.header.Get("Allow")))
+		return
+	}
+	s.writeErrorBody(w, r, http.StatusNotFound, codeBody(api.CodeRouteNotFound,
+		fmt.Sprintf("no route %s %s", r.Method, r.URL.Path), "see debate help serve for the routes"))
 }
 
 type statusRecorder struct {
@@ -266,22 +296,26 @@ func (r *statusRecorder) Header() http.Header         { return r.header }
 func (r *statusRecorder) Write(b []byte) (int, error) { return len(b), nil }
 func (r *statusRecorder) WriteHeader(code int)        { r.status = code }
 
-type ctxKey int
-
-const requestIDKey ctxKey = 0
-
+// withRequestID names every request: its answer carries the id in
+// X-Request-Id, where requestID reads it back for the log.
 func (s *Server) withRequestID(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		id := fmt.Sprintf("%s-%d", s.idPrefix, s.nextID.Add(1))
-		w.Header().Set("X-Request-Id", id)
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), requestIDKey, id)))
+		w.Header()["X-Request-Id"] = []string{s.newRequestID()}
+		next.ServeHTTP(w, r)
 	})
 }
 
-func requestID(r *http.Request) string {
-	id, _ := r.Context().Value(requestIDKey).(string)
-	return id
+// newRequestID returns the next request id: the server's random prefix and
+// a count.
+func (s *Server) newRequestID() string {
+	var b [32]byte
+	id := append(b[:0], s.idPrefix...)
+	id = append(id, '-')
+	return string(strconv.AppendUint(id, s.nextID.Add(1), 10))
 }
+
+// requestID is the id of the request that w answers.
+func requestID(w http.ResponseWriter) string { return w.Header().Get("X-Request-Id") }
 
 func (s *Server) withRecover(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -54,6 +54,7 @@ func (s *Server) websocket(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
+	reqID := requestID(w)
 	s.sockets.Add(1)
 	defer s.sockets.Done()
 	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: s.opt.OriginPatterns})
@@ -61,7 +62,6 @@ func (s *Server) websocket(w http.ResponseWriter, r *http.Request) {
 		return // Accept has answered the request
 	}
 	conn.SetReadLimit(s.opt.MaxBody)
-	reqID := requestID(r)
 
 	ctx, cancel := context.WithCancel(s.stopCtx)
 	defer cancel()

@@ -183,7 +183,7 @@ func FormatTime(t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
-	return t.UTC().Format(TimeLayout)
+	return string(AppendTime(make([]byte, 0, len(TimeLayout)), t))
 }
 
 // FromDebate converts a stored debate.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/debatehq/debate/protocol"
 )
@@ -214,8 +215,24 @@ func DecodeString(body []byte, name string) (string, error) {
 	return s, err
 }
 
-// object is a JSON object with its values left raw.
-type object map[string]json.RawMessage
+// object is a JSON object with its members' values left raw. Of members
+// with the same name the last counts, as in encoding/json. Values may point
+// into the body they were read from.
+type object []member
+
+type member struct {
+	name, raw []byte
+}
+
+// get returns the raw value of the member name.
+func (o object) get(name string) ([]byte, bool) {
+	for i := len(o) - 1; i >= 0; i-- {
+		if string(o[i].name) == name {
+			return o[i].raw, true
+		}
+	}
+	return nil, false
+}
 
 type field struct {
 	name     string
@@ -237,12 +254,16 @@ func parseObject(body []byte, allowEmpty bool) (object, error) {
 		}
 		return nil, invalid("request body: want a JSON object, got "+k, "send a JSON object")
 	}
-	var o object
-	if err := json.Unmarshal(body, &o); err != nil {
+	if o, ok := scanObject(body); ok {
+		return o, nil
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(body, &m); err != nil {
 		return nil, invalid("request body is not valid JSON: "+syntaxMessage(err), "send a JSON object")
 	}
-	if o == nil {
-		o = object{}
+	o := make(object, 0, len(m))
+	for name, raw := range m {
+		o = append(o, member{[]byte(name), raw})
 	}
 	return o, nil
 }
@@ -256,7 +277,7 @@ func syntaxMessage(err error) string {
 
 func (o object) strings(fields ...field) error {
 	for _, f := range fields {
-		raw, ok := o[f.name]
+		raw, ok := o.get(f.name)
 		if !ok || kind(raw) == "null" {
 			if f.required {
 				return invalid(f.name+" is required", "")
@@ -266,7 +287,7 @@ func (o object) strings(fields ...field) error {
 		if k := kind(raw); k != "string" {
 			return invalid(fmt.Sprintf("%s: want a string, got %s", f.name, k), "")
 		}
-		if err := json.Unmarshal(raw, f.dst); err != nil {
+		if err := unquote(raw, f.dst); err != nil {
 			return invalid(f.name+": "+err.Error(), "")
 		}
 		if f.required && *f.dst == "" {
@@ -276,10 +297,186 @@ func (o object) strings(fields ...field) error {
 	return nil
 }
 
+// unquote decodes the JSON string raw into dst as json.Unmarshal does, at
+// once when it holds no escape and is valid UTF-8.
+func unquote(raw []byte, dst *string) error {
+	if n := len(raw); n >= 2 && raw[0] == '"' && raw[n-1] == '"' {
+		s := raw[1 : n-1]
+		if bytes.IndexByte(s, '\\') < 0 && utf8.Valid(s) {
+			*dst = string(s)
+			return nil
+		}
+	}
+	return json.Unmarshal(raw, dst)
+}
+
+// scanObject splits a JSON object whose members' names hold no escape and
+// whose values are strings, numbers, booleans or null, the shape of every
+// request body, into its members; ok is false for anything else (nested
+// values, names escaped or not UTF-8, invalid JSON), which json.Unmarshal
+// then reads.
+func scanObject(b []byte) (o object, ok bool) {
+	if len(b) == 0 || b[0] != '{' {
+		return nil, false
+	}
+	i := skipSpace(b, 1)
+	if i < len(b) && b[i] == '}' {
+		return object{}, skipSpace(b, i+1) == len(b)
+	}
+	o = make(object, 0, 6)
+	for {
+		if i >= len(b) || b[i] != '"' {
+			return nil, false
+		}
+		end, escaped := scanString(b, i)
+		if end < 0 || escaped {
+			return nil, false
+		}
+		name := b[i+1 : end-1]
+		if !utf8.Valid(name) {
+			return nil, false // json.Unmarshal would name it with U+FFFD
+		}
+		i = skipSpace(b, end)
+		if i >= len(b) || b[i] != ':' {
+			return nil, false
+		}
+		i = skipSpace(b, i+1)
+		start := i
+		if i = scanValue(b, i); i < 0 {
+			return nil, false
+		}
+		o = append(o, member{name, b[start:i]})
+		i = skipSpace(b, i)
+		if i >= len(b) {
+			return nil, false
+		}
+		switch b[i] {
+		case ',':
+			i = skipSpace(b, i+1)
+		case '}':
+			return o, skipSpace(b, i+1) == len(b)
+		default:
+			return nil, false
+		}
+	}
+}
+
+// skipSpace returns the index of the first byte from i on that is not JSON
+// whitespace.
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// scanString returns the index just past the JSON string that begins at
+// b[i] (a quote), or -1 when it is not valid, and whether it holds escapes.
+func scanString(b []byte, i int) (end int, escaped bool) {
+	for i++; i < len(b); i++ {
+		switch c := b[i]; {
+		case c == '"':
+			return i + 1, escaped
+		case c < 0x20:
+			return -1, false
+		case c == '\\':
+			escaped = true
+			i++
+			if i >= len(b) {
+				return -1, false
+			}
+			switch b[i] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				if i+4 >= len(b) || !isHex(b[i+1]) || !isHex(b[i+2]) || !isHex(b[i+3]) || !isHex(b[i+4]) {
+					return -1, false
+				}
+				i += 4
+			default:
+				return -1, false
+			}
+		}
+	}
+	return -1, false
+}
+
+func isHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
+
+// scanValue returns the index just past the string, number, boolean or null
+// that begins at b[i], or -1.
+func scanValue(b []byte, i int) int {
+	if i >= len(b) {
+		return -1
+	}
+	switch c := b[i]; {
+	case c == '"':
+		end, _ := scanString(b, i)
+		return end
+	case c == 't':
+		return literal(b, i, "true")
+	case c == 'f':
+		return literal(b, i, "false")
+	case c == 'n':
+		return literal(b, i, "null")
+	case c == '-' || '0' <= c && c <= '9':
+		return scanNumber(b, i)
+	}
+	return -1
+}
+
+func literal(b []byte, i int, lit string) int {
+	if string(b[i:min(len(b), i+len(lit))]) != lit {
+		return -1
+	}
+	return i + len(lit)
+}
+
+// scanNumber returns the index just past the JSON number that begins at
+// b[i], or -1.
+func scanNumber(b []byte, i int) int {
+	if b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && '1' <= b[i] && b[i] <= '9':
+		i = digits(b, i)
+	default:
+		return -1
+	}
+	if i < len(b) && b[i] == '.' {
+		if j := digits(b, i+1); j > i+1 {
+			i = j
+		} else {
+			return -1
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if j := digits(b, i); j > i {
+			i = j
+		} else {
+			return -1
+		}
+	}
+	return i
+}
+
+func digits(b []byte, i int) int {
+	for i < len(b) && '0' <= b[i] && b[i] <= '9' {
+		i++
+	}
+	return i
+}
+
 // boolean reads an optional boolean: absent or null is false; anything but
 // true or false is refused.
 func (o object) boolean(name string) (bool, error) {
-	raw, ok := o[name]
+	raw, ok := o.get(name)
 	if !ok || kind(raw) == "null" {
 		return false, nil
 	}

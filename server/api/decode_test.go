@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
 	"strings"
@@ -149,5 +150,95 @@ func FuzzDecodeDocument(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		roundTrip(t, b, DecodeCreateDocument)
 		roundTrip(t, b, DecodeSubmitDocument)
+	})
+}
+
+// TestScanObject checks which bodies the fast scanner takes, and that what
+// it takes it reads as encoding/json does.
+func TestScanObject(t *testing.T) {
+	tests := []struct {
+		body string
+		ok   bool
+	}{
+		{`{}`, true},
+		{"{ \t\r\n}", true},
+		{` {}`, false},
+		{`{"role":"opponent","target_id":"a-1","content":"c","client_request_id":"k"}`, true},
+		{"{\n\t\"content\" : \"two\\nlines, \\\"quoted\\\", \\u00e9\\ud83c\\udf89 \\/ \\\\\" ,\r\n\"close\":true}", true},
+		{`{"close":false,"n":-12.5e+3,"z":0,"x":null,"e":1E2}`, true},
+		{`{"content":"a","content":"b"}`, true},
+		{"{\"content\":\"\xff invalid utf-8\"}", true},
+		{`{"extra":[1,2],"content":"c"}`, false},
+		{`{"extra":{},"content":"c"}`, false},
+		{`{"cont\u0065nt":"c"}`, false},
+		{`{"content":"c"} {}`, false},
+		{`{"content":"c",}`, false},
+		{`{"content" "c"}`, false},
+		{`{"content":"c"`, false},
+		{`{"content":tru}`, false},
+		{`{"content":01}`, false},
+		{`{"content":1.}`, false},
+		{`{"content":-}`, false},
+		{`{"content":1e}`, false},
+		{`{"content":"\x"}`, false},
+		{`{"content":"\u12"}`, false},
+		{"{\"content\":\"tab\there\"}", false},
+		{`{content:"c"}`, false},
+	}
+	for _, tt := range tests {
+		if _, ok := scanObject([]byte(tt.body)); ok != tt.ok {
+			t.Errorf("scanObject(%q) ok %v, want %v", tt.body, ok, tt.ok)
+		}
+		sameAsUnmarshal(t, []byte(tt.body))
+	}
+}
+
+// sameAsUnmarshal fails t when scanObject takes body but reads it otherwise
+// than json.Unmarshal into a map of raw values, or a string value otherwise
+// than json.Unmarshal into a string.
+func sameAsUnmarshal(t *testing.T, body []byte) {
+	t.Helper()
+	o, ok := scanObject(body)
+	if !ok {
+		return
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(body, &m); err != nil {
+		t.Fatalf("scanObject took %q, which json.Unmarshal refuses: %v", body, err)
+	}
+	names := map[string]bool{}
+	for _, mem := range o {
+		names[string(mem.name)] = true
+	}
+	if len(names) != len(m) {
+		t.Fatalf("scanObject(%q) has %d names, json.Unmarshal %d", body, len(names), len(m))
+	}
+	for name, want := range m {
+		raw, found := o.get(name)
+		if !found || !bytes.Equal(raw, want) {
+			t.Fatalf("scanObject(%q): %s is %q (%v), json.Unmarshal %q", body, name, raw, found, want)
+		}
+		if kind(raw) != "string" {
+			continue
+		}
+		var got, wantS string
+		if err := unquote(raw, &got); err != nil {
+			t.Fatalf("unquote(%q): %v", raw, err)
+		}
+		if err := json.Unmarshal(raw, &wantS); err != nil || got != wantS {
+			t.Fatalf("unquote(%q) = %q, json.Unmarshal %q (%v)", raw, got, wantS, err)
+		}
+	}
+}
+
+func FuzzScanObject(f *testing.F) {
+	for _, b := range []string{`{"role":"opponent","target_id":"a","content":"c\n\"d\"","client_request_id":"k"}`,
+		`{"close":true,"x":-1.5e3,"y":null,"content":"a","content":"b"}`, "{\"a\":\"\xff\xfe\",\"b\":\"\\ud800\"}", `{}`} {
+		f.Add([]byte(b))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) > 0 && b[0] == '{' {
+			sameAsUnmarshal(t, b)
+		}
 	})
 }

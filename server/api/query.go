@@ -3,6 +3,7 @@ package api
 import (
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/debatehq/debate/protocol"
 )
@@ -59,4 +60,34 @@ func queryBool(q url.Values, name string) (bool, error) {
 		return false, protocol.Errorf(protocol.CodeInvalidInput, "%s: want true or false, got %q", name, v)
 	}
 	return b, nil
+}
+
+// maxScanned is the most parameters QueryValue scans itself; a longer query
+// is parsed by url.ParseQuery, which knows its limit on their number.
+const maxScanned = 64
+
+// QueryValue returns the first value of name in a raw (still escaped) URL
+// query: url.ParseQuery(raw).Get(name), which it reads without building the
+// map. As ParseQuery, it skips a parameter holding a semicolon or a bad
+// escape.
+func QueryValue(raw, name string) string {
+	if strings.Count(raw, "&") >= maxScanned {
+		q, _ := url.ParseQuery(raw)
+		return q.Get(name)
+	}
+	for raw != "" {
+		var pair string
+		pair, raw, _ = strings.Cut(raw, "&")
+		if pair == "" || strings.Contains(pair, ";") {
+			continue
+		}
+		k, v, _ := strings.Cut(pair, "=")
+		if k, err := url.QueryUnescape(k); err != nil || k != name {
+			continue
+		}
+		if v, err := url.QueryUnescape(v); err == nil {
+			return v
+		}
+	}
+	return ""
 }

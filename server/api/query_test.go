@@ -61,3 +61,47 @@ func FuzzParseListQuery(f *testing.F) {
 		}
 	})
 }
+
+// TestQueryValue compares QueryValue with url.ParseQuery's first value.
+func TestQueryValue(t *testing.T) {
+	queries := []string{
+		"",
+		"role=proposer",
+		"role=proposer&argument_id=a-1&wait=30",
+		"argument_id=&role=opponent",
+		"role=a&role=b",
+		"role",
+		"role=x=y",
+		"&&role=p&&",
+		"role=%zz&role=ok",
+		"ro%6ce=escaped%20key",
+		"role=a+b%2Bc",
+		"role=a;b&role=c",
+		"x=1;role=bad&role=good",
+		"%zz=1&role=r",
+		"role=%",
+		"ROLE=upper",
+		strings.Repeat("x=1&", 100) + "role=late",
+		strings.Repeat("x=1&", 20000) + "role=beyond the limit",
+	}
+	for _, raw := range queries {
+		q, _ := url.ParseQuery(raw)
+		for _, name := range []string{"role", "argument_id", "wait", "x", ""} {
+			if got, want := QueryValue(raw, name), q.Get(name); got != want {
+				t.Errorf("QueryValue(%.40q, %q) = %q, want %q", raw, name, got, want)
+			}
+		}
+	}
+}
+
+func FuzzQueryValue(f *testing.F) {
+	f.Add("role=proposer&argument_id=a-1&wait=30", "role")
+	f.Add("role=a%20b;c&role=d+e", "role")
+	f.Add("%zz=1&=2&role", "")
+	f.Fuzz(func(t *testing.T, raw, name string) {
+		q, _ := url.ParseQuery(raw)
+		if got, want := QueryValue(raw, name), q.Get(name); got != want {
+			t.Errorf("QueryValue(%q, %q) = %q, want %q", raw, name, got, want)
+		}
+	})
+}

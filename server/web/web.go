@@ -68,6 +68,9 @@ type UI struct {
 	always *http.ServeMux // paths only the UI serves
 	pages  *http.ServeMux // paths that are pages for browsers and JSON for agents
 	h      *handler
+	// firsts holds the first path segment of every pattern of always,
+	// which the path of a request for one of them begins with.
+	firsts map[string]bool
 }
 
 // New returns the web UI over st: GET / (the debates and reports), the page
@@ -78,15 +81,27 @@ type UI struct {
 // reports at GET /reports/….
 func New(st *store.Store, opt Options) *UI {
 	h := newHandler(st, opt)
-	u := &UI{always: http.NewServeMux(), pages: http.NewServeMux(), h: h}
-	u.always.HandleFunc("GET /{$}", h.list)
-	u.always.HandleFunc("GET /ui/debates/{id}/arguments", h.arguments)
-	u.always.HandleFunc("GET /reports/{path...}", h.report)
-	u.always.HandleFunc("GET /ui/events", h.events)
+	u := &UI{always: http.NewServeMux(), pages: http.NewServeMux(), h: h, firsts: map[string]bool{}}
+	u.handleAlways("GET /{$}", h.list)
+	u.handleAlways("GET /ui/debates/{id}/arguments", h.arguments)
+	u.handleAlways("GET /reports/{path...}", h.report)
+	u.handleAlways("GET /ui/events", h.events)
 	u.pages.HandleFunc("GET /debates", h.list)
 	u.pages.HandleFunc("GET /debates/{id}", h.debate)
 	u.pages.HandleFunc("GET /documents/{id}", h.document)
 	return u
+}
+
+// handleAlways serves pattern (a method and a literal first path segment)
+// with h for any client.
+func (u *UI) handleAlways(pattern string, h http.HandlerFunc) {
+	u.always.HandleFunc(pattern, h)
+	_, p, _ := strings.Cut(pattern, " /")
+	first, _, _ := strings.Cut(p, "/")
+	if first == "{$}" {
+		first = ""
+	}
+	u.firsts[first] = true
 }
 
 // Page returns the handler of the page r asks for: the UI's own paths for
@@ -94,8 +109,10 @@ func New(st *store.Store, opt Options) *UI {
 // HTML. It returns nil for everything else.
 func (u *UI) Page(r *http.Request) http.Handler {
 	// The muxes themselves serve, so that the handlers see path values.
-	if _, pattern := u.always.Handler(r); pattern != "" {
-		return u.always
+	if u.mayAlways(r) {
+		if _, pattern := u.always.Handler(r); pattern != "" {
+			return u.always
+		}
 	}
 	if acceptsHTML(r) {
 		if _, pattern := u.pages.Handler(r); pattern != "" {
@@ -103,6 +120,19 @@ func (u *UI) Page(r *http.Request) http.Handler {
 		}
 	}
 	return nil
+}
+
+// mayAlways reports whether r may be for a path of always. It is false only
+// for a plain path whose first segment begins none of them, as the API's
+// requests do, which then skip the mux's search for a pattern (and for the
+// methods of a 405); it leaves an escaped or unclean path to the mux.
+func (u *UI) mayAlways(r *http.Request) bool {
+	p := r.URL.EscapedPath()
+	if !strings.HasPrefix(p, "/") || strings.ContainsAny(p, "%.") || strings.Contains(p, "//") {
+		return true
+	}
+	first, _, _ := strings.Cut(p[1:], "/")
+	return u.firsts[first]
 }
 
 // AskToken answers a browser that asked for a page without the server's
