@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/debatehq/debate/internal/pgtest"
 	"github.com/debatehq/debate/protocol"
 )
 
@@ -164,6 +165,89 @@ func BenchmarkWake(b *testing.B) {
 			}
 			b.ReportMetric(ms(0.50), "p50-ms")
 			b.ReportMetric(ms(0.99), "p99-ms")
+		})
+	}
+}
+
+// BenchmarkOldTarget measures a write whose target is not the newest argument
+// of a debate 3,000 arguments long, on each backend: "accepted" CLAIMs
+// answer the MOTION of a debate where the arbitrator never spoke (each adds
+// to it), "newest" CLAIMs then answer the newest argument of that debate
+// (the baseline: nothing older is looked at), "refused"
+// CLAIMs answer the CLAIM before an INTERVENTION and a RULING at seqs 3 and
+// 4 (the ruling rule refuses them). The pipeline must find the arbitrator's
+// last word for both.
+func BenchmarkOldTarget(b *testing.B) {
+	const length = 3000
+	backends := []struct {
+		name string
+		db   func(testing.TB) string
+	}{
+		{"sqlite", func(t testing.TB) string { return filepath.Join(t.TempDir(), "debate.db") }},
+		{"postgres", pgtest.Database},
+	}
+	for _, be := range backends {
+		b.Run(be.name, func(b *testing.B) {
+			s := openAt(b, be.db(b), Options{Now: time.Now})
+			ctx := context.Background()
+			roles := []protocol.Role{protocol.Opponent, protocol.Proposer}
+			// grow adds CLAIMs to a debate of have arguments, each answering
+			// the one before, the first by roles[first], until it holds
+			// length; it returns the role whose turn it is then.
+			grow := func(debate, after string, have, first int) protocol.Role {
+				for i := 0; have+i < length; i++ {
+					after = claim(b, s, debate, roles[(first+i)%2], after, fmt.Sprint("g", i)).ID
+				}
+				return roles[(first+length-have)%2]
+			}
+
+			plain := mustCreate(b, s, "plain")
+			turn := grow("plain", plain.ID, 1, 0)
+			b.Run("accepted", func(b *testing.B) {
+				i := 0
+				for b.Loop() {
+					claim(b, s, "plain", turn, plain.ID, fmt.Sprint("a", i))
+					turn = roles[(slices.Index(roles, turn)+1)%2]
+					i++
+				}
+			})
+
+			b.Run("newest", func(b *testing.B) {
+				_, args, err := s.Since(ctx, "plain", 0)
+				if err != nil {
+					b.Fatal(err)
+				}
+				after := args[len(args)-1].ID
+				i := 0
+				for b.Loop() {
+					after = claim(b, s, "plain", turn, after, fmt.Sprint("n", i)).ID
+					turn = roles[(slices.Index(roles, turn)+1)%2]
+					i++
+				}
+			})
+
+			ruled := mustCreate(b, s, "ruled")
+			c2 := claim(b, s, "ruled", protocol.Opponent, ruled.ID, "c2")
+			var last string
+			for _, typ := range []protocol.ArgType{protocol.Intervention, protocol.Ruling} {
+				res, err := s.Submit(ctx, Write{DebateID: "ruled", Type: typ, Role: protocol.Arbitrator, Content: "rule"})
+				if err != nil {
+					b.Fatal(err)
+				}
+				last = res.Argument.ID
+			}
+			turn = grow("ruled", last, 4, 1)
+			b.Run("refused", func(b *testing.B) {
+				i := 0
+				for b.Loop() {
+					_, err := s.Submit(ctx, Write{DebateID: "ruled", Type: protocol.Claim, Role: turn, TargetID: c2.ID,
+						Content: "stale", ClientRequestID: fmt.Sprint("r", i)})
+					if protocol.CodeOf(err) != protocol.CodeActionNotAllowed {
+						b.Fatalf("a write bypassing the ruling: %v, want %s", err, protocol.CodeActionNotAllowed)
+					}
+					i++
+				}
+			})
 		})
 	}
 }
