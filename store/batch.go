@@ -39,6 +39,9 @@ type op struct {
 
 	out outcome
 	ran bool // its pipeline ran in the batch's transaction
+	// lastWord is the seq of the arbitrator's last word in the debate after
+	// a new argument, for the head the commit leaves.
+	lastWord int
 }
 
 type outcome struct {
@@ -359,7 +362,7 @@ func (w *writer) answer(ops []*op) {
 		if res.AutoRuling != nil {
 			newest = *res.AutoRuling
 		}
-		w.s.heads.committed(res.Debate, newest)
+		w.s.heads.committed(res.Debate, newest, o.lastWord)
 		w.s.hub.notify(newest.DebateID, newest.Seq)
 	}
 	for _, o := range ops {
@@ -427,7 +430,7 @@ func (b *batchTx) run(o *op) error {
 	if o.create != nil {
 		res, err = b.create(*o.create)
 	} else {
-		res, err = b.write(*o.write)
+		res, o.lastWord, err = b.write(*o.write)
 	}
 	if e := b.end(err != nil); e != nil {
 		return e
@@ -436,11 +439,11 @@ func (b *batchTx) run(o *op) error {
 	if err != nil || res.Replay {
 		return nil
 	}
-	b.wrote(res.Debate, res.Argument)
+	b.wrote(res.Debate, res.Argument, o.lastWord)
 	if o.write == nil || o.write.Type != protocol.Resolution {
 		return nil
 	}
-	auto, err := b.write(autoRuling(o.write.DebateID, res.Argument.ID))
+	auto, lastWord, err := b.write(autoRuling(o.write.DebateID, res.Argument.ID))
 	if e := b.end(err != nil); e != nil {
 		return e
 	}
@@ -448,17 +451,19 @@ func (b *batchTx) run(o *op) error {
 		b.s.opts.Logger.Error("auto-ruling failed; the resolution stands", "debate", o.write.DebateID, "resolution", res.Argument.ID, "err", err)
 		return nil
 	}
-	b.wrote(auto.Debate, auto.Argument)
+	b.wrote(auto.Debate, auto.Argument, lastWord)
+	o.lastWord = lastWord
 	o.out.res.AutoRuling = &auto.Argument
 	o.out.res.Debate = auto.Debate
 	return nil
 }
 
-// wrote records the head a write of this batch left, once its savepoint is
-// released: the writes after it in the batch start from it.
-func (b *batchTx) wrote(d protocol.Debate, a protocol.Argument) {
+// wrote records the head a write of this batch left, with the seq of the
+// arbitrator's last word, once its savepoint is released: the writes after it
+// in the batch start from it.
+func (b *batchTx) wrote(d protocol.Debate, a protocol.Argument, lastWord int) {
 	if b.written == nil {
 		b.written = map[string]head{}
 	}
-	b.written[d.ID] = head{d: d, a: a}
+	b.written[d.ID] = head{d: d, a: a, lastWord: lastWord}
 }

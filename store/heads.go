@@ -35,9 +35,12 @@ type heads struct {
 }
 
 type head struct {
-	d     protocol.Debate
-	a     protocol.Argument
-	until time.Time // on the monotonic clock
+	d protocol.Debate
+	a protocol.Argument
+	// lastWord is the seq of the debate's newest INTERVENTION or RULING (0
+	// if none), known only for a written head.
+	lastWord int
+	until    time.Time // on the monotonic clock
 	// written: stored from the writer's own commit, so exact until another
 	// process commits (see written).
 	written bool
@@ -62,17 +65,17 @@ func (h *heads) get(id string) (protocol.Debate, protocol.Argument, bool) {
 // commit to id. Every other process's commit drops every head before the
 // writer reads one (the writer reads PRAGMA data_version first, see
 // writer.sawVersion), so while the writer's last check found no such commit
-// the head is the debate's row and newest argument as the database holds
-// them. A head read from the database by a reader is not returned: it may
-// predate a drop it raced with.
-func (h *heads) written(id string) (protocol.Debate, protocol.Argument, bool) {
+// the head is the debate's row (with its last_word_seq) and newest argument
+// as the database holds them. A head read from the database by a reader is
+// not returned: it may predate a drop it raced with.
+func (h *heads) written(id string) (head, bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	e, ok := h.m[id]
 	if !ok || !e.written {
-		return protocol.Debate{}, protocol.Argument{}, false
+		return head{}, false
 	}
-	return e.d, e.a, true
+	return e, true
 }
 
 // verified records that no other process has committed since the last
@@ -118,33 +121,36 @@ func (h *heads) put(gen uint64, d protocol.Debate, a protocol.Argument) {
 	if gen != h.gen {
 		return
 	}
-	h.store(d, a, false)
+	h.store(head{d: d, a: a})
 }
 
-// committed stores the head a commit of this Store's writer left. The writer
-// calls it holding its token, before the next batch begins.
-func (h *heads) committed(d protocol.Debate, a protocol.Argument) {
+// committed stores the head a commit of this Store's writer left, with the
+// seq of the arbitrator's last word then. The writer calls it holding its
+// token, before the next batch begins.
+func (h *heads) committed(d protocol.Debate, a protocol.Argument, lastWord int) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.store(d, a, true)
+	h.store(head{d: d, a: a, lastWord: lastWord, written: true})
 }
 
-func (h *heads) store(d protocol.Debate, a protocol.Argument, written bool) {
+func (h *heads) store(n head) {
 	now := time.Now()
 	if now.Before(h.shared) {
 		return
 	}
-	if e, ok := h.m[d.ID]; ok && (e.a.Seq > a.Seq || e.a.Seq == a.Seq && e.written && !written) {
-		if e.a.Seq == a.Seq {
+	id := n.d.ID
+	if e, ok := h.m[id]; ok && (e.a.Seq > n.a.Seq || e.a.Seq == n.a.Seq && e.written && !n.written) {
+		if e.a.Seq == n.a.Seq {
 			e.until = now.Add(h.ttl) // the same head, read again
-			h.m[d.ID] = e
+			h.m[id] = e
 		}
 		return
 	}
 	if len(h.m) >= maxHeads {
 		clear(h.m) // a bound, not a policy: a poll reads the database again
 	}
-	h.m[d.ID] = head{d: d, a: a, until: now.Add(h.ttl), written: written}
+	n.until = now.Add(h.ttl)
+	h.m[id] = n
 }
 
 // drop forgets the head of id.

@@ -200,7 +200,8 @@ func (p *pgDB) poll(ctx context.Context, h *hub, stop <-chan struct{}) {
 
 // pgMigrations[i] moves the PostgreSQL schema from version i to i+1 (the
 // debate_schema table). The same tables and constraints as SQLite's, with
-// PostgreSQL's types. Append only; never edit a released migration.
+// PostgreSQL's types; version 2 adds last_word_seq as SQLite's version 3
+// does. Append only; never edit a released migration.
 var pgMigrations = []string{
 	`
 CREATE TABLE debates (
@@ -247,6 +248,12 @@ CREATE TABLE document_versions (
 	PRIMARY KEY (document_id, version),
 	UNIQUE (document_id, client_request_id)
 );
+`,
+	`
+ALTER TABLE debates ADD COLUMN last_word_seq integer NOT NULL DEFAULT 0;
+UPDATE debates d SET last_word_seq = w.seq
+FROM (SELECT debate_id, MAX(seq) AS seq FROM arguments WHERE type IN ('INTERVENTION', 'RULING') GROUP BY debate_id) w
+WHERE w.debate_id = d.id;
 `,
 }
 

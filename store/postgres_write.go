@@ -121,21 +121,22 @@ func (p *pgDB) autoRule(ctx context.Context, tx pgx.Tx, debateID, resolutionID s
 }
 
 // write runs the pipeline of SPEC 2.2 for one argument in tx: lock the
-// debate (it exists), idempotency, target belongs to the debate, transition,
-// the ruling rule, seq = max+1, insert, state and updated_at.
+// debate (it exists) and read the seq of the arbitrator's last word with it,
+// idempotency, target belongs to the debate, transition, the ruling rule,
+// seq = max+1, insert, state, updated_at and the last word's seq.
 func (p *pgDB) write(ctx context.Context, tx pgx.Tx, w Write) (Result, error) {
 	var (
 		d                                    protocol.Debate
 		lockErr                              error
-		maxSeq                               int
+		lastWord, maxSeq                     int
 		newestID, existingID, targetDebateID *string
 		targetSeq                            *int
 	)
 	// One round trip: the server runs the second statement, with a snapshot
 	// of its own, only once the first holds the lock.
 	b := &pgx.Batch{}
-	b.Queue(`SELECT `+debateCols+` FROM debates WHERE id = $1 FOR UPDATE`, w.DebateID).QueryRow(func(r pgx.Row) error {
-		d, lockErr = pgScanDebate(r)
+	b.Queue(`SELECT `+debateCols+`, last_word_seq FROM debates WHERE id = $1 FOR UPDATE`, w.DebateID).QueryRow(func(r pgx.Row) error {
+		d, lockErr = pgScanDebate(r, &lastWord)
 		return nil
 	})
 	b.Queue(`SELECT
@@ -172,8 +173,8 @@ func (p *pgDB) write(ctx context.Context, tx pgx.Tx, w Write) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	if w.TargetID != "" && w.Role != protocol.Arbitrator && *targetSeq < maxSeq {
-		if err := checkTarget(ctx, tx, d, w, *targetSeq); err != nil {
+	if w.TargetID != "" && w.Role != protocol.Arbitrator && *targetSeq < lastWord {
+		if err := checkTarget(ctx, tx, d, w, *targetSeq, lastWord); err != nil {
 			return Result{}, err
 		}
 	}
@@ -184,7 +185,8 @@ func (p *pgDB) write(ctx context.Context, tx pgx.Tx, w Write) (Result, error) {
 	}
 	b = &pgx.Batch{}
 	queueInsert(b, a)
-	b.Queue(`UPDATE debates SET state = $1, updated_at = $2 WHERE id = $3`, string(next), now, w.DebateID)
+	b.Queue(`UPDATE debates SET state = $1, updated_at = $2, last_word_seq = $3 WHERE id = $4`,
+		string(next), now, lastWordAfter(lastWord, a), w.DebateID)
 	queueNotify(b, w.DebateID, a.Seq)
 	if err := tx.SendBatch(ctx, b).Close(); err != nil {
 		return Result{}, fmt.Errorf("submit %s to %s: %w", w.Type, w.DebateID, err)
@@ -194,16 +196,14 @@ func (p *pgDB) write(ctx context.Context, tx pgx.Tx, w Write) (Result, error) {
 }
 
 // checkTarget applies the ruling rule (protocol.CheckTarget) to a write
-// whose target, at targetSeq, is not the debate's newest argument.
-func checkTarget(ctx context.Context, tx pgx.Tx, d protocol.Debate, w Write, targetSeq int) error {
-	lastWord, err := pgScanArgument(tx.QueryRow(ctx, `SELECT `+argCols+` FROM arguments
-WHERE debate_id = $1 AND seq > $2 AND type IN ($3, $4) ORDER BY seq DESC LIMIT 1`,
-		w.DebateID, targetSeq, string(protocol.Intervention), string(protocol.Ruling)))
-	switch {
-	case errors.Is(err, pgx.ErrNoRows):
-		return nil
-	case err != nil:
-		return fmt.Errorf("submit %s to %s: read the arbitrator's last word: %w", w.Type, w.DebateID, err)
+// whose target, at targetSeq, is older than the arbitrator's last word, at
+// lastWordSeq: it reads that argument (one lookup by (debate_id, seq)) for
+// the refusal to name.
+func checkTarget(ctx context.Context, tx pgx.Tx, d protocol.Debate, w Write, targetSeq, lastWordSeq int) error {
+	lastWord, err := pgScanArgument(tx.QueryRow(ctx, `SELECT `+argCols+` FROM arguments WHERE debate_id = $1 AND seq = $2`,
+		w.DebateID, lastWordSeq))
+	if err != nil {
+		return fmt.Errorf("submit %s to %s: read the arbitrator's last word (#%d): %w", w.Type, w.DebateID, lastWordSeq, err)
 	}
 	target := protocol.Argument{ID: w.TargetID, DebateID: w.DebateID, Seq: targetSeq}
 	return protocol.CheckTarget(d.State, w.Type, w.Role, target, lastWord)
@@ -226,10 +226,12 @@ func queueNotify(b *pgx.Batch, debateID string, seq int) {
 	b.Queue(`SELECT pg_notify($1, $2)`, notifyChannel, notice(debateID, seq))
 }
 
-func pgScanDebate(r scanner) (protocol.Debate, error) {
+// pgScanDebate scans the debateCols of a row, then its further columns into
+// extra.
+func pgScanDebate(r scanner, extra ...any) (protocol.Debate, error) {
 	var d protocol.Debate
 	var typ, state string
-	if err := r.Scan(&d.ID, &d.Title, &typ, &state, &d.CreatedAt, &d.UpdatedAt); err != nil {
+	if err := r.Scan(append([]any{&d.ID, &d.Title, &typ, &state, &d.CreatedAt, &d.UpdatedAt}, extra...)...); err != nil {
 		return protocol.Debate{}, err
 	}
 	d.Type, d.State = protocol.DebateType(typ), protocol.State(state)

@@ -40,3 +40,14 @@ func autoRuling(debateID, resolutionID string) Write {
 		Close:           true,
 	}
 }
+
+// lastWordAfter returns the seq of the arbitrator's last word in a debate
+// after a is written to it: a's if it is an INTERVENTION or a RULING, else
+// lastWord, the seq before. The debates table keeps it (last_word_seq), so
+// that the ruling rule needs no scan of the arguments.
+func lastWordAfter(lastWord int, a protocol.Argument) int {
+	if a.Type == protocol.Intervention || a.Type == protocol.Ruling {
+		return a.Seq
+	}
+	return lastWord
+}

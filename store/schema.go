@@ -21,6 +21,12 @@ import (
 // documents for changes that leave the stored rows as they are
 // (https://sqlite.org/lang_altertable.html#otheralter); rebuilding the debates
 // table instead would delete every argument through ON DELETE CASCADE.
+//
+// Version 3 keeps on each debate the seq of the arbitrator's last word, its
+// newest INTERVENTION or RULING (0 while the arbitrator has not spoken), which
+// the write that adds one sets together with the state: the ruling rule then
+// compares the target's seq with it instead of reading every argument after
+// the target. The migration fills it in for the debates that have one.
 var migrations = []string{
 	`
 CREATE TABLE debates (
@@ -79,6 +85,12 @@ UPDATE sqlite_schema SET sql = replace(sql,
 	'CHECK (state = ''AWAITING_OPPONENT'' OR state = ''AWAITING_PROPOSER'' OR state = ''AWAITING_ARBITRATOR'' OR state = ''INTERVENTION_PENDING'' OR state = ''CLOSED'')')
 WHERE type = 'table' AND name = 'debates';
 PRAGMA writable_schema = RESET;
+`,
+	`
+ALTER TABLE debates ADD COLUMN last_word_seq INTEGER NOT NULL DEFAULT 0;
+UPDATE debates SET last_word_seq = (
+	SELECT MAX(seq) FROM arguments WHERE debate_id = debates.id AND (type = 'INTERVENTION' OR type = 'RULING'))
+WHERE id IN (SELECT debate_id FROM arguments WHERE type = 'INTERVENTION' OR type = 'RULING');
 `,
 }
 

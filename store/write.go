@@ -76,10 +76,11 @@ func (s *Store) prepare(ctx context.Context) error {
 		st, err = s.w.PrepareContext(ctx, q)
 		return st
 	}
-	// The head of the pipeline: the debate, its newest argument (n), the
-	// argument with the write's client_request_id (e) and the target (t),
-	// each joined once; every join matches at most one row.
-	s.stmts.head = prep(`SELECT d.title, d.debate_type, d.state, d.created_at, d.updated_at,
+	// The head of the pipeline: the debate with the seq of the arbitrator's
+	// last word, its newest argument (n), the argument with the write's
+	// client_request_id (e) and the target (t), each joined once; every join
+	// matches at most one row.
+	s.stmts.head = prep(`SELECT d.title, d.debate_type, d.state, d.created_at, d.updated_at, d.last_word_seq,
 	COALESCE(n.seq, 0), n.id, e.id, t.debate_id, t.seq
 FROM debates d
 LEFT JOIN arguments n ON n.debate_id = d.id AND n.seq = (SELECT MAX(seq) FROM arguments WHERE debate_id = d.id)
@@ -95,7 +96,7 @@ WHERE d.id = ?1`)
 	s.stmts.insert = prep(`INSERT INTO arguments (` + argCols + `)
 SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10
 WHERE NOT EXISTS (SELECT 1 FROM arguments WHERE debate_id = ?2 AND client_request_id = ?7)`)
-	s.stmts.update = prep(`UPDATE debates SET state = ?, updated_at = ? WHERE id = ?`)
+	s.stmts.update = prep(`UPDATE debates SET state = ?, updated_at = ?, last_word_seq = ? WHERE id = ?`)
 	s.stmts.version = prep(`PRAGMA data_version`)
 	s.stmts.savepoint = prep(`SAVEPOINT w`)
 	s.stmts.release = prep(`RELEASE w`)
@@ -276,11 +277,12 @@ func (s *Store) checkContent(t protocol.ArgType, content string) error {
 	return nil
 }
 
-// pipelineHead is what the pipeline reads before it decides: the debate, its
-// newest argument, the argument with the write's client_request_id, and the
-// target.
+// pipelineHead is what the pipeline reads before it decides: the debate, the
+// seq of the arbitrator's last word, its newest argument, the argument with
+// the write's client_request_id, and the target.
 type pipelineHead struct {
 	d                    protocol.Debate
+	lastWord             int // seq of the newest INTERVENTION or RULING; 0 if none
 	maxSeq               int
 	newestID, existingID string // existingID is empty when there is none
 	targetDebate         string // empty when there is no such argument
@@ -290,21 +292,21 @@ type pipelineHead struct {
 	probed bool
 }
 
-// headOf reads the pipeline's head of w. The debate and its newest argument
-// come from memory when this batch wrote to the debate already, or when the
+// headOf reads the pipeline's head of w. The debate, the seq of the
+// arbitrator's last word and its newest argument come from memory when this batch wrote to the debate already, or when the
 // writer's commits left its head and no other process has committed since
 // (see heads.written); the database then only answers for a target older
 // than the newest argument. Otherwise one statement reads it all.
 func (b *batchTx) headOf(w Write) (pipelineHead, error) {
 	e, ok := b.written[w.DebateID]
 	if !ok && b.fromHeads {
-		e.d, e.a, ok = b.s.heads.written(w.DebateID)
+		e, ok = b.s.heads.written(w.DebateID)
 	}
 	if !ok {
 		return b.readHead(w)
 	}
 	b.s.wr.fromMemory.Add(1)
-	h := pipelineHead{d: e.d, maxSeq: e.a.Seq, newestID: e.a.ID}
+	h := pipelineHead{d: e.d, lastWord: e.lastWord, maxSeq: e.a.Seq, newestID: e.a.ID}
 	switch w.TargetID {
 	case "":
 	case e.a.ID:
@@ -318,8 +320,8 @@ func (b *batchTx) headOf(w Write) (pipelineHead, error) {
 	return h, nil
 }
 
-// readHead reads the pipeline's head of w from the database: the debate, its
-// newest argument (n), the argument with the write's client_request_id (e)
+// readHead reads the pipeline's head of w from the database: the debate with
+// the seq of the arbitrator's last word, its newest argument (n), the argument with the write's client_request_id (e)
 // and the target (t).
 func (b *batchTx) readHead(w Write) (pipelineHead, error) {
 	var (
@@ -329,7 +331,7 @@ func (b *batchTx) readHead(w Write) (pipelineHead, error) {
 		targetSeq                         sql.NullInt64
 	)
 	err := b.head.QueryRowContext(context.Background(), w.DebateID, w.ClientRequestID, w.TargetID).
-		Scan(&h.d.Title, &dtype, &state, &created, &updated, &h.maxSeq, &newestID, &existingID, &targetDebID, &targetSeq)
+		Scan(&h.d.Title, &dtype, &state, &created, &updated, &h.lastWord, &h.maxSeq, &newestID, &existingID, &targetDebID, &targetSeq)
 	if errors.Is(err, sql.ErrNoRows) {
 		return h, notFound(w.DebateID)
 	}
@@ -348,28 +350,31 @@ func (b *batchTx) readHead(w Write) (pipelineHead, error) {
 // head from memory, whether the write is a replay is not read first: the
 // insert adds the argument only if the debate holds none with its
 // client_request_id, and a refusal looks for one before it is returned, so a
-// replay is answered as one whatever the state now.
-func (b *batchTx) write(w Write) (Result, error) {
+// replay is answered as one whatever the state now. Besides the outcome it
+// returns the seq of the debate's last word after a new argument (see
+// lastWordAfter).
+func (b *batchTx) write(w Write) (Result, int, error) {
 	h, err := b.headOf(w)
 	if err != nil {
-		return Result{}, err
+		return Result{}, 0, err
 	}
 	if h.existingID != "" {
-		return b.replay(w, h.d)
+		res, err := b.replay(w, h.d)
+		return res, 0, err
 	}
 	next, parent, err := b.decide(w, h)
 	if err != nil {
 		if !h.probed {
 			if res, replay, perr := b.findReplay(w, h.d); perr != nil || replay {
-				return res, perr
+				return res, 0, perr
 			}
 		}
-		return Result{}, err
+		return Result{}, 0, err
 	}
 	ctx := context.Background()
 	now := b.s.now()
 	if err := b.savepoint(); err != nil {
-		return Result{}, fmt.Errorf("submit %s to %s: %w", w.Type, w.DebateID, err)
+		return Result{}, 0, fmt.Errorf("submit %s to %s: %w", w.Type, w.DebateID, err)
 	}
 	a := protocol.Argument{
 		ID: newID(), DebateID: w.DebateID, ParentID: parent, Type: w.Type, Role: w.Role,
@@ -378,17 +383,19 @@ func (b *batchTx) write(w Write) (Result, error) {
 	}
 	inserted, err := insertArgument(ctx, b.insert, a, now)
 	if err != nil {
-		return Result{}, fmt.Errorf("submit %s to %s: %w", w.Type, w.DebateID, err)
+		return Result{}, 0, fmt.Errorf("submit %s to %s: %w", w.Type, w.DebateID, err)
 	}
 	if !inserted {
-		return b.replay(w, h.d) // nothing was written
+		res, err := b.replay(w, h.d) // nothing was written
+		return res, 0, err
 	}
-	if _, err := b.update.ExecContext(ctx, string(next), now, w.DebateID); err != nil {
-		return Result{}, fmt.Errorf("submit %s to %s: update state: %w", w.Type, w.DebateID, err)
+	lastWord := lastWordAfter(h.lastWord, a)
+	if _, err := b.update.ExecContext(ctx, string(next), now, lastWord, w.DebateID); err != nil {
+		return Result{}, 0, fmt.Errorf("submit %s to %s: update state: %w", w.Type, w.DebateID, err)
 	}
 	d := h.d
 	d.State, d.UpdatedAt = next, a.CreatedAt
-	return Result{Argument: a, Debate: d}, nil
+	return Result{Argument: a, Debate: d}, lastWord, nil
 }
 
 // decide runs the checks of the pipeline after idempotency: the target
@@ -407,8 +414,8 @@ func (b *batchTx) decide(w Write, h pipelineHead) (protocol.State, string, error
 	if err != nil {
 		return "", "", err
 	}
-	if w.TargetID != "" && h.targetSeq < h.maxSeq {
-		if err := b.checkTarget(h.d, w, h.targetSeq); err != nil {
+	if w.TargetID != "" && h.targetSeq < h.lastWord {
+		if err := b.checkTarget(h.d, w, h.targetSeq, h.lastWord); err != nil {
 			return "", "", err
 		}
 	}
@@ -437,21 +444,18 @@ func (b *batchTx) replay(w Write, d protocol.Debate) (Result, error) {
 	return res, err
 }
 
-// checkTarget refuses a write whose target is older than the arbitrator's
-// newest INTERVENTION or RULING. It reads only the arguments after the target,
-// and only runs when the target is not the newest argument.
-func (b *batchTx) checkTarget(d protocol.Debate, w Write, targetSeq int) error {
+// checkTarget refuses a write whose target, at targetSeq, is older than the
+// arbitrator's last word, at lastWordSeq: unless the arbitrator writes, it
+// reads that argument (one lookup by (debate_id, seq)) for the refusal to
+// name.
+func (b *batchTx) checkTarget(d protocol.Debate, w Write, targetSeq, lastWordSeq int) error {
 	if w.Role == protocol.Arbitrator {
 		return nil
 	}
-	lastWord, err := scanArgument(b.tx.QueryRowContext(context.Background(), `SELECT `+argCols+` FROM arguments
-WHERE debate_id = ? AND seq > ? AND type IN (?, ?) ORDER BY seq DESC LIMIT 1`,
-		w.DebateID, targetSeq, string(protocol.Intervention), string(protocol.Ruling)))
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		return nil
-	case err != nil:
-		return fmt.Errorf("submit %s to %s: read the arbitrator's last word: %w", w.Type, w.DebateID, err)
+	lastWord, err := scanArgument(b.tx.QueryRowContext(context.Background(),
+		`SELECT `+argCols+` FROM arguments WHERE debate_id = ? AND seq = ?`, w.DebateID, lastWordSeq))
+	if err != nil {
+		return fmt.Errorf("submit %s to %s: read the arbitrator's last word (#%d): %w", w.Type, w.DebateID, lastWordSeq, err)
 	}
 	target := protocol.Argument{ID: w.TargetID, DebateID: w.DebateID, Seq: targetSeq}
 	return protocol.CheckTarget(d.State, w.Type, w.Role, target, lastWord)
