@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -84,4 +86,248 @@ func testRulingCannotBeBypassed(t *testing.T, db string) {
 	if _, err := s.Submit(ctx, Write{DebateID: "d", Type: protocol.Appeal, Role: protocol.Proposer, TargetID: res.Argument.ID, Content: "a", ClientRequestID: "k12"}); err != nil {
 		t.Fatalf("appeal targeting an argument newer than the ruling (#7, newest #%d): %v", c8.Seq, err)
 	}
+}
+
+// move is one write of a scripted debate: label names the argument for the
+// moves after it; target is the label of the argument it answers ("" for
+// none); foreign makes it through a second Store on the same database, as
+// another process or replica would.
+type move struct {
+	label   string
+	by      protocol.Role
+	typ     protocol.ArgType
+	target  string
+	foreign bool
+}
+
+// The ruling rule through Submit: a party's write whose target is older than
+// the arbitrator's newest INTERVENTION or RULING is refused with the message
+// protocol.CheckTarget gives for the stored last word, whichever Store wrote
+// it; a write answering it or something newer, the arbitrator's own writes
+// and replays are not. The debate keeps the seq of the last word
+// (last_word_seq), the auto-ruling's too.
+func TestRulingRule(t *testing.T) { forBackends(t, testRulingRule) }
+
+func testRulingRule(t *testing.T, db string) {
+	const (
+		prop = protocol.Proposer
+		opp  = protocol.Opponent
+		arb  = protocol.Arbitrator
+	)
+	var (
+		claimT = protocol.Claim
+		appeal = protocol.Appeal
+		interv = protocol.Intervention
+		ruling = protocol.Ruling
+	)
+	// ruled is a debate whose arbitrator spoke at #3 and #4, answered since.
+	ruled := []move{
+		{label: "c2", by: opp, typ: claimT, target: "m"},
+		{label: "iv3", by: arb, typ: interv},
+		{label: "r4", by: arb, typ: ruling},
+		{label: "c5", by: prop, typ: claimT, target: "r4"},
+		{label: "c6", by: opp, typ: claimT, target: "c5"},
+	}
+	tests := []struct {
+		name   string
+		script []move
+		write  move // its label is its client_request_id
+		// refusedBy is the label of the last word the refusal names; empty
+		// when the write is accepted.
+		refusedBy string
+		replay    bool
+		closed    bool // the write is a RESOLUTION, closed by the auto-ruling
+	}{
+		{name: "no ruling, the motion answered",
+			script: []move{{label: "c2", by: opp, typ: claimT, target: "m"}, {label: "c3", by: prop, typ: claimT, target: "c2"}, {label: "c4", by: opp, typ: claimT, target: "c3"}},
+			write:  move{label: "k", by: prop, typ: claimT, target: "m"}},
+		{name: "a claim before the ruling", script: ruled,
+			write: move{label: "k", by: prop, typ: claimT, target: "c2"}, refusedBy: "r4"},
+		{name: "the intervention, older than the ruling", script: ruled,
+			write: move{label: "k", by: prop, typ: appeal, target: "iv3"}, refusedBy: "r4"},
+		{name: "the ruling answered", script: ruled,
+			write: move{label: "k", by: prop, typ: claimT, target: "r4"}},
+		{name: "newer than the ruling", script: ruled,
+			write: move{label: "k", by: prop, typ: appeal, target: "c5"}},
+		{name: "the arbitrator answers an old argument", script: ruled,
+			write: move{label: "k", by: arb, typ: interv, target: "m"}},
+		{name: "between two rulings", script: append(ruled[:len(ruled):len(ruled)],
+			move{label: "iv7", by: arb, typ: interv}, move{label: "r8", by: arb, typ: ruling}),
+			write: move{label: "k", by: prop, typ: claimT, target: "c6"}, refusedBy: "r8"},
+		{name: "an appeal's ruling, the motion answered",
+			script: []move{{label: "c2", by: opp, typ: claimT, target: "m"}, {label: "a3", by: prop, typ: appeal, target: "c2"}, {label: "r4", by: arb, typ: ruling}},
+			write:  move{label: "k", by: prop, typ: protocol.Resolution, target: "m"}, refusedBy: "r4"},
+		{name: "a replay of a write made before the ruling",
+			script: []move{{label: "c2", by: opp, typ: claimT, target: "m"}, {label: "k", by: prop, typ: claimT, target: "c2"},
+				{label: "iv4", by: arb, typ: interv}, {label: "r5", by: arb, typ: ruling}},
+			write: move{label: "k", by: prop, typ: claimT, target: "c2"}, replay: true},
+		{name: "a resolution answering the ruling, closed by the auto-ruling", script: ruled,
+			write: move{label: "k", by: prop, typ: protocol.Resolution, target: "c6"}, closed: true},
+
+		{name: "a foreign ruling, bypassed",
+			script: []move{{label: "c2", by: opp, typ: claimT, target: "m"}, {label: "c3", by: prop, typ: claimT, target: "c2"},
+				{label: "iv4", by: arb, typ: interv, foreign: true}, {label: "r5", by: arb, typ: ruling, foreign: true}},
+			write: move{label: "k", by: prop, typ: claimT, target: "c3"}, refusedBy: "r5"},
+		{name: "a foreign ruling, answered",
+			script: []move{{label: "c2", by: opp, typ: claimT, target: "m"}, {label: "c3", by: prop, typ: claimT, target: "c2"},
+				{label: "iv4", by: arb, typ: interv, foreign: true}, {label: "r5", by: arb, typ: ruling, foreign: true}},
+			write: move{label: "k", by: prop, typ: claimT, target: "r5"}},
+		{name: "a foreign claim after our ruling, bypassed",
+			script: []move{{label: "c2", by: opp, typ: claimT, target: "m"}, {label: "iv3", by: arb, typ: interv}, {label: "r4", by: arb, typ: ruling},
+				{label: "c5", by: prop, typ: claimT, target: "r4", foreign: true}},
+			write: move{label: "k", by: opp, typ: claimT, target: "c2"}, refusedBy: "r4"},
+	}
+	ctx := context.Background()
+	s := openAt(t, db, Options{})
+	other := openAt(t, db, Options{})
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			id := fmt.Sprint("d", i)
+			args := map[string]protocol.Argument{"m": mustCreate(t, s, id)}
+			submit := func(st *Store, mv move) (Result, error) {
+				w := Write{DebateID: id, Type: mv.typ, Role: mv.by, Content: "content of " + mv.label, ClientRequestID: mv.label}
+				if mv.target != "" {
+					w.TargetID = args[mv.target].ID
+				}
+				return st.Submit(ctx, w)
+			}
+			for _, mv := range tt.script {
+				st := s
+				if mv.foreign {
+					st = other
+				}
+				res, err := submit(st, mv)
+				if err != nil {
+					t.Fatalf("%s: %v", mv.label, err)
+				}
+				args[mv.label] = res.Argument
+			}
+			before := countArgs(t, s, id)
+			res, err := submit(s, tt.write)
+			switch {
+			case tt.refusedBy != "":
+				lw, target := args[tt.refusedBy], args[tt.write.target]
+				st, _, _ := s.Since(ctx, id, 0)
+				want := protocol.CheckTarget(st.State, tt.write.typ, tt.write.by, target, lw)
+				if want == nil || err == nil || err.Error() != want.Error() {
+					t.Fatalf("got %v, want %v", err, want)
+				}
+				pe := wantCode(t, err, protocol.CodeActionNotAllowed)
+				if wpe := want.(*protocol.Error); pe.Suggestion != wpe.Suggestion || pe.CurrentState != st.State {
+					t.Errorf("refusal %+v, want %+v", pe, wpe)
+				}
+				if n := countArgs(t, s, id); n != before {
+					t.Errorf("the refused write was stored: %d arguments, want %d", n, before)
+				}
+			case err != nil:
+				t.Fatalf("refused: %v", err)
+			case res.Replay != tt.replay:
+				t.Fatalf("replay %v, want %v", res.Replay, tt.replay)
+			case tt.replay && res.Argument != args[tt.write.label]:
+				t.Errorf("replay returned %+v, want the original %+v", res.Argument, args[tt.write.label])
+			case tt.closed && (res.AutoRuling == nil || res.Debate.State != protocol.Closed):
+				t.Errorf("resolution: auto-ruling %v, state %s", res.AutoRuling, res.Debate.State)
+			}
+			checkLastWord(t, s, id)
+		})
+	}
+}
+
+// checkLastWord checks that debate id keeps the seq of its newest
+// INTERVENTION or RULING (0 if none) as last_word_seq.
+func checkLastWord(t *testing.T, s *Store, id string) {
+	t.Helper()
+	ctx := context.Background()
+	_, args, err := s.Since(ctx, id, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := 0
+	for _, a := range args {
+		if a.Type == protocol.Intervention || a.Type == protocol.Ruling {
+			want = a.Seq
+		}
+	}
+	if got := lastWordSeq(t, s, id); got != want {
+		t.Errorf("last_word_seq of %s is %d, want %d", id, got, want)
+	}
+}
+
+// lastWordSeq reads last_word_seq of debate id from s's database.
+func lastWordSeq(t testing.TB, s *Store, id string) int {
+	t.Helper()
+	ctx := context.Background()
+	var n int
+	var err error
+	if s.pg != nil {
+		err = s.pg.pool.QueryRow(ctx, `SELECT last_word_seq FROM debates WHERE id = $1`, id).Scan(&n)
+	} else {
+		err = s.r.QueryRowContext(ctx, `SELECT last_word_seq FROM debates WHERE id = ?`, id).Scan(&n)
+	}
+	if err != nil {
+		t.Fatalf("read last_word_seq of %s: %v", id, err)
+	}
+	return n
+}
+
+// TestRulingRuleInBatch commits an INTERVENTION, a RULING and a proposer's
+// write answering the CLAIM before them in one batch: the write is refused,
+// naming the RULING written before it in the same transaction. The next
+// write, whose head comes from memory, is refused the same way, and one
+// answering the RULING is accepted.
+func TestRulingRuleInBatch(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "debate.db")
+	s := openAt(t, path, Options{})
+	motion := mustCreate(t, s, "d")
+	c2 := claim(t, s, "d", protocol.Opponent, motion.ID, "c2")
+	other := mustCreate(t, s, "e")
+	bypass := Write{DebateID: "d", Type: protocol.Claim, Role: protocol.Proposer, TargetID: c2.ID, Content: "late", ClientRequestID: "late"}
+	submit := func(w Write) func(context.Context) (Result, error) {
+		return func(ctx context.Context) (Result, error) { return s.Submit(ctx, w) }
+	}
+
+	release := holdWriteLock(t, path)
+	before := s.wr.commits.Load()
+	outs := queueWrites(t, s, nil, []func(context.Context) (Result, error){
+		submit(Write{DebateID: "d", Type: protocol.Intervention, Role: protocol.Arbitrator, Content: "hold on"}),
+		submit(Write{DebateID: "d", Type: protocol.Ruling, Role: protocol.Arbitrator, Content: "cite your sources"}),
+		submit(bypass),
+		submit(Write{DebateID: "e", Type: protocol.Claim, Role: protocol.Opponent, TargetID: other.ID, Content: "c", ClientRequestID: "e2"}),
+	})
+	release()
+	var got []submitted
+	for _, ch := range outs {
+		got = append(got, <-ch)
+	}
+	if n := s.wr.commits.Load() - before; n != 1 {
+		t.Fatalf("%d commits, want the writes in one batch", n)
+	}
+	for i, g := range []submitted{got[0], got[1], got[3]} {
+		if g.err != nil {
+			t.Fatalf("write %d: %v", i, g.err)
+		}
+	}
+	ruling := got[1].res.Argument
+	want := protocol.CheckTarget(protocol.AwaitingProposer, protocol.Claim, protocol.Proposer,
+		protocol.Argument{ID: c2.ID, DebateID: "d", Seq: c2.Seq}, ruling)
+	if got[2].err == nil || got[2].err.Error() != want.Error() {
+		t.Fatalf("bypassing write in the batch: %v, want %v", got[2].err, want)
+	}
+	checkLastWord(t, s, "d")
+	checkLastWord(t, s, "e")
+
+	hits := s.wr.fromMemory.Load()
+	bypass.ClientRequestID = "later"
+	if _, err := s.Submit(ctx, bypass); err == nil || err.Error() != want.Error() {
+		t.Fatalf("bypassing write after the batch: %v, want %v", err, want)
+	}
+	if s.wr.fromMemory.Load() != hits+1 {
+		t.Error("the write after the batch did not take its head from memory")
+	}
+	res, err := s.Submit(ctx, Write{DebateID: "d", Type: protocol.Claim, Role: protocol.Proposer, TargetID: ruling.ID, Content: "sourced", ClientRequestID: "aligned"})
+	if err != nil || res.Argument.Seq != ruling.Seq+1 {
+		t.Fatalf("claim answering the ruling: %+v, %v", res.Argument, err)
+	}
+	checkLastWord(t, s, "d")
 }
