@@ -199,3 +199,28 @@ func TestPostgresListenerReconnects(t *testing.T) {
 		t.Fatalf("waiter got %+v, %v; want %s", got.res, got.err, written.ID)
 	}
 }
+
+// A database a program at PostgreSQL schema version 1 wrote, holding
+// debates with and without rulings, migrates: last_word_seq is filled in
+// and the ruling rule holds by it (checkMigrated).
+func TestPostgresMigrationFromVersion1(t *testing.T) {
+	ctx := context.Background()
+	db := pgtest.Database(t)
+	conn, err := pgx.Connect(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	for _, q := range append([]string{pgMigrations[0], `CREATE TABLE debate_schema (version integer NOT NULL)`,
+		`INSERT INTO debate_schema (version) VALUES (1)`}, oldDebateInserts()...) {
+		if _, err := conn.Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	s := openAt(t, db, Options{})
+	var v int
+	if err := conn.QueryRow(ctx, `SELECT version FROM debate_schema`).Scan(&v); err != nil || v != len(pgMigrations) {
+		t.Fatalf("schema version %d (%v), want %d", v, err, len(pgMigrations))
+	}
+	checkMigrated(t, s)
+}

@@ -99,3 +99,121 @@ func opcodes(t *testing.T, db *sql.DB, q string) string {
 	}
 	return b.String()
 }
+
+// oldDebates are debates as a program before last_word_seq wrote them: each
+// argument as "TYPE role STATE_AFTER", seq 1 first, and the seq of the
+// arbitrator's last word the migration must fill in.
+var oldDebates = []struct {
+	id       string
+	args     []string
+	lastWord int
+}{
+	{"plain", []string{"MOTION proposer AWAITING_OPPONENT", "CLAIM opponent AWAITING_PROPOSER"}, 0},
+	{"ruled", []string{"MOTION proposer AWAITING_OPPONENT", "CLAIM opponent AWAITING_PROPOSER",
+		"INTERVENTION arbitrator INTERVENTION_PENDING", "RULING arbitrator AWAITING_PROPOSER", "CLAIM proposer AWAITING_OPPONENT"}, 4},
+	{"closed", []string{"MOTION proposer AWAITING_OPPONENT", "CLAIM opponent AWAITING_PROPOSER",
+		"RESOLUTION proposer AWAITING_ARBITRATOR", "RULING arbitrator CLOSED"}, 4},
+	{"intervened", []string{"MOTION proposer AWAITING_OPPONENT", "CLAIM opponent AWAITING_PROPOSER",
+		"APPEAL proposer AWAITING_ARBITRATOR", "RULING arbitrator AWAITING_PROPOSER", "CLAIM proposer AWAITING_OPPONENT",
+		"CLAIM opponent AWAITING_PROPOSER", "INTERVENTION arbitrator INTERVENTION_PENDING"}, 7},
+}
+
+// oldDebateInserts returns the statements, valid on both backends, that
+// write oldDebates as a program before last_word_seq did.
+func oldDebateInserts() []string {
+	const at = "'2026-01-01T00:00:00.000000Z'"
+	var qs []string
+	for _, d := range oldDebates {
+		last := strings.Fields(d.args[len(d.args)-1])[2]
+		qs = append(qs, fmt.Sprintf(`INSERT INTO debates (`+debateCols+`) VALUES ('%[1]s', 'Title of %[1]s', '%[2]s', '%[3]s', %[4]s, %[4]s)`,
+			d.id, protocol.GeneralDebate, last, at))
+		for i, a := range d.args {
+			f := strings.Fields(a)
+			parent := "NULL"
+			if i > 0 {
+				parent = fmt.Sprintf("'%s-%d'", d.id, i)
+			}
+			qs = append(qs, fmt.Sprintf(`INSERT INTO arguments (`+argCols+`) VALUES ('%[1]s-%[2]d', '%[1]s', %[3]s, '%[4]s', '%[5]s', 'content', '%[1]s-%[2]d', %[2]d, '%[6]s', %[7]s)`,
+				d.id, i+1, parent, f[0], f[1], f[2], at))
+		}
+	}
+	return qs
+}
+
+// checkMigrated checks the debates of oldDebates on a migrated database:
+// each keeps the seq of its arbitrator's last word, and the ruling rule
+// holds by it: a write answering an argument older than the RULING of
+// "ruled" is refused naming it, one answering the RULING is accepted, and so
+// is one answering the MOTION of "plain", where the arbitrator never spoke.
+func checkMigrated(t *testing.T, s *Store) {
+	t.Helper()
+	ctx := context.Background()
+	for _, d := range oldDebates {
+		if got := lastWordSeq(t, s, d.id); got != d.lastWord {
+			t.Errorf("migrated last_word_seq of %s is %d, want %d", d.id, got, d.lastWord)
+		}
+	}
+	_, ruled, err := s.Since(ctx, "ruled", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stale := Write{DebateID: "ruled", Type: protocol.Claim, Role: protocol.Opponent, TargetID: "ruled-2", Content: "c", ClientRequestID: "stale"}
+	want := protocol.CheckTarget(protocol.AwaitingOpponent, protocol.Claim, protocol.Opponent, ruled[1], ruled[3])
+	if _, err := s.Submit(ctx, stale); err == nil || err.Error() != want.Error() {
+		t.Errorf("write answering #2 of ruled: %v, want %v", err, want)
+	}
+	aligned := stale
+	aligned.TargetID, aligned.ClientRequestID = "ruled-4", "aligned"
+	if _, err := s.Submit(ctx, aligned); err != nil {
+		t.Errorf("write answering the ruling: %v", err)
+	}
+	if _, err := s.Submit(ctx, Write{DebateID: "plain", Type: protocol.Claim, Role: protocol.Proposer, TargetID: "plain-1", Content: "c", ClientRequestID: "p"}); err != nil {
+		t.Errorf("write answering the motion of plain: %v", err)
+	}
+	for _, d := range oldDebates {
+		checkLastWord(t, s, d.id)
+	}
+}
+
+// TestSchemaFromVersion2 opens a file a program at schema version 2 wrote,
+// holding debates with and without rulings, with that program's connection
+// still open: the migration fills in last_word_seq (checkMigrated), and the
+// old program's statements still run on the new schema.
+func TestSchemaFromVersion2(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "debate.db")
+	old, err := sql.Open("sqlite", path+"?"+pragmas(DefaultBusyTimeout).Encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer old.Close()
+	old.SetMaxOpenConns(1)
+	for _, q := range append([]string{migrations[0], migrations[1], `PRAGMA user_version = 2`}, oldDebateInserts()...) {
+		if _, err := old.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+
+	s := openAt(t, path, Options{})
+	var v int
+	if err := s.r.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil || v != SchemaVersion {
+		t.Fatalf("user_version %d (%v), want %d", v, err, SchemaVersion)
+	}
+	checkMigrated(t, s)
+
+	// The old program creates a debate and writes to it as it always did.
+	for _, q := range []string{
+		`INSERT INTO debates (id, title, debate_type, state, created_at, updated_at) VALUES ('fresh', 'Fresh', 'general_debate', 'AWAITING_OPPONENT', '2026-01-02T00:00:00.000000Z', '2026-01-02T00:00:00.000000Z')`,
+		`INSERT INTO arguments (` + argCols + `) VALUES ('fresh-1', 'fresh', NULL, 'MOTION', 'proposer', 'm', 'fresh-1', 1, 'AWAITING_OPPONENT', '2026-01-02T00:00:00.000000Z')`,
+		`INSERT INTO arguments (` + argCols + `) VALUES ('fresh-2', 'fresh', 'fresh-1', 'CLAIM', 'opponent', 'c', 'fresh-2', 2, 'AWAITING_PROPOSER', '2026-01-02T00:00:01.000000Z')`,
+		`UPDATE debates SET state = 'AWAITING_PROPOSER', updated_at = '2026-01-02T00:00:01.000000Z' WHERE id = 'fresh'`,
+	} {
+		if _, err := old.Exec(q); err != nil {
+			t.Fatalf("old program after the migration: %s: %v", q, err)
+		}
+	}
+	checkLastWord(t, s, "fresh")
+	if err := s.IntegrityCheck(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
