@@ -202,7 +202,8 @@ func TestPostgresListenerReconnects(t *testing.T) {
 
 // A database a program at PostgreSQL schema version 1 wrote, holding
 // debates with and without rulings, migrates: last_word_seq is filled in
-// and the ruling rule holds by it (checkMigrated).
+// and the ruling rule holds by it (checkMigrated). A replica of that version
+// still running afterwards keeps it too when it adds a RULING.
 func TestPostgresMigrationFromVersion1(t *testing.T) {
 	ctx := context.Background()
 	db := pgtest.Database(t)
@@ -223,4 +224,11 @@ func TestPostgresMigrationFromVersion1(t *testing.T) {
 		t.Fatalf("schema version %d (%v), want %d", v, err, len(pgMigrations))
 	}
 	checkMigrated(t, s)
+	// checkMigrated left plain at #3, awaiting the opponent.
+	for _, q := range oldRuling("plain", 4) {
+		if _, err := conn.Exec(ctx, q); err != nil {
+			t.Fatalf("old replica after the migration: %s: %v", q, err)
+		}
+	}
+	checkOldRuling(t, s, "plain", "plain-2", 4)
 }

@@ -200,8 +200,9 @@ func (p *pgDB) poll(ctx context.Context, h *hub, stop <-chan struct{}) {
 
 // pgMigrations[i] moves the PostgreSQL schema from version i to i+1 (the
 // debate_schema table). The same tables and constraints as SQLite's, with
-// PostgreSQL's types; version 2 adds last_word_seq as SQLite's version 3
-// does. Append only; never edit a released migration.
+// PostgreSQL's types; version 2 adds last_word_seq and its trigger as
+// SQLite's version 3 does, so that replicas of an older version, still
+// running while newer ones start, keep it right too. Append only; never edit a released migration.
 var pgMigrations = []string{
 	`
 CREATE TABLE debates (
@@ -254,6 +255,14 @@ ALTER TABLE debates ADD COLUMN last_word_seq integer NOT NULL DEFAULT 0;
 UPDATE debates d SET last_word_seq = w.seq
 FROM (SELECT debate_id, MAX(seq) AS seq FROM arguments WHERE type IN ('INTERVENTION', 'RULING') GROUP BY debate_id) w
 WHERE w.debate_id = d.id;
+CREATE FUNCTION debate_last_word() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+	UPDATE debates SET last_word_seq = NEW.seq WHERE id = NEW.debate_id;
+	RETURN NULL;
+END
+$$;
+CREATE TRIGGER arguments_last_word AFTER INSERT ON arguments FOR EACH ROW
+	WHEN (NEW.type IN ('INTERVENTION', 'RULING')) EXECUTE FUNCTION debate_last_word();
 `,
 }
 

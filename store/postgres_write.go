@@ -123,7 +123,8 @@ func (p *pgDB) autoRule(ctx context.Context, tx pgx.Tx, debateID, resolutionID s
 // write runs the pipeline of SPEC 2.2 for one argument in tx: lock the
 // debate (it exists) and read the seq of the arbitrator's last word with it,
 // idempotency, target belongs to the debate, transition, the ruling rule,
-// seq = max+1, insert, state, updated_at and the last word's seq.
+// seq = max+1, insert (whose trigger keeps the last word's seq), state and
+// updated_at.
 func (p *pgDB) write(ctx context.Context, tx pgx.Tx, w Write) (Result, error) {
 	var (
 		d                                    protocol.Debate
@@ -185,8 +186,7 @@ func (p *pgDB) write(ctx context.Context, tx pgx.Tx, w Write) (Result, error) {
 	}
 	b = &pgx.Batch{}
 	queueInsert(b, a)
-	b.Queue(`UPDATE debates SET state = $1, updated_at = $2, last_word_seq = $3 WHERE id = $4`,
-		string(next), now, lastWordAfter(lastWord, a), w.DebateID)
+	b.Queue(`UPDATE debates SET state = $1, updated_at = $2 WHERE id = $3`, string(next), now, w.DebateID)
 	queueNotify(b, w.DebateID, a.Seq)
 	if err := tx.SendBatch(ctx, b).Close(); err != nil {
 		return Result{}, fmt.Errorf("submit %s to %s: %w", w.Type, w.DebateID, err)

@@ -43,8 +43,8 @@ func autoRuling(debateID, resolutionID string) Write {
 
 // lastWordAfter returns the seq of the arbitrator's last word in a debate
 // after a is written to it: a's if it is an INTERVENTION or a RULING, else
-// lastWord, the seq before. The debates table keeps it (last_word_seq), so
-// that the ruling rule needs no scan of the arguments.
+// lastWord, the seq before, as the trigger on arguments sets the debate's
+// last_word_seq (see migrations).
 func lastWordAfter(lastWord int, a protocol.Argument) int {
 	if a.Type == protocol.Intervention || a.Type == protocol.Ruling {
 		return a.Seq

@@ -23,10 +23,12 @@ import (
 // table instead would delete every argument through ON DELETE CASCADE.
 //
 // Version 3 keeps on each debate the seq of the arbitrator's last word, its
-// newest INTERVENTION or RULING (0 while the arbitrator has not spoken), which
-// the write that adds one sets together with the state: the ruling rule then
-// compares the target's seq with it instead of reading every argument after
-// the target. The migration fills it in for the debates that have one.
+// newest INTERVENTION or RULING (0 while the arbitrator has not spoken): the
+// ruling rule then compares the target's seq with it instead of reading every
+// argument after the target. The migration fills it in for the debates that
+// have one; a trigger sets it when one is inserted, so that a program older
+// than this version, still running when another applies it, keeps it right
+// too.
 var migrations = []string{
 	`
 CREATE TABLE debates (
@@ -91,6 +93,8 @@ ALTER TABLE debates ADD COLUMN last_word_seq INTEGER NOT NULL DEFAULT 0;
 UPDATE debates SET last_word_seq = (
 	SELECT MAX(seq) FROM arguments WHERE debate_id = debates.id AND (type = 'INTERVENTION' OR type = 'RULING'))
 WHERE id IN (SELECT debate_id FROM arguments WHERE type = 'INTERVENTION' OR type = 'RULING');
+CREATE TRIGGER arguments_last_word AFTER INSERT ON arguments WHEN NEW.type = 'INTERVENTION' OR NEW.type = 'RULING'
+BEGIN UPDATE debates SET last_word_seq = NEW.seq WHERE id = NEW.debate_id; END;
 `,
 }
 

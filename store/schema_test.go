@@ -175,10 +175,48 @@ func checkMigrated(t *testing.T, s *Store) {
 	}
 }
 
+// oldRuling returns the statements with which a program before
+// last_word_seq adds an INTERVENTION at seq and a RULING at seq+1 to debate
+// id, whose state allows them.
+func oldRuling(id string, seq int) []string {
+	const at = "'2026-01-03T00:00:00.000000Z'"
+	var qs []string
+	for i, a := range []string{"INTERVENTION arbitrator INTERVENTION_PENDING", "RULING arbitrator AWAITING_PROPOSER"} {
+		f := strings.Fields(a)
+		qs = append(qs, fmt.Sprintf(`INSERT INTO arguments (`+argCols+`) VALUES ('%[1]s-%[2]d', '%[1]s', NULL, '%[3]s', '%[4]s', 'content', '%[1]s-%[2]d', %[2]d, '%[5]s', %[6]s)`,
+			id, seq+i, f[0], f[1], f[2], at))
+	}
+	return append(qs, fmt.Sprintf(`UPDATE debates SET state = 'AWAITING_PROPOSER', updated_at = %s WHERE id = '%s'`, at, id))
+}
+
+// checkOldRuling checks that the RULING oldRuling wrote at seq+1 to debate
+// id cannot be bypassed: the proposer's write answering target is refused
+// naming it.
+func checkOldRuling(t *testing.T, s *Store, id, target string, seq int) {
+	t.Helper()
+	ctx := context.Background()
+	_, args, err := s.Since(ctx, id, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]protocol.Argument{}
+	for _, a := range args {
+		byID[a.ID] = a
+	}
+	ruling := byID[fmt.Sprintf("%s-%d", id, seq+1)]
+	want := protocol.CheckTarget(protocol.AwaitingProposer, protocol.Claim, protocol.Proposer, byID[target], ruling)
+	_, err = s.Submit(ctx, Write{DebateID: id, Type: protocol.Claim, Role: protocol.Proposer, TargetID: target, Content: "c", ClientRequestID: "bypass"})
+	if want == nil || err == nil || err.Error() != want.Error() {
+		t.Errorf("write answering %s after the old program's ruling: %v, want %v", target, err, want)
+	}
+	checkLastWord(t, s, id)
+}
+
 // TestSchemaFromVersion2 opens a file a program at schema version 2 wrote,
 // holding debates with and without rulings, with that program's connection
 // still open: the migration fills in last_word_seq (checkMigrated), and the
-// old program's statements still run on the new schema.
+// old program's statements still run on the new schema, its RULINGs keeping
+// last_word_seq too.
 func TestSchemaFromVersion2(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "debate.db")
@@ -213,6 +251,12 @@ func TestSchemaFromVersion2(t *testing.T) {
 		}
 	}
 	checkLastWord(t, s, "fresh")
+	for _, q := range oldRuling("fresh", 3) {
+		if _, err := old.Exec(q); err != nil {
+			t.Fatalf("old program after the migration: %s: %v", q, err)
+		}
+	}
+	checkOldRuling(t, s, "fresh", "fresh-2", 3)
 	if err := s.IntegrityCheck(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -96,7 +96,7 @@ WHERE d.id = ?1`)
 	s.stmts.insert = prep(`INSERT INTO arguments (` + argCols + `)
 SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10
 WHERE NOT EXISTS (SELECT 1 FROM arguments WHERE debate_id = ?2 AND client_request_id = ?7)`)
-	s.stmts.update = prep(`UPDATE debates SET state = ?, updated_at = ?, last_word_seq = ? WHERE id = ?`)
+	s.stmts.update = prep(`UPDATE debates SET state = ?, updated_at = ? WHERE id = ?`)
 	s.stmts.version = prep(`PRAGMA data_version`)
 	s.stmts.savepoint = prep(`SAVEPOINT w`)
 	s.stmts.release = prep(`RELEASE w`)
@@ -389,13 +389,12 @@ func (b *batchTx) write(w Write) (Result, int, error) {
 		res, err := b.replay(w, h.d) // nothing was written
 		return res, 0, err
 	}
-	lastWord := lastWordAfter(h.lastWord, a)
-	if _, err := b.update.ExecContext(ctx, string(next), now, lastWord, w.DebateID); err != nil {
+	if _, err := b.update.ExecContext(ctx, string(next), now, w.DebateID); err != nil {
 		return Result{}, 0, fmt.Errorf("submit %s to %s: update state: %w", w.Type, w.DebateID, err)
 	}
 	d := h.d
 	d.State, d.UpdatedAt = next, a.CreatedAt
-	return Result{Argument: a, Debate: d}, lastWord, nil
+	return Result{Argument: a, Debate: d}, lastWordAfter(h.lastWord, a), nil
 }
 
 // decide runs the checks of the pipeline after idempotency: the target
