@@ -98,6 +98,24 @@ func (r *motionRig) play(ctx context.Context, runID string) ([]tree.Motion, erro
 	return e.RunMotions(ctx, opt)
 }
 
+// playRuled plays motion m1 of run1 while a person makes the closing
+// ruling through the store as soon as one is needed.
+func (r *motionRig) playRuled(ruling string) []tree.Motion {
+	r.t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	human := make(chan error, 1)
+	go func() { human <- actAsHuman(ctx, r.st, DebateID("run1", "m1"), ruling, true) }()
+	ms, err := r.play(ctx, "run1")
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	if err := <-human; err != nil {
+		r.t.Fatal(err)
+	}
+	return ms
+}
+
 func propose(action, content string) providertest.Reply {
 	return providertest.Fenced(map[string]string{"action": action, "content": content})
 }
@@ -343,18 +361,7 @@ func TestMotionHumanArbitrator(t *testing.T) {
 	r := newMotionRig(t, motionConfig(1, true))
 	r.srv.Enqueue(modelO, providertest.Text("C1: no cap."))
 	r.srv.Enqueue(modelP, propose("appeal", "Decide C1."))
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	human := make(chan error, 1)
-	go func() { human <- actAsHuman(ctx, r.st, DebateID("run1", "m1"), "Cap it at 6 h. Closed.", true) }()
-	ms, err := r.play(ctx, "run1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := <-human; err != nil {
-		t.Fatal(err)
-	}
-	m := ms[0]
+	m := r.playRuled("Cap it at 6 h. Closed.")[0]
 	want := []string{"MOTION/proposer", "CLAIM/opponent", "APPEAL/proposer", "RULING/arbitrator"}
 	if got := sequence(t, m); !slices.Equal(got, want) {
 		t.Fatalf("arguments %q, want %q", got, want)
@@ -520,20 +527,14 @@ func TestMotionReasoning(t *testing.T) {
 			for model, replies := range tt.script {
 				r.srv.Enqueue(model, replies...)
 			}
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			human := make(chan error, 1)
+			var ms []tree.Motion
 			if tt.rule != "" {
-				go func() { human <- actAsHuman(ctx, r.st, DebateID("run1", "m1"), tt.rule, true) }()
+				ms = r.playRuled(tt.rule)
 			} else {
-				human <- nil
-			}
-			ms, err := r.play(ctx, "run1")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := <-human; err != nil {
-				t.Fatal(err)
+				var err error
+				if ms, err = r.play(context.Background(), "run1"); err != nil {
+					t.Fatal(err)
+				}
 			}
 			m := ms[0]
 			var got []string
