@@ -704,7 +704,7 @@ func (mr *motionRun) record(ctx context.Context) {
 
 // reasoningKey is the journal key of the reasoning of the write with the
 // given client_request_id.
-func reasoningKey(reqID string) string { return "motion reasoning " + reqID }
+func reasoningKey(reqID string) string { return store.NoteKey("motion reasoning " + reqID) }
 
 // keepReasoning keeps the reasoning of the model answer about to be written
 // with reqID, before the write, so that no written argument loses it: in
