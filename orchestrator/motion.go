@@ -62,6 +62,10 @@ type MotionOptions struct {
 	// HumanWait is how long one wait for a human ruling lasts before the
 	// waiting is logged again; 0 means DefaultHumanWait.
 	HumanWait time.Duration
+	// Journal, when set, keeps the reasoning of every argument a model
+	// wrote, so that a resumed run reports the reasoning of the arguments
+	// an earlier run wrote. The database keeps the arguments alone.
+	Journal Journal
 }
 
 // maxContentRunes is how much of an argument stays inline when the whole
@@ -146,6 +150,9 @@ type motionRun struct {
 	proposer, opponent, arbitrator *member // arbitrator nil for a person
 	docs                           []prompts.StoredDocument
 	out                            tree.Motion
+	// reasoning is the reasoning of the arguments this run wrote, by the
+	// write's client_request_id.
+	reasoning map[string]string
 }
 
 func (e *Engine) newMotionRun(m configs.Motion, opt MotionOptions) *motionRun {
@@ -153,6 +160,7 @@ func (e *Engine) newMotionRun(m configs.Motion, opt MotionOptions) *motionRun {
 	mr := &motionRun{
 		e: e, r: e.newRoster(m.ID),
 		opt: opt, proto: p, m: m, debateID: DebateID(opt.RunID, m.ID),
+		reasoning: map[string]string{},
 	}
 	add := mr.r.add
 	mr.out = tree.Motion{
@@ -480,9 +488,11 @@ func (mr *motionRun) opponentTurn(ctx context.Context, args []protocol.Argument,
 	// transient failure.
 	text := strings.TrimSpace(resp.Text)
 	newest := args[len(args)-1]
+	reqID := mr.reqID(newest.Seq+1, protocol.Opponent)
+	mr.keepReasoning(ctx, reqID, resp.Reasoning)
 	_, err = mr.submit(ctx, store.Write{
 		DebateID: mr.debateID, Type: protocol.Claim, Role: protocol.Opponent, TargetID: newest.ID,
-		Content: text, ClientRequestID: mr.reqID(newest.Seq+1, protocol.Opponent),
+		Content: text, ClientRequestID: reqID,
 	})
 	return err
 }
@@ -543,9 +553,11 @@ func (mr *motionRun) proposerTurn(ctx context.Context, args []protocol.Argument,
 		typ, content, err = parseReply(s, data.Final)
 		return err
 	}
+	reasoning := resp.Reasoning
 	if problem := parse(resp.Text); problem != nil {
 		last, _, err := mr.r.repair(ctx, c, mr.opt.Roles.Repair, resp, problem, parse)
 		raw := last.Text
+		reasoning = last.Reasoning
 		switch {
 		case err == nil:
 		case ctx.Err() != nil:
@@ -555,14 +567,17 @@ func (mr *motionRun) proposerTurn(ctx context.Context, args []protocol.Argument,
 			mr.out.Errors = append(mr.out.Errors, tree.MotionError{Role: string(protocol.Proposer), Turn: turn, Message: err.Error(), Raw: raw})
 			mr.e.log.Warn("the proposer's last reply was unusable; appealing on its behalf", "motion", mr.m.ID, "err", err)
 			typ, content = protocol.Appeal, fmt.Sprintf("The turn limit (%d) is reached. Please rule on every point still open between the proposer and the opponent, and close the debate.", mr.proto.MaxTurns)
+			reasoning = "" // the engine wrote this appeal, not the model
 		default:
 			return &answerError{err: err, raw: raw}
 		}
 	}
 	newest := args[len(args)-1]
+	reqID := mr.reqID(newest.Seq+1, protocol.Proposer)
+	mr.keepReasoning(ctx, reqID, reasoning)
 	res, err := mr.submit(ctx, store.Write{
 		DebateID: mr.debateID, Type: typ, Role: protocol.Proposer, TargetID: newest.ID,
-		Content: content, ClientRequestID: mr.reqID(newest.Seq+1, protocol.Proposer),
+		Content: content, ClientRequestID: reqID,
 	})
 	if err != nil {
 		return err
@@ -622,9 +637,11 @@ func (mr *motionRun) arbitratorTurn(ctx context.Context, args []protocol.Argumen
 		closeFlag, content, err = parseRuling(s)
 		return err
 	}
+	reasoning := resp.Reasoning
 	if problem := parse(resp.Text); problem != nil {
 		last, _, err := mr.r.repair(ctx, c, mr.opt.Roles.Repair, resp, problem, parse)
 		raw := last.Text
+		reasoning = last.Reasoning
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
@@ -636,9 +653,11 @@ func (mr *motionRun) arbitratorTurn(ctx context.Context, args []protocol.Argumen
 		mr.e.log.Info("the ruling at the turn limit closes the debate", "motion", mr.m.ID)
 		closeFlag = true
 	}
+	reqID := mr.reqID(newest.Seq+1, protocol.Arbitrator)
+	mr.keepReasoning(ctx, reqID, reasoning)
 	_, err = mr.submit(ctx, store.Write{
 		DebateID: mr.debateID, Type: protocol.Ruling, Role: protocol.Arbitrator, TargetID: newest.ID,
-		Content: content, Close: closeFlag, ClientRequestID: mr.reqID(newest.Seq+1, protocol.Arbitrator),
+		Content: content, Close: closeFlag, ClientRequestID: reqID,
 	})
 	return err
 }
@@ -677,7 +696,46 @@ func (mr *motionRun) record(ctx context.Context) {
 	for i, a := range args {
 		mr.out.Arguments[i] = tree.MotionArgument{
 			ID: a.ID, Seq: a.Seq, Type: string(a.Type), Role: string(a.Role), ParentID: a.ParentID,
-			Content: a.Content, StateAfter: string(a.StateAfter), Time: a.CreatedAt,
+			Content: a.Content, Reasoning: mr.reasoningOf(ctx, a.ClientRequestID),
+			StateAfter: string(a.StateAfter), Time: a.CreatedAt,
 		}
 	}
+}
+
+// reasoningKey is the journal key of the reasoning of the write with the
+// given client_request_id.
+func reasoningKey(reqID string) string { return store.NoteKey("motion reasoning " + reqID) }
+
+// keepReasoning keeps the reasoning of the model answer about to be written
+// with reqID, before the write, so that no written argument loses it: in
+// memory, and in the journal for a resumed run.
+func (mr *motionRun) keepReasoning(ctx context.Context, reqID, text string) {
+	if strings.TrimSpace(text) == "" {
+		return
+	}
+	mr.reasoning[reqID] = text
+	if mr.opt.Journal == nil {
+		return
+	}
+	// The answer is in hand: keep its reasoning even if the run is being stopped.
+	if err := mr.opt.Journal.Record(context.WithoutCancel(ctx), reasoningKey(reqID), []byte(text)); err != nil {
+		mr.e.log.Warn("journal record failed: a resumed run would not report this argument's reasoning", "motion", mr.m.ID, "err", err)
+	}
+}
+
+// reasoningOf returns the reasoning kept for the write with reqID, from this
+// run or, through the journal, from the run it resumes; "" if none (a
+// person's ruling, the closing ruling after a resolution, the MOTION).
+func (mr *motionRun) reasoningOf(ctx context.Context, reqID string) string {
+	if text, ok := mr.reasoning[reqID]; ok || reqID == "" || mr.opt.Journal == nil {
+		return text
+	}
+	v, ok, err := mr.opt.Journal.Lookup(ctx, reasoningKey(reqID))
+	if err != nil {
+		mr.e.log.Warn("journal lookup failed: the report lacks an argument's reasoning", "motion", mr.m.ID, "err", err)
+	}
+	if !ok {
+		return ""
+	}
+	return string(v)
 }

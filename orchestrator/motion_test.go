@@ -73,6 +73,8 @@ type motionRig struct {
 	srv *providertest.Server
 	st  *store.Store
 	ev  *recorder
+	// journal, when set, is the run's journal (nil: none).
+	journal Journal
 }
 
 func newMotionRig(t *testing.T, cfg *configs.Config) *motionRig {
@@ -89,7 +91,29 @@ func (r *motionRig) play(ctx context.Context, runID string) ([]tree.Motion, erro
 		r.t.Fatal(err)
 	}
 	e := New(r.cfg, client, promptSet(r.t), Options{Events: r.ev.add})
-	return e.RunMotions(ctx, MotionOptions{Store: r.st, Roles: rolePrompts(r.t), RunID: runID, HumanWait: time.Hour})
+	opt := MotionOptions{Store: r.st, Roles: rolePrompts(r.t), RunID: runID, HumanWait: time.Hour}
+	if r.journal != nil {
+		opt.Journal = r.journal
+	}
+	return e.RunMotions(ctx, opt)
+}
+
+// playRuled plays motion m1 of run1 while a person makes the closing
+// ruling through the store as soon as one is needed.
+func (r *motionRig) playRuled(ruling string) []tree.Motion {
+	r.t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	human := make(chan error, 1)
+	go func() { human <- actAsHuman(ctx, r.st, DebateID("run1", "m1"), ruling, true) }()
+	ms, err := r.play(ctx, "run1")
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	if err := <-human; err != nil {
+		r.t.Fatal(err)
+	}
+	return ms
 }
 
 func propose(action, content string) providertest.Reply {
@@ -337,18 +361,7 @@ func TestMotionHumanArbitrator(t *testing.T) {
 	r := newMotionRig(t, motionConfig(1, true))
 	r.srv.Enqueue(modelO, providertest.Text("C1: no cap."))
 	r.srv.Enqueue(modelP, propose("appeal", "Decide C1."))
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	human := make(chan error, 1)
-	go func() { human <- actAsHuman(ctx, r.st, DebateID("run1", "m1"), "Cap it at 6 h. Closed.", true) }()
-	ms, err := r.play(ctx, "run1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := <-human; err != nil {
-		t.Fatal(err)
-	}
-	m := ms[0]
+	m := r.playRuled("Cap it at 6 h. Closed.")[0]
 	want := []string{"MOTION/proposer", "CLAIM/opponent", "APPEAL/proposer", "RULING/arbitrator"}
 	if got := sequence(t, m); !slices.Equal(got, want) {
 		t.Fatalf("arguments %q, want %q", got, want)
@@ -359,12 +372,14 @@ func TestMotionHumanArbitrator(t *testing.T) {
 }
 
 // TestMotionResume interrupts a run that waits for a human ruling, then
-// resumes it with the same run id: nothing is written twice and no model is
-// asked again for what was already answered.
+// resumes it with the same run id: nothing is written twice, no model is
+// asked again for what was already answered, and the arguments the first run
+// wrote keep their reasoning.
 func TestMotionResume(t *testing.T) {
 	r := newMotionRig(t, motionConfig(3, true))
-	r.srv.Enqueue(modelO, providertest.Text("C1: no cap."))
-	r.srv.Enqueue(modelP, propose("appeal", "Decide C1."))
+	r.journal = &memJournal{m: map[string][]byte{}}
+	r.srv.Enqueue(modelO, providertest.Reasoned("Is the backoff capped?", "C1: no cap."))
+	r.srv.Enqueue(modelP, reasoned(propose("appeal", "Decide C1."), "Only a ruling settles C1."))
 	ctx, cancel := context.WithCancel(context.Background())
 	debateID := DebateID("run1", "m1")
 	stopped := make(chan error, 1)
@@ -415,12 +430,126 @@ func TestMotionResume(t *testing.T) {
 	if len(m.Documents) != 1 {
 		t.Errorf("documents %+v", m.Documents)
 	}
+	wantReasoning := []string{"", "Is the backoff capped?", "Only a ruling settles C1.", "", "", ""}
+	if got := reasoningByArgument(m); !slices.Equal(got, wantReasoning) {
+		t.Errorf("reasoning after resuming %q, want %q", got, wantReasoning)
+	}
 
 	// Playing a closed motion again writes and asks nothing.
 	before = r.srv.Count()
 	ms, err = r.play(context.Background(), "run1")
 	if err != nil || len(ms[0].Arguments) != len(want) || r.srv.Count() != before || ms[0].Status != tree.Converged {
 		t.Errorf("replay: err %v, %d arguments, %d calls, status %s", err, len(ms[0].Arguments), r.srv.Count()-before, ms[0].Status)
+	}
+}
+
+// reasoned gives a scripted reply the reasoning the model sends beside its
+// answer in message.reasoning.
+func reasoned(r providertest.Reply, reasoning string) providertest.Reply {
+	r.Reasoning = reasoning
+	return r
+}
+
+// reasoningByArgument lists the arguments' reasoning in seq order.
+func reasoningByArgument(m tree.Motion) []string {
+	out := make([]string, len(m.Arguments))
+	for i, a := range m.Arguments {
+		out[i] = a.Reasoning
+	}
+	return out
+}
+
+// TestMotionReasoning: each argument a model wrote carries the reasoning of
+// the answer that became it (the repaired answer's after a repair), in
+// whichever shape the model sent it; the MOTION, a person's ruling, the
+// closing ruling after a resolution and an appeal the engine wrote for the
+// proposer carry none, and no argument's content holds reasoning.
+func TestMotionReasoning(t *testing.T) {
+	tests := []struct {
+		name     string
+		maxTurns int
+		human    bool
+		script   map[string][]providertest.Reply
+		// rule, when set, is the ruling a person makes while the run waits.
+		rule string
+		want []string // "TYPE/role: reasoning" in seq order
+	}{{
+		name: "every role, with a repair", maxTurns: 2,
+		script: map[string][]providertest.Reply{
+			modelO: {
+				providertest.Reasoned("The plan never caps the backoff.", "C1: no backoff cap."),
+				providertest.Think("The cap answers C1 only in part.", "C1 still open: 6 h is too long."),
+			},
+			modelP: {
+				reasoned(providertest.Text("I would claim the cap."), "Draft thinking, thrown away."),
+				reasoned(propose("claim", "The cap is 6 h."), "A cap answers C1; pick 6 h."),
+				reasoned(propose("appeal", "Decide C1: 1. 6 h; 2. 1 h; 3. other."), "We will not agree; appeal."),
+			},
+			modelX: {reasoned(rule(true, "Cap at 1 h."), "6 h delays alerts too long.")},
+		},
+		want: []string{
+			"MOTION/proposer: ",
+			"CLAIM/opponent: The plan never caps the backoff.",
+			"CLAIM/proposer: A cap answers C1; pick 6 h.",
+			"CLAIM/opponent: The cap answers C1 only in part.",
+			"APPEAL/proposer: We will not agree; appeal.",
+			"RULING/arbitrator: 6 h delays alerts too long.",
+		},
+	}, {
+		name: "resolution closed by the store", maxTurns: 12,
+		script: map[string][]providertest.Reply{
+			modelO: {providertest.Reasoned("Nothing is wrong.", "No issues.")},
+			modelP: {reasoned(propose("resolution", "Settled."), "The opponent agrees.")},
+		},
+		want: []string{"MOTION/proposer: ", "CLAIM/opponent: Nothing is wrong.", "RESOLUTION/proposer: The opponent agrees.", "RULING/arbitrator: "},
+	}, {
+		name: "appeal written for the proposer", maxTurns: 1,
+		script: map[string][]providertest.Reply{
+			modelO: {providertest.Text("C1: no cap.")},
+			modelP: {
+				reasoned(propose("claim", "No."), "Keep arguing."),
+				reasoned(propose("claim", "Still no."), "Keep arguing anyway."),
+			},
+			modelX: {rule(false, "Cap at 1 h.")},
+		},
+		want: []string{"MOTION/proposer: ", "CLAIM/opponent: ", "APPEAL/proposer: ", "RULING/arbitrator: "},
+	}, {
+		name: "a person rules", maxTurns: 1, human: true, rule: "Cap at 1 h.",
+		script: map[string][]providertest.Reply{
+			modelO: {providertest.Reasoned("Look for a cap.", "C1: no cap.")},
+			modelP: {reasoned(propose("appeal", "Decide C1."), "Only a ruling settles C1.")},
+		},
+		want: []string{"MOTION/proposer: ", "CLAIM/opponent: Look for a cap.", "APPEAL/proposer: Only a ruling settles C1.", "RULING/arbitrator: "},
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newMotionRig(t, motionConfig(tt.maxTurns, tt.human))
+			for model, replies := range tt.script {
+				r.srv.Enqueue(model, replies...)
+			}
+			var ms []tree.Motion
+			if tt.rule != "" {
+				ms = r.playRuled(tt.rule)
+			} else {
+				var err error
+				if ms, err = r.play(context.Background(), "run1"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			m := ms[0]
+			var got []string
+			for _, a := range m.Arguments {
+				got = append(got, a.Type+"/"+a.Role+": "+a.Reasoning)
+				for _, line := range strings.Split(a.Reasoning, "\n") {
+					if line != "" && strings.Contains(a.Content, line) {
+						t.Errorf("#%d %s holds its reasoning in its content: %q", a.Seq, a.Type, a.Content)
+					}
+				}
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("arguments with reasoning:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+		})
 	}
 }
 

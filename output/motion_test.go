@@ -38,6 +38,7 @@ func motionRun() *tree.Run {
 		Usage:     tree.Usage{PromptTokens: 900, CompletionTokens: 120, Calls: 2},
 		CreatedAt: at, UpdatedAt: at.Add(4 * time.Minute),
 	}
+	m.Arguments[1].Reasoning = "Retries re-send the same event; receivers are not idempotent."
 	return &tree.Run{
 		SchemaVersion: tree.SchemaVersion, StartedAt: at, FinishedAt: at.Add(5 * time.Minute),
 		Motions: []tree.Motion{m}, Usage: m.Usage,
@@ -67,8 +68,13 @@ func TestRunJSONMotion(t *testing.T) {
 	if !bytes.Equal(again, body) {
 		t.Errorf("decode → encode differs:\n%s", golden.Diff(string(body), string(again)))
 	}
-	if got := back.Motions[0]; got.Arguments[3].Content != run.Motions[0].Arguments[3].Content || !got.Arguments[1].Time.Equal(run.Motions[0].Arguments[1].Time) {
+	if got := back.Motions[0]; got.Arguments[3].Content != run.Motions[0].Arguments[3].Content || !got.Arguments[1].Time.Equal(run.Motions[0].Arguments[1].Time) ||
+		got.Arguments[1].Reasoning != run.Motions[0].Arguments[1].Reasoning {
 		t.Errorf("decoded motion %+v", got)
+	}
+	// Only the argument with reasoning has the field.
+	if n := strings.Count(string(body), `"reasoning": `); n != 1 {
+		t.Errorf("run.json has %d reasoning fields, want 1", n)
 	}
 	if run.Motions[0].Fallbacks != nil {
 		t.Error("EncodeRun modified its argument")
@@ -99,9 +105,15 @@ func TestWriteMotions(t *testing.T) {
 			t.Errorf("motion report lacks %q", s)
 		}
 	}
+	if strings.Contains(string(md), "receivers are not idempotent") {
+		t.Error("the Markdown motion report shows reasoning; a topic's does not")
+	}
 	page, err := os.ReadFile(filepath.Join(dir, want[2]))
 	if err != nil || !strings.Contains(string(page), "<html") || strings.Contains(string(page), "<v1>") {
 		t.Errorf("motion page: %v, raw model HTML kept: %v", err, strings.Contains(string(page), "<v1>"))
+	}
+	if !strings.Contains(string(page), `<details class="reasoning">`) || !strings.Contains(string(page), "receivers are not idempotent") {
+		t.Error("the motion page does not fold the opponent's reasoning")
 	}
 }
 

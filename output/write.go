@@ -85,12 +85,11 @@ func Write(dir string, run *tree.Run, opt Options) ([]string, error) {
 		m := &run.Motions[i]
 		name := uniqueName(MotionFile(m), used)
 		reports[m.ID] = name
-		md := render.Motion(run, m)
 		if markdown {
-			files = append(files, file{name, md})
+			files = append(files, file{name, render.Motion(run, m)})
 		}
 		if html {
-			page, err := render.HTML(m.Title, md)
+			page, err := render.MotionHTML(run, m)
 			addPage(name, page, err)
 		}
 	}

@@ -21,6 +21,38 @@ const argSummaryRunes = 100
 // order; and the state timeline. Arguments whose parent is not among args are
 // shown at the top level. args need not be sorted.
 func Arguments(d protocol.Debate, args []protocol.Argument) []byte {
+	return []byte(argumentsDoc(d, args).markdown())
+}
+
+// argDoc is the Markdown of Arguments in its parts, so that a report can add
+// to its header and a page can put more under each argument.
+type argDoc struct {
+	head     string       // the title and the header lines
+	tree     string       // the argument tree
+	args     []argSection // every argument in full, in seq order
+	timeline string       // the state timeline
+}
+
+// argSection is one argument in full; the first one also opens the section
+// of the arguments.
+type argSection struct {
+	a  protocol.Argument
+	md string
+}
+
+func (doc argDoc) markdown() string {
+	var b strings.Builder
+	b.WriteString(doc.head)
+	b.WriteString(doc.tree)
+	for _, s := range doc.args {
+		b.WriteString(s.md)
+	}
+	b.WriteString(doc.timeline)
+	return b.String()
+}
+
+func argumentsDoc(d protocol.Debate, args []protocol.Argument) argDoc {
+	var doc argDoc
 	args = slices.Clone(args)
 	slices.SortStableFunc(args, func(a, b protocol.Argument) int { return a.Seq - b.Seq })
 	seqOf := make(map[string]int, len(args))
@@ -49,7 +81,9 @@ func Arguments(d protocol.Debate, args []protocol.Argument) []byte {
 	fmt.Fprintf(&b, "- Created: %s\n", argTime(d.CreatedAt))
 	fmt.Fprintf(&b, "- Updated: %s\n", argTime(d.UpdatedAt))
 	fmt.Fprintf(&b, "- Arguments: %d\n", len(args))
+	doc.head = b.String()
 
+	b.Reset()
 	b.WriteString("\n## Argument tree\n\n")
 	if len(args) == 0 {
 		b.WriteString("No arguments.\n")
@@ -83,10 +117,13 @@ func Arguments(d protocol.Debate, args []protocol.Argument) []byte {
 		}
 	}
 
-	if len(args) > 0 {
-		b.WriteString("\n## Arguments\n")
-	}
-	for _, a := range args {
+	doc.tree = b.String()
+
+	for i, a := range args {
+		b.Reset()
+		if i == 0 {
+			b.WriteString("\n## Arguments\n")
+		}
 		fmt.Fprintf(&b, "\n### #%d %s · %s\n\n", a.Seq, inlineText(string(a.Type)), inlineText(string(a.Role)))
 		meta := []string{argTime(a.CreatedAt)}
 		switch p, ok := seqOf[a.ParentID]; {
@@ -103,19 +140,23 @@ func Arguments(d protocol.Debate, args []protocol.Argument) []byte {
 		} else {
 			b.WriteString("*(no content)*\n")
 		}
+		doc.args = append(doc.args, argSection{a: a, md: b.String()})
 	}
 
+	b.Reset()
 	b.WriteString("\n## State timeline\n\n")
 	if len(args) == 0 {
 		fmt.Fprintf(&b, "No arguments; the debate is %s.\n", argStateWord(d.State))
-		return []byte(b.String())
+		doc.timeline = b.String()
+		return doc
 	}
 	b.WriteString("| Seq | Argument | By | State after | Time |\n|---:|---|---|---|---|\n")
 	for _, a := range args {
 		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s |\n", a.Seq, inlineText(string(a.Type)), inlineText(string(a.Role)),
 			argStateWord(a.StateAfter), argTime(a.CreatedAt))
 	}
-	return []byte(b.String())
+	doc.timeline = b.String()
+	return doc
 }
 
 func argLabel(a protocol.Argument) string {

@@ -1,10 +1,6 @@
 package render
 
 import (
-	"bytes"
-	"fmt"
-	"html"
-
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
@@ -29,24 +25,6 @@ var markdown = goldmark.New(
 		renderer.WithNodeRenderers(util.Prioritized(rawAsText{}, 100)),
 	),
 )
-
-// HTML renders Markdown into a self-contained HTML page with the given title:
-// inline styles for light and dark mode that read on a phone, a content
-// security policy that forbids scripts and every network request, the
-// Markdown's raw HTML shown as text and unsafe links made plain text.
-// Mermaid blocks stay code.
-func HTML(title string, md []byte) ([]byte, error) {
-	var body bytes.Buffer
-	if err := markdown.Convert(md, &body); err != nil {
-		return nil, fmt.Errorf("render html %q: %w", title, err)
-	}
-	var page bytes.Buffer
-	page.Grow(len(pageHead) + len(pageStyle) + body.Len() + 256)
-	fmt.Fprintf(&page, pageHead, "", html.EscapeString(title), pageStyle, "page")
-	page.Write(body.Bytes())
-	page.WriteString("</main>\n</body>\n</html>\n")
-	return page.Bytes(), nil
-}
 
 const pageHead = `<!DOCTYPE html>
 <html%s>

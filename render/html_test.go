@@ -1,6 +1,9 @@
 package render
 
 import (
+	"bytes"
+	"fmt"
+	"html"
 	"regexp"
 	"strings"
 	"sync"
@@ -40,7 +43,7 @@ func TestHTMLDisarmsActiveContent(t *testing.T) {
 	run := hostileRun()
 	for name, md := range map[string][]byte{"topic": Topic(run, &run.Topics[0]), "summary": Summary(run, nil)} {
 		t.Run(name, func(t *testing.T) {
-			page, err := HTML("Report <script>alert(0)</script>", md)
+			page, err := markdownPage("Report <script>alert(0)</script>", md)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -130,7 +133,7 @@ func outline(t *testing.T, md []byte, maxLevel int) []string {
 }
 
 func TestHTMLPage(t *testing.T) {
-	page, err := HTML(`Q&A "quotes" <b>`, []byte("# Title\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```mermaid\ngraph TD\n    n_root[\"root\"]\n```\n"))
+	page, err := markdownPage(`Q&A "quotes" <b>`, []byte("# Title\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```mermaid\ngraph TD\n    n_root[\"root\"]\n```\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,18 +164,37 @@ func TestHTMLPage(t *testing.T) {
 // instance must be safe for it (run with -race).
 func TestHTMLConcurrent(t *testing.T) {
 	md := Topic(rendertest.Forced(), &rendertest.Forced().Topics[0])
-	want, err := HTML("t", md)
+	want, err := markdownPage("t", md)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Go(func() {
-			got, err := HTML("t", md)
+			got, err := markdownPage("t", md)
 			if err != nil || string(got) != string(want) {
 				t.Error("concurrent render differs")
 			}
 		})
 	}
 	wg.Wait()
+}
+
+// markdownPage renders Markdown into a self-contained HTML page, as the
+// report pages frame theirs, with the given title:
+// inline styles for light and dark mode that read on a phone, a content
+// security policy that forbids scripts and every network request, the
+// Markdown's raw HTML shown as text and unsafe links made plain text.
+// Mermaid blocks stay code.
+func markdownPage(title string, md []byte) ([]byte, error) {
+	var body bytes.Buffer
+	if err := markdown.Convert(md, &body); err != nil {
+		return nil, fmt.Errorf("render html %q: %w", title, err)
+	}
+	var page bytes.Buffer
+	page.Grow(len(pageHead) + len(pageStyle) + body.Len() + 256)
+	fmt.Fprintf(&page, pageHead, "", html.EscapeString(title), pageStyle, "page")
+	page.Write(body.Bytes())
+	page.WriteString("</main>\n</body>\n</html>\n")
+	return page.Bytes(), nil
 }

@@ -11,10 +11,39 @@ import (
 // Motion renders a motion of a run, a protocol debate played in batch: the
 // argument tree and state timeline of Arguments, with the run's facts added
 // to its header — the motion's id, each role with its model, how the debate
-// ended, the turns used, the documents and the tokens spent.
+// ended, the turns used, the documents and the tokens spent — and the errors
+// the motion met.
 func Motion(run *tree.Run, m *tree.Motion) []byte {
+	return []byte(motionDoc(run, m).markdown())
+}
+
+// MotionHTML returns the HTML page of a motion: Motion's report, with the
+// reasoning a model gave with an argument folded under that argument, as
+// TopicHTML folds it under an answer. Like HTML it is self-contained, runs
+// no script and loads nothing.
+func MotionHTML(run *tree.Run, m *tree.Motion) ([]byte, error) {
+	doc := motionDoc(run, m)
+	reasoning := make(map[string]string, len(m.Arguments))
+	for _, a := range m.Arguments {
+		reasoning[a.ID] = a.Reasoning
+	}
+	p := &page{r: &report{run: run, w: wordsFor(run)}}
+	markdown := func(s string) { p.md(func(r *report) { r.b.WriteString(s) }) }
+	markdown(doc.head + doc.tree)
+	for _, s := range doc.args {
+		markdown(s.md)
+		p.reasoning(reasoning[s.a.ID])
+	}
+	markdown(doc.timeline)
+	return p.finish(m.Title, "motion")
+}
+
+// motionDoc is the Markdown of a motion's report in parts: the debate's
+// argument tree and timeline, the run's facts and the errors added to its
+// header.
+func motionDoc(run *tree.Run, m *tree.Motion) argDoc {
 	d, args := MotionDebate(m)
-	body := string(Arguments(d, args))
+	doc := argumentsDoc(d, args)
 	var h strings.Builder
 	fmt.Fprintf(&h, "- Motion: %s\n", inlineText(m.ID))
 	for _, r := range []struct {
@@ -42,25 +71,17 @@ func Motion(run *tree.Run, m *tree.Motion) []byte {
 	}
 
 	// The run's facts go after the debate's own header lines.
-	head, rest, ok := strings.Cut(body, "\n## Argument tree\n")
-	if !ok {
-		return []byte(body)
-	}
-	var b strings.Builder
-	b.WriteString(head)
-	b.WriteString(h.String())
 	if len(m.Errors) > 0 {
-		b.WriteString("\n## Errors\n\n")
+		h.WriteString("\n## Errors\n\n")
 		for _, e := range m.Errors {
-			fmt.Fprintf(&b, "- %s, turn %d: %s\n", inlineText(e.Role), e.Turn, inlineText(e.Message))
+			fmt.Fprintf(&h, "- %s, turn %d: %s\n", inlineText(e.Role), e.Turn, inlineText(e.Message))
 			if strings.TrimSpace(e.Raw) != "" {
-				b.WriteString("\n" + strings.TrimRight(indentLines(fenced("", e.Raw), "  "), "\n") + "\n")
+				h.WriteString("\n" + strings.TrimRight(indentLines(fenced("", e.Raw), "  "), "\n") + "\n")
 			}
 		}
 	}
-	b.WriteString("\n## Argument tree\n")
-	b.WriteString(rest)
-	return []byte(b.String())
+	doc.head += h.String()
+	return doc
 }
 
 // MotionDebate returns a motion's debate and arguments as protocol values.

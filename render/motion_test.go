@@ -1,6 +1,8 @@
 package render
 
 import (
+	"fmt"
+	"html"
 	"strings"
 	"testing"
 	"time"
@@ -45,6 +47,8 @@ func motionFixture(id, caseName string, status tree.Status, reason string) tree.
 func motionRun() *tree.Run {
 	resolved := motionFixture("m1", "resolved", tree.Converged, "the proposer resolved the debate (#5); the ruling #6 closed it")
 	resolved.Fallbacks = []tree.Fallback{{Participant: "opponent", From: "kimi-k2.5", To: "gpt-5.2", Node: "turn 1", Reason: "2 consecutive failures"}}
+	resolved.Arguments[1].Reasoning = "The key is built from the plan text alone.\nA schema bump keeps the text: <b>stale</b> plans."
+	resolved.Arguments[4].Reasoning = "Both points are settled; resolve."
 	failed := motionFixture("m2", "branches", tree.Failed, "proposer, turn 2: answer invalid after repair")
 	failed.Errors = []tree.MotionError{{Role: "proposer", Turn: 2, Message: `action "shrug": want "claim", "appeal" or "resolution"`, Raw: "{\"action\": \"shrug\"}\n```"}}
 	return &tree.Run{
@@ -64,13 +68,67 @@ func TestMotionGolden(t *testing.T) {
 		m := &run.Motions[i]
 		md := Motion(run, m)
 		golden.Assert(t, "testdata/motion_"+m.ID+".md", md)
-		page, err := HTML(m.Title, md)
+		page, err := MotionHTML(run, m)
 		if err != nil {
 			t.Fatal(err)
 		}
 		golden.Assert(t, "testdata/motion_"+m.ID+".html", page)
 	}
 	golden.Assert(t, "testdata/motion_summary.md", Summary(run, nil))
+
+	run.Language = "zh"
+	page, err := MotionHTML(run, &run.Motions[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden.Assert(t, "testdata/motion_m1_zh.html", page)
+}
+
+// TestMotionReasoningShown: the page folds each argument's reasoning under
+// that argument, in the words and the fold of a topic page, escaped; the
+// Markdown report, like a topic's, leaves reasoning out.
+func TestMotionReasoningShown(t *testing.T) {
+	for _, lang := range []string{"en", "zh"} {
+		t.Run(lang, func(t *testing.T) {
+			run := motionRun()
+			run.Language = lang
+			m := &run.Motions[0]
+			b, err := MotionHTML(run, m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			page := string(b)
+			fold := fmt.Sprintf("<details class=\"reasoning\">\n<summary>%s</summary>", html.EscapeString(wordsFor(run).modelReasoning))
+			if n := strings.Count(page, fold); n != 2 {
+				t.Fatalf("%d reasoning folds, want 2 (#2 and #5):\n%s", n, page)
+			}
+			// Each fold follows its own argument, before the next one.
+			for _, c := range []struct{ after, reasoning, before string }{
+				{"#2 CLAIM · opponent</h3>", "The key is built from the plan text alone.", "#3 CLAIM · proposer</h3>"},
+				{"#5 RESOLUTION · proposer</h3>", "Both points are settled; resolve.", "#6 RULING · arbitrator</h3>"},
+			} {
+				i, j, k := strings.Index(page, c.after), strings.Index(page, c.reasoning), strings.Index(page, c.before)
+				if i < 0 || !(i < j && j < k) || !strings.Contains(page[i:k], fold) {
+					t.Errorf("the reasoning %q is not folded between %s (%d) and %s (%d): at %d", c.reasoning, c.after, i, c.before, k, j)
+				}
+			}
+			if strings.Contains(page, "<b>stale</b>") || !strings.Contains(page, "&lt;b&gt;stale&lt;/b&gt;") {
+				t.Error("the reasoning's HTML is not shown as text")
+			}
+			if strings.Contains(string(Motion(run, m)), "plan text alone") {
+				t.Error("the Markdown report shows reasoning; a topic's does not")
+			}
+		})
+	}
+	// A motion without reasoning has no fold.
+	run := motionRun()
+	b, err := MotionHTML(run, &run.Motions[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), `class="reasoning"`) {
+		t.Error("a motion without reasoning shows a reasoning fold")
+	}
 }
 
 // TestMotionShows checks what a motion report and the summary must make

@@ -21,7 +21,7 @@ func BenchmarkTopicPage(b *testing.B) {
 	})
 	b.Run("MarkdownToHTML", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := HTML(t.Title, Topic(run, t)); err != nil {
+			if _, err := markdownPage(t.Title, Topic(run, t)); err != nil {
 				b.Fatal(err)
 			}
 		}

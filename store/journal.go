@@ -83,10 +83,18 @@ func (j *Journal) Record(ctx context.Context, key string, value []byte) error {
 	return nil
 }
 
-// Len returns the number of recorded calls.
+// notePrefix starts the keys of notes (see NoteKey).
+const notePrefix = "note:"
+
+// NoteKey returns the key of the journal entry named name that records
+// something other than a completed call (a run's id, the reasoning behind an
+// argument): Len does not count it.
+func NoteKey(name string) string { return notePrefix + name }
+
+// Len returns the number of recorded calls: the entries but notes.
 func (j *Journal) Len(ctx context.Context) (int, error) {
 	var n int
-	if err := j.db.QueryRowContext(ctx, `SELECT count(*) FROM calls`).Scan(&n); err != nil {
+	if err := j.db.QueryRowContext(ctx, `SELECT count(*) FROM calls WHERE key NOT GLOB ?`, notePrefix+"*").Scan(&n); err != nil {
 		return 0, fmt.Errorf("journal size: %w", err)
 	}
 	return n, nil

@@ -16,7 +16,7 @@ func TestJournal(t *testing.T) {
 	if _, ok, err := j.Lookup(ctx, "k1"); ok || err != nil {
 		t.Fatalf("empty journal: ok %v err %v", ok, err)
 	}
-	for _, kv := range [][2]string{{"k1", "one"}, {"k2", "two"}, {"k1", "uno"}} {
+	for _, kv := range [][2]string{{"k1", "one"}, {"k2", "two"}, {"k1", "uno"}, {NoteKey("run id"), "r1"}} {
 		if err := j.Record(ctx, kv[0], []byte(kv[1])); err != nil {
 			t.Fatal(err)
 		}

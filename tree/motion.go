@@ -52,7 +52,11 @@ type MotionDocument struct {
 
 // MotionArgument is one argument of a protocol debate. ParentID is empty
 // only for the MOTION; Type, Role and StateAfter use the protocol's wire
-// strings (e.g. "CLAIM", "opponent", "AWAITING_PROPOSER").
+// strings (e.g. "CLAIM", "opponent", "AWAITING_PROPOSER"). Reasoning is what
+// the model whose answer became the argument gave as its reasoning; it is
+// empty for an argument no model wrote (the MOTION, a person's ruling, the
+// closing ruling after a resolution, an appeal made on the proposer's
+// behalf).
 type MotionArgument struct {
 	ID         string    `json:"id"`
 	Seq        int       `json:"seq"`
@@ -60,6 +64,7 @@ type MotionArgument struct {
 	Role       string    `json:"role"`
 	ParentID   string    `json:"parentId,omitempty"`
 	Content    string    `json:"content"`
+	Reasoning  string    `json:"reasoning,omitempty"`
 	StateAfter string    `json:"stateAfter"`
 	Time       time.Time `json:"time"`
 }

@@ -16,7 +16,10 @@ import (
 
 // runIDKey is the journal entry that keeps a run's id, so that "--resume"
 // continues the same debates in the debate database.
-const runIDKey = "motions:run-id"
+var runIDKey = store.NoteKey("run id")
+
+// legacyRunIDKey is where journals written before notes kept the run id.
+const legacyRunIDKey = "motions:run-id"
 
 // selection splits the ids given with --topic into topics and motions. With
 // no ids, everything runs; with ids, only what they name.
@@ -88,6 +91,9 @@ func debateDB(explicit string, getenv func(string) (string, bool)) (string, erro
 func runID(ctx context.Context, j orchestrator.Journal) (string, error) {
 	if j != nil {
 		v, ok, err := j.Lookup(ctx, runIDKey)
+		if err == nil && !ok {
+			v, ok, err = j.Lookup(ctx, legacyRunIDKey)
+		}
 		if err != nil {
 			return "", fmt.Errorf("read the run id from the journal: %w", err)
 		}

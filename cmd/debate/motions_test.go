@@ -126,11 +126,14 @@ func TestRunMotionEndToEnd(t *testing.T) {
 
 // TestRunMotionHumanResume stops a run that waits for a person's ruling,
 // lets the person rule through the database, and resumes: the run continues
-// the same debate and asks no model again.
+// the same debate, asks no model again, and still reports the reasoning of
+// the arguments the first run wrote.
 func TestRunMotionHumanResume(t *testing.T) {
 	srv := providertest.New(t)
-	srv.Enqueue("m-opponent", providertest.Text("C1: no cap."))
-	srv.Enqueue("m-proposer", providertest.Fenced(map[string]string{"action": "appeal", "content": "Decide C1."}))
+	srv.Enqueue("m-opponent", providertest.Reasoned("Is the backoff capped?", "C1: no cap."))
+	appeal := providertest.Fenced(map[string]string{"action": "appeal", "content": "Decide C1."})
+	appeal.Reasoning = "Only a ruling settles C1."
+	srv.Enqueue("m-proposer", appeal)
 	cfgPath := writeMotionConfig(t, srv, `"human"`, false)
 	db := testDB(t)
 	st, err := store.Open(context.Background(), db, store.Options{})
@@ -183,6 +186,13 @@ func TestRunMotionHumanResume(t *testing.T) {
 	}
 	if srv.Count() != calls {
 		t.Errorf("the resumed run made %d calls, want none", srv.Count()-calls)
+	}
+	var reasoning []string
+	for _, a := range m2.Arguments {
+		reasoning = append(reasoning, a.Reasoning)
+	}
+	if want := []string{"", "Is the backoff capped?", "Only a ruling settles C1.", ""}; !slices.Equal(reasoning, want) {
+		t.Errorf("reasoning after resuming %q, want %q", reasoning, want)
 	}
 }
 

@@ -325,7 +325,7 @@ func (o *runOptions) run(e *env, cfg *configs.Config) int {
 			return e.fail("run", err)
 		}
 		defer motions.close()
-		opt.Motions = &orchestrator.MotionOptions{Store: motions.st, Roles: motions.roles, RunID: motions.runID, Motions: motions.ids}
+		opt.Motions = &orchestrator.MotionOptions{Store: motions.st, Roles: motions.roles, RunID: motions.runID, Motions: motions.ids, Journal: journal}
 	}
 	run, runErr := orchestrator.New(cfg, completer, set, opt).Run(ctx)
 	progress.Close()
