@@ -14,17 +14,19 @@ import (
 	"github.com/debatehq/debate/protocol"
 )
 
+// backends name each backend and give a new empty database of it.
+var backends = []struct {
+	name string
+	db   func(testing.TB) string
+}{
+	{"sqlite", func(t testing.TB) string { return filepath.Join(t.TempDir(), "debate.db") }},
+	{"postgres", pgtest.Database},
+}
+
 // forBackends runs test once per backend, with a new empty database: a
 // SQLite file, and a PostgreSQL database of the package's throwaway cluster
 // (skipped when PostgreSQL is not installed, unless CI is set).
 func forBackends(t *testing.T, test func(t *testing.T, db string)) {
-	backends := []struct {
-		name string
-		db   func(testing.TB) string
-	}{
-		{"sqlite", func(t testing.TB) string { return filepath.Join(t.TempDir(), "debate.db") }},
-		{"postgres", pgtest.Database},
-	}
 	for _, b := range backends {
 		t.Run(b.name, func(t *testing.T) { test(t, b.db(t)) })
 	}

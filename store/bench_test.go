@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/debatehq/debate/internal/pgtest"
 	"github.com/debatehq/debate/protocol"
 )
 
@@ -179,13 +178,6 @@ func BenchmarkWake(b *testing.B) {
 // last word for both.
 func BenchmarkOldTarget(b *testing.B) {
 	const length = 3000
-	backends := []struct {
-		name string
-		db   func(testing.TB) string
-	}{
-		{"sqlite", func(t testing.TB) string { return filepath.Join(t.TempDir(), "debate.db") }},
-		{"postgres", pgtest.Database},
-	}
 	for _, be := range backends {
 		b.Run(be.name, func(b *testing.B) {
 			s := openAt(b, be.db(b), Options{Now: time.Now})

@@ -19,22 +19,12 @@ import (
 func TestSchemaFromVersion1(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "debate.db")
-	old, err := sql.Open("sqlite", path+"?"+pragmas(DefaultBusyTimeout).Encode())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer old.Close()
-	old.SetMaxOpenConns(1)
-	for _, q := range []string{
+	old := oldProgram(t, path,
 		migrations[0],
 		`PRAGMA user_version = 1`,
 		`INSERT INTO debates VALUES ('kept', 'Kept', 'PROTOCOL', 'AWAITING_OPPONENT', '2026-01-01T00:00:00.000000Z', '2026-01-01T00:00:00.000000Z')`,
 		`INSERT INTO arguments VALUES ('m1', 'kept', NULL, 'MOTION', 'proposer', 'motion', 'r1', 1, 'AWAITING_OPPONENT', '2026-01-01T00:00:00.000000Z')`,
-	} {
-		if _, err := old.Exec(q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
+	)
 
 	s := openAt(t, path, Options{})
 	c, err := s.Get(ctx, "kept", -1)
@@ -68,6 +58,24 @@ func TestSchemaFromVersion1(t *testing.T) {
 			}
 		}
 	}
+}
+
+// oldProgram opens the file at path on one connection, as an older program
+// would, and runs qs on it; the connection stays open until the test ends.
+func oldProgram(t *testing.T, path string, qs ...string) *sql.DB {
+	t.Helper()
+	old, err := sql.Open("sqlite", path+"?"+pragmas(DefaultBusyTimeout).Encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { old.Close() })
+	old.SetMaxOpenConns(1)
+	for _, q := range qs {
+		if _, err := old.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	return old
 }
 
 // opcodes returns the program SQLite runs for q, one opcode a line.
@@ -220,17 +228,7 @@ func checkOldRuling(t *testing.T, s *Store, id, target string, seq int) {
 func TestSchemaFromVersion2(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "debate.db")
-	old, err := sql.Open("sqlite", path+"?"+pragmas(DefaultBusyTimeout).Encode())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer old.Close()
-	old.SetMaxOpenConns(1)
-	for _, q := range append([]string{migrations[0], migrations[1], `PRAGMA user_version = 2`}, oldDebateInserts()...) {
-		if _, err := old.Exec(q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
+	old := oldProgram(t, path, append([]string{migrations[0], migrations[1], `PRAGMA user_version = 2`}, oldDebateInserts()...)...)
 
 	s := openAt(t, path, Options{})
 	var v int
@@ -239,19 +237,15 @@ func TestSchemaFromVersion2(t *testing.T) {
 	}
 	checkMigrated(t, s)
 
-	// The old program creates a debate and writes to it as it always did.
-	for _, q := range []string{
+	// The old program creates a debate and writes to it as it always did,
+	// the arbitrator's word too.
+	qs := append([]string{
 		`INSERT INTO debates (id, title, debate_type, state, created_at, updated_at) VALUES ('fresh', 'Fresh', 'general_debate', 'AWAITING_OPPONENT', '2026-01-02T00:00:00.000000Z', '2026-01-02T00:00:00.000000Z')`,
 		`INSERT INTO arguments (` + argCols + `) VALUES ('fresh-1', 'fresh', NULL, 'MOTION', 'proposer', 'm', 'fresh-1', 1, 'AWAITING_OPPONENT', '2026-01-02T00:00:00.000000Z')`,
 		`INSERT INTO arguments (` + argCols + `) VALUES ('fresh-2', 'fresh', 'fresh-1', 'CLAIM', 'opponent', 'c', 'fresh-2', 2, 'AWAITING_PROPOSER', '2026-01-02T00:00:01.000000Z')`,
 		`UPDATE debates SET state = 'AWAITING_PROPOSER', updated_at = '2026-01-02T00:00:01.000000Z' WHERE id = 'fresh'`,
-	} {
-		if _, err := old.Exec(q); err != nil {
-			t.Fatalf("old program after the migration: %s: %v", q, err)
-		}
-	}
-	checkLastWord(t, s, "fresh")
-	for _, q := range oldRuling("fresh", 3) {
+	}, oldRuling("fresh", 3)...)
+	for _, q := range qs {
 		if _, err := old.Exec(q); err != nil {
 			t.Fatalf("old program after the migration: %s: %v", q, err)
 		}
