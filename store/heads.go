@@ -26,7 +26,7 @@ type heads struct {
 	ttl time.Duration
 
 	mu     sync.Mutex
-	gen    uint64 // counts drops of every head
+	gen    uint64 // counts drops, of one head or of every head
 	m      map[string]head
 	shared time.Time // until then, keep no head
 	// fresh is when the writer last found no other process's commit, plus
@@ -113,8 +113,9 @@ func (h *heads) generation() uint64 {
 }
 
 // put stores a head read from the database after generation returned gen,
-// unless every head was dropped since (it may predate what was dropped for)
-// or a newer head of the debate is stored.
+// unless a head was dropped since (it may predate what was dropped for: a
+// delete, another process's commit) or a newer head of the debate is
+// stored.
 func (h *heads) put(gen uint64, d protocol.Debate, a protocol.Argument) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -153,10 +154,11 @@ func (h *heads) store(n head) {
 	h.m[id] = n
 }
 
-// drop forgets the head of id.
+// drop forgets the head of id, and any head being read meanwhile.
 func (h *heads) drop(id string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	h.gen++
 	delete(h.m, id)
 }
 

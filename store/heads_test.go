@@ -79,3 +79,34 @@ func mustArg(t *testing.T, s *Store, debate string) string {
 	}
 	return w.Argument.ID
 }
+
+// A head read before its debate's head was dropped (the debate deleted, or
+// moved by another process) is not stored after the drop: a waiter would
+// take it for the debate's head until it expired.
+func TestHeadsPutAfterDrop(t *testing.T) {
+	h := newHeads(time.Hour)
+	d := protocol.Debate{ID: "d", State: protocol.AwaitingOpponent}
+	a := protocol.Argument{ID: "m", DebateID: "d", Seq: 1}
+	for _, tt := range []struct {
+		name string
+		drop func()
+	}{
+		{"one head", func() { h.drop("d") }},
+		{"every head", h.foreign},
+		{"nothing to compare with", h.reset},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			gen := h.generation()
+			tt.drop()
+			h.shared = time.Time{} // so that only the generation decides
+			h.put(gen, d, a)
+			if _, _, ok := h.get("d"); ok {
+				t.Fatal("a head read before the drop was stored after it")
+			}
+			h.put(h.generation(), d, a)
+			if _, _, ok := h.get("d"); !ok {
+				t.Fatal("a head read after the drop was not stored")
+			}
+		})
+	}
+}
