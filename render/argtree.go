@@ -20,8 +20,9 @@ const argSummaryRunes = 100
 // seq, type, role, time and a one-line summary); every argument in full in seq
 // order; and the state timeline. Arguments whose parent is not among args are
 // shown at the top level. args need not be sorted.
+// It is written in English.
 func Arguments(d protocol.Debate, args []protocol.Argument) []byte {
-	return []byte(argumentsDoc(d, args).markdown())
+	return []byte(argumentsDoc(d, args, &english).markdown())
 }
 
 // argDoc is the Markdown of Arguments in its parts, so that a report can add
@@ -51,7 +52,8 @@ func (doc argDoc) markdown() string {
 	return b.String()
 }
 
-func argumentsDoc(d protocol.Debate, args []protocol.Argument) argDoc {
+// argumentsDoc builds the Markdown of Arguments in the words of w.
+func argumentsDoc(d protocol.Debate, args []protocol.Argument, w *words) argDoc {
 	var doc argDoc
 	args = slices.Clone(args)
 	slices.SortStableFunc(args, func(a, b protocol.Argument) int { return a.Seq - b.Seq })
@@ -72,31 +74,32 @@ func argumentsDoc(d protocol.Debate, args []protocol.Argument) argDoc {
 	var b strings.Builder
 	title := inlineText(d.Title)
 	if title == "" {
-		title = "Debate " + inlineText(d.ID)
+		title = fmt.Sprintf(w.debateTitle, inlineText(d.ID))
 	}
 	fmt.Fprintf(&b, "# %s\n\n", title)
-	fmt.Fprintf(&b, "- Debate: %s\n", inlineText(d.ID))
-	fmt.Fprintf(&b, "- Type: %s\n", inlineText(string(d.Type)))
-	fmt.Fprintf(&b, "- State: %s\n", argStateWord(d.State))
-	fmt.Fprintf(&b, "- Created: %s\n", argTime(d.CreatedAt))
-	fmt.Fprintf(&b, "- Updated: %s\n", argTime(d.UpdatedAt))
-	fmt.Fprintf(&b, "- Arguments: %d\n", len(args))
+	item := func(label, value string) { fmt.Fprintf(&b, "- %s%s%s\n", label, w.colonSep, value) }
+	item(w.debate, inlineText(d.ID))
+	item(w.debateType, inlineText(string(d.Type)))
+	item(w.state, w.stateWord(d.State))
+	item(w.created, argTime(d.CreatedAt))
+	item(w.updated, argTime(d.UpdatedAt))
+	item(w.arguments, fmt.Sprint(len(args)))
 	doc.head = b.String()
 
 	b.Reset()
-	b.WriteString("\n## Argument tree\n\n")
+	fmt.Fprintf(&b, "\n## %s\n\n", w.argumentTree)
 	if len(args) == 0 {
-		b.WriteString("No arguments.\n")
+		b.WriteString(w.noArguments + "\n")
 	}
 	// Iterative depth-first walk, so a long chain of replies cannot grow the
 	// stack.
-	type item struct {
+	type entry struct {
 		a     protocol.Argument
 		depth int
 	}
-	stack := make([]item, 0, len(roots))
+	stack := make([]entry, 0, len(roots))
 	for i := len(roots) - 1; i >= 0; i-- {
-		stack = append(stack, item{roots[i], 0})
+		stack = append(stack, entry{roots[i], 0})
 	}
 	seen := make(map[string]bool, len(args))
 	for len(stack) > 0 {
@@ -113,7 +116,7 @@ func argumentsDoc(d protocol.Debate, args []protocol.Argument) argDoc {
 		b.WriteString("\n")
 		kids := children[it.a.ID]
 		for i := len(kids) - 1; i >= 0; i-- {
-			stack = append(stack, item{kids[i], it.depth + 1})
+			stack = append(stack, entry{kids[i], it.depth + 1})
 		}
 	}
 
@@ -122,38 +125,38 @@ func argumentsDoc(d protocol.Debate, args []protocol.Argument) argDoc {
 	for i, a := range args {
 		b.Reset()
 		if i == 0 {
-			b.WriteString("\n## Arguments\n")
+			fmt.Fprintf(&b, "\n## %s\n", w.arguments)
 		}
 		fmt.Fprintf(&b, "\n### #%d %s · %s\n\n", a.Seq, inlineText(string(a.Type)), inlineText(string(a.Role)))
 		meta := []string{argTime(a.CreatedAt)}
 		switch p, ok := seqOf[a.ParentID]; {
 		case a.ParentID == "":
 		case ok:
-			meta = append(meta, fmt.Sprintf("reply to #%d", p))
+			meta = append(meta, fmt.Sprintf(w.replyTo, p))
 		default:
-			meta = append(meta, "reply to an argument not shown")
+			meta = append(meta, w.replyHidden)
 		}
-		meta = append(meta, "id "+inlineText(a.ID))
+		meta = append(meta, fmt.Sprintf(w.argID, inlineText(a.ID)))
 		b.WriteString("*" + strings.Join(meta, " · ") + "*\n\n")
 		if body := embedText(a.Content, 3); strings.TrimSpace(body) != "" {
 			b.WriteString(body + "\n")
 		} else {
-			b.WriteString("*(no content)*\n")
+			b.WriteString("*" + w.noContent + "*\n")
 		}
 		doc.args = append(doc.args, argSection{a: a, md: b.String()})
 	}
 
 	b.Reset()
-	b.WriteString("\n## State timeline\n\n")
+	fmt.Fprintf(&b, "\n## %s\n\n", w.stateTimeline)
 	if len(args) == 0 {
-		fmt.Fprintf(&b, "No arguments; the debate is %s.\n", argStateWord(d.State))
+		fmt.Fprintf(&b, w.emptyTimeline+"\n", w.stateWord(d.State))
 		doc.timeline = b.String()
 		return doc
 	}
-	b.WriteString("| Seq | Argument | By | State after | Time |\n|---:|---|---|---|---|\n")
+	fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n|---:|---|---|---|---|\n", w.colSeq, w.colArgument, w.colBy, w.colStateAfter, w.colTime)
 	for _, a := range args {
 		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s |\n", a.Seq, inlineText(string(a.Type)), inlineText(string(a.Role)),
-			argStateWord(a.StateAfter), argTime(a.CreatedAt))
+			w.stateWord(a.StateAfter), argTime(a.CreatedAt))
 	}
 	doc.timeline = b.String()
 	return doc
@@ -161,13 +164,6 @@ func argumentsDoc(d protocol.Debate, args []protocol.Argument) argDoc {
 
 func argLabel(a protocol.Argument) string {
 	return fmt.Sprintf("**#%d %s** · %s · %s", a.Seq, inlineText(string(a.Type)), inlineText(string(a.Role)), argTime(a.CreatedAt))
-}
-
-func argStateWord(s protocol.State) string {
-	if s == protocol.None {
-		return "—"
-	}
-	return inlineText(string(s))
 }
 
 func argTime(t time.Time) string {

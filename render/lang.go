@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/debatehq/debate/protocol"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -81,8 +82,55 @@ type words struct {
 	contents        string
 	legend          string
 	listSep         string
-	statuses        map[tree.Status]string
-	steps           map[tree.Step]string
+	// colon follows a label before its value ("**Status:** …"), and
+	// colonSep joins a label to its value within a line ("(uninvolved: …)").
+	colon    string
+	colonSep string
+
+	// The report of a motion and the argument tree it builds on.
+	debateTitle    string // debate id, when the debate has no title
+	debate         string
+	debateType     string
+	state          string
+	created        string
+	updated        string
+	arguments      string
+	argumentTree   string
+	noArguments    string
+	replyTo        string // seq
+	replyHidden    string
+	argID          string // argument id
+	noContent      string
+	stateTimeline  string
+	emptyTimeline  string // state
+	colSeq         string
+	colArgument    string
+	colBy          string
+	colStateAfter  string
+	colTime        string
+	motion         string
+	turns          string
+	turnsFmt       string // turns, max turns
+	document       string
+	documentFmt    string // path, doc id, version
+	runStarted     string
+	human          string
+	motionErrorFmt string // role, turn, message
+	motionsHeading string
+	colMotion      string
+	colState       string
+	colTurns       string
+	colArguments   string
+	motionDebate   string // stop reason, debate id
+	finalWord      string // seq, argument type, role
+	// roles names the protocol roles; nil keeps their identifiers.
+	roles  map[protocol.Role]string
+	states map[protocol.State]string
+	// motionStatuses name how a motion ended where it differs from a
+	// topic's status.
+	motionStatuses map[tree.Status]string
+	statuses       map[tree.Status]string
+	steps          map[tree.Step]string
 	// reasons rewrites the reasons the program writes in English (stop
 	// reasons, fallback reasons) in this language; nil keeps them.
 	reasons []reasonRule
@@ -169,6 +217,47 @@ var english = words{
 	contents:        "Contents",
 	legend:          "Status",
 	listSep:         ", ",
+	colon:           ":",
+	colonSep:        ": ",
+	debateTitle:     "Debate %s",
+	debate:          "Debate",
+	debateType:      "Type",
+	state:           "State",
+	created:         "Created",
+	updated:         "Updated",
+	arguments:       "Arguments",
+	argumentTree:    "Argument tree",
+	noArguments:     "No arguments.",
+	replyTo:         "reply to #%d",
+	replyHidden:     "reply to an argument not shown",
+	argID:           "id %s",
+	noContent:       "(no content)",
+	stateTimeline:   "State timeline",
+	emptyTimeline:   "No arguments; the debate is %s.",
+	colSeq:          "Seq",
+	colArgument:     "Argument",
+	colBy:           "By",
+	colStateAfter:   "State after",
+	colTime:         "Time",
+	motion:          "Motion",
+	turns:           "Turns",
+	turnsFmt:        "%d of at most %d",
+	document:        "Document",
+	documentFmt:     "%s — `%s` (version %d)",
+	runStarted:      "Run started",
+	human:           "a person (rulings made through the server)",
+	motionErrorFmt:  "%s, turn %d: %s",
+	motionsHeading:  "Motions",
+	colMotion:       "Motion",
+	colState:        "State",
+	colTurns:        "Turns",
+	colArguments:    "Arguments",
+	motionDebate:    "%s (debate `%s`).",
+	finalWord:       "Final word — #%d %s by the %s",
+	motionStatuses: map[tree.Status]string{
+		tree.Converged: "resolved ✓",
+		tree.Forced:    "closed by ruling",
+	},
 	statuses: map[tree.Status]string{
 		tree.Pending:     "pending",
 		tree.Split:       "split",
@@ -186,8 +275,15 @@ var english = words{
 	},
 }
 
+// chineseRoles names the protocol roles in Chinese.
+var chineseRoles = map[protocol.Role]string{
+	protocol.Proposer:   "提议方",
+	protocol.Opponent:   "反方",
+	protocol.Arbitrator: "仲裁方",
+}
+
 var chinese = words{
-	topicHeading:    "辩题 %s: %s",
+	topicHeading:    "辩题 %s：%s",
 	date:            "日期",
 	duration:        "用时",
 	debaters:        "参与模型",
@@ -259,6 +355,55 @@ var chinese = words{
 	contents:        "目录",
 	legend:          "状态",
 	listSep:         "、",
+	colon:           "：",
+	colonSep:        "：",
+	debateTitle:     "辩论 %s",
+	debate:          "辩论",
+	debateType:      "类型",
+	state:           "辩论状态",
+	created:         "创建时间",
+	updated:         "更新时间",
+	arguments:       "论点",
+	argumentTree:    "论点树",
+	noArguments:     "没有论点。",
+	replyTo:         "回复 #%d",
+	replyHidden:     "回复一条未显示的论点",
+	argID:           "编号 %s",
+	noContent:       "（无内容）",
+	stateTimeline:   "状态时间线",
+	emptyTimeline:   "没有论点；辩论状态为%s。",
+	colSeq:          "序号",
+	colArgument:     "论点",
+	colBy:           "发言方",
+	colStateAfter:   "之后状态",
+	colTime:         "时间",
+	motion:          "动议",
+	turns:           "轮次",
+	turnsFmt:        "%d（最多 %d）",
+	document:        "文档",
+	documentFmt:     "%s — `%s`（第 %d 版）",
+	runStarted:      "运行开始",
+	human:           "真人（通过服务器作出裁决）",
+	motionErrorFmt:  "%s，第 %d 轮：%s",
+	motionsHeading:  "动议",
+	colMotion:       "动议",
+	colState:        "辩论状态",
+	colTurns:        "轮次",
+	colArguments:    "论点数",
+	motionDebate:    "%s（辩论 `%s`）。",
+	finalWord:       "最终发言 — #%d %s（%s）",
+	roles:           chineseRoles,
+	states: map[protocol.State]string{
+		protocol.AwaitingOpponent:    "等待反方",
+		protocol.AwaitingProposer:    "等待提议方",
+		protocol.AwaitingArbitrator:  "等待仲裁方",
+		protocol.InterventionPending: "等待仲裁介入",
+		protocol.Closed:              "已结束",
+	},
+	motionStatuses: map[tree.Status]string{
+		tree.Converged: "已解决 ✓",
+		tree.Forced:    "由裁决结束",
+	},
 	statuses: map[tree.Status]string{
 		tree.Pending:     "未完成",
 		tree.Split:       "已分裂",
@@ -275,7 +420,7 @@ var chinese = words{
 		tree.StepEdits:     "修改建议",
 	},
 	reasonSep: "；",
-	reasons: []reasonRule{
+	reasons: append(turnReasons(chineseRoles), []reasonRule{
 		{regexp.MustCompile(`^all debaters agreed$`), "各方达成一致"},
 		{regexp.MustCompile(`^round limit (\d+) reached: verdicts forced$`), "达到轮数上限 $1：强制裁决"},
 		{regexp.MustCompile(`^budget of (\d+) tokens reached: verdicts forced$`), "达到 $1 token 预算：强制裁决"},
@@ -295,8 +440,26 @@ var chinese = words{
 		{regexp.MustCompile(`^empty answer \((.*)\)$`), "空回答（$1）"},
 		{regexp.MustCompile(`^the provider's content filter withheld the answer \(finish_reason ("[^"]*")\)(.*)$`), "服务方的内容过滤拦下了回答（finish_reason $1）$2"},
 		{regexp.MustCompile(`^the model refused: (.*)$`), "模型拒绝回答：$1"},
+		{regexp.MustCompile(`^the proposer resolved the debate \(#(\d+)\)$`), "提议方以 #$1 解决了辩论"},
+		{regexp.MustCompile(`^the ruling #(\d+) closed it$`), "裁决 #$1 结束了辩论"},
+		{regexp.MustCompile(`^closed by the arbitrator's ruling #(\d+)$`), "由仲裁方的裁决 #$1 结束"},
+		{regexp.MustCompile(`^closed by the arbitrator's ruling #(\d+) after the turn limit \((\d+)\)$`), "达到轮次上限（$2）后由仲裁方的裁决 #$1 结束"},
+		{regexp.MustCompile(`^interrupted by the user$`), "被用户中断"},
+		{regexp.MustCompile(`^interrupted: deadline exceeded$`), "已中断：超过时限"},
 		{regexp.MustCompile(`^cut at the token limit before any answer \((.*)\): raise params\.maxTokensPerResponse$`), "在给出回答前就达到 token 上限（$1）：请调高 params.maxTokensPerResponse"},
-	},
+	}...),
+}
+
+// turnReasons returns the Chinese rules for the reasons a motion failed at
+// a role's turn, with each role named as in roles.
+func turnReasons(roles map[protocol.Role]string) []reasonRule {
+	var rules []reasonRule
+	for _, r := range []protocol.Role{protocol.Proposer, protocol.Opponent, protocol.Arbitrator} {
+		rules = append(rules,
+			reasonRule{regexp.MustCompile(`^` + string(r) + `, turn (\d+): answer invalid after repair(.*)$`), roles[r] + "第 $1 轮：修复后回答仍无效$2"},
+			reasonRule{regexp.MustCompile(`^` + string(r) + `, turn (\d+): (.*)$`), roles[r] + "第 $1 轮：$2"})
+	}
+	return rules
 }
 
 // wordsFor returns the strings of a run's report language: Chinese for "zh",
@@ -323,6 +486,38 @@ func (w *words) stepWord(s tree.Step) string {
 		return v
 	}
 	return string(s)
+}
+
+// motionStatus returns the word for how a motion ended: its own where a
+// motion's differs from a topic's, else the topic's.
+func (w *words) motionStatus(s tree.Status) string {
+	if v, ok := w.motionStatuses[s]; ok {
+		return v
+	}
+	if v, ok := w.statuses[s]; ok {
+		return v
+	}
+	return inlineText(string(s))
+}
+
+// stateWord returns the word for a debate state: "—" for none, the state
+// itself where the language has no word for it.
+func (w *words) stateWord(s protocol.State) string {
+	if s == protocol.None {
+		return "—"
+	}
+	if v, ok := w.states[s]; ok {
+		return v
+	}
+	return inlineText(string(s))
+}
+
+// roleWord returns the name of a protocol role, or the role itself.
+func (w *words) roleWord(r protocol.Role) string {
+	if v, ok := w.roles[r]; ok {
+		return v
+	}
+	return inlineText(string(r))
 }
 
 // reason returns a reason the program wrote, in the report's language: each

@@ -3,6 +3,8 @@ package render
 import (
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/debatehq/debate/protocol"
 	"github.com/debatehq/debate/tree"
@@ -40,41 +42,43 @@ func MotionHTML(run *tree.Run, m *tree.Motion) ([]byte, error) {
 
 // motionDoc is the Markdown of a motion's report in parts: the debate's
 // argument tree and timeline, the run's facts and the errors added to its
-// header.
+// header, in the run's language.
 func motionDoc(run *tree.Run, m *tree.Motion) argDoc {
+	w := wordsFor(run)
 	d, args := MotionDebate(m)
-	doc := argumentsDoc(d, args)
+	doc := argumentsDoc(d, args, w)
 	var h strings.Builder
-	fmt.Fprintf(&h, "- Motion: %s\n", inlineText(m.ID))
+	item := func(label, value string) { fmt.Fprintf(&h, "- %s%s%s\n", label, w.colonSep, value) }
+	item(w.motion, inlineText(m.ID))
 	for _, r := range []struct {
-		name string
+		role protocol.Role
 		p    tree.Participant
-	}{{"Proposer", m.Proposer}, {"Opponent", m.Opponent}, {"Arbitrator", m.Arbitrator}} {
-		fmt.Fprintf(&h, "- %s: %s\n", r.name, roleModel(r.p, m.Fallbacks))
+	}{{protocol.Proposer, m.Proposer}, {protocol.Opponent, m.Opponent}, {protocol.Arbitrator, m.Arbitrator}} {
+		item(upperFirst(w.roleWord(r.role)), roleModel(w, r.p, m.Fallbacks))
 	}
-	fmt.Fprintf(&h, "- Status: %s — %s\n", motionStatus(m.Status), inlineText(m.StopReason))
-	fmt.Fprintf(&h, "- Turns: %d of at most %d\n", m.Turns, m.MaxTurns)
+	item(w.status, w.motionStatus(m.Status)+" — "+inlineText(w.reason(m.StopReason)))
+	item(w.turns, fmt.Sprintf(w.turnsFmt, m.Turns, m.MaxTurns))
 	for _, doc := range m.Documents {
-		fmt.Fprintf(&h, "- Document: %s — `%s` (version %d)\n", inlineText(doc.Path), inlineText(doc.DocID), doc.Version)
+		item(w.document, fmt.Sprintf(w.documentFmt, inlineText(doc.Path), inlineText(doc.DocID), doc.Version))
 	}
 	u := m.Usage
-	tokens := fmt.Sprintf("%s (prompt %s, completion %s) in %d calls", groupDigits(u.Total()), groupDigits(u.PromptTokens), groupDigits(u.CompletionTokens), u.Calls)
+	tokens := fmt.Sprintf(w.tokensFmt, groupDigits(u.Total()), groupDigits(u.PromptTokens), groupDigits(u.CompletionTokens), u.Calls)
 	if u.Failures > 0 {
-		tokens += fmt.Sprintf(", %d failed", u.Failures)
+		tokens += fmt.Sprintf(w.failedCallsFmt, u.Failures)
 	}
-	fmt.Fprintf(&h, "- Tokens: %s\n", tokens)
+	item(w.tokens, tokens)
 	if u.Cost > 0 {
-		fmt.Fprintf(&h, "- Cost: %s\n", formatCost(u.Cost))
+		item(w.cost, formatCost(u.Cost))
 	}
 	if run != nil && !run.StartedAt.IsZero() {
-		fmt.Fprintf(&h, "- Run started: %s\n", argTime(run.StartedAt))
+		item(w.runStarted, argTime(run.StartedAt))
 	}
 
 	// The run's facts go after the debate's own header lines.
 	if len(m.Errors) > 0 {
-		h.WriteString("\n## Errors\n\n")
+		fmt.Fprintf(&h, "\n## %s\n\n", w.otherErrors)
 		for _, e := range m.Errors {
-			fmt.Fprintf(&h, "- %s, turn %d: %s\n", inlineText(e.Role), e.Turn, inlineText(e.Message))
+			fmt.Fprintf(&h, "- "+w.motionErrorFmt+"\n", w.roleWord(protocol.Role(e.Role)), e.Turn, inlineText(w.reason(e.Message)))
 			if strings.TrimSpace(e.Raw) != "" {
 				h.WriteString("\n" + strings.TrimRight(indentLines(fenced("", e.Raw), "  "), "\n") + "\n")
 			}
@@ -102,30 +106,20 @@ func MotionDebate(m *tree.Motion) (protocol.Debate, []protocol.Argument) {
 }
 
 // roleModel names a role's model and any fallback it switched to.
-func roleModel(p tree.Participant, fbs []tree.Fallback) string {
+func roleModel(w *words, p tree.Participant, fbs []tree.Fallback) string {
 	if p.Model == "" {
 		return "—"
 	}
 	s := inlineText(p.Model)
 	if p.Model == tree.HumanModel {
-		s = "a person (rulings made through the server)"
+		s = w.human
 	}
 	for _, f := range fbs {
 		if f.Participant == p.ID {
-			s = fmt.Sprintf("%s (fell back from %s)", inlineText(f.To), inlineText(f.From))
+			s = fmt.Sprintf("%s (%s)", inlineText(f.To), fmt.Sprintf(w.fellBackFrom, inlineText(f.From)))
 		}
 	}
 	return s
-}
-
-func motionStatus(s tree.Status) string {
-	switch s {
-	case tree.Converged:
-		return "resolved ✓"
-	case tree.Forced:
-		return "closed by ruling"
-	}
-	return inlineText(string(s))
 }
 
 func indentLines(s, pad string) string {
@@ -144,29 +138,27 @@ func (r *report) motions() {
 	if len(r.run.Motions) == 0 {
 		return
 	}
-	r.b.WriteString("## Motions\n\n")
-	r.b.WriteString("| ID | Motion | Status | State | Turns | Arguments | Tokens | Cost |\n|---|---|---|---|--:|--:|--:|--:|\n")
+	w := r.w
+	r.printf("## %s\n\n", w.motionsHeading)
+	r.printf("| %s |\n|---|---|---|---|--:|--:|--:|--:|\n", strings.Join([]string{w.colID, w.colMotion, w.colStatus, w.colState,
+		w.colTurns, w.colArguments, w.colTokens, w.colCost}, " | "))
 	var usage tree.Usage
 	for i := range r.run.Motions {
 		m := &r.run.Motions[i]
 		usage = usage.Add(m.Usage)
-		state := m.State
-		if state == "" {
-			state = "—"
-		}
-		r.printf("| %s | %s | %s | %s | %d | %d | %s | %s |\n", inlineText(m.ID), r.reportLink(m.ID, inlineText(m.Title)), motionStatus(m.Status),
-			inlineText(state), m.Turns, len(m.Arguments), groupDigits(m.Usage.Total()), costCell(m.Usage.Cost))
+		r.printf("| %s | %s | %s | %s | %d | %d | %s | %s |\n", inlineText(m.ID), r.reportLink(m.ID, inlineText(m.Title)), w.motionStatus(m.Status),
+			w.stateWord(protocol.State(m.State)), m.Turns, len(m.Arguments), groupDigits(m.Usage.Total()), costCell(m.Usage.Cost))
 	}
 	if len(r.run.Motions) > 1 {
-		r.printf("| **Total** | | | | | | %s | %s |\n", groupDigits(usage.Total()), costCell(usage.Cost))
+		r.printf("| **%s** | | | | | | %s | %s |\n", w.total, groupDigits(usage.Total()), costCell(usage.Cost))
 	}
 	r.b.WriteString("\n")
 	for i := range r.run.Motions {
 		m := &r.run.Motions[i]
-		r.printf("### %s: %s — %s\n\n", inlineText(m.ID), r.reportLink(m.ID, inlineText(m.Title)), motionStatus(m.Status))
-		r.printf("%s (debate `%s`).\n\n", inlineText(upperFirst(m.StopReason)), inlineText(m.DebateID))
+		r.printf("### %s%s%s — %s\n\n", inlineText(m.ID), w.colonSep, r.reportLink(m.ID, inlineText(m.Title)), w.motionStatus(m.Status))
+		r.printf(w.motionDebate+"\n\n", inlineText(upperFirst(w.reason(m.StopReason))), inlineText(m.DebateID))
 		if last := outcome(m); last != nil {
-			r.printf("**Final word — #%d %s by the %s:**\n\n", last.Seq, inlineText(last.Type), inlineText(last.Role))
+			r.printf("**"+w.finalWord+"%s**\n\n", last.Seq, inlineText(last.Type), w.roleWord(protocol.Role(last.Role)), w.colon)
 			r.block(last.Content, 3)
 		}
 	}
@@ -185,9 +177,11 @@ func outcome(m *tree.Motion) *tree.MotionArgument {
 	return &m.Arguments[n-1]
 }
 
+// upperFirst returns s with its first letter in upper case.
 func upperFirst(s string) string {
-	if s == "" {
+	c, n := utf8.DecodeRuneInString(s)
+	if n == 0 {
 		return s
 	}
-	return strings.ToUpper(s[:1]) + s[1:]
+	return string(unicode.ToUpper(c)) + s[n:]
 }

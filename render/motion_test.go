@@ -63,25 +63,23 @@ func motionRun() *tree.Run {
 }
 
 func TestMotionGolden(t *testing.T) {
-	run := motionRun()
-	for i := range run.Motions {
-		m := &run.Motions[i]
-		md := Motion(run, m)
-		golden.Assert(t, "testdata/motion_"+m.ID+".md", md)
-		page, err := MotionHTML(run, m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		golden.Assert(t, "testdata/motion_"+m.ID+".html", page)
+	for _, tt := range []struct{ lang, suffix string }{{"en", ""}, {"zh", "_zh"}} {
+		t.Run(tt.lang, func(t *testing.T) {
+			run := motionRun()
+			run.Language = tt.lang
+			for i := range run.Motions {
+				m := &run.Motions[i]
+				md := Motion(run, m)
+				golden.Assert(t, "testdata/motion_"+m.ID+tt.suffix+".md", md)
+				page, err := MotionHTML(run, m)
+				if err != nil {
+					t.Fatal(err)
+				}
+				golden.Assert(t, "testdata/motion_"+m.ID+tt.suffix+".html", page)
+			}
+			golden.Assert(t, "testdata/motion_summary"+tt.suffix+".md", Summary(run, nil))
+		})
 	}
-	golden.Assert(t, "testdata/motion_summary.md", Summary(run, nil))
-
-	run.Language = "zh"
-	page, err := MotionHTML(run, &run.Motions[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	golden.Assert(t, "testdata/motion_m1_zh.html", page)
 }
 
 // TestMotionReasoningShown: the page folds each argument's reasoning under

@@ -125,7 +125,7 @@ func (p *page) toc(n *tree.Node) {
 // legend writes what each status colour means.
 func (p *page) legend() {
 	p.b.WriteString(`<figcaption class="legend">`)
-	p.b.WriteString(html.EscapeString(p.r.w.legend) + ":")
+	p.b.WriteString(html.EscapeString(p.r.w.legend + p.r.w.colon))
 	for _, s := range []tree.Status{tree.Split, tree.Converged, tree.Forced, tree.Failed, tree.Interrupted} {
 		fmt.Fprintf(&p.b, ` <span class="key"><span class="dot st-%s"></span>%s</span>`, statusClass(s), html.EscapeString(p.r.w.statusWord(s)))
 	}

@@ -35,7 +35,7 @@ func mermaid(root *tree.Node, w *words) string {
 		}
 		used[id] = true
 		ids[n] = id
-		label := fmt.Sprintf("%s: %s (%s)", n.ID, shorten(n.Title, titleRunes), w.statusWord(n.Status))
+		label := fmt.Sprintf("%s%s%s (%s)", n.ID, w.colonSep, shorten(n.Title, titleRunes), w.statusWord(n.Status))
 		fmt.Fprintf(&b, "    %s[\"%s\"]\n", id, mermaidLabel(label))
 		if !seen[n.Status] {
 			seen[n.Status] = true
@@ -128,7 +128,7 @@ func textTree(root *tree.Node, w *words) string {
 		fmt.Fprintf(&b, "%s%s%s — %s [%s]", prefix, branch, n.ID, shorten(n.Title, 2*titleRunes), w.statusWord(n.Status))
 		if n.Status == tree.Failed || n.Status == tree.Interrupted {
 			if cause := nodeCause(n, w); cause != "" {
-				fmt.Fprintf(&b, ": %s", shorten(cause, 2*titleRunes))
+				fmt.Fprintf(&b, "%s%s", w.colonSep, shorten(cause, 2*titleRunes))
 			}
 		}
 		b.WriteByte('\n')

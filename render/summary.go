@@ -100,7 +100,7 @@ func (r *report) summary() {
 	r.printf("## %s\n\n", w.conclusions)
 	for i := range r.run.Topics {
 		t := &r.run.Topics[i]
-		r.printf("### %s: %s — %s\n\n", inlineText(t.ID), r.reportLink(t.ID, inlineText(t.Title)), w.statusWord(topicStatus(t)))
+		r.printf("### %s%s%s — %s\n\n", inlineText(t.ID), w.colonSep, r.reportLink(t.ID, inlineText(t.Title)), w.statusWord(topicStatus(t)))
 		if s := t.Root.Stats(); s.Failed > 0 || s.Interrupted > 0 {
 			r.printf("> ⚠ "+w.incompleteFmt+"\n\n", s.Failed, s.Interrupted)
 		}
@@ -108,9 +108,9 @@ func (r *report) summary() {
 			r.block(t.Synthesis, 3)
 			continue
 		}
-		r.printf("**%s:**\n\n", w.consensus)
+		r.printf("**%s%s**\n\n", w.consensus, w.colon)
 		r.points(t.Root)
-		r.printf("\n**%s:**\n\n", w.verdicts)
+		r.printf("\n**%s%s**\n\n", w.verdicts, w.colon)
 		r.decisions(t.Root, false)
 		r.b.WriteString("\n")
 	}

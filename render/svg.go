@@ -66,7 +66,7 @@ func svgTree(root *tree.Node, w *words) string {
 		status := w.statusWord(n.Status)
 		title := strings.Join(strings.Fields(n.Title), " ")
 		fmt.Fprintf(&b, `<a href="#%s"><title>%s</title>`, nodeAnchor(n.ID),
-			html.EscapeString(fmt.Sprintf("%s: %s (%s)", n.ID, title, status)))
+			html.EscapeString(fmt.Sprintf("%s%s%s (%s)", n.ID, w.colonSep, title, status)))
 		fmt.Fprintf(&b, `<rect class="st-%s" x="%s" y="%s" width="%d" height="%d" rx="6"/>`,
 			statusClass(n.Status), num(x), num(y), boxW, boxH)
 		fmt.Fprintf(&b, `<text class="nid" x="%s" y="%s">%s</text>`, num(x+8), num(y+18),

@@ -92,7 +92,7 @@ func (r *report) topicIntro(t *tree.Topic) {
 	r.topicHeader(t)
 	r.b.WriteString("\n")
 	if strings.TrimSpace(t.Background) != "" {
-		r.printf("**%s:**\n\n", w.background)
+		r.printf("**%s%s**\n\n", w.background, w.colon)
 		r.block(t.Background, 4)
 	}
 	r.list(w.annotations, t.Annotations)
@@ -123,7 +123,7 @@ func (r *report) demoLine() {
 
 // headerLine writes one "> - **key:** value" line of a report header.
 func (r *report) headerLine(key, value string) {
-	r.printf("> - **%s:** %s\n", key, value)
+	r.printf("> - **%s%s** %s\n", key, r.w.colon, value)
 }
 
 // usageLines writes the token and cost lines when anything was spent.
@@ -158,7 +158,7 @@ func (r *report) list(title string, items []string) {
 	if len(items) == 0 {
 		return
 	}
-	r.printf("**%s:**\n\n", title)
+	r.printf("**%s%s**\n\n", title, r.w.colon)
 	for _, it := range items {
 		r.printf("- %s\n", inlineText(it))
 	}
@@ -182,7 +182,7 @@ func (r *report) participant(p tree.Participant, t *tree.Topic) string {
 			s := fmt.Sprintf("%s — %s (%s %s", inlineText(p.Name()), inlineText(f.To),
 				fmt.Sprintf(r.w.fellBackFrom, inlineText(f.From)), fmt.Sprintf(r.w.atNode, inlineText(f.Node)))
 			if f.Reason != "" {
-				s += ": " + inlineText(r.w.reason(f.Reason))
+				s += r.w.colonSep + inlineText(r.w.reason(f.Reason))
 			}
 			return s + ")"
 		}
@@ -402,7 +402,7 @@ func (r *report) judgment(n *tree.Node) {
 		}
 	}
 	if len(judgeErrs) > 0 {
-		r.printf("**%s:**\n\n", w.judgeErrors)
+		r.printf("**%s%s**\n\n", w.judgeErrors, w.colon)
 		for _, m := range judgeErrs {
 			r.printf("- %s\n", inlineText(m))
 		}
@@ -417,7 +417,7 @@ func (r *report) judgment(n *tree.Node) {
 		}
 		return
 	}
-	r.printf("**%s:**\n\n", w.consensus)
+	r.printf("**%s%s**\n\n", w.consensus, w.colon)
 	if len(j.Consensus) == 0 {
 		r.printf("- %s\n", w.none)
 	}
@@ -426,37 +426,37 @@ func (r *report) judgment(n *tree.Node) {
 	}
 	r.b.WriteString("\n")
 	if len(j.Divergences) > 0 {
-		r.printf("**"+w.divergencesFmt+":**\n\n", len(j.Divergences))
+		r.printf("**"+w.divergencesFmt+"%s**\n\n", len(j.Divergences), w.colon)
 		for i, d := range j.Divergences {
 			id := d.ID
 			if i < len(n.Children) {
 				id = n.Children[i].ID
 			}
 			involved := r.sideIDs(d.Sides)
-			r.printf("%d. **%s: %s** — %s", i+1, inlineText(id), inlineText(d.Title), r.names(involved, " vs "))
+			r.printf("%d. **%s%s%s** — %s", i+1, inlineText(id), w.colonSep, inlineText(d.Title), r.names(involved, " vs "))
 			if len(d.Uninvolved) > 0 {
-				r.printf(" (%s: %s)", w.uninvolved, r.names(d.Uninvolved, w.listSep))
+				r.printf(" (%s%s%s)", w.uninvolved, w.colonSep, r.names(d.Uninvolved, w.listSep))
 			}
 			r.b.WriteString("\n")
 			for _, p := range involved {
-				r.printf("   - %s: %s\n", inlineText(r.name(p)), inlineText(d.Sides[p]))
+				r.printf("   - %s%s%s\n", inlineText(r.name(p)), w.colonSep, inlineText(d.Sides[p]))
 			}
 		}
 		r.b.WriteString("\n")
 	}
 	if len(j.ForcedVerdicts) > 0 {
-		r.printf("**%s:**\n\n", w.forcedVerdicts)
+		r.printf("**%s%s**\n\n", w.forcedVerdicts, w.colon)
 		for i, v := range j.ForcedVerdicts {
 			title := v.DivergenceID
 			for _, d := range j.Divergences {
 				if d.ID == v.DivergenceID {
-					title = v.DivergenceID + ": " + d.Title
+					title = v.DivergenceID + w.colonSep + d.Title
 				}
 			}
 			r.printf("%d. **%s**\n", i+1, inlineText(title))
-			r.printf("   - **%s:** %s\n", w.recommendation, r.recommendation(v))
+			r.printf("   - **%s%s** %s\n", w.recommendation, w.colon, r.recommendation(v))
 			if !v.Missing {
-				r.printf("   - **%s:** %s\n", w.reasoning, inlineText(v.Reasoning))
+				r.printf("   - **%s%s** %s\n", w.reasoning, w.colon, inlineText(v.Reasoning))
 			}
 		}
 		r.b.WriteString("\n")
@@ -484,7 +484,7 @@ func (r *report) point(c tree.Consensus) string {
 // its cause and any error not shown with a step.
 func (r *report) status(n *tree.Node) {
 	w := r.w
-	line := fmt.Sprintf("**%s:** %s", w.status, w.statusWord(n.Status))
+	line := fmt.Sprintf("**%s%s** %s", w.status, w.colon, w.statusWord(n.Status))
 	if n.StopReason != "" {
 		line += " — " + inlineText(w.reason(n.StopReason))
 	}
@@ -494,11 +494,11 @@ func (r *report) status(n *tree.Node) {
 		switch e.Step {
 		case tree.StepPosition, tree.StepRebuttal, tree.StepJudge:
 		default:
-			other = append(other, fmt.Sprintf("%s (%s): %s", inlineText(r.name(e.Participant)), w.stepWord(e.Step), inlineText(e.Message)))
+			other = append(other, fmt.Sprintf("%s (%s)%s%s", inlineText(r.name(e.Participant)), w.stepWord(e.Step), w.colonSep, inlineText(e.Message)))
 		}
 	}
 	if len(other) > 0 {
-		r.printf("**%s:**\n\n", w.otherErrors)
+		r.printf("**%s%s**\n\n", w.otherErrors, w.colon)
 		for _, s := range other {
 			r.printf("- %s\n", s)
 		}
