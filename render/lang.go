@@ -456,7 +456,8 @@ func turnReasons(roles map[protocol.Role]string) []reasonRule {
 	var rules []reasonRule
 	for _, r := range []protocol.Role{protocol.Proposer, protocol.Opponent, protocol.Arbitrator} {
 		rules = append(rules,
-			reasonRule{regexp.MustCompile(`^` + string(r) + `, turn (\d+): answer invalid after repair(.*)$`), roles[r] + "第 $1 轮：修复后回答仍无效$2"},
+			reasonRule{regexp.MustCompile(`^` + string(r) + `, turn (\d+): answer invalid after repair: (.*)$`), roles[r] + "第 $1 轮：修复后回答仍无效：$2"},
+			reasonRule{regexp.MustCompile(`^` + string(r) + `, turn (\d+): answer invalid after repair$`), roles[r] + "第 $1 轮：修复后回答仍无效"},
 			reasonRule{regexp.MustCompile(`^` + string(r) + `, turn (\d+): (.*)$`), roles[r] + "第 $1 轮：$2"})
 	}
 	return rules

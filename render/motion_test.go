@@ -9,6 +9,7 @@ import (
 
 	"github.com/debatehq/debate/internal/golden"
 	"github.com/debatehq/debate/protocol"
+	"github.com/debatehq/debate/render/rendertest"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -80,6 +81,23 @@ func TestMotionGolden(t *testing.T) {
 			golden.Assert(t, "testdata/motion_summary"+tt.suffix+".md", Summary(run, nil))
 		})
 	}
+}
+
+// TestMotionSummaryWithTopicsGolden: a zh run of topics and motions sums
+// both up in Chinese, the motions after the topics' conclusions.
+func TestMotionSummaryWithTopicsGolden(t *testing.T) {
+	run := rendertest.Chinese()
+	run.Motions = motionRun().Motions
+	reports, pages := map[string]string{}, map[string]string{}
+	for _, id := range []string{run.Topics[0].ID, "m1", "m2"} {
+		reports[id], pages[id] = id+".md", id+".html"
+	}
+	golden.Assert(t, "testdata/motion_summary_topics_zh.md", Summary(run, reports))
+	page, err := SummaryHTML(run, pages)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden.Assert(t, "testdata/motion_summary_topics_zh.html", page)
 }
 
 // TestMotionReasoningShown: the page folds each argument's reasoning under
