@@ -384,7 +384,7 @@ var chinese = words{
 	documentFmt:     "%s — `%s`（第 %d 版）",
 	runStarted:      "运行开始",
 	human:           "真人（通过服务器作出裁决）",
-	motionErrorFmt:  "%s，第 %d 轮：%s",
+	motionErrorFmt:  "%s第 %d 轮：%s",
 	motionsHeading:  "动议",
 	colMotion:       "动议",
 	colState:        "辩论状态",

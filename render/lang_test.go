@@ -77,8 +77,8 @@ func englishPhrases() []string {
 }
 
 // asciiLabel matches an ASCII colon right after Chinese text, also when the
-// Markdown or HTML of a bold label closes in between.
-var asciiLabel = regexp.MustCompile(`\p{Han}(\*\*|\*|</strong>|</em>|\)|）)*:`)
+// Markdown or HTML of a bold label closes in between, or right before it.
+var asciiLabel = regexp.MustCompile(`\p{Han}(\*\*|\*|</strong>|</em>|\)|）)*:|: ?\p{Han}`)
 
 // TestChineseLeavesNoEnglish renders every zh report of the fixtures, a
 // topic's and a motion's, in Markdown and HTML, and the summary of topics
@@ -127,7 +127,7 @@ func TestChineseLeavesNoEnglish(t *testing.T) {
 			}
 		}
 		for _, m := range asciiLabel.FindAllString(s, -1) {
-			t.Errorf("%s has an ASCII colon after Chinese text: %q", name, m)
+			t.Errorf("%s has an ASCII colon beside Chinese text: %q", name, m)
 		}
 	}
 	if len(phrases) < 100 {

@@ -539,7 +539,7 @@ func (r *report) decisions(root *tree.Node, reasoning bool) {
 		if title == "" {
 			title = v.DivergenceID
 		}
-		r.printf("- **%s** *(%s)*: %s", inlineText(title), inlineText(v.Node), r.recommendation(v.Verdict))
+		r.printf("- **%s** *(%s)*%s%s", inlineText(title), inlineText(v.Node), r.w.colonSep, r.recommendation(v.Verdict))
 		if reasoning && strings.TrimSpace(v.Reasoning) != "" {
 			r.printf(" — %s", inlineText(v.Reasoning))
 		}
