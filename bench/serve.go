@@ -127,7 +127,11 @@ func Serve(ctx context.Context, o ServeOptions) (*ServeReport, error) {
 	}()
 
 	agents := o.Writers + o.Pollers + 2
-	c := &agent{base: t.base, waiting: t.waiting, hc: &http.Client{Transport: &http.Transport{
+	addr, err := wireAddr(t.base)
+	if err != nil {
+		return nil, err
+	}
+	c := &agent{base: t.base, addr: addr, waiting: t.waiting, hc: &http.Client{Transport: &http.Transport{
 		MaxIdleConns: agents, MaxIdleConnsPerHost: agents, DisableCompression: true}}}
 	defer c.hc.CloseIdleConnections()
 
@@ -232,7 +236,8 @@ func childTarget(ctx context.Context, spawn Spawn, db string) (*target, error) {
 // agent is the HTTP side of the load generator: requests built once, and
 // answers read only as far as the next request needs.
 type agent struct {
-	base    string
+	base    string     // http://host:port, for net/http
+	addr    string     // host:port, for the load's wires
 	waiting func() int // long-polls the server holds; nil when unknown
 	hc      *http.Client
 }
@@ -357,11 +362,7 @@ func body(step int, target, key string) []byte {
 // latencies of its writes.
 func (a *agent) write(ctx context.Context, debate, head string, errs *errorCount) []time.Duration {
 	lat := make([]time.Duration, 0, 4096)
-	c, err := newWire(a.base)
-	if err != nil {
-		errs.add(err)
-		return lat
-	}
+	c := &wire{addr: a.addr}
 	defer c.close()
 	prefix := "/debates/" + debate
 	for n := 0; ; n++ {
@@ -387,11 +388,7 @@ func (a *agent) write(ctx context.Context, debate, head string, errs *errorCount
 // latencies.
 func (a *agent) poll(ctx context.Context, debate string, errs *errorCount) []time.Duration {
 	lat := make([]time.Duration, 0, 4096)
-	c, err := newWire(a.base)
-	if err != nil {
-		errs.add(err)
-		return lat
-	}
+	c := &wire{addr: a.addr}
 	defer c.close()
 	path := "/debates/" + debate + "/poll?role=proposer"
 	for {

@@ -26,22 +26,21 @@ import (
 // protocol server answers: Content-Length or chunked bodies, and
 // "Connection: close", after which the next request dials again.
 type wire struct {
-	addr string // host:port
-	host string // the Host header
+	addr string // host:port, also the Host header
 	conn net.Conn
 	r    *bufio.Reader
 	req  []byte // the request being sent
 	body []byte // the last answer's body
 }
 
-// newWire returns a wire to the server at base (http://host:port); it dials
-// on its first request.
-func newWire(base string) (*wire, error) {
+// wireAddr returns the host:port of base (http://host:port), the address a
+// wire dials on its first request.
+func wireAddr(base string) (string, error) {
 	u, err := url.Parse(base)
 	if err != nil || u.Scheme != "http" || u.Host == "" {
-		return nil, fmt.Errorf("bench serve: %q is not an http://host:port address", base)
+		return "", fmt.Errorf("bench serve: %q is not an http://host:port address", base)
 	}
-	return &wire{addr: u.Host, host: u.Host}, nil
+	return u.Host, nil
 }
 
 // close closes the connection, if any.
@@ -93,7 +92,7 @@ func (c *wire) roundTrip(method, path string, body []byte) (status int, again bo
 	b = append(b, ' ')
 	b = append(b, path...)
 	b = append(b, " HTTP/1.1\r\nHost: "...)
-	b = append(b, c.host...)
+	b = append(b, c.addr...)
 	b = append(b, "\r\nUser-Agent: debate-bench\r\n"...)
 	if body != nil {
 		b = append(b, "Content-Type: application/json\r\nContent-Length: "...)

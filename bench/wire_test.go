@@ -61,10 +61,11 @@ func TestWire(t *testing.T) {
 	srv.Start()
 	defer srv.Close()
 
-	c, err := newWire(srv.URL)
+	addr, err := wireAddr(srv.URL)
 	if err != nil {
 		t.Fatal(err)
 	}
+	c := &wire{addr: addr}
 	defer c.close()
 	ctx := context.Background()
 	steps := []struct {
@@ -122,8 +123,8 @@ func TestWire(t *testing.T) {
 
 func TestWireAddress(t *testing.T) {
 	for _, base := range []string{"https://127.0.0.1:1", "127.0.0.1:1", "http://"} {
-		if _, err := newWire(base); err == nil {
-			t.Errorf("newWire(%q): no error", base)
+		if _, err := wireAddr(base); err == nil {
+			t.Errorf("wireAddr(%q): no error", base)
 		}
 	}
 }
