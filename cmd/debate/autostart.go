@@ -89,7 +89,8 @@ func alive(pid int) bool {
 
 // startDaemon starts "debate serve" on addr in the background (db empty: the
 // default database; token passed in the environment, never on its command
-// line), waits until /health answers and records it in the pid file.
+// line), waits until /health answers and returns the record the server wrote
+// in its pid file.
 func (e *env) startDaemon(ctx context.Context, addr, db, token string) (daemon, error) {
 	pidFile, logFile, err := e.daemonFiles(addr)
 	if err != nil {
@@ -128,8 +129,8 @@ func (e *env) startDaemon(ctx context.Context, addr, db, token string) (daemon, 
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
-	d := daemon{PID: cmd.Process.Pid, URL: "http://" + addr, DB: redactURL(db), Log: logFile, Started: time.Now().UTC()}
-	c := client.New(d.URL, token, nil)
+	base := "http://" + addr
+	c := client.New(base, token, nil)
 	ctx, cancel := context.WithTimeout(ctx, startTimeout)
 	defer cancel()
 	for {
@@ -140,7 +141,7 @@ func (e *env) startDaemon(ctx context.Context, addr, db, token string) (daemon, 
 		case werr := <-exited:
 			if err == nil {
 				// Another agent's server won the address: use it.
-				return daemon{URL: d.URL}, nil
+				return daemon{URL: base}, nil
 			}
 			return daemon{}, fmt.Errorf("debate serve exited (%v) before answering; its log is %s", werr, logFile)
 		default:
@@ -148,8 +149,8 @@ func (e *env) startDaemon(ctx context.Context, addr, db, token string) (daemon, 
 		if err == nil {
 			// The server wrote its pid file before it answered.
 			rec, ok, err := e.readDaemon(addr)
-			if err != nil || !ok || rec.PID != d.PID {
-				return d, fmt.Errorf("debate serve answers on %s but left no pid file naming it (%v); its log is %s", addr, err, logFile)
+			if err != nil || !ok || rec.PID != cmd.Process.Pid {
+				return daemon{}, fmt.Errorf("debate serve answers on %s but left no pid file naming it (%v); its log is %s", addr, err, logFile)
 			}
 			return rec, nil
 		}
