@@ -74,7 +74,7 @@ type motionRig struct {
 	st  *store.Store
 	ev  *recorder
 	// journal, when set, is the run's journal (nil: none).
-	journal Journal
+	journal Notebook
 }
 
 func newMotionRig(t *testing.T, cfg *configs.Config) *motionRig {
@@ -347,7 +347,7 @@ func actAsHuman(ctx context.Context, st *store.Store, debateID, content string, 
 			return err
 		}
 		if res.Action == protocol.Respond {
-			_, err := st.Submit(ctx, store.Write{DebateID: debateID, Type: protocol.Ruling, Role: protocol.Arbitrator,
+			_, err := st.Submit(ctx, protocol.Write{DebateID: debateID, Type: protocol.Ruling, Role: protocol.Arbitrator,
 				Content: content, Close: closeFlag, ClientRequestID: "human-" + content})
 			return err
 		}
@@ -387,7 +387,7 @@ func TestMotionResume(t *testing.T) {
 		// Stop the run once it waits for the ruling.
 		_, err := r.st.Wait(ctx, debateID, protocol.Arbitrator, "", 0)
 		for err == nil || protocol.CodeOf(err) == protocol.CodeDebateNotFound {
-			var res store.WaitResult
+			var res protocol.WaitResult
 			res, err = r.st.Wait(ctx, debateID, protocol.Arbitrator, "", time.Second)
 			if err == nil && res.Action == protocol.Respond {
 				cancel()
@@ -410,7 +410,7 @@ func TestMotionResume(t *testing.T) {
 	before := r.srv.Count()
 
 	// The person rules while nobody runs; the resumed run plays on from there.
-	if _, err := r.st.Submit(context.Background(), store.Write{DebateID: debateID, Type: protocol.Ruling, Role: protocol.Arbitrator,
+	if _, err := r.st.Submit(context.Background(), protocol.Write{DebateID: debateID, Type: protocol.Ruling, Role: protocol.Arbitrator,
 		Content: "Cap at 6 h.", ClientRequestID: "human-1"}); err != nil {
 		t.Fatal(err)
 	}

@@ -186,7 +186,7 @@ func TestPostgresListenerReconnects(t *testing.T) {
 		t.Fatalf("terminated %d listeners (%v), want both replicas'", killed, err)
 	}
 	type out struct {
-		res WaitResult
+		res protocol.WaitResult
 		err error
 	}
 	done := make(chan out, 1)

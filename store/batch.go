@@ -28,8 +28,8 @@ var errClosed = errors.New("store is closed")
 // op is one Create or Submit waiting to be written.
 type op struct {
 	ctx    context.Context
-	create *NewDebate // exactly one of create and write is set
-	write  *Write
+	create *protocol.NewDebate // exactly one of create and write is set
+	write  *protocol.Write
 	done   chan outcome // receives the outcome; buffered
 
 	// taken and gone are guarded by writer.mu. Once the writer has taken the
@@ -45,7 +45,7 @@ type op struct {
 }
 
 type outcome struct {
-	res Result
+	res protocol.Result
 	err error
 }
 
@@ -131,16 +131,16 @@ func newWriter(s *Store) *writer {
 // do writes o and returns its outcome. If ctx ends while o is still queued,
 // o is withdrawn and do returns ctx's error; once o is taken into a batch, do
 // waits for that batch to commit and returns o's outcome.
-func (w *writer) do(ctx context.Context, o *op) (Result, error) {
+func (w *writer) do(ctx context.Context, o *op) (protocol.Result, error) {
 	if err := ctx.Err(); err != nil {
-		return Result{}, o.wrap(err)
+		return protocol.Result{}, o.wrap(err)
 	}
 	o.ctx = ctx
 	o.done = make(chan outcome, 1)
 	w.mu.Lock()
 	if w.closed {
 		w.mu.Unlock()
-		return Result{}, o.wrap(errClosed)
+		return protocol.Result{}, o.wrap(errClosed)
 	}
 	w.queue = append(w.queue, o)
 	w.mu.Unlock()
@@ -165,7 +165,7 @@ func (w *writer) do(ctx context.Context, o *op) (Result, error) {
 			if !o.taken {
 				o.gone = true
 				w.mu.Unlock()
-				return Result{}, o.wrap(ctx.Err())
+				return protocol.Result{}, o.wrap(ctx.Err())
 			}
 			w.mu.Unlock()
 			cancelled = nil // taken: wait for the outcome
@@ -425,7 +425,7 @@ func (b *batchTx) end(failed bool) error {
 // o.out; an error return means the transaction is lost.
 func (b *batchTx) run(o *op) error {
 	o.ran = true
-	var res Result
+	var res protocol.Result
 	var err error
 	if o.create != nil {
 		res, err = b.create(*o.create)

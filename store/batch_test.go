@@ -62,13 +62,13 @@ func waitQueued(t *testing.T, s *Store, n int) {
 }
 
 type submitted struct {
-	res Result
+	res protocol.Result
 	err error
 }
 
 // queueWrites starts each write in turn, waiting until it is queued before
 // starting the next, so that queue order is the order given.
-func queueWrites(t *testing.T, s *Store, ctxs []context.Context, ops []func(context.Context) (Result, error)) []chan submitted {
+func queueWrites(t *testing.T, s *Store, ctxs []context.Context, ops []func(context.Context) (protocol.Result, error)) []chan submitted {
 	t.Helper()
 	out := make([]chan submitted, len(ops))
 	for i, f := range ops {
@@ -99,36 +99,36 @@ func TestBatchOutcomes(t *testing.T) {
 	ch, cancel := s.Subscribe("d")
 	defer cancel()
 
-	submit := func(w Write) func(context.Context) (Result, error) {
+	submit := func(w protocol.Write) func(context.Context) (protocol.Result, error) {
 		w.DebateID = "d"
-		return func(ctx context.Context) (Result, error) { return s.Submit(ctx, w) }
+		return func(ctx context.Context) (protocol.Result, error) { return s.Submit(ctx, w) }
 	}
-	create := NewDebate{ID: "e", Title: "E", Type: protocol.GeneralDebate, Content: "motion of e", ClientRequestID: "ce"}
+	create := protocol.NewDebate{ID: "e", Title: "E", Type: protocol.GeneralDebate, Content: "motion of e", ClientRequestID: "ce"}
 	tests := []struct {
 		name   string
-		do     func(context.Context) (Result, error)
+		do     func(context.Context) (protocol.Result, error)
 		code   protocol.Code
 		replay bool
 		seq    int
 		state  protocol.State
 	}{
-		{name: "opponent claim", do: submit(Write{Type: protocol.Claim, Role: protocol.Opponent, TargetID: motion.ID, Content: "c1", ClientRequestID: "k1"}),
+		{name: "opponent claim", do: submit(protocol.Write{Type: protocol.Claim, Role: protocol.Opponent, TargetID: motion.ID, Content: "c1", ClientRequestID: "k1"}),
 			seq: 2, state: protocol.AwaitingProposer},
-		{name: "opponent again, refused", do: submit(Write{Type: protocol.Claim, Role: protocol.Opponent, TargetID: motion.ID, Content: "c", ClientRequestID: "k2"}),
+		{name: "opponent again, refused", do: submit(protocol.Write{Type: protocol.Claim, Role: protocol.Opponent, TargetID: motion.ID, Content: "c", ClientRequestID: "k2"}),
 			code: protocol.CodeActionNotAllowed},
-		{name: "replay of the first claim", do: submit(Write{Type: protocol.Claim, Role: protocol.Opponent, TargetID: motion.ID, Content: "changed", ClientRequestID: "k1"}),
+		{name: "replay of the first claim", do: submit(protocol.Write{Type: protocol.Claim, Role: protocol.Opponent, TargetID: motion.ID, Content: "changed", ClientRequestID: "k1"}),
 			replay: true, seq: 2, state: protocol.AwaitingProposer},
-		{name: "foreign target, refused", do: submit(Write{Type: protocol.Claim, Role: protocol.Proposer, TargetID: other.ID, Content: "c", ClientRequestID: "k3"}),
+		{name: "foreign target, refused", do: submit(protocol.Write{Type: protocol.Claim, Role: protocol.Proposer, TargetID: other.ID, Content: "c", ClientRequestID: "k3"}),
 			code: protocol.CodeInvalidInput},
-		{name: "create", do: func(ctx context.Context) (Result, error) { return s.Create(ctx, create) },
+		{name: "create", do: func(ctx context.Context) (protocol.Result, error) { return s.Create(ctx, create) },
 			seq: 1, state: protocol.AwaitingOpponent},
-		{name: "replay of the create", do: func(ctx context.Context) (Result, error) { return s.Create(ctx, create) },
+		{name: "replay of the create", do: func(ctx context.Context) (protocol.Result, error) { return s.Create(ctx, create) },
 			replay: true, seq: 1, state: protocol.AwaitingOpponent},
-		{name: "unknown debate", do: func(ctx context.Context) (Result, error) {
-			return s.Submit(ctx, Write{DebateID: "ghost", Type: protocol.Intervention, Role: protocol.Arbitrator})
+		{name: "unknown debate", do: func(ctx context.Context) (protocol.Result, error) {
+			return s.Submit(ctx, protocol.Write{DebateID: "ghost", Type: protocol.Intervention, Role: protocol.Arbitrator})
 		}, code: protocol.CodeDebateNotFound},
 	}
-	ops := make([]func(context.Context) (Result, error), len(tests))
+	ops := make([]func(context.Context) (protocol.Result, error), len(tests))
 	for i, tt := range tests {
 		ops[i] = tt.do
 	}
@@ -138,7 +138,7 @@ func TestBatchOutcomes(t *testing.T) {
 	outs := queueWrites(t, s, nil, ops)
 	release()
 
-	var first Result
+	var first protocol.Result
 	for i, tt := range tests {
 		got := <-outs[i]
 		if tt.code != "" {
@@ -192,15 +192,15 @@ func TestBatchResolution(t *testing.T) {
 	m2 := mustCreate(t, s, "d2")
 
 	release := holdWriteLock(t, path)
-	outs := queueWrites(t, s, nil, []func(context.Context) (Result, error){
-		func(ctx context.Context) (Result, error) {
-			return s.Submit(ctx, Write{DebateID: "d2", Type: protocol.Claim, Role: protocol.Opponent, TargetID: m2.ID, Content: "c", ClientRequestID: "a"})
+	outs := queueWrites(t, s, nil, []func(context.Context) (protocol.Result, error){
+		func(ctx context.Context) (protocol.Result, error) {
+			return s.Submit(ctx, protocol.Write{DebateID: "d2", Type: protocol.Claim, Role: protocol.Opponent, TargetID: m2.ID, Content: "c", ClientRequestID: "a"})
 		},
-		func(ctx context.Context) (Result, error) {
-			return s.Submit(ctx, Write{DebateID: "d", Type: protocol.Resolution, Role: protocol.Proposer, TargetID: c.ID, Content: "agreed", ClientRequestID: "k2"})
+		func(ctx context.Context) (protocol.Result, error) {
+			return s.Submit(ctx, protocol.Write{DebateID: "d", Type: protocol.Resolution, Role: protocol.Proposer, TargetID: c.ID, Content: "agreed", ClientRequestID: "k2"})
 		},
-		func(ctx context.Context) (Result, error) {
-			return s.Submit(ctx, Write{DebateID: "d", Type: protocol.Claim, Role: protocol.Proposer, TargetID: c.ID, Content: "late", ClientRequestID: "k3"})
+		func(ctx context.Context) (protocol.Result, error) {
+			return s.Submit(ctx, protocol.Write{DebateID: "d", Type: protocol.Claim, Role: protocol.Proposer, TargetID: c.ID, Content: "late", ClientRequestID: "k3"})
 		},
 	})
 	release()
@@ -226,13 +226,13 @@ func TestQueuedCancel(t *testing.T) {
 
 	lctx, lcancel := context.WithCancel(ctx)
 	fctx, fcancel := context.WithCancel(ctx)
-	write := func(debate, key string, role protocol.Role) func(context.Context) (Result, error) {
-		return func(ctx context.Context) (Result, error) {
-			return s.Submit(ctx, Write{DebateID: debate, Type: protocol.Claim, Role: role, TargetID: motion.ID, Content: key, ClientRequestID: key})
+	write := func(debate, key string, role protocol.Role) func(context.Context) (protocol.Result, error) {
+		return func(ctx context.Context) (protocol.Result, error) {
+			return s.Submit(ctx, protocol.Write{DebateID: debate, Type: protocol.Claim, Role: role, TargetID: motion.ID, Content: key, ClientRequestID: key})
 		}
 	}
 	release := holdWriteLock(t, path)
-	outs := queueWrites(t, s, []context.Context{lctx, nil, fctx}, []func(context.Context) (Result, error){
+	outs := queueWrites(t, s, []context.Context{lctx, nil, fctx}, []func(context.Context) (protocol.Result, error){
 		write("d", "leader", protocol.Opponent),
 		write("d2", "middle", protocol.Opponent),
 		write("d", "follower", protocol.Opponent),
@@ -270,10 +270,10 @@ func TestCloseWithWritesQueued(t *testing.T) {
 	motion := mustCreate(t, s, "d")
 
 	const n = 2 * perDebateCap
-	ops := make([]func(context.Context) (Result, error), n)
+	ops := make([]func(context.Context) (protocol.Result, error), n)
 	for i := range ops {
-		ops[i] = func(ctx context.Context) (Result, error) {
-			return s.Submit(ctx, Write{DebateID: "d", Type: protocol.Intervention, Role: protocol.Arbitrator, TargetID: motion.ID})
+		ops[i] = func(ctx context.Context) (protocol.Result, error) {
+			return s.Submit(ctx, protocol.Write{DebateID: "d", Type: protocol.Intervention, Role: protocol.Arbitrator, TargetID: motion.ID})
 		}
 	}
 	release := holdWriteLock(t, path)
@@ -310,7 +310,7 @@ func TestCloseWithWritesQueued(t *testing.T) {
 	if ok != 1 || failed == 0 || ok+refused+failed != n {
 		t.Errorf("%d written, %d refused, %d failed on close; want 1 written and some failed", ok, refused, failed)
 	}
-	if _, err := s.Submit(ctx, Write{DebateID: "d", Type: protocol.Intervention, Role: protocol.Arbitrator}); !errors.Is(err, errClosed) {
+	if _, err := s.Submit(ctx, protocol.Write{DebateID: "d", Type: protocol.Intervention, Role: protocol.Arbitrator}); !errors.Is(err, errClosed) {
 		t.Errorf("submit after close: %v", err)
 	}
 

@@ -28,7 +28,7 @@ func BenchmarkSubmit(b *testing.B) {
 		b.ResetTimer()
 		start := time.Now()
 		for i := range b.N {
-			res, err := s.Submit(ctx, Write{DebateID: "bench", Type: protocol.Claim, Role: roles[i%2], TargetID: target,
+			res, err := s.Submit(ctx, protocol.Write{DebateID: "bench", Type: protocol.Claim, Role: roles[i%2], TargetID: target,
 				Content: "a claim of ordinary length, a sentence or two of text", ClientRequestID: fmt.Sprint("k", i)})
 			if err != nil {
 				b.Fatal(err)
@@ -48,7 +48,7 @@ func BenchmarkSubmit(b *testing.B) {
 			target := mustCreate(b, s, id).ID
 			roles := []protocol.Role{protocol.Opponent, protocol.Proposer}
 			for i := 0; pb.Next(); i++ {
-				res, err := s.Submit(ctx, Write{DebateID: id, Type: protocol.Claim, Role: roles[i%2], TargetID: target,
+				res, err := s.Submit(ctx, protocol.Write{DebateID: id, Type: protocol.Claim, Role: roles[i%2], TargetID: target,
 					Content: "a claim of ordinary length, a sentence or two of text", ClientRequestID: fmt.Sprint("k", i)})
 				if err != nil {
 					b.Error(err)
@@ -80,7 +80,7 @@ func BenchmarkSubmit(b *testing.B) {
 				roles := []protocol.Role{protocol.Opponent, protocol.Proposer}
 				for i := 0; left.Add(-1) >= 0; i++ {
 					t0 := time.Now()
-					res, err := s.Submit(ctx, Write{DebateID: id, Type: protocol.Claim, Role: roles[i%2], TargetID: target,
+					res, err := s.Submit(ctx, protocol.Write{DebateID: id, Type: protocol.Claim, Role: roles[i%2], TargetID: target,
 						Content: "a claim of ordinary length, a sentence or two of text", ClientRequestID: fmt.Sprint("k", i)})
 					if err != nil {
 						b.Error(err)
@@ -145,7 +145,7 @@ func BenchmarkWake(b *testing.B) {
 				}(after)
 				waitSubscribed(b, waiter, 1)
 				start := time.Now()
-				res, err := w.Submit(ctx, Write{DebateID: "wake", Type: protocol.Claim, Role: roles[i%2], TargetID: after,
+				res, err := w.Submit(ctx, protocol.Write{DebateID: "wake", Type: protocol.Claim, Role: roles[i%2], TargetID: after,
 					Content: "claim", ClientRequestID: fmt.Sprint("k", i)})
 				if err != nil {
 					b.Fatal(err)
@@ -222,7 +222,7 @@ func BenchmarkOldTarget(b *testing.B) {
 			c2 := claim(b, s, "ruled", protocol.Opponent, ruled.ID, "c2")
 			var last string
 			for _, typ := range []protocol.ArgType{protocol.Intervention, protocol.Ruling} {
-				res, err := s.Submit(ctx, Write{DebateID: "ruled", Type: typ, Role: protocol.Arbitrator, Content: "rule"})
+				res, err := s.Submit(ctx, protocol.Write{DebateID: "ruled", Type: typ, Role: protocol.Arbitrator, Content: "rule"})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -232,7 +232,7 @@ func BenchmarkOldTarget(b *testing.B) {
 			b.Run("refused", func(b *testing.B) {
 				i := 0
 				for b.Loop() {
-					_, err := s.Submit(ctx, Write{DebateID: "ruled", Type: protocol.Claim, Role: turn, TargetID: c2.ID,
+					_, err := s.Submit(ctx, protocol.Write{DebateID: "ruled", Type: protocol.Claim, Role: turn, TargetID: c2.ID,
 						Content: "stale", ClientRequestID: fmt.Sprint("r", i)})
 					if protocol.CodeOf(err) != protocol.CodeActionNotAllowed {
 						b.Fatalf("a write bypassing the ruling: %v, want %s", err, protocol.CodeActionNotAllowed)

@@ -61,7 +61,7 @@ func TestCheckpointBoundsWAL(t *testing.T) {
 			id, target := fmt.Sprint("d", g), targets[g]
 			roles := []protocol.Role{protocol.Opponent, protocol.Proposer}
 			for i := range writes {
-				res, err := s.Submit(ctx, Write{DebateID: id, Type: protocol.Claim, Role: roles[i%2], TargetID: target,
+				res, err := s.Submit(ctx, protocol.Write{DebateID: id, Type: protocol.Claim, Role: roles[i%2], TargetID: target,
 					Content: content, ClientRequestID: fmt.Sprint("k", i)})
 				if err != nil {
 					t.Error(err)

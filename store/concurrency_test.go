@@ -52,7 +52,7 @@ func childWriter(path, round string) error {
 			role = protocol.Proposer
 		}
 		key := fmt.Sprintf("r%s-%d", round, i)
-		res, err := s.Submit(ctx, Write{DebateID: "k", Type: protocol.Claim, Role: role, TargetID: target,
+		res, err := s.Submit(ctx, protocol.Write{DebateID: "k", Type: protocol.Claim, Role: role, TargetID: target,
 			Content: "claim " + key, ClientRequestID: key})
 		if err != nil {
 			return err
@@ -196,7 +196,7 @@ func testConcurrentWriters(t *testing.T, db string) {
 		go func() {
 			defer wg.Done()
 			s := stores[g%2]
-			var mine []Write
+			var mine []protocol.Write
 			for i := range 20 {
 				if i%4 == 3 && len(mine) > 0 {
 					w := mine[i%len(mine)]
@@ -216,7 +216,7 @@ func testConcurrentWriters(t *testing.T, db string) {
 					t.Error(err)
 					return
 				}
-				w := Write{DebateID: "c", Type: protocol.Claim, TargetID: newest.Argument.ID,
+				w := protocol.Write{DebateID: "c", Type: protocol.Claim, TargetID: newest.Argument.ID,
 					Content: fmt.Sprintf("g%d i%d", g, i), ClientRequestID: fmt.Sprintf("g%d-%d", g, i)}
 				switch g % 10 {
 				case 9:

@@ -12,19 +12,12 @@ import (
 	"github.com/debatehq/debate/protocol"
 )
 
-// NewDocument is the first version of a document.
-type NewDocument struct {
-	Title           string
-	Content         string
-	ClientRequestID string // optional; makes the create idempotent
-}
-
 const docCols = "d.id, d.title, v.version, d.latest_version, v.content, v.client_request_id, v.created_at"
 
 // CreateDocument stores version 1 of a new document. With a ClientRequestID
 // that was used before, it returns that document's version 1 and replay true
 // and writes nothing.
-func (s *Store) CreateDocument(ctx context.Context, nd NewDocument) (protocol.Document, bool, error) {
+func (s *Store) CreateDocument(ctx context.Context, nd protocol.NewDocument) (protocol.Document, bool, error) {
 	if utf8.RuneCountInString(nd.Title) > maxTitleLen {
 		return protocol.Document{}, false, invalid(fmt.Sprintf("title is longer than %d characters", maxTitleLen), "shorten the title")
 	}

@@ -42,7 +42,7 @@ func TestWriteHeadAfterForeignCommit(t *testing.T) {
 
 	// Without a target, the parent is the newest argument, written by b.
 	c5 := claim(t, b, "d", protocol.Opponent, c4.ID, "k5")
-	res, err := a.Submit(ctx, Write{DebateID: "d", Type: protocol.Intervention, Role: protocol.Arbitrator, Content: "stop", ClientRequestID: "k6"})
+	res, err := a.Submit(ctx, protocol.Write{DebateID: "d", Type: protocol.Intervention, Role: protocol.Arbitrator, Content: "stop", ClientRequestID: "k6"})
 	if err != nil || res.Argument.Seq != 7 || res.Argument.ParentID != c5.ID {
 		t.Fatalf("intervention after another Store's write: %+v, %v; want seq 7 after %s", res.Argument, err, c5.ID)
 	}
@@ -81,21 +81,21 @@ BEGIN SELECT RAISE(ABORT, 'refused by the test trigger'); END`); err != nil {
 	c1 := claim(t, s, "d", protocol.Opponent, motion.ID, "k1")
 
 	release := holdWriteLock(t, path)
-	submit := func(w Write) func(context.Context) (Result, error) {
-		return func(ctx context.Context) (Result, error) { return s.Submit(ctx, w) }
+	submit := func(w protocol.Write) func(context.Context) (protocol.Result, error) {
+		return func(ctx context.Context) (protocol.Result, error) { return s.Submit(ctx, w) }
 	}
-	proposer := Write{DebateID: "d", Type: protocol.Claim, Role: protocol.Proposer, TargetID: c1.ID, Content: "second claim", ClientRequestID: "k3"}
+	proposer := protocol.Write{DebateID: "d", Type: protocol.Claim, Role: protocol.Proposer, TargetID: c1.ID, Content: "second claim", ClientRequestID: "k3"}
 	refused := proposer
 	refused.Content, refused.ClientRequestID = "refused", "k2"
 	replay := proposer
 	replay.Content = "changed on replay"
 	hits, commits := s.wr.fromMemory.Load(), s.wr.commits.Load()
-	out := queueWrites(t, s, nil, []func(context.Context) (Result, error){
+	out := queueWrites(t, s, nil, []func(context.Context) (protocol.Result, error){
 		submit(refused),
 		submit(proposer),
 		submit(replay),
-		submit(Write{DebateID: "d", Type: protocol.Intervention, Role: protocol.Arbitrator, Content: "stop", ClientRequestID: "k4"}),
-		submit(Write{DebateID: "e", Type: protocol.Claim, Role: protocol.Opponent, TargetID: other.ID, Content: "claim in e", ClientRequestID: "k5"}),
+		submit(protocol.Write{DebateID: "d", Type: protocol.Intervention, Role: protocol.Arbitrator, Content: "stop", ClientRequestID: "k4"}),
+		submit(protocol.Write{DebateID: "e", Type: protocol.Claim, Role: protocol.Opponent, TargetID: other.ID, Content: "claim in e", ClientRequestID: "k5"}),
 	})
 	release()
 	got := make([]submitted, len(out))
@@ -153,12 +153,12 @@ func TestReplayWhereTheWriteIsAllowed(t *testing.T) {
 	hits := s.wr.fromMemory.Load()
 	for _, tt := range []struct {
 		name string
-		w    Write
+		w    protocol.Write
 		orig protocol.Argument
 	}{
-		{"same write", Write{Type: protocol.Claim, Role: protocol.Opponent, TargetID: motion.ID, Content: "claim k1", ClientRequestID: "k1"}, c1},
-		{"another target and content", Write{Type: protocol.Claim, Role: protocol.Opponent, TargetID: c2.ID, Content: "changed", ClientRequestID: "k1"}, c1},
-		{"another type", Write{Type: protocol.Intervention, Role: protocol.Arbitrator, ClientRequestID: "k2"}, c2},
+		{"same write", protocol.Write{Type: protocol.Claim, Role: protocol.Opponent, TargetID: motion.ID, Content: "claim k1", ClientRequestID: "k1"}, c1},
+		{"another target and content", protocol.Write{Type: protocol.Claim, Role: protocol.Opponent, TargetID: c2.ID, Content: "changed", ClientRequestID: "k1"}, c1},
+		{"another type", protocol.Write{Type: protocol.Intervention, Role: protocol.Arbitrator, ClientRequestID: "k2"}, c2},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.w.DebateID = "d"

@@ -47,7 +47,7 @@ func TestHeadsAcrossStores(t *testing.T) {
 	}
 
 	// A waiter is woken through the watcher, which drops the stale head.
-	done := make(chan WaitResult, 1)
+	done := make(chan protocol.WaitResult, 1)
 	go func() {
 		w, err := a.Wait(ctx, "d", protocol.Opponent, c2.ID, 5*time.Second)
 		if err != nil {

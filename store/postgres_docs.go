@@ -10,7 +10,7 @@ import (
 	"github.com/debatehq/debate/protocol"
 )
 
-func (p *pgDB) createDocument(ctx context.Context, nd NewDocument) (protocol.Document, bool, error) {
+func (p *pgDB) createDocument(ctx context.Context, nd protocol.NewDocument) (protocol.Document, bool, error) {
 	tx, err := p.pool.Begin(ctx)
 	if err != nil {
 		return protocol.Document{}, false, fmt.Errorf("create document: %w", err)

@@ -29,22 +29,22 @@ func testRulingCannotBeBypassed(t *testing.T, db string) {
 	if err != nil || got.Argument.ID != c4.ID || got.Action != protocol.Respond {
 		t.Fatalf("wait before the ruling: %+v, %v", got, err)
 	}
-	iv, err := s.Submit(ctx, Write{DebateID: "d", Type: protocol.Intervention, Role: protocol.Arbitrator, Content: "hold on"})
+	iv, err := s.Submit(ctx, protocol.Write{DebateID: "d", Type: protocol.Intervention, Role: protocol.Arbitrator, Content: "hold on"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ruling, err := s.Submit(ctx, Write{DebateID: "d", Type: protocol.Ruling, Role: protocol.Arbitrator, Content: "add the cache warm-up to the plan"})
+	ruling, err := s.Submit(ctx, protocol.Write{DebateID: "d", Type: protocol.Ruling, Role: protocol.Arbitrator, Content: "add the cache warm-up to the plan"})
 	if err != nil {
 		t.Fatal(err)
 	}
 
 	writes := []struct {
 		name string
-		w    Write
+		w    protocol.Write
 	}{
-		{"appeal", Write{Type: protocol.Appeal, Content: "which option?", ClientRequestID: "k7"}},
-		{"claim", Write{Type: protocol.Claim, Content: "revised", ClientRequestID: "k8"}},
-		{"resolution", Write{Type: protocol.Resolution, Content: "done", ClientRequestID: "k9"}},
+		{"appeal", protocol.Write{Type: protocol.Appeal, Content: "which option?", ClientRequestID: "k7"}},
+		{"claim", protocol.Write{Type: protocol.Claim, Content: "revised", ClientRequestID: "k8"}},
+		{"resolution", protocol.Write{Type: protocol.Resolution, Content: "done", ClientRequestID: "k9"}},
 	}
 	for _, tt := range writes {
 		t.Run("stale "+tt.name, func(t *testing.T) {
@@ -78,12 +78,12 @@ func testRulingCannotBeBypassed(t *testing.T, db string) {
 	}
 
 	// Answering the ruling, or something newer, is accepted.
-	res, err := s.Submit(ctx, Write{DebateID: "d", Type: protocol.Claim, Role: protocol.Proposer, TargetID: ruling.Argument.ID, Content: "aligned", ClientRequestID: "k10"})
+	res, err := s.Submit(ctx, protocol.Write{DebateID: "d", Type: protocol.Claim, Role: protocol.Proposer, TargetID: ruling.Argument.ID, Content: "aligned", ClientRequestID: "k10"})
 	if err != nil || res.Argument.Seq != 7 {
 		t.Fatalf("claim answering the ruling: %+v, %v", res, err)
 	}
 	c8 := claim(t, s, "d", protocol.Opponent, res.Argument.ID, "k11")
-	if _, err := s.Submit(ctx, Write{DebateID: "d", Type: protocol.Appeal, Role: protocol.Proposer, TargetID: res.Argument.ID, Content: "a", ClientRequestID: "k12"}); err != nil {
+	if _, err := s.Submit(ctx, protocol.Write{DebateID: "d", Type: protocol.Appeal, Role: protocol.Proposer, TargetID: res.Argument.ID, Content: "a", ClientRequestID: "k12"}); err != nil {
 		t.Fatalf("appeal targeting an argument newer than the ruling (#7, newest #%d): %v", c8.Seq, err)
 	}
 }
@@ -184,8 +184,8 @@ func testRulingRule(t *testing.T, db string) {
 		t.Run(tt.name, func(t *testing.T) {
 			id := fmt.Sprint("d", i)
 			args := map[string]protocol.Argument{"m": mustCreate(t, s, id)}
-			submit := func(st *Store, mv move) (Result, error) {
-				w := Write{DebateID: id, Type: mv.typ, Role: mv.by, Content: "content of " + mv.label, ClientRequestID: mv.label}
+			submit := func(st *Store, mv move) (protocol.Result, error) {
+				w := protocol.Write{DebateID: id, Type: mv.typ, Role: mv.by, Content: "content of " + mv.label, ClientRequestID: mv.label}
 				if mv.target != "" {
 					w.TargetID = args[mv.target].ID
 				}
@@ -282,18 +282,18 @@ func TestRulingRuleInBatch(t *testing.T) {
 	motion := mustCreate(t, s, "d")
 	c2 := claim(t, s, "d", protocol.Opponent, motion.ID, "c2")
 	other := mustCreate(t, s, "e")
-	bypass := Write{DebateID: "d", Type: protocol.Claim, Role: protocol.Proposer, TargetID: c2.ID, Content: "late", ClientRequestID: "late"}
-	submit := func(w Write) func(context.Context) (Result, error) {
-		return func(ctx context.Context) (Result, error) { return s.Submit(ctx, w) }
+	bypass := protocol.Write{DebateID: "d", Type: protocol.Claim, Role: protocol.Proposer, TargetID: c2.ID, Content: "late", ClientRequestID: "late"}
+	submit := func(w protocol.Write) func(context.Context) (protocol.Result, error) {
+		return func(ctx context.Context) (protocol.Result, error) { return s.Submit(ctx, w) }
 	}
 
 	release := holdWriteLock(t, path)
 	before := s.wr.commits.Load()
-	outs := queueWrites(t, s, nil, []func(context.Context) (Result, error){
-		submit(Write{DebateID: "d", Type: protocol.Intervention, Role: protocol.Arbitrator, Content: "hold on"}),
-		submit(Write{DebateID: "d", Type: protocol.Ruling, Role: protocol.Arbitrator, Content: "cite your sources"}),
+	outs := queueWrites(t, s, nil, []func(context.Context) (protocol.Result, error){
+		submit(protocol.Write{DebateID: "d", Type: protocol.Intervention, Role: protocol.Arbitrator, Content: "hold on"}),
+		submit(protocol.Write{DebateID: "d", Type: protocol.Ruling, Role: protocol.Arbitrator, Content: "cite your sources"}),
 		submit(bypass),
-		submit(Write{DebateID: "e", Type: protocol.Claim, Role: protocol.Opponent, TargetID: other.ID, Content: "c", ClientRequestID: "e2"}),
+		submit(protocol.Write{DebateID: "e", Type: protocol.Claim, Role: protocol.Opponent, TargetID: other.ID, Content: "c", ClientRequestID: "e2"}),
 	})
 	release()
 	var got []submitted
@@ -325,7 +325,7 @@ func TestRulingRuleInBatch(t *testing.T) {
 	if s.wr.fromMemory.Load() != hits+1 {
 		t.Error("the write after the batch did not take its head from memory")
 	}
-	res, err := s.Submit(ctx, Write{DebateID: "d", Type: protocol.Claim, Role: protocol.Proposer, TargetID: ruling.ID, Content: "sourced", ClientRequestID: "aligned"})
+	res, err := s.Submit(ctx, protocol.Write{DebateID: "d", Type: protocol.Claim, Role: protocol.Proposer, TargetID: ruling.ID, Content: "sourced", ClientRequestID: "aligned"})
 	if err != nil || res.Argument.Seq != ruling.Seq+1 {
 		t.Fatalf("claim answering the ruling: %+v, %v", res.Argument, err)
 	}

@@ -31,7 +31,7 @@ func TestSchemaFromVersion1(t *testing.T) {
 	if err != nil || c.Motion.ID != "m1" || c.Debate.State != protocol.AwaitingOpponent {
 		t.Fatalf("debate after migration: %+v, %v", c, err)
 	}
-	if _, err := s.Submit(ctx, Write{DebateID: "kept", Type: protocol.Claim, Role: protocol.Opponent, TargetID: "m1",
+	if _, err := s.Submit(ctx, protocol.Write{DebateID: "kept", Type: protocol.Claim, Role: protocol.Opponent, TargetID: "m1",
 		Content: "claim", ClientRequestID: "r2"}); err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +165,7 @@ func checkMigrated(t *testing.T, s *Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stale := Write{DebateID: "ruled", Type: protocol.Claim, Role: protocol.Opponent, TargetID: "ruled-2", Content: "c", ClientRequestID: "stale"}
+	stale := protocol.Write{DebateID: "ruled", Type: protocol.Claim, Role: protocol.Opponent, TargetID: "ruled-2", Content: "c", ClientRequestID: "stale"}
 	want := protocol.CheckTarget(protocol.AwaitingOpponent, protocol.Claim, protocol.Opponent, ruled[1], ruled[3])
 	if _, err := s.Submit(ctx, stale); err == nil || err.Error() != want.Error() {
 		t.Errorf("write answering #2 of ruled: %v, want %v", err, want)
@@ -175,7 +175,7 @@ func checkMigrated(t *testing.T, s *Store) {
 	if _, err := s.Submit(ctx, aligned); err != nil {
 		t.Errorf("write answering the ruling: %v", err)
 	}
-	if _, err := s.Submit(ctx, Write{DebateID: "plain", Type: protocol.Claim, Role: protocol.Proposer, TargetID: "plain-1", Content: "c", ClientRequestID: "p"}); err != nil {
+	if _, err := s.Submit(ctx, protocol.Write{DebateID: "plain", Type: protocol.Claim, Role: protocol.Proposer, TargetID: "plain-1", Content: "c", ClientRequestID: "p"}); err != nil {
 		t.Errorf("write answering the motion of plain: %v", err)
 	}
 	for _, d := range oldDebates {
@@ -213,7 +213,7 @@ func checkOldRuling(t *testing.T, s *Store, id, target string, seq int) {
 	}
 	ruling := byID[fmt.Sprintf("%s-%d", id, seq+1)]
 	want := protocol.CheckTarget(protocol.AwaitingProposer, protocol.Claim, protocol.Proposer, byID[target], ruling)
-	_, err = s.Submit(ctx, Write{DebateID: id, Type: protocol.Claim, Role: protocol.Proposer, TargetID: target, Content: "c", ClientRequestID: "bypass"})
+	_, err = s.Submit(ctx, protocol.Write{DebateID: id, Type: protocol.Claim, Role: protocol.Proposer, TargetID: target, Content: "c", ClientRequestID: "bypass"})
 	if want == nil || err == nil || err.Error() != want.Error() {
 		t.Errorf("write answering %s after the old program's ruling: %v, want %v", target, err, want)
 	}

@@ -11,22 +11,6 @@ import (
 	"github.com/debatehq/debate/protocol"
 )
 
-// WaitResult is the answer to Wait. HasNew reports an argument newer than the
-// one the waiter had seen; Argument is then the newest argument, Arguments
-// every argument after the one the waiter had seen, oldest first (only the
-// newest when the waiter named none), and Action what the waiting role should
-// do. On a CLOSED debate Action is DebateClosed
-// and Argument the newest argument even when it is not new. When neither holds
-// (the timeout passed) Action is empty and Argument zero.
-type WaitResult struct {
-	HasNew      bool
-	Action      protocol.Action
-	Debate      protocol.Debate
-	Argument    protocol.Argument
-	Arguments   []protocol.Argument
-	LastSeenSeq int
-}
-
 // Wait returns the newest argument of debateID if it is newer than
 // afterArgumentID (or any argument when afterArgumentID is empty), with the
 // action for role (SPEC 2.3). Otherwise it waits up to timeout for one: a
@@ -36,10 +20,10 @@ type WaitResult struct {
 // debate is INVALID_INPUT (as seed 003 specifies); a missing debate
 // DEBATE_NOT_FOUND. Cancelling ctx
 // returns ctx's error.
-func (s *Store) Wait(ctx context.Context, debateID string, role protocol.Role, afterArgumentID string, timeout time.Duration) (WaitResult, error) {
+func (s *Store) Wait(ctx context.Context, debateID string, role protocol.Role, afterArgumentID string, timeout time.Duration) (protocol.WaitResult, error) {
 	if !role.Valid() {
 		_, err := protocol.ParseRole(string(role))
-		return WaitResult{}, err
+		return protocol.WaitResult{}, err
 	}
 	afterSeq := 0
 	if _, a, ok := s.heads.get(debateID); ok && afterArgumentID != "" && a.ID == afterArgumentID {
@@ -48,14 +32,14 @@ func (s *Store) Wait(ctx context.Context, debateID string, role protocol.Role, a
 	} else if afterArgumentID != "" {
 		argDebate, seq, found, err := s.position(ctx, afterArgumentID)
 		if err != nil {
-			return WaitResult{}, fmt.Errorf("wait on %s: %w", debateID, err)
+			return protocol.WaitResult{}, fmt.Errorf("wait on %s: %w", debateID, err)
 		}
 		afterSeq = seq
 		if !found || argDebate != debateID {
 			if _, _, err := s.newest(ctx, debateID); err != nil {
-				return WaitResult{}, err
+				return protocol.WaitResult{}, err
 			}
-			return WaitResult{}, protocol.Errorf(protocol.CodeInvalidInput, "argument_id %s does not belong to debate %s", afterArgumentID, debateID).
+			return protocol.WaitResult{}, protocol.Errorf(protocol.CodeInvalidInput, "argument_id %s does not belong to debate %s", afterArgumentID, debateID).
 				WithSuggestion("pass the id of the last argument you saw in this debate, or none to get the newest")
 		}
 	}
@@ -74,15 +58,15 @@ func (s *Store) Wait(ctx context.Context, debateID string, role protocol.Role, a
 	for {
 		d, a, err := s.newest(ctx, debateID)
 		if err != nil {
-			return WaitResult{}, err
+			return protocol.WaitResult{}, err
 		}
-		res := WaitResult{Debate: d, LastSeenSeq: afterSeq}
+		res := protocol.WaitResult{Debate: d, LastSeenSeq: afterSeq}
 		if a.Seq > afterSeq || d.State == protocol.Closed {
 			res.HasNew = a.Seq > afterSeq
 			res.Argument = a
 			res.Action = protocol.WaitAction(a, d.State, role)
 			if res.Arguments, err = s.after(ctx, a, afterSeq); err != nil {
-				return WaitResult{}, err
+				return protocol.WaitResult{}, err
 			}
 			return res, nil
 		}
@@ -94,7 +78,7 @@ func (s *Store) Wait(ctx context.Context, debateID string, role protocol.Role, a
 		case <-expired:
 			return res, nil
 		case <-ctx.Done():
-			return WaitResult{}, ctx.Err()
+			return protocol.WaitResult{}, ctx.Err()
 		}
 	}
 }

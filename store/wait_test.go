@@ -15,7 +15,7 @@ const waitLong = 30 * time.Second
 
 func claim(t testing.TB, s *Store, debate string, role protocol.Role, target, key string) protocol.Argument {
 	t.Helper()
-	res, err := s.Submit(context.Background(), Write{DebateID: debate, Type: protocol.Claim, Role: role,
+	res, err := s.Submit(context.Background(), protocol.Write{DebateID: debate, Type: protocol.Claim, Role: role,
 		TargetID: target, Content: "claim " + key, ClientRequestID: key})
 	if err != nil {
 		t.Fatal(err)
@@ -49,11 +49,11 @@ func testWaitAnswersAtOnce(t *testing.T, db string) {
 	motion := mustCreate(t, s, "d")
 	c := claim(t, s, "d", protocol.Opponent, motion.ID, "k1")
 	closedMotion := mustCreate(t, s, "closed")
-	ruled, err := s.Submit(ctx, Write{DebateID: "closed", Type: protocol.Intervention, Role: protocol.Arbitrator})
+	ruled, err := s.Submit(ctx, protocol.Write{DebateID: "closed", Type: protocol.Intervention, Role: protocol.Arbitrator})
 	if err != nil {
 		t.Fatal(err)
 	}
-	closing, err := s.Submit(ctx, Write{DebateID: "closed", Type: protocol.Ruling, Role: protocol.Arbitrator, Content: "stop", Close: true})
+	closing, err := s.Submit(ctx, protocol.Write{DebateID: "closed", Type: protocol.Ruling, Role: protocol.Arbitrator, Content: "stop", Close: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +165,7 @@ func testWaitWakes(t *testing.T, db string) {
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			type out struct {
-				res WaitResult
+				res protocol.WaitResult
 				err error
 			}
 			done := make(chan out, 1)

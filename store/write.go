@@ -20,38 +20,6 @@ const maxIDLen = 200
 // maxTitleLen bounds debate and document titles, in characters.
 const maxTitleLen = 500
 
-// NewDebate is a debate to create together with its MOTION.
-type NewDebate struct {
-	ID              string
-	Title           string
-	Type            protocol.DebateType
-	Content         string // the MOTION
-	ClientRequestID string
-}
-
-// Write is one argument submitted to an existing debate (any type but MOTION,
-// which only Create writes). Close is read only for a RULING.
-type Write struct {
-	DebateID        string
-	Type            protocol.ArgType
-	Role            protocol.Role
-	TargetID        string
-	Content         string
-	ClientRequestID string
-	Close           bool
-}
-
-// Result is the outcome of Create or Submit. Argument is the written argument
-// or, on a replay, the original one; Debate is the debate as it is now. After
-// a new RESOLUTION, AutoRuling is the RULING the store added (nil if that
-// write failed; the RESOLUTION stands either way).
-type Result struct {
-	Argument   protocol.Argument
-	Debate     protocol.Debate
-	Replay     bool
-	AutoRuling *protocol.Argument
-}
-
 const argCols = "id, debate_id, parent_id, type, role, content, client_request_id, seq, state_after, created_at"
 
 // writeStmts are the statements of the write pipeline, prepared once on the
@@ -125,9 +93,9 @@ func (w *writeStmts) close() {
 // or closed. The same ID with another ClientRequestID is refused with
 // INVALID_INPUT, as the seed server answers. Creates are committed together
 // with concurrent writes, as Submit describes.
-func (s *Store) Create(ctx context.Context, nd NewDebate) (Result, error) {
+func (s *Store) Create(ctx context.Context, nd protocol.NewDebate) (protocol.Result, error) {
 	if err := s.validateCreate(nd); err != nil {
-		return Result{}, err
+		return protocol.Result{}, err
 	}
 	if s.pg != nil {
 		return s.pg.create(ctx, nd)
@@ -135,7 +103,7 @@ func (s *Store) Create(ctx context.Context, nd NewDebate) (Result, error) {
 	return s.wr.do(ctx, &op{create: &nd})
 }
 
-func (s *Store) validateCreate(nd NewDebate) error {
+func (s *Store) validateCreate(nd protocol.NewDebate) error {
 	if err := checkID("debate_id", nd.ID); err != nil {
 		return err
 	}
@@ -155,7 +123,7 @@ func (s *Store) validateCreate(nd NewDebate) error {
 	return s.checkContent(protocol.Motion, nd.Content)
 }
 
-func (b *batchTx) create(nd NewDebate) (Result, error) {
+func (b *batchTx) create(nd protocol.NewDebate) (protocol.Result, error) {
 	ctx := context.Background()
 	tx := b.tx
 	d, err := scanDebate(tx.QueryRowContext(ctx, `SELECT `+debateCols+` FROM debates WHERE id = ?`, nd.ID))
@@ -163,27 +131,27 @@ func (b *batchTx) create(nd NewDebate) (Result, error) {
 	case err == nil:
 		motion, err := scanArgument(tx.QueryRowContext(ctx, `SELECT `+argCols+` FROM arguments WHERE debate_id = ? AND seq = 1`, nd.ID))
 		if err != nil {
-			return Result{}, fmt.Errorf("create debate %s: read motion: %w", nd.ID, err)
+			return protocol.Result{}, fmt.Errorf("create debate %s: read motion: %w", nd.ID, err)
 		}
 		if motion.ClientRequestID != nd.ClientRequestID {
-			return Result{}, errDebateExists(nd.ID, d.State)
+			return protocol.Result{}, errDebateExists(nd.ID, d.State)
 		}
-		return Result{Argument: motion, Debate: d, Replay: true}, nil
+		return protocol.Result{Argument: motion, Debate: d, Replay: true}, nil
 	case !errors.Is(err, sql.ErrNoRows):
-		return Result{}, fmt.Errorf("create debate %s: %w", nd.ID, err)
+		return protocol.Result{}, fmt.Errorf("create debate %s: %w", nd.ID, err)
 	}
 
 	state, err := protocol.Transition(protocol.None, protocol.Motion, protocol.Proposer, false)
 	if err != nil {
-		return Result{}, err
+		return protocol.Result{}, err
 	}
 	now := b.s.now()
 	if err := b.savepoint(); err != nil {
-		return Result{}, fmt.Errorf("create debate %s: %w", nd.ID, err)
+		return protocol.Result{}, fmt.Errorf("create debate %s: %w", nd.ID, err)
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO debates (id, title, debate_type, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`,
 		nd.ID, nd.Title, string(nd.Type), string(state), now, now); err != nil {
-		return Result{}, fmt.Errorf("create debate %s: %w", nd.ID, err)
+		return protocol.Result{}, fmt.Errorf("create debate %s: %w", nd.ID, err)
 	}
 	a := protocol.Argument{
 		ID: newID(), DebateID: nd.ID, Type: protocol.Motion, Role: protocol.Proposer,
@@ -191,10 +159,10 @@ func (b *batchTx) create(nd NewDebate) (Result, error) {
 		CreatedAt: parseTime(now),
 	}
 	if _, err := insertArgument(ctx, b.insert, a, now); err != nil {
-		return Result{}, fmt.Errorf("create debate %s: %w", nd.ID, err)
+		return protocol.Result{}, fmt.Errorf("create debate %s: %w", nd.ID, err)
 	}
 	t := parseTime(now)
-	return Result{
+	return protocol.Result{
 		Argument: a,
 		Debate:   protocol.Debate{ID: nd.ID, Title: nd.Title, Type: nd.Type, State: state, CreatedAt: t, UpdatedAt: t},
 	}, nil
@@ -224,9 +192,9 @@ func (b *batchTx) create(nd NewDebate) (Result, error) {
 // nothing is written. Once the writer has taken the write into a batch, Submit
 // waits for that batch (a few milliseconds) and returns the write's outcome,
 // which may be a committed argument. After Close, Submit fails.
-func (s *Store) Submit(ctx context.Context, w Write) (Result, error) {
+func (s *Store) Submit(ctx context.Context, w protocol.Write) (protocol.Result, error) {
 	if err := s.validateWrite(w); err != nil {
-		return Result{}, err
+		return protocol.Result{}, err
 	}
 	if w.ClientRequestID == "" {
 		w.ClientRequestID = newID()
@@ -237,7 +205,7 @@ func (s *Store) Submit(ctx context.Context, w Write) (Result, error) {
 	return s.wr.do(ctx, &op{write: &w})
 }
 
-func (s *Store) validateWrite(w Write) error {
+func (s *Store) validateWrite(w protocol.Write) error {
 	if w.DebateID == "" {
 		return invalid("debate_id is required", "")
 	}
@@ -297,7 +265,7 @@ type pipelineHead struct {
 // writer's commits left its head and no other process has committed since
 // (see heads.written); the database then only answers for a target older
 // than the newest argument. Otherwise one statement reads it all.
-func (b *batchTx) headOf(w Write) (pipelineHead, error) {
+func (b *batchTx) headOf(w protocol.Write) (pipelineHead, error) {
 	e, ok := b.written[w.DebateID]
 	if !ok && b.fromHeads {
 		e, ok = b.s.heads.written(w.DebateID)
@@ -323,7 +291,7 @@ func (b *batchTx) headOf(w Write) (pipelineHead, error) {
 // readHead reads the pipeline's head of w from the database: the debate with
 // the seq of the arbitrator's last word, its newest argument (n), the argument with the write's client_request_id (e)
 // and the target (t).
-func (b *batchTx) readHead(w Write) (pipelineHead, error) {
+func (b *batchTx) readHead(w protocol.Write) (pipelineHead, error) {
 	var (
 		h                                 pipelineHead
 		dtype, state, created, updated    string
@@ -353,10 +321,10 @@ func (b *batchTx) readHead(w Write) (pipelineHead, error) {
 // replay is answered as one whatever the state now. Besides the outcome it
 // returns the seq of the debate's last word after a new argument (see
 // lastWordAfter).
-func (b *batchTx) write(w Write) (Result, int, error) {
+func (b *batchTx) write(w protocol.Write) (protocol.Result, int, error) {
 	h, err := b.headOf(w)
 	if err != nil {
-		return Result{}, 0, err
+		return protocol.Result{}, 0, err
 	}
 	if h.existingID != "" {
 		res, err := b.replay(w, h.d)
@@ -369,12 +337,12 @@ func (b *batchTx) write(w Write) (Result, int, error) {
 				return res, 0, perr
 			}
 		}
-		return Result{}, 0, err
+		return protocol.Result{}, 0, err
 	}
 	ctx := context.Background()
 	now := b.s.now()
 	if err := b.savepoint(); err != nil {
-		return Result{}, 0, fmt.Errorf("submit %s to %s: %w", w.Type, w.DebateID, err)
+		return protocol.Result{}, 0, fmt.Errorf("submit %s to %s: %w", w.Type, w.DebateID, err)
 	}
 	a := protocol.Argument{
 		ID: newID(), DebateID: w.DebateID, ParentID: parent, Type: w.Type, Role: w.Role,
@@ -383,24 +351,24 @@ func (b *batchTx) write(w Write) (Result, int, error) {
 	}
 	inserted, err := insertArgument(ctx, b.insert, a, now)
 	if err != nil {
-		return Result{}, 0, fmt.Errorf("submit %s to %s: %w", w.Type, w.DebateID, err)
+		return protocol.Result{}, 0, fmt.Errorf("submit %s to %s: %w", w.Type, w.DebateID, err)
 	}
 	if !inserted {
 		res, err := b.replay(w, h.d) // nothing was written
 		return res, 0, err
 	}
 	if _, err := b.update.ExecContext(ctx, string(next), now, w.DebateID); err != nil {
-		return Result{}, 0, fmt.Errorf("submit %s to %s: update state: %w", w.Type, w.DebateID, err)
+		return protocol.Result{}, 0, fmt.Errorf("submit %s to %s: update state: %w", w.Type, w.DebateID, err)
 	}
 	d := h.d
 	d.State, d.UpdatedAt = next, a.CreatedAt
-	return Result{Argument: a, Debate: d}, lastWordAfter(h.lastWord, a), nil
+	return protocol.Result{Argument: a, Debate: d}, lastWordAfter(h.lastWord, a), nil
 }
 
 // decide runs the checks of the pipeline after idempotency: the target
 // belongs to the debate, the transition is allowed, the arbitrator's word is
 // not bypassed. It returns the state after the write and its parent.
-func (b *batchTx) decide(w Write, h pipelineHead) (protocol.State, string, error) {
+func (b *batchTx) decide(w protocol.Write, h pipelineHead) (protocol.State, string, error) {
 	parent := w.TargetID
 	if parent != "" {
 		if h.targetDebate != w.DebateID {
@@ -423,19 +391,19 @@ func (b *batchTx) decide(w Write, h pipelineHead) (protocol.State, string, error
 
 // findReplay returns the replay of w if its debate holds an argument with
 // w's client_request_id.
-func (b *batchTx) findReplay(w Write, d protocol.Debate) (Result, bool, error) {
+func (b *batchTx) findReplay(w protocol.Write, d protocol.Debate) (protocol.Result, bool, error) {
 	orig, err := scanArgument(b.existing.QueryRowContext(context.Background(), w.DebateID, w.ClientRequestID))
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		return Result{}, false, nil
+		return protocol.Result{}, false, nil
 	case err != nil:
-		return Result{}, false, fmt.Errorf("submit %s to %s: read original: %w", w.Type, w.DebateID, err)
+		return protocol.Result{}, false, fmt.Errorf("submit %s to %s: read original: %w", w.Type, w.DebateID, err)
 	}
-	return Result{Argument: orig, Debate: d, Replay: true}, true, nil
+	return protocol.Result{Argument: orig, Debate: d, Replay: true}, true, nil
 }
 
 // replay returns the replay of w, whose original its debate holds.
-func (b *batchTx) replay(w Write, d protocol.Debate) (Result, error) {
+func (b *batchTx) replay(w protocol.Write, d protocol.Debate) (protocol.Result, error) {
 	res, found, err := b.findReplay(w, d)
 	if err == nil && !found {
 		err = fmt.Errorf("submit %s to %s: the original of client_request_id %q vanished", w.Type, w.DebateID, w.ClientRequestID)
@@ -447,7 +415,7 @@ func (b *batchTx) replay(w Write, d protocol.Debate) (Result, error) {
 // arbitrator's last word, at lastWordSeq: unless the arbitrator writes, it
 // reads that argument (one lookup by (debate_id, seq)) for the refusal to
 // name.
-func (b *batchTx) checkTarget(d protocol.Debate, w Write, targetSeq, lastWordSeq int) error {
+func (b *batchTx) checkTarget(d protocol.Debate, w protocol.Write, targetSeq, lastWordSeq int) error {
 	if w.Role == protocol.Arbitrator {
 		return nil
 	}

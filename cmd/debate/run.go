@@ -285,6 +285,7 @@ func (o *runOptions) run(e *env, cfg *configs.Config) int {
 	closeJournal := func() {}
 	var journaled *orchestrator.Journaled
 	var journal orchestrator.Journal
+	var notes orchestrator.Notebook
 	if o.output != "-" {
 		path := filepath.Join(cfg.Output.Dir, journalFile)
 		if !o.resume {
@@ -315,7 +316,7 @@ func (o *runOptions) run(e *env, cfg *configs.Config) int {
 		}
 		journaled = orchestrator.NewJournaled(client, j, logger)
 		completer = journaled
-		journal = j
+		journal, notes = j, j
 	}
 	sel := selectIDs(cfg, o.topics)
 	opt := orchestrator.Options{Topics: sel.topics, Events: progress.Handle, Logger: logger}
@@ -325,7 +326,7 @@ func (o *runOptions) run(e *env, cfg *configs.Config) int {
 			return e.fail("run", err)
 		}
 		defer motions.close()
-		opt.Motions = &orchestrator.MotionOptions{Store: motions.st, Roles: motions.roles, RunID: motions.runID, Motions: motions.ids, Journal: journal}
+		opt.Motions = &orchestrator.MotionOptions{Store: motions.st, Roles: motions.roles, RunID: motions.runID, Motions: motions.ids, Journal: notes}
 	}
 	run, runErr := orchestrator.New(cfg, completer, set, opt).Run(ctx)
 	progress.Close()
