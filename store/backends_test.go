@@ -32,6 +32,9 @@ func forBackends(t *testing.T, test func(t *testing.T, db string)) {
 	}
 }
 
+// sqliteOf returns the SQLite backend of s, for tests that look inside it.
+func sqliteOf(s *Store) *sqliteDB { return s.db.(*sqliteDB) }
+
 func TestIsPostgres(t *testing.T) {
 	for _, tt := range []struct {
 		db   string

@@ -48,9 +48,9 @@ func holdWriteLock(t *testing.T, path string) (release func()) {
 func waitQueued(t *testing.T, s *Store, n int) {
 	t.Helper()
 	for i := 0; ; i++ {
-		s.wr.mu.Lock()
-		q := len(s.wr.queue)
-		s.wr.mu.Unlock()
+		sqliteOf(s).wr.mu.Lock()
+		q := len(sqliteOf(s).wr.queue)
+		sqliteOf(s).wr.mu.Unlock()
 		if q >= n {
 			return
 		}
@@ -134,7 +134,7 @@ func TestBatchOutcomes(t *testing.T) {
 	}
 
 	release := holdWriteLock(t, path)
-	before := s.wr.commits.Load()
+	before := sqliteOf(s).wr.commits.Load()
 	outs := queueWrites(t, s, nil, ops)
 	release()
 
@@ -161,7 +161,7 @@ func TestBatchOutcomes(t *testing.T) {
 			}
 		}
 	}
-	if n := s.wr.commits.Load() - before; n != 1 {
+	if n := sqliteOf(s).wr.commits.Load() - before; n != 1 {
 		t.Errorf("%d commits for the batch, want 1", n)
 	}
 	select {
@@ -281,9 +281,9 @@ func TestCloseWithWritesQueued(t *testing.T) {
 	closed := make(chan error, 1)
 	go func() { closed <- s.Close() }()
 	for {
-		s.wr.mu.Lock()
-		c := s.wr.closed
-		s.wr.mu.Unlock()
+		sqliteOf(s).wr.mu.Lock()
+		c := sqliteOf(s).wr.closed
+		sqliteOf(s).wr.mu.Unlock()
 		if c {
 			break
 		}

@@ -69,7 +69,7 @@ func BenchmarkSubmit(b *testing.B) {
 		var left atomic.Int64
 		left.Store(int64(b.N))
 		ctx := context.Background()
-		commits0 := s.wr.commits.Load()
+		commits0 := sqliteOf(s).wr.commits.Load()
 		b.ResetTimer()
 		start, cpu0 := time.Now(), cpuTime()
 		lat := make([][]time.Duration, writers)
@@ -95,7 +95,7 @@ func BenchmarkSubmit(b *testing.B) {
 		n := float64(b.N)
 		b.ReportMetric(n/time.Since(start).Seconds(), "writes/s")
 		b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/n, "cpu-µs/write")
-		b.ReportMetric(n/float64(s.wr.commits.Load()-commits0), "writes/commit")
+		b.ReportMetric(n/float64(sqliteOf(s).wr.commits.Load()-commits0), "writes/commit")
 		all := slices.Concat(lat...)
 		slices.Sort(all)
 		b.ReportMetric(float64(all[len(all)*99/100])/float64(time.Millisecond), "p99-ms")

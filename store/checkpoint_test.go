@@ -43,7 +43,7 @@ func TestCheckpointBoundsWAL(t *testing.T) {
 			// restarting the WAL: SQLite's checkpoint starvation.)
 			id := fmt.Sprint("d", g)
 			for !stop.Load() {
-				_, a, err := s.readNewest(ctx, id)
+				_, a, err := sqliteOf(s).readNewest(ctx, id)
 				if err == nil {
 					_, _, err = s.Since(ctx, id, a.Seq-3)
 				}
@@ -55,7 +55,7 @@ func TestCheckpointBoundsWAL(t *testing.T) {
 			}
 		})
 	}
-	frames0 := s.ckpt.frames.Load()
+	frames0 := sqliteOf(s).ckpt.frames.Load()
 	for g := range writers {
 		wg.Go(func() {
 			id, target := fmt.Sprint("d", g), targets[g]
@@ -75,15 +75,15 @@ func TestCheckpointBoundsWAL(t *testing.T) {
 	stop.Store(true)
 	readers.Wait()
 
-	committed := s.ckpt.frames.Load() - frames0
+	committed := sqliteOf(s).ckpt.frames.Load() - frames0
 	st, err := os.Stat(path + "-wal")
 	if err != nil {
 		t.Fatal(err)
 	}
 	walFrames := st.Size() / (4096 + 24)
 	t.Logf("%d frames committed in %d batches; %d checkpoints, %d restarts; WAL file %d frames",
-		committed, s.wr.commits.Load(), s.ckpt.passes.Load(), s.ckpt.restarts.Load(), walFrames)
-	if s.ckpt.passes.Load() == 0 || s.ckpt.restarts.Load() == 0 {
+		committed, sqliteOf(s).wr.commits.Load(), sqliteOf(s).ckpt.passes.Load(), sqliteOf(s).ckpt.restarts.Load(), walFrames)
+	if sqliteOf(s).ckpt.passes.Load() == 0 || sqliteOf(s).ckpt.restarts.Load() == 0 {
 		t.Fatal("no checkpoint ran, or none copied every frame")
 	}
 	// Without restarts the WAL would hold every frame committed. With them

@@ -22,21 +22,21 @@ func TestWriteHeadAfterForeignCommit(t *testing.T) {
 	b := openAt(t, path, Options{})
 	motion := mustCreate(t, a, "d")
 	c1 := claim(t, a, "d", protocol.Opponent, motion.ID, "k1")
-	hits := a.wr.fromMemory.Load()
+	hits := sqliteOf(a).wr.fromMemory.Load()
 	c2 := claim(t, a, "d", protocol.Proposer, c1.ID, "k2")
-	if a.wr.fromMemory.Load() != hits+1 {
+	if sqliteOf(a).wr.fromMemory.Load() != hits+1 {
 		t.Fatal("a write after the writer's own commit read its head from the database")
 	}
 
 	c3 := claim(t, b, "d", protocol.Opponent, c2.ID, "k3")
-	hits = a.wr.fromMemory.Load()
+	hits = sqliteOf(a).wr.fromMemory.Load()
 	// From the head in memory (seq 3, awaiting the opponent) the proposer
 	// would be refused, and seq 4 is taken.
 	c4 := claim(t, a, "d", protocol.Proposer, c3.ID, "k4")
 	if c4.Seq != 5 || c4.ParentID != c3.ID {
 		t.Fatalf("after another Store's write: seq %d parent %s, want 5 and %s", c4.Seq, c4.ParentID, c3.ID)
 	}
-	if a.wr.fromMemory.Load() != hits {
+	if sqliteOf(a).wr.fromMemory.Load() != hits {
 		t.Fatal("a write after another Store's commit took its head from memory")
 	}
 
@@ -89,7 +89,7 @@ BEGIN SELECT RAISE(ABORT, 'refused by the test trigger'); END`); err != nil {
 	refused.Content, refused.ClientRequestID = "refused", "k2"
 	replay := proposer
 	replay.Content = "changed on replay"
-	hits, commits := s.wr.fromMemory.Load(), s.wr.commits.Load()
+	hits, commits := sqliteOf(s).wr.fromMemory.Load(), sqliteOf(s).wr.commits.Load()
 	out := queueWrites(t, s, nil, []func(context.Context) (protocol.Result, error){
 		submit(refused),
 		submit(proposer),
@@ -119,10 +119,10 @@ BEGIN SELECT RAISE(ABORT, 'refused by the test trigger'); END`); err != nil {
 	if a := got[4].res.Argument; got[4].err != nil || a.Seq != 2 || a.ParentID != other.ID {
 		t.Fatalf("claim in e: %+v, %v", got[4].res, got[4].err)
 	}
-	if n := s.wr.commits.Load() - commits; n != 1 {
+	if n := sqliteOf(s).wr.commits.Load() - commits; n != 1 {
 		t.Errorf("%d commits, want the batch in one", n)
 	}
-	if n := s.wr.fromMemory.Load() - hits; n != 5 {
+	if n := sqliteOf(s).wr.fromMemory.Load() - hits; n != 5 {
 		t.Errorf("%d of 5 heads came from memory", n)
 	}
 
@@ -150,7 +150,7 @@ func TestReplayWhereTheWriteIsAllowed(t *testing.T) {
 	motion := mustCreate(t, s, "d")
 	c1 := claim(t, s, "d", protocol.Opponent, motion.ID, "k1")
 	c2 := claim(t, s, "d", protocol.Proposer, c1.ID, "k2")
-	hits := s.wr.fromMemory.Load()
+	hits := sqliteOf(s).wr.fromMemory.Load()
 	for _, tt := range []struct {
 		name string
 		w    protocol.Write
@@ -168,7 +168,7 @@ func TestReplayWhereTheWriteIsAllowed(t *testing.T) {
 			}
 		})
 	}
-	if n := s.wr.fromMemory.Load() - hits; n != 3 {
+	if n := sqliteOf(s).wr.fromMemory.Load() - hits; n != 3 {
 		t.Errorf("%d of 3 heads came from memory", n)
 	}
 	if n := countArgs(t, s, "d"); n != 3 {

@@ -259,10 +259,11 @@ func lastWordSeq(t testing.TB, s *Store, id string) int {
 	ctx := context.Background()
 	var n int
 	var err error
-	if s.pg != nil {
-		err = s.pg.pool.QueryRow(ctx, `SELECT last_word_seq FROM debates WHERE id = $1`, id).Scan(&n)
-	} else {
-		err = s.r.QueryRowContext(ctx, `SELECT last_word_seq FROM debates WHERE id = ?`, id).Scan(&n)
+	switch db := s.db.(type) {
+	case *pgDB:
+		err = db.pool.QueryRow(ctx, `SELECT last_word_seq FROM debates WHERE id = $1`, id).Scan(&n)
+	case *sqliteDB:
+		err = db.r.QueryRowContext(ctx, `SELECT last_word_seq FROM debates WHERE id = ?`, id).Scan(&n)
 	}
 	if err != nil {
 		t.Fatalf("read last_word_seq of %s: %v", id, err)
@@ -288,7 +289,7 @@ func TestRulingRuleInBatch(t *testing.T) {
 	}
 
 	release := holdWriteLock(t, path)
-	before := s.wr.commits.Load()
+	before := sqliteOf(s).wr.commits.Load()
 	outs := queueWrites(t, s, nil, []func(context.Context) (protocol.Result, error){
 		submit(protocol.Write{DebateID: "d", Type: protocol.Intervention, Role: protocol.Arbitrator, Content: "hold on"}),
 		submit(protocol.Write{DebateID: "d", Type: protocol.Ruling, Role: protocol.Arbitrator, Content: "cite your sources"}),
@@ -300,7 +301,7 @@ func TestRulingRuleInBatch(t *testing.T) {
 	for _, ch := range outs {
 		got = append(got, <-ch)
 	}
-	if n := s.wr.commits.Load() - before; n != 1 {
+	if n := sqliteOf(s).wr.commits.Load() - before; n != 1 {
 		t.Fatalf("%d commits, want the writes in one batch", n)
 	}
 	for i, g := range []submitted{got[0], got[1], got[3]} {
@@ -317,12 +318,12 @@ func TestRulingRuleInBatch(t *testing.T) {
 	checkLastWord(t, s, "d")
 	checkLastWord(t, s, "e")
 
-	hits := s.wr.fromMemory.Load()
+	hits := sqliteOf(s).wr.fromMemory.Load()
 	bypass.ClientRequestID = "later"
 	if _, err := s.Submit(ctx, bypass); err == nil || err.Error() != want.Error() {
 		t.Fatalf("bypassing write after the batch: %v, want %v", err, want)
 	}
-	if s.wr.fromMemory.Load() != hits+1 {
+	if sqliteOf(s).wr.fromMemory.Load() != hits+1 {
 		t.Error("the write after the batch did not take its head from memory")
 	}
 	res, err := s.Submit(ctx, protocol.Write{DebateID: "d", Type: protocol.Claim, Role: protocol.Proposer, TargetID: ruling.ID, Content: "sourced", ClientRequestID: "aligned"})

@@ -39,7 +39,7 @@ func TestSchemaFromVersion1(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	for name, db := range map[string]*sql.DB{"migrating connection": s.w, "connection open before": old} {
+	for name, db := range map[string]*sql.DB{"migrating connection": sqliteOf(s).w, "connection open before": old} {
 		for _, q := range []string{
 			`INSERT INTO arguments (` + argCols + `) VALUES ('x', 'kept', NULL, 'CLAIMS', 'opponent', 'c', 'x', 9, 'CLOSED', 'now')`,
 			`INSERT INTO arguments (` + argCols + `) VALUES ('x', 'kept', NULL, 'CLAIM', 'judge', 'c', 'x', 9, 'CLOSED', 'now')`,
@@ -232,7 +232,7 @@ func TestSchemaFromVersion2(t *testing.T) {
 
 	s := openAt(t, path, Options{})
 	var v int
-	if err := s.r.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil || v != SchemaVersion {
+	if err := sqliteOf(s).r.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil || v != SchemaVersion {
 		t.Fatalf("user_version %d (%v), want %d", v, err, SchemaVersion)
 	}
 	checkMigrated(t, s)

@@ -382,19 +382,19 @@ func TestMigrations(t *testing.T) {
 		t.Fatal(err)
 	}
 	var v int
-	if err := s.r.QueryRow("PRAGMA user_version").Scan(&v); err != nil || v != SchemaVersion {
+	if err := sqliteOf(s).r.QueryRow("PRAGMA user_version").Scan(&v); err != nil || v != SchemaVersion {
 		t.Fatalf("user_version %d (%v), want %d", v, err, SchemaVersion)
 	}
 	var mode string
-	if err := s.r.QueryRow("PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
+	if err := sqliteOf(s).r.QueryRow("PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
 		t.Errorf("journal_mode %q (%v)", mode, err)
 	}
 	var fk int
-	if err := s.r.QueryRow("PRAGMA foreign_keys").Scan(&fk); err != nil || fk != 1 {
+	if err := sqliteOf(s).r.QueryRow("PRAGMA foreign_keys").Scan(&fk); err != nil || fk != 1 {
 		t.Errorf("foreign_keys %d (%v)", fk, err)
 	}
 	mustCreate(t, s, "kept")
-	if _, err := s.w.Exec("PRAGMA user_version = 99"); err != nil {
+	if _, err := sqliteOf(s).w.Exec("PRAGMA user_version = 99"); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()

@@ -2,8 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -30,13 +28,13 @@ func (s *Store) Wait(ctx context.Context, debateID string, role protocol.Role, a
 		// The waiter has seen the newest argument, as it mostly has.
 		afterSeq = a.Seq
 	} else if afterArgumentID != "" {
-		argDebate, seq, found, err := s.position(ctx, afterArgumentID)
+		argDebate, seq, found, err := s.db.position(ctx, afterArgumentID)
 		if err != nil {
 			return protocol.WaitResult{}, fmt.Errorf("wait on %s: %w", debateID, err)
 		}
 		afterSeq = seq
 		if !found || argDebate != debateID {
-			if _, _, err := s.newest(ctx, debateID); err != nil {
+			if _, _, err := s.db.newest(ctx, debateID); err != nil {
 				return protocol.WaitResult{}, err
 			}
 			return protocol.WaitResult{}, protocol.Errorf(protocol.CodeInvalidInput, "argument_id %s does not belong to debate %s", afterArgumentID, debateID).
@@ -56,7 +54,7 @@ func (s *Store) Wait(ctx context.Context, debateID string, role protocol.Role, a
 		expired = t.C
 	}
 	for {
-		d, a, err := s.newest(ctx, debateID)
+		d, a, err := s.db.newest(ctx, debateID)
 		if err != nil {
 			return protocol.WaitResult{}, err
 		}
@@ -83,19 +81,6 @@ func (s *Store) Wait(ctx context.Context, debateID string, role protocol.Role, a
 	}
 }
 
-// position returns the debate and seq of argument id; found is false when
-// there is no such argument.
-func (s *Store) position(ctx context.Context, id string) (debateID string, seq int, found bool, err error) {
-	if s.pg != nil {
-		return s.pg.position(ctx, id)
-	}
-	err = s.r.QueryRowContext(ctx, `SELECT debate_id, seq FROM arguments WHERE id = ?`, id).Scan(&debateID, &seq)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", 0, false, nil
-	}
-	return debateID, seq, err == nil, err
-}
-
 // after lists the arguments after afterSeq up to newest, oldest first; with
 // afterSeq 0 (the waiter named no argument) only newest. It reads the database
 // only when more than newest is new.
@@ -116,51 +101,6 @@ func (s *Store) after(ctx context.Context, newest protocol.Argument, afterSeq in
 		args = args[:len(args)-1]
 	}
 	return args, nil
-}
-
-// newest returns a debate and its newest argument: the head kept in memory
-// while it is fresh (see heads), else read in one statement.
-func (s *Store) newest(ctx context.Context, debateID string) (protocol.Debate, protocol.Argument, error) {
-	if s.pg != nil {
-		return s.pg.newest(ctx, debateID)
-	}
-	if d, a, ok := s.heads.get(debateID); ok {
-		return d, a, nil
-	}
-	if s.wr.verify() {
-		if d, a, ok := s.heads.get(debateID); ok {
-			return d, a, nil
-		}
-	}
-	gen := s.heads.generation()
-	d, a, err := s.readNewest(ctx, debateID)
-	if err == nil {
-		s.heads.put(gen, d, a)
-	}
-	return d, a, err
-}
-
-// readNewest reads a debate and its newest argument from SQLite in one
-// statement.
-func (s *Store) readNewest(ctx context.Context, debateID string) (protocol.Debate, protocol.Argument, error) {
-	var d protocol.Debate
-	var a protocol.Argument
-	var typ, state, created, updated, aType, aRole, aState, aCreated string
-	var parent sql.NullString
-	err := s.stmts.newest.QueryRowContext(ctx, debateID).Scan(&d.Title, &typ, &state, &created, &updated,
-		&a.ID, &a.DebateID, &parent, &aType, &aRole, &a.Content, &a.ClientRequestID, &a.Seq, &aState, &aCreated)
-	if errors.Is(err, sql.ErrNoRows) {
-		return d, a, notFound(debateID)
-	}
-	if err != nil {
-		return d, a, fmt.Errorf("read debate %s: %w", debateID, err)
-	}
-	d.ID, d.Type, d.State = debateID, protocol.DebateType(typ), protocol.State(state)
-	d.CreatedAt, d.UpdatedAt = parseTime(created), parseTime(updated)
-	a.ParentID = parent.String
-	a.Type, a.Role, a.StateAfter = protocol.ArgType(aType), protocol.Role(aRole), protocol.State(aState)
-	a.CreatedAt = parseTime(aCreated)
-	return d, a, nil
 }
 
 // Subscribe returns a channel that receives a signal after commits that add
@@ -307,13 +247,8 @@ func (h *hub) close() {
 	h.running.Wait()
 }
 
-// watch polls PRAGMA data_version on one dedicated connection; the value
-// changes whenever another connection (of this or another process) commits.
-// On a change it compares each subscribed debate's newest seq with the last
-// one seen and wakes the subscribers of those that moved. It reads the data
-// version before listing the subscribed debates, so a commit is either seen by
-// the check that follows or changes the version again. On PostgreSQL, where
-// notifications wake waiters, it runs pgDB.poll, a safety net, instead.
+// watch runs the backend's watcher, which notices commits other processes
+// make, until stop closes.
 func (h *hub) watch(stop <-chan struct{}) {
 	defer h.running.Done()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -325,64 +260,7 @@ func (h *hub) watch(stop <-chan struct{}) {
 		case <-ctx.Done():
 		}
 	}()
-	if h.s.pg != nil {
-		h.s.pg.poll(ctx, h, stop)
-		return
-	}
-	t := time.NewTicker(h.s.opts.PollInterval)
-	defer t.Stop()
-	var conn *sql.Conn
-	defer func() {
-		if conn != nil {
-			conn.Close()
-		}
-	}()
-	last := int64(-1)
-	for {
-		if conn == nil {
-			c, err := h.s.r.Conn(ctx)
-			if err == nil {
-				conn = c
-			} else if ctx.Err() == nil {
-				h.s.opts.Logger.Error("store watcher: no connection", "err", err)
-			}
-		}
-		if conn != nil {
-			var v int64
-			err := conn.QueryRowContext(ctx, "PRAGMA data_version").Scan(&v)
-			if err == nil && v != last {
-				if err = h.check(ctx, conn); err == nil {
-					last = v
-				}
-			}
-			if err != nil && ctx.Err() == nil {
-				h.s.opts.Logger.Error("store watcher", "err", err)
-				conn.Close()
-				conn = nil
-			}
-		}
-		select {
-		case <-stop:
-			return
-		case <-t.C:
-		}
-	}
-}
-
-func (h *hub) check(ctx context.Context, conn *sql.Conn) error {
-	ids, local := h.subscribed()
-	// check runs after the database changed: someone committed.
-	h.mu.Lock()
-	signal(h.subs[AllDebates])
-	h.mu.Unlock()
-	seqs := make([]int, len(ids))
-	for i, id := range ids {
-		if err := conn.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) FROM arguments WHERE debate_id = ?`, id).Scan(&seqs[i]); err != nil {
-			return fmt.Errorf("check debate %s: %w", id, err)
-		}
-	}
-	h.moved(ids, seqs, local)
-	return nil
+	h.s.db.watch(ctx, h, stop)
 }
 
 // subscribed returns the debates that have subscribers (AllDebates is not
