@@ -80,6 +80,9 @@ type writer struct {
 	mu     sync.Mutex
 	queue  []*op // in arrival order
 	closed bool
+	// grown is broadcast when a write joins the queue and when the writer
+	// closes; tests wait on it to order what they queue.
+	grown *sync.Cond
 
 	commits    atomic.Int64 // batches committed
 	fromMemory atomic.Int64 // writes whose head was not read from the database
@@ -125,7 +128,9 @@ func (w *writer) verify() bool {
 }
 
 func newWriter(db *sqliteDB) *writer {
-	return &writer{db: db, token: make(chan struct{}, 1)}
+	w := &writer{db: db, token: make(chan struct{}, 1)}
+	w.grown = sync.NewCond(&w.mu)
+	return w
 }
 
 // do writes o and returns its outcome. If ctx ends while o is still queued,
@@ -143,6 +148,7 @@ func (w *writer) do(ctx context.Context, o *op) (protocol.Result, error) {
 		return protocol.Result{}, o.wrap(errClosed)
 	}
 	w.queue = append(w.queue, o)
+	w.grown.Broadcast()
 	w.mu.Unlock()
 
 	// Every caller with a write queued waits here, so whenever the token is
@@ -178,6 +184,7 @@ func (w *writer) do(ctx context.Context, o *op) (protocol.Result, error) {
 func (w *writer) close() {
 	w.mu.Lock()
 	w.closed = true
+	w.grown.Broadcast()
 	w.mu.Unlock()
 	w.token <- struct{}{}
 	w.failQueued(errClosed)

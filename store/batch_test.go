@@ -6,7 +6,6 @@ import (
 	"errors"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/debatehq/debate/protocol"
 )
@@ -45,19 +44,18 @@ func holdWriteLock(t *testing.T, path string) (release func()) {
 }
 
 // waitQueued blocks until n writes are queued on s (the leader's own counts).
-func waitQueued(t *testing.T, s *Store, n int) {
-	t.Helper()
-	for i := 0; ; i++ {
-		sqliteOf(s).wr.mu.Lock()
-		q := len(sqliteOf(s).wr.queue)
-		sqliteOf(s).wr.mu.Unlock()
-		if q >= n {
-			return
-		}
-		if i > 10000 {
-			t.Fatalf("%d writes queued, want %d", q, n)
-		}
-		time.Sleep(time.Millisecond)
+func waitQueued(s *Store, n int) {
+	waitWriter(s, func(w *writer) bool { return len(w.queue) >= n })
+}
+
+// waitWriter blocks until done holds for s's writer, checked with its lock
+// held each time a write joins the queue or the writer closes.
+func waitWriter(s *Store, done func(*writer) bool) {
+	w := sqliteOf(s).wr
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for !done(w) {
+		w.grown.Wait()
 	}
 }
 
@@ -81,7 +79,7 @@ func queueWrites(t *testing.T, s *Store, ctxs []context.Context, ops []func(cont
 			res, err := f(ctx)
 			out[i] <- submitted{res, err}
 		}()
-		waitQueued(t, s, i+1)
+		waitQueued(s, i+1)
 	}
 	return out
 }
@@ -91,6 +89,7 @@ func queueWrites(t *testing.T, s *Store, ctxs []context.Context, ops []func(cont
 // in the same batch, one creates a debate and the next replays that create.
 // Each caller must get its own outcome, and seq must stay contiguous.
 func TestBatchOutcomes(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "debate.db")
 	s := openAt(t, path, Options{})
@@ -185,6 +184,7 @@ func TestBatchOutcomes(t *testing.T) {
 // TestBatchResolution puts a RESOLUTION and writes to other debates in one
 // batch: the RULING that closes the debate follows in the same batch.
 func TestBatchResolution(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "debate.db")
 	s := openAt(t, path, Options{})
 	motion := mustCreate(t, s, "d")
@@ -218,6 +218,7 @@ func TestBatchResolution(t *testing.T) {
 // leader's own and a follower's: both callers get ctx's error and nothing of
 // theirs is written, while the write between them is.
 func TestQueuedCancel(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "debate.db")
 	s := openAt(t, path, Options{})
@@ -261,6 +262,7 @@ func TestQueuedCancel(t *testing.T) {
 // lock: every caller gets an answer, each write is either committed or
 // fails with the store closed, and writes after Close fail at once.
 func TestCloseWithWritesQueued(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "debate.db")
 	s, err := Open(ctx, path, Options{})
@@ -280,15 +282,7 @@ func TestCloseWithWritesQueued(t *testing.T) {
 	outs := queueWrites(t, s, nil, ops)
 	closed := make(chan error, 1)
 	go func() { closed <- s.Close() }()
-	for {
-		sqliteOf(s).wr.mu.Lock()
-		c := sqliteOf(s).wr.closed
-		sqliteOf(s).wr.mu.Unlock()
-		if c {
-			break
-		}
-		time.Sleep(time.Millisecond)
-	}
+	waitWriter(s, func(w *writer) bool { return w.closed })
 	release()
 	if err := <-closed; err != nil {
 		t.Fatal(err)

@@ -143,7 +143,7 @@ func BenchmarkWake(b *testing.B) {
 					}
 					woke <- time.Now()
 				}(after)
-				waitSubscribed(b, waiter, 1)
+				waitSubscribed(waiter, 1)
 				start := time.Now()
 				res, err := w.Submit(ctx, protocol.Write{DebateID: "wake", Type: protocol.Claim, Role: roles[i%2], TargetID: after,
 					Content: "claim", ClientRequestID: fmt.Sprint("k", i)})
@@ -153,9 +153,7 @@ func BenchmarkWake(b *testing.B) {
 				lat = append(lat, (<-woke).Sub(start))
 				after = res.Argument.ID
 				// Let the waiter's subscription go before the next round counts subscribers.
-				for waiter.hub.count > 0 {
-					time.Sleep(50 * time.Microsecond)
-				}
+				waitSubscribers(waiter, func(c int) bool { return c == 0 })
 			}
 			b.StopTimer()
 			slices.Sort(lat)

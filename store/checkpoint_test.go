@@ -19,6 +19,7 @@ import (
 // checkpoints ran off the write path and kept the WAL file (whose size is its
 // high-water mark) far below the frames committed: the WAL restarted.
 func TestCheckpointBoundsWAL(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("writes for a few seconds")
 	}

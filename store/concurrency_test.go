@@ -75,6 +75,7 @@ type ack struct {
 // three times, and checks after each kill that the database is consistent and
 // holds every write the child acknowledged.
 func TestKillDuringWrites(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("spawns child processes")
 	}
@@ -177,7 +178,10 @@ func checkContiguous(t testing.TB, args []protocol.Argument) {
 // TestConcurrentWriters runs 100 goroutines on one debate through two Stores
 // (two connection pools, or two replicas) on one database, mixing CLAIMs by
 // both roles, interventions and rulings, and replays of earlier writes.
-func TestConcurrentWriters(t *testing.T) { forBackends(t, testConcurrentWriters) }
+func TestConcurrentWriters(t *testing.T) {
+	t.Parallel()
+	forBackends(t, testConcurrentWriters)
+}
 
 func testConcurrentWriters(t *testing.T, db string) {
 	ctx := context.Background()

@@ -16,6 +16,7 @@ import (
 // must start from the other Store's argument, read from the database, not
 // from the head in memory.
 func TestWriteHeadAfterForeignCommit(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "debate.db")
 	a := openAt(t, path, Options{})
@@ -59,6 +60,7 @@ func TestWriteHeadAfterForeignCommit(t *testing.T) {
 // a replay of that write; a write without a target, whose parent is the
 // batch's previous write; and a write to another debate.
 func TestBatchHeadsFromMemory(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "debate.db")
 	// The trigger goes in before the Store opens, so that its writer sees no
@@ -145,6 +147,7 @@ BEGIN SELECT RAISE(ABORT, 'refused by the test trigger'); END`); err != nil {
 // in states where they would be allowed again: the insert finds the
 // original, writes nothing and the original comes back.
 func TestReplayWhereTheWriteIsAllowed(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t, Options{})
 	motion := mustCreate(t, s, "d")

@@ -14,7 +14,10 @@ import (
 // a CLAIM: its write targeting the CLAIM is refused naming the RULING, and a
 // wait from the argument it had seen before lists the CLAIM, the INTERVENTION
 // and the RULING.
-func TestRulingCannotBeBypassed(t *testing.T) { forBackends(t, testRulingCannotBeBypassed) }
+func TestRulingCannotBeBypassed(t *testing.T) {
+	t.Parallel()
+	forBackends(t, testRulingCannotBeBypassed)
+}
 
 func testRulingCannotBeBypassed(t *testing.T, db string) {
 	ctx := context.Background()
@@ -106,7 +109,10 @@ type move struct {
 // it; a write answering it or something newer, the arbitrator's own writes
 // and replays are not. The debate keeps the seq of the last word
 // (last_word_seq), the auto-ruling's too.
-func TestRulingRule(t *testing.T) { forBackends(t, testRulingRule) }
+func TestRulingRule(t *testing.T) {
+	t.Parallel()
+	forBackends(t, testRulingRule)
+}
 
 func testRulingRule(t *testing.T, db string) {
 	const (
@@ -277,6 +283,7 @@ func lastWordSeq(t testing.TB, s *Store, id string) int {
 // write, whose head comes from memory, is refused the same way, and one
 // answering the RULING is accepted.
 func TestRulingRuleInBatch(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "debate.db")
 	s := openAt(t, path, Options{})

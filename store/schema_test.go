@@ -17,6 +17,7 @@ import (
 // passes, and both connections write without building a temporary b-tree
 // (the older one once it has run a statement and so seen the new schema).
 func TestSchemaFromVersion1(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "debate.db")
 	old := oldProgram(t, path,
@@ -226,6 +227,7 @@ func checkOldRuling(t *testing.T, s *Store, id, target string, seq int) {
 // old program's statements still run on the new schema, its RULINGs keeping
 // last_word_seq too.
 func TestSchemaFromVersion2(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "debate.db")
 	old := oldProgram(t, path, append([]string{migrations[0], migrations[1], `PRAGMA user_version = 2`}, oldDebateInserts()...)...)

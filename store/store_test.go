@@ -81,7 +81,10 @@ func countArgs(t testing.TB, s *Store, id string) int {
 	return len(args)
 }
 
-func TestCreate(t *testing.T) { forBackends(t, testCreate) }
+func TestCreate(t *testing.T) {
+	t.Parallel()
+	forBackends(t, testCreate)
+}
 
 func testCreate(t *testing.T, db string) {
 	ctx := context.Background()
@@ -131,7 +134,10 @@ func testCreate(t *testing.T, db string) {
 	}
 }
 
-func TestSubmitPipeline(t *testing.T) { forBackends(t, testSubmitPipeline) }
+func TestSubmitPipeline(t *testing.T) {
+	t.Parallel()
+	forBackends(t, testSubmitPipeline)
+}
 
 func testSubmitPipeline(t *testing.T, db string) {
 	ctx := context.Background()
@@ -235,7 +241,10 @@ func testSubmitPipeline(t *testing.T, db string) {
 	}
 }
 
-func TestResolutionAutoRuling(t *testing.T) { forBackends(t, testResolutionAutoRuling) }
+func TestResolutionAutoRuling(t *testing.T) {
+	t.Parallel()
+	forBackends(t, testResolutionAutoRuling)
+}
 
 func testResolutionAutoRuling(t *testing.T, db string) {
 	ctx := context.Background()
@@ -281,7 +290,10 @@ func testResolutionAutoRuling(t *testing.T, db string) {
 	}
 }
 
-func TestGetAndList(t *testing.T) { forBackends(t, testGetAndList) }
+func TestGetAndList(t *testing.T) {
+	t.Parallel()
+	forBackends(t, testGetAndList)
+}
 
 func testGetAndList(t *testing.T, db string) {
 	ctx := context.Background()
@@ -375,6 +387,7 @@ func testGetAndList(t *testing.T, db string) {
 }
 
 func TestMigrations(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "sub", "dir", "debate.db")
 	s, err := Open(ctx, path, Options{})
@@ -443,7 +456,10 @@ func TestDefaultPath(t *testing.T) {
 
 // TestExistingDocuments: of a set of ids, exactly those of documents come
 // back, whatever else the set holds (duplicates, unknown ids, quotes).
-func TestExistingDocuments(t *testing.T) { forBackends(t, testExistingDocuments) }
+func TestExistingDocuments(t *testing.T) {
+	t.Parallel()
+	forBackends(t, testExistingDocuments)
+}
 
 func testExistingDocuments(t *testing.T, db string) {
 	ctx := context.Background()
@@ -485,7 +501,10 @@ func testExistingDocuments(t *testing.T, db string) {
 	}
 }
 
-func TestDocuments(t *testing.T) { forBackends(t, testDocuments) }
+func TestDocuments(t *testing.T) {
+	t.Parallel()
+	forBackends(t, testDocuments)
+}
 
 func testDocuments(t *testing.T, db string) {
 	ctx := context.Background()

@@ -125,18 +125,23 @@ const AllDebates = ""
 type hub struct {
 	s *Store
 
-	mu      sync.Mutex
-	subs    map[string]map[chan struct{}]struct{}
-	known   map[string]int // newest seq seen per subscribed debate; -1 unknown
-	local   uint64         // commits this Store notified, counted to tell a read that may be stale
-	count   int
+	mu    sync.Mutex
+	subs  map[string]map[chan struct{}]struct{}
+	known map[string]int // newest seq seen per subscribed debate; -1 unknown
+	local uint64         // commits this Store notified, counted to tell a read that may be stale
+	count int
+	// counted is broadcast when count changes; tests wait on it for a
+	// waiter to subscribe or leave.
+	counted *sync.Cond
 	stop    chan struct{} // closes to stop the running watcher; nil when none runs
 	closed  bool
 	running sync.WaitGroup
 }
 
 func newHub(s *Store) *hub {
-	return &hub{s: s, subs: map[string]map[chan struct{}]struct{}{}, known: map[string]int{}}
+	h := &hub{s: s, subs: map[string]map[chan struct{}]struct{}{}, known: map[string]int{}}
+	h.counted = sync.NewCond(&h.mu)
+	return h
 }
 
 func (h *hub) subscribe(id string) (<-chan struct{}, func()) {
@@ -155,6 +160,7 @@ func (h *hub) subscribe(id string) (<-chan struct{}, func()) {
 	}
 	m[ch] = struct{}{}
 	h.count++
+	h.counted.Broadcast()
 	if h.stop == nil {
 		h.stop = make(chan struct{})
 		h.running.Add(1)
@@ -169,6 +175,7 @@ func (h *hub) subscribe(id string) (<-chan struct{}, func()) {
 			delete(h.known, id)
 		}
 		h.count--
+		h.counted.Broadcast()
 		if h.count == 0 && h.stop != nil {
 			close(h.stop)
 			h.stop = nil
