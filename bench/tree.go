@@ -1,7 +1,7 @@
 // Package bench makes the performance figures of SPEC Part 3 reproducible
 // (debate bench). Tree runs the real batch path — a config file, the
 // providers' clients, the orchestrator with its journal, the reports —
-// against the fake OpenAI-compatible API (providertest) served on loopback
+// against the scripted model (providers/scripted) served on loopback
 // with a fixed latency and a fault mix; Serve drives a protocol server over
 // HTTP the way the seed's agents do.
 package bench
@@ -24,7 +24,7 @@ import (
 	"github.com/debatehq/debate/output"
 	"github.com/debatehq/debate/prompts"
 	"github.com/debatehq/debate/providers"
-	"github.com/debatehq/debate/providers/providertest"
+	"github.com/debatehq/debate/providers/scripted"
 	"github.com/debatehq/debate/store"
 	"github.com/debatehq/debate/tree"
 )
@@ -122,7 +122,7 @@ func Tree(ctx context.Context, o TreeOptions) (*TreeReport, error) {
 	}
 	timeout := max(10*o.Latency, 2*time.Second)
 	wl := &workload{fanout: o.Fanout, faults: o.Faults, timeout: timeout, rng: rand.New(rand.NewPCG(o.Seed, 1))}
-	fake := providertest.New(nil, providertest.WithLatency(o.Latency), providertest.WithScript(wl.reply), providertest.WithoutLog())
+	fake := scripted.New(scripted.WithLatency(o.Latency), scripted.WithScript(wl.reply), scripted.WithoutLog())
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("bench tree: start the fake API: %w", err)

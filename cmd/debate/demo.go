@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/debatehq/debate/configs"
-	"github.com/debatehq/debate/providers/providertest"
+	"github.com/debatehq/debate/providers/scripted"
 )
 
 // demoPace is how long the scripted model of --demo takes per answer, in
@@ -38,7 +38,7 @@ func demoGetenv(getenv func(string) (string, bool)) func(string) (string, bool) 
 // only (motions need a debate database and are left out, with a note), and
 // the model of the first debater with a fallback (and a model of its own)
 // made to fail so that the demo shows a fallback.
-func prepareDemo(e *env, cfg *configs.Config) (*providertest.Server, error) {
+func prepareDemo(e *env, cfg *configs.Config) (*scripted.Server, error) {
 	if len(cfg.Topics) == 0 {
 		return nil, usagef("--demo plays a config's topics, and this config has none")
 	}
@@ -62,7 +62,7 @@ func prepareDemo(e *env, cfg *configs.Config) (*providertest.Server, error) {
 		}
 	}
 	cfg.Fallback.RetryDelay = min(cfg.Fallback.RetryDelay, 50)
-	opt := providertest.DemoOptions{Pace: demoPace}
+	opt := scripted.DemoOptions{Pace: demoPace}
 	uses := map[string]int{}
 	for _, p := range cfg.Participants() {
 		uses[p.Model]++
@@ -75,5 +75,5 @@ func prepareDemo(e *env, cfg *configs.Config) (*providertest.Server, error) {
 			opt.Failing = d.Model
 		}
 	}
-	return providertest.Demo(opt), nil
+	return scripted.Demo(opt), nil
 }

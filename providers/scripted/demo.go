@@ -1,4 +1,4 @@
-package providertest
+package scripted
 
 import (
 	"strings"
@@ -96,7 +96,7 @@ var demoRebuttals = [][]string{
 // back. Answers come after a short delay so that a person can watch the
 // progress.
 func Demo(opt DemoOptions) *Server {
-	return New(nil, WithScript(func(c Call) Reply {
+	return New(WithScript(func(c Call) Reply {
 		r := demoReply(c, opt)
 		r.Delay = opt.Pace * time.Duration(2+c.Seq%3)
 		return r
