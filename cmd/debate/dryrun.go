@@ -18,14 +18,28 @@ import (
 // decides how many divergences a node has, so the true worst case is unbounded.
 const assumedDivergences = 3
 
+// dryRunAll prints what a run of the selection would send: the topics'
+// calls, then the motions'.
+func dryRunAll(e *env, cfg *configs.Config, sel tree.Selection) error {
+	if len(sel.Topics) > 0 {
+		if err := dryRun(e, cfg, sel); err != nil {
+			return err
+		}
+	}
+	if len(sel.Motions) > 0 {
+		return dryRunMotions(e, cfg, sel)
+	}
+	return nil
+}
+
 // dryRun prints, for every selected topic, the exact messages of each round-1
 // position call, the templates of the later steps and the call plan.
-func dryRun(e *env, cfg *configs.Config, topics []string) error {
+func dryRun(e *env, cfg *configs.Config, sel tree.Selection) error {
 	set, err := prompts.New(cfg.Prompts.Language, cfg.Prompts.Dir)
 	if err != nil {
 		return err
 	}
-	pv, err := orchestrator.NewPreview(cfg, set, topics)
+	pv, err := orchestrator.NewPreview(cfg, set, &sel)
 	if err != nil {
 		return err
 	}
