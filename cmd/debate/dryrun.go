@@ -80,6 +80,12 @@ func printPlan(w io.Writer, cfg *configs.Config, pv *orchestrator.Preview) {
 	}
 	fmt.Fprintf(tw, "  topics\t%d: %s\n", len(ids), strings.Join(ids, ", "))
 	people := append(slices.Clone(pv.Debaters), pv.Judge)
+	printPeople(tw, cfg, people)
+	printCalls(tw, cfg, pv, people)
+}
+
+// printPeople prints the debaters and the judge, their models and endpoints.
+func printPeople(tw io.Writer, cfg *configs.Config, people []tree.Participant) {
 	var wid, wname, wmodel int
 	for _, p := range people {
 		wid, wname = max(wid, textwidth.String(p.ID)), max(wname, textwidth.String(p.Name()))
@@ -96,7 +102,11 @@ func printPlan(w io.Writer, cfg *configs.Config, pv *orchestrator.Preview) {
 		fmt.Fprintf(tw, "  %s\t%s  %s  %s  %s\n", head, pad(p.ID, wid), pad(p.Name(), wname),
 			pad(modelLine(p.Model, p.Fallback), wmodel), cfg.Endpoint(p.ID).BaseURL)
 	}
+}
 
+// printCalls prints the call plan: rounds, calls per node, the worst case,
+// retries, fallbacks, concurrency, prompt size, budget and output.
+func printCalls(tw io.Writer, cfg *configs.Config, pv *orchestrator.Preview, people []tree.Participant) {
 	n := len(pv.Debaters)
 	rounds := cfg.Params.MaxRounds
 	perNode := 2*n + 1

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"slices"
 	"strings"
@@ -281,23 +282,28 @@ func (o *runOptions) run(e *env, cfg *configs.Config, sel tree.Selection) int {
 	if err != nil {
 		return e.fail("run", err)
 	}
-	run := res.Run
-	args := []any{"elapsed", run.FinishedAt.Sub(run.StartedAt).Round(time.Millisecond),
-		"topics", len(run.Topics), "motions", len(run.Motions), "calls", run.Usage.Calls, "tokens", run.Usage.Total()}
-	if o.resume {
-		args = append(args, "from journal", res.Replayed)
-	}
-	logger.Info("run finished", args...)
+	o.logFinished(logger, res)
 	switch {
 	case ctx.Err() != nil:
 		return exitInterrupted
 	case res.Err != nil:
 		fmt.Fprintf(e.stderr, "debate run: %v\n", res.Err)
 		return exitFailed
-	case !run.Finished():
+	case !res.Run.Finished():
 		return exitFailed
 	}
 	return exitOK
+}
+
+// logFinished logs what the run did.
+func (o *runOptions) logFinished(log *slog.Logger, res *batch.Result) {
+	run := res.Run
+	args := []any{"elapsed", run.FinishedAt.Sub(run.StartedAt).Round(time.Millisecond),
+		"topics", len(run.Topics), "motions", len(run.Motions), "calls", run.Usage.Calls, "tokens", run.Usage.Total()}
+	if o.resume {
+		args = append(args, "from journal", res.Replayed)
+	}
+	log.Info("run finished", args...)
 }
 
 // resumeCommand returns the command line that resumes this run.
