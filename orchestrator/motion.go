@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -55,8 +54,8 @@ type MotionOptions struct {
 	// the run it resumes, so that writes it repeats are replays, not
 	// duplicates. Required.
 	RunID string
-	// Motions are the ids of the motions to play; empty plays them all. They
-	// are played at once and returned in config order.
+	// Motions are the ids of the motions to play, in the order they are
+	// returned; empty plays them all. They are played at once.
 	Motions []string
 	// HumanWait is how long one wait for a human ruling lasts before the
 	// waiting is logged again; 0 means DefaultHumanWait.
@@ -125,18 +124,19 @@ func (e *Engine) RunMotions(ctx context.Context, opt MotionOptions) ([]tree.Moti
 	return out, nil
 }
 
-// selectedMotions returns the motions to play in config order.
+// selectedMotions returns the motions ids names, in that order, or every
+// motion when ids is empty.
 func (e *Engine) selectedMotions(ids []string) ([]configs.Motion, error) {
+	if len(ids) == 0 {
+		return e.cfg.Motions, nil
+	}
+	out := make([]configs.Motion, 0, len(ids))
 	for _, id := range ids {
-		if _, ok := e.cfg.MotionByID(id); !ok {
+		m, ok := e.cfg.MotionByID(id)
+		if !ok {
 			return nil, fmt.Errorf("unknown motion %q (known: %v)", id, e.cfg.MotionIDs())
 		}
-	}
-	var out []configs.Motion
-	for _, m := range e.cfg.Motions {
-		if len(ids) == 0 || slices.Contains(ids, m.ID) {
-			out = append(out, m)
-		}
+		out = append(out, m)
 	}
 	return out, nil
 }

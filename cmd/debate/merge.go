@@ -1,16 +1,13 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
 
-	"github.com/tailscale/hujson"
-
-	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/batch"
 	"github.com/debatehq/debate/output"
 )
 
@@ -88,9 +85,9 @@ func (o *mergeOptions) run(e *env) int {
 	}
 	formats := o.formats
 	if len(formats) == 0 {
-		formats = shardFormats(folders)
+		formats = batch.ShardFormats(folders)
 	}
-	if run.Config, err = retarget(run.Config, o.output, formats); err != nil {
+	if run.Config, err = batch.Retarget(run.Config, o.output, formats); err != nil {
 		return e.fail("merge", err)
 	}
 	var raw []output.RawFile
@@ -141,55 +138,4 @@ func (o *mergeOptions) check() error {
 		return err
 	}
 	return nil
-}
-
-// shardFormats returns every report format the shards' configs asked for,
-// in the order they first appear.
-func shardFormats(folders []output.Folder) []string {
-	var out []string
-	for _, f := range folders {
-		var c struct {
-			Output struct {
-				Format configs.Formats `json:"format"`
-			} `json:"output"`
-		}
-		if json.Unmarshal(f.Run.Config, &c) != nil {
-			continue
-		}
-		for _, format := range c.Output.Format {
-			if !slices.Contains(out, format) {
-				out = append(out, format)
-			}
-		}
-	}
-	return out
-}
-
-// retarget returns a run's recorded config with output.dir and output.format
-// set to where and how the merged run is written; every other byte stays.
-func retarget(config json.RawMessage, dir string, formats []string) (json.RawMessage, error) {
-	if len(config) == 0 {
-		return config, nil
-	}
-	v, err := hujson.Parse(config)
-	if err != nil {
-		return nil, fmt.Errorf("read the config in run.json: %w", err)
-	}
-	type op struct {
-		Op    string `json:"op"`
-		Path  string `json:"path"`
-		Value any    `json:"value"`
-	}
-	ops := []op{{"add", "/output/dir", dir}}
-	if len(formats) > 0 {
-		ops = append(ops, op{"add", "/output/format", formats})
-	}
-	patch, err := json.Marshal(ops)
-	if err != nil {
-		return nil, err
-	}
-	if err := v.Patch(patch); err != nil {
-		return nil, fmt.Errorf("set output in the merged config: %w", err)
-	}
-	return v.Pack(), nil
 }

@@ -1,23 +1,17 @@
 package main
 
 import (
-	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
+	"github.com/debatehq/debate/batch"
 	"github.com/debatehq/debate/configs"
-	"github.com/debatehq/debate/orchestrator"
 	"github.com/debatehq/debate/output"
-	"github.com/debatehq/debate/prompts"
-	"github.com/debatehq/debate/providers"
-	"github.com/debatehq/debate/store"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -34,14 +28,7 @@ type runOptions struct {
 	verbose     bool
 	demo        bool
 	shard       string
-
-	// sharded holds what --shard made of the run: the slice, and the whole
-	// config that the run records.
-	sharded *sharded
 }
-
-// journalFile is where a run journals its completed calls, in the output folder.
-const journalFile = ".debate-journal.db"
 
 var knownFormats = []string{"markdown", "json", "html"}
 
@@ -131,27 +118,20 @@ func runCmd(e *env, args []string) int {
 		sh = &s
 	}
 	cfg, err := o.load(e, fs.Changed("max-rounds"), fs.Changed("concurrency"))
-	if err == nil && sh != nil {
-		cfg, err = o.applyShard(e, cfg, *sh)
+	if err != nil {
+		return e.fail("run", err)
 	}
+	sel, err := o.selection(e, cfg, sh)
 	if err != nil {
 		return e.fail("run", err)
 	}
 	if o.dryRun {
-		sel := selectIDs(cfg, o.topics)
-		if sel.runsTopics(cfg) {
-			if err := dryRun(e, cfg, sel.topics); err != nil {
-				return e.fail("run", err)
-			}
-		}
-		if sel.runsMotions(cfg) {
-			if err := dryRunMotions(e, cfg, sel); err != nil {
-				return e.fail("run", err)
-			}
+		if err := dryRunAll(e, cfg, sel); err != nil {
+			return e.fail("run", err)
 		}
 		return exitOK
 	}
-	return o.run(e, cfg)
+	return o.run(e, cfg, sel)
 }
 
 // fail prints err and returns its exit code.
@@ -230,20 +210,35 @@ func (o *runOptions) load(e *env, maxRoundsSet, concurrencySet bool) (*configs.C
 	if len(o.formats) > 0 {
 		cfg.Output.Format = o.formats
 	}
-	for _, id := range o.topics {
-		if !hasID(cfg, id) {
-			return nil, usagef("--topic %q: no such topic or motion in %s; known ids: %s", id, o.config, strings.Join(knownIDs(cfg), ", "))
-		}
-	}
 	return cfg, nil
 }
 
-// run performs a real run and writes its reports.
-func (o *runOptions) run(e *env, cfg *configs.Config) int {
-	set, err := prompts.New(cfg.Prompts.Language, cfg.Prompts.Dir)
-	if err != nil {
-		return e.fail("run", err)
+// selection returns what the run plays: the topics and motions of --topic,
+// or all, and of those the slice of --shard, which it names on stderr.
+func (o *runOptions) selection(e *env, cfg *configs.Config, sh *tree.Shard) (tree.Selection, error) {
+	sel, err := batch.Select(cfg, o.topics, nil)
+	var unknown *batch.UnknownIDError
+	if errors.As(err, &unknown) {
+		return sel, usagef("--topic %q: no such topic or motion in %s; known ids: %s", unknown.ID, o.config, strings.Join(unknown.Known, ", "))
 	}
+	if err != nil || sh == nil {
+		return sel, err
+	}
+	total := len(sel.IDs())
+	if sel, err = batch.Select(cfg, o.topics, sh); err != nil {
+		return sel, err
+	}
+	mine := sel.IDs()
+	list := strings.Join(mine, ", ")
+	if len(mine) == 0 {
+		list = "none"
+	}
+	fmt.Fprintf(e.stderr, "shard %s: %d of the %d selected topics and motions: %s\n", sel.Shard, len(mine), total, list)
+	return sel, nil
+}
+
+// run performs a real run and writes its reports.
+func (o *runOptions) run(e *env, cfg *configs.Config, sel tree.Selection) int {
 	term := e.terminalOf(e.stderr)
 	defer term.stop()
 	progress := output.NewProgress(e.stderr, output.ProgressOptions{
@@ -252,7 +247,7 @@ func (o *runOptions) run(e *env, cfg *configs.Config) int {
 		Verbose:  o.verbose,
 		Width:    term.width,
 		Resize:   term.resize,
-		Topics:   selectedTopics(cfg, o.topics),
+		Topics:   progressTopics(cfg, sel),
 	})
 	defer progress.Close()
 	logger := progress.Logger()
@@ -265,120 +260,50 @@ func (o *runOptions) run(e *env, cfg *configs.Config) int {
 	})
 	defer stop()
 
-	var raw rawLog
-	popt := providers.Options{Concurrency: cfg.Params.Concurrency, Logger: logger}
-	if o.demo {
-		fake, err := prepareDemo(e, cfg)
+	opt := batch.Options{Selection: &sel, Resume: o.resume, Demo: o.demo, Events: progress.Handle, Logger: logger}
+	if o.output == "-" {
+		opt.JSON = e.stdout
+	}
+	if len(sel.Motions) > 0 && !o.demo {
+		db, err := batch.MotionDB(cfg, e.getenv)
 		if err != nil {
 			return e.fail("run", err)
 		}
-		popt.HTTPClient = fake.HTTPClient()
+		logger.Info("motions use the debate database", "db", redactURL(db))
+		opt.MotionDB = db
 	}
-	if cfg.Output.IncludeRawResponses {
-		popt.Record = raw.add
+	res, err := batch.Run(ctx, cfg, opt)
+	progress.Close()
+	if res != nil {
+		for _, f := range res.Files {
+			fmt.Fprintln(e.stdout, f)
+		}
 	}
-	client, err := providers.New(cfg, popt)
 	if err != nil {
 		return e.fail("run", err)
 	}
-	var completer orchestrator.Completer = client
-	closeJournal := func() {}
-	var journaled *orchestrator.Journaled
-	var journal orchestrator.Journal
-	var notes orchestrator.Notebook
-	if o.output != "-" {
-		path := filepath.Join(cfg.Output.Dir, journalFile)
-		if !o.resume {
-			kept, n, err := keepUnfinishedJournal(ctx, path, filepath.Join(cfg.Output.Dir, "run.json"), time.Now())
-			if err != nil {
-				return e.fail("run", err)
-			}
-			if kept != "" {
-				logger.Warn(fmt.Sprintf("the output folder holds the journal of an unfinished run (%d completed calls); without --resume this run starts afresh and keeps that journal as %s (to continue that run instead, stop this one, rename the file back to %s and add --resume)",
-					n, kept, journalFile))
-			}
-		}
-		j, err := store.OpenJournal(ctx, path, !o.resume)
-		if err != nil {
-			return e.fail("run", err)
-		}
-		// Closed before the reports are written, so that a run.json newer
-		// than the journal tells a later run that this one got to its end.
-		var once sync.Once
-		closeJournal = func() { once.Do(func() { j.Close() }) }
-		defer closeJournal()
-		if o.resume {
-			n, err := j.Len(ctx)
-			if err != nil {
-				return e.fail("run", err)
-			}
-			logger.Info("resuming", "journal", filepath.Join(cfg.Output.Dir, journalFile), "completed calls", n)
-		}
-		journaled = orchestrator.NewJournaled(client, j, logger)
-		completer = journaled
-		journal, notes = j, j
-	}
-	sel := selectIDs(cfg, o.topics)
-	opt := orchestrator.Options{Topics: sel.topics, Events: progress.Handle, Logger: logger}
-	if sel.runsMotions(cfg) {
-		motions, err := openMotions(ctx, e, cfg, sel, journal, logger)
-		if err != nil {
-			return e.fail("run", err)
-		}
-		defer motions.close()
-		opt.Motions = &orchestrator.MotionOptions{Store: motions.st, Roles: motions.roles, RunID: motions.runID, Motions: motions.ids, Journal: notes}
-	}
-	run, runErr := orchestrator.New(cfg, completer, set, opt).Run(ctx)
-	progress.Close()
-	closeJournal()
-	if run == nil {
-		return e.fail("run", runErr)
-	}
-	recorded := cfg
-	if o.sharded != nil {
-		recorded = o.sharded.full
-		run.Shard = &o.sharded.slice
-	}
-	if b, err := json.Marshal(recorded.Redacted()); err == nil {
-		run.Config = b
-	}
-	run.Demo = o.demo
-	interrupted := ctx.Err() != nil
-
-	if o.output == "-" {
-		b, err := output.EncodeRun(run)
-		if err != nil {
-			return e.fail("run", err)
-		}
-		if _, err := e.stdout.Write(b); err != nil {
-			return e.fail("run", err)
-		}
-	} else {
-		files, err := output.Write(cfg.Output.Dir, run, output.Options{Formats: cfg.Output.Format, Raw: raw.files()})
-		for _, f := range files {
-			fmt.Fprintln(e.stdout, f)
-		}
-		if err != nil {
-			return e.fail("run", fmt.Errorf("write reports: %w", err))
-		}
-	}
-	args := []any{"elapsed", run.FinishedAt.Sub(run.StartedAt).Round(time.Millisecond),
-		"topics", len(run.Topics), "motions", len(run.Motions), "calls", run.Usage.Calls, "tokens", run.Usage.Total()}
-	if journaled != nil && o.resume {
-		args = append(args, "from journal", journaled.Replayed())
-	}
-	logger.Info("run finished", args...)
+	o.logFinished(logger, res)
 	switch {
-	case interrupted:
+	case ctx.Err() != nil:
 		return exitInterrupted
-	case runErr != nil:
-		fmt.Fprintf(e.stderr, "debate run: %v\n", runErr)
+	case res.Err != nil:
+		fmt.Fprintf(e.stderr, "debate run: %v\n", res.Err)
 		return exitFailed
-	}
-	if !run.Finished() {
+	case !res.Run.Finished():
 		return exitFailed
 	}
 	return exitOK
+}
+
+// logFinished logs what the run did.
+func (o *runOptions) logFinished(log *slog.Logger, res *batch.Result) {
+	run := res.Run
+	args := []any{"elapsed", run.FinishedAt.Sub(run.StartedAt).Round(time.Millisecond),
+		"topics", len(run.Topics), "motions", len(run.Motions), "calls", run.Usage.Calls, "tokens", run.Usage.Total()}
+	if o.resume {
+		args = append(args, "from journal", res.Replayed)
+	}
+	log.Info("run finished", args...)
 }
 
 // resumeCommand returns the command line that resumes this run.
@@ -399,79 +324,17 @@ func (o *runOptions) resumeCommand() string {
 	return strings.Join(append(args, "--resume"), " ")
 }
 
-// keepUnfinishedJournal looks at the journal at path before a run that does
-// not resume. When it holds calls of a run that did not finish — no run.json
-// written after it, or one with interrupted work — it renames the journal
-// (and its SQLite side files) to a name of its own beside it and returns that
-// name and how many calls it holds. Otherwise it returns "".
-func keepUnfinishedJournal(ctx context.Context, path, runJSON string, now time.Time) (string, int, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return "", 0, nil
-	}
-	journalTime := st.ModTime()
-	for _, side := range []string{"-wal", "-shm"} {
-		if s, err := os.Stat(path + side); err == nil && s.ModTime().After(journalTime) {
-			journalTime = s.ModTime()
-		}
-	}
-	if rs, err := os.Stat(runJSON); err == nil && !rs.ModTime().Before(journalTime) {
-		if b, err := os.ReadFile(runJSON); err == nil {
-			if run, err := output.DecodeRun(b); err == nil && !hasInterrupted(run) {
-				return "", 0, nil
-			}
-		}
-	}
-	j, err := store.OpenJournal(ctx, path, false)
-	if err != nil {
-		return "", 0, err
-	}
-	n, err := j.Len(ctx)
-	j.Close()
-	if err != nil || n == 0 {
-		return "", 0, err
-	}
-	kept := strings.TrimSuffix(path, ".db") + "." + now.UTC().Format("20060102T150405Z") + ".db"
-	for _, side := range []string{"", "-wal", "-shm"} {
-		if err := os.Rename(path+side, kept+side); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return "", 0, fmt.Errorf("keep the unfinished run's journal: %w", err)
-		}
-	}
-	return kept, n, nil
-}
-
-// hasInterrupted reports whether any topic or motion of run stopped unfinished.
-func hasInterrupted(run *tree.Run) bool {
-	for i := range run.Topics {
-		t := &run.Topics[i]
-		if t.Status == tree.Interrupted || t.Root == nil {
-			return true
-		}
-		found := false
-		t.Root.Walk(func(n *tree.Node) { found = found || n.Status == tree.Interrupted || n.Status == tree.Pending })
-		if found {
-			return true
-		}
-	}
-	for _, m := range run.Motions {
-		if m.Status == tree.Interrupted {
-			return true
-		}
-	}
-	return false
-}
-
-func selectedTopics(cfg *configs.Config, ids []string) []output.ProgressTopic {
+// progressTopics lists the selected topics and motions for the progress
+// display.
+func progressTopics(cfg *configs.Config, sel tree.Selection) []output.ProgressTopic {
 	var out []output.ProgressTopic
-	for _, t := range cfg.Topics {
-		if len(ids) == 0 || slices.Contains(ids, t.ID) {
-			out = append(out, output.ProgressTopic{ID: t.ID, Title: t.Title})
-		}
+	for _, id := range sel.Topics {
+		t, _ := cfg.TopicByID(id)
+		out = append(out, output.ProgressTopic{ID: t.ID, Title: t.Title})
 	}
-	for _, m := range cfg.Motions {
-		if len(ids) == 0 || slices.Contains(ids, m.ID) {
-			out = append(out, output.ProgressTopic{ID: m.ID, Title: m.Title})
-		}
+	for _, id := range sel.Motions {
+		m, _ := cfg.MotionByID(id)
+		out = append(out, output.ProgressTopic{ID: m.ID, Title: m.Title})
 	}
 	return out
 }

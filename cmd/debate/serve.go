@@ -17,6 +17,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/debatehq/debate/batch"
 	"github.com/debatehq/debate/internal/ctxwait"
 	"github.com/debatehq/debate/server"
 	"github.com/debatehq/debate/server/client"
@@ -125,7 +126,7 @@ func serveCmd(e *env, args []string) int {
 
 // run serves until ctx ends, then shuts down cleanly.
 func (o *serveOptions) run(ctx context.Context, e *env) error {
-	path, err := debateDB(o.db, e.getenv)
+	path, err := batch.DebateDB(o.db, e.getenv)
 	if err != nil {
 		return err
 	}
