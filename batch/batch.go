@@ -101,6 +101,7 @@ func Run(ctx context.Context, cfg *configs.Config, opt Options) (*Result, error)
 		completer orchestrator.Completer = client
 		journaled *orchestrator.Journaled
 		journal   orchestrator.Journal
+		notes     orchestrator.Notebook
 		j         *store.Journal
 	)
 	if opt.JSON == nil {
@@ -109,11 +110,11 @@ func Run(ctx context.Context, cfg *configs.Config, opt Options) (*Result, error)
 		}
 		defer j.Close()
 		journaled = orchestrator.NewJournaled(client, j, log)
-		completer, journal = journaled, j
+		completer, journal, notes = journaled, j, j
 	}
 	eopt := orchestrator.Options{Selection: sel, Events: opt.Events, Logger: log}
 	if len(sel.Motions) > 0 {
-		mo, closeMotions, err := openMotions(ctx, cfg, opt, journal, log)
+		mo, closeMotions, err := openMotions(ctx, cfg, opt, journal, notes, log)
 		if err != nil {
 			return nil, err
 		}
@@ -184,7 +185,7 @@ func openJournal(ctx context.Context, cfg *configs.Config, resume bool, log *slo
 
 // openMotions opens the motions' debate database and returns the engine's
 // motion options, and how to close the database.
-func openMotions(ctx context.Context, cfg *configs.Config, opt Options, j orchestrator.Journal, log *slog.Logger) (*orchestrator.MotionOptions, func(), error) {
+func openMotions(ctx context.Context, cfg *configs.Config, opt Options, j orchestrator.Journal, notes orchestrator.Notebook, log *slog.Logger) (*orchestrator.MotionOptions, func(), error) {
 	roles, err := prompts.NewRoles(cfg.Prompts.Language, cfg.Prompts.Dir)
 	if err != nil {
 		return nil, nil, err
@@ -213,7 +214,7 @@ func openMotions(ctx context.Context, cfg *configs.Config, opt Options, j orches
 				}
 				remove()
 			}
-			return &orchestrator.MotionOptions{Store: st, Roles: roles, RunID: id, Journal: j}, closeAll, nil
+			return &orchestrator.MotionOptions{Store: st, Roles: roles, RunID: id, Journal: notes}, closeAll, nil
 		}
 	}
 	remove()
