@@ -41,15 +41,21 @@ type serveOptions struct {
 	pidFile string
 	// detach, status and stop manage a server in the background instead.
 	detach, status, stop bool
+	// reportsSet and tokenSet tell the flags given from their defaults.
+	reportsSet, tokenSet bool
 }
 
-func serveHelp(fs *pflag.FlagSet) string {
-	return helpText(fs, "debate serve [--addr "+defaultAddr+"] [--db <file>] [--token <t>] [--reports <dir>]... [--detach | --status | --stop]",
-		`Run the argument-protocol server: the REST API the agent commands use (debates, arguments,
-long-polling waits, documents), a WebSocket feed for the arbitrator, and the web UI.
-
-ROUTES
-  GET /health
+func serveCommand() *command {
+	return &command{
+		name: "serve", summary: "serve the protocol to agents and a human arbitrator",
+		help: help{
+			about: `Run the argument-protocol server: the REST API the agent commands use (debates,
+arguments, long-polling waits, documents), a WebSocket feed for the arbitrator,
+and the web UI.`,
+			usage: `  debate serve [--addr ` + defaultAddr + `] [--db <file>] [--token <t>]
+               [--reports <dir>]... [--detach | --status | --stop]
+`,
+			sections: []section{{"ROUTES", `  GET /health
   POST /debates                         GET /debates?state=&limit=&offset=
   GET /debates/{id}?limit=              DELETE /debates/{id}
   GET /debates/{id}/poll?role=&argument_id=&wait=
@@ -59,27 +65,42 @@ ROUTES
   GET /ws?debate_id=                    (WebSocket; ?token= when a token is set)
   Web UI (browsers): GET / (debates and --reports runs),
   GET /debates/{id} (live page), GET /reports/…
-
-With a token (--token or DEBATE_AUTH_TOKEN) every route, /health included, needs
-"Authorization: Bearer <token>"; GET requests may pass ?token= instead. Without one, anyone who
-can reach the address may read and write, so keep the default loopback address.
-The URL is printed on stderr. Ctrl-C or SIGTERM stops accepting, answers waiting polls, closes
-WebSockets and the database cleanly.
-
-IN THE BACKGROUND
---detach starts the server in the background and returns once it answers; its pid file and log
-are $XDG_STATE_HOME/debate/serve-<addr>.pid and .log (default ~/.local/state/debate/).
---status and --stop, with the same --addr, report on it and end it; the server writes its pid
-file again if it is deleted. An agent command whose
-server is a loopback address where nothing listens starts one the same way (with the default
-database) unless DEBATE_AUTO_START=0.`,
-		"  debate serve\n  DEBATE_AUTH_TOKEN=$(openssl rand -hex 16) debate serve --addr 127.0.0.1:8080\n  debate serve --db ./team.db --token s3cret\n  debate serve --detach && debate serve --status && debate serve --stop\n",
-		"  0  stopped by Ctrl-C or SIGTERM after a clean shutdown; --detach: started; --status: running;\n     --stop: stopped\n  1  the database could not be opened, the address could not be bound, or serving failed;\n     --status: no server running; --stop: none to stop\n  2  bad flags\n")
+`}, {"ACCESS", `  With a token (--token or DEBATE_AUTH_TOKEN) every route, /health included,
+  needs "Authorization: Bearer <token>"; GET requests may pass ?token= instead.
+  Without one, anyone who can reach the address may read and write, so keep the
+  default loopback address. The URL is printed on stderr. Ctrl-C or SIGTERM
+  stops accepting, answers waiting polls, closes WebSockets and the database
+  cleanly.
+`}, {"IN THE BACKGROUND", `  --detach starts the server in the background and returns once it answers; its
+  pid file and log are $XDG_STATE_HOME/debate/serve-<addr>.pid and .log
+  (default ~/.local/state/debate/). --status and --stop, with the same --addr,
+  report on it and end it; the server writes its pid file again if it is
+  deleted. An agent command whose server is a loopback address where nothing
+  listens starts one the same way (with the default database) unless
+  DEBATE_AUTO_START=0.
+`}},
+			examples: `  debate serve
+  DEBATE_AUTH_TOKEN=$(openssl rand -hex 16) debate serve --addr 127.0.0.1:8080
+  debate serve --db ./team.db --token s3cret
+  debate serve --detach && debate serve --status && debate serve --stop
+`,
+			exits: `  0  stopped by Ctrl-C or SIGTERM after a clean shutdown; --detach: started;
+     --status: running; --stop: stopped
+  1  the database could not be opened, the address could not be bound, or
+     serving failed; --status: no server running; --stop: none to stop
+  2  bad flags
+`,
+			environ: `  DEBATE_DB          the database when --db is not given
+  DEBATE_AUTH_TOKEN  the token when --token is not given
+  DEBATE_REPORTS     the report folders when --reports is not given
+  XDG_STATE_HOME     where --detach keeps its pid file and log
+`,
+		},
+		options: func() options { return &serveOptions{} },
+	}
 }
 
-func serveCmd(e *env, args []string) int {
-	var o serveOptions
-	fs := flagSet("serve")
+func (o *serveOptions) flags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.addr, "addr", defaultAddr, "address to listen on (host:port); loopback unless you mean otherwise")
 	fs.StringVar(&o.db, "db", "", "SQLite database file, or postgres:// URL for several replicas (default $DEBATE_DB, else $XDG_DATA_HOME/debate/debate.db or ~/.local/share/debate/debate.db)")
 	fs.StringVar(&o.token, "token", "", "bearer token required on every route, the WebSocket and the web UI (default $DEBATE_AUTH_TOKEN)")
@@ -91,19 +112,24 @@ func serveCmd(e *env, args []string) int {
 	fs.BoolVar(&o.detach, "detach", false, "start the server in the background and return once it answers")
 	fs.BoolVar(&o.status, "status", false, "report on the background server of --addr")
 	fs.BoolVar(&o.stop, "stop", false, "stop the background server of --addr")
-	if done, code := parse(e, fs, args, func() string { return serveHelp(fs) }); done {
-		return code
-	}
-	if fs.NArg() > 0 {
-		return e.fail("serve", usagef("unexpected argument %q", fs.Arg(0)))
+}
+
+func (o *serveOptions) args(fs *pflag.FlagSet) error {
+	if err := onlyFlags(fs); err != nil {
+		return err
 	}
 	if n := btoi(o.detach) + btoi(o.status) + btoi(o.stop); n > 1 {
-		return e.fail("serve", usagef("--detach, --status and --stop: give one of them"))
+		return usagef("--detach, --status and --stop: give one of them")
 	}
-	if v, ok := e.getenv("DEBATE_REPORTS"); ok && v != "" && !fs.Changed("reports") {
+	o.reportsSet, o.tokenSet = fs.Changed("reports"), fs.Changed("token")
+	return nil
+}
+
+func (o *serveOptions) run(e *env) error {
+	if v, ok := e.getenv("DEBATE_REPORTS"); ok && v != "" && !o.reportsSet {
 		o.reports = filepath.SplitList(v)
 	}
-	if !fs.Changed("token") {
+	if !o.tokenSet {
 		o.token, _ = e.getenv("DEBATE_AUTH_TOKEN")
 	}
 	ctx, stop := e.interruptible(nil)
@@ -116,15 +142,15 @@ func serveCmd(e *env, args []string) int {
 	case o.stop:
 		return o.runStop(ctx, e)
 	}
-	if err := o.run(ctx, e); err != nil {
-		return e.fail("serve", err)
+	if err := o.serve(ctx, e); err != nil {
+		return err
 	}
 	fmt.Fprintln(e.stderr, "debate serve: stopped")
-	return exitOK
+	return nil
 }
 
-// run serves until ctx ends, then shuts down cleanly.
-func (o *serveOptions) run(ctx context.Context, e *env) error {
+// serve serves until ctx ends, then shuts down cleanly.
+func (o *serveOptions) serve(ctx context.Context, e *env) error {
 	path, err := debateDB(o.db, e.getenv)
 	if err != nil {
 		return err
@@ -254,36 +280,36 @@ func btoi(b bool) int {
 }
 
 // runDetach starts the server in the background.
-func (o *serveOptions) runDetach(ctx context.Context, e *env) int {
+func (o *serveOptions) runDetach(ctx context.Context, e *env) error {
 	if d, ok, err := e.readDaemon(o.addr); err == nil && ok && alive(d.PID) {
-		return e.fail("serve", fmt.Errorf("a background server already runs on %s (pid %d); stop it with debate serve --stop --addr %s", o.addr, d.PID, o.addr))
+		return fmt.Errorf("a background server already runs on %s (pid %d); stop it with debate serve --stop --addr %s", o.addr, d.PID, o.addr)
 	}
 	d, err := e.startDaemon(ctx, o.addr, o.db, o.token)
 	if err != nil {
-		return e.fail("serve", err)
+		return err
 	}
 	if d.PID == 0 {
-		return e.fail("serve", fmt.Errorf("another server answers on %s already", o.addr))
+		return fmt.Errorf("another server answers on %s already", o.addr)
 	}
 	fmt.Fprintf(e.stdout, "debate serve: started in the background\n%s  stop it with: debate serve --stop --addr %s\n", describe(d), o.addr)
-	return exitOK
+	return nil
 }
 
 // runStatus reports on the background server of --addr.
-func (o *serveOptions) runStatus(ctx context.Context, e *env) int {
+func (o *serveOptions) runStatus(ctx context.Context, e *env) error {
 	d, ok, err := e.readDaemon(o.addr)
 	switch {
 	case err != nil:
-		return e.fail("serve", err)
+		return err
 	case !ok && listening(ctx, o.addr):
 		fmt.Fprintf(e.stdout, "debate serve: something listens on %s, but no background server was started there (no pid file)\n", o.addr)
-		return exitOK
+		return nil
 	case !ok:
 		fmt.Fprintf(e.stdout, "debate serve: no background server on %s\n", o.addr)
-		return exitFailed
+		return exitStatus(exitFailed)
 	case !alive(d.PID):
 		fmt.Fprintf(e.stdout, "debate serve: not running on %s (pid %d has ended; its log is %s)\n", o.addr, d.PID, d.Log)
-		return exitFailed
+		return exitStatus(exitFailed)
 	}
 	health := "answers /health"
 	hctx, cancel := context.WithTimeout(ctx, 2*time.Second)
@@ -292,17 +318,17 @@ func (o *serveOptions) runStatus(ctx context.Context, e *env) int {
 		health = "does not answer /health: " + err.Error()
 	}
 	fmt.Fprintf(e.stdout, "debate serve: running, %s\n%s", health, describe(d))
-	return exitOK
+	return nil
 }
 
 // runStop stops the background server of --addr.
-func (o *serveOptions) runStop(ctx context.Context, e *env) int {
+func (o *serveOptions) runStop(ctx context.Context, e *env) error {
 	d, err := e.stopDaemon(ctx, o.addr)
 	if err != nil {
-		return e.fail("serve", err)
+		return err
 	}
 	fmt.Fprintf(e.stdout, "debate serve: stopped pid %d on %s\n", d.PID, o.addr)
-	return exitOK
+	return nil
 }
 
 // describe lists a background server's facts, one per line.
