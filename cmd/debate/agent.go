@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/debatehq/debate/internal/loopback"
 	"github.com/debatehq/debate/server/api"
 	"github.com/debatehq/debate/server/client"
 )
@@ -262,7 +263,7 @@ func (e *env) explainUnreachable(s conn, err error) error {
 	}
 	u, _ := url.Parse(s.url)
 	switch v, _ := e.getenv(autoStartVar); {
-	case u == nil || !loopbackHost(u.Hostname()):
+	case u == nil || !loopback.Host(u.Hostname()):
 		ce.Suggestion = "nothing answers on " + redactURL(s.url) + "; a server is started on demand only for a loopback address: " +
 			"start debate serve on that host, or check --server / DEBATE_SERVER_URL"
 	case v == "0" || strings.EqualFold(v, "false"):

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -17,9 +16,10 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/debatehq/debate/internal/ctxwait"
+	"github.com/debatehq/debate/internal/loopback"
 	"github.com/debatehq/debate/server"
 	"github.com/debatehq/debate/server/client"
+	"github.com/debatehq/debate/server/daemon"
 	"github.com/debatehq/debate/server/web"
 	"github.com/debatehq/debate/store"
 )
@@ -37,7 +37,7 @@ type serveOptions struct {
 	// stops (a hidden flag, for performance work).
 	cpuprofile string
 	// pidFile is the pid file a background server keeps (a hidden flag set
-	// by the command that starts it): see keepPidFile.
+	// by the command that starts it): see daemon.KeepPidFile.
 	pidFile string
 	// detach, status and stop manage a server in the background instead.
 	detach, status, stop bool
@@ -165,7 +165,7 @@ func (o *serveOptions) serve(ctx context.Context, e *env) error {
 	if err != nil {
 		return errors.Join(err, st.Close())
 	}
-	if o.token == "" && !loopback(ln.Addr()) {
+	if o.token == "" && !loopback.Host(ln.Addr().String()) {
 		fmt.Fprintf(e.stderr, "warning: listening on %s without a token: anyone who can reach it may read and write debates; set --token or DEBATE_AUTH_TOKEN\n", ln.Addr())
 	}
 	if o.cpuprofile != "" {
@@ -180,7 +180,7 @@ func (o *serveOptions) serve(ctx context.Context, e *env) error {
 	srv := server.New(st, server.Options{Token: o.token, Logger: log, Pages: ui})
 	kept := make(chan struct{})
 	if o.pidFile != "" {
-		d := daemon{PID: os.Getpid(), URL: "http://" + ln.Addr().String(), DB: redactURL(path),
+		d := daemon.Record{PID: os.Getpid(), URL: "http://" + ln.Addr().String(), DB: redactURL(path),
 			Log: strings.TrimSuffix(o.pidFile, ".pid") + ".log", Started: time.Now().UTC()}
 		b, _ := json.Marshal(d)
 		if err := os.WriteFile(o.pidFile, b, 0o600); err != nil {
@@ -188,7 +188,7 @@ func (o *serveOptions) serve(ctx context.Context, e *env) error {
 		}
 		go func() {
 			defer close(kept)
-			keepPidFile(ctx, o.pidFile, b, pidFileCheck, log)
+			daemon.KeepPidFile(ctx, o.pidFile, b, pidFileCheck, log)
 		}()
 	} else {
 		close(kept)
@@ -219,36 +219,6 @@ func tuneGC(getenv func(string) (string, bool)) (restore func()) {
 // pidFileCheck is how often a background server looks at its pid file.
 const pidFileCheck = time.Second
 
-// keepPidFile keeps the pid file of a background server, whose content is
-// record: it looks at path every interval and writes it again when it is
-// gone (a server whose state folder was deleted would otherwise run on where
-// serve --status and --stop cannot find it); when ctx ends it removes the
-// file, unless it names another process by then.
-func keepPidFile(ctx context.Context, path string, record []byte, interval time.Duration, log *slog.Logger) {
-	warned := false
-	for ctxwait.Sleep(ctx, interval) == nil {
-		_, err := os.Stat(path)
-		if !errors.Is(err, os.ErrNotExist) {
-			continue
-		}
-		err = os.MkdirAll(filepath.Dir(path), 0o700)
-		if err == nil {
-			err = os.WriteFile(path, record, 0o600)
-		}
-		switch {
-		case err == nil:
-			log.Info("the pid file was gone: written again", "file", path)
-			warned = false
-		case !warned:
-			log.Warn("the pid file is gone and cannot be written again", "file", path, "err", err)
-			warned = true
-		}
-	}
-	if b, err := os.ReadFile(path); err == nil && bytes.Equal(b, record) {
-		_ = os.Remove(path)
-	}
-}
-
 // startCPUProfile profiles the process's CPU into the file path until the
 // returned function is called.
 func startCPUProfile(path string) (stop func(), err error) {
@@ -265,13 +235,6 @@ func startCPUProfile(path string) (stop func(), err error) {
 	}, nil
 }
 
-// loopback reports whether a listener's address is reachable only from this
-// machine.
-func loopback(a net.Addr) bool {
-	tcp, ok := a.(*net.TCPAddr)
-	return ok && tcp.IP.IsLoopback()
-}
-
 func btoi(b bool) int {
 	if b {
 		return 1
@@ -281,10 +244,10 @@ func btoi(b bool) int {
 
 // runDetach starts the server in the background.
 func (o *serveOptions) runDetach(ctx context.Context, e *env) error {
-	if d, ok, err := e.readDaemon(o.addr); err == nil && ok && alive(d.PID) {
+	if d, ok, err := e.supervisor().Read(o.addr); err == nil && ok && daemon.Alive(d.PID) {
 		return fmt.Errorf("a background server already runs on %s (pid %d); stop it with debate serve --stop --addr %s", o.addr, d.PID, o.addr)
 	}
-	d, err := e.startDaemon(ctx, o.addr, o.db, o.token)
+	d, err := e.supervisor().Start(ctx, o.addr, o.db, o.token)
 	if err != nil {
 		return err
 	}
@@ -297,17 +260,17 @@ func (o *serveOptions) runDetach(ctx context.Context, e *env) error {
 
 // runStatus reports on the background server of --addr.
 func (o *serveOptions) runStatus(ctx context.Context, e *env) error {
-	d, ok, err := e.readDaemon(o.addr)
+	d, ok, err := e.supervisor().Read(o.addr)
 	switch {
 	case err != nil:
 		return err
-	case !ok && listening(ctx, o.addr):
+	case !ok && daemon.Listening(ctx, o.addr):
 		fmt.Fprintf(e.stdout, "debate serve: something listens on %s, but no background server was started there (no pid file)\n", o.addr)
 		return nil
 	case !ok:
 		fmt.Fprintf(e.stdout, "debate serve: no background server on %s\n", o.addr)
 		return exitStatus(exitFailed)
-	case !alive(d.PID):
+	case !daemon.Alive(d.PID):
 		fmt.Fprintf(e.stdout, "debate serve: not running on %s (pid %d has ended; its log is %s)\n", o.addr, d.PID, d.Log)
 		return exitStatus(exitFailed)
 	}
@@ -323,7 +286,7 @@ func (o *serveOptions) runStatus(ctx context.Context, e *env) error {
 
 // runStop stops the background server of --addr.
 func (o *serveOptions) runStop(ctx context.Context, e *env) error {
-	d, err := e.stopDaemon(ctx, o.addr)
+	d, err := e.supervisor().Stop(ctx, o.addr)
 	if err != nil {
 		return err
 	}
@@ -332,7 +295,7 @@ func (o *serveOptions) runStop(ctx context.Context, e *env) error {
 }
 
 // describe lists a background server's facts, one per line.
-func describe(d daemon) string {
+func describe(d daemon.Record) string {
 	db := d.DB
 	if db == "" {
 		db = "the default ($DEBATE_DB, else $XDG_DATA_HOME/debate/debate.db)"
