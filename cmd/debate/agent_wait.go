@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/debatehq/debate/internal/ctxwait"
 	"github.com/debatehq/debate/protocol"
 	"github.com/debatehq/debate/server"
 	"github.com/debatehq/debate/server/api"
@@ -23,9 +22,6 @@ const (
 
 const (
 	defaultDeadline = 120 * time.Second
-	// fallbackInterval paces polls against a server that answers at once
-	// instead of holding the request (the seed's interval polling).
-	fallbackInterval = 2 * time.Second
 )
 
 // waitOut is the answer of wait.
@@ -159,46 +155,10 @@ func (o *waitOptions) answer(ctx context.Context, s conn) (any, error) {
 	return out, nil
 }
 
-// Pauses between polls of a server that does not answer (restarting).
-const (
-	firstOutagePause = 250 * time.Millisecond
-	maxOutagePause   = 2 * time.Second
-)
-
 // wait polls until an answer with something to act on, or until the
-// deadline; then it returns the last answer, which has nothing new. A server
-// that cannot be reached, or a gateway that answers 502 or 503 for it, is
-// polled again after a pause until the deadline; only then is its error
-// returned. timeout bounds one request beyond the time the server holds it.
+// deadline; the client rides out a server that restarts meanwhile. timeout
+// bounds one request beyond the time the server holds it.
 func (o *waitOptions) wait(ctx context.Context, c *client.Client, timeout time.Duration) (api.PollResult, error) {
-	end := time.Now().Add(o.deadline)
-	pause := firstOutagePause
-	for {
-		remaining := time.Until(end)
-		w := min(max(remaining, 0), server.MaxWait)
-		rctx, cancel := context.WithTimeout(ctx, w+timeout)
-		start := time.Now()
-		res, err := c.Poll(rctx, o.debateID, o.role, o.after, w)
-		cancel()
-		remaining = time.Until(end)
-		switch {
-		case err != nil && (!client.Transient(err) || remaining <= 0 || ctx.Err() != nil):
-			return res, err
-		case err != nil:
-			if err := ctxwait.Sleep(ctx, min(pause, remaining)); err != nil {
-				return res, err
-			}
-			pause = min(2*pause, maxOutagePause)
-			continue
-		case res.HasNewArgument || res.Action == string(protocol.DebateClosed) || remaining <= 0:
-			return res, nil
-		}
-		pause = firstOutagePause
-		if time.Since(start) < w/2 {
-			// The server did not hold the request: poll at an interval.
-			if err := ctxwait.Sleep(ctx, min(fallbackInterval, remaining)); err != nil {
-				return res, err
-			}
-		}
-	}
+	return c.Wait(ctx, o.debateID, o.role, o.after, client.WaitOptions{
+		Deadline: time.Now().Add(o.deadline), MaxHold: server.MaxWait, Slack: timeout})
 }
