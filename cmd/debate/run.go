@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/pflag"
+
 	"github.com/debatehq/debate/batch"
 	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/output"
@@ -28,39 +30,44 @@ type runOptions struct {
 	verbose     bool
 	demo        bool
 	shard       string
+
+	// maxRoundsSet and concurrencySet tell the flags given from their
+	// defaults; slice is what --shard names.
+	maxRoundsSet, concurrencySet bool
+	slice                        *tree.Shard
 }
 
 var knownFormats = []string{"markdown", "json", "html"}
 
-func runHelp(fs interface{ FlagUsagesWrapped(int) string }) string {
-	return `Run the debates of a config: for every topic, the debaters state positions and rebut each
-other, a judge separates consensus from divergences, and each divergence becomes a child
-debate until nothing is disputed or the round limit forces verdicts. Reports go to the
-output folder; progress goes to stderr; stdout lists the files written.
+func runCommand() *command {
+	return &command{
+		name: "run", summary: "run the debates of a config and write their reports",
+		help: help{
+			about: `Run the debates of a config: for every topic, the debaters state positions and
+rebut each other, a judge separates consensus from divergences, and each
+divergence becomes a child debate until nothing is disputed or the round limit
+forces verdicts. Reports go to the output folder; progress goes to stderr;
+stdout lists the files written.
 
-A config's motions are protocol debates: a proposer, an opponent and an arbitrator argue
-through the debate database of "debate serve" (protocol.db, else $DEBATE_DB, else the shared
-default), so they can be watched there; with "arbitrator": "human" the run waits for the
-rulings a person makes there. --resume continues the same debates.
-
-USAGE
-  debate run --config <file.jsonc> [--topic <id>]... [--max-rounds <n>]
+A config's motions are protocol debates: a proposer, an opponent and an
+arbitrator argue through the debate database of "debate serve" (protocol.db,
+else $DEBATE_DB, else the shared default), so they can be watched there; with
+"arbitrator": "human" the run waits for the rulings a person makes there.
+--resume continues the same debates.`,
+			usage: `  debate run --config <file.jsonc> [--topic <id>]... [--max-rounds <n>]
              [--dry-run | --demo] [--output <dir>] [--concurrency <n>]
              [--format markdown|json|html]... [--resume] [--shard <i/n>]
              [--verbose]
-
-FLAGS
-` + fs.FlagUsagesWrapped(helpWidth) + `
-EXAMPLES
-  # Real reports in seconds from a built-in scripted model: no key, no network.
+`,
+			examples: `  # Real reports in seconds from a built-in scripted model: no key, no network.
   debate run --config debate.jsonc --demo --output demo-output
 
   # See every round-1 prompt and the call plan; calls no model, needs no key.
   debate run --config debate.jsonc --dry-run
 
   # Run two topics with at most 2 rounds, writing Markdown and HTML reports.
-  DEBATE_API_KEY=sk-... debate run -c debate.jsonc \
-      --topic topic-6 --topic topic-7 --max-rounds 2 \
+  DEBATE_API_KEY=sk-... debate run -c debate.jsonc \\
+      --topic topic-6 --topic topic-7 --max-rounds 2 \\
       --format markdown,html --output out/
 
   # After a crash or Ctrl-C: finish the run without repeating a completed call.
@@ -73,25 +80,26 @@ EXAMPLES
 
   # Print the run as JSON on stdout instead of writing a folder.
   debate run -c debate.jsonc --output - > run.json
-
-EXIT CODES
-  0    every topic finished: converged, or verdicts forced at the round limit; every
-       motion closed (by a resolution or a ruling)
-  1    at least one topic, node or motion failed (its reports still record what was reached)
-  2    bad flags or a bad config (every problem is printed)
-  130  interrupted by Ctrl-C: reports were written as they stood, unfinished nodes marked
-       "interrupted"; a second Ctrl-C quits at once without writing
-
-ENVIRONMENT
-  NO_COLOR   turn off colours in the progress display
+`,
+			exits: `  0    every topic finished: converged, or verdicts forced at the round limit;
+       every motion closed (by a resolution or a ruling)
+  1    at least one topic, node or motion failed (its reports still record what
+       was reached)
+  2    bad flags, a missing config file or a bad config (every problem is
+       printed)
+  130  interrupted by Ctrl-C: reports were written as they stood, unfinished
+       nodes marked "interrupted"; a second Ctrl-C quits at once without writing
+`,
+			environ: `  NO_COLOR   turn off colours in the progress display
   DEBATE_DB  the debate database of motions when the config sets no protocol.db
   ${NAME}    any variable a config string names ("apiKey": "${DEBATE_API_KEY}")
-`
+`,
+		},
+		options: func() options { return &runOptions{} },
+	}
 }
 
-func runCmd(e *env, args []string) int {
-	var o runOptions
-	fs := flagSet("run")
+func (o *runOptions) flags(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.config, "config", "c", "", "config file (JSONC) (required)")
 	fs.StringSliceVarP(&o.topics, "topic", "t", nil, "run only this topic or motion id (repeat or comma-separate for several)")
 	fs.IntVar(&o.maxRounds, "max-rounds", 0, fmt.Sprintf("override params.maxRounds: the deepest round a debate may reach (1 to %d)", configs.MaxRounds))
@@ -103,49 +111,38 @@ func runCmd(e *env, args []string) int {
 	fs.BoolVar(&o.demo, "demo", false, "play the config against a built-in scripted model: real reports in seconds, no API key, no network")
 	fs.BoolVarP(&o.verbose, "verbose", "v", false, "on a terminal, print every log line (failed attempts, fallbacks…) above the live lines too")
 	fs.StringVar(&o.shard, "shard", "", "run only slice `i/n` of the selected topics and motions, the i-th of n (e.g. 2/4); \"debate merge\" combines the slices' folders")
-	if done, code := parse(e, fs, args, func() string { return runHelp(fs) }); done {
-		return code
-	}
+}
+
+func (o *runOptions) args(fs *pflag.FlagSet) error {
 	if fs.NArg() > 0 {
-		return e.fail("run", usagef("unexpected argument %q (flags only; did you mean --config %s?)", fs.Arg(0), fs.Arg(0)))
+		return usagef("unexpected argument %q (flags only; did you mean --config %s?)", fs.Arg(0), fs.Arg(0))
 	}
-	var sh *tree.Shard
+	o.maxRoundsSet, o.concurrencySet = fs.Changed("max-rounds"), fs.Changed("concurrency")
 	if fs.Changed("shard") {
 		s, err := parseShard(o.shard)
 		if err != nil {
-			return e.fail("run", err)
+			return err
 		}
-		sh = &s
+		o.slice = &s
 	}
-	cfg, err := o.load(e, fs.Changed("max-rounds"), fs.Changed("concurrency"))
-	if err != nil {
-		return e.fail("run", err)
-	}
-	sel, err := o.selection(e, cfg, sh)
-	if err != nil {
-		return e.fail("run", err)
-	}
-	if o.dryRun {
-		if err := dryRunAll(e, cfg, sel); err != nil {
-			return e.fail("run", err)
-		}
-		return exitOK
-	}
-	return o.run(e, cfg, sel)
+	return nil
 }
 
-// fail prints err and returns its exit code.
-func (e *env) fail(cmd string, err error) int {
-	var problems configs.Problems
-	switch {
-	case errors.As(err, &problems):
-		fmt.Fprintln(e.stderr, err)
-	case errors.As(err, new(usageError)):
-		fmt.Fprintf(e.stderr, "debate %s: %v\nRun \"debate help %s\" for usage.\n", cmd, err, cmd)
-	default:
-		fmt.Fprintf(e.stderr, "debate %s: %v\n", cmd, err)
+// run loads the config, applies the command line over it and runs it, or
+// only shows it with --dry-run.
+func (o *runOptions) run(e *env) error {
+	cfg, err := o.load(e)
+	if err != nil {
+		return err
 	}
-	return exitCode(err)
+	sel, err := o.selection(e, cfg, o.slice)
+	if err != nil {
+		return err
+	}
+	if o.dryRun {
+		return dryRunAll(e, cfg, sel)
+	}
+	return o.runConfig(e, cfg, sel)
 }
 
 // flagInRange checks the number a flag overriding the config field field
@@ -159,16 +156,16 @@ func flagInRange(name string, got, max int, meaning, field string) error {
 }
 
 // load reads the config and applies the command line over it.
-func (o *runOptions) load(e *env, maxRoundsSet, concurrencySet bool) (*configs.Config, error) {
+func (o *runOptions) load(e *env) (*configs.Config, error) {
 	if o.config == "" {
 		return nil, usagef("--config is required")
 	}
-	if maxRoundsSet {
+	if o.maxRoundsSet {
 		if err := flagInRange("max-rounds", o.maxRounds, configs.MaxRounds, "levels of debate", "params.maxRounds"); err != nil {
 			return nil, err
 		}
 	}
-	if concurrencySet {
+	if o.concurrencySet {
 		if err := flagInRange("concurrency", o.concurrency, configs.MaxConcurrency, "calls in flight", "params.concurrency"); err != nil {
 			return nil, err
 		}
@@ -191,17 +188,14 @@ func (o *runOptions) load(e *env, maxRoundsSet, concurrencySet bool) (*configs.C
 	if o.demo {
 		getenv = demoGetenv(getenv)
 	}
-	cfg, err := configs.Load(o.config, configs.Options{DryRun: o.dryRun, Getenv: getenv})
+	cfg, err := e.loadConfig(o.config, configs.Options{DryRun: o.dryRun, Getenv: getenv})
 	if err != nil {
 		return nil, err
 	}
-	for _, w := range cfg.Warnings {
-		fmt.Fprintf(e.stderr, "warning: %s\n", w)
-	}
-	if maxRoundsSet {
+	if o.maxRoundsSet {
 		cfg.Params.MaxRounds = o.maxRounds
 	}
-	if concurrencySet {
+	if o.concurrencySet {
 		cfg.Params.Concurrency = o.concurrency
 	}
 	if o.output != "" && o.output != "-" {
@@ -237,8 +231,8 @@ func (o *runOptions) selection(e *env, cfg *configs.Config, sh *tree.Shard) (tre
 	return sel, nil
 }
 
-// run performs a real run and writes its reports.
-func (o *runOptions) run(e *env, cfg *configs.Config, sel tree.Selection) int {
+// runConfig performs a real run and writes its reports.
+func (o *runOptions) runConfig(e *env, cfg *configs.Config, sel tree.Selection) error {
 	term := e.terminalOf(e.stderr)
 	defer term.stop()
 	progress := output.NewProgress(e.stderr, output.ProgressOptions{
@@ -267,7 +261,7 @@ func (o *runOptions) run(e *env, cfg *configs.Config, sel tree.Selection) int {
 	if len(sel.Motions) > 0 && !o.demo {
 		db, err := batch.MotionDB(cfg, e.getenv)
 		if err != nil {
-			return e.fail("run", err)
+			return err
 		}
 		logger.Info("motions use the debate database", "db", redactURL(db))
 		opt.MotionDB = db
@@ -280,19 +274,18 @@ func (o *runOptions) run(e *env, cfg *configs.Config, sel tree.Selection) int {
 		}
 	}
 	if err != nil {
-		return e.fail("run", err)
+		return err
 	}
 	o.logFinished(logger, res)
 	switch {
 	case ctx.Err() != nil:
-		return exitInterrupted
+		return interruptedError{err: errors.New("interrupted")}
 	case res.Err != nil:
-		fmt.Fprintf(e.stderr, "debate run: %v\n", res.Err)
-		return exitFailed
+		return res.Err
 	case !res.Run.Finished():
-		return exitFailed
+		return exitStatus(exitFailed)
 	}
-	return exitOK
+	return nil
 }
 
 // logFinished logs what the run did.
