@@ -207,13 +207,17 @@ func (t *topicRun) debaterStep(ctx context.Context, n *tree.Node, step tree.Step
 	if p := firstPanic(each(len(who), t.e.cfg.ParallelCalls(), one)); p != nil {
 		panic(p) // the node fails with it
 	}
+	models := n.Models // the model credited with each text of this step
+	if step == tree.StepRebuttal {
+		models = n.RebuttalModels
+	}
 	var ok []int
 	for k, a := range answers {
 		id := t.debaters[who[k]].p.ID
 		switch {
 		case a.err == nil:
 			into[id] = a.text
-			n.Models[id] = a.model
+			models[id] = a.model
 			n.SetReasoning(id, step, a.reasoning)
 			if a.cut {
 				n.Warnings = append(n.Warnings, tree.Warning{Participant: id, Step: step, Message: t.cutWarning()})

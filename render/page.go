@@ -152,11 +152,11 @@ func (p *page) node(n *tree.Node) {
 	}
 	p.tag("h3", w.positions)
 	p.answers(p.r.answerList(n, n.Positions, tree.StepPosition, func(id string) string {
-		return inlineText(p.r.name(id)) + " — " + p.r.nodeModel(n, id)
+		return inlineText(p.r.name(id)) + " — " + p.r.nodeModel(n.Models, id)
 	}))
 	p.tag("h3", w.rebuttals)
 	p.answers(p.r.answerList(n, n.Rebuttals, tree.StepRebuttal, func(id string) string {
-		return fmt.Sprintf(w.rebuttalBy, inlineText(p.r.name(id)))
+		return p.r.rebuttalTitle(n, id)
 	}))
 	if n.Judgment != nil && len(n.Judgment.ForcedVerdicts) > 0 || n.Status == tree.Forced {
 		p.tag("h3", w.forcedTriage)

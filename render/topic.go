@@ -284,11 +284,11 @@ func (r *report) node(n *tree.Node) {
 
 	r.printf("### %s\n\n", w.positions)
 	r.answers(n, n.Positions, tree.StepPosition, func(id string) string {
-		return inlineText(r.name(id)) + " — " + r.nodeModel(n, id)
+		return inlineText(r.name(id)) + " — " + r.nodeModel(n.Models, id)
 	})
 	r.printf("### %s\n\n", w.rebuttals)
 	r.answers(n, n.Rebuttals, tree.StepRebuttal, func(id string) string {
-		return fmt.Sprintf(w.rebuttalBy, inlineText(r.name(id)))
+		return r.rebuttalTitle(n, id)
 	})
 
 	forced := n.Judgment != nil && len(n.Judgment.ForcedVerdicts) > 0 || n.Status == tree.Forced
@@ -301,10 +301,21 @@ func (r *report) node(n *tree.Node) {
 	r.status(n)
 }
 
-// nodeModel returns the model a debater used at a node, noting a fallback.
-func (r *report) nodeModel(n *tree.Node, id string) string {
+// rebuttalTitle is the heading of a debater's rebuttal at n, naming the
+// model that wrote it.
+func (r *report) rebuttalTitle(n *tree.Node, id string) string {
+	models := n.RebuttalModels
+	if models == nil { // a run.json written before rebuttals carried their model
+		models = n.Models
+	}
+	return fmt.Sprintf(r.w.rebuttalBy, inlineText(r.name(id))) + " — " + r.nodeModel(models, id)
+}
+
+// nodeModel returns the model that wrote a debater's text, as recorded in
+// models, noting a fallback.
+func (r *report) nodeModel(models map[string]string, id string) string {
 	primary := r.debaterModel(id)
-	m, ok := n.Models[id]
+	m, ok := models[id]
 	switch {
 	case !ok || m == "":
 		return inlineText(primary)

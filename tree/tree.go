@@ -169,14 +169,18 @@ type Node struct {
 	Divergence *Divergence `json:"divergence,omitempty"`
 	Status     Status      `json:"status"`
 	StopReason string      `json:"stopReason"`
-	// Positions, Rebuttals and Models map a debater id to its text or the model
-	// that produced it. Models also holds the judge's model under the judge's id.
-	Positions   map[string]string `json:"positions"`
-	Rebuttals   map[string]string `json:"rebuttals"`
-	Models      map[string]string `json:"models"`
-	Judgment    *Judgment         `json:"judgment,omitempty"`
-	RawJudgment string            `json:"rawJudgment,omitempty"`
-	Errors      []NodeError       `json:"errors"`
+	// Positions and Rebuttals map a debater id to its text. Models maps a
+	// debater id to the model that wrote its position, and the judge's id to
+	// the model that wrote the judgment; RebuttalModels maps a debater id to
+	// the model that wrote its rebuttal. A fallback at the rebuttal step
+	// never changes the model credited with the position.
+	Positions      map[string]string `json:"positions"`
+	Rebuttals      map[string]string `json:"rebuttals"`
+	Models         map[string]string `json:"models"`
+	RebuttalModels map[string]string `json:"rebuttalModels"`
+	Judgment       *Judgment         `json:"judgment,omitempty"`
+	RawJudgment    string            `json:"rawJudgment,omitempty"`
+	Errors         []NodeError       `json:"errors"`
 	// Warnings mark answers that were kept with a flaw, in config order.
 	Warnings []Warning `json:"warnings"`
 	// Reasoning holds the reasoning of the node's answers (positions,
@@ -193,7 +197,7 @@ func NewNode(id, title, context string) *Node {
 		ID: id, Depth: d, Round: d + 1, Title: title, Context: context,
 		Status:    Pending,
 		Positions: map[string]string{}, Rebuttals: map[string]string{},
-		Models: map[string]string{}, Errors: []NodeError{}, Warnings: []Warning{}, Children: []*Node{},
+		Models: map[string]string{}, RebuttalModels: map[string]string{}, Errors: []NodeError{}, Warnings: []Warning{}, Children: []*Node{},
 	}
 }
 
