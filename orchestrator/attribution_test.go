@@ -6,9 +6,11 @@ import (
 	"testing"
 	"testing/synctest"
 
+	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/providers"
 	"github.com/debatehq/debate/providers/providertest"
 	"github.com/debatehq/debate/render"
+	"github.com/debatehq/debate/tree"
 )
 
 // TestFallbackAtRebuttalKeepsPositionAuthor: a primary that answers once and
@@ -20,23 +22,10 @@ func TestFallbackAtRebuttalKeepsPositionAuthor(t *testing.T) {
 		cfg := seedConfig()
 		cfg.Topics = cfg.Topics[:1]
 		cfg.Params.MaxRounds = 1
-		s := &script{words: 3}
-		srv := providertest.New(t)
 		var primary atomic.Int32
-		srv.Script(func(c providertest.Call) providertest.Reply {
-			if c.Model == "model-c" && primary.Add(1) > 1 {
-				return providertest.Status(503, "overloaded")
-			}
-			return scripted(s, c)
+		run := runOnFake(t, cfg, func(c providertest.Call) (providertest.Reply, bool) {
+			return providertest.Status(503, "overloaded"), c.Model == "model-c" && primary.Add(1) > 1
 		})
-		client, err := providers.New(cfg, providers.Options{HTTPClient: srv.HTTPClient()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		run, err := New(cfg, client, promptSet(t), Options{Jitter: func() float64 { return 0 }}).Run(t.Context())
-		if err != nil {
-			t.Fatal(err)
-		}
 		top := run.Topics[0]
 		root := top.Root
 		if got := root.Models["party-c"]; got != "model-c" {
@@ -61,4 +50,27 @@ func TestFallbackAtRebuttalKeepsPositionAuthor(t *testing.T) {
 			t.Error("the report credits the position to the fallback")
 		}
 	})
+}
+
+// runOnFake runs cfg against the fake API, where override answers the calls
+// it claims and the script the others, without jitter.
+func runOnFake(t *testing.T, cfg *configs.Config, override func(providertest.Call) (providertest.Reply, bool)) *tree.Run {
+	t.Helper()
+	s := &script{words: 3}
+	srv := providertest.New(t)
+	srv.Script(func(c providertest.Call) providertest.Reply {
+		if r, ok := override(c); ok {
+			return r
+		}
+		return scripted(s, c)
+	})
+	client, err := providers.New(cfg, providers.Options{HTTPClient: srv.HTTPClient()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := New(cfg, client, promptSet(t), Options{Jitter: func() float64 { return 0 }}).Run(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run
 }

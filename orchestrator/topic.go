@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/sourcegraph/conc/panics"
@@ -132,9 +133,9 @@ func errText(n *tree.Node) string {
 
 // stop ends a node with status and reason. When ctx has ended, a node that
 // would fail or is still open is interrupted instead; one that reached an
-// outcome (converged, forced, split) keeps it.
+// outcome (converged, partial, forced, split) keeps it.
 func (t *topicRun) stop(ctx context.Context, n *tree.Node, s tree.Status, reason string) {
-	if err := ctx.Err(); err != nil && s != tree.Converged && s != tree.Forced && s != tree.Split {
+	if err := ctx.Err(); err != nil && s != tree.Converged && s != tree.Partial && s != tree.Forced && s != tree.Split {
 		s, reason = tree.Interrupted, interruption(ctx)
 	}
 	n.Status, n.StopReason = s, reason
@@ -180,7 +181,51 @@ func (t *topicRun) steps(ctx context.Context, n *tree.Node, lin lineage) {
 		t.stop(ctx, n, tree.Failed, "no debater answered the rebuttal step")
 		return
 	}
+	n.Missing = t.absences(n, posed, rebutted)
 	t.decide(ctx, n, posed)
+}
+
+// absences lists, in config order, the debaters missing from the position
+// step (not in posed) or the rebuttal step (not in rebutted), each with its
+// last error at that step.
+func (t *topicRun) absences(n *tree.Node, posed, rebutted []int) []tree.Absence {
+	var out []tree.Absence
+	for i, m := range t.debaters {
+		step := tree.StepPosition
+		switch {
+		case !slices.Contains(posed, i):
+		case !slices.Contains(rebutted, i):
+			step = tree.StepRebuttal
+		default:
+			continue
+		}
+		reason := "no answer"
+		for _, e := range n.Errors {
+			if e.Participant == m.p.ID && e.Step == step {
+				reason = e.Message
+			}
+		}
+		out = append(out, tree.Absence{Participant: m.p.ID, Step: step, Reason: reason})
+	}
+	return out
+}
+
+// agreed ends a node whose judge found no divergence: converged when every
+// debater took part, partial otherwise, naming who was missing.
+func (t *topicRun) agreed(ctx context.Context, n *tree.Node) {
+	if len(n.Missing) == 0 {
+		t.stop(ctx, n, tree.Converged, "all debaters agreed")
+		return
+	}
+	names := make([]string, len(n.Missing))
+	for i, a := range n.Missing {
+		for _, m := range t.debaters {
+			if m.p.ID == a.Participant {
+				names[i] = name(party(m.p))
+			}
+		}
+	}
+	t.stop(ctx, n, tree.Partial, "no divergence among the debaters present; missing: "+strings.Join(names, ", "))
 }
 
 // debaterStep calls the debaters at indices who for one step, at once or one
@@ -369,7 +414,7 @@ func (t *topicRun) decide(ctx context.Context, n *tree.Node, posed []int) {
 	j := n.Judgment
 	switch {
 	case len(j.Divergences) == 0:
-		t.stop(ctx, n, tree.Converged, "all debaters agreed")
+		t.agreed(ctx, n)
 	case forced:
 		t.stop(ctx, n, tree.Forced, reason+missingNote(j))
 	case e.overBudget():
@@ -378,7 +423,7 @@ func (t *topicRun) decide(ctx context.Context, n *tree.Node, posed []int) {
 		data.BudgetSpent = true
 		if t.judgeNode(ctx, n, data, true) {
 			if len(n.Judgment.Divergences) == 0 {
-				t.stop(ctx, n, tree.Converged, "all debaters agreed")
+				t.agreed(ctx, n)
 			} else {
 				t.stop(ctx, n, tree.Forced, budgetReason+missingNote(n.Judgment))
 			}

@@ -52,6 +52,7 @@ type words struct {
 	judgeErrors     string
 	rawJudgment     string
 	otherErrors     string
+	missing         string // heading of the debaters missing from a step
 	conclusion      string
 	consensusPoints string
 	verdicts        string
@@ -187,6 +188,7 @@ var english = words{
 	judgeErrors:     "Judge errors",
 	rawJudgment:     "The judge's raw answer (not valid):",
 	otherErrors:     "Errors",
+	missing:         "Missing",
 	conclusion:      "Conclusion",
 	consensusPoints: "Consensus points",
 	verdicts:        "Verdicts",
@@ -262,6 +264,7 @@ var english = words{
 		tree.Pending:     "pending",
 		tree.Split:       "split",
 		tree.Converged:   "converged ✓",
+		tree.Partial:     "partial: a debater missing",
 		tree.Forced:      "forced verdict",
 		tree.Failed:      "failed",
 		tree.Interrupted: "interrupted",
@@ -325,6 +328,7 @@ var chinese = words{
 	judgeErrors:     "裁判错误",
 	rawJudgment:     "裁判的原始回答（无效）：",
 	otherErrors:     "错误",
+	missing:         "缺席",
 	conclusion:      "最终结论",
 	consensusPoints: "合意要点",
 	verdicts:        "裁决要点",
@@ -408,6 +412,7 @@ var chinese = words{
 		tree.Pending:     "未完成",
 		tree.Split:       "已分裂",
 		tree.Converged:   "已收敛 ✓",
+		tree.Partial:     "不完整：有辩手缺席",
 		tree.Forced:      "强制裁决",
 		tree.Failed:      "失败",
 		tree.Interrupted: "已中断",
@@ -422,6 +427,9 @@ var chinese = words{
 	reasonSep: "；",
 	reasons: append(turnReasons(chineseRoles), []reasonRule{
 		{regexp.MustCompile(`^all debaters agreed$`), "各方达成一致"},
+		{regexp.MustCompile(`^no divergence among the debaters present$`), "到场辩手之间没有分歧"},
+		{regexp.MustCompile(`^missing: (.*)$`), "缺席：$1"},
+		{regexp.MustCompile(`^no answer$`), "没有回答"},
 		{regexp.MustCompile(`^round limit (\d+) reached: verdicts forced$`), "达到轮数上限 $1：强制裁决"},
 		{regexp.MustCompile(`^budget of (\d+) tokens reached: verdicts forced$`), "达到 $1 token 预算：强制裁决"},
 		{regexp.MustCompile(`^(\d+) divergences?: split into (?:a )?child debates?$`), "$1 个分歧：拆分为子辩论"},

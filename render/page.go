@@ -126,7 +126,7 @@ func (p *page) toc(n *tree.Node) {
 func (p *page) legend() {
 	p.b.WriteString(`<figcaption class="legend">`)
 	p.b.WriteString(html.EscapeString(p.r.w.legend + p.r.w.colon))
-	for _, s := range []tree.Status{tree.Split, tree.Converged, tree.Forced, tree.Failed, tree.Interrupted} {
+	for _, s := range []tree.Status{tree.Split, tree.Converged, tree.Partial, tree.Forced, tree.Failed, tree.Interrupted} {
 		fmt.Fprintf(&p.b, ` <span class="key"><span class="dot st-%s"></span>%s</span>`, statusClass(s), html.EscapeString(p.r.w.statusWord(s)))
 	}
 	p.b.WriteString("</figcaption>\n")
@@ -228,7 +228,7 @@ func nodeAnchor(id string) string {
 // statusClass returns the CSS class suffix of a status.
 func statusClass(s tree.Status) string {
 	switch s {
-	case tree.Split, tree.Converged, tree.Forced, tree.Failed, tree.Interrupted:
+	case tree.Split, tree.Converged, tree.Partial, tree.Forced, tree.Failed, tree.Interrupted:
 		return string(s)
 	}
 	return "pending"
@@ -260,19 +260,19 @@ body.topic main, body.summary main { max-width: 96rem; }
 .tree text { fill: var(--fg); font-size: 12px; font-family: system-ui, -apple-system, "Segoe UI", "Noto Sans", "PingFang SC", "Microsoft YaHei", sans-serif; }
 .tree text.nid { font-weight: 700; }
 .tree rect.st-split { stroke: var(--split); } .tree rect.st-converged { stroke: var(--converged); }
-.tree rect.st-forced { stroke: var(--forced); } .tree rect.st-failed { stroke: var(--failed); stroke-width: 3; }
+.tree rect.st-partial { stroke: var(--forced); stroke-dasharray: 6 3; } .tree rect.st-forced { stroke: var(--forced); } .tree rect.st-failed { stroke: var(--failed); stroke-width: 3; }
 .tree rect.st-interrupted { stroke: var(--interrupted); stroke-dasharray: 4 3; } .tree rect.st-pending { stroke: var(--pending); stroke-dasharray: 2 3; }
 .legend { font-size: 0.85rem; color: var(--muted); margin-top: 0.3rem; }
 .legend .key { margin-left: 0.6rem; white-space: nowrap; }
 .dot { display: inline-block; width: 0.7em; height: 0.7em; border-radius: 50%; margin-right: 0.35em; background: var(--pending); }
-.dot.st-split { background: var(--split); } .dot.st-converged { background: var(--converged); } .dot.st-forced { background: var(--forced); }
+.dot.st-split { background: var(--split); } .dot.st-converged { background: var(--converged); } .dot.st-forced, .dot.st-partial { background: var(--forced); }
 .dot.st-failed { background: var(--failed); } .dot.st-interrupted { background: var(--interrupted); }
 .st { font-size: 0.8rem; font-weight: 600; padding: 0.05em 0.5em; border-radius: 1em; border: 1px solid currentColor; white-space: nowrap; }
-.st.st-split { color: var(--split); } .st.st-converged { color: var(--converged); } .st.st-forced { color: var(--forced); }
+.st.st-split { color: var(--split); } .st.st-converged { color: var(--converged); } .st.st-forced, .st.st-partial { color: var(--forced); }
 .st.st-failed { color: var(--failed); } .st.st-interrupted { color: var(--interrupted); } .st.st-pending { color: var(--pending); }
 details.node { border: 1px solid var(--line); border-left: 0.35rem solid var(--pending); border-radius: 6px; padding: 0 1rem 0.5rem; margin: 1.2rem 0; scroll-margin-top: 1rem; }
 details.node.st-split { border-left-color: var(--split); } details.node.st-converged { border-left-color: var(--converged); }
-details.node.st-forced { border-left-color: var(--forced); } details.node.st-failed { border-left-color: var(--failed); }
+details.node.st-forced, details.node.st-partial { border-left-color: var(--forced); } details.node.st-failed { border-left-color: var(--failed); }
 details.node.st-interrupted { border-left-color: var(--interrupted); }
 details.node > summary { cursor: pointer; padding: 0.6rem 0; }
 details.node > summary h2 { display: inline; font-size: 1.25rem; border: 0; margin: 0; padding: 0; }

@@ -270,7 +270,7 @@ func (r *report) node(n *tree.Node) {
 		heading = fmt.Sprintf(w.roundChild, n.Round, n.ID, inlineText(n.Title))
 	}
 	switch n.Status {
-	case tree.Converged, tree.Forced, tree.Failed, tree.Interrupted:
+	case tree.Converged, tree.Partial, tree.Forced, tree.Failed, tree.Interrupted:
 		heading += " (" + w.statusWord(n.Status) + ")"
 	}
 	r.printf("---\n\n## %s\n\n", heading)
@@ -492,7 +492,8 @@ func (r *report) point(c tree.Consensus) string {
 }
 
 // status writes a node's status mark and, for a node that did not finish,
-// its cause and any error not shown with a step.
+// its cause, the debaters missing from a step and any error not shown with
+// a step.
 func (r *report) status(n *tree.Node) {
 	w := r.w
 	line := fmt.Sprintf("**%s%s** %s", w.status, w.colon, w.statusWord(n.Status))
@@ -500,6 +501,13 @@ func (r *report) status(n *tree.Node) {
 		line += " — " + inlineText(w.reason(n.StopReason))
 	}
 	r.printf("%s\n\n", line)
+	if len(n.Missing) > 0 {
+		r.printf("**%s%s**\n\n", w.missing, w.colon)
+		for _, a := range n.Missing {
+			r.printf("- %s (%s)%s%s\n", inlineText(r.name(a.Participant)), w.stepWord(a.Step), w.colonSep, inlineText(w.reason(a.Reason)))
+		}
+		r.b.WriteString("\n")
+	}
 	var other []string
 	for _, e := range n.Errors {
 		switch e.Step {

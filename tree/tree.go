@@ -19,9 +19,13 @@ type Status string
 // The statuses a node or topic can end in. Pending is only seen while a run is
 // still going; a finished run never contains it.
 const (
-	Pending     Status = "pending"
-	Split       Status = "split"
-	Converged   Status = "converged"
+	Pending   Status = "pending"
+	Split     Status = "split"
+	Converged Status = "converged"
+	// Partial is a node where the judge found no divergence among the
+	// debaters who answered, but not every debater answered both steps; a
+	// topic is partial when any of its decided nodes lacked a debater.
+	Partial     Status = "partial"
 	Forced      Status = "forced"
 	Failed      Status = "failed"
 	Interrupted Status = "interrupted"
@@ -151,6 +155,14 @@ type Warning struct {
 	Message     string `json:"message"`
 }
 
+// Absence records a debater missing from a step of a node: who, at which
+// step, and why (its last error, in words).
+type Absence struct {
+	Participant string `json:"participant"`
+	Step        Step   `json:"step"`
+	Reason      string `json:"reason"`
+}
+
 // Reasoning is what a participant gave as its reasoning at one step of a
 // node, kept apart from its answer, which never contains it.
 type Reasoning struct {
@@ -183,6 +195,9 @@ type Node struct {
 	Errors         []NodeError       `json:"errors"`
 	// Warnings mark answers that were kept with a flaw, in config order.
 	Warnings []Warning `json:"warnings"`
+	// Missing lists the debaters who took no part in a step of a node that
+	// went on without them, in config order: such a node cannot converge.
+	Missing []Absence `json:"missing,omitempty"`
 	// Reasoning holds the reasoning of the node's answers (positions,
 	// rebuttals, the judgment used) that came with any, in config order.
 	Reasoning []Reasoning `json:"reasoning,omitempty"`

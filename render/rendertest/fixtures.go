@@ -227,7 +227,8 @@ func Failed() *tree.Run {
 			{ID: "D2", Title: "Total cost of ownership of building", Sides: map[string]string{"party-b": "Two weeks once.", "party-c": "Two weeks plus upkeep."}, Uninvolved: []string{"party-a"}},
 		},
 	}
-	d1 := child(root, root.Judgment.Divergences[0], tree.Converged, "no divergences left")
+	d1 := child(root, root.Judgment.Divergences[0], tree.Partial, "no divergence among the debaters present; missing: Party B")
+	d1.Missing = []tree.Absence{{Participant: "party-b", Step: tree.StepPosition, Reason: "kimi-k2.5: 429 Too Many Requests (after 2 retries)"}}
 	d1.Positions = answers("The mobile roadmap lists staged rollouts for Q3.", "", "I back Party A: staged rollouts are on the Q3 roadmap.")
 	delete(d1.Models, "party-b")
 	d1.Errors = []tree.NodeError{
