@@ -164,6 +164,10 @@ func (c *Config) validateParams(r *reporter) {
 		r.at("params.maxRounds", "must be at least 1 (got %d)", p.MaxRounds)
 	}
 	r.atMost("params.maxRounds", int64(p.MaxRounds), MaxRounds, "levels of debate")
+	if p.MaxDivergences < 1 {
+		r.at("params.maxDivergences", "must be at least 1 (got %d)", p.MaxDivergences)
+	}
+	r.atMost("params.maxDivergences", int64(p.MaxDivergences), MaxDivergences, "child debates of one node")
 	if p.MaxTokensPerResponse < 1 {
 		r.at("params.maxTokensPerResponse", "must be at least 1 (got %d)", p.MaxTokensPerResponse)
 	}

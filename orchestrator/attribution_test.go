@@ -23,7 +23,7 @@ func TestFallbackAtRebuttalKeepsPositionAuthor(t *testing.T) {
 		cfg.Topics = cfg.Topics[:1]
 		cfg.Params.MaxRounds = 1
 		var primary atomic.Int32
-		run := runOnFake(t, cfg, func(c providertest.Call) (providertest.Reply, bool) {
+		run, _ := runOnFake(t, cfg, &script{words: 3}, func(c providertest.Call) (providertest.Reply, bool) {
 			return providertest.Status(503, "overloaded"), c.Model == "model-c" && primary.Add(1) > 1
 		})
 		top := run.Topics[0]
@@ -52,11 +52,14 @@ func TestFallbackAtRebuttalKeepsPositionAuthor(t *testing.T) {
 	})
 }
 
-// runOnFake runs cfg against the fake API, where override answers the calls
-// it claims and the script the others, without jitter.
-func runOnFake(t *testing.T, cfg *configs.Config, override func(providertest.Call) (providertest.Reply, bool)) *tree.Run {
+// runOnFake runs cfg against the fake API, where override (if any) answers
+// the calls it claims and s the others, without jitter. It returns the run
+// and the fake, which holds every call made.
+func runOnFake(t *testing.T, cfg *configs.Config, s *script, override func(providertest.Call) (providertest.Reply, bool)) (*tree.Run, *providertest.Server) {
 	t.Helper()
-	s := &script{words: 3}
+	if override == nil {
+		override = func(providertest.Call) (providertest.Reply, bool) { return providertest.Reply{}, false }
+	}
 	srv := providertest.New(t)
 	srv.Script(func(c providertest.Call) providertest.Reply {
 		if r, ok := override(c); ok {
@@ -72,5 +75,5 @@ func runOnFake(t *testing.T, cfg *configs.Config, override func(providertest.Cal
 	if err != nil {
 		t.Fatal(err)
 	}
-	return run
+	return run, srv
 }

@@ -24,7 +24,7 @@ func TestDebaterTimingOutIsNotAgreement(t *testing.T) {
 		cfg.Fallback = configs.Fallback{}
 		cfg.API = configs.API{BaseURL: providertest.MemoryURL, APIKey: "sk-test", Timeout: 1000}
 		cfg.ApplyDefaults()
-		run := runOnFake(t, cfg, func(c providertest.Call) (providertest.Reply, bool) {
+		run, _ := runOnFake(t, cfg, &script{words: 3}, func(c providertest.Call) (providertest.Reply, bool) {
 			return providertest.Reply{Delay: time.Hour}, c.Model == "model-b"
 		})
 		top := run.Topics[0]

@@ -385,12 +385,13 @@ func name(p prompts.Party) string {
 func (t *topicRun) decide(ctx context.Context, n *tree.Node, posed []int) {
 	e := t.e
 	data := prompts.Judge{
-		RootTitle:   t.topic.Title,
-		Annotations: t.topic.Annotations,
-		Title:       n.Title,
-		PartyIDs:    t.partyIDs(),
-		Round:       n.Round,
-		MaxRounds:   e.maxRounds,
+		RootTitle:      t.topic.Title,
+		Annotations:    t.topic.Annotations,
+		Title:          n.Title,
+		PartyIDs:       t.partyIDs(),
+		Round:          n.Round,
+		MaxRounds:      e.maxRounds,
+		MaxDivergences: e.cfg.Params.MaxDivergences,
 	}
 	if n.Divergence == nil {
 		data.Context = n.Context
@@ -429,18 +430,37 @@ func (t *topicRun) decide(ctx context.Context, n *tree.Node, posed []int) {
 			}
 		}
 	default:
-		for _, d := range j.Divergences {
-			c := tree.NewNode(d.ID, d.Title, "")
-			c.Divergence = &d
-			c.Context = t.sidesText(c.Divergence)
-			n.Children = append(n.Children, c)
-		}
-		reason := fmt.Sprintf("%d divergences: split into child debates", len(j.Divergences))
-		if len(j.Divergences) == 1 {
-			reason = "1 divergence: split into a child debate"
-		}
-		t.stop(ctx, n, tree.Split, reason)
+		t.split(ctx, n)
 	}
+}
+
+// split opens a child debate for each of the judgment's divergences, up to
+// params.maxDivergences; those beyond the limit are recorded at n as forced
+// verdicts marked over the limit, and the stop reason counts them.
+func (t *topicRun) split(ctx context.Context, n *tree.Node) {
+	j := n.Judgment
+	open := j.Divergences
+	limit := t.e.cfg.Params.MaxDivergences
+	if limit > 0 && len(open) > limit {
+		open = open[:limit]
+		for _, d := range j.Divergences[limit:] {
+			j.ForcedVerdicts = append(j.ForcedVerdicts, tree.Verdict{DivergenceID: d.ID, OverLimit: true})
+		}
+	}
+	for _, d := range open {
+		c := tree.NewNode(d.ID, d.Title, "")
+		c.Divergence = &d
+		c.Context = t.sidesText(c.Divergence)
+		n.Children = append(n.Children, c)
+	}
+	reason := fmt.Sprintf("%d divergences: split into child debates", len(open))
+	if len(open) == 1 {
+		reason = "1 divergence: split into a child debate"
+	}
+	if over := len(j.Divergences) - len(open); over > 0 {
+		reason = fmt.Sprintf("%d divergences: %d split into child debates, %d beyond params.maxDivergences (%d) left undecided", len(j.Divergences), len(open), over, limit)
+	}
+	t.stop(ctx, n, tree.Split, reason)
 }
 
 // missingNote says how many of a judgment's verdicts are missing, if any.

@@ -466,7 +466,7 @@ func (r *report) judgment(n *tree.Node) {
 			}
 			r.printf("%d. **%s**\n", i+1, inlineText(title))
 			r.printf("   - **%s%s** %s\n", w.recommendation, w.colon, r.recommendation(v))
-			if !v.Missing {
+			if !v.Missing && !v.OverLimit {
 				r.printf("   - **%s%s** %s\n", w.reasoning, w.colon, inlineText(v.Reasoning))
 			}
 		}
@@ -476,8 +476,11 @@ func (r *report) judgment(n *tree.Node) {
 
 // recommendation is a verdict's recommendation, or says that it is missing.
 func (r *report) recommendation(v tree.Verdict) string {
-	if v.Missing {
+	switch {
+	case v.Missing:
 		return r.w.verdictMissing
+	case v.OverLimit:
+		return r.w.verdictOverLimit
 	}
 	return inlineText(v.Recommendation)
 }

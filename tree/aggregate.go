@@ -89,8 +89,9 @@ func (n *Node) Stats() Stats {
 
 // Summarize returns the status of a whole tree from its nodes: failed if any
 // node failed, else interrupted if any was interrupted, else partial if any
-// node went on without every debater, else forced if any verdict was forced,
-// else converged. A nil tree is pending.
+// node went on without every debater, else forced if any verdict was forced
+// (at a forced node, or beyond a node's limit of child debates), else
+// converged. A nil tree is pending.
 func (n *Node) Summarize() Status {
 	if n == nil {
 		return Pending
@@ -99,6 +100,9 @@ func (n *Node) Summarize() Status {
 	n.Walk(func(x *Node) {
 		if len(x.Missing) > 0 {
 			partial = true
+		}
+		if x.Judgment != nil && len(x.Judgment.ForcedVerdicts) > 0 {
+			forced = true
 		}
 		switch x.Status {
 		case Failed:

@@ -130,6 +130,9 @@ type Verdict struct {
 	// Missing marks a divergence the judge gave no verdict on, even after
 	// repair, in an answer whose consensus was kept.
 	Missing bool `json:"missing,omitempty"`
+	// OverLimit marks a divergence beyond the node's limit of child debates
+	// (params.maxDivergences): it was neither debated nor decided.
+	OverLimit bool `json:"overLimit,omitempty"`
 }
 
 // Judgment is what the judge returned for a node.
