@@ -201,7 +201,8 @@ func (p *page) answers(list []answer) {
 }
 
 // finish wraps the body in a page of the given title and kind ("topic",
-// "summary"), which sets the body's class.
+// "summary"), which sets the body's class, with control characters made
+// visible.
 func (p *page) finish(title, kind string) ([]byte, error) {
 	if p.err != nil {
 		return nil, p.err
@@ -214,8 +215,8 @@ func (p *page) finish(title, kind string) ([]byte, error) {
 		// Japanese share.
 		lang = ` lang="zh"`
 	}
-	fmt.Fprintf(&out, pageHead, lang, html.EscapeString(title), pageStyle+reportStyle, kind)
-	out.Write(p.b.Bytes())
+	fmt.Fprintf(&out, pageHead, lang, html.EscapeString(visible(title)), pageStyle+reportStyle, kind)
+	out.WriteString(visible(p.b.String()))
 	out.WriteString("</main>\n</body>\n</html>\n")
 	return out.Bytes(), nil
 }

@@ -34,9 +34,10 @@ type report struct {
 	reports map[string]string
 }
 
-// bytes returns the document, ending in exactly one newline.
+// bytes returns the document, ending in exactly one newline, with control
+// characters made visible.
 func (r *report) bytes() []byte {
-	return []byte(strings.TrimRight(r.b.String(), "\n") + "\n")
+	return []byte(visible(strings.TrimRight(r.b.String(), "\n")) + "\n")
 }
 
 func (r *report) printf(format string, args ...any) {
