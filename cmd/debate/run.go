@@ -286,6 +286,11 @@ func (o *runOptions) run(e *env, cfg *configs.Config) int {
 	var journaled *orchestrator.Journaled
 	var journal orchestrator.Journal
 	if o.output != "-" {
+		release, err := output.Lock(cfg.Output.Dir)
+		if err != nil {
+			return e.fail("run", err)
+		}
+		defer release()
 		path := filepath.Join(cfg.Output.Dir, journalFile)
 		if !o.resume {
 			kept, n, err := keepUnfinishedJournal(ctx, path, filepath.Join(cfg.Output.Dir, "run.json"), time.Now())
