@@ -80,7 +80,7 @@ func printPlan(w io.Writer, cfg *configs.Config, pv *orchestrator.Preview) {
 			head = "judge"
 		}
 		fmt.Fprintf(tw, "  %s\t%s  %s  %s  %s\n", head, pad(p.ID, wid), pad(p.Name(), wname),
-			pad(modelLine(p.Model, p.Fallback), wmodel), cfg.Endpoint(p.ID).BaseURL)
+			pad(modelLine(p.Model, p.Fallback), wmodel), configs.RedactURL(cfg.Endpoint(p.ID).BaseURL))
 	}
 
 	n := len(pv.Debaters)
