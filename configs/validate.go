@@ -216,7 +216,7 @@ func (c *Config) readSharedContext(r *reporter) {
 			r.at(path, "empty file name; remove the entry or name a file")
 			continue
 		}
-		b, err := os.ReadFile(c.resolve(f))
+		b, err := readFile(c.resolve(f), MaxDocumentBytes)
 		if err != nil {
 			r.at(path, "cannot read %s: %s; fix the path (relative paths start at the config file's folder)", c.resolve(f), errReason(err))
 			continue
