@@ -105,6 +105,11 @@ func Run(ctx context.Context, cfg *configs.Config, opt Options) (*Result, error)
 		j         *store.Journal
 	)
 	if opt.JSON == nil {
+		release, err := output.Lock(cfg.Output.Dir)
+		if err != nil {
+			return nil, err
+		}
+		defer release()
 		if j, err = openJournal(ctx, cfg, opt.Resume, log); err != nil {
 			return nil, err
 		}

@@ -103,13 +103,17 @@ func (c *Config) Secrets() []string {
 }
 
 // Redacted returns a deep copy of the config with every non-empty API key
-// replaced by "[redacted]", safe to marshal into a run record. The config
-// itself is left unchanged.
+// replaced by "[redacted]" and the credentials in every base URL removed
+// (RedactURL), safe to marshal into a run record. The config itself is left
+// unchanged.
 func (c *Config) Redacted() Config {
 	cp := c.clone()
 	redact := func(a *API) {
 		if a != nil && a.APIKey != "" {
 			a.APIKey = redactedKey
+		}
+		if a != nil {
+			a.BaseURL = RedactURL(a.BaseURL)
 		}
 	}
 	redact(&cp.API)

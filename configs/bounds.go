@@ -14,6 +14,8 @@ const (
 	MaxRetryDelay = 600_000
 	// MaxRounds bounds params.maxRounds: a tree of ten levels.
 	MaxRounds = 10
+	// MaxDivergences bounds params.maxDivergences: child debates of one node.
+	MaxDivergences = 20
 	// MaxTurns bounds protocol.maxTurns: proposer replies in a motion.
 	MaxTurns = 200
 	// MaxTokensPerResponse bounds params.maxTokensPerResponse.

@@ -73,6 +73,9 @@ type Params struct {
 	Concurrency int `json:"concurrency,omitempty"`
 	// Synthesis turns the final per-topic conclusion and proposed-edits calls on or off.
 	Synthesis *bool `json:"synthesis,omitempty"`
+	// MaxDivergences caps the child debates one node opens; the judge is
+	// told the limit, and divergences beyond it are recorded at the node.
+	MaxDivergences int `json:"maxDivergences,omitempty"`
 }
 
 // Fallback configures per-topic model fallback and the retry delay.

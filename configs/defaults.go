@@ -10,6 +10,8 @@ const (
 	DefaultMaxRounds = 3
 	// DefaultMaxTokensPerResponse is params.maxTokensPerResponse: 4000.
 	DefaultMaxTokensPerResponse = 4000
+	// DefaultMaxDivergences is params.maxDivergences: 5 child debates per node.
+	DefaultMaxDivergences = 5
 	// DefaultConcurrency is params.concurrency: 8 model calls in flight.
 	DefaultConcurrency = 8
 	// DefaultMaxConsecutiveFailures is fallback.maxConsecutiveFailures: 2.
@@ -27,7 +29,8 @@ const (
 // ApplyDefaults fills every unset field with its default: api.timeout
 // DefaultTimeout, api.maxRetries DefaultMaxRetries, params.maxRounds
 // DefaultMaxRounds, params.maxTokensPerResponse DefaultMaxTokensPerResponse,
-// params.parallelCalls true, params.concurrency DefaultConcurrency,
+// params.maxDivergences DefaultMaxDivergences, params.parallelCalls true,
+// params.concurrency DefaultConcurrency,
 // params.synthesis true, fallback.maxConsecutiveFailures
 // DefaultMaxConsecutiveFailures, fallback.retryDelay DefaultRetryDelay,
 // output.dir DefaultOutputDir, output.format [DefaultFormat],
@@ -57,6 +60,9 @@ func (c *Config) applyDefaults(src *source) {
 	}
 	if unset("params.maxTokensPerResponse", c.Params.MaxTokensPerResponse == 0) {
 		c.Params.MaxTokensPerResponse = DefaultMaxTokensPerResponse
+	}
+	if unset("params.maxDivergences", c.Params.MaxDivergences == 0) {
+		c.Params.MaxDivergences = DefaultMaxDivergences
 	}
 	if c.Params.ParallelCalls == nil {
 		t := true

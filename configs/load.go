@@ -33,14 +33,15 @@ type Options struct {
 // prompts.dir are resolved against the config file's folder; and the result
 // is validated, shared-context files included.
 //
-// When the file cannot be read the error wraps the read error. Otherwise
+// The file must be a regular file of at most MaxConfigBytes. When it cannot
+// be read the error wraps the read error. Otherwise
 // every problem found is returned at once as Problems, each located at the
 // key of the offending field (for a missing field, the brace of the object
 // that should hold it), in file order.
 func Load(path string, opt Options) (*Config, error) {
-	text, err := os.ReadFile(path)
+	text, err := readFile(path, MaxConfigBytes)
 	if err != nil {
-		return nil, fmt.Errorf("read config: %w", err)
+		return nil, fmt.Errorf("read config %s: %w", path, err)
 	}
 	return load(path, text, opt)
 }

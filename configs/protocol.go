@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 )
@@ -283,7 +282,7 @@ func (c *Config) validateMotions(r *reporter) {
 				r.at(dpath, "empty file name; remove the entry or name a file")
 				continue
 			}
-			b, err := os.ReadFile(c.resolve(f))
+			b, err := readFile(c.resolve(f), MaxDocumentBytes)
 			if err != nil {
 				r.at(dpath, "cannot read %s: %s; fix the path (relative paths start at the config file's folder)", c.resolve(f), errReason(err))
 				continue

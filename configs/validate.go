@@ -164,6 +164,10 @@ func (c *Config) validateParams(r *reporter) {
 		r.at("params.maxRounds", "must be at least 1 (got %d)", p.MaxRounds)
 	}
 	r.atMost("params.maxRounds", int64(p.MaxRounds), MaxRounds, "levels of debate")
+	if p.MaxDivergences < 1 {
+		r.at("params.maxDivergences", "must be at least 1 (got %d)", p.MaxDivergences)
+	}
+	r.atMost("params.maxDivergences", int64(p.MaxDivergences), MaxDivergences, "child debates of one node")
 	if p.MaxTokensPerResponse < 1 {
 		r.at("params.maxTokensPerResponse", "must be at least 1 (got %d)", p.MaxTokensPerResponse)
 	}
@@ -212,7 +216,7 @@ func (c *Config) readSharedContext(r *reporter) {
 			r.at(path, "empty file name; remove the entry or name a file")
 			continue
 		}
-		b, err := os.ReadFile(c.resolve(f))
+		b, err := readFile(c.resolve(f), MaxDocumentBytes)
 		if err != nil {
 			r.at(path, "cannot read %s: %s; fix the path (relative paths start at the config file's folder)", c.resolve(f), errReason(err))
 			continue

@@ -84,7 +84,8 @@ func TestFallback(t *testing.T) {
 
 // TestFallbackNotConfigured: without a fallback model, a failing debater's
 // call is tried 1 + api.maxRetries times, then it is left out of the step
-// and the others carry on.
+// and the others carry on; the node, lacking a debater, is partial and says
+// who was missing.
 func TestFallbackNotConfigured(t *testing.T) {
 	s := &script{words: 5}
 	s.fail = func(participant, _ string, _ []providers.Message) error {
@@ -99,8 +100,14 @@ func TestFallbackNotConfigured(t *testing.T) {
 		t.Fatal(err)
 	}
 	root := run.Topics[0].Root
-	if root.Status != tree.Converged || len(root.Positions) != 2 || len(root.Rebuttals) != 2 || len(root.Errors) != 1 {
+	if root.Status != tree.Partial || len(root.Positions) != 2 || len(root.Rebuttals) != 2 || len(root.Errors) != 1 {
 		t.Errorf("root %s, positions %v, rebuttals %v, errors %+v", root.Status, keys(root.Positions), keys(root.Rebuttals), root.Errors)
+	}
+	if len(root.Missing) != 1 || root.Missing[0].Participant != "party-b" || root.Missing[0].Step != tree.StepPosition {
+		t.Errorf("missing %+v, want party-b at the position step", root.Missing)
+	}
+	if got, want := root.StopReason, "no divergence among the debaters present; missing: Party B"; got != want {
+		t.Errorf("stop reason %q, want %q", got, want)
 	}
 	if got, want := rec.count(tree.CallFailed, nil), 1+configs.DefaultMaxRetries; got != want {
 		t.Errorf("%d failed attempts, want %d (no rebuttal asked of a debater without a position)", got, want)

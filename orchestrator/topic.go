@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/sourcegraph/conc/panics"
@@ -132,9 +133,9 @@ func errText(n *tree.Node) string {
 
 // stop ends a node with status and reason. When ctx has ended, a node that
 // would fail or is still open is interrupted instead; one that reached an
-// outcome (converged, forced, split) keeps it.
+// outcome (converged, partial, forced, split) keeps it.
 func (t *topicRun) stop(ctx context.Context, n *tree.Node, s tree.Status, reason string) {
-	if err := ctx.Err(); err != nil && s != tree.Converged && s != tree.Forced && s != tree.Split {
+	if err := ctx.Err(); err != nil && s != tree.Converged && s != tree.Partial && s != tree.Forced && s != tree.Split {
 		s, reason = tree.Interrupted, interruption(ctx)
 	}
 	n.Status, n.StopReason = s, reason
@@ -180,7 +181,51 @@ func (t *topicRun) steps(ctx context.Context, n *tree.Node, lin lineage) {
 		t.stop(ctx, n, tree.Failed, "no debater answered the rebuttal step")
 		return
 	}
+	n.Missing = t.absences(n, posed, rebutted)
 	t.decide(ctx, n, posed)
+}
+
+// absences lists, in config order, the debaters missing from the position
+// step (not in posed) or the rebuttal step (not in rebutted), each with its
+// last error at that step.
+func (t *topicRun) absences(n *tree.Node, posed, rebutted []int) []tree.Absence {
+	var out []tree.Absence
+	for i, m := range t.debaters {
+		step := tree.StepPosition
+		switch {
+		case !slices.Contains(posed, i):
+		case !slices.Contains(rebutted, i):
+			step = tree.StepRebuttal
+		default:
+			continue
+		}
+		reason := "no answer"
+		for _, e := range n.Errors {
+			if e.Participant == m.p.ID && e.Step == step {
+				reason = e.Message
+			}
+		}
+		out = append(out, tree.Absence{Participant: m.p.ID, Step: step, Reason: reason})
+	}
+	return out
+}
+
+// agreed ends a node whose judge found no divergence: converged when every
+// debater took part, partial otherwise, naming who was missing.
+func (t *topicRun) agreed(ctx context.Context, n *tree.Node) {
+	if len(n.Missing) == 0 {
+		t.stop(ctx, n, tree.Converged, "all debaters agreed")
+		return
+	}
+	names := make([]string, len(n.Missing))
+	for i, a := range n.Missing {
+		for _, m := range t.debaters {
+			if m.p.ID == a.Participant {
+				names[i] = name(party(m.p))
+			}
+		}
+	}
+	t.stop(ctx, n, tree.Partial, "no divergence among the debaters present; missing: "+strings.Join(names, ", "))
 }
 
 // debaterStep calls the debaters at indices who for one step, at once or one
@@ -207,13 +252,17 @@ func (t *topicRun) debaterStep(ctx context.Context, n *tree.Node, step tree.Step
 	if p := firstPanic(each(len(who), t.e.cfg.ParallelCalls(), one)); p != nil {
 		panic(p) // the node fails with it
 	}
+	models := n.Models // the model credited with each text of this step
+	if step == tree.StepRebuttal {
+		models = n.RebuttalModels
+	}
 	var ok []int
 	for k, a := range answers {
 		id := t.debaters[who[k]].p.ID
 		switch {
 		case a.err == nil:
 			into[id] = a.text
-			n.Models[id] = a.model
+			models[id] = a.model
 			n.SetReasoning(id, step, a.reasoning)
 			if a.cut {
 				n.Warnings = append(n.Warnings, tree.Warning{Participant: id, Step: step, Message: t.cutWarning()})
@@ -336,12 +385,13 @@ func name(p prompts.Party) string {
 func (t *topicRun) decide(ctx context.Context, n *tree.Node, posed []int) {
 	e := t.e
 	data := prompts.Judge{
-		RootTitle:   t.topic.Title,
-		Annotations: t.topic.Annotations,
-		Title:       n.Title,
-		PartyIDs:    t.partyIDs(),
-		Round:       n.Round,
-		MaxRounds:   e.maxRounds,
+		RootTitle:      t.topic.Title,
+		Annotations:    t.topic.Annotations,
+		Title:          n.Title,
+		PartyIDs:       t.partyIDs(),
+		Round:          n.Round,
+		MaxRounds:      e.maxRounds,
+		MaxDivergences: e.cfg.Params.MaxDivergences,
 	}
 	if n.Divergence == nil {
 		data.Context = n.Context
@@ -365,7 +415,7 @@ func (t *topicRun) decide(ctx context.Context, n *tree.Node, posed []int) {
 	j := n.Judgment
 	switch {
 	case len(j.Divergences) == 0:
-		t.stop(ctx, n, tree.Converged, "all debaters agreed")
+		t.agreed(ctx, n)
 	case forced:
 		t.stop(ctx, n, tree.Forced, reason+missingNote(j))
 	case e.overBudget():
@@ -374,24 +424,43 @@ func (t *topicRun) decide(ctx context.Context, n *tree.Node, posed []int) {
 		data.BudgetSpent = true
 		if t.judgeNode(ctx, n, data, true) {
 			if len(n.Judgment.Divergences) == 0 {
-				t.stop(ctx, n, tree.Converged, "all debaters agreed")
+				t.agreed(ctx, n)
 			} else {
 				t.stop(ctx, n, tree.Forced, budgetReason+missingNote(n.Judgment))
 			}
 		}
 	default:
-		for _, d := range j.Divergences {
-			c := tree.NewNode(d.ID, d.Title, "")
-			c.Divergence = &d
-			c.Context = t.sidesText(c.Divergence)
-			n.Children = append(n.Children, c)
-		}
-		reason := fmt.Sprintf("%d divergences: split into child debates", len(j.Divergences))
-		if len(j.Divergences) == 1 {
-			reason = "1 divergence: split into a child debate"
-		}
-		t.stop(ctx, n, tree.Split, reason)
+		t.split(ctx, n)
 	}
+}
+
+// split opens a child debate for each of the judgment's divergences, up to
+// params.maxDivergences; those beyond the limit are recorded at n as forced
+// verdicts marked over the limit, and the stop reason counts them.
+func (t *topicRun) split(ctx context.Context, n *tree.Node) {
+	j := n.Judgment
+	open := j.Divergences
+	limit := t.e.cfg.Params.MaxDivergences
+	if limit > 0 && len(open) > limit {
+		open = open[:limit]
+		for _, d := range j.Divergences[limit:] {
+			j.ForcedVerdicts = append(j.ForcedVerdicts, tree.Verdict{DivergenceID: d.ID, OverLimit: true})
+		}
+	}
+	for _, d := range open {
+		c := tree.NewNode(d.ID, d.Title, "")
+		c.Divergence = &d
+		c.Context = t.sidesText(c.Divergence)
+		n.Children = append(n.Children, c)
+	}
+	reason := fmt.Sprintf("%d divergences: split into child debates", len(open))
+	if len(open) == 1 {
+		reason = "1 divergence: split into a child debate"
+	}
+	if over := len(j.Divergences) - len(open); over > 0 {
+		reason = fmt.Sprintf("%d divergences: %d split into child debates, %d beyond params.maxDivergences (%d) left undecided", len(j.Divergences), len(open), over, limit)
+	}
+	t.stop(ctx, n, tree.Split, reason)
 }
 
 // missingNote says how many of a judgment's verdicts are missing, if any.

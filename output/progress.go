@@ -327,6 +327,7 @@ func (l liveLine) colored(on bool) string {
 var statusMarks = map[tree.Status]struct{ mark, color string }{
 	tree.Pending:     {"…", ""},
 	tree.Converged:   {"✓", "\x1b[32m"},
+	tree.Partial:     {"◐", "\x1b[33m"},
 	tree.Forced:      {"⚖", "\x1b[33m"},
 	tree.Failed:      {"✗", "\x1b[31m"},
 	tree.Interrupted: {"■", "\x1b[90m"},

@@ -60,6 +60,7 @@ func normalizeNode(n *tree.Node) *tree.Node {
 	c.Positions = orEmptyMap(c.Positions)
 	c.Rebuttals = orEmptyMap(c.Rebuttals)
 	c.Models = orEmptyMap(c.Models)
+	c.RebuttalModels = orEmptyMap(c.RebuttalModels)
 	c.Errors = orEmpty(c.Errors)
 	c.Warnings = orEmpty(c.Warnings)
 	if n.Divergence != nil {

@@ -95,6 +95,9 @@ type Judge struct {
 	PartyIDs    []string
 	Round       int
 	MaxRounds   int
+	// MaxDivergences is the most divergences the triage may list, each of
+	// which becomes a child debate; 0 means no limit is stated.
+	MaxDivergences int
 	// BudgetSpent tells the forced-verdict call that verdicts are forced
 	// because the run's token budget is spent, before the round limit.
 	BudgetSpent bool

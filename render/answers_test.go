@@ -51,7 +51,7 @@ func TestTopicMarksCutAnswers(t *testing.T) {
 	}
 	at := strings.Index(md, mark)
 	heading := strings.LastIndex(md[:at], "\n#### ")
-	if heading < 0 || !strings.HasPrefix(md[heading+1:], "#### Rebuttal by Party B\n") {
+	if heading < 0 || !strings.HasPrefix(md[heading+1:], "#### Rebuttal by Party B — kimi-k2.5\n") {
 		t.Errorf("the warning does not follow Party B's rebuttal:\n%s", md[max(heading, 0):at+len(mark)])
 	}
 	if strings.Contains(md, "weigh") || strings.Contains(md, "second thoughts") {
@@ -79,7 +79,7 @@ func TestTopicPageFoldsReasoning(t *testing.T) {
 	}
 	for _, tc := range []struct{ heading, text string }{
 		{"Party A — gpt-5.2", "I weigh &lt;b&gt;cursors&lt;/b&gt; first."},
-		{"Rebuttal by Party C", "C's second thoughts."},
+		{"Rebuttal by Party C — gemini-3.1-pro-preview", "C's second thoughts."},
 	} {
 		h := strings.Index(s, tc.heading+"</h4>")
 		if h < 0 {

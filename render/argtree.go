@@ -22,7 +22,7 @@ const argSummaryRunes = 100
 // shown at the top level. args need not be sorted.
 // It is written in English.
 func Arguments(d protocol.Debate, args []protocol.Argument) []byte {
-	return []byte(argumentsDoc(d, args, &english).markdown())
+	return []byte(visible(argumentsDoc(d, args, &english).markdown()))
 }
 
 // argDoc is the Markdown of Arguments in its parts, so that a report can add

@@ -16,7 +16,7 @@ import (
 // ended, the turns used, the documents and the tokens spent — and the errors
 // the motion met.
 func Motion(run *tree.Run, m *tree.Motion) []byte {
-	return []byte(motionDoc(run, m).markdown())
+	return []byte(visible(motionDoc(run, m).markdown()))
 }
 
 // MotionHTML returns the HTML page of a motion: Motion's report, with the

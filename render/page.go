@@ -126,7 +126,7 @@ func (p *page) toc(n *tree.Node) {
 func (p *page) legend() {
 	p.b.WriteString(`<figcaption class="legend">`)
 	p.b.WriteString(html.EscapeString(p.r.w.legend + p.r.w.colon))
-	for _, s := range []tree.Status{tree.Split, tree.Converged, tree.Forced, tree.Failed, tree.Interrupted} {
+	for _, s := range []tree.Status{tree.Split, tree.Converged, tree.Partial, tree.Forced, tree.Failed, tree.Interrupted} {
 		fmt.Fprintf(&p.b, ` <span class="key"><span class="dot st-%s"></span>%s</span>`, statusClass(s), html.EscapeString(p.r.w.statusWord(s)))
 	}
 	p.b.WriteString("</figcaption>\n")
@@ -152,11 +152,11 @@ func (p *page) node(n *tree.Node) {
 	}
 	p.tag("h3", w.positions)
 	p.answers(p.r.answerList(n, n.Positions, tree.StepPosition, func(id string) string {
-		return inlineText(p.r.name(id)) + " — " + p.r.nodeModel(n, id)
+		return inlineText(p.r.name(id)) + " — " + p.r.nodeModel(n.Models, id)
 	}))
 	p.tag("h3", w.rebuttals)
 	p.answers(p.r.answerList(n, n.Rebuttals, tree.StepRebuttal, func(id string) string {
-		return fmt.Sprintf(w.rebuttalBy, inlineText(p.r.name(id)))
+		return p.r.rebuttalTitle(n, id)
 	}))
 	if n.Judgment != nil && len(n.Judgment.ForcedVerdicts) > 0 || n.Status == tree.Forced {
 		p.tag("h3", w.forcedTriage)
@@ -201,7 +201,8 @@ func (p *page) answers(list []answer) {
 }
 
 // finish wraps the body in a page of the given title and kind ("topic",
-// "summary"), which sets the body's class.
+// "summary"), which sets the body's class, with control characters made
+// visible.
 func (p *page) finish(title, kind string) ([]byte, error) {
 	if p.err != nil {
 		return nil, p.err
@@ -214,8 +215,8 @@ func (p *page) finish(title, kind string) ([]byte, error) {
 		// Japanese share.
 		lang = ` lang="zh"`
 	}
-	fmt.Fprintf(&out, pageHead, lang, html.EscapeString(title), pageStyle+reportStyle, kind)
-	out.Write(p.b.Bytes())
+	fmt.Fprintf(&out, pageHead, lang, html.EscapeString(visible(title)), pageStyle+reportStyle, kind)
+	out.WriteString(visible(p.b.String()))
 	out.WriteString("</main>\n</body>\n</html>\n")
 	return out.Bytes(), nil
 }
@@ -228,7 +229,7 @@ func nodeAnchor(id string) string {
 // statusClass returns the CSS class suffix of a status.
 func statusClass(s tree.Status) string {
 	switch s {
-	case tree.Split, tree.Converged, tree.Forced, tree.Failed, tree.Interrupted:
+	case tree.Split, tree.Converged, tree.Partial, tree.Forced, tree.Failed, tree.Interrupted:
 		return string(s)
 	}
 	return "pending"
@@ -260,19 +261,19 @@ body.topic main, body.summary main { max-width: 96rem; }
 .tree text { fill: var(--fg); font-size: 12px; font-family: system-ui, -apple-system, "Segoe UI", "Noto Sans", "PingFang SC", "Microsoft YaHei", sans-serif; }
 .tree text.nid { font-weight: 700; }
 .tree rect.st-split { stroke: var(--split); } .tree rect.st-converged { stroke: var(--converged); }
-.tree rect.st-forced { stroke: var(--forced); } .tree rect.st-failed { stroke: var(--failed); stroke-width: 3; }
+.tree rect.st-partial { stroke: var(--forced); stroke-dasharray: 6 3; } .tree rect.st-forced { stroke: var(--forced); } .tree rect.st-failed { stroke: var(--failed); stroke-width: 3; }
 .tree rect.st-interrupted { stroke: var(--interrupted); stroke-dasharray: 4 3; } .tree rect.st-pending { stroke: var(--pending); stroke-dasharray: 2 3; }
 .legend { font-size: 0.85rem; color: var(--muted); margin-top: 0.3rem; }
 .legend .key { margin-left: 0.6rem; white-space: nowrap; }
 .dot { display: inline-block; width: 0.7em; height: 0.7em; border-radius: 50%; margin-right: 0.35em; background: var(--pending); }
-.dot.st-split { background: var(--split); } .dot.st-converged { background: var(--converged); } .dot.st-forced { background: var(--forced); }
+.dot.st-split { background: var(--split); } .dot.st-converged { background: var(--converged); } .dot.st-forced, .dot.st-partial { background: var(--forced); }
 .dot.st-failed { background: var(--failed); } .dot.st-interrupted { background: var(--interrupted); }
 .st { font-size: 0.8rem; font-weight: 600; padding: 0.05em 0.5em; border-radius: 1em; border: 1px solid currentColor; white-space: nowrap; }
-.st.st-split { color: var(--split); } .st.st-converged { color: var(--converged); } .st.st-forced { color: var(--forced); }
+.st.st-split { color: var(--split); } .st.st-converged { color: var(--converged); } .st.st-forced, .st.st-partial { color: var(--forced); }
 .st.st-failed { color: var(--failed); } .st.st-interrupted { color: var(--interrupted); } .st.st-pending { color: var(--pending); }
 details.node { border: 1px solid var(--line); border-left: 0.35rem solid var(--pending); border-radius: 6px; padding: 0 1rem 0.5rem; margin: 1.2rem 0; scroll-margin-top: 1rem; }
 details.node.st-split { border-left-color: var(--split); } details.node.st-converged { border-left-color: var(--converged); }
-details.node.st-forced { border-left-color: var(--forced); } details.node.st-failed { border-left-color: var(--failed); }
+details.node.st-forced, details.node.st-partial { border-left-color: var(--forced); } details.node.st-failed { border-left-color: var(--failed); }
 details.node.st-interrupted { border-left-color: var(--interrupted); }
 details.node > summary { cursor: pointer; padding: 0.6rem 0; }
 details.node > summary h2 { display: inline; font-size: 1.25rem; border: 0; margin: 0; padding: 0; }

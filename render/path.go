@@ -68,6 +68,7 @@ func mermaid(root *tree.Node, w *words) string {
 // viewer's theme so that the graph reads in light and dark mode.
 var mermaidStyles = map[tree.Status]string{
 	tree.Converged:   "stroke:#2da44e,stroke-width:2px",
+	tree.Partial:     "stroke:#bf8700,stroke-width:2px,stroke-dasharray:2",
 	tree.Forced:      "stroke:#bf8700,stroke-width:2px",
 	tree.Failed:      "stroke:#cf222e,stroke-width:3px",
 	tree.Interrupted: "stroke:#8c959f,stroke-width:2px,stroke-dasharray:4",

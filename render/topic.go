@@ -34,9 +34,10 @@ type report struct {
 	reports map[string]string
 }
 
-// bytes returns the document, ending in exactly one newline.
+// bytes returns the document, ending in exactly one newline, with control
+// characters made visible.
 func (r *report) bytes() []byte {
-	return []byte(strings.TrimRight(r.b.String(), "\n") + "\n")
+	return []byte(visible(strings.TrimRight(r.b.String(), "\n")) + "\n")
 }
 
 func (r *report) printf(format string, args ...any) {
@@ -270,7 +271,7 @@ func (r *report) node(n *tree.Node) {
 		heading = fmt.Sprintf(w.roundChild, n.Round, n.ID, inlineText(n.Title))
 	}
 	switch n.Status {
-	case tree.Converged, tree.Forced, tree.Failed, tree.Interrupted:
+	case tree.Converged, tree.Partial, tree.Forced, tree.Failed, tree.Interrupted:
 		heading += " (" + w.statusWord(n.Status) + ")"
 	}
 	r.printf("---\n\n## %s\n\n", heading)
@@ -284,11 +285,11 @@ func (r *report) node(n *tree.Node) {
 
 	r.printf("### %s\n\n", w.positions)
 	r.answers(n, n.Positions, tree.StepPosition, func(id string) string {
-		return inlineText(r.name(id)) + " — " + r.nodeModel(n, id)
+		return inlineText(r.name(id)) + " — " + r.nodeModel(n.Models, id)
 	})
 	r.printf("### %s\n\n", w.rebuttals)
 	r.answers(n, n.Rebuttals, tree.StepRebuttal, func(id string) string {
-		return fmt.Sprintf(w.rebuttalBy, inlineText(r.name(id)))
+		return r.rebuttalTitle(n, id)
 	})
 
 	forced := n.Judgment != nil && len(n.Judgment.ForcedVerdicts) > 0 || n.Status == tree.Forced
@@ -301,10 +302,21 @@ func (r *report) node(n *tree.Node) {
 	r.status(n)
 }
 
-// nodeModel returns the model a debater used at a node, noting a fallback.
-func (r *report) nodeModel(n *tree.Node, id string) string {
+// rebuttalTitle is the heading of a debater's rebuttal at n, naming the
+// model that wrote it.
+func (r *report) rebuttalTitle(n *tree.Node, id string) string {
+	models := n.RebuttalModels
+	if models == nil { // a run.json written before rebuttals carried their model
+		models = n.Models
+	}
+	return fmt.Sprintf(r.w.rebuttalBy, inlineText(r.name(id))) + " — " + r.nodeModel(models, id)
+}
+
+// nodeModel returns the model that wrote a debater's text, as recorded in
+// models, noting a fallback.
+func (r *report) nodeModel(models map[string]string, id string) string {
 	primary := r.debaterModel(id)
-	m, ok := n.Models[id]
+	m, ok := models[id]
 	switch {
 	case !ok || m == "":
 		return inlineText(primary)
@@ -455,7 +467,7 @@ func (r *report) judgment(n *tree.Node) {
 			}
 			r.printf("%d. **%s**\n", i+1, inlineText(title))
 			r.printf("   - **%s%s** %s\n", w.recommendation, w.colon, r.recommendation(v))
-			if !v.Missing {
+			if !v.Missing && !v.OverLimit {
 				r.printf("   - **%s%s** %s\n", w.reasoning, w.colon, inlineText(v.Reasoning))
 			}
 		}
@@ -465,8 +477,11 @@ func (r *report) judgment(n *tree.Node) {
 
 // recommendation is a verdict's recommendation, or says that it is missing.
 func (r *report) recommendation(v tree.Verdict) string {
-	if v.Missing {
+	switch {
+	case v.Missing:
 		return r.w.verdictMissing
+	case v.OverLimit:
+		return r.w.verdictOverLimit
 	}
 	return inlineText(v.Recommendation)
 }
@@ -481,7 +496,8 @@ func (r *report) point(c tree.Consensus) string {
 }
 
 // status writes a node's status mark and, for a node that did not finish,
-// its cause and any error not shown with a step.
+// its cause, the debaters missing from a step and any error not shown with
+// a step.
 func (r *report) status(n *tree.Node) {
 	w := r.w
 	line := fmt.Sprintf("**%s%s** %s", w.status, w.colon, w.statusWord(n.Status))
@@ -489,6 +505,13 @@ func (r *report) status(n *tree.Node) {
 		line += " — " + inlineText(w.reason(n.StopReason))
 	}
 	r.printf("%s\n\n", line)
+	if len(n.Missing) > 0 {
+		r.printf("**%s%s**\n\n", w.missing, w.colon)
+		for _, a := range n.Missing {
+			r.printf("- %s (%s)%s%s\n", inlineText(r.name(a.Participant)), w.stepWord(a.Step), w.colonSep, inlineText(w.reason(a.Reason)))
+		}
+		r.b.WriteString("\n")
+	}
 	var other []string
 	for _, e := range n.Errors {
 		switch e.Step {

@@ -87,15 +87,23 @@ func (n *Node) Stats() Stats {
 	return s
 }
 
-// Summarize returns the status of a whole tree from its leaves: failed if any
-// node failed, else interrupted if any was interrupted, else forced if any
-// verdict was forced, else converged. A nil tree is pending.
+// Summarize returns the status of a whole tree from its nodes: failed if any
+// node failed, else interrupted if any was interrupted, else partial if any
+// node went on without every debater, else forced if any verdict was forced
+// (at a forced node, or beyond a node's limit of child debates), else
+// converged. A nil tree is pending.
 func (n *Node) Summarize() Status {
 	if n == nil {
 		return Pending
 	}
-	var failed, interrupted, forced, pending bool
+	var failed, interrupted, partial, forced, pending bool
 	n.Walk(func(x *Node) {
+		if len(x.Missing) > 0 {
+			partial = true
+		}
+		if x.Judgment != nil && len(x.Judgment.ForcedVerdicts) > 0 {
+			forced = true
+		}
 		switch x.Status {
 		case Failed:
 			failed = true
@@ -103,6 +111,8 @@ func (n *Node) Summarize() Status {
 			interrupted = true
 		case Forced:
 			forced = true
+		case Partial:
+			partial = true
 		case Pending:
 			pending = true
 		}
@@ -114,6 +124,8 @@ func (n *Node) Summarize() Status {
 		return Interrupted
 	case pending:
 		return Pending
+	case partial:
+		return Partial
 	case forced:
 		return Forced
 	}
@@ -132,7 +144,8 @@ func (n *Node) Find(id string) *Node {
 }
 
 // Finished reports whether every topic and motion of the run reached an
-// outcome: converged, or verdicts forced.
+// outcome with every debater present: converged, or verdicts forced. A
+// partial topic is not finished.
 func (r *Run) Finished() bool {
 	done := func(s Status) bool { return s == Converged || s == Forced }
 	for _, t := range r.Topics {

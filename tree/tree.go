@@ -19,9 +19,13 @@ type Status string
 // The statuses a node or topic can end in. Pending is only seen while a run is
 // still going; a finished run never contains it.
 const (
-	Pending     Status = "pending"
-	Split       Status = "split"
-	Converged   Status = "converged"
+	Pending   Status = "pending"
+	Split     Status = "split"
+	Converged Status = "converged"
+	// Partial is a node where the judge found no divergence among the
+	// debaters who answered, but not every debater answered both steps; a
+	// topic is partial when any of its decided nodes lacked a debater.
+	Partial     Status = "partial"
 	Forced      Status = "forced"
 	Failed      Status = "failed"
 	Interrupted Status = "interrupted"
@@ -126,6 +130,9 @@ type Verdict struct {
 	// Missing marks a divergence the judge gave no verdict on, even after
 	// repair, in an answer whose consensus was kept.
 	Missing bool `json:"missing,omitempty"`
+	// OverLimit marks a divergence beyond the node's limit of child debates
+	// (params.maxDivergences): it was neither debated nor decided.
+	OverLimit bool `json:"overLimit,omitempty"`
 }
 
 // Judgment is what the judge returned for a node.
@@ -151,6 +158,14 @@ type Warning struct {
 	Message     string `json:"message"`
 }
 
+// Absence records a debater missing from a step of a node: who, at which
+// step, and why (its last error, in words).
+type Absence struct {
+	Participant string `json:"participant"`
+	Step        Step   `json:"step"`
+	Reason      string `json:"reason"`
+}
+
 // Reasoning is what a participant gave as its reasoning at one step of a
 // node, kept apart from its answer, which never contains it.
 type Reasoning struct {
@@ -169,16 +184,23 @@ type Node struct {
 	Divergence *Divergence `json:"divergence,omitempty"`
 	Status     Status      `json:"status"`
 	StopReason string      `json:"stopReason"`
-	// Positions, Rebuttals and Models map a debater id to its text or the model
-	// that produced it. Models also holds the judge's model under the judge's id.
-	Positions   map[string]string `json:"positions"`
-	Rebuttals   map[string]string `json:"rebuttals"`
-	Models      map[string]string `json:"models"`
-	Judgment    *Judgment         `json:"judgment,omitempty"`
-	RawJudgment string            `json:"rawJudgment,omitempty"`
-	Errors      []NodeError       `json:"errors"`
+	// Positions and Rebuttals map a debater id to its text. Models maps a
+	// debater id to the model that wrote its position, and the judge's id to
+	// the model that wrote the judgment; RebuttalModels maps a debater id to
+	// the model that wrote its rebuttal. A fallback at the rebuttal step
+	// never changes the model credited with the position.
+	Positions      map[string]string `json:"positions"`
+	Rebuttals      map[string]string `json:"rebuttals"`
+	Models         map[string]string `json:"models"`
+	RebuttalModels map[string]string `json:"rebuttalModels"`
+	Judgment       *Judgment         `json:"judgment,omitempty"`
+	RawJudgment    string            `json:"rawJudgment,omitempty"`
+	Errors         []NodeError       `json:"errors"`
 	// Warnings mark answers that were kept with a flaw, in config order.
 	Warnings []Warning `json:"warnings"`
+	// Missing lists the debaters who took no part in a step of a node that
+	// went on without them, in config order: such a node cannot converge.
+	Missing []Absence `json:"missing,omitempty"`
 	// Reasoning holds the reasoning of the node's answers (positions,
 	// rebuttals, the judgment used) that came with any, in config order.
 	Reasoning []Reasoning `json:"reasoning,omitempty"`
@@ -193,7 +215,7 @@ func NewNode(id, title, context string) *Node {
 		ID: id, Depth: d, Round: d + 1, Title: title, Context: context,
 		Status:    Pending,
 		Positions: map[string]string{}, Rebuttals: map[string]string{},
-		Models: map[string]string{}, Errors: []NodeError{}, Warnings: []Warning{}, Children: []*Node{},
+		Models: map[string]string{}, RebuttalModels: map[string]string{}, Errors: []NodeError{}, Warnings: []Warning{}, Children: []*Node{},
 	}
 }
 

@@ -2,6 +2,7 @@ package tree
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -37,22 +38,21 @@ func TestChildIDAndDepth(t *testing.T) {
 	}
 }
 
-// build makes a tree from "id status" pairs listed depth first; a node's
+// build makes a tree from "id status" pairs listed depth first (a status
+// followed by " missing" marks a debater missing at the node); a node's
 // parent is the one whose id is its id without the last part.
 func build(t *testing.T, spec ...string) *Node {
 	t.Helper()
 	byID := map[string]*Node{}
 	var root *Node
 	for _, s := range spec {
-		var id, st string
-		for i := range s {
-			if s[i] == ' ' {
-				id, st = s[:i], s[i+1:]
-				break
-			}
-		}
+		id, st, _ := strings.Cut(s, " ")
+		st, missing := strings.CutSuffix(st, " missing")
 		n := NewNode(id, id, "")
 		n.Status = Status(st)
+		if missing {
+			n.Missing = []Absence{{Participant: "b", Step: StepPosition, Reason: "timeout"}}
+		}
 		byID[id] = n
 		switch {
 		case id == RootID:
@@ -79,6 +79,10 @@ func TestSummarize(t *testing.T) {
 		{"interrupted beats forced", []string{"root split", "d1 interrupted", "d2 forced"}, Interrupted},
 		{"failed beats everything", []string{"root split", "d1 interrupted", "d2 split", "d2.1 failed", "d2.2 forced"}, Failed},
 		{"still running", []string{"root split", "d1 pending", "d2 converged"}, Pending},
+		{"a partial leaf beats forced", []string{"root split", "d1 partial", "d2 forced"}, Partial},
+		{"interrupted beats partial", []string{"root split", "d1 partial", "d2 interrupted"}, Interrupted},
+		{"a debater missing at a split", []string{"root split missing", "d1 converged", "d2 forced"}, Partial},
+		{"a debater missing at a forced leaf", []string{"root split", "d1 converged", "d2 forced missing"}, Partial},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -154,6 +158,7 @@ func TestRunFinished(t *testing.T) {
 		{"converged and forced", []Status{Converged, Forced}, []Status{Converged}, true},
 		{"a failed topic", []Status{Converged, Failed}, nil, false},
 		{"an interrupted motion", []Status{Forced}, []Status{Interrupted}, false},
+		{"a partial topic", []Status{Converged, Partial}, nil, false},
 	}
 	for _, tt := range tests {
 		r := &Run{}

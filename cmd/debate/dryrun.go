@@ -100,7 +100,7 @@ func printPeople(tw io.Writer, cfg *configs.Config, people []tree.Participant) {
 			head = "judge"
 		}
 		fmt.Fprintf(tw, "  %s\t%s  %s  %s  %s\n", head, pad(p.ID, wid), pad(p.Name(), wname),
-			pad(modelLine(p.Model, p.Fallback), wmodel), cfg.Endpoint(p.ID).BaseURL)
+			pad(modelLine(p.Model, p.Fallback), wmodel), configs.RedactURL(cfg.Endpoint(p.ID).BaseURL))
 	}
 }
 

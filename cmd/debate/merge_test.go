@@ -14,6 +14,7 @@ import (
 
 	"github.com/debatehq/debate/batch"
 	"github.com/debatehq/debate/internal/golden"
+	"github.com/debatehq/debate/output"
 	"github.com/debatehq/debate/providers/providertest"
 	"github.com/debatehq/debate/tree"
 )
@@ -117,7 +118,7 @@ func files(t *testing.T, dir string) []string {
 	t.Helper()
 	var out []string
 	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || strings.HasPrefix(d.Name(), batch.JournalFile) {
+		if err != nil || d.IsDir() || strings.HasPrefix(d.Name(), batch.JournalFile) || d.Name() == output.LockFile {
 			return err
 		}
 		rel, err := filepath.Rel(dir, path)

@@ -58,6 +58,9 @@ func node(id, title string, status tree.Status, stop string) *tree.Node {
 	for _, p := range []tree.Participant{partyA, partyB, partyC, judge} {
 		n.Models[p.ID] = p.Model
 	}
+	for _, p := range []tree.Participant{partyA, partyB, partyC} {
+		n.RebuttalModels[p.ID] = p.Model
+	}
 	return n
 }
 
@@ -151,6 +154,7 @@ func Forced() *tree.Run {
 
 	d2 := child(root, root.Judgment.Divergences[1], tree.Split, "2 divergences remain")
 	d2.Models["party-c"] = "claude-sonnet-4-6"
+	d2.RebuttalModels["party-c"] = "claude-sonnet-4-6"
 	d2.Positions = answers(
 		"Clause 7.2 says \"Customer Data shall be stored and processed exclusively within the EEA\". Processing includes writes, so an EU write must not transit to us-east — but that is satisfied by an EU-local primary.",
 		"Processing includes the API tier: a request from Berlin routed to us-east violates 7.2 even if the row lands in the EU. We need EU writes end to end.",
@@ -174,6 +178,7 @@ func Forced() *tree.Run {
 	}
 	d21 := child(d2, d2.Judgment.Divergences[0], tree.Forced, "round limit 3 reached: forced verdict")
 	d21.Models["party-c"] = "claude-sonnet-4-6"
+	d21.RebuttalModels["party-c"] = "claude-sonnet-4-6"
 	d21.Positions = answers("Catalogue reads are cached for 5 minutes; the 80 ms applies to 1 in 300 requests.", "Checkout reads custom prices uncached by design.", "I back Party A for the catalogue and Party B for prices: cache the catalogue, replicate prices to the EU.")
 	d21.Rebuttals = answers("Party C's split is good.", "Replicated prices would meet my latency concern.", "Nothing to add.")
 	d21.Judgment = &tree.Judgment{
@@ -185,6 +190,7 @@ func Forced() *tree.Run {
 	}
 	d22 := child(d2, d2.Judgment.Divergences[1], tree.Forced, "round limit 3 reached: forced verdict")
 	d22.Models["party-c"] = "claude-sonnet-4-6"
+	d22.RebuttalModels["party-c"] = "claude-sonnet-4-6"
 	d22.Positions = answers("Custom prices are negotiated per customer, so they are Customer Data.", "Agreed with Party A.", "The base catalogue is vendor data; only the price overrides are customer data.")
 	d22.Rebuttals = answers("Party C's distinction is precise.", "Accepted.", "No change.")
 	d22.Judgment = &tree.Judgment{
@@ -221,7 +227,8 @@ func Failed() *tree.Run {
 			{ID: "D2", Title: "Total cost of ownership of building", Sides: map[string]string{"party-b": "Two weeks once.", "party-c": "Two weeks plus upkeep."}, Uninvolved: []string{"party-a"}},
 		},
 	}
-	d1 := child(root, root.Judgment.Divergences[0], tree.Converged, "no divergences left")
+	d1 := child(root, root.Judgment.Divergences[0], tree.Partial, "no divergence among the debaters present; missing: Party B")
+	d1.Missing = []tree.Absence{{Participant: "party-b", Step: tree.StepPosition, Reason: "kimi-k2.5: 429 Too Many Requests (after 2 retries)"}}
 	d1.Positions = answers("The mobile roadmap lists staged rollouts for Q3.", "", "I back Party A: staged rollouts are on the Q3 roadmap.")
 	delete(d1.Models, "party-b")
 	d1.Errors = []tree.NodeError{
@@ -360,6 +367,7 @@ func EveryStatus() *tree.Run {
 	d2 := child(root, root.Judgment.Divergences[1], tree.Forced, "round limit 2 reached: verdicts forced")
 	d2.Positions = answers("Lifetimes make the API hard to use.", "Lifetimes avoid copies.", "Hide them behind owned types.")
 	d2.Models["party-c"] = partyC.Fallback
+	d2.RebuttalModels["party-c"] = partyC.Fallback
 	d2.Rebuttals = answers("Copies are cheap here.", "Not for 1 GB inputs.", "Offer both.")
 	d2.Judgment = &tree.Judgment{
 		Divergences:    []tree.Divergence{{ID: "D2.1", Title: "Lifetimes in the API", Sides: map[string]string{"party-a": "No.", "party-b": "Yes."}}},

@@ -1,0 +1,64 @@
+package configs
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestRedactURL(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ in, want string }{
+		{"", ""},
+		{"https://api.openai.com/v1", "https://api.openai.com/v1"},
+		{"http://user:PASSWORD@host/v1?token=SECRET", "http://REDACTED@host/v1?token=REDACTED"},
+		{"http://user@host:8080/v1", "http://REDACTED@host:8080/v1"},
+		{"https://host/v1?key=SECRET&api-version=2024-06-01&flag", "https://host/v1?key=REDACTED&api-version=REDACTED&flag"},
+		{"https://host/v1#SECRET", "https://host/v1#REDACTED"},
+		{"postgres://app:PASSWORD@db:5432/debate?sslmode=disable", "postgres://REDACTED@db:5432/debate?sslmode=REDACTED"},
+		{"http://user:PASS WORD@host\x7f/v1", "REDACTED"},
+		{"debate.db", "debate.db"},
+	} {
+		if got := RedactURL(tc.in); got != tc.want {
+			t.Errorf("RedactURL(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestSecretsInURLs: credentials in any configured base URL reach neither
+// the recorded config (run.json, the shard digest) nor a validation
+// problem.
+func TestSecretsInURLs(t *testing.T) {
+	t.Parallel()
+	const secrets = `"api": { "baseURL": "http://user:PASSWORD@host/v1?token=SECRET" },
+  "debaters": [
+    { "id": "a", "model": "m1", "api": { "baseURL": "https://bob:PASSWORD2@other/v1?key=SECRET2" } },
+    { "id": "b", "model": "m2" },
+  ],
+  "reviewer": { "id": "r", "model": "m3", "api": { "baseURL": "ftp://eve:PASSWORD3@judge/?token=SECRET3" } },
+  "topics": [{ "id": "t1", "title": "Question" }],`
+	_, err := Load(writeConfig(t, "{\n  "+secrets+"\n}"), Options{Getenv: testEnv})
+	ps := problemsOf(t, err)
+	if len(ps) != 1 || ps[0].Field != "reviewer.api.baseURL" {
+		t.Fatalf("problems %v, want one at reviewer.api.baseURL", ps)
+	}
+	ok := strings.Replace(secrets, "ftp://", "https://", 1)
+	cfg, err := Load(writeConfig(t, "{\n  "+ok+"\n}"), Options{Getenv: testEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(cfg.Redacted())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, out := range []struct{ name, text string }{{"problem", ps.Error()}, {"recorded config", string(b)}} {
+		for _, s := range []string{"user", "bob", "eve", "PASSWORD", "SECRET"} {
+			if strings.Contains(out.text, s) {
+				t.Errorf("the %s holds %q: %s", out.name, s, out.text)
+			}
+		}
+	}
+	if cfg.API.BaseURL != "http://user:PASSWORD@host/v1?token=SECRET" {
+		t.Errorf("Redacted changed the config itself: %q", cfg.API.BaseURL)
+	}
+}
