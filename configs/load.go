@@ -23,6 +23,10 @@ type Options struct {
 	DryRun bool
 	// Getenv looks up environment variables; nil means os.LookupEnv.
 	Getenv func(name string) (string, bool)
+	// Templates, when set, checks the template overrides of prompts.dir for
+	// the config's language; its error becomes a problem at prompts.dir.
+	// configs does not know the templates: its caller does.
+	Templates func(language, dir string) error
 }
 
 // Load reads the JSONC config at path and returns it ready to use: comments
@@ -100,6 +104,11 @@ func load(path string, text []byte, opt Options) (*Config, error) {
 		cfg.Protocol.DB = cfg.resolve(cfg.Protocol.DB)
 	}
 	cfg.validate(r)
+	if opt.Templates != nil && cfg.Prompts.Dir != "" && len(r.ps) == 0 {
+		if err := opt.Templates(cfg.Prompts.Language, cfg.Prompts.Dir); err != nil {
+			r.at("prompts.dir", "%v; fix the file or remove it from the folder to use the built-in template", err)
+		}
+	}
 
 	if len(r.ps) > 0 {
 		sortProblems(r.ps)

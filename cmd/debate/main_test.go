@@ -141,6 +141,34 @@ func TestValidate(t *testing.T) {
 			}
 		}
 	})
+	t.Run("template overrides that a run would refuse are located problems", func(t *testing.T) {
+		dir := t.TempDir()
+		tmpl := filepath.Join(dir, "tmpl")
+		if err := os.Mkdir(tmpl, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(tmpl, "notes.txt"), []byte("not a template"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cfg := filepath.Join(dir, "debate.jsonc")
+		text := `{"api": {"baseURL": "http://127.0.0.1:1/v1", "apiKey": "k"},
+ "debaters": [{"id": "a", "model": "m"}, {"id": "b", "model": "m"}],
+ "reviewer": {"id": "r", "model": "m"},
+ "topics": [{"id": "t", "title": "T"}],
+ "prompts": {"dir": "tmpl"}}`
+		if err := os.WriteFile(cfg, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, cmd := range []string{"validate", "run"} {
+			r := invoke(t, nil, cmd, "--config", cfg, "--output", filepath.Join(dir, "out"))
+			if cmd == "validate" {
+				r = invoke(t, nil, cmd, "--config", cfg)
+			}
+			if r.code != exitUsage || !strings.Contains(r.stderr, cfg+":5:") || !strings.Contains(r.stderr, "prompts.dir: ") || !strings.Contains(r.stderr, "notes.txt") {
+				t.Errorf("%s: exit %d, want %d and a problem at prompts.dir naming notes.txt:\n%s", cmd, r.code, exitUsage, r.stderr)
+			}
+		}
+	})
 	t.Run("a missing variable names itself and the field", func(t *testing.T) {
 		r := invoke(t, map[string]string{"KIMI_API_KEY": "sk-b"}, "validate", "--config", "../../configs/examples/full.jsonc")
 		if r.code != exitUsage || !strings.Contains(r.stderr, "api.apiKey: environment variable DEBATE_API_KEY is not set") {

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/prompts"
 )
 
 // validateOptions are the flags of "debate validate".
@@ -44,6 +45,16 @@ func (o *validateOptions) run(e *env) error {
 	return nil
 }
 
+// checkTemplates checks the template overrides in dir, those of topics and
+// those of motions' roles, as a run would load them.
+func checkTemplates(language, dir string) error {
+	if _, err := prompts.New(language, dir); err != nil {
+		return err
+	}
+	_, err := prompts.NewRoles(language, dir)
+	return err
+}
+
 // loadConfig reads the config at path for a command, as every command that
 // reads one does: a missing --config or file is a usage error, a config
 // with problems lists them all, and its warnings go to stderr.
@@ -51,6 +62,7 @@ func (e *env) loadConfig(path string, opt configs.Options) (*configs.Config, err
 	if path == "" {
 		return nil, usagef("--config is required")
 	}
+	opt.Templates = checkTemplates
 	cfg, err := configs.Load(path, opt)
 	if err != nil {
 		return nil, missingInput(err)
