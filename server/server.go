@@ -238,8 +238,15 @@ func (f *freshConns) close() {
 }
 
 // serve serves a page when Pages has one for the request, else the route
-// with its pattern, or a JSON 404/405 when no pattern matches.
+// with its pattern, or a JSON 404/405 when no pattern matches. A URL that is
+// not text is refused first.
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	// Both backends store the same text: a path or query that is not
+	// (NUL, invalid UTF-8) is refused before any route sees it.
+	if err := api.CheckURL(r.URL); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
 	if s.opt.Pages != nil {
 		// The same URL may be a page or JSON depending on Accept.
 		if h := w.Header(); h["Vary"] == nil {
