@@ -308,6 +308,7 @@ type errorData struct {
 // fail shows err as an error page: a protocol error as it is, anything else
 // as an internal error logged with the request id.
 func (h *handler) fail(w http.ResponseWriter, r *http.Request, err error) {
+	err = unavailable(w, err)
 	status, body, internal := api.Problem(err, w.Header().Get("X-Request-Id"))
 	if internal {
 		h.internal(w, r, err)
@@ -525,11 +526,22 @@ func (h *handler) arguments(w http.ResponseWriter, r *http.Request) {
 // internal.
 func (h *handler) jsonError(w http.ResponseWriter, r *http.Request, err error) {
 	id := w.Header().Get("X-Request-Id")
+	err = unavailable(w, err)
 	status, body, internal := api.Problem(err, id)
 	if internal {
 		h.log.Error("web: internal error", "request_id", id, "where", r.Method+" "+r.URL.Path, "err", err)
 	}
 	h.writeJSON(w, status, api.Envelope[any]{Error: body})
+}
+
+// unavailable is api.Unavailable, with its Retry-After set on w, when err
+// means the database could not be reached; else err.
+func unavailable(w http.ResponseWriter, err error) error {
+	if !store.Unavailable(err) {
+		return err
+	}
+	w.Header().Set("Retry-After", api.RetryAfter)
+	return api.Unavailable()
 }
 
 func (h *handler) writeJSON(w http.ResponseWriter, status int, v any) {
