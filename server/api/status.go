@@ -23,6 +23,9 @@ const (
 	// because it could not be reached (a PostgreSQL restart): 503 with
 	// Retry-After, worth sending again.
 	CodeUnavailable = "DATABASE_UNAVAILABLE"
+	// CodeTooManyConnections answers, before any request is read, a
+	// connection past the server's caps: 503 with Retry-After.
+	CodeTooManyConnections = "TOO_MANY_CONNECTIONS"
 )
 
 // RetryAfter is the Retry-After header, in seconds, of a 503
@@ -54,6 +57,7 @@ var statuses = map[string]int{
 	CodeHostNotAllowed:                    http.StatusForbidden,
 	CodeRequestTimeout:                    http.StatusRequestTimeout,
 	CodeUnavailable:                       http.StatusServiceUnavailable,
+	CodeTooManyConnections:                http.StatusServiceUnavailable,
 }
 
 // Status is the HTTP status of an error code, and whether the code is known.
