@@ -106,6 +106,8 @@ type Server struct {
 	waiting atomic.Int64
 	// limit is the listener of Serve, which counts the open connections.
 	limit atomic.Pointer[limitListener]
+	// fails slows clients that send wrong tokens.
+	fails failures
 }
 
 // New returns a server over st. The caller keeps ownership of st and closes
@@ -375,7 +377,20 @@ func (s *Server) withAuth(next http.Handler) http.Handler {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !s.authorized(r) && !(r.Method == http.MethodPost && r.URL.Path == SessionPath) {
+		ip := remoteIP(r)
+		if s.fails.blocked(ip) {
+			s.throttled(w, r)
+			return
+		}
+		ok := s.authorized(r)
+		if ok && s.tokenInPageURL(r) {
+			s.exchange(w, r)
+			return
+		}
+		if !ok && !(r.Method == http.MethodPost && r.URL.Path == SessionPath) {
+			if presented(r) {
+				s.fails.failed(ip)
+			}
 			if p := s.opt.Pages; p != nil && p.Page(r) != nil && p.AskToken(w, r) {
 				return
 			}

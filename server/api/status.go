@@ -26,6 +26,9 @@ const (
 	// CodeTooManyConnections answers, before any request is read, a
 	// connection past the server's caps: 503 with Retry-After.
 	CodeTooManyConnections = "TOO_MANY_CONNECTIONS"
+	// CodeTooManyAttempts answers a client that sent too many wrong
+	// tokens: 429 with Retry-After.
+	CodeTooManyAttempts = "TOO_MANY_ATTEMPTS"
 )
 
 // RetryAfter is the Retry-After header, in seconds, of a 503
@@ -58,6 +61,7 @@ var statuses = map[string]int{
 	CodeRequestTimeout:                    http.StatusRequestTimeout,
 	CodeUnavailable:                       http.StatusServiceUnavailable,
 	CodeTooManyConnections:                http.StatusServiceUnavailable,
+	CodeTooManyAttempts:                   http.StatusTooManyRequests,
 }
 
 // Status is the HTTP status of an error code, and whether the code is known.

@@ -16,10 +16,9 @@
 //
 // The server serves the UI as its server.Pages, behind its safety checks and
 // token. A browser without the token gets a page asking for it, which the
-// server keeps in a session cookie. A page opened with ?token= keeps the token
-// in the browser only: the script adds it to the WebSocket URL, its own data
-// requests (as a Bearer header) and same-origin links; the server never
-// writes it into a page.
+// server keeps in a session cookie. A page opened with ?token= is sent by the
+// server to the same address without it, the token kept in that cookie; the
+// token is never written into a page or its links.
 package web
 
 import (
