@@ -8,6 +8,7 @@ import (
 
 	"github.com/debatehq/debate/protocol"
 	"github.com/debatehq/debate/server/api"
+	"github.com/debatehq/debate/store"
 )
 
 func statusOf(code string) int {
@@ -44,11 +45,19 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		return
 	}
 	body := s.errorBody(err, requestID(w), r.Method+" "+r.URL.Path)
+	if body.Code == api.CodeUnavailable {
+		w.Header().Set("Retry-After", api.RetryAfter)
+	}
 	s.writeErrorBody(w, r, statusOf(body.Code), body)
 }
 
-// errorBody is the wire form of err, logging it when it is internal.
+// errorBody is the wire form of err, logging it when it is internal. A
+// database that could not be reached is DATABASE_UNAVAILABLE, not internal.
 func (s *Server) errorBody(err error, reqID, where string) *api.ErrorBody {
+	if store.Unavailable(err) {
+		s.log.Warn("database unavailable", "request_id", reqID, "where", where, "err", err)
+		err = api.Unavailable()
+	}
 	_, body, internal := api.Problem(err, reqID)
 	if internal {
 		s.log.Error("internal error", "request_id", reqID, "where", where, "err", err)

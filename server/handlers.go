@@ -13,7 +13,22 @@ import (
 	"github.com/debatehq/debate/store"
 )
 
+// healthTimeout bounds how long /health waits for the database.
+const healthTimeout = 2 * time.Second
+
+// health answers {"status":"ok"} when the database answers, else 503
+// DATABASE_UNAVAILABLE with Retry-After.
 func (s *Server) health(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), healthTimeout)
+	defer cancel()
+	if err := s.st.Ping(ctx); err != nil {
+		if r.Context().Err() != nil {
+			return // the client went away
+		}
+		s.log.Warn("health: database unavailable", "request_id", requestID(w), "err", err)
+		s.writeError(w, r, api.Unavailable())
+		return
+	}
 	s.writeData(w, r, http.StatusOK, api.Health{Status: "ok"})
 }
 

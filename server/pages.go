@@ -49,12 +49,12 @@ func (s *Server) session(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !s.tokenMatches(req.Token) {
+		s.fails.failed(remoteIP(r))
 		s.writeError(w, r, protocol.Errorf(protocol.CodeAuthFailed, "this is not the server's token").
 			WithSuggestion("use the token the server was started with (--token or DEBATE_AUTH_TOKEN)"))
 		return
 	}
-	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: req.Token, Path: "/", HttpOnly: true,
-		Secure: r.TLS != nil, SameSite: http.SameSiteStrictMode})
+	s.setSession(w, r, req.Token)
 	s.writeData(w, r, http.StatusCreated, map[string]bool{"session": true})
 }
 
@@ -65,6 +65,12 @@ func decodeSession(body []byte) (sessionRequest, error) {
 			WithSuggestion(`send {"token": "<the server's token>"}`)
 	}
 	return req, nil
+}
+
+// setSession keeps token in the browser's session cookie.
+func (s *Server) setSession(w http.ResponseWriter, r *http.Request, token string) {
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: token, Path: "/", HttpOnly: true,
+		Secure: r.TLS != nil, SameSite: http.SameSiteStrictMode})
 }
 
 // tokenMatches compares a presented token with the server's in constant time

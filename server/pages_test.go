@@ -43,7 +43,9 @@ func TestPagesAndSession(t *testing.T) {
 		if cookie != nil {
 			req.AddCookie(cookie)
 		}
-		res, err := f.ts.Client().Do(req)
+		hc := &http.Client{Transport: f.ts.Client().Transport,
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+		res, err := hc.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -51,8 +53,13 @@ func TestPagesAndSession(t *testing.T) {
 		b, _ := io.ReadAll(res.Body)
 		return res.StatusCode, string(b), res.Header
 	}
-	if st, body, h := get("/page/1?token=tok", "text/html", nil); st != 200 || body != "page of 1" || h.Get("Vary") != "Accept" {
-		t.Errorf("page with the token: %d %q vary %q", st, body, h.Get("Vary"))
+	if st, _, h := get("/page/1?token=tok&x=1", "text/html", nil); st != http.StatusSeeOther || h.Get("Location") != "/page/1?x=1" ||
+		!strings.Contains(h.Get("Set-Cookie"), sessionCookie+"=tok") {
+		t.Errorf("page with the token: %d, Location %q, cookie %q; want 303 to the URL without it and the session cookie",
+			st, h.Get("Location"), h.Get("Set-Cookie"))
+	}
+	if st, body, h := get("/page/1", "text/html", &http.Cookie{Name: sessionCookie, Value: "tok"}); st != 200 || body != "page of 1" || h.Get("Vary") != "Accept" {
+		t.Errorf("page with the session cookie: %d %q vary %q", st, body, h.Get("Vary"))
 	}
 	if st, body, _ := get("/page/1", "text/html", nil); st != 401 || body != "type the token" {
 		t.Errorf("browser without the token: %d %q, want the token page", st, body)

@@ -38,6 +38,8 @@ const (
 	DefaultMaxBody         = 4 << 20 // bytes per request body (documents are up to 1 MiB of text)
 	DefaultShutdownTimeout = 10 * time.Second
 	DefaultPingInterval    = 30 * time.Second
+	// MaxHeaderBytes bounds a request's header lines.
+	MaxHeaderBytes = 64 << 10
 	// MaxWait is the longest long-poll a client may ask for.
 	MaxWait = 60 * time.Second
 )
@@ -62,6 +64,12 @@ type Options struct {
 	// BodyTimeout bounds how long a request body may take to arrive
 	// (DefaultBodyTimeout when 0); a slower body is cut and answered 408.
 	BodyTimeout time.Duration
+	// MaxConns caps the connections open at once (DefaultMaxConns when
+	// 0), MaxConnsPerClient those of one client IP address
+	// (DefaultMaxConnsPerClient when 0). Past a cap, the oldest connection
+	// that waits for its client is closed to make room, else the new one is
+	// answered 503 (see limitListener).
+	MaxConns, MaxConnsPerClient int
 	// Pages, when set, serves the pages of a browser's requests (package
 	// web); see Pages.
 	Pages Pages
@@ -96,6 +104,10 @@ type Server struct {
 	listenIP atomic.Value
 	// waiting counts long-polls blocked in the store (see Waiting).
 	waiting atomic.Int64
+	// limit is the listener of Serve, which counts the open connections.
+	limit atomic.Pointer[limitListener]
+	// fails slows clients that send wrong tokens.
+	fails failures
 }
 
 // New returns a server over st. The caller keeps ownership of st and closes
@@ -115,6 +127,12 @@ func New(st *store.Store, opt Options) *Server {
 	}
 	if opt.PingInterval <= 0 {
 		opt.PingInterval = DefaultPingInterval
+	}
+	if opt.MaxConns <= 0 {
+		opt.MaxConns = DefaultMaxConns
+	}
+	if opt.MaxConnsPerClient <= 0 {
+		opt.MaxConnsPerClient = DefaultMaxConnsPerClient
 	}
 	var p [4]byte
 	_, _ = rand.Read(p[:])
@@ -140,7 +158,7 @@ func New(st *store.Store, opt Options) *Server {
 	s.route("GET /documents/{id}", s.getDocument)
 	s.route("POST "+SessionPath, s.session)
 	s.mux.HandleFunc("/", s.noRoute)
-	s.handler = s.withRequestID(s.withRecover(s.withSafety(s.withAuth(http.HandlerFunc(s.serve)))))
+	s.handler = withBodyGuard(s.withRequestID(s.withRecover(s.withSafety(s.withAuth(http.HandlerFunc(s.serve))))))
 	return s
 }
 
@@ -152,6 +170,14 @@ func (s *Server) route(pattern string, h http.HandlerFunc) {
 
 // Waiting returns the number of long-polls waiting for a new argument now.
 func (s *Server) Waiting() int { return int(s.waiting.Load()) }
+
+// OpenConns returns the number of connections Serve holds open now.
+func (s *Server) OpenConns() int {
+	if l := s.limit.Load(); l != nil {
+		return l.open()
+	}
+	return 0
+}
 
 // Handler returns the server's HTTP handler: request ids, panic recovery,
 // the safety checks, authentication, then the pages and the routes.
@@ -165,14 +191,22 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	hs := &http.Server{
 		Handler:           s.handler,
 		ReadHeaderTimeout: 10 * time.Second,
+		MaxHeaderBytes:    MaxHeaderBytes,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+		ConnContext:       withConn,
 	}
 	if a, ok := ln.Addr().(*net.TCPAddr); ok {
 		s.listenIP.Store(a.IP)
 	}
+	lim := newLimitListener(ln, s.opt.MaxConns, s.opt.MaxConnsPerClient)
+	s.limit.Store(lim)
+	ln = lim
 	var fresh freshConns
-	hs.ConnState = fresh.track
+	hs.ConnState = func(c net.Conn, st http.ConnState) {
+		fresh.track(c, st)
+		trackIdle(c, st)
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {
@@ -238,8 +272,15 @@ func (f *freshConns) close() {
 }
 
 // serve serves a page when Pages has one for the request, else the route
-// with its pattern, or a JSON 404/405 when no pattern matches.
+// with its pattern, or a JSON 404/405 when no pattern matches. A URL that is
+// not text is refused first.
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	// Both backends store the same text: a path or query that is not
+	// (NUL, invalid UTF-8) is refused before any route sees it.
+	if err := api.CheckURL(r.URL); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
 	if s.opt.Pages != nil {
 		// The same URL may be a page or JSON depending on Accept.
 		if h := w.Header(); h["Vary"] == nil {
@@ -336,7 +377,20 @@ func (s *Server) withAuth(next http.Handler) http.Handler {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !s.authorized(r) && !(r.Method == http.MethodPost && r.URL.Path == SessionPath) {
+		ip := remoteIP(r)
+		if s.fails.blocked(ip) {
+			s.throttled(w, r)
+			return
+		}
+		ok := s.authorized(r)
+		if ok && s.tokenInPageURL(r) {
+			s.exchange(w, r)
+			return
+		}
+		if !ok && !(r.Method == http.MethodPost && r.URL.Path == SessionPath) {
+			if presented(r) {
+				s.fails.failed(ip)
+			}
 			if p := s.opt.Pages; p != nil && p.Page(r) != nil && p.AskToken(w, r) {
 				return
 			}

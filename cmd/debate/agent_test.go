@@ -620,7 +620,7 @@ func TestAgentWait(t *testing.T) {
 func TestAgentEscapesControls(t *testing.T) {
 	srv := newAgentServer(t, "")
 	c := call{vars: map[string]string{"DEBATE_SERVER_URL": srv.url}}
-	content := "red \x1b[31mtext\x1b[0m, bell \a, nul \x00, del \x7f, csi \u009b2J, <b>&</b>, line\u2028sep, é"
+	content := "red \x1b[31mtext\x1b[0m, bell \a, del \x7f, csi \u009b2J, <b>&</b>, line\u2028sep, é"
 	a := c.run(t, "create", "--debate-id", "d1", "--title", "T\x1b]0;owned\a", "--type", "general_debate", "--content", content).mustOK(t)
 	got := c.run(t, "get-context", "--debate-id", "d1").mustOK(t)
 	for _, r := range []answer{a, got} {

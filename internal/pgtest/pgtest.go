@@ -77,6 +77,36 @@ func Database(t testing.TB) string {
 	return shared.URL(name)
 }
 
+// Own starts a cluster for t alone, stopped when t ends: for a test that
+// stops or restarts the server, which the shared cluster's other tests must
+// not see. It skips t as Database does.
+func Own(t testing.TB) *Cluster {
+	t.Helper()
+	c, err := Start()
+	if errors.Is(err, errNotInstalled) && os.Getenv("CI") == "" {
+		t.Skip("skipping the PostgreSQL run:", err)
+	}
+	if err != nil {
+		t.Fatal("pgtest:", err)
+	}
+	t.Cleanup(func() {
+		if err := c.Stop(); err != nil {
+			t.Error("pgtest:", err)
+		}
+	})
+	return c
+}
+
+// Restart stops the server as an administrator does (pg_ctl restart -m
+// fast: sessions are ended with admin_shutdown) and starts it again on the
+// same port.
+func (c *Cluster) Restart() error {
+	if out, err := c.run("pg_ctl", "-D", c.data(), "-l", filepath.Join(c.dir, "log"), "-m", "fast", "-w", "-t", "60", "restart"); err != nil {
+		return fmt.Errorf("pg_ctl restart: %w: %s%s", err, out, c.log())
+	}
+	return nil
+}
+
 // StoreEnv names the variable that moves the tests of packages using
 // DatabaseOr onto PostgreSQL: DEBATE_TEST_STORE=postgres.
 const StoreEnv = "DEBATE_TEST_STORE"

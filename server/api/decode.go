@@ -287,8 +287,14 @@ func (o object) strings(fields ...field) error {
 		if k := kind(raw); k != "string" {
 			return invalid(fmt.Sprintf("%s: want a string, got %s", f.name, k), "")
 		}
+		if !utf8.Valid(raw) {
+			return invalid(f.name+": "+errNotUTF8, suggestText)
+		}
 		if err := unquote(raw, f.dst); err != nil {
 			return invalid(f.name+": "+err.Error(), "")
+		}
+		if strings.IndexByte(*f.dst, 0) >= 0 {
+			return invalid(f.name+": "+errNUL, suggestText)
 		}
 		if f.required && *f.dst == "" {
 			return invalid(f.name+" is required (got an empty string)", "")

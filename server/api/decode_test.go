@@ -60,6 +60,13 @@ func TestDecoders(t *testing.T) {
 		{"document title number", doc, `{"title":1,"content":"x"}`, nil, "title: want a string, got number"},
 		{"version ok", version, `{"content":"x","client_request_id":"k"}`, SubmitDocumentRequest{"x", "k"}, ""},
 		{"version missing content", version, `{}`, nil, "content is required"},
+		{"escaped NUL in a title", create, strings.Replace(okCreate, `"title":"T"`, `"title":"a\u0000b"`, 1), nil, "title: holds a NUL character"},
+		{"escaped NUL in a motion", create, strings.Replace(okCreate, `"motion_content":"M"`, `"motion_content":"\u0000"`, 1), nil, "motion_content: holds a NUL character"},
+		{"escaped NUL in a target id", claim, `{"role":"opponent","target_id":"a\u0000","content":"c","client_request_id":"k"}`, nil, "target_id: holds a NUL character"},
+		{"escaped NUL in a document", doc, `{"content":"x\u0000y"}`, nil, "content: holds a NUL character"},
+		{"invalid UTF-8 in a title", create, strings.Replace(okCreate, `"title":"T"`, "\"title\":\"\xff\xfe\"", 1), nil, "title: not valid UTF-8"},
+		{"invalid UTF-8 with an escape", doc, "{\"content\":\"\\n\xc3\"}", nil, "content: not valid UTF-8"},
+		{"lone surrogate is a replacement character", doc, `{"content":"\ud800"}`, CreateDocumentRequest{Content: "\ufffd"}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -107,6 +114,9 @@ func roundTrip[T any](t *testing.T, body []byte, decode func([]byte) (T, error))
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := noBadText(r); err != nil {
+		t.Fatalf("accepted %q holding %v", body, err)
+	}
 	r2, err := decode(again)
 	if err != nil {
 		t.Fatalf("accepted %q but refused its re-encoding %s: %v", body, again, err)
@@ -117,7 +127,7 @@ func roundTrip[T any](t *testing.T, body []byte, decode func([]byte) (T, error))
 }
 
 func seeds(f *testing.F, bodies ...string) {
-	for _, b := range append(bodies, ``, `{}`, `null`, `[]`, `{"content":1}`, `{"a":`, "{\"content\":\"\xff\"}") {
+	for _, b := range append(bodies, ``, `{}`, `null`, `[]`, `{"content":1}`, `{"a":`, "{\"content\":\"\xff\"}", `{"content":"\u0000"}`) {
 		f.Add([]byte(b))
 	}
 }
@@ -241,4 +251,18 @@ func FuzzScanObject(f *testing.F) {
 			sameAsUnmarshal(t, b)
 		}
 	})
+}
+
+// noBadText returns an error for the first string field of the struct v that
+// is not valid UTF-8 or holds a NUL.
+func noBadText(v any) error {
+	rv := reflect.ValueOf(v)
+	for i := range rv.NumField() {
+		if f := rv.Field(i); f.Kind() == reflect.String {
+			if err := CheckText(rv.Type().Field(i).Name, f.String()); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"math"
 	"net/url"
 	"strconv"
 	"strings"
@@ -37,17 +38,23 @@ func ParseListQuery(q url.Values) (ListQuery, error) {
 	return l, err
 }
 
-// QueryInt reads a non-negative integer query parameter; def when absent.
+// MaxQueryInt is the largest number a query parameter may hold: the
+// largest 32-bit integer, which every backend's columns and limits take.
+const MaxQueryInt = math.MaxInt32
+
+// QueryInt reads a query parameter holding an integer from 0 to MaxQueryInt;
+// def when absent.
 func QueryInt(q url.Values, name string, def int) (int, error) {
 	v, ok := q[name]
 	if !ok || v[0] == "" {
 		return def, nil
 	}
-	n, err := strconv.Atoi(v[0])
+	n, err := strconv.ParseInt(v[0], 10, 32)
 	if err != nil || n < 0 {
-		return 0, protocol.Errorf(protocol.CodeInvalidInput, "%s: want a non-negative integer, got %q", name, v[0])
+		return 0, protocol.Errorf(protocol.CodeInvalidInput, "%s: want a non-negative integer up to %d, got %q", name, MaxQueryInt, v[0]).
+			WithSuggestion("send " + name + " as a whole number from 0 to " + strconv.Itoa(MaxQueryInt))
 	}
-	return n, nil
+	return int(n), nil
 }
 
 func queryBool(q url.Values, name string) (bool, error) {

@@ -19,8 +19,11 @@ func TestParseListQuery(t *testing.T) {
 			ListQuery{State: protocol.Closed, Limit: 5, Offset: 10, PendingFirstOpponent: true}, ""},
 		{"limit=", ListQuery{}, ""},
 		{"state=SLEEPING", ListQuery{}, `unknown state "SLEEPING"`},
-		{"limit=-1", ListQuery{}, `limit: want a non-negative integer, got "-1"`},
-		{"offset=x", ListQuery{}, `offset: want a non-negative integer, got "x"`},
+		{"limit=-1", ListQuery{}, `limit: want a non-negative integer up to 2147483647, got "-1"`},
+		{"offset=x", ListQuery{}, `offset: want a non-negative integer up to 2147483647, got "x"`},
+		{"limit=2147483647", ListQuery{Limit: 2147483647}, ""},
+		{"offset=2147483648", ListQuery{}, `offset: want a non-negative integer up to 2147483647, got "2147483648"`},
+		{"limit=99999999999999999999", ListQuery{}, `limit: want a non-negative integer up to 2147483647`},
 		{"pending_first_opponent=maybe", ListQuery{}, `pending_first_opponent: want true or false, got "maybe"`},
 	}
 	for _, tt := range tests {

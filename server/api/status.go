@@ -19,7 +19,28 @@ const (
 	CodeHostNotAllowed = "HOST_NOT_ALLOWED"
 	// CodeRequestTimeout answers a request body that did not arrive in time.
 	CodeRequestTimeout = "REQUEST_TIMEOUT"
+	// CodeUnavailable answers a request the database could not serve
+	// because it could not be reached (a PostgreSQL restart): 503 with
+	// Retry-After, worth sending again.
+	CodeUnavailable = "DATABASE_UNAVAILABLE"
+	// CodeTooManyConnections answers, before any request is read, a
+	// connection past the server's caps: 503 with Retry-After.
+	CodeTooManyConnections = "TOO_MANY_CONNECTIONS"
+	// CodeTooManyAttempts answers a client that sent too many wrong
+	// tokens: 429 with Retry-After.
+	CodeTooManyAttempts = "TOO_MANY_ATTEMPTS"
 )
+
+// RetryAfter is the Retry-After header, in seconds, of a 503
+// DATABASE_UNAVAILABLE.
+const RetryAfter = "1"
+
+// Unavailable is the refusal of a request whose database could not be
+// reached; its status is 503.
+func Unavailable() *protocol.Error {
+	return &protocol.Error{Code: protocol.Code(CodeUnavailable), Message: "the database is unavailable",
+		Suggestion: "send the request again in a few seconds (a write with the same client_request_id); agent commands do so on their own"}
+}
 
 // statuses is the one table from error codes to HTTP statuses, for the API
 // and the web pages alike.
@@ -38,6 +59,9 @@ var statuses = map[string]int{
 	CodeCrossSite:                         http.StatusForbidden,
 	CodeHostNotAllowed:                    http.StatusForbidden,
 	CodeRequestTimeout:                    http.StatusRequestTimeout,
+	CodeUnavailable:                       http.StatusServiceUnavailable,
+	CodeTooManyConnections:                http.StatusServiceUnavailable,
+	CodeTooManyAttempts:                   http.StatusTooManyRequests,
 }
 
 // Status is the HTTP status of an error code, and whether the code is known.

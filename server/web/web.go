@@ -16,10 +16,9 @@
 //
 // The server serves the UI as its server.Pages, behind its safety checks and
 // token. A browser without the token gets a page asking for it, which the
-// server keeps in a session cookie. A page opened with ?token= keeps the token
-// in the browser only: the script adds it to the WebSocket URL, its own data
-// requests (as a Bearer header) and same-origin links; the server never
-// writes it into a page.
+// server keeps in a session cookie. A page opened with ?token= is sent by the
+// server to the same address without it, the token kept in that cookie; the
+// token is never written into a page or its links.
 package web
 
 import (
@@ -308,6 +307,7 @@ type errorData struct {
 // fail shows err as an error page: a protocol error as it is, anything else
 // as an internal error logged with the request id.
 func (h *handler) fail(w http.ResponseWriter, r *http.Request, err error) {
+	err = unavailable(w, err)
 	status, body, internal := api.Problem(err, w.Header().Get("X-Request-Id"))
 	if internal {
 		h.internal(w, r, err)
@@ -525,11 +525,22 @@ func (h *handler) arguments(w http.ResponseWriter, r *http.Request) {
 // internal.
 func (h *handler) jsonError(w http.ResponseWriter, r *http.Request, err error) {
 	id := w.Header().Get("X-Request-Id")
+	err = unavailable(w, err)
 	status, body, internal := api.Problem(err, id)
 	if internal {
 		h.log.Error("web: internal error", "request_id", id, "where", r.Method+" "+r.URL.Path, "err", err)
 	}
 	h.writeJSON(w, status, api.Envelope[any]{Error: body})
+}
+
+// unavailable is api.Unavailable, with its Retry-After set on w, when err
+// means the database could not be reached; else err.
+func unavailable(w http.ResponseWriter, err error) error {
+	if !store.Unavailable(err) {
+		return err
+	}
+	w.Header().Set("Retry-After", api.RetryAfter)
+	return api.Unavailable()
 }
 
 func (h *handler) writeJSON(w http.ResponseWriter, status int, v any) {

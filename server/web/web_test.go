@@ -389,19 +389,19 @@ func TestAuth(t *testing.T) {
 		if p := f.get(path, "application/json", ""); p.status != http.StatusUnauthorized || !strings.Contains(p.body, `"AUTH_FAILED"`) {
 			t.Errorf("%s without a token, as JSON: %d %s", path, p.status, p.body)
 		}
-		if p := f.get(path+sep(path)+"token=wrong", browserAccept, ""); p.status != http.StatusUnauthorized {
-			t.Errorf("%s with a wrong token: %d", path, p.status)
-		}
+		// ?token= is exchanged for the session cookie by a redirect to the
+		// address without it.
 		p := f.get(path+sep(path)+"token="+token, browserAccept, "")
-		if p.status != http.StatusOK {
-			t.Errorf("%s with ?token=: %d %s", path, p.status, p.body)
+		if p.status != http.StatusSeeOther || p.header.Get("Location") != path || !strings.Contains(p.header.Get("Set-Cookie"), "="+token) {
+			t.Errorf("%s with ?token=: %d to %q, cookie %q; want 303 to %s with the session cookie",
+				path, p.status, p.header.Get("Location"), p.header.Get("Set-Cookie"), path)
 		}
-		if strings.Contains(p.body, token) {
-			t.Errorf("%s: the page contains the token", path)
+		if p := f.get(path, browserAccept, "Bearer "+token); p.status != http.StatusOK || strings.Contains(p.body, token) {
+			t.Errorf("%s with a Bearer header: %d (the page must not contain the token)", path, p.status)
 		}
-		if p := f.get(path, browserAccept, "Bearer "+token); p.status != http.StatusOK {
-			t.Errorf("%s with a Bearer header: %d", path, p.status)
-		}
+	}
+	if p := f.get("/?token=wrong", browserAccept, ""); p.status != http.StatusUnauthorized {
+		t.Errorf("a wrong token: %d", p.status)
 	}
 	if strings.Contains(f.logs.String(), token) {
 		t.Errorf("the log contains the token:\n%s", f.logs.String())

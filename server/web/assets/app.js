@@ -4,30 +4,9 @@
 (function () {
   'use strict';
 
-  var token = new URLSearchParams(location.search).get('token') || '';
-
-  // A page opened with ?token= keeps it for its same-origin links and forms;
-  // the server never writes the token into a page.
-  function keepToken(root) {
-    if (!token) return;
-    root.querySelectorAll('a[href]').forEach(function (a) {
-      var href = a.getAttribute('href');
-      if (!href || href.charAt(0) === '#') return;
-      var u;
-      try { u = new URL(href, location.href); } catch (e) { return; }
-      if (u.origin !== location.origin || u.searchParams.has('token')) return;
-      u.searchParams.set('token', token);
-      a.setAttribute('href', u.pathname + u.search + u.hash);
-    });
-    root.querySelectorAll('form').forEach(function (f) {
-      if ((f.getAttribute('method') || 'get').toLowerCase() !== 'get' || f.querySelector('input[name="token"]')) return;
-      var i = document.createElement('input');
-      i.type = 'hidden';
-      i.name = 'token';
-      i.value = token;
-      f.appendChild(i);
-    });
-  }
+  // The token never appears in a page or its links: the server exchanges a
+  // ?token= in the address for the session cookie, which the page's own
+  // requests (fetch, EventSource, WebSocket) carry.
 
   // linkDocs turns the mentions of the given document ids in root's text
   // into links to the documents' pages (text nodes only, never markup).
@@ -107,7 +86,6 @@
       loading = true;
       again = false;
       var headers = { Accept: 'text/html' };
-      if (token) headers.Authorization = 'Bearer ' + token;
       fetch(location.pathname + location.search, { headers: headers, cache: 'no-store', credentials: 'same-origin' })
         .then(function (r) { return r.ok ? r.text() : null; })
         .then(function (html) {
@@ -119,7 +97,6 @@
           if (fresh.outerHTML === shown) return;
           shown = fresh.outerHTML;
           list.replaceWith(document.adoptNode(fresh));
-          keepToken(fresh);
           localTimes(fresh);
           wireFilter();
         })
@@ -131,7 +108,7 @@
     }
 
     var first = true;
-    var es = new EventSource('/ui/events' + (token ? '?token=' + encodeURIComponent(token) : ''));
+    var es = new EventSource('/ui/events');
     es.addEventListener('change', function (ev) {
       var d;
       try { d = JSON.parse(ev.data); } catch (e) { return; }
@@ -321,7 +298,6 @@
         n.body.innerHTML = html;
         n.body.classList.remove('plain');
         linkDocs(n.body, docs);
-        keepToken(n.body);
         if (newest && newest.id === a.id) updateControls();
       } else {
         loadHTML();
@@ -332,7 +308,7 @@
       if (fetching) { fetchAgain = true; return; }
       fetching = true;
       fetchAgain = false;
-      var headers = token ? { Authorization: 'Bearer ' + token } : {};
+      var headers = {};
       fetch('/ui/debates/' + encodeURIComponent(debateID) + '/arguments?after=' + rendered,
         { headers: headers, cache: 'no-store', credentials: 'same-origin' })
         .then(function (r) { return r.json(); })
@@ -442,7 +418,7 @@
       retryTimer = null;
       setConn('connecting…', false);
       var url = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host +
-        '/ws?debate_id=' + encodeURIComponent(debateID) + (token ? '&token=' + encodeURIComponent(token) : '');
+        '/ws?debate_id=' + encodeURIComponent(debateID);
       try {
         ws = new WebSocket(url);
       } catch (e) {
@@ -518,7 +494,6 @@
     });
   }
 
-  keepToken(document);
   localTimes(document);
   var page = document.body.getAttribute('data-page');
   if (page === 'list') listPage();

@@ -1,0 +1,229 @@
+package server
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/debatehq/debate/server/api"
+	"github.com/debatehq/debate/store"
+)
+
+// serveLoopback runs srv on a loopback listener until t ends and returns
+// its address.
+func serveLoopback(t *testing.T, srv *Server) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ctx, ln) }()
+	t.Cleanup(func() {
+		stop()
+		if err := <-served; err != nil {
+			t.Error(err)
+		}
+	})
+	return ln.Addr().String()
+}
+
+// sendPartial opens a connection and sends head, a request whose body
+// declares more bytes than follow it, and keeps the rest back.
+func sendPartial(t *testing.T, addr, head string) net.Conn {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	// A guard against a hang only: the body timeout below is a minute, so
+	// an answer in time was not waiting for the body.
+	_ = c.SetDeadline(time.Now().Add(30 * time.Second))
+	if _, err := io.WriteString(c, head); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// TestUnreadBodyHoldsNothing: a request whose body dribbles is answered
+// without waiting for the body when its route reads none, or when it is
+// refused before the body is read (a missing token), and its connection is
+// closed after the answer.
+func TestUnreadBodyHoldsNothing(t *testing.T) {
+	t.Parallel()
+	const token = "s3cret"
+	open := New(storeFor(t), Options{Logger: discardLogger(), BodyTimeout: time.Minute})
+	locked := New(storeFor(t), Options{Logger: discardLogger(), BodyTimeout: time.Minute, Token: token})
+	openAddr, lockedAddr := serveLoopback(t, open), serveLoopback(t, locked)
+	partial := func(method, path, auth string) string {
+		h := method + " " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n"
+		if auth != "" {
+			h += "Authorization: Bearer " + auth + "\r\n"
+		}
+		return h + "\r\n" + `{"content":"`
+	}
+	tests := []struct {
+		name, addr, head string
+		status           int
+	}{
+		{"health", openAddr, partial("GET", "/health", ""), 200},
+		{"unknown route", openAddr, partial("POST", "/nowhere", ""), 404},
+		{"read", openAddr, partial("GET", "/debates", ""), 200},
+		{"delete", openAddr, partial("DELETE", "/debates/none", ""), 404},
+		{"not JSON", openAddr, strings.Replace(partial("POST", "/debates", ""), "application/json", "text/plain", 1), 415},
+		{"no token, write", lockedAddr, partial("POST", "/debates", ""), 401},
+		{"wrong token, write", lockedAddr, partial("POST", "/debates/d1/arguments", "nope"), 401},
+		{"no token, health", lockedAddr, partial("GET", "/health", ""), 401},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			c := sendPartial(t, tt.addr, tt.head)
+			br := bufio.NewReader(c)
+			res, err := http.ReadResponse(br, nil)
+			if err != nil {
+				t.Fatalf("no answer while the body is held back: %v", err)
+			}
+			b, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			if res.StatusCode != tt.status || !strings.HasPrefix(string(b), `{"success":`) {
+				t.Fatalf("got %d %s, want %d in the JSON envelope", res.StatusCode, b, tt.status)
+			}
+			assertClosed(t, br)
+		})
+	}
+}
+
+// assertClosed checks that the server closed the connection behind br.
+func assertClosed(t *testing.T, br *bufio.Reader) {
+	t.Helper()
+	if _, err := br.ReadByte(); err == nil || errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("the connection is still open after the answer (read: %v)", err)
+	}
+}
+
+// TestSlowFlood opens many more slow connections than the server's caps,
+// half stuck in their headers and half in their bodies, while /health is
+// asked after every batch: /health always answers 200, and the server's open
+// connections, file descriptors and goroutines stay bounded by the caps.
+func TestSlowFlood(t *testing.T) {
+	const (
+		maxConns, perClient = 128, 64
+		flood, batch        = 2000, 100
+	)
+	srv := New(storeFor(t), Options{Logger: discardLogger(), MaxConns: maxConns, MaxConnsPerClient: perClient})
+	addr := serveLoopback(t, srv)
+	health := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+	ask := func() {
+		t.Helper()
+		res, err := health.Get("http://" + addr + "/health")
+		if err != nil {
+			t.Fatalf("health under the flood: %v", err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("health under the flood: %d %s", res.StatusCode, b)
+		}
+	}
+	ask()
+	runtime.GC()
+	fds0, g0 := openFDs(t), runtime.NumGoroutine()
+	var conns []net.Conn
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	maxFDs, maxG := 0, 0
+	for i := range flood {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatalf("dial %d: %v", i, err)
+		}
+		conns = append(conns, c)
+		head := "GET /debates HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " // headers never end
+		if i%2 == 1 {
+			head = "POST /debates HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"
+		}
+		_, _ = io.WriteString(c, head)
+		if (i+1)%batch == 0 {
+			ask()
+			// The flood's own client sockets are this process's too:
+			// count the server's.
+			maxFDs = max(maxFDs, openFDs(t)-fds0-len(conns))
+			maxG = max(maxG, runtime.NumGoroutine()-g0)
+			if n := srv.OpenConns(); n > perClient {
+				t.Fatalf("after %d slow connections the server holds %d, past its cap of %d", i+1, n, perClient)
+			}
+		}
+	}
+	t.Logf("%d slow connections (caps %d, %d per client): /health answered %d times; at most %d more descriptors and %d more goroutines on the server",
+		flood, maxConns, perClient, flood/batch, maxFDs, maxG)
+	// Bounds: one descriptor and about two goroutines (the connection's and
+	// net/http's background read) per held connection, and a little slack
+	// for the health checks' own connections.
+	if maxFDs > perClient+16 {
+		t.Errorf("descriptors grew by %d under the flood, want at most %d", maxFDs, perClient+16)
+	}
+	if maxG > 2*perClient+16 {
+		t.Errorf("goroutines grew by %d under the flood, want at most %d", maxG, 2*perClient+16)
+	}
+}
+
+// TestRefusedPastCaps: when every connection is busy, a new one is answered
+// 503 TOO_MANY_CONNECTIONS in the JSON envelope and closed.
+func TestRefusedPastCaps(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, Options{})
+	motion := f.create("d1").Argument.ID
+	srv := New(f.st, Options{Logger: discardLogger(), MaxConns: 1, MaxConnsPerClient: 1})
+	addr := serveLoopback(t, srv)
+	// A long-poll keeps the one connection busy (until the server stops).
+	sendPartial(t, addr, "GET /debates/d1/poll?role=proposer&wait=60&argument_id="+motion+" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+	waitFor(func() bool { return srv.Waiting() == 1 })
+	c := sendPartial(t, addr, "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+	br := bufio.NewReader(c)
+	res, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") == "" ||
+		!strings.Contains(string(b), `"code":"`+api.CodeTooManyConnections+`"`) {
+		t.Fatalf("got %d %v %s", res.StatusCode, res.Header, b)
+	}
+	assertClosed(t, br)
+}
+
+// storeFor opens a store on a new database for t (see testDB).
+func storeFor(t *testing.T) *store.Store {
+	t.Helper()
+	st, err := store.Open(context.Background(), testDB(t), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// openFDs counts this process's open file descriptors.
+func openFDs(t *testing.T) int {
+	t.Helper()
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Skip("no /proc/self/fd:", err)
+	}
+	return len(ents)
+}
