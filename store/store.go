@@ -110,6 +110,9 @@ type backend interface {
 	// check checks the database's integrity, or on a database that checks
 	// its own pages that it answers.
 	check(ctx context.Context) error
+	// ping checks that the database answers, opening a connection if none
+	// is idle.
+	ping(ctx context.Context) error
 	// close closes the hub of the Store and the database.
 	close() error
 }

@@ -40,9 +40,8 @@ func Unavailable(err error) bool {
 
 // Ping checks that the database answers, as a health check does: it opens
 // a connection if none is idle and runs an empty statement.
-func (s *Store) Ping(ctx context.Context) error {
-	if s.pg != nil {
-		return s.pg.pool.Ping(ctx)
-	}
-	return s.r.PingContext(ctx)
-}
+func (s *Store) Ping(ctx context.Context) error { return s.db.ping(ctx) }
+
+func (p *pgDB) ping(ctx context.Context) error { return p.pool.Ping(ctx) }
+
+func (db *sqliteDB) ping(ctx context.Context) error { return db.r.PingContext(ctx) }
