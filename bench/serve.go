@@ -480,7 +480,11 @@ func (a *agent) round(ctx context.Context, debate string, n int) (time.Duration,
 	if a.waiting == nil {
 		time.Sleep(settle)
 	}
-	for a.waiting != nil && a.waiting() <= waiting && ctx.Err() == nil {
+	// The count is the server's, over every debate: other agents' polls
+	// that end meanwhile can hide this one, so the wait for it is bounded
+	// by a second and ends as soon as the poll has answered.
+	held := time.Now().Add(time.Second)
+	for a.waiting != nil && a.waiting() <= waiting && ctx.Err() == nil && len(woke) == 0 && time.Now().Before(held) {
 		time.Sleep(100 * time.Microsecond)
 	}
 	t0 := time.Now()
