@@ -282,6 +282,7 @@ func (c *Client) doEach(ctx context.Context, method, path string, q url.Values, 
 	}
 	giveUp := time.Now().Add(retryFor)
 	pause := c.backoff
+	var last error
 	for {
 		actx, cancel := ctx, context.CancelFunc(func() {})
 		if attempt > 0 {
@@ -289,9 +290,15 @@ func (c *Client) doEach(ctx context.Context, method, path string, q url.Values, 
 		}
 		err := c.once(actx, method, u, payload, out)
 		cancel()
+		if err != nil && ctx.Err() != nil && last != nil {
+			// The deadline cut a retry: what made the retries needed
+			// says more than the cut.
+			return last
+		}
 		if err == nil || !Transient(err) || ctx.Err() != nil {
 			return err
 		}
+		last = err
 		// Half the pause plus jitter, never past the budget or ctx.
 		d := min(pause/2+rand.N(pause/2+1), time.Until(giveUp))
 		if d <= 0 {

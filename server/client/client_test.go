@@ -279,3 +279,31 @@ func TestUnreachableAndTimeout(t *testing.T) {
 		t.Fatalf("poll past the deadline: %v", err)
 	}
 }
+
+// TestDeadlineDuringRetries: when the caller's deadline cuts a retry, the
+// error is what made the retries needed, not the cut: a server that went
+// away is unreachable, not slow.
+func TestDeadlineDuringRetries(t *testing.T) {
+	t.Parallel()
+	var calls atomic.Int32
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if calls.Add(1) == 1 {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusServiceUnavailable)
+			io.WriteString(w, `{"success":false,"error":{"code":"DATABASE_UNAVAILABLE","message":"the database is not answering"}}`)
+			return
+		}
+		io.Copy(io.Discard, r.Body) // so that the server notices the caller leaving
+		<-r.Context().Done()        // the retry hangs until the caller gives up
+	}))
+	defer ts.Close()
+	c := New(ts.URL, "", ts.Client())
+	c.backoff = time.Millisecond
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	_, err := c.CreateDebate(ctx, api.CreateDebateRequest{DebateID: "d1", Title: "T", DebateType: "general_debate", MotionContent: "M"})
+	var e *Error
+	if !errors.As(err, &e) || e.Status != http.StatusServiceUnavailable || calls.Load() < 2 {
+		t.Fatalf("after %d calls: %v, want the 503 that made the retry needed", calls.Load(), err)
+	}
+}
