@@ -14,7 +14,7 @@ import (
 )
 
 func (s *Server) health(w http.ResponseWriter, r *http.Request) {
-	s.writeData(w, r, http.StatusOK, api.Health{Status: "ok"})
+	s.writeData(w, r, http.StatusOK, api.Health{Status: "ok", Waiting: s.Waiting()})
 }
 
 func (s *Server) createDebate(w http.ResponseWriter, r *http.Request) {
