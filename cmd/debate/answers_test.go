@@ -17,6 +17,7 @@ import (
 // token limit, a content filter, and a judge that is first cut off, then
 // thinks, drafts a converged judgment and ends with a split one.
 func TestRunAnswersAsRealModelsGiveThem(t *testing.T) {
+	t.Parallel()
 	const decoy = `{"consensus":[{"point":"decoy","detail":"from the reasoning"}],"divergences":[]}`
 	converged := map[string]any{"consensus": []map[string]string{{"point": "Draft point", "detail": "d"}}, "divergences": []divergence{}}
 	split := map[string]any{
