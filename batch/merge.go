@@ -2,6 +2,7 @@ package batch
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -9,11 +10,72 @@ import (
 
 	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/output"
+	"github.com/debatehq/debate/tree"
 )
 
-// ShardFormats returns every report format the shards' configs asked for,
+// RefusedError is why Merge wrote nothing: a folder that cannot be read as
+// a run folder, or folders that are not the slices of one run. Err names the
+// folders concerned.
+type RefusedError struct{ Err error }
+
+func (e *RefusedError) Error() string { return e.Err.Error() }
+func (e *RefusedError) Unwrap() error { return e.Err }
+
+// Merged is the run that Merge wrote.
+type Merged struct {
+	Run *tree.Run
+	// Files are the files written, in order.
+	Files []string
+	// Shards counts the folders merged.
+	Shards int
+}
+
+// Merge combines the run folders of a sharded run ("debate run --shard
+// i/n"), one per slice, into the run folder out, as if one machine had
+// played it all: reports rendered afresh from the shards' run.json files in
+// formats (those the shards wrote when formats is empty), and their raw/
+// files under names that say the shard. When the folders cannot be merged
+// Merge writes nothing and returns a *RefusedError that gives every reason.
+func Merge(dirs []string, out string, formats []string) (*Merged, error) {
+	folders := make([]output.Folder, 0, len(dirs))
+	var errs []error
+	for _, dir := range dirs {
+		f, err := output.ReadFolder(dir)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		folders = append(folders, f)
+	}
+	if len(errs) > 0 {
+		return nil, &RefusedError{errors.Join(errs...)}
+	}
+	run, err := output.Merge(folders)
+	if err != nil {
+		return nil, &RefusedError{err}
+	}
+	if len(formats) == 0 {
+		formats = shardFormats(folders)
+	}
+	if run.Config, err = retarget(run.Config, out, formats); err != nil {
+		return nil, err
+	}
+	var raw []output.RawFile
+	for _, f := range folders {
+		for _, r := range f.Raw {
+			raw = append(raw, output.RawFile{Name: fmt.Sprintf("shard-%d-%s", f.Run.Shard.Index, r.Name), Body: r.Body})
+		}
+	}
+	files, err := output.WriteFolder(out, run, output.Options{Formats: formats, Raw: raw})
+	if err != nil {
+		return nil, fmt.Errorf("write the merged run: %w", err)
+	}
+	return &Merged{Run: run, Files: files, Shards: len(folders)}, nil
+}
+
+// shardFormats returns every report format the shards' configs asked for,
 // in the order they first appear.
-func ShardFormats(folders []output.Folder) []string {
+func shardFormats(folders []output.Folder) []string {
 	var out []string
 	for _, f := range folders {
 		var c struct {
@@ -33,9 +95,9 @@ func ShardFormats(folders []output.Folder) []string {
 	return out
 }
 
-// Retarget returns a run's recorded config with output.dir and output.format
+// retarget returns a run's recorded config with output.dir and output.format
 // set to where and how a merged run is written; every other byte stays.
-func Retarget(config json.RawMessage, dir string, formats []string) (json.RawMessage, error) {
+func retarget(config json.RawMessage, dir string, formats []string) (json.RawMessage, error) {
 	if len(config) == 0 {
 		return config, nil
 	}

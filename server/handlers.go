@@ -29,7 +29,7 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, api.Unavailable())
 		return
 	}
-	s.writeData(w, r, http.StatusOK, api.Health{Status: "ok"})
+	s.writeData(w, r, http.StatusOK, api.Health{Status: "ok", Waiting: s.Waiting()})
 }
 
 func (s *Server) createDebate(w http.ResponseWriter, r *http.Request) {

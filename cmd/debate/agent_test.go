@@ -181,6 +181,7 @@ func strs(v any) []string {
 // TestAgentWholeDebate drives a debate from creation to its close through
 // every writing command, checking what each one prints.
 func TestAgentWholeDebate(t *testing.T) {
+	t.Parallel()
 	srv := newAgentServer(t, "")
 	c := call{vars: map[string]string{"DEBATE_SERVER_URL": srv.url}}
 
@@ -319,6 +320,7 @@ func TestAgentWholeDebate(t *testing.T) {
 }
 
 func TestAgentDocuments(t *testing.T) {
+	t.Parallel()
 	srv := newAgentServer(t, "")
 	c := call{vars: map[string]string{"DEBATE_SERVER_URL": srv.url}}
 	created := c.run(t, "docs", "create", "--title", "Plan", "--content", "v1", "--client-request-id", "doc-1").mustOK(t)
@@ -358,6 +360,7 @@ func TestAgentDocuments(t *testing.T) {
 // TestAgentErrors checks that each kind of failure keeps the server's error
 // and maps to its exit code.
 func TestAgentErrors(t *testing.T) {
+	t.Parallel()
 	srv := newAgentServer(t, "")
 	vars := map[string]string{"DEBATE_SERVER_URL": srv.url}
 	c := call{vars: vars}
@@ -475,6 +478,7 @@ func TestAgentErrors(t *testing.T) {
 // TestAgentContentSources reads the content from each source, and refuses
 // none or several.
 func TestAgentContentSources(t *testing.T) {
+	t.Parallel()
 	srv := newAgentServer(t, "")
 	vars := map[string]string{"DEBATE_SERVER_URL": srv.url}
 	file := filepath.Join(t.TempDir(), "motion.md")
@@ -499,6 +503,7 @@ func TestAgentContentSources(t *testing.T) {
 	}
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			id := fmt.Sprintf("d%d", i)
 			args := append([]string{"create", "--debate-id", id, "--title", "T", "--type", "general_debate"}, tt.flags...)
 			a := call{vars: vars, stdin: tt.stdin}.run(t, args...)
@@ -521,6 +526,7 @@ func TestAgentContentSources(t *testing.T) {
 // TestAgentWait covers an answer already there, one written while waiting,
 // the deadline and Ctrl-C.
 func TestAgentWait(t *testing.T) {
+	t.Parallel()
 	srv := newAgentServer(t, "")
 	vars := map[string]string{"DEBATE_SERVER_URL": srv.url}
 	c := call{vars: vars}
@@ -618,6 +624,7 @@ func TestAgentWait(t *testing.T) {
 // TestAgentEscapesControls sends content full of terminal controls and
 // checks that the output holds none of them raw, yet decodes to the same text.
 func TestAgentEscapesControls(t *testing.T) {
+	t.Parallel()
 	srv := newAgentServer(t, "")
 	c := call{vars: map[string]string{"DEBATE_SERVER_URL": srv.url}}
 	content := "red \x1b[31mtext\x1b[0m, bell \a, del \x7f, csi \u009b2J, <b>&</b>, line\u2028sep, é"
@@ -643,6 +650,7 @@ func TestAgentEscapesControls(t *testing.T) {
 }
 
 func TestEscapeControls(t *testing.T) {
+	t.Parallel()
 	for _, s := range []string{"", "plain", "\x7f", "a\u0080b\u009fc\u00a0d", "\u0085", "é\x7fü", strings.Repeat("\u009b", 3)} {
 		var buf bytes.Buffer
 		e := &env{stdout: &buf}
@@ -661,6 +669,7 @@ func TestEscapeControls(t *testing.T) {
 // TestAgentToken checks that a server's token is required, taken from the
 // flag or the environment, and never printed.
 func TestAgentToken(t *testing.T) {
+	t.Parallel()
 	const token = "tok-s3cret-9f8e"
 	srv := newAgentServer(t, token)
 	env := map[string]string{"DEBATE_SERVER_URL": srv.url, "DEBATE_AUTH_TOKEN": token}
@@ -687,6 +696,7 @@ func TestAgentToken(t *testing.T) {
 }
 
 func TestAgentHelp(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"generate-id", "create", "get-context", "submit", "appeal", "request-completion",
 		"ruling", "intervention", "wait", "list", "docs create", "docs submit", "docs get"} {
 		args := append(strings.Fields(name), "--help")
@@ -722,6 +732,7 @@ func TestAgentHelp(t *testing.T) {
 }
 
 func TestShellQuote(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ in, want string }{
 		{"0191f2a4-7c3e-7b1a", "0191f2a4-7c3e-7b1a"},
 		{"http://127.0.0.1:3456", "http://127.0.0.1:3456"},
@@ -738,6 +749,7 @@ func TestShellQuote(t *testing.T) {
 }
 
 func TestRedactURL(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"http://127.0.0.1:3456", "http://127.0.0.1:3456"},
 		{"postgres://debate:s3cret@db:5432/debates", "postgres://debate:xxxxx@db:5432/debates"},

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"net"
@@ -10,12 +11,14 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/debatehq/debate/server"
+	"github.com/debatehq/debate/server/api"
 	"github.com/debatehq/debate/server/daemon"
 	"github.com/debatehq/debate/store"
 )
@@ -23,16 +26,19 @@ import (
 // restartable is a protocol server on one address and one database that a
 // test can kill and start again, or put behind a gateway answering 503.
 type restartable struct {
-	t     *testing.T
-	db    string
-	addr  string
-	polls atomic.Int32 // polls that reached the server
-	down  atomic.Bool  // the gateway answers 503
-	kill  func()
+	t    *testing.T
+	db   string
+	addr string
+	down atomic.Bool // the gateway answers 503
+	// unavailable is closed once the gateway has answered 503 to a poll.
+	unavailable chan struct{}
+	refuse      sync.Once
+	srv         atomic.Pointer[server.Server]
+	kill        func()
 }
 
 func newRestartable(t *testing.T) *restartable {
-	r := &restartable{t: t, db: filepath.Join(t.TempDir(), "debate.db"), addr: "127.0.0.1:0"}
+	r := &restartable{t: t, db: filepath.Join(t.TempDir(), "debate.db"), addr: "127.0.0.1:0", unavailable: make(chan struct{})}
 	r.start()
 	t.Cleanup(func() { r.kill() })
 	return r
@@ -49,14 +55,16 @@ func (r *restartable) start() {
 		r.t.Fatal(err)
 	}
 	r.addr = ln.Addr().String()
-	h := server.New(st, server.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}).Handler()
+	srv := server.New(st, server.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	r.srv.Store(srv)
+	h := srv.Handler()
 	hs := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		if r.down.Load() {
+			if strings.HasSuffix(req.URL.Path, "/poll") {
+				defer r.refuse.Do(func() { close(r.unavailable) })
+			}
 			http.Error(w, "upstream restarting", http.StatusServiceUnavailable)
 			return
-		}
-		if strings.HasSuffix(req.URL.Path, "/poll") {
-			r.polls.Add(1)
 		}
 		h.ServeHTTP(w, req)
 	})}
@@ -69,36 +77,61 @@ func (r *restartable) start() {
 	}
 }
 
-// waitPolls blocks until n polls have reached the server.
-func (r *restartable) waitPolls(n int32) {
-	for deadline := time.Now().Add(10 * time.Second); r.polls.Load() < n; time.Sleep(5 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			r.t.Fatalf("only %d polls reached the server", r.polls.Load())
+// waitHeld blocks until the server holds a long-poll.
+func (r *restartable) waitHeld() {
+	r.t.Helper()
+	waitUntil(r.t, "the server holds the wait", func() bool { return r.srv.Load().Waiting() > 0 })
+}
+
+// waitUntil blocks until cond holds, looking again every few milliseconds,
+// and fails the test when it does not within ten seconds.
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.After(10 * time.Second)
+	for !cond() {
+		select {
+		case <-tick.C:
+		case <-deadline:
+			t.Fatalf("gave up waiting until %s", what)
 		}
 	}
 }
+
+// outage is how long a killed server stays away: a few of the client's
+// retry pauses (100 ms, doubling), so that the wait meets refused
+// connections before the server is back. It paces the scenario; nothing
+// waits on it.
+const outage = 700 * time.Millisecond
 
 // TestWaitRidesOutARestart: a debate wait that is waiting when its server
 // is killed, or when the gateway in front of it answers 503, keeps waiting
 // and returns the argument submitted once the server is back.
 func TestWaitRidesOutARestart(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		outage func(r *restartable)
 	}{
 		{"killed and restarted", func(r *restartable) {
 			r.kill()
-			time.Sleep(700 * time.Millisecond) // refused connections meanwhile
+			time.Sleep(outage) // refused connections meanwhile
 			r.start()
 		}},
 		{"gateway answers 503", func(r *restartable) {
+			// The upstream restarts behind the gateway: the held poll is
+			// cut, and the gateway answers 503 until the wait has met one.
 			r.down.Store(true)
-			time.Sleep(700 * time.Millisecond)
+			r.kill()
+			r.start()
+			<-r.unavailable
 			r.down.Store(false)
 		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			r := newRestartable(t)
 			c := call{vars: map[string]string{"DEBATE_SERVER_URL": "http://" + r.addr}}
 			motion := c.run(t, "create", "--debate-id", "d1", "--title", "T", "--type", "general_debate", "--content", "M").mustOK(t).str("argument_id")
@@ -107,7 +140,7 @@ func TestWaitRidesOutARestart(t *testing.T) {
 				a, err := c.exec("wait", "--debate-id", "d1", "--role", "proposer", "--argument-id", motion, "--deadline", "40s")
 				done <- outcome{a, err}
 			}()
-			r.waitPolls(1)
+			r.waitHeld()
 			tt.outage(r)
 			claim := c.run(t, "submit", "--debate-id", "d1", "--role", "opponent", "--target-id", motion, "--content", "No.").mustOK(t)
 			select {
@@ -128,6 +161,7 @@ func TestWaitRidesOutARestart(t *testing.T) {
 // TestWaitGivesUpAtItsDeadline: a server that stays down fails the wait
 // with UNREACHABLE (exit 6) once the deadline has passed, not before.
 func TestWaitGivesUpAtItsDeadline(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -147,6 +181,7 @@ func TestWaitGivesUpAtItsDeadline(t *testing.T) {
 // INTERVENTION and a RULING followed prints all three, oldest first, and
 // the RULING as the newest.
 func TestWaitListsEveryNewArgument(t *testing.T) {
+	t.Parallel()
 	srv := newAgentServer(t, "")
 	c := call{vars: map[string]string{"DEBATE_SERVER_URL": srv.url}}
 	motion := c.run(t, "create", "--debate-id", "d1", "--title", "T", "--type", "general_debate", "--content", "M").mustOK(t).str("argument_id")
@@ -168,6 +203,7 @@ func TestWaitListsEveryNewArgument(t *testing.T) {
 // killed with SIGKILL while debate wait is waiting and started again on the
 // same address and database; the wait returns the argument submitted then.
 func TestWaitRidesOutAKilledServerProcess(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts server processes")
 	}
@@ -192,7 +228,15 @@ func TestWaitRidesOutAKilledServerProcess(t *testing.T) {
 		a, err := c.exec("wait", "--debate-id", "d1", "--role", "proposer", "--argument-id", motion, "--deadline", "60s")
 		done <- outcome{a, err}
 	}()
-	time.Sleep(300 * time.Millisecond) // the wait is held by the server
+	waitUntil(t, "the server process holds the wait", func() bool {
+		res, err := http.Get("http://" + addr + "/health")
+		if err != nil {
+			return false
+		}
+		defer res.Body.Close()
+		var h struct{ Data api.Health }
+		return json.NewDecoder(res.Body).Decode(&h) == nil && h.Data.Waiting > 0
+	})
 	p, err := os.FindProcess(pid)
 	if err != nil {
 		t.Fatal(err)
@@ -200,10 +244,7 @@ func TestWaitRidesOutAKilledServerProcess(t *testing.T) {
 	if err := p.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	for daemon.Alive(pid) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	time.Sleep(500 * time.Millisecond) // refused connections meanwhile
+	waitUntil(t, "the killed server has gone", func() bool { return !daemon.Alive(pid) })
 	start()
 	claim := c.run(t, "submit", "--debate-id", "d1", "--role", "opponent", "--target-id", motion, "--content", "No.").mustOK(t)
 	select {

@@ -18,6 +18,7 @@ import (
 // thinks, drafts a converged judgment and ends with a split one. The
 // content filter leaves a debater out of a step, so the topic is partial.
 func TestRunAnswersAsRealModelsGiveThem(t *testing.T) {
+	t.Parallel()
 	const decoy = `{"consensus":[{"point":"decoy","detail":"from the reasoning"}],"divergences":[]}`
 	converged := map[string]any{"consensus": []map[string]string{{"point": "Draft point", "detail": "d"}}, "divergences": []divergence{}}
 	split := map[string]any{

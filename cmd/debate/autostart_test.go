@@ -29,6 +29,7 @@ func freeAddr(t *testing.T) string {
 // it and --stop ends it; with DEBATE_AUTO_START=0 the same command fails
 // with exit 6 and says how to start one.
 func TestServerOnDemand(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts a server process")
 	}
@@ -89,6 +90,7 @@ func TestServerOnDemand(t *testing.T) {
 // TestServeDetach: serve --detach starts a server on the given database
 // and refuses a second one on the same address.
 func TestServeDetach(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts a server process")
 	}
@@ -143,11 +145,12 @@ func TestServeDetach(t *testing.T) {
 // TestAutoStartOnlyWhereItShould: no server is started for a non-loopback
 // URL, when DEBATE_AUTO_START is 0, or when something listens already.
 func TestAutoStartOnlyWhereItShould(t *testing.T) {
+	t.Parallel()
 	busy, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer busy.Close()
+	t.Cleanup(func() { busy.Close() })
 	free := freeAddr(t)
 	tests := []struct {
 		name, url, auto string
@@ -161,6 +164,7 @@ func TestAutoStartOnlyWhereItShould(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			e := &env{
 				getenv: call{vars: map[string]string{autoStartVar: tt.auto, "XDG_STATE_HOME": t.TempDir()}}.getenv,
 				spawn: func(args []string) *exec.Cmd {
@@ -179,6 +183,7 @@ func TestAutoStartOnlyWhereItShould(t *testing.T) {
 // TestOpen: debate open hands the web UI's URL (a debate's page, the token
 // when set) to $BROWSER; BROWSER=echo prints it.
 func TestOpen(t *testing.T) {
+	t.Parallel()
 	srv := newAgentServer(t, "")
 	tests := []struct {
 		name string
@@ -194,6 +199,7 @@ func TestOpen(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			tt.vars["DEBATE_SERVER_URL"] = srv.url
 			r := invoke(t, tt.vars, append([]string{"open"}, tt.args...)...)
 			if r.code != exitOK || r.stdout != tt.want {
@@ -214,6 +220,7 @@ func TestOpen(t *testing.T) {
 // does not listen on the address (the pid reused by another program) makes
 // --stop signal nothing and remove the pid file.
 func TestStopLeavesAnotherProgramAlone(t *testing.T) {
+	t.Parallel()
 	addr := freeAddr(t)
 	vars := map[string]string{"XDG_STATE_HOME": t.TempDir()}
 	e := &env{getenv: call{vars: vars}.getenv}

@@ -26,6 +26,7 @@ func testDB(t testing.TB) string {
 // server on that database, and the URL's password appears neither in what
 // the command prints, nor in --status, nor on the server's command line.
 func TestServeDetachPostgres(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts a server process")
 	}

@@ -16,6 +16,7 @@ import (
 // and get forced verdicts, a debater with a fallback falls back, and every
 // report it writes says "demo" at the top.
 func TestRunDemo(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		config   string
 		fallback bool
@@ -25,6 +26,7 @@ func TestRunDemo(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(filepath.Base(tt.config), func(t *testing.T) {
+			t.Parallel()
 			out := filepath.Join(t.TempDir(), "demo")
 			r := invoke(t, nil, "run", "--config", tt.config, "--demo", "--output", out, "--format", "markdown,html")
 			if r.code != exitOK {

@@ -18,8 +18,10 @@ import (
 // every topic still gets its report, the run ends with a documented exit code,
 // and run.json accounts for every node.
 func TestRunUnderFaults(t *testing.T) {
+	t.Parallel()
 	for _, seed := range []uint64{1, 2, 3} {
 		t.Run("seed "+itoa(int(seed)), func(t *testing.T) {
+			t.Parallel()
 			srv := providertest.New(t)
 			var mu sync.Mutex
 			rng := rand.New(rand.NewPCG(seed, 42))

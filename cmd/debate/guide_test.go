@@ -194,10 +194,12 @@ func awaits(t *testing.T, c call, id, role string) bool {
 // the other parties make the move the debate awaits. A guide that shows a
 // command the program refuses fails here.
 func TestGuideCommandsRun(t *testing.T) {
+	t.Parallel()
 	for _, lang := range guide.Langs {
 		for _, typ := range guide.Types {
 			for _, role := range guide.Roles {
 				t.Run(lang+"/"+typ+"/"+role, func(t *testing.T) {
+					t.Parallel()
 					srv := newAgentServer(t, "")
 					c := call{vars: map[string]string{"DEBATE_SERVER_URL": srv.url, "BROWSER": "echo"}}
 					g := newGuided(c, writeFiles(t))
@@ -289,6 +291,7 @@ func (s script) runWith(content string, flag, value string, words ...string) (an
 // tagged issues with evidence, the proposer answers each, appeals when they
 // still disagree, aligns to the arbitrator's ruling and finishes.
 func TestGuidedAgents(t *testing.T) {
+	t.Parallel()
 	srv := newAgentServer(t, "")
 	c := call{vars: map[string]string{"DEBATE_SERVER_URL": srv.url}}
 	var (

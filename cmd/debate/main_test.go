@@ -36,6 +36,7 @@ func invoke(t *testing.T, vars map[string]string, args ...string) result {
 }
 
 func TestCommandLine(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		args       []string
@@ -90,6 +91,7 @@ func TestCommandLine(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			r := invoke(t, nil, tt.args...)
 			if r.code != tt.code {
 				t.Errorf("exit code %d, want %d\nstdout:\n%s\nstderr:\n%s", r.code, tt.code, r.stdout, r.stderr)
@@ -112,8 +114,10 @@ func TestCommandLine(t *testing.T) {
 }
 
 func TestValidate(t *testing.T) {
+	t.Parallel()
 	keys := map[string]string{"DEBATE_API_KEY": "sk-a", "KIMI_API_KEY": "sk-b"}
 	t.Run("examples are valid", func(t *testing.T) {
+		t.Parallel()
 		for _, f := range []string{"minimal.jsonc", "full.jsonc"} {
 			r := invoke(t, keys, "validate", "--config", filepath.Join("../../configs/examples", f))
 			if r.code != exitOK || !strings.Contains(r.stdout, ": ok (") {
@@ -122,6 +126,7 @@ func TestValidate(t *testing.T) {
 		}
 	})
 	t.Run("five mistakes are five located errors", func(t *testing.T) {
+		t.Parallel()
 		r := invoke(t, keys, "validate", "--config", "../../configs/testdata/five-mistakes.jsonc")
 		if r.code != exitUsage {
 			t.Fatalf("exit %d, want %d", r.code, exitUsage)
@@ -170,6 +175,7 @@ func TestValidate(t *testing.T) {
 		}
 	})
 	t.Run("a missing variable names itself and the field", func(t *testing.T) {
+		t.Parallel()
 		r := invoke(t, map[string]string{"KIMI_API_KEY": "sk-b"}, "validate", "--config", "../../configs/examples/full.jsonc")
 		if r.code != exitUsage || !strings.Contains(r.stderr, "api.apiKey: environment variable DEBATE_API_KEY is not set") {
 			t.Errorf("exit %d:\n%s", r.code, r.stderr)
@@ -180,8 +186,10 @@ func TestValidate(t *testing.T) {
 // TestDryRun checks the dry run of both examples: no key needed, exit 0, every
 // round-1 prompt printed with the shared context in it, nothing written.
 func TestDryRun(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"minimal", "full"} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			cfg := filepath.Join("../../configs/examples", name+".jsonc")
 			r := invoke(t, nil, "run", "--config", cfg, "--dry-run", "--output", dir)
@@ -199,6 +207,7 @@ func TestDryRun(t *testing.T) {
 		})
 	}
 	t.Run("motion", func(t *testing.T) {
+		t.Parallel()
 		r := invoke(t, map[string]string{"DEBATE_DB": "/data/debate.db"}, "run", "--config", "../../configs/examples/motion.jsonc", "--dry-run")
 		if r.code != exitOK {
 			t.Fatalf("exit %d\n%s", r.code, r.stderr)
@@ -211,6 +220,7 @@ func TestDryRun(t *testing.T) {
 		golden.Assert(t, filepath.Join("testdata", "dry-run-motion.txt"), []byte(r.stdout))
 	})
 	t.Run("motion on PostgreSQL hides the password", func(t *testing.T) {
+		t.Parallel()
 		r := invoke(t, map[string]string{"DEBATE_DB": "postgres://debate:s3cret@db.internal/debates"}, "run", "--config", "../../configs/examples/motion.jsonc", "--dry-run")
 		if r.code != exitOK {
 			t.Fatalf("exit %d\n%s", r.code, r.stderr)
@@ -220,6 +230,7 @@ func TestDryRun(t *testing.T) {
 		}
 	})
 	t.Run("full has every round-1 prompt and the shared context", func(t *testing.T) {
+		t.Parallel()
 		r := invoke(t, nil, "run", "--config", "../../configs/examples/full.jsonc", "--dry-run")
 		ctx, err := os.ReadFile("../../configs/examples/context/decisions.md")
 		if err != nil {
@@ -246,6 +257,7 @@ func TestDryRun(t *testing.T) {
 		}
 	})
 	t.Run("topic selection", func(t *testing.T) {
+		t.Parallel()
 		r := invoke(t, nil, "run", "--config", "../../configs/examples/full.jsonc", "--dry-run", "--topic", "async-charging")
 		if strings.Contains(r.stdout, "TOPIC billing-extraction") || !strings.Contains(r.stdout, "TOPIC async-charging") {
 			t.Errorf("--topic async-charging printed the wrong topics")
@@ -260,6 +272,7 @@ func TestDryRun(t *testing.T) {
 // terminal when labels mix Chinese and Latin letters, and counts read as
 // words ("1 topic").
 func TestDryRunPlanAlignsCJK(t *testing.T) {
+	t.Parallel()
 	srv := providertest.New(t)
 	cfgPath := writeConfig(t, srv, 2, "")
 	b, _ := os.ReadFile(cfgPath)
@@ -288,6 +301,7 @@ func TestDryRunPlanAlignsCJK(t *testing.T) {
 // command's (through "debate help X", "X --help" and, for a command with
 // subcommands, each of theirs), fits a terminal of 80 columns.
 func TestHelpFitsEightyColumns(t *testing.T) {
+	t.Parallel()
 	texts := map[string]string{"debate --help": invoke(t, nil, "--help").stdout}
 	for _, c := range commands() {
 		for _, c := range append([]*command{c}, c.subs...) {

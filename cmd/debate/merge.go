@@ -7,9 +7,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/debatehq/debate/batch"
 	"github.com/spf13/pflag"
 
+	"github.com/debatehq/debate/batch"
 	"github.com/debatehq/debate/output"
 )
 
@@ -63,45 +63,18 @@ func (o *mergeOptions) args(fs *pflag.FlagSet) error {
 
 // run merges the shard folders and writes the merged run.
 func (o *mergeOptions) run(e *env) error {
-	folders := make([]output.Folder, 0, len(o.dirs))
-	var errs []error
-	for _, dir := range o.dirs {
-		f, err := output.ReadFolder(dir)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		folders = append(folders, f)
-	}
-	if len(errs) > 0 {
-		return missingInput(usageError{errors.Join(errs...)})
-	}
-	run, err := output.Merge(folders)
-	if err != nil {
+	m, err := batch.Merge(o.dirs, o.output, o.formats)
+	if refused := (*batch.RefusedError)(nil); errors.As(err, &refused) {
 		return usageError{err}
 	}
-	formats := o.formats
-	if len(formats) == 0 {
-		formats = batch.ShardFormats(folders)
-	}
-	if run.Config, err = batch.Retarget(run.Config, o.output, formats); err != nil {
+	if err != nil {
 		return err
 	}
-	var raw []output.RawFile
-	for _, f := range folders {
-		for _, r := range f.Raw {
-			raw = append(raw, output.RawFile{Name: fmt.Sprintf("shard-%d-%s", f.Run.Shard.Index, r.Name), Body: r.Body})
-		}
-	}
-	files, err := output.WriteFolder(o.output, run, output.Options{Formats: formats, Raw: raw})
-	if err != nil {
-		return fmt.Errorf("write the merged run: %w", err)
-	}
-	for _, f := range files {
+	for _, f := range m.Files {
 		fmt.Fprintln(e.stdout, f)
 	}
-	fmt.Fprintf(e.stderr, "merged %d shards: %d topics, %d motions, %d calls\n", len(folders), len(run.Topics), len(run.Motions), run.Usage.Calls)
-	if !run.Finished() {
+	fmt.Fprintf(e.stderr, "merged %d shards: %d topics, %d motions, %d calls\n", m.Shards, len(m.Run.Topics), len(m.Run.Motions), m.Run.Usage.Calls)
+	if !m.Run.Finished() {
 		return exitStatus(exitFailed)
 	}
 	return nil

@@ -142,6 +142,7 @@ func pretty(v any) string {
 // merged run.json is the whole run's, every field of it, apart from times and
 // the random ids of the debate database; the same files are written.
 func TestShardMergeEqualsUnsharded(t *testing.T) {
+	t.Parallel()
 	srv := providertest.New(t)
 	scriptShards(srv)
 	cfgPath := writeShardConfig(t, srv)
@@ -213,6 +214,7 @@ func TestShardMergeEqualsUnsharded(t *testing.T) {
 // replaces the shards' formats, in the files and in the recorded config; the
 // shards' raw/ files are kept, named by shard.
 func TestMergeEmptyShardAndFormats(t *testing.T) {
+	t.Parallel()
 	srv := providertest.New(t)
 	scriptJudges(srv)
 	cfgPath := writeConfig(t, srv, 1, "")
@@ -275,6 +277,7 @@ func TestMergeEmptyShardAndFormats(t *testing.T) {
 // TestMergeCommand covers the exit codes of "debate merge" and its refusals:
 // each names the folders concerned, exits 2 and writes nothing.
 func TestMergeCommand(t *testing.T) {
+	t.Parallel()
 	srv := providertest.New(t)
 	scriptJudges(srv)
 	work := t.TempDir()
@@ -325,6 +328,7 @@ func TestMergeCommand(t *testing.T) {
 	}
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			out := filepath.Join(work, fmt.Sprintf("merged-%d", i))
 			if tt.out != "" {
 				out = tt.out
@@ -358,6 +362,7 @@ func TestMergeCommand(t *testing.T) {
 // TestMergeExitsOneOnFailure: a shard with a failed topic merges, and the
 // merged run exits 1 like the run it stands for.
 func TestMergeExitsOneOnFailure(t *testing.T) {
+	t.Parallel()
 	srv := providertest.New(t)
 	scriptJudges(srv)
 	srv.When("Second", providertest.Status(500, "down"))
@@ -384,6 +389,7 @@ func TestMergeExitsOneOnFailure(t *testing.T) {
 // TestRunShardFlag: a bad --shard is reported, naming the flag, before the
 // config is even read.
 func TestRunShardFlag(t *testing.T) {
+	t.Parallel()
 	for _, v := range []string{"0/2", "3", "2/1"} {
 		r := invoke(t, nil, "run", "-c", filepath.Join(t.TempDir(), "missing.jsonc"), "--shard", v)
 		if r.code != exitUsage || !strings.Contains(r.stderr, `--shard "`+v+`"`) || strings.Contains(r.stderr, "missing.jsonc") {

@@ -4,12 +4,11 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/debatehq/debate/protocol"
 	"github.com/debatehq/debate/providers/providertest"
@@ -64,6 +63,7 @@ func kinds(m tree.Motion) []string {
 }
 
 func TestRunMotionEndToEnd(t *testing.T) {
+	t.Parallel()
 	srv := providertest.New(t)
 	scriptJudges(srv)
 	srv.Enqueue("m-opponent", providertest.Text("**C1**: retries duplicate deliveries."))
@@ -129,6 +129,7 @@ func TestRunMotionEndToEnd(t *testing.T) {
 // the same debate, asks no model again, and still reports the reasoning of
 // the arguments the first run wrote.
 func TestRunMotionHumanResume(t *testing.T) {
+	t.Parallel()
 	srv := providertest.New(t)
 	srv.Enqueue("m-opponent", providertest.Reasoned("Is the backoff capped?", "C1: no cap."))
 	appeal := providertest.Fenced(map[string]string{"action": "appeal", "content": "Decide C1."})
@@ -144,17 +145,19 @@ func TestRunMotionHumanResume(t *testing.T) {
 
 	vars := motionEnv(db)
 	var out strings.Builder
-	errb := &motionLog{}
+	errb := &syncBuffer{}
 	e := &env{
 		stdin: strings.NewReader(""), stdout: &out, stderr: errb,
 		getenv: func(k string) (string, bool) { v, ok := vars[k]; return v, ok },
 		notify: func(c chan<- os.Signal) {
+			waiting := errb.appears(regexp.MustCompile("waiting for a human ruling"))
 			go func() {
 				// Ctrl-C once the run says it waits for the ruling.
-				for !strings.Contains(errb.String(), "waiting for a human ruling") {
-					time.Sleep(5 * time.Millisecond)
+				select {
+				case <-waiting:
+					c <- syscall.SIGINT
+				case <-t.Context().Done():
 				}
-				c <- syscall.SIGINT
 			}()
 		},
 	}
@@ -197,6 +200,7 @@ func TestRunMotionHumanResume(t *testing.T) {
 }
 
 func TestRunMotionSelection(t *testing.T) {
+	t.Parallel()
 	srv := providertest.New(t)
 	cfgPath := writeMotionConfig(t, srv, `"human"`, true)
 	r := invoke(t, motionEnv(filepath.Join(t.TempDir(), "d.db")), "run", "-c", cfgPath, "--topic", "nope")
@@ -210,22 +214,4 @@ func TestRunMotionSelection(t *testing.T) {
 	if srv.Count() != 0 {
 		t.Errorf("a dry run made %d calls", srv.Count())
 	}
-}
-
-// motionLog is a writer safe to read while another goroutine writes.
-type motionLog struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *motionLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *motionLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }

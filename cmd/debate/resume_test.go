@@ -43,6 +43,7 @@ func helperProcess(args []string) *exec.Cmd {
 // --resume repeats no call it had completed, makes every missing one, and
 // ends with the same debate as a run that was never stopped.
 func TestRunResumeAfterKill(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts a child process")
 	}
@@ -112,6 +113,7 @@ func TestRunResumeAfterKill(t *testing.T) {
 
 // TestRunWithoutResumeStartsAfresh: a plain run ignores an earlier journal.
 func TestRunWithoutResumeStartsAfresh(t *testing.T) {
+	t.Parallel()
 	srv := providertest.New(t)
 	scriptJudges(srv)
 	cfgPath := writeConfig(t, srv, 2, "")
@@ -139,6 +141,7 @@ func TestRunWithoutResumeStartsAfresh(t *testing.T) {
 // a run that never finished says it starts afresh and keeps that journal
 // beside the new one; over the journal of a finished run it says nothing.
 func TestRunKeepsUnfinishedJournal(t *testing.T) {
+	t.Parallel()
 	srv := providertest.New(t)
 	scriptJudges(srv)
 	cfgPath := writeConfig(t, srv, 2, "")

@@ -112,6 +112,7 @@ func shape(n *tree.Node) []string {
 // statuses and ids, 7 calls per node for 3 debaters, the files written, the
 // exit code, and that the key never reaches any output.
 func TestRunEndToEnd(t *testing.T) {
+	t.Parallel()
 	srv := providertest.New(t)
 	scriptJudges(srv)
 	cfgPath := writeConfig(t, srv, 3, "")
@@ -169,6 +170,7 @@ func assertNoKey(t *testing.T, dir string, r result) {
 // TestRunFailedNodeExitsOne: a judge that never answers JSON fails the root;
 // the reports are still written and the exit code is 1.
 func TestRunFailedNodeExitsOne(t *testing.T) {
+	t.Parallel()
 	srv := providertest.New(t, providertest.WithDefault(providertest.Text("I have no JSON for you.")))
 	cfgPath := writeConfig(t, srv, 2, "")
 	r := invoke(t, map[string]string{"TEST_API_KEY": testKey}, "run", "-c", cfgPath)
@@ -187,6 +189,7 @@ func TestRunFailedNodeExitsOne(t *testing.T) {
 
 // TestRunOutputDash prints run JSON on stdout and writes no folder.
 func TestRunOutputDash(t *testing.T) {
+	t.Parallel()
 	srv := providertest.New(t)
 	scriptJudges(srv)
 	cfgPath := writeConfig(t, srv, 1, "")
@@ -209,6 +212,7 @@ func TestRunOutputDash(t *testing.T) {
 // TestRunInterrupted: the first interrupt stops new calls, the reports are
 // written with open nodes marked interrupted, and the exit code is 130.
 func TestRunInterrupted(t *testing.T) {
+	t.Parallel()
 	srv := providertest.New(t, providertest.WithLatency(200*time.Millisecond))
 	scriptJudges(srv)
 	cfgPath := writeConfig(t, srv, 3, "")
@@ -256,6 +260,7 @@ func TestRunInterrupted(t *testing.T) {
 // TestRunRawResponses: with includeRawResponses every request and response
 // lands under raw/ as JSON, numbered, with the key nowhere in them.
 func TestRunRawResponses(t *testing.T) {
+	t.Parallel()
 	srv := providertest.New(t)
 	// Debaters' answers echo the Authorization header: the key must still
 	// reach no file.
@@ -318,6 +323,7 @@ func TestRunRawResponses(t *testing.T) {
 // TestRunTopicList: --topic takes a comma-separated list like --format, and
 // an unknown id in it is a usage error naming the known ones.
 func TestRunTopicList(t *testing.T) {
+	t.Parallel()
 	srv := providertest.New(t)
 	scriptJudges(srv)
 	cfgPath := writeConfig(t, srv, 1, `, {"id": "t2", "title": "Second"}, {"id": "t3", "title": "Third"}`)

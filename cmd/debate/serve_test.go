@@ -9,38 +9,69 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/debatehq/debate/store"
 )
 
-// lockedBuffer lets the test read stderr while the command writes it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+// syncBuffer is a writer that a test reads while a command writes it, and
+// that signals when what the test waits for has been written.
+type syncBuffer struct {
+	mu      sync.Mutex
+	b       strings.Builder
+	watches []watch
 }
 
-func (l *lockedBuffer) Write(p []byte) (int, error) {
+// watch is a pattern a test waits for, and the channel closed once the
+// buffer matches it.
+type watch struct {
+	re   *regexp.Regexp
+	seen chan struct{}
+}
+
+func (l *syncBuffer) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.b.Write(p)
+	n, err := l.b.Write(p)
+	l.watches = slices.DeleteFunc(l.watches, func(w watch) bool {
+		if !w.re.MatchString(l.b.String()) {
+			return false
+		}
+		close(w.seen)
+		return true
+	})
+	return n, err
 }
 
-func (l *lockedBuffer) String() string {
+func (l *syncBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
+}
+
+// appears returns a channel closed once what was written matches re.
+func (l *syncBuffer) appears(re *regexp.Regexp) <-chan struct{} {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	w := watch{re, make(chan struct{})}
+	if re.MatchString(l.b.String()) {
+		close(w.seen)
+	} else {
+		l.watches = append(l.watches, w)
+	}
+	return w.seen
 }
 
 // TestServe starts the command on a free loopback port with a token from the
 // environment, calls it, sends SIGTERM and checks the clean exit and the
 // database left behind.
 func TestServe(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "sub", "debate.db")
-	var stderr lockedBuffer
+	var stderr syncBuffer
 	sigs := make(chan chan<- os.Signal, 1)
 	e := &env{
 		stdin: strings.NewReader(""), stdout: &bytes.Buffer{}, stderr: &stderr,
@@ -56,18 +87,12 @@ func TestServe(t *testing.T) {
 	go func() { code <- e.main([]string{"serve", "--addr", "127.0.0.1:0", "--db", db}) }()
 	sig := <-sigs
 	url := regexp.MustCompile(`listening on (http://\S+)`)
-	var base string
-	for base == "" {
-		select {
-		case c := <-code:
-			t.Fatalf("serve exited with %d: %s", c, stderr.String())
-		default:
-		}
-		if m := url.FindStringSubmatch(stderr.String()); m != nil {
-			base = m[1]
-		}
-		time.Sleep(time.Millisecond)
+	select {
+	case c := <-code:
+		t.Fatalf("serve exited with %d: %s", c, stderr.String())
+	case <-stderr.appears(url):
 	}
+	base := url.FindStringSubmatch(stderr.String())[1]
 	for _, tt := range []struct {
 		auth   string
 		status int
@@ -106,11 +131,12 @@ func TestServe(t *testing.T) {
 }
 
 func TestServeCommandLine(t *testing.T) {
+	t.Parallel()
 	busy, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer busy.Close()
+	t.Cleanup(func() { busy.Close() })
 	db := filepath.Join(t.TempDir(), "debate.db")
 	tests := []struct {
 		name   string
@@ -127,6 +153,7 @@ func TestServeCommandLine(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			r := invoke(t, nil, tt.args...)
 			if r.code != tt.code {
 				t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", r.code, tt.code, r.stdout, r.stderr)
@@ -148,6 +175,7 @@ func TestServeCommandLine(t *testing.T) {
 // TestTuneGC: serving raises the collector's target unless GOGC is set, and
 // puts the previous target back when done.
 func TestTuneGC(t *testing.T) {
+	t.Parallel()
 	current := func() int {
 		v := debug.SetGCPercent(100)
 		debug.SetGCPercent(v)

@@ -9,6 +9,7 @@ import (
 )
 
 func TestParseShard(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want tree.Shard
@@ -28,6 +29,7 @@ func TestParseShard(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
+			t.Parallel()
 			got, err := parseShard(tt.in)
 			switch {
 			case tt.err == "" && err != nil:

@@ -23,8 +23,10 @@ import (
 // exactly once, every file the run wrote, no routine log line and no live
 // line as wide as the terminal.
 func TestRunOnTerminal(t *testing.T) {
+	t.Parallel()
 	for _, width := range []int{80, 60} {
 		t.Run(fmt.Sprint(width), func(t *testing.T) {
+			t.Parallel()
 			srv := providertest.New(t)
 			var mu sync.Mutex
 			seen := map[string]bool{}

@@ -9,6 +9,7 @@ import (
 // commands answer (JSON, exit 3) naming the command meant; any other
 // mistyped command gets the same hint on stderr with exit 2.
 func TestUnknownCommand(t *testing.T) {
+	t.Parallel()
 	agents := []struct {
 		args []string
 		near string
@@ -21,6 +22,7 @@ func TestUnknownCommand(t *testing.T) {
 	}
 	for _, tt := range agents {
 		t.Run(tt.args[0], func(t *testing.T) {
+			t.Parallel()
 			a := call{}.run(t, tt.args...)
 			a.wantError(t, exitInvalid, "INVALID_INPUT")
 			if !strings.Contains(a.str("error", "message"), "did you mean \""+tt.near+"\"") ||
@@ -38,6 +40,7 @@ func TestUnknownCommand(t *testing.T) {
 	}
 	for _, tt := range others {
 		t.Run(tt.arg, func(t *testing.T) {
+			t.Parallel()
 			r := invoke(t, nil, tt.arg)
 			if r.code != exitUsage || r.stdout != "" || !strings.Contains(r.stderr, tt.want) {
 				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d and %q", r.code, r.stdout, r.stderr, exitUsage, tt.want)

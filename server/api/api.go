@@ -86,6 +86,8 @@ type Document struct {
 // Health is the answer of GET /health.
 type Health struct {
 	Status string `json:"status"`
+	// Waiting counts the long-polls the server holds now.
+	Waiting int `json:"waiting"`
 }
 
 // WriteResult is the answer of every argument write (and of creating a
