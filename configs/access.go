@@ -71,19 +71,34 @@ func (c *Config) Endpoint(participantID string) API {
 		if o.ResponseFormat != "" {
 			out.ResponseFormat = o.ResponseFormat
 		}
+		if o.Stream != nil {
+			out.Stream = o.Stream
+		}
+		if o.IdleTimeout != 0 {
+			out.IdleTimeout = o.IdleTimeout
+		}
+		if o.MaxResponseBytes != 0 {
+			out.MaxResponseBytes = o.MaxResponseBytes
+		}
+		out.ExtraBody = mergeMaps(out.ExtraBody, o.ExtraBody)
+		out.Headers = mergeMaps(out.Headers, o.Headers)
 	}
-	out.MaxRetries = clonePtr(out.MaxRetries)
-	return out
+	return out.clone()
 }
 
-// Secrets returns every non-empty API key of the config (after ${NAME}
-// expansion), without duplicates, so that callers can scrub them from
+// Secrets returns every non-empty API key and header value of the config
+// (after ${NAME} expansion), without duplicates, so that callers can scrub them from
 // anything they print.
 func (c *Config) Secrets() []string {
 	var out []string
 	add := func(a *API) {
-		if a != nil && a.APIKey != "" && !slices.Contains(out, a.APIKey) {
-			out = append(out, a.APIKey)
+		if a == nil {
+			return
+		}
+		for _, v := range append([]string{a.APIKey}, slices.Sorted(maps.Values(a.Headers))...) {
+			if v != "" && !slices.Contains(out, v) {
+				out = append(out, v)
+			}
 		}
 	}
 	add(&c.API)
@@ -103,13 +118,18 @@ func (c *Config) Secrets() []string {
 }
 
 // Redacted returns a deep copy of the config with every non-empty API key
-// replaced by "[redacted]", safe to marshal into a run record. The config
+// and header value replaced by "[redacted]", safe to marshal into a run record. The config
 // itself is left unchanged.
 func (c *Config) Redacted() Config {
 	cp := c.clone()
 	redact := func(a *API) {
 		if a != nil && a.APIKey != "" {
 			a.APIKey = redactedKey
+		}
+		if a != nil {
+			for k := range a.Headers {
+				a.Headers[k] = redactedKey
+			}
 		}
 	}
 	redact(&cp.API)
@@ -180,10 +200,54 @@ func (c *Config) clone() Config {
 
 func (a API) clone() API {
 	a.MaxRetries = clonePtr(a.MaxRetries)
+	a.Stream = clonePtr(a.Stream)
+	a.ExtraBody = cloneJSON(a.ExtraBody)
+	a.Headers = maps.Clone(a.Headers)
 	return a
 }
 
+// mergeMaps returns base with over's entries added, over winning; nil when
+// both are empty. Neither map is changed.
+func mergeMaps[V any](base, over map[string]V) map[string]V {
+	if len(base) == 0 && len(over) == 0 {
+		return nil
+	}
+	out := maps.Clone(base)
+	if out == nil {
+		out = map[string]V{}
+	}
+	maps.Copy(out, over)
+	return out
+}
+
+// cloneJSON deep-copies a decoded JSON object.
+func cloneJSON(m map[string]any) map[string]any {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = cloneJSONValue(v)
+	}
+	return out
+}
+
+func cloneJSONValue(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		return cloneJSON(v)
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = cloneJSONValue(e)
+		}
+		return out
+	}
+	return v
+}
+
 func (p Participant) clone() Participant {
+	p.Temperature = clonePtr(p.Temperature)
 	if p.API != nil {
 		a := p.API.clone()
 		p.API = &a
