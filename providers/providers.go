@@ -58,6 +58,16 @@ type Origin struct {
 type Usage struct {
 	PromptTokens     int
 	CompletionTokens int
+	// CachedPromptTokens are the prompt tokens the provider served from its
+	// cache; ReasoningTokens the completion tokens spent on reasoning.
+	CachedPromptTokens int
+	ReasoningTokens    int
+	// Cost is what the provider said the call cost (OpenRouter's
+	// usage.cost), 0 if it did not say.
+	Cost float64
+	// Estimated is true when the provider reported no usage and the counts
+	// were estimated from the text.
+	Estimated bool
 }
 
 // Response is a provider-neutral chat-completion response.
