@@ -128,9 +128,9 @@ func (l *learner) adaptations() []Adaptation {
 var quoted = regexp.MustCompile(`['"\x60]([a-z_][a-z0-9_.]*)['"\x60]`)
 
 // refused reads a 400 for a parameter the server does not support, and
-// returns the change that avoids it for req as sent with s, or false when
+// returns the change that avoids it for r, sent as req with s, or false when
 // the refusal is of something else or the change would alter nothing.
-func refused(err error, req openai.ChatCompletionRequest, patch *bodyPatch, s shape, extra []string) (Adaptation, func(*shape), bool) {
+func refused(err error, r Request, req openai.ChatCompletionRequest, patch *bodyPatch, s shape, extra []string) (Adaptation, func(*shape), bool) {
 	e := Classify(err)
 	if e == nil || e.Kind != KindBadRequest || e.Status != 400 {
 		return Adaptation{}, nil, false
@@ -160,7 +160,8 @@ func refused(err error, req openai.ChatCompletionRequest, patch *bodyPatch, s sh
 		return a, func(s *shape) { s.noTemperature = true }, true
 	case req.ResponseFormat != nil && mentions("response_format") && s.format != "none":
 		a.Param = "response_format"
-		if req.ResponseFormat.Type == openai.ChatCompletionResponseFormatTypeJSONObject && strings.Contains(low, "json_schema") && s.format == "" {
+		if req.ResponseFormat.Type == openai.ChatCompletionResponseFormatTypeJSONObject && len(r.Schema) > 0 &&
+			strings.Contains(low, "json_schema") && s.format == "" {
 			a.Change = "json_schema"
 			return a, func(s *shape) { s.format = "json_schema" }, true
 		}
@@ -186,7 +187,7 @@ func refused(err error, req openai.ChatCompletionRequest, patch *bodyPatch, s sh
 // (OpenAI's "param"), for a JSON or plain error body.
 func refusalText(err error) (msg, param string) {
 	var apiErr *openai.APIError
-	if errors.As(err, &apiErr) {
+	if errors.As(err, &apiErr) && apiErr.HTTPStatusCode != 0 {
 		if apiErr.Param != nil {
 			param = *apiErr.Param
 		}

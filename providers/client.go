@@ -263,7 +263,7 @@ func (c *Client) Complete(ctx context.Context, r Request) (Response, error) {
 		if e == nil {
 			return resp, nil
 		}
-		a, change, ok := refused(e, req, patch, s, extraKeys(rt.extra))
+		a, change, ok := refused(e, r, req, patch, s, extraKeys(rt.extra))
 		if !ok {
 			c.log.Debug("model call failed", "participant", r.Participant, "model", r.Model,
 				"attempt", max(r.Attempt, 1), "err", c.redactor.redact(e.Error()))

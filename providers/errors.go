@@ -190,7 +190,7 @@ func Classify(err error) *Error {
 		e.Kind = KindCanceled
 	case errors.Is(err, context.DeadlineExceeded):
 		e.Kind = KindTimeout
-	case errors.As(err, &apiErr):
+	case errors.As(err, &apiErr) && apiErr.HTTPStatusCode != 0:
 		e.Status = apiErr.HTTPStatusCode
 		e.Kind = statusKind(e.Status, apiErr.Message, fmt.Sprint(apiErr.Code))
 	case errors.As(err, &reqErr):
@@ -280,8 +280,11 @@ func refusedBeforeSending(err error) bool {
 // bearer tokens are removed from server-provided text, and long bodies are
 // shortened. Errors without server text are returned unchanged.
 func sanitize(err error, redact func(string) string) error {
+	// An error body go-openai could not decode as its error shape (LM
+	// Studio's {"error": "text"}) is a RequestError that may wrap an empty
+	// APIError without a status: the body says more.
 	var apiErr *openai.APIError
-	if errors.As(err, &apiErr) {
+	if errors.As(err, &apiErr) && apiErr.HTTPStatusCode != 0 {
 		c := *apiErr
 		c.Message = redact(c.Message)
 		c.InnerError = nil
