@@ -440,12 +440,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 
 	reply := s.enter(&call)
-	defer s.leave(call)
+	// The call leaves the count before its last bytes are written: a
+	// client may finish as soon as it has them.
+	leave := sync.OnceFunc(func() { s.leave(call) })
+	defer leave()
 
 	streamed := call.Stream && !reply.IgnoreStream && !reply.CutConnection && reply.RawBody == "" && cmp.Or(reply.Status, 200) < 400
 	d := s.latency + reply.Delay
 	if streamed {
-		s.writeStream(w, r, call, reply, d)
+		s.writeStream(w, r, call, reply, d, leave)
 		return
 	}
 	if s.gateway > 0 && d >= s.gateway {
@@ -479,6 +482,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if reply.EchoAuthorization {
 		echo = " (authorization: " + auth + ")"
 	}
+	leave()
 	switch {
 	case reply.RawBody != "":
 		if w.Header().Get("Content-Type") == "" && json.Valid([]byte(reply.RawBody)) {

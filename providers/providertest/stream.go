@@ -123,8 +123,9 @@ type wireChunk struct {
 // OpenAI's shape: headers at once, keep-alive comments, then after delay a
 // role chunk, reasoning and content deltas, a finish chunk, a usage chunk
 // with no choices when stream_options.include_usage asked for it, and
-// "data: [DONE]". It stops when the client goes away.
-func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, c Call, reply Reply, delay time.Duration) {
+// "data: [DONE]". It stops when the client goes away; leave is called
+// before the last write.
+func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, c Call, reply Reply, delay time.Duration, leave func()) {
 	flush := func() {
 		if f, ok := w.(http.Flusher); ok {
 			f.Flush()
@@ -216,6 +217,7 @@ func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, c Call, rep
 			return
 		}
 	}
+	leave()
 	io.WriteString(w, "data: [DONE]\n\n")
 	flush()
 }
