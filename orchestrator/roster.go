@@ -1,6 +1,7 @@
 package orchestrator
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -337,7 +338,7 @@ func (r *roster) do(ctx context.Context, c call, model string, attempt int, id u
 		}
 		return resp, err
 	}
-	u := tree.Usage{PromptTokens: resp.Usage.PromptTokens, CompletionTokens: resp.Usage.CompletionTokens, Calls: 1}
+	u := usage(resp.Usage)
 	r.book.add(model, u)
 	e.spent.Add(int64(u.Total()))
 	ev.Kind, ev.Usage = tree.CallFinished, u
@@ -398,8 +399,31 @@ func (b *usageBook) add(model string, u tree.Usage) {
 	b.byModel[model] = b.byModel[model].Add(u)
 }
 
+// usage is one answered call's usage; tokens the provider did not report
+// were estimated, are counted alike (the budget included) and marked.
+func usage(pu providers.Usage) tree.Usage {
+	u := tree.Usage{
+		PromptTokens: pu.PromptTokens, CompletionTokens: pu.CompletionTokens,
+		CachedPromptTokens: pu.CachedPromptTokens, ReasoningTokens: pu.ReasoningTokens,
+		ProviderCost: pu.Cost, Calls: 1,
+	}
+	if pu.Estimated {
+		u.EstimatedCalls = 1
+	}
+	return u
+}
+
+// cost is the cost of u at price p (per million tokens), cached prompt
+// tokens at the cachedInput price when there is one.
+func cost(u tree.Usage, p configs.Price) float64 {
+	cached := min(u.CachedPromptTokens, u.PromptTokens)
+	return (float64(u.PromptTokens-cached)*p.Input + float64(cached)*cmp.Or(p.CachedInput, p.Input) +
+		float64(u.CompletionTokens)*p.Output) / 1e6
+}
+
 // total returns the sum over every model with its cost from pricing (per
-// million tokens).
+// million tokens), or for a model without a price what its provider
+// reported.
 func (b *usageBook) total(pricing map[string]configs.Price) tree.Usage {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -407,7 +431,9 @@ func (b *usageBook) total(pricing map[string]configs.Price) tree.Usage {
 	for _, m := range sortedKeys(b.byModel) {
 		u := b.byModel[m]
 		if p, ok := pricing[m]; ok {
-			u.Cost = (float64(u.PromptTokens)*p.Input + float64(u.CompletionTokens)*p.Output) / 1e6
+			u.Cost = cost(u, p)
+		} else {
+			u.Cost = u.ProviderCost
 		}
 		sum = sum.Add(u)
 	}
