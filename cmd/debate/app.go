@@ -73,6 +73,7 @@ func commandGroups() []struct {
 			{"run", "run the debates of a config and write their reports", runCmd},
 			{"merge", "combine the folders of a sharded run into one run", mergeCmd},
 			{"validate", "check a config and print every problem in it", validateCmd},
+			{"check", "try every endpoint and model of a config with one tiny call", checkCmd},
 		}},
 		{groupServer, []command{
 			{"serve", "serve the protocol to agents and a human arbitrator", serveCmd},
