@@ -462,3 +462,17 @@ func (p *pieceReader) Read(out []byte) (int, error) {
 	p.b = p.b[k:]
 	return k, nil
 }
+
+func TestRedactEvents(t *testing.T) {
+	t.Parallel()
+	r := newRedactor([]string{"none", testKey})
+	in := "data: {\"choices\":[{\"delta\":{\"content\":\"none of the parties\"}}],\"x\":\"none\"}\n" +
+		"data: {\"error\":{\"message\":\"bad key " + testKey + "\"}}\n" +
+		"data: [DONE]\n"
+	want := "data: {\"choices\":[{\"delta\":{\"content\":\"none of the parties\"}}],\"x\":\"[REDACTED]\"}\n" +
+		"data: {\"error\":{\"message\":\"bad key [REDACTED]\"}}\n" +
+		"data: [DONE]\n"
+	if got := string(r.redactBody([]byte(in))); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
