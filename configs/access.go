@@ -4,6 +4,7 @@ import (
 	"maps"
 	"net/url"
 	"slices"
+	"strings"
 )
 
 // redactedKey replaces API keys in Redacted copies.
@@ -86,7 +87,31 @@ func (c *Config) Endpoint(participantID string) API {
 	return out.clone()
 }
 
-// Secrets returns every non-empty API key and header value of the config
+// credentialWords mark a header that carries a credential ("x-api-key",
+// "Authorization", "X-Auth-Token"...).
+var credentialWords = []string{"auth", "key", "token", "secret", "cookie", "session", "password", "signature"}
+
+// secretHeader reports whether the header named name carries a credential.
+func secretHeader(name string) bool {
+	n := strings.ToLower(name)
+	return slices.ContainsFunc(credentialWords, func(w string) bool { return strings.Contains(n, w) })
+}
+
+// secretHeaders returns the values of the headers that carry credentials,
+// sorted.
+func secretHeaders(h map[string]string) []string {
+	var out []string
+	for k, v := range h {
+		if secretHeader(k) {
+			out = append(out, v)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Secrets returns every non-empty API key and credential header value (see
+// secretHeader) of the config
 // (after ${NAME} expansion), without duplicates, so that callers can scrub them from
 // anything they print.
 func (c *Config) Secrets() []string {
@@ -95,7 +120,7 @@ func (c *Config) Secrets() []string {
 		if a == nil {
 			return
 		}
-		for _, v := range append([]string{a.APIKey}, slices.Sorted(maps.Values(a.Headers))...) {
+		for _, v := range append([]string{a.APIKey}, secretHeaders(a.Headers)...) {
 			if v != "" && !slices.Contains(out, v) {
 				out = append(out, v)
 			}
@@ -118,7 +143,7 @@ func (c *Config) Secrets() []string {
 }
 
 // Redacted returns a deep copy of the config with every non-empty API key
-// and header value replaced by "[redacted]", safe to marshal into a run record. The config
+// and credential header value replaced by "[redacted]", safe to marshal into a run record. The config
 // itself is left unchanged.
 func (c *Config) Redacted() Config {
 	cp := c.clone()
@@ -128,7 +153,9 @@ func (c *Config) Redacted() Config {
 		}
 		if a != nil {
 			for k := range a.Headers {
-				a.Headers[k] = redactedKey
+				if secretHeader(k) {
+					a.Headers[k] = redactedKey
+				}
 			}
 		}
 	}

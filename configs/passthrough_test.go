@@ -127,7 +127,10 @@ func TestPassthroughEndpoint(t *testing.T) {
 		t.Errorf("Secrets() = %v, want the header value", got)
 	}
 	red := cfg.Redacted()
-	if red.API.Headers["X-Key"] != redactedKey || cfg.API.Headers["X-Key"] != "hk-secret" {
+	if got := cfg.Secrets(); strings.Contains(strings.Join(got, " "), "debate") {
+		t.Errorf("Secrets() = %v: X-Title is no credential", got)
+	}
+	if red.API.Headers["X-Key"] != redactedKey || red.API.Headers["X-Title"] != "debate" || cfg.API.Headers["X-Key"] != "hk-secret" {
 		t.Errorf("Redacted headers = %v, config's = %v", red.API.Headers, cfg.API.Headers)
 	}
 }
