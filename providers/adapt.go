@@ -137,11 +137,11 @@ func refused(err error, r Request, req openai.ChatCompletionRequest, patch *body
 	}
 	msg, param := refusalText(err)
 	low := strings.ToLower(msg)
-	unsupported := param != "" || containsAny(low, "unsupported", "not supported", "not support", "only the default",
-		"does not support", "must be", "unrecognized", "unknown", "not allowed", "not permitted", "extra inputs", "invalid")
-	if !unsupported {
-		return Adaptation{}, nil, false
-	}
+	// The words of a refusal of what was asked, not of its value being out
+	// of range ("Invalid 'max_tokens': integer above maximum value" is not
+	// answered by another parameter).
+	unsupported := containsAny(low, "unsupported", "not supported", "not support", "does not support",
+		"unrecognized", "unknown", "not allowed", "not permitted", "extra inputs", "not available")
 	names := map[string]bool{}
 	if param != "" {
 		names[param] = true
@@ -152,13 +152,14 @@ func refused(err error, r Request, req openai.ChatCompletionRequest, patch *body
 	mentions := func(p string) bool { return names[p] || strings.Contains(low, p) }
 	a := Adaptation{Reason: oneLine(msg)}
 	switch {
-	case req.MaxTokens > 0 && mentions("max_tokens") && !s.maxCompletion:
+	case req.MaxTokens > 0 && mentions("max_tokens") && (unsupported || strings.Contains(low, "max_completion_tokens")) && !s.maxCompletion:
 		a.Param, a.Change = "max_tokens", "max_completion_tokens"
 		return a, func(s *shape) { s.maxCompletion = true }, true
-	case (req.Temperature != 0 || patch != nil && patch.zeroTemperature) && mentions("temperature") && !s.noTemperature:
+	case (req.Temperature != 0 || patch != nil && patch.zeroTemperature) && mentions("temperature") &&
+		(unsupported || strings.Contains(low, "only the default")) && !s.noTemperature:
 		a.Param, a.Change = "temperature", "left out (the model's default)"
 		return a, func(s *shape) { s.noTemperature = true }, true
-	case req.ResponseFormat != nil && mentions("response_format") && s.format != "none":
+	case req.ResponseFormat != nil && mentions("response_format") && (unsupported || strings.Contains(low, "must be")) && s.format != "none":
 		a.Param = "response_format"
 		if req.ResponseFormat.Type == openai.ChatCompletionResponseFormatTypeJSONObject && len(r.Schema) > 0 &&
 			strings.Contains(low, "json_schema") && s.format == "" {
@@ -167,15 +168,15 @@ func refused(err error, r Request, req openai.ChatCompletionRequest, patch *body
 		}
 		a.Change = "left out (the answer's JSON is read from its text)"
 		return a, func(s *shape) { s.format = "none" }, true
-	case req.StreamOptions != nil && mentions("stream_options") && !s.noStreamOptions:
+	case req.StreamOptions != nil && mentions("stream_options") && unsupported && !s.noStreamOptions:
 		a.Param, a.Change = "stream_options", "left out (usage estimated when missing)"
 		return a, func(s *shape) { s.noStreamOptions = true }, true
-	case req.Stream && (names["stream"] || strings.Contains(low, "stream")) && !s.noStream:
+	case req.Stream && (names["stream"] || strings.Contains(low, "stream")) && (unsupported || strings.Contains(low, "verified to stream")) && !s.noStream:
 		a.Param, a.Change = "stream", "no streaming"
 		return a, func(s *shape) { s.noStream = true }, true
 	}
 	for _, k := range extra {
-		if names[k] && !slices.Contains(s.drop, k) {
+		if names[k] && unsupported && !slices.Contains(s.drop, k) {
 			a.Param, a.Change = k, "left out"
 			return a, func(s *shape) { s.drop = append(s.drop, k) }, true
 		}

@@ -476,3 +476,41 @@ func TestRedactEvents(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestRefusedReadsOnlyRefusals: a 400 adapts only when it refuses a
+// parameter the request sent; an out-of-range value or another fault is
+// the caller's failure.
+func TestRefusedReadsOnlyRefusals(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		reply providertest.Reply
+		param string // "" for no adaptation
+	}{
+		{"OpenAI max_tokens", providertest.Reply{Status: 400, Text: "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead."}, "max_tokens"},
+		{"OpenAI temperature", providertest.Reply{Status: 400, Text: "Unsupported value: 'temperature' does not support 0.7 with this model. Only the default (1) value is supported."}, "temperature"},
+		{"vLLM extra field", providertest.Reply{Status: 400, Text: "[{'type': 'extra_forbidden', 'loc': ('body', 'think'), 'msg': 'Extra inputs are not permitted'}]"}, "think"},
+		{"max_tokens out of range", providertest.Reply{Status: 400, Text: "Invalid 'max_tokens': integer above maximum value. Expected a value <= 4096, but got 50000 instead."}, ""},
+		{"a bad message", providertest.Reply{Status: 400, Text: "Invalid value for 'messages[0].role': 'robot' is not one of 'system', 'user'."}, ""},
+		{"not a 400", providertest.Reply{Status: 422, Text: "Unsupported parameter: 'max_tokens'"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := providertest.New(t)
+			srv.Enqueue("m", tt.reply)
+			c := newTestClient(t, srv, streamConfig(true, func(c *configs.Config) {
+				c.Params.Temperature = ptr(0.7)
+				c.API.ExtraBody = map[string]any{"think": true}
+			}), Options{})
+			_, err := c.Complete(t.Context(), ask("a", "m", "q"))
+			got := ""
+			if a := c.Adaptations(); len(a) == 1 {
+				got = a[0].Param
+			}
+			if got != tt.param || (tt.param == "") != (err != nil) {
+				t.Errorf("adapted %q (err %v), want %q", got, err, tt.param)
+			}
+		})
+	}
+}
