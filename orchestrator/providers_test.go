@@ -2,6 +2,7 @@ package orchestrator
 
 import (
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -97,5 +98,54 @@ func TestSlowModelBehindAGateway(t *testing.T) {
 				t.Errorf("status %s, errors %+v; want failed, naming the 524", tp.Status, tp.Root.Errors)
 			}
 		})
+	}
+}
+
+// TestTokensAsTheyArrive: a streamed answer is reported by CallProgress
+// events while it arrives, taken back before its CallFinished, so that the
+// events' tokens add up to what the providers reported.
+func TestTokensAsTheyArrive(t *testing.T) {
+	t.Parallel()
+	cfg := testConfig(1, "t1")
+	cfg.API = configs.API{BaseURL: providertest.MemoryURL, APIKey: "sk-test-secret"}
+	cfg.ApplyDefaults()
+	s := &script{words: 400}
+	srv := providertest.New(t)
+	srv.Script(func(c providertest.Call) providertest.Reply { return scripted(s, c) })
+	client, err := providers.New(cfg, providers.Options{HTTPClient: srv.HTTPClient()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var events []tree.Event
+	run, err := New(cfg, client, promptSet(t), Options{Events: func(ev tree.Event) {
+		mu.Lock()
+		events = append(events, ev)
+		mu.Unlock()
+	}}).Run(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, progress := 0, 0
+	open := map[string]int{} // streamed so far, per call
+	for _, ev := range events {
+		key := ev.Node + "/" + ev.Participant + "/" + string(ev.Step)
+		switch ev.Kind {
+		case tree.CallProgress:
+			progress++
+			open[key] += ev.Usage.CompletionTokens
+			sum += ev.Usage.Total()
+		case tree.CallFinished, tree.CallFailed:
+			if open[key] != 0 {
+				t.Errorf("%s finished with %d streamed tokens not taken back", key, open[key])
+			}
+			sum += ev.Usage.Total()
+		}
+	}
+	if progress == 0 {
+		t.Error("no CallProgress event for long streamed answers")
+	}
+	if sum != run.Usage.Total() {
+		t.Errorf("the events add up to %d tokens, the run to %d", sum, run.Usage.Total())
 	}
 }

@@ -325,7 +325,19 @@ func (r *roster) do(ctx context.Context, c call, model string, attempt int, id u
 	if c.schema != nil {
 		req.Schema, req.SchemaName = c.schema.body, c.schema.name
 	}
+	streamed := 0 // tokens reported by CallProgress events
+	req.OnText = progress(func(tokens int) {
+		streamed += tokens
+		p := ev
+		p.Kind, p.Usage = tree.CallProgress, tree.Usage{CompletionTokens: tokens}
+		e.emit(p)
+	})
 	resp, err := e.c.Complete(ctx, req)
+	if streamed > 0 {
+		p := ev
+		p.Kind, p.Usage = tree.CallProgress, tree.Usage{CompletionTokens: -streamed}
+		e.emit(p)
+	}
 	if err != nil {
 		ev.Kind, ev.Err = tree.CallFailed, err.Error()
 		e.emit(ev)
@@ -397,6 +409,24 @@ func (b *usageBook) add(model string, u tree.Usage) {
 		b.byModel = map[string]tree.Usage{}
 	}
 	b.byModel[model] = b.byModel[model].Add(u)
+}
+
+// progressBytes is how much streamed text makes a progress event: about
+// 64 tokens.
+const progressBytes = 256
+
+// progress turns the bytes of a streamed answer into estimated tokens
+// (four bytes a token), reported to report in steps of progressBytes.
+func progress(report func(tokens int)) func(int) {
+	pending := 0
+	return func(n int) {
+		pending += n
+		if pending >= progressBytes {
+			t := pending / 4
+			pending -= t * 4
+			report(t)
+		}
+	}
 }
 
 // usage is one answered call's usage; tokens the provider did not report

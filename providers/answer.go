@@ -173,10 +173,12 @@ func decodeCompletion(body []byte) (*answer, error) {
 	return a, nil
 }
 
-// readStream folds every event of a stream into an answer.
-func readStream(s *openai.ChatCompletionStream) (*answer, error) {
+// readStream folds every event of a stream into an answer, telling onText
+// (when set) how much text each event brought.
+func readStream(s *openai.ChatCompletionStream, onText func(int)) (*answer, error) {
 	a := &answer{}
 	for {
+		before := a.content.Len() + a.reasoningContent.Len() + a.reasoning.Len()
 		raw, err := s.RecvRaw()
 		if errors.Is(err, io.EOF) {
 			return a, nil
@@ -186,6 +188,9 @@ func readStream(s *openai.ChatCompletionStream) (*answer, error) {
 		}
 		if err := a.add(raw); err != nil {
 			return a, err
+		}
+		if n := a.content.Len() + a.reasoningContent.Len() + a.reasoning.Len() - before; n > 0 && onText != nil {
+			onText(n)
 		}
 	}
 }

@@ -334,7 +334,7 @@ func (c *Client) try(ctx context.Context, rt *route, r Request, req openai.ChatC
 	defer cancelIdle(nil)
 	a.cancel = cancelIdle
 	started := time.Now()
-	ans, err := c.send(actx, rt, req, a)
+	ans, err := c.send(actx, rt, req, a, r.OnText)
 	latency := time.Since(started)
 
 	var resp Response
@@ -371,7 +371,7 @@ func (c *Client) try(ctx context.Context, rt *route, r Request, req openai.ChatC
 // events are decoded here from RecvRaw: go-openai's chunk type drops the
 // "reasoning" delta (OpenRouter, Ollama, vLLM), usage.cost and DeepSeek's
 // cache counts, and it has no bound on silence, which the doer adds.
-func (c *Client) send(ctx context.Context, rt *route, req openai.ChatCompletionRequest, a *attempt) (*answer, error) {
+func (c *Client) send(ctx context.Context, rt *route, req openai.ChatCompletionRequest, a *attempt, onText func(int)) (*answer, error) {
 	if !req.Stream {
 		if _, err := rt.ep.client.CreateChatCompletion(ctx, req); err != nil {
 			var syntax *json.SyntaxError
@@ -391,7 +391,7 @@ func (c *Client) send(ctx context.Context, rt *route, req openai.ChatCompletionR
 		// The server ignored "stream" and answered in one piece.
 		return decodeCompletion(a.plain)
 	}
-	ans, err := readStream(stream)
+	ans, err := readStream(stream, onText)
 	if err != nil {
 		return nil, err
 	}

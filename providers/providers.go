@@ -44,6 +44,10 @@ type Request struct {
 	// Origin says what the call is for; it names the call's raw records and
 	// shapes no answer (a journal's key leaves it out).
 	Origin Origin `json:"-"`
+	// OnText, when set, learns how many bytes of answer and reasoning each
+	// event of a streamed answer brought, as they arrive, from the calling
+	// goroutine.
+	OnText func(bytes int) `json:"-"`
 }
 
 // Origin places a call in a run: topic, node and step, as the caller names
