@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	openai "github.com/sashabaranov/go-openai"
 )
@@ -35,8 +36,9 @@ type shape struct {
 }
 
 // learner remembers the adaptations of a run. The first call for a model at
-// an endpoint goes alone until the server's status is known, so that
-// parallel calls do not each pay the same refusal.
+// an endpoint goes alone until the server's status is known (at most
+// gateWait: a non-streamed answer brings its status only at its end), so
+// that parallel calls do not each pay the same refusal.
 type learner struct {
 	mu     sync.Mutex
 	shapes map[string]*shape
@@ -46,11 +48,17 @@ type learner struct {
 
 func learnKey(ep *endpoint, model string) string { return ep.key + "\x00" + model }
 
+// gateWait bounds how long a call waits for the first call of its model
+// to learn the server's status; refusals come back at once.
+const gateWait = 10 * time.Second
+
 // enter returns the shape to use for model at ep and a release function
 // the caller calls once the first status is known (or the call ends); it
-// waits while another call is first.
+// waits while another call is first, up to gateWait.
 func (l *learner) enter(ctx context.Context, ep *endpoint, model string) (shape, func(), error) {
 	k := learnKey(ep, model)
+	timer := time.NewTimer(gateWait)
+	defer timer.Stop()
 	for {
 		l.mu.Lock()
 		if l.gates == nil {
@@ -75,6 +83,11 @@ func (l *learner) enter(ctx context.Context, ep *endpoint, model string) (shape,
 		l.mu.Unlock()
 		select {
 		case <-g:
+		case <-timer.C:
+			l.mu.Lock()
+			s := l.shape(k)
+			l.mu.Unlock()
+			return s, func() {}, nil
 		case <-ctx.Done():
 			return shape{}, nil, ctx.Err()
 		}

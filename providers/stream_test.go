@@ -514,3 +514,20 @@ func TestRefusedReadsOnlyRefusals(t *testing.T) {
 		})
 	}
 }
+
+// TestFirstCallGate: while the first call for a model has no status yet,
+// the others wait for it, but not longer than gateWait: a non-streamed
+// answer brings its status only at its end.
+func TestFirstCallGate(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		srv := providertest.New(t)
+		srv.ReplyTo("m", providertest.Reply{Text: "slow", Delay: time.Minute})
+		c := newTestClient(t, srv, streamConfig(false, func(c *configs.Config) { c.API.Timeout = 600_000 }), Options{})
+		start := time.Now()
+		runParallel(t, c, 3, func(i int) Request { return ask("a", "m", fmt.Sprint(i)) })
+		if got, want := time.Since(start), time.Minute+gateWait; got != want {
+			t.Errorf("three one-minute calls took %v, want %v: the first alone for %v, then all at once", got, want, gateWait)
+		}
+	})
+}
