@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/debatehq/debate/providers/providertest"
+	"github.com/debatehq/debate/providers/scripted"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -23,7 +23,7 @@ func mark(id string) string { return "«" + id + "»" }
 func topicMark(id string) string { return "‹" + id + "›" }
 
 // topicOf returns the first topic id marked in the messages.
-func topicOf(msgs []providertest.Message) string {
+func topicOf(msgs []scripted.Message) string {
 	for _, m := range msgs {
 		if _, rest, ok := strings.Cut(m.Content, "‹"); ok {
 			if id, _, ok := strings.Cut(rest, "›"); ok {
@@ -35,7 +35,7 @@ func topicOf(msgs []providertest.Message) string {
 }
 
 // nodeOf returns the deepest node id marked in the messages.
-func nodeOf(msgs []providertest.Message) string {
+func nodeOf(msgs []scripted.Message) string {
 	best := tree.RootID
 	for _, m := range msgs {
 		for rest := m.Content; ; {
@@ -80,7 +80,7 @@ type workload struct {
 	retries  atomic.Int64 // calls that repeat an earlier one (same model and messages)
 }
 
-func (w *workload) reply(c providertest.Call) providertest.Reply {
+func (w *workload) reply(c scripted.Call) scripted.Reply {
 	if c.Attempt > 1 {
 		w.retries.Add(1)
 	}
@@ -91,7 +91,7 @@ func (w *workload) reply(c providertest.Call) providertest.Reply {
 	}
 	node := nodeOf(c.Messages)
 	if !judge {
-		return providertest.Text(fmt.Sprintf("Position at %s. %s", node, strings.Repeat("An argument with its reasons. ", 30)))
+		return scripted.Text(fmt.Sprintf("Position at %s. %s", node, strings.Repeat("An argument with its reasons. ", 30)))
 	}
 	var titles []string
 	if !strings.Contains(c.Messages[0].Content, "forcedVerdicts") {
@@ -103,37 +103,37 @@ func (w *workload) reply(c providertest.Call) providertest.Reply {
 }
 
 // fault picks the fault of one call, if it gets one.
-func (w *workload) fault(judge bool) (providertest.Reply, bool) {
+func (w *workload) fault(judge bool) (scripted.Reply, bool) {
 	if w.faults <= 0 {
-		return providertest.Reply{}, false
+		return scripted.Reply{}, false
 	}
 	w.mu.Lock()
 	hit, kind := w.rng.Float64() < w.faults, w.rng.IntN(6)
 	w.mu.Unlock()
 	if !hit {
-		return providertest.Reply{}, false
+		return scripted.Reply{}, false
 	}
 	switch kind {
 	case 0:
-		return providertest.Status(503, "overloaded"), true
+		return scripted.Status(503, "overloaded"), true
 	case 1:
-		return providertest.Status(500, "internal error"), true
+		return scripted.Status(500, "internal error"), true
 	case 2:
-		return providertest.RateLimited("0"), true
+		return scripted.RateLimited("0"), true
 	case 3:
-		return providertest.Reply{Delay: w.timeout + time.Second, Text: "too late"}, true
+		return scripted.Reply{Delay: w.timeout + time.Second, Text: "too late"}, true
 	case 4:
-		return providertest.Cut(), true
+		return scripted.Cut(), true
 	}
 	if judge {
-		return providertest.Text("I weighed both sides carefully and find the matter finely balanced."), true
+		return scripted.Text("I weighed both sides carefully and find the matter finely balanced."), true
 	}
-	return providertest.Status(502, "bad gateway"), true
+	return scripted.Status(502, "bad gateway"), true
 }
 
 // judgment is a judge's answer with one divergence per title (none: the
 // debaters agree), as fenced JSON after a sentence, the way models write it.
-func judgment(titles []string) providertest.Reply {
+func judgment(titles []string) scripted.Reply {
 	j := tree.Judgment{Consensus: []tree.Consensus{{Point: "common ground", Detail: "the parties agree on the facts"}}, Divergences: []tree.Divergence{}}
 	for i, t := range titles {
 		j.Divergences = append(j.Divergences, tree.Divergence{
@@ -145,5 +145,5 @@ func judgment(titles []string) providertest.Reply {
 	if err != nil {
 		panic(err) // a fixed struct always encodes
 	}
-	return providertest.Text("My assessment.\n\n```json\n" + string(b) + "\n```\n")
+	return scripted.Text("My assessment.\n\n```json\n" + string(b) + "\n```\n")
 }

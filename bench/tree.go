@@ -1,8 +1,8 @@
 // Package bench makes the performance figures of SPEC Part 3 reproducible
-// (debate bench). Tree runs the real batch path — a config file, the
-// providers' clients, the orchestrator with its journal, the reports —
-// against the fake OpenAI-compatible API (providertest) served on loopback
-// with a fixed latency and a fault mix; Serve drives a protocol server over
+// (debate bench). Tree runs a config file through batch.Run, the entry
+// "debate run" calls — the providers' clients, the engine with its journal,
+// the reports — against the scripted model (providers/scripted) served on
+// loopback with a fixed latency and a fault mix; Serve drives a protocol server over
 // HTTP the way the seed's agents do.
 package bench
 
@@ -19,13 +19,10 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/debatehq/debate/batch"
 	"github.com/debatehq/debate/configs"
-	"github.com/debatehq/debate/orchestrator"
 	"github.com/debatehq/debate/output"
-	"github.com/debatehq/debate/prompts"
-	"github.com/debatehq/debate/providers"
-	"github.com/debatehq/debate/providers/providertest"
-	"github.com/debatehq/debate/store"
+	"github.com/debatehq/debate/providers/scripted"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -91,8 +88,9 @@ type TreeReport struct {
 	// PeakInFlight is counted by the fake API: a request the client gave up
 	// on (a timeout) counts until the fake sees the connection go.
 	PeakInFlight int `json:"peakInFlight"`
-	// CPUPerCallMS is the process's CPU time during the run ÷ requests: the
-	// engine, prompts, journal and HTTP client, and the fake server too.
+	// CPUPerCallMS is the process's CPU time during the run and its reports
+	// ÷ requests: the engine, prompts, journal, HTTP client and reports, and
+	// the fake server too.
 	CPUPerCallMS float64 `json:"cpuPerCallMs"`
 	PeakHeapMB   float64 `json:"peakHeapMB"` // heap objects, sampled every 10ms
 	PeakRSSMB    float64 `json:"peakRssMB"`  // the process's high-water mark (Linux)
@@ -122,7 +120,7 @@ func Tree(ctx context.Context, o TreeOptions) (*TreeReport, error) {
 	}
 	timeout := max(10*o.Latency, 2*time.Second)
 	wl := &workload{fanout: o.Fanout, faults: o.Faults, timeout: timeout, rng: rand.New(rand.NewPCG(o.Seed, 1))}
-	fake := providertest.New(nil, providertest.WithLatency(o.Latency), providertest.WithScript(wl.reply), providertest.WithoutLog())
+	fake := scripted.New(scripted.WithLatency(o.Latency), scripted.WithScript(wl.reply), scripted.WithoutLog())
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("bench tree: start the fake API: %w", err)
@@ -139,36 +137,19 @@ func Tree(ctx context.Context, o TreeOptions) (*TreeReport, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bench tree: the generated config: %w", err)
 	}
-	set, err := prompts.New(cfg.Prompts.Language, cfg.Prompts.Dir)
-	if err != nil {
-		return nil, fmt.Errorf("bench tree: %w", err)
-	}
-	quiet := slog.New(slog.DiscardHandler)
-	client, err := providers.New(cfg, providers.Options{Concurrency: cfg.Params.Concurrency, Logger: quiet})
-	if err != nil {
-		return nil, fmt.Errorf("bench tree: %w", err)
-	}
-	journal, err := store.OpenJournal(ctx, filepath.Join(cfg.Output.Dir, ".debate-journal.db"), true)
-	if err != nil {
-		return nil, fmt.Errorf("bench tree: %w", err)
-	}
-	defer journal.Close()
-	engine := orchestrator.New(cfg, orchestrator.NewJournaled(client, journal, quiet), set, orchestrator.Options{Logger: quiet})
-
 	peak := sampleHeap(10 * time.Millisecond)
-	cpu0, start := cpuTime(), time.Now()
-	run, runErr := engine.Run(ctx)
-	wall, cpu := time.Since(start), cpuTime()-cpu0
+	cpu0 := cpuTime()
+	res, err := batch.Run(ctx, cfg, batch.Options{})
+	done, cpu := time.Now(), cpuTime()-cpu0
 	peakHeap := peak()
-	if run == nil {
-		return nil, fmt.Errorf("bench tree: run: %w", runErr)
+	if res == nil {
+		return nil, fmt.Errorf("bench tree: run: %w", err)
 	}
-	start = time.Now()
-	files, err := output.Write(cfg.Output.Dir, run, output.Options{Formats: cfg.Output.Format})
 	if err != nil {
-		return nil, fmt.Errorf("bench tree: write reports: %w", err)
+		return nil, fmt.Errorf("bench tree: %w", err)
 	}
-	reports := time.Since(start)
+	run, runErr := res.Run, res.Err
+	wall, reports := run.FinishedAt.Sub(run.StartedAt), done.Sub(run.FinishedAt)
 
 	r := &TreeReport{Version: ReportVersion, Nodes: nodesPerTopic(o), Calls: run.Usage.Calls, Requests: fake.Count(),
 		WallMS: ms(wall), PeakInFlight: fake.MaxInFlight(), ReportsMS: ms(reports),
@@ -195,7 +176,7 @@ func Tree(ctx context.Context, o TreeOptions) (*TreeReport, error) {
 			r.Unfinished++
 		}
 	}
-	r.TopicsReported = topicReports(files, run)
+	r.TopicsReported = topicReports(res.Files, run)
 	if runErr != nil && !errors.Is(runErr, context.Canceled) {
 		return r, fmt.Errorf("bench tree: run: %w", runErr)
 	}

@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
-	"slices"
 	"sync/atomic"
 	"time"
 
@@ -65,9 +64,10 @@ type builder interface {
 // Options tune a run. The zero value runs every topic with the configured
 // round limit and reports no events.
 type Options struct {
-	// Topics are the ids of the topics to run; empty runs them all. They run
-	// and appear in config order whatever the order given here.
-	Topics []string
+	// Selection names the topics and motions to play, in the order they
+	// run and appear (batch.Select makes it, in config order). nil plays
+	// every topic, and every motion when Motions is set.
+	Selection *tree.Selection
 	// MaxRounds overrides params.maxRounds when positive.
 	MaxRounds int
 	// Events receives progress events. It is called from many goroutines at
@@ -81,9 +81,8 @@ type Options struct {
 	// Logger receives one line per notable happening; nil discards them.
 	Logger *slog.Logger
 	// Motions, when set, makes Run also play the config's motions (protocol
-	// debates) at the same time as the topics, under the same call limits.
-	// When Topics or Motions.Motions names ids, only what they name runs;
-	// when neither does, every topic and motion runs.
+	// debates) at the same time as the topics, under the same call limits:
+	// those of Selection, or all of them. Its own Motions field is ignored.
 	Motions *MotionOptions
 }
 
@@ -118,9 +117,6 @@ func newEngine(cfg *configs.Config, c Completer, p builder, opt Options) *Engine
 	if opt.MaxRounds > 0 {
 		e.maxRounds = opt.MaxRounds
 	}
-	if e.maxRounds < 1 {
-		e.maxRounds = 1
-	}
 	if e.opt.Now == nil {
 		e.opt.Now = time.Now
 	}
@@ -143,12 +139,16 @@ func (e *Engine) Run(ctx context.Context) (*tree.Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	mo := e.opt.Motions
-	named := len(e.opt.Topics) > 0 || mo != nil && len(mo.Motions) > 0
-	if named && len(e.opt.Topics) == 0 {
-		topics = nil // only motions were named
+	var mo *MotionOptions
+	if e.opt.Motions != nil {
+		m := *e.opt.Motions
+		m.Motions = e.cfg.MotionIDs()
+		if sel := e.opt.Selection; sel != nil {
+			m.Motions = sel.Motions
+		}
+		mo = &m
 	}
-	playMotions := mo != nil && len(e.cfg.Motions) > 0 && (!named || len(mo.Motions) > 0)
+	playMotions := mo != nil && len(mo.Motions) > 0
 	run := &tree.Run{
 		SchemaVersion: tree.SchemaVersion,
 		StartedAt:     e.opt.Now(),
@@ -156,9 +156,6 @@ func (e *Engine) Run(ctx context.Context) (*tree.Run, error) {
 		MaxRounds:     e.maxRounds,
 		Judge:         participant(e.judge),
 		Topics:        make([]tree.Topic, len(topics)),
-	}
-	if run.Language == "" {
-		run.Language = "en"
 	}
 	for _, d := range e.debaters {
 		run.Debaters = append(run.Debaters, participant(d))
@@ -204,25 +201,19 @@ func (e *Engine) Run(ctx context.Context) (*tree.Run, error) {
 	return run, nil
 }
 
-// selected returns the topics to run in config order.
+// selected returns the topics of the selection, or every topic.
 func (e *Engine) selected() ([]configs.Topic, error) {
-	if len(e.opt.Topics) == 0 {
+	sel := e.opt.Selection
+	if sel == nil {
 		return e.cfg.Topics, nil
 	}
-	var out []configs.Topic
-	for _, t := range e.cfg.Topics {
-		if slices.Contains(e.opt.Topics, t.ID) {
-			out = append(out, t)
+	out := make([]configs.Topic, 0, len(sel.Topics))
+	for _, id := range sel.Topics {
+		t, ok := e.cfg.TopicByID(id)
+		if !ok {
+			return nil, fmt.Errorf("unknown topic %q (known: %v)", id, e.cfg.TopicIDs())
 		}
-	}
-	for _, id := range e.opt.Topics {
-		if !slices.ContainsFunc(e.cfg.Topics, func(t configs.Topic) bool { return t.ID == id }) {
-			known := make([]string, len(e.cfg.Topics))
-			for i, t := range e.cfg.Topics {
-				known[i] = t.ID
-			}
-			return nil, fmt.Errorf("unknown topic %q (known: %v)", id, known)
-		}
+		out = append(out, t)
 	}
 	return out, nil
 }
@@ -255,7 +246,7 @@ func messages(ms []prompts.Message) []providers.Message {
 // maxFailures is the number of consecutive failures that switch a
 // participant to its fallback model.
 func (e *Engine) maxFailures() int {
-	return max(e.cfg.Fallback.MaxConsecutiveFailures, 1)
+	return e.cfg.Fallback.MaxConsecutiveFailures
 }
 
 // retryDelay is the base of the backoff between two attempts of a call.

@@ -33,6 +33,15 @@ func (j *memJournal) Record(_ context.Context, k string, v []byte) error {
 	return nil
 }
 
+// Note and SetNote keep notes beside the calls, under keys no call has.
+func (j *memJournal) Note(ctx context.Context, name string) ([]byte, bool, error) {
+	return j.Lookup(ctx, "note:"+name)
+}
+
+func (j *memJournal) SetNote(ctx context.Context, name string, v []byte) error {
+	return j.Record(ctx, "note:"+name, v)
+}
+
 func TestJournaledReplaysCompletedCalls(t *testing.T) {
 	j := &memJournal{m: map[string][]byte{}}
 	var calls int

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -16,7 +15,6 @@ import (
 	"github.com/debatehq/debate/prompts"
 	"github.com/debatehq/debate/protocol"
 	"github.com/debatehq/debate/providers"
-	"github.com/debatehq/debate/store"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -24,11 +22,11 @@ import (
 // through: the same write pipeline and state machine the server uses.
 // *store.Store is one.
 type MotionStore interface {
-	Create(ctx context.Context, nd store.NewDebate) (store.Result, error)
-	Submit(ctx context.Context, w store.Write) (store.Result, error)
+	Create(ctx context.Context, nd protocol.NewDebate) (protocol.Result, error)
+	Submit(ctx context.Context, w protocol.Write) (protocol.Result, error)
 	Since(ctx context.Context, debateID string, afterSeq int) (protocol.Debate, []protocol.Argument, error)
-	Wait(ctx context.Context, debateID string, role protocol.Role, afterArgumentID string, timeout time.Duration) (store.WaitResult, error)
-	CreateDocument(ctx context.Context, nd store.NewDocument) (protocol.Document, bool, error)
+	Wait(ctx context.Context, debateID string, role protocol.Role, afterArgumentID string, timeout time.Duration) (protocol.WaitResult, error)
+	CreateDocument(ctx context.Context, nd protocol.NewDocument) (protocol.Document, bool, error)
 }
 
 // RolePrompts builds the messages of the protocol roles. *prompts.Roles is
@@ -56,8 +54,8 @@ type MotionOptions struct {
 	// the run it resumes, so that writes it repeats are replays, not
 	// duplicates. Required.
 	RunID string
-	// Motions are the ids of the motions to play; empty plays them all. They
-	// are played at once and returned in config order.
+	// Motions are the ids of the motions to play, in the order they are
+	// returned; empty plays them all. They are played at once.
 	Motions []string
 	// HumanWait is how long one wait for a human ruling lasts before the
 	// waiting is logged again; 0 means DefaultHumanWait.
@@ -65,7 +63,14 @@ type MotionOptions struct {
 	// Journal, when set, keeps the reasoning of every argument a model
 	// wrote, so that a resumed run reports the reasoning of the arguments
 	// an earlier run wrote. The database keeps the arguments alone.
-	Journal Journal
+	Journal Notebook
+}
+
+// Notebook keeps the notes of a run beside its journal of calls: what a
+// resumed run needs that is not the answer of a call. *store.Journal is one.
+type Notebook interface {
+	Note(ctx context.Context, name string) ([]byte, bool, error)
+	SetNote(ctx context.Context, name string, value []byte) error
 }
 
 // maxContentRunes is how much of an argument stays inline when the whole
@@ -119,18 +124,19 @@ func (e *Engine) RunMotions(ctx context.Context, opt MotionOptions) ([]tree.Moti
 	return out, nil
 }
 
-// selectedMotions returns the motions to play in config order.
+// selectedMotions returns the motions ids names, in that order, or every
+// motion when ids is empty.
 func (e *Engine) selectedMotions(ids []string) ([]configs.Motion, error) {
+	if len(ids) == 0 {
+		return e.cfg.Motions, nil
+	}
+	out := make([]configs.Motion, 0, len(ids))
 	for _, id := range ids {
-		if _, ok := e.cfg.MotionByID(id); !ok {
+		m, ok := e.cfg.MotionByID(id)
+		if !ok {
 			return nil, fmt.Errorf("unknown motion %q (known: %v)", id, e.cfg.MotionIDs())
 		}
-	}
-	var out []configs.Motion
-	for _, m := range e.cfg.Motions {
-		if len(ids) == 0 || slices.Contains(ids, m.ID) {
-			out = append(out, m)
-		}
+		out = append(out, m)
 	}
 	return out, nil
 }
@@ -325,7 +331,7 @@ func (mr *motionRun) fail(turn int, role protocol.Role, err error, raw string) (
 func (mr *motionRun) open(ctx context.Context) error {
 	st := mr.opt.Store
 	for i, d := range mr.m.Docs {
-		doc, _, err := st.CreateDocument(ctx, store.NewDocument{
+		doc, _, err := st.CreateDocument(ctx, protocol.NewDocument{
 			Title: d.Path, Content: d.Content,
 			ClientRequestID: fmt.Sprintf("%s:%s:doc:%d", mr.opt.RunID, mr.m.ID, i+1),
 		})
@@ -339,7 +345,7 @@ func (mr *motionRun) open(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("build the motion: %w", err)
 	}
-	nd := store.NewDebate{
+	nd := protocol.NewDebate{
 		ID: mr.debateID, Title: mr.m.Title, Type: protocol.DebateType(mr.proto.DebateType),
 		Content: text, ClientRequestID: mr.reqID(1, protocol.Proposer),
 	}
@@ -364,7 +370,7 @@ func (mr *motionRun) open(ctx context.Context) error {
 // toDocument stores a text too large for an argument as a document and
 // returns its beginning with a reference to the document.
 func (mr *motionRun) toDocument(ctx context.Context, reqID, text string) (string, error) {
-	doc, _, err := mr.opt.Store.CreateDocument(ctx, store.NewDocument{Title: "full text of " + reqID, Content: text, ClientRequestID: reqID + ":doc"})
+	doc, _, err := mr.opt.Store.CreateDocument(ctx, protocol.NewDocument{Title: "full text of " + reqID, Content: text, ClientRequestID: reqID + ":doc"})
 	if err != nil {
 		return "", fmt.Errorf("store the full text as a document: %w", err)
 	}
@@ -388,7 +394,7 @@ func cut(s string, n int) string {
 
 // submit writes w; a content too large for the store goes to a document and
 // the argument carries its beginning and the reference.
-func (mr *motionRun) submit(ctx context.Context, w store.Write) (store.Result, error) {
+func (mr *motionRun) submit(ctx context.Context, w protocol.Write) (protocol.Result, error) {
 	res, err := mr.opt.Store.Submit(ctx, w)
 	if protocol.CodeOf(err) == protocol.CodeContentTooLarge {
 		w.Content, err = mr.toDocument(ctx, w.ClientRequestID, w.Content)
@@ -490,7 +496,7 @@ func (mr *motionRun) opponentTurn(ctx context.Context, args []protocol.Argument,
 	newest := args[len(args)-1]
 	reqID := mr.reqID(newest.Seq+1, protocol.Opponent)
 	mr.keepReasoning(ctx, reqID, resp.Reasoning)
-	_, err = mr.submit(ctx, store.Write{
+	_, err = mr.submit(ctx, protocol.Write{
 		DebateID: mr.debateID, Type: protocol.Claim, Role: protocol.Opponent, TargetID: newest.ID,
 		Content: text, ClientRequestID: reqID,
 	})
@@ -575,7 +581,7 @@ func (mr *motionRun) proposerTurn(ctx context.Context, args []protocol.Argument,
 	newest := args[len(args)-1]
 	reqID := mr.reqID(newest.Seq+1, protocol.Proposer)
 	mr.keepReasoning(ctx, reqID, reasoning)
-	res, err := mr.submit(ctx, store.Write{
+	res, err := mr.submit(ctx, protocol.Write{
 		DebateID: mr.debateID, Type: typ, Role: protocol.Proposer, TargetID: newest.ID,
 		Content: content, ClientRequestID: reqID,
 	})
@@ -655,7 +661,7 @@ func (mr *motionRun) arbitratorTurn(ctx context.Context, args []protocol.Argumen
 	}
 	reqID := mr.reqID(newest.Seq+1, protocol.Arbitrator)
 	mr.keepReasoning(ctx, reqID, reasoning)
-	_, err = mr.submit(ctx, store.Write{
+	_, err = mr.submit(ctx, protocol.Write{
 		DebateID: mr.debateID, Type: protocol.Ruling, Role: protocol.Arbitrator, TargetID: newest.ID,
 		Content: content, Close: closeFlag, ClientRequestID: reqID,
 	})
@@ -702,9 +708,9 @@ func (mr *motionRun) record(ctx context.Context) {
 	}
 }
 
-// reasoningKey is the journal key of the reasoning of the write with the
-// given client_request_id.
-func reasoningKey(reqID string) string { return store.NoteKey("motion reasoning " + reqID) }
+// reasoningNote names the note of the reasoning of the write with the given
+// client_request_id.
+func reasoningNote(reqID string) string { return "motion reasoning " + reqID }
 
 // keepReasoning keeps the reasoning of the model answer about to be written
 // with reqID, before the write, so that no written argument loses it: in
@@ -718,7 +724,7 @@ func (mr *motionRun) keepReasoning(ctx context.Context, reqID, text string) {
 		return
 	}
 	// The answer is in hand: keep its reasoning even if the run is being stopped.
-	if err := mr.opt.Journal.Record(context.WithoutCancel(ctx), reasoningKey(reqID), []byte(text)); err != nil {
+	if err := mr.opt.Journal.SetNote(context.WithoutCancel(ctx), reasoningNote(reqID), []byte(text)); err != nil {
 		mr.e.log.Warn("journal record failed: a resumed run would not report this argument's reasoning", "motion", mr.m.ID, "err", err)
 	}
 }
@@ -730,7 +736,7 @@ func (mr *motionRun) reasoningOf(ctx context.Context, reqID string) string {
 	if text, ok := mr.reasoning[reqID]; ok || reqID == "" || mr.opt.Journal == nil {
 		return text
 	}
-	v, ok, err := mr.opt.Journal.Lookup(ctx, reasoningKey(reqID))
+	v, ok, err := mr.opt.Journal.Note(ctx, reasoningNote(reqID))
 	if err != nil {
 		mr.e.log.Warn("journal lookup failed: the report lacks an argument's reasoning", "motion", mr.m.ID, "err", err)
 	}

@@ -74,7 +74,7 @@ type motionRig struct {
 	st  *store.Store
 	ev  *recorder
 	// journal, when set, is the run's journal (nil: none).
-	journal Journal
+	journal Notebook
 }
 
 func newMotionRig(t *testing.T, cfg *configs.Config) *motionRig {
@@ -347,7 +347,7 @@ func actAsHuman(ctx context.Context, st *store.Store, debateID, content string, 
 			return err
 		}
 		if res.Action == protocol.Respond {
-			_, err := st.Submit(ctx, store.Write{DebateID: debateID, Type: protocol.Ruling, Role: protocol.Arbitrator,
+			_, err := st.Submit(ctx, protocol.Write{DebateID: debateID, Type: protocol.Ruling, Role: protocol.Arbitrator,
 				Content: content, Close: closeFlag, ClientRequestID: "human-" + content})
 			return err
 		}
@@ -387,7 +387,7 @@ func TestMotionResume(t *testing.T) {
 		// Stop the run once it waits for the ruling.
 		_, err := r.st.Wait(ctx, debateID, protocol.Arbitrator, "", 0)
 		for err == nil || protocol.CodeOf(err) == protocol.CodeDebateNotFound {
-			var res store.WaitResult
+			var res protocol.WaitResult
 			res, err = r.st.Wait(ctx, debateID, protocol.Arbitrator, "", time.Second)
 			if err == nil && res.Action == protocol.Respond {
 				cancel()
@@ -410,7 +410,7 @@ func TestMotionResume(t *testing.T) {
 	before := r.srv.Count()
 
 	// The person rules while nobody runs; the resumed run plays on from there.
-	if _, err := r.st.Submit(context.Background(), store.Write{DebateID: debateID, Type: protocol.Ruling, Role: protocol.Arbitrator,
+	if _, err := r.st.Submit(context.Background(), protocol.Write{DebateID: debateID, Type: protocol.Ruling, Role: protocol.Arbitrator,
 		Content: "Cap at 6 h.", ClientRequestID: "human-1"}); err != nil {
 		t.Fatal(err)
 	}
@@ -644,20 +644,20 @@ func TestRunMotionsSelection(t *testing.T) {
 }
 
 // TestRunTopicsAndMotions: Run plays topics and motions together when
-// Options.Motions is set, only what is named when ids are given, and sums
+// Options.Motions is set, only what the selection names when there is one, and sums
 // the usage of both.
 func TestRunTopicsAndMotions(t *testing.T) {
 	tests := []struct {
 		name        string
-		topics      []string
-		motions     []string
+		sel         *tree.Selection
 		wantTopics  int
 		wantMotions int
 		withMotions bool
 	}{
 		{name: "nothing named: everything", withMotions: true, wantTopics: 1, wantMotions: 1},
-		{name: "a topic named", topics: []string{"t1"}, withMotions: true, wantTopics: 1},
-		{name: "a motion named", motions: []string{"m1"}, withMotions: true, wantMotions: 1},
+		{name: "a topic selected", sel: &tree.Selection{Topics: []string{"t1"}}, withMotions: true, wantTopics: 1},
+		{name: "a motion selected", sel: &tree.Selection{Motions: []string{"m1"}}, withMotions: true, wantMotions: 1},
+		{name: "an empty slice of a sharded run", sel: &tree.Selection{Shard: &tree.Shard{Index: 2, Count: 3}}, withMotions: true},
 		{name: "no motion options: topics only", wantTopics: 1},
 	}
 	for _, tt := range tests {
@@ -676,9 +676,9 @@ func TestRunTopicsAndMotions(t *testing.T) {
 				}
 				return s.answer(ctx, r)
 			})
-			opt := Options{Topics: tt.topics}
+			opt := Options{Selection: tt.sel}
 			if tt.withMotions {
-				opt.Motions = &MotionOptions{Store: openStore(t), Roles: rolePrompts(t), RunID: "r1", Motions: tt.motions}
+				opt.Motions = &MotionOptions{Store: openStore(t), Roles: rolePrompts(t), RunID: "r1"}
 			}
 			run, err := New(cfg, c, promptSet(t), opt).Run(context.Background())
 			if err != nil {
@@ -697,7 +697,7 @@ func TestRunTopicsAndMotions(t *testing.T) {
 				}
 				sum = sum.Add(m.Usage)
 			}
-			if run.Usage != sum || sum.Calls == 0 {
+			if run.Usage != sum || (sum.Calls == 0) != (tt.wantTopics+tt.wantMotions == 0) {
 				t.Errorf("run usage %+v, want the sum of topics and motions %+v", run.Usage, sum)
 			}
 			if !run.Finished() {

@@ -33,10 +33,10 @@ type CallPreview struct {
 }
 
 // NewPreview builds the round-1 position calls of the selected topics (all
-// when topics is empty) with the same code a run uses, so a dry run shows
-// exactly what would be sent.
-func NewPreview(cfg *configs.Config, p *prompts.Set, topics []string) (*Preview, error) {
-	e := newEngine(cfg, nil, p, Options{Topics: topics})
+// when sel is nil) with the same code a run uses, so a dry run shows exactly
+// what would be sent.
+func NewPreview(cfg *configs.Config, p *prompts.Set, sel *tree.Selection) (*Preview, error) {
+	e := newEngine(cfg, nil, p, Options{Selection: sel})
 	selected, err := e.selected()
 	if err != nil {
 		return nil, err
@@ -96,13 +96,20 @@ type MotionPreview struct {
 	Messages  []providers.Message
 }
 
-// NewMotionPreviews builds the previews of the selected motions (all when ids
-// is empty), in config order, with the code a run uses.
-func NewMotionPreviews(cfg *configs.Config, roles RolePrompts, ids []string) ([]MotionPreview, error) {
+// NewMotionPreviews builds the previews of the selected motions (all when sel
+// is nil), in the selection's order, with the code a run uses.
+func NewMotionPreviews(cfg *configs.Config, roles RolePrompts, sel *tree.Selection) ([]MotionPreview, error) {
 	if cfg.Protocol == nil {
 		return nil, nil
 	}
 	e := newEngine(cfg, nil, nil, Options{})
+	var ids []string
+	if sel != nil {
+		if len(sel.Motions) == 0 {
+			return nil, nil
+		}
+		ids = sel.Motions
+	}
 	motions, err := e.selectedMotions(ids)
 	if err != nil {
 		return nil, err

@@ -35,7 +35,7 @@ func TestCheckResults(t *testing.T) {
 	var got []string
 	for _, r := range rows {
 		got = append(got, r.Participant+" "+r.Model+" "+r.Result)
-		if r.Host != "providertest.invalid" {
+		if r.Host != "scripted.invalid" {
 			t.Errorf("host %q", r.Host)
 		}
 	}

@@ -23,7 +23,7 @@ func (s *Server) createDebate(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	res, err := s.st.Create(r.Context(), store.NewDebate{ID: req.DebateID, Title: req.Title,
+	res, err := s.st.Create(r.Context(), protocol.NewDebate{ID: req.DebateID, Title: req.Title,
 		Type: protocol.DebateType(req.DebateType), Content: req.MotionContent, ClientRequestID: req.ClientRequestID})
 	s.writeResult(w, r, res, err)
 }
@@ -74,9 +74,9 @@ func (s *Server) deleteDebate(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) submitClaim(w http.ResponseWriter, r *http.Request) {
-	s.submit(w, r, func(body []byte) (store.Write, error) {
+	s.submit(w, r, func(body []byte) (protocol.Write, error) {
 		req, err := api.DecodeClaim(body)
-		return store.Write{Type: protocol.Claim, Role: protocol.Role(req.Role), TargetID: req.TargetID,
+		return protocol.Write{Type: protocol.Claim, Role: protocol.Role(req.Role), TargetID: req.TargetID,
 			Content: req.Content, ClientRequestID: req.ClientRequestID}, err
 	})
 }
@@ -89,10 +89,10 @@ func (s *Server) submitResolution(w http.ResponseWriter, r *http.Request) {
 	s.submit(w, r, targeted(protocol.Resolution))
 }
 
-func targeted(t protocol.ArgType) func([]byte) (store.Write, error) {
-	return func(body []byte) (store.Write, error) {
+func targeted(t protocol.ArgType) func([]byte) (protocol.Write, error) {
+	return func(body []byte) (protocol.Write, error) {
 		req, err := api.DecodeTargeted(body)
-		return store.Write{Type: t, Role: protocol.Proposer, TargetID: req.TargetID,
+		return protocol.Write{Type: t, Role: protocol.Proposer, TargetID: req.TargetID,
 			Content: req.Content, ClientRequestID: req.ClientRequestID}, err
 	}
 }
@@ -101,9 +101,9 @@ func (s *Server) submitIntervention(w http.ResponseWriter, r *http.Request) {
 	s.submit(w, r, decodeIntervention)
 }
 
-func decodeIntervention(body []byte) (store.Write, error) {
+func decodeIntervention(body []byte) (protocol.Write, error) {
 	req, err := api.DecodeIntervention(body)
-	return store.Write{Type: protocol.Intervention, Role: protocol.Arbitrator,
+	return protocol.Write{Type: protocol.Intervention, Role: protocol.Arbitrator,
 		Content: req.Content, ClientRequestID: req.ClientRequestID}, err
 }
 
@@ -111,14 +111,14 @@ func (s *Server) submitRuling(w http.ResponseWriter, r *http.Request) {
 	s.submit(w, r, decodeRuling)
 }
 
-func decodeRuling(body []byte) (store.Write, error) {
+func decodeRuling(body []byte) (protocol.Write, error) {
 	req, err := api.DecodeRuling(body)
-	return store.Write{Type: protocol.Ruling, Role: protocol.Arbitrator,
+	return protocol.Write{Type: protocol.Ruling, Role: protocol.Arbitrator,
 		Content: req.Content, Close: req.Close, ClientRequestID: req.ClientRequestID}, err
 }
 
 // submit reads and decodes a write's body and runs it through the store.
-func (s *Server) submit(w http.ResponseWriter, r *http.Request, decode func([]byte) (store.Write, error)) {
+func (s *Server) submit(w http.ResponseWriter, r *http.Request, decode func([]byte) (protocol.Write, error)) {
 	wr, err := decodeBody(s, w, r, decode)
 	if err != nil {
 		s.writeError(w, r, err)
@@ -131,7 +131,7 @@ func (s *Server) submit(w http.ResponseWriter, r *http.Request, decode func([]by
 
 // writeResult answers a write: 201 with the argument and the debate, for a
 // replay too.
-func (s *Server) writeResult(w http.ResponseWriter, r *http.Request, res store.Result, err error) {
+func (s *Server) writeResult(w http.ResponseWriter, r *http.Request, res protocol.Result, err error) {
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -140,7 +140,7 @@ func (s *Server) writeResult(w http.ResponseWriter, r *http.Request, res store.R
 	s.writeData(w, r, http.StatusCreated, &out)
 }
 
-func writeResult(res store.Result) api.WriteResult {
+func writeResult(res protocol.Result) api.WriteResult {
 	out := api.WriteResult{Debate: api.FromDebate(res.Debate), Argument: api.FromArgument(res.Argument), Replay: res.Replay}
 	if res.AutoRuling != nil {
 		a := api.FromArgument(*res.AutoRuling)
@@ -222,7 +222,7 @@ func actions(st protocol.State, role protocol.Role) []string {
 // wait runs the store's Wait for a poll. A poll that waits counts in Waiting
 // and, when the server begins to shut down, answers at once with what is
 // there then; one that does not wait needs neither.
-func (s *Server) wait(ctx context.Context, id string, role protocol.Role, after string, wait time.Duration) (store.WaitResult, error) {
+func (s *Server) wait(ctx context.Context, id string, role protocol.Role, after string, wait time.Duration) (protocol.WaitResult, error) {
 	if wait <= 0 {
 		return s.st.Wait(ctx, id, role, after, 0)
 	}
@@ -245,7 +245,7 @@ func (s *Server) createDocument(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	doc, replay, err := s.st.CreateDocument(r.Context(), store.NewDocument{Title: req.Title, Content: req.Content, ClientRequestID: req.ClientRequestID})
+	doc, replay, err := s.st.CreateDocument(r.Context(), protocol.NewDocument{Title: req.Title, Content: req.Content, ClientRequestID: req.ClientRequestID})
 	s.writeDocument(w, r, http.StatusCreated, doc, replay, err)
 }
 

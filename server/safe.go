@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/debatehq/debate/internal/loopback"
 	"github.com/debatehq/debate/protocol"
 	"github.com/debatehq/debate/server/api"
 )
@@ -51,16 +52,12 @@ func (s *Server) withSafety(next http.Handler) http.Handler {
 // interface (localhost, a name under .localhost, 127.0.0.0/8, ::1) or the
 // address the server listens on, when that is an IP address.
 func (s *Server) localHost(host string) bool {
-	h := strings.TrimSuffix(strings.ToLower(hostOnly(host)), ".")
-	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
+	if loopback.Host(host) {
 		return true
 	}
-	ip, err := netip.ParseAddr(h)
+	ip, err := netip.ParseAddr(strings.TrimSuffix(hostOnly(host), "."))
 	if err != nil || ip.Zone() != "" {
 		return false
-	}
-	if ip.IsLoopback() {
-		return true
 	}
 	listen, ok := s.listenIP.Load().(net.IP)
 	return ok && !listen.IsUnspecified() && listen.Equal(ip.AsSlice())

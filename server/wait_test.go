@@ -14,6 +14,7 @@ import (
 	"github.com/coder/websocket"
 	"github.com/coder/websocket/wsjson"
 
+	"github.com/debatehq/debate/protocol"
 	"github.com/debatehq/debate/server/api"
 	"github.com/debatehq/debate/store"
 )
@@ -88,7 +89,7 @@ func TestShutdownDrainsLongPoll(t *testing.T) {
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ctx, ln) }()
 	base := "http://" + ln.Addr().String()
-	res, err := st.Create(context.Background(), store.NewDebate{ID: "d1", Title: "t", Type: "general_debate", Content: "m", ClientRequestID: "k"})
+	res, err := st.Create(context.Background(), protocol.NewDebate{ID: "d1", Title: "t", Type: "general_debate", Content: "m", ClientRequestID: "k"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,6 @@ import (
 
 	"github.com/debatehq/debate/protocol"
 	"github.com/debatehq/debate/server/api"
-	"github.com/debatehq/debate/store"
 )
 
 // wsWriteTimeout bounds one frame write (and one ping's pong) so that a
@@ -190,7 +189,7 @@ func (s *Server) wsHandle(ctx context.Context, typ websocket.MessageType, data [
 	if kind == "" {
 		kind = m.Event
 	}
-	var decode func([]byte) (store.Write, error)
+	var decode func([]byte) (protocol.Write, error)
 	switch kind {
 	case api.FrameSubmitIntervention:
 		decode = decodeIntervention

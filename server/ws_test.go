@@ -10,6 +10,7 @@ import (
 	"github.com/coder/websocket"
 	"github.com/coder/websocket/wsjson"
 
+	"github.com/debatehq/debate/protocol"
 	"github.com/debatehq/debate/server/api"
 	"github.com/debatehq/debate/store"
 )
@@ -67,7 +68,7 @@ func TestWebSocket(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer other.Close()
-	if _, err := other.Submit(context.Background(), store.Write{DebateID: "d1", Type: "APPEAL", Role: "proposer",
+	if _, err := other.Submit(context.Background(), protocol.Write{DebateID: "d1", Type: "APPEAL", Role: "proposer",
 		TargetID: na.Argument.ID, Content: "Rule.", ClientRequestID: "a1"}); err != nil {
 		t.Fatal(err)
 	}

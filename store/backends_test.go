@@ -28,11 +28,18 @@ var backends = []struct {
 // (skipped when PostgreSQL is not installed, unless CI is set).
 func forBackends(t *testing.T, test func(t *testing.T, db string)) {
 	for _, b := range backends {
-		t.Run(b.name, func(t *testing.T) { test(t, b.db(t)) })
+		t.Run(b.name, func(t *testing.T) {
+			t.Parallel()
+			test(t, b.db(t))
+		})
 	}
 }
 
+// sqliteOf returns the SQLite backend of s, for tests that look inside it.
+func sqliteOf(s *Store) *sqliteDB { return s.db.(*sqliteDB) }
+
 func TestIsPostgres(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		db   string
 		want bool
@@ -67,6 +74,7 @@ func FuzzParseNotice(f *testing.F) {
 }
 
 func TestNoticeRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		id  string
 		seq int
@@ -81,6 +89,7 @@ func TestNoticeRoundTrip(t *testing.T) {
 // Replicas opening a new database at once migrate it exactly once; the
 // version is kept in the database and a newer one is refused.
 func TestPostgresMigrations(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := pgtest.Database(t)
 	var wg sync.WaitGroup
@@ -127,6 +136,7 @@ func TestPostgresMigrations(t *testing.T) {
 
 // A password in the URL never reaches an error message.
 func TestPostgresErrorsHidePassword(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	for _, db := range []string{
 		"postgres://debate:hunter2@127.0.0.1:1/nothing?connect_timeout=2",
@@ -146,6 +156,7 @@ func TestPostgresErrorsHidePassword(t *testing.T) {
 // pipeline does: a second argument with a taken seq or client_request_id is
 // refused by the database itself.
 func TestPostgresConstraints(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := pgtest.Database(t)
 	s := openAt(t, db, Options{})
@@ -171,6 +182,7 @@ func TestPostgresConstraints(t *testing.T) {
 // a proxy cut it) still wakes its waiters on another replica's writes: it
 // reconnects, and the safety poll covers the gap.
 func TestPostgresListenerReconnects(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := pgtest.Database(t)
 	a, b := openAt(t, db, Options{}), openAt(t, db, Options{})
@@ -186,7 +198,7 @@ func TestPostgresListenerReconnects(t *testing.T) {
 		t.Fatalf("terminated %d listeners (%v), want both replicas'", killed, err)
 	}
 	type out struct {
-		res WaitResult
+		res protocol.WaitResult
 		err error
 	}
 	done := make(chan out, 1)
@@ -194,7 +206,7 @@ func TestPostgresListenerReconnects(t *testing.T) {
 		res, err := a.Wait(ctx, "d", protocol.Proposer, motion.ID, waitLong)
 		done <- out{res, err}
 	}()
-	waitSubscribed(t, a, 1)
+	waitSubscribed(a, 1)
 	written := claim(t, b, "d", protocol.Opponent, motion.ID, "k1")
 	got := <-done
 	if got.err != nil || got.res.Argument.ID != written.ID {
@@ -207,6 +219,7 @@ func TestPostgresListenerReconnects(t *testing.T) {
 // and the ruling rule holds by it (checkMigrated). A replica of that version
 // still running afterwards keeps it too when it adds a RULING.
 func TestPostgresMigrationFromVersion1(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := pgtest.Database(t)
 	conn, err := pgx.Connect(ctx, db)

@@ -28,8 +28,8 @@ var errClosed = errors.New("store is closed")
 // op is one Create or Submit waiting to be written.
 type op struct {
 	ctx    context.Context
-	create *NewDebate // exactly one of create and write is set
-	write  *Write
+	create *protocol.NewDebate // exactly one of create and write is set
+	write  *protocol.Write
 	done   chan outcome // receives the outcome; buffered
 
 	// taken and gone are guarded by writer.mu. Once the writer has taken the
@@ -45,7 +45,7 @@ type op struct {
 }
 
 type outcome struct {
-	res Result
+	res protocol.Result
 	err error
 }
 
@@ -74,12 +74,15 @@ func (o *op) wrap(err error) error {
 // caller. Nobody waits for more writes to arrive: the caller taking the token
 // only yields once, so that writers already runnable queue first (see batch).
 type writer struct {
-	s     *Store
+	db    *sqliteDB
 	token chan struct{} // holds a value while a caller runs a batch
 
 	mu     sync.Mutex
 	queue  []*op // in arrival order
 	closed bool
+	// grown is broadcast when a write joins the queue and when the writer
+	// closes; tests wait on it to order what they queue.
+	grown *sync.Cond
 
 	commits    atomic.Int64 // batches committed
 	fromMemory atomic.Int64 // writes whose head was not read from the database
@@ -94,11 +97,11 @@ func (w *writer) sawVersion(v int64, err error) bool {
 	current := false
 	switch {
 	case err != nil || w.version == 0:
-		w.s.heads.reset() // nothing to compare with
+		w.db.heads.reset() // nothing to compare with
 	case v != w.version:
-		w.s.heads.foreign()
+		w.db.heads.foreign()
 	default:
-		w.s.heads.verified()
+		w.db.heads.verified()
 		current = true
 	}
 	if err == nil {
@@ -119,30 +122,33 @@ func (w *writer) verify() bool {
 	}
 	defer func() { <-w.token }()
 	var v int64
-	err := w.s.stmts.version.QueryRowContext(context.Background()).Scan(&v)
+	err := w.db.stmts.version.QueryRowContext(context.Background()).Scan(&v)
 	w.sawVersion(v, err)
-	return err == nil && v == w.version && w.s.heads.current()
+	return err == nil && v == w.version && w.db.heads.current()
 }
 
-func newWriter(s *Store) *writer {
-	return &writer{s: s, token: make(chan struct{}, 1)}
+func newWriter(db *sqliteDB) *writer {
+	w := &writer{db: db, token: make(chan struct{}, 1)}
+	w.grown = sync.NewCond(&w.mu)
+	return w
 }
 
 // do writes o and returns its outcome. If ctx ends while o is still queued,
 // o is withdrawn and do returns ctx's error; once o is taken into a batch, do
 // waits for that batch to commit and returns o's outcome.
-func (w *writer) do(ctx context.Context, o *op) (Result, error) {
+func (w *writer) do(ctx context.Context, o *op) (protocol.Result, error) {
 	if err := ctx.Err(); err != nil {
-		return Result{}, o.wrap(err)
+		return protocol.Result{}, o.wrap(err)
 	}
 	o.ctx = ctx
 	o.done = make(chan outcome, 1)
 	w.mu.Lock()
 	if w.closed {
 		w.mu.Unlock()
-		return Result{}, o.wrap(errClosed)
+		return protocol.Result{}, o.wrap(errClosed)
 	}
 	w.queue = append(w.queue, o)
+	w.grown.Broadcast()
 	w.mu.Unlock()
 
 	// Every caller with a write queued waits here, so whenever the token is
@@ -165,7 +171,7 @@ func (w *writer) do(ctx context.Context, o *op) (Result, error) {
 			if !o.taken {
 				o.gone = true
 				w.mu.Unlock()
-				return Result{}, o.wrap(ctx.Err())
+				return protocol.Result{}, o.wrap(ctx.Err())
 			}
 			w.mu.Unlock()
 			cancelled = nil // taken: wait for the outcome
@@ -178,6 +184,7 @@ func (w *writer) do(ctx context.Context, o *op) (Result, error) {
 func (w *writer) close() {
 	w.mu.Lock()
 	w.closed = true
+	w.grown.Broadcast()
 	w.mu.Unlock()
 	w.token <- struct{}{}
 	w.failQueued(errClosed)
@@ -258,7 +265,7 @@ func (w *writer) giveBack(ops []*op) {
 // batch writes one batch; the caller holds the token. After close began it
 // fails what is queued instead.
 func (w *writer) batch() {
-	s := w.s
+	db := w.db
 	bg := context.Background()
 	w.mu.Lock()
 	closed := w.closed
@@ -267,7 +274,7 @@ func (w *writer) batch() {
 		w.failQueued(errClosed)
 		return
 	}
-	conn, err := s.w.Conn(bg)
+	conn, err := db.w.Conn(bg)
 	if err != nil {
 		w.fail(err)
 		return
@@ -277,10 +284,10 @@ func (w *writer) batch() {
 		// since the last batch) put in the WAL, for the checkpointer.
 		n, err := frames(conn)
 		if err != nil {
-			s.opts.Logger.Error("store: count WAL frames", "err", err)
-			n = s.ckpt.every
+			db.opts.Logger.Error("store: count WAL frames", "err", err)
+			n = db.ckpt.every
 		}
-		s.ckpt.committed(n)
+		db.ckpt.committed(n)
 		conn.Close()
 	}()
 	tx, err := conn.BeginTx(bg, nil)
@@ -300,19 +307,19 @@ func (w *writer) batch() {
 		return
 	}
 	var version int64
-	err = tx.StmtContext(bg, s.stmts.version).QueryRowContext(bg).Scan(&version)
-	b := &batchTx{s: s, tx: tx, fromHeads: w.sawVersion(version, err),
-		head: tx.StmtContext(bg, s.stmts.head), target: tx.StmtContext(bg, s.stmts.target),
-		existing: tx.StmtContext(bg, s.stmts.existing), insert: tx.StmtContext(bg, s.stmts.insert),
-		update: tx.StmtContext(bg, s.stmts.update)}
+	err = tx.StmtContext(bg, db.stmts.version).QueryRowContext(bg).Scan(&version)
+	b := &batchTx{db: db, tx: tx, fromHeads: w.sawVersion(version, err),
+		head: tx.StmtContext(bg, db.stmts.head), target: tx.StmtContext(bg, db.stmts.target),
+		existing: tx.StmtContext(bg, db.stmts.existing), insert: tx.StmtContext(bg, db.stmts.insert),
+		update: tx.StmtContext(bg, db.stmts.update)}
 	// A lone write needs no savepoint: if it fails, the transaction is rolled
 	// back instead of committed. A RESOLUTION is never alone: its RULING
 	// follows, and must not undo it.
 	b.solo = len(ops) == 1 && (ops[0].write == nil || ops[0].write.Type != protocol.Resolution)
 	if !b.solo {
-		b.sp = tx.StmtContext(bg, s.stmts.savepoint)
-		b.release = tx.StmtContext(bg, s.stmts.release)
-		b.rollbackTo = tx.StmtContext(bg, s.stmts.rollbackTo)
+		b.sp = tx.StmtContext(bg, db.stmts.savepoint)
+		b.release = tx.StmtContext(bg, db.stmts.release)
+		b.rollbackTo = tx.StmtContext(bg, db.stmts.rollbackTo)
 	}
 	for i, o := range ops {
 		if err := o.ctx.Err(); err != nil {
@@ -362,8 +369,8 @@ func (w *writer) answer(ops []*op) {
 		if res.AutoRuling != nil {
 			newest = *res.AutoRuling
 		}
-		w.s.heads.committed(res.Debate, newest, o.lastWord)
-		w.s.hub.notify(newest.DebateID, newest.Seq)
+		w.db.heads.committed(res.Debate, newest, o.lastWord)
+		w.db.hub.notify(newest.DebateID, newest.Seq)
 	}
 	for _, o := range ops {
 		o.done <- o.out
@@ -372,7 +379,7 @@ func (w *writer) answer(ops []*op) {
 
 // batchTx is the transaction of one batch with its statements.
 type batchTx struct {
-	s                                      *Store
+	db                                     *sqliteDB
 	tx                                     *sql.Tx
 	head, target, existing, insert, update *sql.Stmt
 	sp, release, rollbackTo                *sql.Stmt // nil when solo
@@ -425,7 +432,7 @@ func (b *batchTx) end(failed bool) error {
 // o.out; an error return means the transaction is lost.
 func (b *batchTx) run(o *op) error {
 	o.ran = true
-	var res Result
+	var res protocol.Result
 	var err error
 	if o.create != nil {
 		res, err = b.create(*o.create)
@@ -448,7 +455,7 @@ func (b *batchTx) run(o *op) error {
 		return e
 	}
 	if err != nil {
-		b.s.opts.Logger.Error("auto-ruling failed; the resolution stands", "debate", o.write.DebateID, "resolution", res.Argument.ID, "err", err)
+		b.db.opts.Logger.Error("auto-ruling failed; the resolution stands", "debate", o.write.DebateID, "resolution", res.Argument.ID, "err", err)
 		return nil
 	}
 	b.wrote(auto.Debate, auto.Argument, lastWord)

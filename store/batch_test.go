@@ -6,7 +6,6 @@ import (
 	"errors"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/debatehq/debate/protocol"
 )
@@ -45,30 +44,29 @@ func holdWriteLock(t *testing.T, path string) (release func()) {
 }
 
 // waitQueued blocks until n writes are queued on s (the leader's own counts).
-func waitQueued(t *testing.T, s *Store, n int) {
-	t.Helper()
-	for i := 0; ; i++ {
-		s.wr.mu.Lock()
-		q := len(s.wr.queue)
-		s.wr.mu.Unlock()
-		if q >= n {
-			return
-		}
-		if i > 10000 {
-			t.Fatalf("%d writes queued, want %d", q, n)
-		}
-		time.Sleep(time.Millisecond)
+func waitQueued(s *Store, n int) {
+	waitWriter(s, func(w *writer) bool { return len(w.queue) >= n })
+}
+
+// waitWriter blocks until done holds for s's writer, checked with its lock
+// held each time a write joins the queue or the writer closes.
+func waitWriter(s *Store, done func(*writer) bool) {
+	w := sqliteOf(s).wr
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for !done(w) {
+		w.grown.Wait()
 	}
 }
 
 type submitted struct {
-	res Result
+	res protocol.Result
 	err error
 }
 
 // queueWrites starts each write in turn, waiting until it is queued before
 // starting the next, so that queue order is the order given.
-func queueWrites(t *testing.T, s *Store, ctxs []context.Context, ops []func(context.Context) (Result, error)) []chan submitted {
+func queueWrites(t *testing.T, s *Store, ctxs []context.Context, ops []func(context.Context) (protocol.Result, error)) []chan submitted {
 	t.Helper()
 	out := make([]chan submitted, len(ops))
 	for i, f := range ops {
@@ -81,7 +79,7 @@ func queueWrites(t *testing.T, s *Store, ctxs []context.Context, ops []func(cont
 			res, err := f(ctx)
 			out[i] <- submitted{res, err}
 		}()
-		waitQueued(t, s, i+1)
+		waitQueued(s, i+1)
 	}
 	return out
 }
@@ -91,6 +89,7 @@ func queueWrites(t *testing.T, s *Store, ctxs []context.Context, ops []func(cont
 // in the same batch, one creates a debate and the next replays that create.
 // Each caller must get its own outcome, and seq must stay contiguous.
 func TestBatchOutcomes(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "debate.db")
 	s := openAt(t, path, Options{})
@@ -99,46 +98,46 @@ func TestBatchOutcomes(t *testing.T) {
 	ch, cancel := s.Subscribe("d")
 	defer cancel()
 
-	submit := func(w Write) func(context.Context) (Result, error) {
+	submit := func(w protocol.Write) func(context.Context) (protocol.Result, error) {
 		w.DebateID = "d"
-		return func(ctx context.Context) (Result, error) { return s.Submit(ctx, w) }
+		return func(ctx context.Context) (protocol.Result, error) { return s.Submit(ctx, w) }
 	}
-	create := NewDebate{ID: "e", Title: "E", Type: protocol.GeneralDebate, Content: "motion of e", ClientRequestID: "ce"}
+	create := protocol.NewDebate{ID: "e", Title: "E", Type: protocol.GeneralDebate, Content: "motion of e", ClientRequestID: "ce"}
 	tests := []struct {
 		name   string
-		do     func(context.Context) (Result, error)
+		do     func(context.Context) (protocol.Result, error)
 		code   protocol.Code
 		replay bool
 		seq    int
 		state  protocol.State
 	}{
-		{name: "opponent claim", do: submit(Write{Type: protocol.Claim, Role: protocol.Opponent, TargetID: motion.ID, Content: "c1", ClientRequestID: "k1"}),
+		{name: "opponent claim", do: submit(protocol.Write{Type: protocol.Claim, Role: protocol.Opponent, TargetID: motion.ID, Content: "c1", ClientRequestID: "k1"}),
 			seq: 2, state: protocol.AwaitingProposer},
-		{name: "opponent again, refused", do: submit(Write{Type: protocol.Claim, Role: protocol.Opponent, TargetID: motion.ID, Content: "c", ClientRequestID: "k2"}),
+		{name: "opponent again, refused", do: submit(protocol.Write{Type: protocol.Claim, Role: protocol.Opponent, TargetID: motion.ID, Content: "c", ClientRequestID: "k2"}),
 			code: protocol.CodeActionNotAllowed},
-		{name: "replay of the first claim", do: submit(Write{Type: protocol.Claim, Role: protocol.Opponent, TargetID: motion.ID, Content: "changed", ClientRequestID: "k1"}),
+		{name: "replay of the first claim", do: submit(protocol.Write{Type: protocol.Claim, Role: protocol.Opponent, TargetID: motion.ID, Content: "changed", ClientRequestID: "k1"}),
 			replay: true, seq: 2, state: protocol.AwaitingProposer},
-		{name: "foreign target, refused", do: submit(Write{Type: protocol.Claim, Role: protocol.Proposer, TargetID: other.ID, Content: "c", ClientRequestID: "k3"}),
+		{name: "foreign target, refused", do: submit(protocol.Write{Type: protocol.Claim, Role: protocol.Proposer, TargetID: other.ID, Content: "c", ClientRequestID: "k3"}),
 			code: protocol.CodeInvalidInput},
-		{name: "create", do: func(ctx context.Context) (Result, error) { return s.Create(ctx, create) },
+		{name: "create", do: func(ctx context.Context) (protocol.Result, error) { return s.Create(ctx, create) },
 			seq: 1, state: protocol.AwaitingOpponent},
-		{name: "replay of the create", do: func(ctx context.Context) (Result, error) { return s.Create(ctx, create) },
+		{name: "replay of the create", do: func(ctx context.Context) (protocol.Result, error) { return s.Create(ctx, create) },
 			replay: true, seq: 1, state: protocol.AwaitingOpponent},
-		{name: "unknown debate", do: func(ctx context.Context) (Result, error) {
-			return s.Submit(ctx, Write{DebateID: "ghost", Type: protocol.Intervention, Role: protocol.Arbitrator})
+		{name: "unknown debate", do: func(ctx context.Context) (protocol.Result, error) {
+			return s.Submit(ctx, protocol.Write{DebateID: "ghost", Type: protocol.Intervention, Role: protocol.Arbitrator})
 		}, code: protocol.CodeDebateNotFound},
 	}
-	ops := make([]func(context.Context) (Result, error), len(tests))
+	ops := make([]func(context.Context) (protocol.Result, error), len(tests))
 	for i, tt := range tests {
 		ops[i] = tt.do
 	}
 
 	release := holdWriteLock(t, path)
-	before := s.wr.commits.Load()
+	before := sqliteOf(s).wr.commits.Load()
 	outs := queueWrites(t, s, nil, ops)
 	release()
 
-	var first Result
+	var first protocol.Result
 	for i, tt := range tests {
 		got := <-outs[i]
 		if tt.code != "" {
@@ -161,7 +160,7 @@ func TestBatchOutcomes(t *testing.T) {
 			}
 		}
 	}
-	if n := s.wr.commits.Load() - before; n != 1 {
+	if n := sqliteOf(s).wr.commits.Load() - before; n != 1 {
 		t.Errorf("%d commits for the batch, want 1", n)
 	}
 	select {
@@ -185,6 +184,7 @@ func TestBatchOutcomes(t *testing.T) {
 // TestBatchResolution puts a RESOLUTION and writes to other debates in one
 // batch: the RULING that closes the debate follows in the same batch.
 func TestBatchResolution(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "debate.db")
 	s := openAt(t, path, Options{})
 	motion := mustCreate(t, s, "d")
@@ -192,15 +192,15 @@ func TestBatchResolution(t *testing.T) {
 	m2 := mustCreate(t, s, "d2")
 
 	release := holdWriteLock(t, path)
-	outs := queueWrites(t, s, nil, []func(context.Context) (Result, error){
-		func(ctx context.Context) (Result, error) {
-			return s.Submit(ctx, Write{DebateID: "d2", Type: protocol.Claim, Role: protocol.Opponent, TargetID: m2.ID, Content: "c", ClientRequestID: "a"})
+	outs := queueWrites(t, s, nil, []func(context.Context) (protocol.Result, error){
+		func(ctx context.Context) (protocol.Result, error) {
+			return s.Submit(ctx, protocol.Write{DebateID: "d2", Type: protocol.Claim, Role: protocol.Opponent, TargetID: m2.ID, Content: "c", ClientRequestID: "a"})
 		},
-		func(ctx context.Context) (Result, error) {
-			return s.Submit(ctx, Write{DebateID: "d", Type: protocol.Resolution, Role: protocol.Proposer, TargetID: c.ID, Content: "agreed", ClientRequestID: "k2"})
+		func(ctx context.Context) (protocol.Result, error) {
+			return s.Submit(ctx, protocol.Write{DebateID: "d", Type: protocol.Resolution, Role: protocol.Proposer, TargetID: c.ID, Content: "agreed", ClientRequestID: "k2"})
 		},
-		func(ctx context.Context) (Result, error) {
-			return s.Submit(ctx, Write{DebateID: "d", Type: protocol.Claim, Role: protocol.Proposer, TargetID: c.ID, Content: "late", ClientRequestID: "k3"})
+		func(ctx context.Context) (protocol.Result, error) {
+			return s.Submit(ctx, protocol.Write{DebateID: "d", Type: protocol.Claim, Role: protocol.Proposer, TargetID: c.ID, Content: "late", ClientRequestID: "k3"})
 		},
 	})
 	release()
@@ -218,6 +218,7 @@ func TestBatchResolution(t *testing.T) {
 // leader's own and a follower's: both callers get ctx's error and nothing of
 // theirs is written, while the write between them is.
 func TestQueuedCancel(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "debate.db")
 	s := openAt(t, path, Options{})
@@ -226,13 +227,13 @@ func TestQueuedCancel(t *testing.T) {
 
 	lctx, lcancel := context.WithCancel(ctx)
 	fctx, fcancel := context.WithCancel(ctx)
-	write := func(debate, key string, role protocol.Role) func(context.Context) (Result, error) {
-		return func(ctx context.Context) (Result, error) {
-			return s.Submit(ctx, Write{DebateID: debate, Type: protocol.Claim, Role: role, TargetID: motion.ID, Content: key, ClientRequestID: key})
+	write := func(debate, key string, role protocol.Role) func(context.Context) (protocol.Result, error) {
+		return func(ctx context.Context) (protocol.Result, error) {
+			return s.Submit(ctx, protocol.Write{DebateID: debate, Type: protocol.Claim, Role: role, TargetID: motion.ID, Content: key, ClientRequestID: key})
 		}
 	}
 	release := holdWriteLock(t, path)
-	outs := queueWrites(t, s, []context.Context{lctx, nil, fctx}, []func(context.Context) (Result, error){
+	outs := queueWrites(t, s, []context.Context{lctx, nil, fctx}, []func(context.Context) (protocol.Result, error){
 		write("d", "leader", protocol.Opponent),
 		write("d2", "middle", protocol.Opponent),
 		write("d", "follower", protocol.Opponent),
@@ -261,6 +262,7 @@ func TestQueuedCancel(t *testing.T) {
 // lock: every caller gets an answer, each write is either committed or
 // fails with the store closed, and writes after Close fail at once.
 func TestCloseWithWritesQueued(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "debate.db")
 	s, err := Open(ctx, path, Options{})
@@ -270,25 +272,17 @@ func TestCloseWithWritesQueued(t *testing.T) {
 	motion := mustCreate(t, s, "d")
 
 	const n = 2 * perDebateCap
-	ops := make([]func(context.Context) (Result, error), n)
+	ops := make([]func(context.Context) (protocol.Result, error), n)
 	for i := range ops {
-		ops[i] = func(ctx context.Context) (Result, error) {
-			return s.Submit(ctx, Write{DebateID: "d", Type: protocol.Intervention, Role: protocol.Arbitrator, TargetID: motion.ID})
+		ops[i] = func(ctx context.Context) (protocol.Result, error) {
+			return s.Submit(ctx, protocol.Write{DebateID: "d", Type: protocol.Intervention, Role: protocol.Arbitrator, TargetID: motion.ID})
 		}
 	}
 	release := holdWriteLock(t, path)
 	outs := queueWrites(t, s, nil, ops)
 	closed := make(chan error, 1)
 	go func() { closed <- s.Close() }()
-	for {
-		s.wr.mu.Lock()
-		c := s.wr.closed
-		s.wr.mu.Unlock()
-		if c {
-			break
-		}
-		time.Sleep(time.Millisecond)
-	}
+	waitWriter(s, func(w *writer) bool { return w.closed })
 	release()
 	if err := <-closed; err != nil {
 		t.Fatal(err)
@@ -310,7 +304,7 @@ func TestCloseWithWritesQueued(t *testing.T) {
 	if ok != 1 || failed == 0 || ok+refused+failed != n {
 		t.Errorf("%d written, %d refused, %d failed on close; want 1 written and some failed", ok, refused, failed)
 	}
-	if _, err := s.Submit(ctx, Write{DebateID: "d", Type: protocol.Intervention, Role: protocol.Arbitrator}); !errors.Is(err, errClosed) {
+	if _, err := s.Submit(ctx, protocol.Write{DebateID: "d", Type: protocol.Intervention, Role: protocol.Arbitrator}); !errors.Is(err, errClosed) {
 		t.Errorf("submit after close: %v", err)
 	}
 

@@ -28,7 +28,7 @@ func BenchmarkSubmit(b *testing.B) {
 		b.ResetTimer()
 		start := time.Now()
 		for i := range b.N {
-			res, err := s.Submit(ctx, Write{DebateID: "bench", Type: protocol.Claim, Role: roles[i%2], TargetID: target,
+			res, err := s.Submit(ctx, protocol.Write{DebateID: "bench", Type: protocol.Claim, Role: roles[i%2], TargetID: target,
 				Content: "a claim of ordinary length, a sentence or two of text", ClientRequestID: fmt.Sprint("k", i)})
 			if err != nil {
 				b.Fatal(err)
@@ -48,7 +48,7 @@ func BenchmarkSubmit(b *testing.B) {
 			target := mustCreate(b, s, id).ID
 			roles := []protocol.Role{protocol.Opponent, protocol.Proposer}
 			for i := 0; pb.Next(); i++ {
-				res, err := s.Submit(ctx, Write{DebateID: id, Type: protocol.Claim, Role: roles[i%2], TargetID: target,
+				res, err := s.Submit(ctx, protocol.Write{DebateID: id, Type: protocol.Claim, Role: roles[i%2], TargetID: target,
 					Content: "a claim of ordinary length, a sentence or two of text", ClientRequestID: fmt.Sprint("k", i)})
 				if err != nil {
 					b.Error(err)
@@ -69,7 +69,7 @@ func BenchmarkSubmit(b *testing.B) {
 		var left atomic.Int64
 		left.Store(int64(b.N))
 		ctx := context.Background()
-		commits0 := s.wr.commits.Load()
+		commits0 := sqliteOf(s).wr.commits.Load()
 		b.ResetTimer()
 		start, cpu0 := time.Now(), cpuTime()
 		lat := make([][]time.Duration, writers)
@@ -80,7 +80,7 @@ func BenchmarkSubmit(b *testing.B) {
 				roles := []protocol.Role{protocol.Opponent, protocol.Proposer}
 				for i := 0; left.Add(-1) >= 0; i++ {
 					t0 := time.Now()
-					res, err := s.Submit(ctx, Write{DebateID: id, Type: protocol.Claim, Role: roles[i%2], TargetID: target,
+					res, err := s.Submit(ctx, protocol.Write{DebateID: id, Type: protocol.Claim, Role: roles[i%2], TargetID: target,
 						Content: "a claim of ordinary length, a sentence or two of text", ClientRequestID: fmt.Sprint("k", i)})
 					if err != nil {
 						b.Error(err)
@@ -95,7 +95,7 @@ func BenchmarkSubmit(b *testing.B) {
 		n := float64(b.N)
 		b.ReportMetric(n/time.Since(start).Seconds(), "writes/s")
 		b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/n, "cpu-µs/write")
-		b.ReportMetric(n/float64(s.wr.commits.Load()-commits0), "writes/commit")
+		b.ReportMetric(n/float64(sqliteOf(s).wr.commits.Load()-commits0), "writes/commit")
 		all := slices.Concat(lat...)
 		slices.Sort(all)
 		b.ReportMetric(float64(all[len(all)*99/100])/float64(time.Millisecond), "p99-ms")
@@ -143,9 +143,9 @@ func BenchmarkWake(b *testing.B) {
 					}
 					woke <- time.Now()
 				}(after)
-				waitSubscribed(b, waiter, 1)
+				waitSubscribed(waiter, 1)
 				start := time.Now()
-				res, err := w.Submit(ctx, Write{DebateID: "wake", Type: protocol.Claim, Role: roles[i%2], TargetID: after,
+				res, err := w.Submit(ctx, protocol.Write{DebateID: "wake", Type: protocol.Claim, Role: roles[i%2], TargetID: after,
 					Content: "claim", ClientRequestID: fmt.Sprint("k", i)})
 				if err != nil {
 					b.Fatal(err)
@@ -153,9 +153,7 @@ func BenchmarkWake(b *testing.B) {
 				lat = append(lat, (<-woke).Sub(start))
 				after = res.Argument.ID
 				// Let the waiter's subscription go before the next round counts subscribers.
-				for waiter.hub.count > 0 {
-					time.Sleep(50 * time.Microsecond)
-				}
+				waitSubscribers(waiter, func(c int) bool { return c == 0 })
 			}
 			b.StopTimer()
 			slices.Sort(lat)
@@ -222,7 +220,7 @@ func BenchmarkOldTarget(b *testing.B) {
 			c2 := claim(b, s, "ruled", protocol.Opponent, ruled.ID, "c2")
 			var last string
 			for _, typ := range []protocol.ArgType{protocol.Intervention, protocol.Ruling} {
-				res, err := s.Submit(ctx, Write{DebateID: "ruled", Type: typ, Role: protocol.Arbitrator, Content: "rule"})
+				res, err := s.Submit(ctx, protocol.Write{DebateID: "ruled", Type: typ, Role: protocol.Arbitrator, Content: "rule"})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -232,7 +230,7 @@ func BenchmarkOldTarget(b *testing.B) {
 			b.Run("refused", func(b *testing.B) {
 				i := 0
 				for b.Loop() {
-					_, err := s.Submit(ctx, Write{DebateID: "ruled", Type: protocol.Claim, Role: turn, TargetID: c2.ID,
+					_, err := s.Submit(ctx, protocol.Write{DebateID: "ruled", Type: protocol.Claim, Role: turn, TargetID: c2.ID,
 						Content: "stale", ClientRequestID: fmt.Sprint("r", i)})
 					if protocol.CodeOf(err) != protocol.CodeActionNotAllowed {
 						b.Fatalf("a write bypassing the ruling: %v, want %s", err, protocol.CodeActionNotAllowed)

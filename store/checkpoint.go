@@ -102,7 +102,7 @@ func (c *checkpointer) run() {
 			}
 		}
 		if err != nil {
-			c.w.s.opts.Logger.Error("store checkpoint", "err", err)
+			c.w.db.opts.Logger.Error("store checkpoint", "err", err)
 		}
 	}
 }

@@ -19,6 +19,7 @@ import (
 // checkpoints ran off the write path and kept the WAL file (whose size is its
 // high-water mark) far below the frames committed: the WAL restarted.
 func TestCheckpointBoundsWAL(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("writes for a few seconds")
 	}
@@ -43,7 +44,7 @@ func TestCheckpointBoundsWAL(t *testing.T) {
 			// restarting the WAL: SQLite's checkpoint starvation.)
 			id := fmt.Sprint("d", g)
 			for !stop.Load() {
-				_, a, err := s.readNewest(ctx, id)
+				_, a, err := sqliteOf(s).readNewest(ctx, id)
 				if err == nil {
 					_, _, err = s.Since(ctx, id, a.Seq-3)
 				}
@@ -55,13 +56,13 @@ func TestCheckpointBoundsWAL(t *testing.T) {
 			}
 		})
 	}
-	frames0 := s.ckpt.frames.Load()
+	frames0 := sqliteOf(s).ckpt.frames.Load()
 	for g := range writers {
 		wg.Go(func() {
 			id, target := fmt.Sprint("d", g), targets[g]
 			roles := []protocol.Role{protocol.Opponent, protocol.Proposer}
 			for i := range writes {
-				res, err := s.Submit(ctx, Write{DebateID: id, Type: protocol.Claim, Role: roles[i%2], TargetID: target,
+				res, err := s.Submit(ctx, protocol.Write{DebateID: id, Type: protocol.Claim, Role: roles[i%2], TargetID: target,
 					Content: content, ClientRequestID: fmt.Sprint("k", i)})
 				if err != nil {
 					t.Error(err)
@@ -75,15 +76,15 @@ func TestCheckpointBoundsWAL(t *testing.T) {
 	stop.Store(true)
 	readers.Wait()
 
-	committed := s.ckpt.frames.Load() - frames0
+	committed := sqliteOf(s).ckpt.frames.Load() - frames0
 	st, err := os.Stat(path + "-wal")
 	if err != nil {
 		t.Fatal(err)
 	}
 	walFrames := st.Size() / (4096 + 24)
 	t.Logf("%d frames committed in %d batches; %d checkpoints, %d restarts; WAL file %d frames",
-		committed, s.wr.commits.Load(), s.ckpt.passes.Load(), s.ckpt.restarts.Load(), walFrames)
-	if s.ckpt.passes.Load() == 0 || s.ckpt.restarts.Load() == 0 {
+		committed, sqliteOf(s).wr.commits.Load(), sqliteOf(s).ckpt.passes.Load(), sqliteOf(s).ckpt.restarts.Load(), walFrames)
+	if sqliteOf(s).ckpt.passes.Load() == 0 || sqliteOf(s).ckpt.restarts.Load() == 0 {
 		t.Fatal("no checkpoint ran, or none copied every frame")
 	}
 	// Without restarts the WAL would hold every frame committed. With them

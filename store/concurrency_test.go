@@ -52,7 +52,7 @@ func childWriter(path, round string) error {
 			role = protocol.Proposer
 		}
 		key := fmt.Sprintf("r%s-%d", round, i)
-		res, err := s.Submit(ctx, Write{DebateID: "k", Type: protocol.Claim, Role: role, TargetID: target,
+		res, err := s.Submit(ctx, protocol.Write{DebateID: "k", Type: protocol.Claim, Role: role, TargetID: target,
 			Content: "claim " + key, ClientRequestID: key})
 		if err != nil {
 			return err
@@ -75,6 +75,7 @@ type ack struct {
 // three times, and checks after each kill that the database is consistent and
 // holds every write the child acknowledged.
 func TestKillDuringWrites(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("spawns child processes")
 	}
@@ -177,7 +178,10 @@ func checkContiguous(t testing.TB, args []protocol.Argument) {
 // TestConcurrentWriters runs 100 goroutines on one debate through two Stores
 // (two connection pools, or two replicas) on one database, mixing CLAIMs by
 // both roles, interventions and rulings, and replays of earlier writes.
-func TestConcurrentWriters(t *testing.T) { forBackends(t, testConcurrentWriters) }
+func TestConcurrentWriters(t *testing.T) {
+	t.Parallel()
+	forBackends(t, testConcurrentWriters)
+}
 
 func testConcurrentWriters(t *testing.T, db string) {
 	ctx := context.Background()
@@ -196,7 +200,7 @@ func testConcurrentWriters(t *testing.T, db string) {
 		go func() {
 			defer wg.Done()
 			s := stores[g%2]
-			var mine []Write
+			var mine []protocol.Write
 			for i := range 20 {
 				if i%4 == 3 && len(mine) > 0 {
 					w := mine[i%len(mine)]
@@ -216,7 +220,7 @@ func testConcurrentWriters(t *testing.T, db string) {
 					t.Error(err)
 					return
 				}
-				w := Write{DebateID: "c", Type: protocol.Claim, TargetID: newest.Argument.ID,
+				w := protocol.Write{DebateID: "c", Type: protocol.Claim, TargetID: newest.Argument.ID,
 					Content: fmt.Sprintf("g%d i%d", g, i), ClientRequestID: fmt.Sprintf("g%d-%d", g, i)}
 				switch g % 10 {
 				case 9:

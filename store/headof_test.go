@@ -16,33 +16,34 @@ import (
 // must start from the other Store's argument, read from the database, not
 // from the head in memory.
 func TestWriteHeadAfterForeignCommit(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "debate.db")
 	a := openAt(t, path, Options{})
 	b := openAt(t, path, Options{})
 	motion := mustCreate(t, a, "d")
 	c1 := claim(t, a, "d", protocol.Opponent, motion.ID, "k1")
-	hits := a.wr.fromMemory.Load()
+	hits := sqliteOf(a).wr.fromMemory.Load()
 	c2 := claim(t, a, "d", protocol.Proposer, c1.ID, "k2")
-	if a.wr.fromMemory.Load() != hits+1 {
+	if sqliteOf(a).wr.fromMemory.Load() != hits+1 {
 		t.Fatal("a write after the writer's own commit read its head from the database")
 	}
 
 	c3 := claim(t, b, "d", protocol.Opponent, c2.ID, "k3")
-	hits = a.wr.fromMemory.Load()
+	hits = sqliteOf(a).wr.fromMemory.Load()
 	// From the head in memory (seq 3, awaiting the opponent) the proposer
 	// would be refused, and seq 4 is taken.
 	c4 := claim(t, a, "d", protocol.Proposer, c3.ID, "k4")
 	if c4.Seq != 5 || c4.ParentID != c3.ID {
 		t.Fatalf("after another Store's write: seq %d parent %s, want 5 and %s", c4.Seq, c4.ParentID, c3.ID)
 	}
-	if a.wr.fromMemory.Load() != hits {
+	if sqliteOf(a).wr.fromMemory.Load() != hits {
 		t.Fatal("a write after another Store's commit took its head from memory")
 	}
 
 	// Without a target, the parent is the newest argument, written by b.
 	c5 := claim(t, b, "d", protocol.Opponent, c4.ID, "k5")
-	res, err := a.Submit(ctx, Write{DebateID: "d", Type: protocol.Intervention, Role: protocol.Arbitrator, Content: "stop", ClientRequestID: "k6"})
+	res, err := a.Submit(ctx, protocol.Write{DebateID: "d", Type: protocol.Intervention, Role: protocol.Arbitrator, Content: "stop", ClientRequestID: "k6"})
 	if err != nil || res.Argument.Seq != 7 || res.Argument.ParentID != c5.ID {
 		t.Fatalf("intervention after another Store's write: %+v, %v; want seq 7 after %s", res.Argument, err, c5.ID)
 	}
@@ -59,6 +60,7 @@ func TestWriteHeadAfterForeignCommit(t *testing.T) {
 // a replay of that write; a write without a target, whose parent is the
 // batch's previous write; and a write to another debate.
 func TestBatchHeadsFromMemory(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "debate.db")
 	// The trigger goes in before the Store opens, so that its writer sees no
@@ -81,21 +83,21 @@ BEGIN SELECT RAISE(ABORT, 'refused by the test trigger'); END`); err != nil {
 	c1 := claim(t, s, "d", protocol.Opponent, motion.ID, "k1")
 
 	release := holdWriteLock(t, path)
-	submit := func(w Write) func(context.Context) (Result, error) {
-		return func(ctx context.Context) (Result, error) { return s.Submit(ctx, w) }
+	submit := func(w protocol.Write) func(context.Context) (protocol.Result, error) {
+		return func(ctx context.Context) (protocol.Result, error) { return s.Submit(ctx, w) }
 	}
-	proposer := Write{DebateID: "d", Type: protocol.Claim, Role: protocol.Proposer, TargetID: c1.ID, Content: "second claim", ClientRequestID: "k3"}
+	proposer := protocol.Write{DebateID: "d", Type: protocol.Claim, Role: protocol.Proposer, TargetID: c1.ID, Content: "second claim", ClientRequestID: "k3"}
 	refused := proposer
 	refused.Content, refused.ClientRequestID = "refused", "k2"
 	replay := proposer
 	replay.Content = "changed on replay"
-	hits, commits := s.wr.fromMemory.Load(), s.wr.commits.Load()
-	out := queueWrites(t, s, nil, []func(context.Context) (Result, error){
+	hits, commits := sqliteOf(s).wr.fromMemory.Load(), sqliteOf(s).wr.commits.Load()
+	out := queueWrites(t, s, nil, []func(context.Context) (protocol.Result, error){
 		submit(refused),
 		submit(proposer),
 		submit(replay),
-		submit(Write{DebateID: "d", Type: protocol.Intervention, Role: protocol.Arbitrator, Content: "stop", ClientRequestID: "k4"}),
-		submit(Write{DebateID: "e", Type: protocol.Claim, Role: protocol.Opponent, TargetID: other.ID, Content: "claim in e", ClientRequestID: "k5"}),
+		submit(protocol.Write{DebateID: "d", Type: protocol.Intervention, Role: protocol.Arbitrator, Content: "stop", ClientRequestID: "k4"}),
+		submit(protocol.Write{DebateID: "e", Type: protocol.Claim, Role: protocol.Opponent, TargetID: other.ID, Content: "claim in e", ClientRequestID: "k5"}),
 	})
 	release()
 	got := make([]submitted, len(out))
@@ -119,10 +121,10 @@ BEGIN SELECT RAISE(ABORT, 'refused by the test trigger'); END`); err != nil {
 	if a := got[4].res.Argument; got[4].err != nil || a.Seq != 2 || a.ParentID != other.ID {
 		t.Fatalf("claim in e: %+v, %v", got[4].res, got[4].err)
 	}
-	if n := s.wr.commits.Load() - commits; n != 1 {
+	if n := sqliteOf(s).wr.commits.Load() - commits; n != 1 {
 		t.Errorf("%d commits, want the batch in one", n)
 	}
-	if n := s.wr.fromMemory.Load() - hits; n != 5 {
+	if n := sqliteOf(s).wr.fromMemory.Load() - hits; n != 5 {
 		t.Errorf("%d of 5 heads came from memory", n)
 	}
 
@@ -145,20 +147,21 @@ BEGIN SELECT RAISE(ABORT, 'refused by the test trigger'); END`); err != nil {
 // in states where they would be allowed again: the insert finds the
 // original, writes nothing and the original comes back.
 func TestReplayWhereTheWriteIsAllowed(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t, Options{})
 	motion := mustCreate(t, s, "d")
 	c1 := claim(t, s, "d", protocol.Opponent, motion.ID, "k1")
 	c2 := claim(t, s, "d", protocol.Proposer, c1.ID, "k2")
-	hits := s.wr.fromMemory.Load()
+	hits := sqliteOf(s).wr.fromMemory.Load()
 	for _, tt := range []struct {
 		name string
-		w    Write
+		w    protocol.Write
 		orig protocol.Argument
 	}{
-		{"same write", Write{Type: protocol.Claim, Role: protocol.Opponent, TargetID: motion.ID, Content: "claim k1", ClientRequestID: "k1"}, c1},
-		{"another target and content", Write{Type: protocol.Claim, Role: protocol.Opponent, TargetID: c2.ID, Content: "changed", ClientRequestID: "k1"}, c1},
-		{"another type", Write{Type: protocol.Intervention, Role: protocol.Arbitrator, ClientRequestID: "k2"}, c2},
+		{"same write", protocol.Write{Type: protocol.Claim, Role: protocol.Opponent, TargetID: motion.ID, Content: "claim k1", ClientRequestID: "k1"}, c1},
+		{"another target and content", protocol.Write{Type: protocol.Claim, Role: protocol.Opponent, TargetID: c2.ID, Content: "changed", ClientRequestID: "k1"}, c1},
+		{"another type", protocol.Write{Type: protocol.Intervention, Role: protocol.Arbitrator, ClientRequestID: "k2"}, c2},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.w.DebateID = "d"
@@ -168,7 +171,7 @@ func TestReplayWhereTheWriteIsAllowed(t *testing.T) {
 			}
 		})
 	}
-	if n := s.wr.fromMemory.Load() - hits; n != 3 {
+	if n := sqliteOf(s).wr.fromMemory.Load() - hits; n != 3 {
 		t.Errorf("%d of 3 heads came from memory", n)
 	}
 	if n := countArgs(t, s, "d"); n != 3 {

@@ -14,6 +14,7 @@ import (
 // (another process) as soon as this Store writes, and for a waiter through
 // the watcher.
 func TestHeadsAcrossStores(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "debate.db")
 	a := openAt(t, path, Options{PollInterval: 50 * time.Millisecond})
@@ -47,7 +48,7 @@ func TestHeadsAcrossStores(t *testing.T) {
 	}
 
 	// A waiter is woken through the watcher, which drops the stale head.
-	done := make(chan WaitResult, 1)
+	done := make(chan protocol.WaitResult, 1)
 	go func() {
 		w, err := a.Wait(ctx, "d", protocol.Opponent, c2.ID, 5*time.Second)
 		if err != nil {
@@ -55,7 +56,7 @@ func TestHeadsAcrossStores(t *testing.T) {
 		}
 		done <- w
 	}()
-	waitSubscribed(t, a, 1)
+	waitSubscribed(a, 1)
 	c3 := claim(t, b, "d", protocol.Opponent, c2.ID, "k4")
 	if w := <-done; !w.HasNew || w.Argument.ID != c3.ID {
 		t.Fatalf("waiter got %+v, want seq %d", w.Argument, c3.Seq)
@@ -84,6 +85,7 @@ func mustArg(t *testing.T, s *Store, debate string) string {
 // moved by another process) is not stored after the drop: a waiter would
 // take it for the debate's head until it expired.
 func TestHeadsPutAfterDrop(t *testing.T) {
+	t.Parallel()
 	h := newHeads(time.Hour)
 	d := protocol.Debate{ID: "d", State: protocol.AwaitingOpponent}
 	a := protocol.Argument{ID: "m", DebateID: "d", Seq: 1}

@@ -91,6 +91,17 @@ const notePrefix = "note:"
 // argument): Len does not count it.
 func NoteKey(name string) string { return notePrefix + name }
 
+// Note returns the value of the note named name, if any (see NoteKey).
+func (j *Journal) Note(ctx context.Context, name string) ([]byte, bool, error) {
+	return j.Lookup(ctx, NoteKey(name))
+}
+
+// SetNote records value as the note named name, replacing what was there
+// (see NoteKey).
+func (j *Journal) SetNote(ctx context.Context, name string, value []byte) error {
+	return j.Record(ctx, NoteKey(name), value)
+}
+
 // Len returns the number of recorded calls: the entries but notes.
 func (j *Journal) Len(ctx context.Context) (int, error) {
 	var n int

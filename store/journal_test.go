@@ -7,6 +7,7 @@ import (
 )
 
 func TestJournal(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "out", ".journal.db")
 	j, err := OpenJournal(ctx, path, false)

@@ -63,7 +63,7 @@ func openPostgres(ctx context.Context, rawURL string, opts Options) (*Store, err
 		return nil, fmt.Errorf("open store %s: %w", name, err)
 	}
 	p := &pgDB{pool: pool, name: name}
-	s := &Store{opts: opts, pg: p}
+	s := &Store{opts: opts, db: p}
 	p.s = s
 	if err := p.migrate(ctx); err != nil {
 		pool.Close()
@@ -96,7 +96,9 @@ func redactURL(u string) string {
 	return pu.Redacted()
 }
 
+// close closes the Store's hub, stops listening and closes the pool.
 func (p *pgDB) close() error {
+	p.s.hub.close()
 	p.stopListen()
 	p.listening.Wait()
 	p.pool.Close()
@@ -169,10 +171,18 @@ func parseNotice(payload string) (debateID string, seq int, ok bool) {
 	return id, seq, true
 }
 
-// poll is the hub's watcher on PostgreSQL: a safety net behind the
+// check checks that the database answers: PostgreSQL checks its own pages.
+func (p *pgDB) check(ctx context.Context) error {
+	if err := p.pool.Ping(ctx); err != nil {
+		return fmt.Errorf("integrity check: %w", err)
+	}
+	return nil
+}
+
+// watch is the hub's watcher on PostgreSQL: a safety net behind the
 // notifications, reading the newest seq of every debate waited on, until stop
 // closes (which ends ctx).
-func (p *pgDB) poll(ctx context.Context, h *hub, stop <-chan struct{}) {
+func (p *pgDB) watch(ctx context.Context, h *hub, stop <-chan struct{}) {
 	t := time.NewTicker(pgSafetyPoll)
 	defer t.Stop()
 	for {

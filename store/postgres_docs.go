@@ -10,7 +10,7 @@ import (
 	"github.com/debatehq/debate/protocol"
 )
 
-func (p *pgDB) createDocument(ctx context.Context, nd NewDocument) (protocol.Document, bool, error) {
+func (p *pgDB) createDocument(ctx context.Context, nd protocol.NewDocument) (protocol.Document, bool, error) {
 	tx, err := p.pool.Begin(ctx)
 	if err != nil {
 		return protocol.Document{}, false, fmt.Errorf("create document: %w", err)
@@ -102,7 +102,7 @@ func (p *pgDB) getDocument(ctx context.Context, id string, version int) (protoco
 	return doc, nil
 }
 
-func (p *pgDB) existingDocuments(ctx context.Context, ids []string, out map[string]bool) (map[string]bool, error) {
+func (p *pgDB) existingDocuments(ctx context.Context, ids []string) (map[string]bool, error) {
 	rows, err := p.pool.Query(ctx, `SELECT id FROM documents WHERE id = ANY($1::text[])`, ids)
 	if err != nil {
 		return nil, fmt.Errorf("existing documents: %w", err)
@@ -111,6 +111,7 @@ func (p *pgDB) existingDocuments(ctx context.Context, ids []string, out map[stri
 	if err != nil {
 		return nil, fmt.Errorf("existing documents: %w", err)
 	}
+	out := make(map[string]bool, len(found))
 	for _, id := range found {
 		out[id] = true
 	}

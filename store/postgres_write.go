@@ -22,15 +22,15 @@ import (
 func (p *pgDB) now() time.Time { return p.s.opts.Now().UTC().Truncate(time.Microsecond) }
 
 // create writes a debate and its MOTION, or answers a replay.
-func (p *pgDB) create(ctx context.Context, nd NewDebate) (Result, error) {
+func (p *pgDB) create(ctx context.Context, nd protocol.NewDebate) (protocol.Result, error) {
 	tx, err := p.pool.Begin(ctx)
 	if err != nil {
-		return Result{}, fmt.Errorf("create debate %s: %w", nd.ID, err)
+		return protocol.Result{}, fmt.Errorf("create debate %s: %w", nd.ID, err)
 	}
 	defer tx.Rollback(context.Background())
 	state, err := protocol.Transition(protocol.None, protocol.Motion, protocol.Proposer, false)
 	if err != nil {
-		return Result{}, err
+		return protocol.Result{}, err
 	}
 	now := p.now()
 	// A create of the same id committed meanwhile makes this insert wait for
@@ -38,24 +38,24 @@ func (p *pgDB) create(ctx context.Context, nd NewDebate) (Result, error) {
 	tag, err := tx.Exec(ctx, `INSERT INTO debates (`+debateCols+`) VALUES ($1, $2, $3, $4, $5, $5) ON CONFLICT (id) DO NOTHING`,
 		nd.ID, nd.Title, string(nd.Type), string(state), now)
 	if err != nil {
-		return Result{}, fmt.Errorf("create debate %s: %w", nd.ID, err)
+		return protocol.Result{}, fmt.Errorf("create debate %s: %w", nd.ID, err)
 	}
 	if tag.RowsAffected() == 0 {
 		d, err := pgScanDebate(tx.QueryRow(ctx, `SELECT `+debateCols+` FROM debates WHERE id = $1 FOR SHARE`, nd.ID))
 		if errors.Is(err, pgx.ErrNoRows) {
-			return Result{}, fmt.Errorf("create debate %s: deleted while being created; try again", nd.ID)
+			return protocol.Result{}, fmt.Errorf("create debate %s: deleted while being created; try again", nd.ID)
 		}
 		if err != nil {
-			return Result{}, fmt.Errorf("create debate %s: %w", nd.ID, err)
+			return protocol.Result{}, fmt.Errorf("create debate %s: %w", nd.ID, err)
 		}
 		motion, err := pgScanArgument(tx.QueryRow(ctx, `SELECT `+argCols+` FROM arguments WHERE debate_id = $1 AND seq = 1`, nd.ID))
 		if err != nil {
-			return Result{}, fmt.Errorf("create debate %s: read motion: %w", nd.ID, err)
+			return protocol.Result{}, fmt.Errorf("create debate %s: read motion: %w", nd.ID, err)
 		}
 		if motion.ClientRequestID != nd.ClientRequestID {
-			return Result{}, errDebateExists(nd.ID, d.State)
+			return protocol.Result{}, errDebateExists(nd.ID, d.State)
 		}
-		return Result{Argument: motion, Debate: d, Replay: true}, nil
+		return protocol.Result{Argument: motion, Debate: d, Replay: true}, nil
 	}
 	a := protocol.Argument{
 		ID: newID(), DebateID: nd.ID, Type: protocol.Motion, Role: protocol.Proposer,
@@ -65,13 +65,13 @@ func (p *pgDB) create(ctx context.Context, nd NewDebate) (Result, error) {
 	queueInsert(b, a)
 	queueNotify(b, nd.ID, 1)
 	if err := tx.SendBatch(ctx, b).Close(); err != nil {
-		return Result{}, fmt.Errorf("create debate %s: %w", nd.ID, err)
+		return protocol.Result{}, fmt.Errorf("create debate %s: %w", nd.ID, err)
 	}
 	if err := tx.Commit(ctx); err != nil {
-		return Result{}, fmt.Errorf("create debate %s: commit: %w", nd.ID, err)
+		return protocol.Result{}, fmt.Errorf("create debate %s: commit: %w", nd.ID, err)
 	}
 	p.s.hub.notify(nd.ID, 1)
-	return Result{
+	return protocol.Result{
 		Argument: a,
 		Debate:   protocol.Debate{ID: nd.ID, Title: nd.Title, Type: nd.Type, State: state, CreatedAt: now, UpdatedAt: now},
 	}, nil
@@ -81,10 +81,10 @@ func (p *pgDB) create(ctx context.Context, nd NewDebate) (Result, error) {
 // closing RULING in a savepoint whose failure leaves the RESOLUTION standing;
 // both commit together. A write is four round trips: begin, lock and read,
 // insert and update, commit.
-func (p *pgDB) submit(ctx context.Context, w Write) (Result, error) {
+func (p *pgDB) submit(ctx context.Context, w protocol.Write) (protocol.Result, error) {
 	tx, err := p.pool.Begin(ctx)
 	if err != nil {
-		return Result{}, fmt.Errorf("submit %s to %s: %w", w.Type, w.DebateID, err)
+		return protocol.Result{}, fmt.Errorf("submit %s to %s: %w", w.Type, w.DebateID, err)
 	}
 	defer tx.Rollback(context.Background())
 	res, err := p.write(ctx, tx, w)
@@ -101,21 +101,21 @@ func (p *pgDB) submit(ctx context.Context, w Write) (Result, error) {
 		}
 	}
 	if err := tx.Commit(ctx); err != nil {
-		return Result{}, fmt.Errorf("submit %s to %s: commit: %w", w.Type, w.DebateID, err)
+		return protocol.Result{}, fmt.Errorf("submit %s to %s: commit: %w", w.Type, w.DebateID, err)
 	}
 	p.s.hub.notify(w.DebateID, seq)
 	return res, nil
 }
 
-func (p *pgDB) autoRule(ctx context.Context, tx pgx.Tx, debateID, resolutionID string) (Result, error) {
+func (p *pgDB) autoRule(ctx context.Context, tx pgx.Tx, debateID, resolutionID string) (protocol.Result, error) {
 	sp, err := tx.Begin(ctx)
 	if err != nil {
-		return Result{}, err
+		return protocol.Result{}, err
 	}
 	defer sp.Rollback(context.Background())
 	res, err := p.write(ctx, sp, autoRuling(debateID, resolutionID))
 	if err != nil {
-		return Result{}, err
+		return protocol.Result{}, err
 	}
 	return res, sp.Commit(ctx)
 }
@@ -125,7 +125,7 @@ func (p *pgDB) autoRule(ctx context.Context, tx pgx.Tx, debateID, resolutionID s
 // idempotency, target belongs to the debate, transition, the ruling rule,
 // seq = max+1, insert (whose trigger keeps the last word's seq), state and
 // updated_at.
-func (p *pgDB) write(ctx context.Context, tx pgx.Tx, w Write) (Result, error) {
+func (p *pgDB) write(ctx context.Context, tx pgx.Tx, w protocol.Write) (protocol.Result, error) {
 	var (
 		d                                    protocol.Debate
 		lockErr                              error
@@ -150,33 +150,33 @@ func (p *pgDB) write(ctx context.Context, tx pgx.Tx, w Write) (Result, error) {
 	})
 	err := tx.SendBatch(ctx, b).Close()
 	if errors.Is(lockErr, pgx.ErrNoRows) {
-		return Result{}, notFound(w.DebateID)
+		return protocol.Result{}, notFound(w.DebateID)
 	}
 	if err = errors.Join(lockErr, err); err != nil {
-		return Result{}, fmt.Errorf("submit %s to %s: %w", w.Type, w.DebateID, err)
+		return protocol.Result{}, fmt.Errorf("submit %s to %s: %w", w.Type, w.DebateID, err)
 	}
 	if existingID != nil {
 		orig, err := pgScanArgument(tx.QueryRow(ctx, `SELECT `+argCols+` FROM arguments WHERE id = $1`, *existingID))
 		if err != nil {
-			return Result{}, fmt.Errorf("submit %s to %s: read original: %w", w.Type, w.DebateID, err)
+			return protocol.Result{}, fmt.Errorf("submit %s to %s: read original: %w", w.Type, w.DebateID, err)
 		}
-		return Result{Argument: orig, Debate: d, Replay: true}, nil
+		return protocol.Result{Argument: orig, Debate: d, Replay: true}, nil
 	}
 	parent := w.TargetID
 	if parent != "" {
 		if targetDebateID == nil || *targetDebateID != w.DebateID {
-			return Result{}, errTargetNotInDebate(w.TargetID, w.DebateID)
+			return protocol.Result{}, errTargetNotInDebate(w.TargetID, w.DebateID)
 		}
 	} else if newestID != nil {
 		parent = *newestID
 	}
 	next, err := protocol.Transition(d.State, w.Type, w.Role, w.Close)
 	if err != nil {
-		return Result{}, err
+		return protocol.Result{}, err
 	}
 	if w.TargetID != "" && w.Role != protocol.Arbitrator && *targetSeq < lastWord {
 		if err := checkTarget(ctx, tx, d, w, *targetSeq, lastWord); err != nil {
-			return Result{}, err
+			return protocol.Result{}, err
 		}
 	}
 	now := p.now()
@@ -189,17 +189,17 @@ func (p *pgDB) write(ctx context.Context, tx pgx.Tx, w Write) (Result, error) {
 	b.Queue(`UPDATE debates SET state = $1, updated_at = $2 WHERE id = $3`, string(next), now, w.DebateID)
 	queueNotify(b, w.DebateID, a.Seq)
 	if err := tx.SendBatch(ctx, b).Close(); err != nil {
-		return Result{}, fmt.Errorf("submit %s to %s: %w", w.Type, w.DebateID, err)
+		return protocol.Result{}, fmt.Errorf("submit %s to %s: %w", w.Type, w.DebateID, err)
 	}
 	d.State, d.UpdatedAt = next, now
-	return Result{Argument: a, Debate: d}, nil
+	return protocol.Result{Argument: a, Debate: d}, nil
 }
 
 // checkTarget applies the ruling rule (protocol.CheckTarget) to a write
 // whose target, at targetSeq, is older than the arbitrator's last word, at
 // lastWordSeq: it reads that argument (one lookup by (debate_id, seq)) for
 // the refusal to name.
-func checkTarget(ctx context.Context, tx pgx.Tx, d protocol.Debate, w Write, targetSeq, lastWordSeq int) error {
+func checkTarget(ctx context.Context, tx pgx.Tx, d protocol.Debate, w protocol.Write, targetSeq, lastWordSeq int) error {
 	lastWord, err := pgScanArgument(tx.QueryRow(ctx, `SELECT `+argCols+` FROM arguments WHERE debate_id = $1 AND seq = $2`,
 		w.DebateID, lastWordSeq))
 	if err != nil {

@@ -29,8 +29,8 @@ func errTargetNotInDebate(target, debate string) error {
 
 // autoRuling is the closing RULING the store adds, as arbitrator, after a new
 // RESOLUTION of debateID.
-func autoRuling(debateID, resolutionID string) Write {
-	return Write{
+func autoRuling(debateID, resolutionID string) protocol.Write {
+	return protocol.Write{
 		DebateID:        debateID,
 		Type:            protocol.Ruling,
 		Role:            protocol.Arbitrator,

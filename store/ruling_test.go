@@ -14,7 +14,10 @@ import (
 // a CLAIM: its write targeting the CLAIM is refused naming the RULING, and a
 // wait from the argument it had seen before lists the CLAIM, the INTERVENTION
 // and the RULING.
-func TestRulingCannotBeBypassed(t *testing.T) { forBackends(t, testRulingCannotBeBypassed) }
+func TestRulingCannotBeBypassed(t *testing.T) {
+	t.Parallel()
+	forBackends(t, testRulingCannotBeBypassed)
+}
 
 func testRulingCannotBeBypassed(t *testing.T, db string) {
 	ctx := context.Background()
@@ -29,22 +32,22 @@ func testRulingCannotBeBypassed(t *testing.T, db string) {
 	if err != nil || got.Argument.ID != c4.ID || got.Action != protocol.Respond {
 		t.Fatalf("wait before the ruling: %+v, %v", got, err)
 	}
-	iv, err := s.Submit(ctx, Write{DebateID: "d", Type: protocol.Intervention, Role: protocol.Arbitrator, Content: "hold on"})
+	iv, err := s.Submit(ctx, protocol.Write{DebateID: "d", Type: protocol.Intervention, Role: protocol.Arbitrator, Content: "hold on"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ruling, err := s.Submit(ctx, Write{DebateID: "d", Type: protocol.Ruling, Role: protocol.Arbitrator, Content: "add the cache warm-up to the plan"})
+	ruling, err := s.Submit(ctx, protocol.Write{DebateID: "d", Type: protocol.Ruling, Role: protocol.Arbitrator, Content: "add the cache warm-up to the plan"})
 	if err != nil {
 		t.Fatal(err)
 	}
 
 	writes := []struct {
 		name string
-		w    Write
+		w    protocol.Write
 	}{
-		{"appeal", Write{Type: protocol.Appeal, Content: "which option?", ClientRequestID: "k7"}},
-		{"claim", Write{Type: protocol.Claim, Content: "revised", ClientRequestID: "k8"}},
-		{"resolution", Write{Type: protocol.Resolution, Content: "done", ClientRequestID: "k9"}},
+		{"appeal", protocol.Write{Type: protocol.Appeal, Content: "which option?", ClientRequestID: "k7"}},
+		{"claim", protocol.Write{Type: protocol.Claim, Content: "revised", ClientRequestID: "k8"}},
+		{"resolution", protocol.Write{Type: protocol.Resolution, Content: "done", ClientRequestID: "k9"}},
 	}
 	for _, tt := range writes {
 		t.Run("stale "+tt.name, func(t *testing.T) {
@@ -78,12 +81,12 @@ func testRulingCannotBeBypassed(t *testing.T, db string) {
 	}
 
 	// Answering the ruling, or something newer, is accepted.
-	res, err := s.Submit(ctx, Write{DebateID: "d", Type: protocol.Claim, Role: protocol.Proposer, TargetID: ruling.Argument.ID, Content: "aligned", ClientRequestID: "k10"})
+	res, err := s.Submit(ctx, protocol.Write{DebateID: "d", Type: protocol.Claim, Role: protocol.Proposer, TargetID: ruling.Argument.ID, Content: "aligned", ClientRequestID: "k10"})
 	if err != nil || res.Argument.Seq != 7 {
 		t.Fatalf("claim answering the ruling: %+v, %v", res, err)
 	}
 	c8 := claim(t, s, "d", protocol.Opponent, res.Argument.ID, "k11")
-	if _, err := s.Submit(ctx, Write{DebateID: "d", Type: protocol.Appeal, Role: protocol.Proposer, TargetID: res.Argument.ID, Content: "a", ClientRequestID: "k12"}); err != nil {
+	if _, err := s.Submit(ctx, protocol.Write{DebateID: "d", Type: protocol.Appeal, Role: protocol.Proposer, TargetID: res.Argument.ID, Content: "a", ClientRequestID: "k12"}); err != nil {
 		t.Fatalf("appeal targeting an argument newer than the ruling (#7, newest #%d): %v", c8.Seq, err)
 	}
 }
@@ -106,7 +109,10 @@ type move struct {
 // it; a write answering it or something newer, the arbitrator's own writes
 // and replays are not. The debate keeps the seq of the last word
 // (last_word_seq), the auto-ruling's too.
-func TestRulingRule(t *testing.T) { forBackends(t, testRulingRule) }
+func TestRulingRule(t *testing.T) {
+	t.Parallel()
+	forBackends(t, testRulingRule)
+}
 
 func testRulingRule(t *testing.T, db string) {
 	const (
@@ -184,8 +190,8 @@ func testRulingRule(t *testing.T, db string) {
 		t.Run(tt.name, func(t *testing.T) {
 			id := fmt.Sprint("d", i)
 			args := map[string]protocol.Argument{"m": mustCreate(t, s, id)}
-			submit := func(st *Store, mv move) (Result, error) {
-				w := Write{DebateID: id, Type: mv.typ, Role: mv.by, Content: "content of " + mv.label, ClientRequestID: mv.label}
+			submit := func(st *Store, mv move) (protocol.Result, error) {
+				w := protocol.Write{DebateID: id, Type: mv.typ, Role: mv.by, Content: "content of " + mv.label, ClientRequestID: mv.label}
 				if mv.target != "" {
 					w.TargetID = args[mv.target].ID
 				}
@@ -259,10 +265,11 @@ func lastWordSeq(t testing.TB, s *Store, id string) int {
 	ctx := context.Background()
 	var n int
 	var err error
-	if s.pg != nil {
-		err = s.pg.pool.QueryRow(ctx, `SELECT last_word_seq FROM debates WHERE id = $1`, id).Scan(&n)
-	} else {
-		err = s.r.QueryRowContext(ctx, `SELECT last_word_seq FROM debates WHERE id = ?`, id).Scan(&n)
+	switch db := s.db.(type) {
+	case *pgDB:
+		err = db.pool.QueryRow(ctx, `SELECT last_word_seq FROM debates WHERE id = $1`, id).Scan(&n)
+	case *sqliteDB:
+		err = db.r.QueryRowContext(ctx, `SELECT last_word_seq FROM debates WHERE id = ?`, id).Scan(&n)
 	}
 	if err != nil {
 		t.Fatalf("read last_word_seq of %s: %v", id, err)
@@ -276,31 +283,32 @@ func lastWordSeq(t testing.TB, s *Store, id string) int {
 // write, whose head comes from memory, is refused the same way, and one
 // answering the RULING is accepted.
 func TestRulingRuleInBatch(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "debate.db")
 	s := openAt(t, path, Options{})
 	motion := mustCreate(t, s, "d")
 	c2 := claim(t, s, "d", protocol.Opponent, motion.ID, "c2")
 	other := mustCreate(t, s, "e")
-	bypass := Write{DebateID: "d", Type: protocol.Claim, Role: protocol.Proposer, TargetID: c2.ID, Content: "late", ClientRequestID: "late"}
-	submit := func(w Write) func(context.Context) (Result, error) {
-		return func(ctx context.Context) (Result, error) { return s.Submit(ctx, w) }
+	bypass := protocol.Write{DebateID: "d", Type: protocol.Claim, Role: protocol.Proposer, TargetID: c2.ID, Content: "late", ClientRequestID: "late"}
+	submit := func(w protocol.Write) func(context.Context) (protocol.Result, error) {
+		return func(ctx context.Context) (protocol.Result, error) { return s.Submit(ctx, w) }
 	}
 
 	release := holdWriteLock(t, path)
-	before := s.wr.commits.Load()
-	outs := queueWrites(t, s, nil, []func(context.Context) (Result, error){
-		submit(Write{DebateID: "d", Type: protocol.Intervention, Role: protocol.Arbitrator, Content: "hold on"}),
-		submit(Write{DebateID: "d", Type: protocol.Ruling, Role: protocol.Arbitrator, Content: "cite your sources"}),
+	before := sqliteOf(s).wr.commits.Load()
+	outs := queueWrites(t, s, nil, []func(context.Context) (protocol.Result, error){
+		submit(protocol.Write{DebateID: "d", Type: protocol.Intervention, Role: protocol.Arbitrator, Content: "hold on"}),
+		submit(protocol.Write{DebateID: "d", Type: protocol.Ruling, Role: protocol.Arbitrator, Content: "cite your sources"}),
 		submit(bypass),
-		submit(Write{DebateID: "e", Type: protocol.Claim, Role: protocol.Opponent, TargetID: other.ID, Content: "c", ClientRequestID: "e2"}),
+		submit(protocol.Write{DebateID: "e", Type: protocol.Claim, Role: protocol.Opponent, TargetID: other.ID, Content: "c", ClientRequestID: "e2"}),
 	})
 	release()
 	var got []submitted
 	for _, ch := range outs {
 		got = append(got, <-ch)
 	}
-	if n := s.wr.commits.Load() - before; n != 1 {
+	if n := sqliteOf(s).wr.commits.Load() - before; n != 1 {
 		t.Fatalf("%d commits, want the writes in one batch", n)
 	}
 	for i, g := range []submitted{got[0], got[1], got[3]} {
@@ -317,15 +325,15 @@ func TestRulingRuleInBatch(t *testing.T) {
 	checkLastWord(t, s, "d")
 	checkLastWord(t, s, "e")
 
-	hits := s.wr.fromMemory.Load()
+	hits := sqliteOf(s).wr.fromMemory.Load()
 	bypass.ClientRequestID = "later"
 	if _, err := s.Submit(ctx, bypass); err == nil || err.Error() != want.Error() {
 		t.Fatalf("bypassing write after the batch: %v, want %v", err, want)
 	}
-	if s.wr.fromMemory.Load() != hits+1 {
+	if sqliteOf(s).wr.fromMemory.Load() != hits+1 {
 		t.Error("the write after the batch did not take its head from memory")
 	}
-	res, err := s.Submit(ctx, Write{DebateID: "d", Type: protocol.Claim, Role: protocol.Proposer, TargetID: ruling.ID, Content: "sourced", ClientRequestID: "aligned"})
+	res, err := s.Submit(ctx, protocol.Write{DebateID: "d", Type: protocol.Claim, Role: protocol.Proposer, TargetID: ruling.ID, Content: "sourced", ClientRequestID: "aligned"})
 	if err != nil || res.Argument.Seq != ruling.Seq+1 {
 		t.Fatalf("claim answering the ruling: %+v, %v", res.Argument, err)
 	}

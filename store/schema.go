@@ -103,8 +103,8 @@ var SchemaVersion = len(migrations)
 
 // migrate applies pending migrations inside one IMMEDIATE transaction, so two
 // processes opening a new file at once apply them exactly once.
-func (s *Store) migrate(ctx context.Context) error {
-	tx, err := s.w.BeginTx(ctx, nil)
+func (db *sqliteDB) migrate(ctx context.Context) error {
+	tx, err := db.w.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}

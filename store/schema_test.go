@@ -17,6 +17,7 @@ import (
 // passes, and both connections write without building a temporary b-tree
 // (the older one once it has run a statement and so seen the new schema).
 func TestSchemaFromVersion1(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "debate.db")
 	old := oldProgram(t, path,
@@ -31,7 +32,7 @@ func TestSchemaFromVersion1(t *testing.T) {
 	if err != nil || c.Motion.ID != "m1" || c.Debate.State != protocol.AwaitingOpponent {
 		t.Fatalf("debate after migration: %+v, %v", c, err)
 	}
-	if _, err := s.Submit(ctx, Write{DebateID: "kept", Type: protocol.Claim, Role: protocol.Opponent, TargetID: "m1",
+	if _, err := s.Submit(ctx, protocol.Write{DebateID: "kept", Type: protocol.Claim, Role: protocol.Opponent, TargetID: "m1",
 		Content: "claim", ClientRequestID: "r2"}); err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +40,7 @@ func TestSchemaFromVersion1(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	for name, db := range map[string]*sql.DB{"migrating connection": s.w, "connection open before": old} {
+	for name, db := range map[string]*sql.DB{"migrating connection": sqliteOf(s).w, "connection open before": old} {
 		for _, q := range []string{
 			`INSERT INTO arguments (` + argCols + `) VALUES ('x', 'kept', NULL, 'CLAIMS', 'opponent', 'c', 'x', 9, 'CLOSED', 'now')`,
 			`INSERT INTO arguments (` + argCols + `) VALUES ('x', 'kept', NULL, 'CLAIM', 'judge', 'c', 'x', 9, 'CLOSED', 'now')`,
@@ -165,7 +166,7 @@ func checkMigrated(t *testing.T, s *Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stale := Write{DebateID: "ruled", Type: protocol.Claim, Role: protocol.Opponent, TargetID: "ruled-2", Content: "c", ClientRequestID: "stale"}
+	stale := protocol.Write{DebateID: "ruled", Type: protocol.Claim, Role: protocol.Opponent, TargetID: "ruled-2", Content: "c", ClientRequestID: "stale"}
 	want := protocol.CheckTarget(protocol.AwaitingOpponent, protocol.Claim, protocol.Opponent, ruled[1], ruled[3])
 	if _, err := s.Submit(ctx, stale); err == nil || err.Error() != want.Error() {
 		t.Errorf("write answering #2 of ruled: %v, want %v", err, want)
@@ -175,7 +176,7 @@ func checkMigrated(t *testing.T, s *Store) {
 	if _, err := s.Submit(ctx, aligned); err != nil {
 		t.Errorf("write answering the ruling: %v", err)
 	}
-	if _, err := s.Submit(ctx, Write{DebateID: "plain", Type: protocol.Claim, Role: protocol.Proposer, TargetID: "plain-1", Content: "c", ClientRequestID: "p"}); err != nil {
+	if _, err := s.Submit(ctx, protocol.Write{DebateID: "plain", Type: protocol.Claim, Role: protocol.Proposer, TargetID: "plain-1", Content: "c", ClientRequestID: "p"}); err != nil {
 		t.Errorf("write answering the motion of plain: %v", err)
 	}
 	for _, d := range oldDebates {
@@ -213,7 +214,7 @@ func checkOldRuling(t *testing.T, s *Store, id, target string, seq int) {
 	}
 	ruling := byID[fmt.Sprintf("%s-%d", id, seq+1)]
 	want := protocol.CheckTarget(protocol.AwaitingProposer, protocol.Claim, protocol.Proposer, byID[target], ruling)
-	_, err = s.Submit(ctx, Write{DebateID: id, Type: protocol.Claim, Role: protocol.Proposer, TargetID: target, Content: "c", ClientRequestID: "bypass"})
+	_, err = s.Submit(ctx, protocol.Write{DebateID: id, Type: protocol.Claim, Role: protocol.Proposer, TargetID: target, Content: "c", ClientRequestID: "bypass"})
 	if want == nil || err == nil || err.Error() != want.Error() {
 		t.Errorf("write answering %s after the old program's ruling: %v, want %v", target, err, want)
 	}
@@ -226,13 +227,14 @@ func checkOldRuling(t *testing.T, s *Store, id, target string, seq int) {
 // old program's statements still run on the new schema, its RULINGs keeping
 // last_word_seq too.
 func TestSchemaFromVersion2(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "debate.db")
 	old := oldProgram(t, path, append([]string{migrations[0], migrations[1], `PRAGMA user_version = 2`}, oldDebateInserts()...)...)
 
 	s := openAt(t, path, Options{})
 	var v int
-	if err := s.r.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil || v != SchemaVersion {
+	if err := sqliteOf(s).r.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil || v != SchemaVersion {
 		t.Fatalf("user_version %d (%v), want %d", v, err, SchemaVersion)
 	}
 	checkMigrated(t, s)

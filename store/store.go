@@ -25,18 +25,15 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/url"
 	"os"
 	"path/filepath"
-	"runtime"
-	"strings"
 	"sync"
 	"time"
 
+	"github.com/debatehq/debate/protocol"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
@@ -75,19 +72,46 @@ type Options struct {
 // Store is an open database. It is safe for concurrent use.
 type Store struct {
 	opts Options
-	pg   *pgDB   // the PostgreSQL backend; nil on SQLite, whose fields follow
-	w    *sql.DB // one connection; every transaction is BEGIN IMMEDIATE
-	r    *sql.DB // readers
+	db   backend
 	hub  *hub
 	// heads are the debates' heads Wait answers from.
 	heads *heads
-	wr    *writer // group commit of Create and Submit
-	ckpt  *checkpointer
-
-	stmts writeStmts
 
 	closeOnce sync.Once
 	closeErr  error
+}
+
+// backend is the database behind a Store: sqliteDB or pgDB. The Store checks
+// what callers send and keeps what both share (subscribers, heads); a
+// backend runs the reads and the write pipeline, each the same way with the
+// same refusals.
+type backend interface {
+	create(ctx context.Context, nd protocol.NewDebate) (protocol.Result, error)
+	submit(ctx context.Context, w protocol.Write) (protocol.Result, error)
+	get(ctx context.Context, id string, limit int) (Context, error)
+	since(ctx context.Context, debateID string, afterSeq int) (protocol.Debate, []protocol.Argument, error)
+	argument(ctx context.Context, id string) (protocol.Argument, error)
+	list(ctx context.Context, f Filter) (Page, error)
+	delete(ctx context.Context, id string) error
+	// position returns the debate and seq of argument id; found is false
+	// when there is no such argument.
+	position(ctx context.Context, id string) (debateID string, seq int, found bool, err error)
+	// newest returns a debate and its newest argument.
+	newest(ctx context.Context, debateID string) (protocol.Debate, protocol.Argument, error)
+
+	createDocument(ctx context.Context, nd protocol.NewDocument) (protocol.Document, bool, error)
+	submitDocument(ctx context.Context, id, content, clientRequestID string) (protocol.Document, bool, error)
+	getDocument(ctx context.Context, id string, version int) (protocol.Document, error)
+	existingDocuments(ctx context.Context, ids []string) (map[string]bool, error)
+
+	// watch notices the commits other processes make and tells h, until
+	// stop closes (which also ends ctx).
+	watch(ctx context.Context, h *hub, stop <-chan struct{})
+	// check checks the database's integrity, or on a database that checks
+	// its own pages that it answers.
+	check(ctx context.Context) error
+	// close closes the hub of the Store and the database.
+	close() error
 }
 
 // DefaultPath returns the database file to use when none is given: $DEBATE_DB,
@@ -118,76 +142,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if IsPostgres(path) {
 		return openPostgres(ctx, path, opts)
 	}
-	if strings.ContainsRune(path, '?') {
-		return nil, fmt.Errorf("open store %s: the path must not contain '?'", path)
-	}
-	if dir := filepath.Dir(path); dir != "" {
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return nil, fmt.Errorf("open store: %w", err)
-		}
-	}
-	q := pragmas(opts.BusyTimeout)
-	readDSN := path + "?" + q.Encode()
-	q.Set("_txlock", "immediate")
-	// The writer's commits never checkpoint: the checkpointer does, on its
-	// own connection (see checkpointer).
-	q.Add("_pragma", "wal_autocheckpoint(0)")
-	writeDSN := path + "?" + q.Encode()
-
-	w, err := sql.Open("sqlite", writeDSN)
-	if err != nil {
-		return nil, fmt.Errorf("open store %s: %w", path, err)
-	}
-	w.SetMaxOpenConns(1)
-	w.SetMaxIdleConns(1)
-	w.SetConnMaxLifetime(0)
-	w.SetConnMaxIdleTime(0)
-
-	s := &Store{opts: opts, w: w}
-	if err := s.migrate(ctx); err != nil {
-		w.Close()
-		return nil, fmt.Errorf("open store %s: %w", path, err)
-	}
-
-	r, err := sql.Open("sqlite", readDSN)
-	if err != nil {
-		w.Close()
-		return nil, fmt.Errorf("open store %s: %w", path, err)
-	}
-	n := max(4, runtime.GOMAXPROCS(0)*2)
-	r.SetMaxOpenConns(n)
-	r.SetMaxIdleConns(n)
-	s.r = r
-	if err := s.prepare(ctx); err != nil {
-		s.Close()
-		return nil, fmt.Errorf("open store %s: %w", path, err)
-	}
-	ckpt, err := sql.Open("sqlite", path+"?"+pragmas(catchUpWait).Encode())
-	if err != nil {
-		s.Close()
-		return nil, fmt.Errorf("open store %s: %w", path, err)
-	}
-	ckpt.SetMaxOpenConns(1)
-	ckpt.SetMaxIdleConns(1)
-	s.heads = newHeads(opts.PollInterval)
-	s.hub = newHub(s)
-	s.wr = newWriter(s)
-	s.ckpt = newCheckpointer(s.wr, ckpt, opts.checkpointEvery)
-	return s, nil
-}
-
-// pragmas are the connection settings of every database this package opens:
-// WAL, foreign keys, a busy timeout, and commits that survive a killed
-// process (synchronous=NORMAL in WAL mode).
-func pragmas(busy time.Duration) url.Values {
-	q := url.Values{}
-	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busy.Milliseconds()))
-	q.Add("_pragma", "journal_mode(WAL)")
-	q.Add("_pragma", "synchronous(NORMAL)")
-	q.Add("_pragma", "foreign_keys(1)")
-	// Fewer, larger checkpoints: each costs an fsync.
-	q.Add("_pragma", "wal_autocheckpoint(4000)")
-	return q
+	return openSQLite(ctx, path, opts)
 }
 
 func withDefaults(o Options) Options {
@@ -219,29 +174,7 @@ func withDefaults(o Options) Options {
 // return an error. A batch of writes being written is committed first; writes
 // still queued, and writes made after Close, fail.
 func (s *Store) Close() error {
-	s.closeOnce.Do(func() {
-		if s.pg != nil {
-			s.hub.close()
-			s.closeErr = s.pg.close()
-			return
-		}
-		var errs []error
-		if s.ckpt != nil {
-			errs = append(errs, s.ckpt.close())
-		}
-		if s.wr != nil {
-			s.wr.close()
-		}
-		if s.hub != nil {
-			s.hub.close()
-		}
-		s.stmts.close()
-		if s.r != nil {
-			errs = append(errs, s.r.Close())
-		}
-		errs = append(errs, s.w.Close())
-		s.closeErr = errors.Join(errs...)
-	})
+	s.closeOnce.Do(func() { s.closeErr = s.db.close() })
 	return s.closeErr
 }
 
@@ -250,42 +183,5 @@ func (s *Store) Close() error {
 // On PostgreSQL, which checks its own pages, it only checks that the
 // database answers.
 func (s *Store) IntegrityCheck(ctx context.Context) error {
-	if s.pg != nil {
-		if err := s.pg.pool.Ping(ctx); err != nil {
-			return fmt.Errorf("integrity check: %w", err)
-		}
-		return nil
-	}
-	rows, err := s.r.QueryContext(ctx, "PRAGMA integrity_check")
-	if err != nil {
-		return fmt.Errorf("integrity check: %w", err)
-	}
-	defer rows.Close()
-	var lines []string
-	for rows.Next() {
-		var l string
-		if err := rows.Scan(&l); err != nil {
-			return fmt.Errorf("integrity check: %w", err)
-		}
-		lines = append(lines, l)
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("integrity check: %w", err)
-	}
-	if len(lines) != 1 || lines[0] != "ok" {
-		return fmt.Errorf("integrity check: %s", strings.Join(lines, "; "))
-	}
-	return nil
-}
-
-const timeLayout = "2006-01-02T15:04:05.000000Z"
-
-func (s *Store) now() string { return s.opts.Now().UTC().Format(timeLayout) }
-
-func parseTime(v string) time.Time {
-	t, err := time.Parse(timeLayout, v)
-	if err != nil {
-		t, _ = time.Parse(time.RFC3339Nano, v)
-	}
-	return t
+	return s.db.check(ctx)
 }

@@ -48,7 +48,7 @@ func openTest(t testing.TB, opts Options) *Store {
 
 func mustCreate(t testing.TB, s *Store, id string) protocol.Argument {
 	t.Helper()
-	res, err := s.Create(context.Background(), NewDebate{
+	res, err := s.Create(context.Background(), protocol.NewDebate{
 		ID: id, Title: "Title of " + id, Type: protocol.GeneralDebate,
 		Content: "Motion of " + id, ClientRequestID: "create-" + id,
 	})
@@ -81,12 +81,15 @@ func countArgs(t testing.TB, s *Store, id string) int {
 	return len(args)
 }
 
-func TestCreate(t *testing.T) { forBackends(t, testCreate) }
+func TestCreate(t *testing.T) {
+	t.Parallel()
+	forBackends(t, testCreate)
+}
 
 func testCreate(t *testing.T, db string) {
 	ctx := context.Background()
 	s := openAt(t, db, Options{ContentLimit: 10})
-	good := NewDebate{ID: "d1", Title: "T", Type: protocol.CodingPlanDebate, Content: "ŝŝŝŝŝŝŝŝŝŝ", ClientRequestID: "r1"}
+	good := protocol.NewDebate{ID: "d1", Title: "T", Type: protocol.CodingPlanDebate, Content: "ŝŝŝŝŝŝŝŝŝŝ", ClientRequestID: "r1"}
 	first, err := s.Create(ctx, good)
 	if err != nil {
 		t.Fatalf("create with content at the limit (10 characters, 20 bytes): %v", err)
@@ -106,16 +109,16 @@ func testCreate(t *testing.T, db string) {
 
 	bad := []struct {
 		name string
-		edit func(*NewDebate)
+		edit func(*protocol.NewDebate)
 		code protocol.Code
 	}{
-		{"no id", func(n *NewDebate) { n.ID = "" }, protocol.CodeInvalidInput},
-		{"id with space", func(n *NewDebate) { n.ID = "a b" }, protocol.CodeInvalidInput},
-		{"no title", func(n *NewDebate) { n.Title = " " }, protocol.CodeInvalidInput},
-		{"bad type", func(n *NewDebate) { n.Type = "debate" }, protocol.CodeInvalidInput},
-		{"no request id", func(n *NewDebate) { n.ClientRequestID = "" }, protocol.CodeInvalidInput},
-		{"empty motion", func(n *NewDebate) { n.Content = "" }, protocol.CodeInvalidInput},
-		{"too large", func(n *NewDebate) { n.Content = "ŝŝŝŝŝŝŝŝŝŝŝ" }, protocol.CodeContentTooLarge},
+		{"no id", func(n *protocol.NewDebate) { n.ID = "" }, protocol.CodeInvalidInput},
+		{"id with space", func(n *protocol.NewDebate) { n.ID = "a b" }, protocol.CodeInvalidInput},
+		{"no title", func(n *protocol.NewDebate) { n.Title = " " }, protocol.CodeInvalidInput},
+		{"bad type", func(n *protocol.NewDebate) { n.Type = "debate" }, protocol.CodeInvalidInput},
+		{"no request id", func(n *protocol.NewDebate) { n.ClientRequestID = "" }, protocol.CodeInvalidInput},
+		{"empty motion", func(n *protocol.NewDebate) { n.Content = "" }, protocol.CodeInvalidInput},
+		{"too large", func(n *protocol.NewDebate) { n.Content = "ŝŝŝŝŝŝŝŝŝŝŝ" }, protocol.CodeContentTooLarge},
 	}
 	for _, tt := range bad {
 		t.Run(tt.name, func(t *testing.T) {
@@ -131,7 +134,10 @@ func testCreate(t *testing.T, db string) {
 	}
 }
 
-func TestSubmitPipeline(t *testing.T) { forBackends(t, testSubmitPipeline) }
+func TestSubmitPipeline(t *testing.T) {
+	t.Parallel()
+	forBackends(t, testSubmitPipeline)
+}
 
 func testSubmitPipeline(t *testing.T, db string) {
 	ctx := context.Background()
@@ -142,7 +148,7 @@ func testSubmitPipeline(t *testing.T, db string) {
 	ids := map[string]string{"motion": motion.ID}
 	steps := []struct {
 		name     string
-		w        Write
+		w        protocol.Write
 		target   string // key into ids, resolved at run time
 		code     protocol.Code
 		state    protocol.State // state after a success, current state on refusal
@@ -152,35 +158,35 @@ func testSubmitPipeline(t *testing.T, db string) {
 		saveAs   string
 		noTarget bool
 	}{
-		{name: "opponent claim", w: Write{Type: protocol.Claim, Role: protocol.Opponent, Content: "c1", ClientRequestID: "k1"},
+		{name: "opponent claim", w: protocol.Write{Type: protocol.Claim, Role: protocol.Opponent, Content: "c1", ClientRequestID: "k1"},
 			target: "motion", state: protocol.AwaitingProposer, seq: 2, parent: "motion", saveAs: "c1"},
-		{name: "opponent again", w: Write{Type: protocol.Claim, Role: protocol.Opponent, Content: "c", ClientRequestID: "k2"},
+		{name: "opponent again", w: protocol.Write{Type: protocol.Claim, Role: protocol.Opponent, Content: "c", ClientRequestID: "k2"},
 			target: "c1", code: protocol.CodeActionNotAllowed, state: protocol.AwaitingProposer, allowed: []protocol.Role{protocol.Proposer}},
-		{name: "foreign target", w: Write{Type: protocol.Claim, Role: protocol.Proposer, Content: "c", ClientRequestID: "k3"},
+		{name: "foreign target", w: protocol.Write{Type: protocol.Claim, Role: protocol.Proposer, Content: "c", ClientRequestID: "k3"},
 			target: "foreign", code: protocol.CodeInvalidInput},
-		{name: "unknown target", w: Write{Type: protocol.Claim, Role: protocol.Proposer, Content: "c", ClientRequestID: "k4", TargetID: "nope"},
+		{name: "unknown target", w: protocol.Write{Type: protocol.Claim, Role: protocol.Proposer, Content: "c", ClientRequestID: "k4", TargetID: "nope"},
 			code: protocol.CodeInvalidInput},
-		{name: "missing target", w: Write{Type: protocol.Claim, Role: protocol.Proposer, Content: "c", ClientRequestID: "k5"},
+		{name: "missing target", w: protocol.Write{Type: protocol.Claim, Role: protocol.Proposer, Content: "c", ClientRequestID: "k5"},
 			noTarget: true, code: protocol.CodeInvalidInput},
-		{name: "too large", w: Write{Type: protocol.Claim, Role: protocol.Proposer, Content: strings.Repeat("é", 21), ClientRequestID: "k6"},
+		{name: "too large", w: protocol.Write{Type: protocol.Claim, Role: protocol.Proposer, Content: strings.Repeat("é", 21), ClientRequestID: "k6"},
 			target: "c1", code: protocol.CodeContentTooLarge},
-		{name: "motion refused", w: Write{Type: protocol.Motion, Role: protocol.Proposer, Content: "m", ClientRequestID: "k7"},
+		{name: "motion refused", w: protocol.Write{Type: protocol.Motion, Role: protocol.Proposer, Content: "m", ClientRequestID: "k7"},
 			target: "c1", code: protocol.CodeInvalidInput},
-		{name: "missing request id", w: Write{Type: protocol.Appeal, Role: protocol.Proposer, Content: "a"},
+		{name: "missing request id", w: protocol.Write{Type: protocol.Appeal, Role: protocol.Proposer, Content: "a"},
 			target: "c1", code: protocol.CodeInvalidInput},
-		{name: "appeal", w: Write{Type: protocol.Appeal, Role: protocol.Proposer, Content: "a", ClientRequestID: "k8"},
+		{name: "appeal", w: protocol.Write{Type: protocol.Appeal, Role: protocol.Proposer, Content: "a", ClientRequestID: "k8"},
 			target: "c1", state: protocol.AwaitingArbitrator, seq: 3, parent: "c1", saveAs: "appeal"},
-		{name: "ruling without target or request id", w: Write{Type: protocol.Ruling, Role: protocol.Arbitrator, Content: "r"},
+		{name: "ruling without target or request id", w: protocol.Write{Type: protocol.Ruling, Role: protocol.Arbitrator, Content: "r"},
 			noTarget: true, state: protocol.AwaitingProposer, seq: 4, parent: "appeal", saveAs: "ruling"},
-		{name: "empty intervention", w: Write{Type: protocol.Intervention, Role: protocol.Arbitrator},
+		{name: "empty intervention", w: protocol.Write{Type: protocol.Intervention, Role: protocol.Arbitrator},
 			noTarget: true, state: protocol.InterventionPending, seq: 5, parent: "ruling", saveAs: "intervention"},
-		{name: "claim during intervention", w: Write{Type: protocol.Claim, Role: protocol.Proposer, Content: "c", ClientRequestID: "k9"},
+		{name: "claim during intervention", w: protocol.Write{Type: protocol.Claim, Role: protocol.Proposer, Content: "c", ClientRequestID: "k9"},
 			target: "intervention", code: protocol.CodeActionNotAllowed, state: protocol.InterventionPending, allowed: nil},
-		{name: "closing ruling", w: Write{Type: protocol.Ruling, Role: protocol.Arbitrator, Content: "done", ClientRequestID: "k10", Close: true},
+		{name: "closing ruling", w: protocol.Write{Type: protocol.Ruling, Role: protocol.Arbitrator, Content: "done", ClientRequestID: "k10", Close: true},
 			noTarget: true, state: protocol.Closed, seq: 6, parent: "intervention"},
-		{name: "after close", w: Write{Type: protocol.Ruling, Role: protocol.Arbitrator, Content: "x", ClientRequestID: "k11"},
+		{name: "after close", w: protocol.Write{Type: protocol.Ruling, Role: protocol.Arbitrator, Content: "x", ClientRequestID: "k11"},
 			noTarget: true, code: protocol.CodeActionNotAllowed, state: protocol.Closed},
-		{name: "unknown debate", w: Write{DebateID: "ghost", Type: protocol.Claim, Role: protocol.Opponent, Content: "c", ClientRequestID: "k12"},
+		{name: "unknown debate", w: protocol.Write{DebateID: "ghost", Type: protocol.Claim, Role: protocol.Opponent, Content: "c", ClientRequestID: "k12"},
 			target: "motion", code: protocol.CodeDebateNotFound},
 	}
 	ids["foreign"] = otherMotion.ID
@@ -225,7 +231,7 @@ func testSubmitPipeline(t *testing.T, db string) {
 	// A replay after close returns the original argument and the current
 	// debate, and writes nothing.
 	before := countArgs(t, s, "d")
-	res, err := s.Submit(ctx, Write{DebateID: "d", Type: protocol.Claim, Role: protocol.Opponent, TargetID: motion.ID,
+	res, err := s.Submit(ctx, protocol.Write{DebateID: "d", Type: protocol.Claim, Role: protocol.Opponent, TargetID: motion.ID,
 		Content: "different content", ClientRequestID: "k1"})
 	if err != nil || !res.Replay || res.Argument.ID != ids["c1"] || res.Argument.Content != "c1" || res.Debate.State != protocol.Closed {
 		t.Fatalf("replay after close: %+v, %v", res, err)
@@ -235,19 +241,22 @@ func testSubmitPipeline(t *testing.T, db string) {
 	}
 }
 
-func TestResolutionAutoRuling(t *testing.T) { forBackends(t, testResolutionAutoRuling) }
+func TestResolutionAutoRuling(t *testing.T) {
+	t.Parallel()
+	forBackends(t, testResolutionAutoRuling)
+}
 
 func testResolutionAutoRuling(t *testing.T, db string) {
 	ctx := context.Background()
 	s := openAt(t, db, Options{})
 	motion := mustCreate(t, s, "d")
-	c, err := s.Submit(ctx, Write{DebateID: "d", Type: protocol.Claim, Role: protocol.Opponent, TargetID: motion.ID, Content: "c", ClientRequestID: "k1"})
+	c, err := s.Submit(ctx, protocol.Write{DebateID: "d", Type: protocol.Claim, Role: protocol.Opponent, TargetID: motion.ID, Content: "c", ClientRequestID: "k1"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ch, cancel := s.Subscribe("d")
 	defer cancel()
-	w := Write{DebateID: "d", Type: protocol.Resolution, Role: protocol.Proposer, TargetID: c.Argument.ID, Content: "agreed", ClientRequestID: "k2"}
+	w := protocol.Write{DebateID: "d", Type: protocol.Resolution, Role: protocol.Proposer, TargetID: c.Argument.ID, Content: "agreed", ClientRequestID: "k2"}
 	res, err := s.Submit(ctx, w)
 	if err != nil {
 		t.Fatal(err)
@@ -281,7 +290,10 @@ func testResolutionAutoRuling(t *testing.T, db string) {
 	}
 }
 
-func TestGetAndList(t *testing.T) { forBackends(t, testGetAndList) }
+func TestGetAndList(t *testing.T) {
+	t.Parallel()
+	forBackends(t, testGetAndList)
+}
 
 func testGetAndList(t *testing.T, db string) {
 	ctx := context.Background()
@@ -296,14 +308,14 @@ func testGetAndList(t *testing.T, db string) {
 	}
 	target := ctxB.Motion.ID
 	for i, role := range []protocol.Role{protocol.Opponent, protocol.Proposer, protocol.Opponent} {
-		res, err := s.Submit(ctx, Write{DebateID: "b", Type: protocol.Claim, Role: role, TargetID: target,
+		res, err := s.Submit(ctx, protocol.Write{DebateID: "b", Type: protocol.Claim, Role: role, TargetID: target,
 			Content: "claim", ClientRequestID: "b" + string(rune('0'+i))})
 		if err != nil {
 			t.Fatal(err)
 		}
 		target = res.Argument.ID
 	}
-	if _, err := s.Submit(ctx, Write{DebateID: "c", Type: protocol.Intervention, Role: protocol.Arbitrator}); err != nil {
+	if _, err := s.Submit(ctx, protocol.Write{DebateID: "c", Type: protocol.Intervention, Role: protocol.Arbitrator}); err != nil {
 		t.Fatal(err)
 	}
 
@@ -375,6 +387,7 @@ func testGetAndList(t *testing.T, db string) {
 }
 
 func TestMigrations(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "sub", "dir", "debate.db")
 	s, err := Open(ctx, path, Options{})
@@ -382,19 +395,19 @@ func TestMigrations(t *testing.T) {
 		t.Fatal(err)
 	}
 	var v int
-	if err := s.r.QueryRow("PRAGMA user_version").Scan(&v); err != nil || v != SchemaVersion {
+	if err := sqliteOf(s).r.QueryRow("PRAGMA user_version").Scan(&v); err != nil || v != SchemaVersion {
 		t.Fatalf("user_version %d (%v), want %d", v, err, SchemaVersion)
 	}
 	var mode string
-	if err := s.r.QueryRow("PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
+	if err := sqliteOf(s).r.QueryRow("PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
 		t.Errorf("journal_mode %q (%v)", mode, err)
 	}
 	var fk int
-	if err := s.r.QueryRow("PRAGMA foreign_keys").Scan(&fk); err != nil || fk != 1 {
+	if err := sqliteOf(s).r.QueryRow("PRAGMA foreign_keys").Scan(&fk); err != nil || fk != 1 {
 		t.Errorf("foreign_keys %d (%v)", fk, err)
 	}
 	mustCreate(t, s, "kept")
-	if _, err := s.w.Exec("PRAGMA user_version = 99"); err != nil {
+	if _, err := sqliteOf(s).w.Exec("PRAGMA user_version = 99"); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
@@ -443,14 +456,17 @@ func TestDefaultPath(t *testing.T) {
 
 // TestExistingDocuments: of a set of ids, exactly those of documents come
 // back, whatever else the set holds (duplicates, unknown ids, quotes).
-func TestExistingDocuments(t *testing.T) { forBackends(t, testExistingDocuments) }
+func TestExistingDocuments(t *testing.T) {
+	t.Parallel()
+	forBackends(t, testExistingDocuments)
+}
 
 func testExistingDocuments(t *testing.T, db string) {
 	ctx := context.Background()
 	s := openAt(t, db, Options{})
 	var made []string
 	for _, key := range []string{"c1", "c2"} {
-		d, _, err := s.CreateDocument(ctx, NewDocument{Title: key, Content: "text " + key, ClientRequestID: key})
+		d, _, err := s.CreateDocument(ctx, protocol.NewDocument{Title: key, Content: "text " + key, ClientRequestID: key})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -485,16 +501,19 @@ func testExistingDocuments(t *testing.T, db string) {
 	}
 }
 
-func TestDocuments(t *testing.T) { forBackends(t, testDocuments) }
+func TestDocuments(t *testing.T) {
+	t.Parallel()
+	forBackends(t, testDocuments)
+}
 
 func testDocuments(t *testing.T, db string) {
 	ctx := context.Background()
 	s := openAt(t, db, Options{DocumentLimit: 16})
-	d1, replay, err := s.CreateDocument(ctx, NewDocument{Title: "plan", Content: "version one", ClientRequestID: "c1"})
+	d1, replay, err := s.CreateDocument(ctx, protocol.NewDocument{Title: "plan", Content: "version one", ClientRequestID: "c1"})
 	if err != nil || replay || d1.Version != 1 || d1.ID == "" {
 		t.Fatalf("create: %+v %v %v", d1, replay, err)
 	}
-	again, replay, err := s.CreateDocument(ctx, NewDocument{Title: "other", Content: "other", ClientRequestID: "c1"})
+	again, replay, err := s.CreateDocument(ctx, protocol.NewDocument{Title: "other", Content: "other", ClientRequestID: "c1"})
 	if err != nil || !replay || again.ID != d1.ID || again.Content != "version one" {
 		t.Fatalf("create replay: %+v %v %v", again, replay, err)
 	}
@@ -532,8 +551,8 @@ func testDocuments(t *testing.T, db string) {
 	wantCode(t, err, protocol.CodeDocumentNotFound)
 	_, _, err = s.SubmitDocument(ctx, "nope", "x", "")
 	wantCode(t, err, protocol.CodeDocumentNotFound)
-	_, _, err = s.CreateDocument(ctx, NewDocument{Content: strings.Repeat("x", 17)})
+	_, _, err = s.CreateDocument(ctx, protocol.NewDocument{Content: strings.Repeat("x", 17)})
 	wantCode(t, err, protocol.CodeContentTooLarge)
-	_, _, err = s.CreateDocument(ctx, NewDocument{Content: "  "})
+	_, _, err = s.CreateDocument(ctx, protocol.NewDocument{Content: "  "})
 	wantCode(t, err, protocol.CodeInvalidInput)
 }

@@ -2,30 +2,12 @@ package store
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"sync"
 	"time"
 
 	"github.com/debatehq/debate/protocol"
 )
-
-// WaitResult is the answer to Wait. HasNew reports an argument newer than the
-// one the waiter had seen; Argument is then the newest argument, Arguments
-// every argument after the one the waiter had seen, oldest first (only the
-// newest when the waiter named none), and Action what the waiting role should
-// do. On a CLOSED debate Action is DebateClosed
-// and Argument the newest argument even when it is not new. When neither holds
-// (the timeout passed) Action is empty and Argument zero.
-type WaitResult struct {
-	HasNew      bool
-	Action      protocol.Action
-	Debate      protocol.Debate
-	Argument    protocol.Argument
-	Arguments   []protocol.Argument
-	LastSeenSeq int
-}
 
 // Wait returns the newest argument of debateID if it is newer than
 // afterArgumentID (or any argument when afterArgumentID is empty), with the
@@ -36,26 +18,26 @@ type WaitResult struct {
 // debate is INVALID_INPUT (as seed 003 specifies); a missing debate
 // DEBATE_NOT_FOUND. Cancelling ctx
 // returns ctx's error.
-func (s *Store) Wait(ctx context.Context, debateID string, role protocol.Role, afterArgumentID string, timeout time.Duration) (WaitResult, error) {
+func (s *Store) Wait(ctx context.Context, debateID string, role protocol.Role, afterArgumentID string, timeout time.Duration) (protocol.WaitResult, error) {
 	if !role.Valid() {
 		_, err := protocol.ParseRole(string(role))
-		return WaitResult{}, err
+		return protocol.WaitResult{}, err
 	}
 	afterSeq := 0
 	if _, a, ok := s.heads.get(debateID); ok && afterArgumentID != "" && a.ID == afterArgumentID {
 		// The waiter has seen the newest argument, as it mostly has.
 		afterSeq = a.Seq
 	} else if afterArgumentID != "" {
-		argDebate, seq, found, err := s.position(ctx, afterArgumentID)
+		argDebate, seq, found, err := s.db.position(ctx, afterArgumentID)
 		if err != nil {
-			return WaitResult{}, fmt.Errorf("wait on %s: %w", debateID, err)
+			return protocol.WaitResult{}, fmt.Errorf("wait on %s: %w", debateID, err)
 		}
 		afterSeq = seq
 		if !found || argDebate != debateID {
-			if _, _, err := s.newest(ctx, debateID); err != nil {
-				return WaitResult{}, err
+			if _, _, err := s.db.newest(ctx, debateID); err != nil {
+				return protocol.WaitResult{}, err
 			}
-			return WaitResult{}, protocol.Errorf(protocol.CodeInvalidInput, "argument_id %s does not belong to debate %s", afterArgumentID, debateID).
+			return protocol.WaitResult{}, protocol.Errorf(protocol.CodeInvalidInput, "argument_id %s does not belong to debate %s", afterArgumentID, debateID).
 				WithSuggestion("pass the id of the last argument you saw in this debate, or none to get the newest")
 		}
 	}
@@ -72,17 +54,17 @@ func (s *Store) Wait(ctx context.Context, debateID string, role protocol.Role, a
 		expired = t.C
 	}
 	for {
-		d, a, err := s.newest(ctx, debateID)
+		d, a, err := s.db.newest(ctx, debateID)
 		if err != nil {
-			return WaitResult{}, err
+			return protocol.WaitResult{}, err
 		}
-		res := WaitResult{Debate: d, LastSeenSeq: afterSeq}
+		res := protocol.WaitResult{Debate: d, LastSeenSeq: afterSeq}
 		if a.Seq > afterSeq || d.State == protocol.Closed {
 			res.HasNew = a.Seq > afterSeq
 			res.Argument = a
 			res.Action = protocol.WaitAction(a, d.State, role)
 			if res.Arguments, err = s.after(ctx, a, afterSeq); err != nil {
-				return WaitResult{}, err
+				return protocol.WaitResult{}, err
 			}
 			return res, nil
 		}
@@ -94,22 +76,9 @@ func (s *Store) Wait(ctx context.Context, debateID string, role protocol.Role, a
 		case <-expired:
 			return res, nil
 		case <-ctx.Done():
-			return WaitResult{}, ctx.Err()
+			return protocol.WaitResult{}, ctx.Err()
 		}
 	}
-}
-
-// position returns the debate and seq of argument id; found is false when
-// there is no such argument.
-func (s *Store) position(ctx context.Context, id string) (debateID string, seq int, found bool, err error) {
-	if s.pg != nil {
-		return s.pg.position(ctx, id)
-	}
-	err = s.r.QueryRowContext(ctx, `SELECT debate_id, seq FROM arguments WHERE id = ?`, id).Scan(&debateID, &seq)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", 0, false, nil
-	}
-	return debateID, seq, err == nil, err
 }
 
 // after lists the arguments after afterSeq up to newest, oldest first; with
@@ -134,51 +103,6 @@ func (s *Store) after(ctx context.Context, newest protocol.Argument, afterSeq in
 	return args, nil
 }
 
-// newest returns a debate and its newest argument: the head kept in memory
-// while it is fresh (see heads), else read in one statement.
-func (s *Store) newest(ctx context.Context, debateID string) (protocol.Debate, protocol.Argument, error) {
-	if s.pg != nil {
-		return s.pg.newest(ctx, debateID)
-	}
-	if d, a, ok := s.heads.get(debateID); ok {
-		return d, a, nil
-	}
-	if s.wr.verify() {
-		if d, a, ok := s.heads.get(debateID); ok {
-			return d, a, nil
-		}
-	}
-	gen := s.heads.generation()
-	d, a, err := s.readNewest(ctx, debateID)
-	if err == nil {
-		s.heads.put(gen, d, a)
-	}
-	return d, a, err
-}
-
-// readNewest reads a debate and its newest argument from SQLite in one
-// statement.
-func (s *Store) readNewest(ctx context.Context, debateID string) (protocol.Debate, protocol.Argument, error) {
-	var d protocol.Debate
-	var a protocol.Argument
-	var typ, state, created, updated, aType, aRole, aState, aCreated string
-	var parent sql.NullString
-	err := s.stmts.newest.QueryRowContext(ctx, debateID).Scan(&d.Title, &typ, &state, &created, &updated,
-		&a.ID, &a.DebateID, &parent, &aType, &aRole, &a.Content, &a.ClientRequestID, &a.Seq, &aState, &aCreated)
-	if errors.Is(err, sql.ErrNoRows) {
-		return d, a, notFound(debateID)
-	}
-	if err != nil {
-		return d, a, fmt.Errorf("read debate %s: %w", debateID, err)
-	}
-	d.ID, d.Type, d.State = debateID, protocol.DebateType(typ), protocol.State(state)
-	d.CreatedAt, d.UpdatedAt = parseTime(created), parseTime(updated)
-	a.ParentID = parent.String
-	a.Type, a.Role, a.StateAfter = protocol.ArgType(aType), protocol.Role(aRole), protocol.State(aState)
-	a.CreatedAt = parseTime(aCreated)
-	return d, a, nil
-}
-
 // Subscribe returns a channel that receives a signal after commits that add
 // arguments to debateID or delete it: at once for commits made through this
 // Store, within the poll interval for commits by other processes. Signals are
@@ -201,18 +125,23 @@ const AllDebates = ""
 type hub struct {
 	s *Store
 
-	mu      sync.Mutex
-	subs    map[string]map[chan struct{}]struct{}
-	known   map[string]int // newest seq seen per subscribed debate; -1 unknown
-	local   uint64         // commits this Store notified, counted to tell a read that may be stale
-	count   int
+	mu    sync.Mutex
+	subs  map[string]map[chan struct{}]struct{}
+	known map[string]int // newest seq seen per subscribed debate; -1 unknown
+	local uint64         // commits this Store notified, counted to tell a read that may be stale
+	count int
+	// counted is broadcast when count changes; tests wait on it for a
+	// waiter to subscribe or leave.
+	counted *sync.Cond
 	stop    chan struct{} // closes to stop the running watcher; nil when none runs
 	closed  bool
 	running sync.WaitGroup
 }
 
 func newHub(s *Store) *hub {
-	return &hub{s: s, subs: map[string]map[chan struct{}]struct{}{}, known: map[string]int{}}
+	h := &hub{s: s, subs: map[string]map[chan struct{}]struct{}{}, known: map[string]int{}}
+	h.counted = sync.NewCond(&h.mu)
+	return h
 }
 
 func (h *hub) subscribe(id string) (<-chan struct{}, func()) {
@@ -231,6 +160,7 @@ func (h *hub) subscribe(id string) (<-chan struct{}, func()) {
 	}
 	m[ch] = struct{}{}
 	h.count++
+	h.counted.Broadcast()
 	if h.stop == nil {
 		h.stop = make(chan struct{})
 		h.running.Add(1)
@@ -245,6 +175,7 @@ func (h *hub) subscribe(id string) (<-chan struct{}, func()) {
 			delete(h.known, id)
 		}
 		h.count--
+		h.counted.Broadcast()
 		if h.count == 0 && h.stop != nil {
 			close(h.stop)
 			h.stop = nil
@@ -323,13 +254,8 @@ func (h *hub) close() {
 	h.running.Wait()
 }
 
-// watch polls PRAGMA data_version on one dedicated connection; the value
-// changes whenever another connection (of this or another process) commits.
-// On a change it compares each subscribed debate's newest seq with the last
-// one seen and wakes the subscribers of those that moved. It reads the data
-// version before listing the subscribed debates, so a commit is either seen by
-// the check that follows or changes the version again. On PostgreSQL, where
-// notifications wake waiters, it runs pgDB.poll, a safety net, instead.
+// watch runs the backend's watcher, which notices commits other processes
+// make, until stop closes.
 func (h *hub) watch(stop <-chan struct{}) {
 	defer h.running.Done()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -341,64 +267,7 @@ func (h *hub) watch(stop <-chan struct{}) {
 		case <-ctx.Done():
 		}
 	}()
-	if h.s.pg != nil {
-		h.s.pg.poll(ctx, h, stop)
-		return
-	}
-	t := time.NewTicker(h.s.opts.PollInterval)
-	defer t.Stop()
-	var conn *sql.Conn
-	defer func() {
-		if conn != nil {
-			conn.Close()
-		}
-	}()
-	last := int64(-1)
-	for {
-		if conn == nil {
-			c, err := h.s.r.Conn(ctx)
-			if err == nil {
-				conn = c
-			} else if ctx.Err() == nil {
-				h.s.opts.Logger.Error("store watcher: no connection", "err", err)
-			}
-		}
-		if conn != nil {
-			var v int64
-			err := conn.QueryRowContext(ctx, "PRAGMA data_version").Scan(&v)
-			if err == nil && v != last {
-				if err = h.check(ctx, conn); err == nil {
-					last = v
-				}
-			}
-			if err != nil && ctx.Err() == nil {
-				h.s.opts.Logger.Error("store watcher", "err", err)
-				conn.Close()
-				conn = nil
-			}
-		}
-		select {
-		case <-stop:
-			return
-		case <-t.C:
-		}
-	}
-}
-
-func (h *hub) check(ctx context.Context, conn *sql.Conn) error {
-	ids, local := h.subscribed()
-	// check runs after the database changed: someone committed.
-	h.mu.Lock()
-	signal(h.subs[AllDebates])
-	h.mu.Unlock()
-	seqs := make([]int, len(ids))
-	for i, id := range ids {
-		if err := conn.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) FROM arguments WHERE debate_id = ?`, id).Scan(&seqs[i]); err != nil {
-			return fmt.Errorf("check debate %s: %w", id, err)
-		}
-	}
-	h.moved(ids, seqs, local)
-	return nil
+	h.s.db.watch(ctx, h, stop)
 }
 
 // subscribed returns the debates that have subscribers (AllDebates is not

@@ -15,7 +15,7 @@ const waitLong = 30 * time.Second
 
 func claim(t testing.TB, s *Store, debate string, role protocol.Role, target, key string) protocol.Argument {
 	t.Helper()
-	res, err := s.Submit(context.Background(), Write{DebateID: debate, Type: protocol.Claim, Role: role,
+	res, err := s.Submit(context.Background(), protocol.Write{DebateID: debate, Type: protocol.Claim, Role: role,
 		TargetID: target, Content: "claim " + key, ClientRequestID: key})
 	if err != nil {
 		t.Fatal(err)
@@ -25,23 +25,25 @@ func claim(t testing.TB, s *Store, debate string, role protocol.Role, target, ke
 
 // waitSubscribed blocks until s has n subscribers, so a following write
 // exercises the wake-up rather than the first read.
-func waitSubscribed(t testing.TB, s *Store, n int) {
-	t.Helper()
-	for i := 0; ; i++ {
-		s.hub.mu.Lock()
-		c := s.hub.count
-		s.hub.mu.Unlock()
-		if c >= n {
-			return
-		}
-		if i > 10000 {
-			t.Fatal("waiter never subscribed")
-		}
-		time.Sleep(time.Millisecond)
+func waitSubscribed(s *Store, n int) {
+	waitSubscribers(s, func(c int) bool { return c >= n })
+}
+
+// waitSubscribers blocks until done holds for the number of s's
+// subscribers, checked each time it changes.
+func waitSubscribers(s *Store, done func(int) bool) {
+	h := s.hub
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for !done(h.count) {
+		h.counted.Wait()
 	}
 }
 
-func TestWaitAnswersAtOnce(t *testing.T) { forBackends(t, testWaitAnswersAtOnce) }
+func TestWaitAnswersAtOnce(t *testing.T) {
+	t.Parallel()
+	forBackends(t, testWaitAnswersAtOnce)
+}
 
 func testWaitAnswersAtOnce(t *testing.T, db string) {
 	ctx := context.Background()
@@ -49,11 +51,11 @@ func testWaitAnswersAtOnce(t *testing.T, db string) {
 	motion := mustCreate(t, s, "d")
 	c := claim(t, s, "d", protocol.Opponent, motion.ID, "k1")
 	closedMotion := mustCreate(t, s, "closed")
-	ruled, err := s.Submit(ctx, Write{DebateID: "closed", Type: protocol.Intervention, Role: protocol.Arbitrator})
+	ruled, err := s.Submit(ctx, protocol.Write{DebateID: "closed", Type: protocol.Intervention, Role: protocol.Arbitrator})
 	if err != nil {
 		t.Fatal(err)
 	}
-	closing, err := s.Submit(ctx, Write{DebateID: "closed", Type: protocol.Ruling, Role: protocol.Arbitrator, Content: "stop", Close: true})
+	closing, err := s.Submit(ctx, protocol.Write{DebateID: "closed", Type: protocol.Ruling, Role: protocol.Arbitrator, Content: "stop", Close: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +99,10 @@ func testWaitAnswersAtOnce(t *testing.T, db string) {
 	}
 }
 
-func TestWaitErrors(t *testing.T) { forBackends(t, testWaitErrors) }
+func TestWaitErrors(t *testing.T) {
+	t.Parallel()
+	forBackends(t, testWaitErrors)
+}
 
 func testWaitErrors(t *testing.T, db string) {
 	ctx := context.Background()
@@ -130,7 +135,7 @@ func testWaitErrors(t *testing.T, db string) {
 		_, err := s.Wait(cctx, "d", protocol.Opponent, motion.ID, waitLong)
 		done <- err
 	}()
-	waitSubscribed(t, s, 1)
+	waitSubscribed(s, 1)
 	cancel()
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled wait: %v", err)
@@ -140,14 +145,17 @@ func testWaitErrors(t *testing.T, db string) {
 		_, err := s.Wait(ctx, "d", protocol.Opponent, motion.ID, waitLong)
 		done <- err
 	}()
-	waitSubscribed(t, s, 1)
+	waitSubscribed(s, 1)
 	if err := s.Delete(ctx, "d"); err != nil {
 		t.Fatal(err)
 	}
 	wantCode(t, <-done, protocol.CodeDebateNotFound)
 }
 
-func TestWaitWakes(t *testing.T) { forBackends(t, testWaitWakes) }
+func TestWaitWakes(t *testing.T) {
+	t.Parallel()
+	forBackends(t, testWaitWakes)
+}
 
 func testWaitWakes(t *testing.T, db string) {
 	a := openAt(t, db, Options{})
@@ -165,7 +173,7 @@ func testWaitWakes(t *testing.T, db string) {
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			type out struct {
-				res WaitResult
+				res protocol.WaitResult
 				err error
 			}
 			done := make(chan out, 1)
@@ -174,7 +182,7 @@ func testWaitWakes(t *testing.T, db string) {
 				res, err := tt.waiter.Wait(context.Background(), "d", waiter, after, waitLong)
 				done <- out{res, err}
 			}()
-			waitSubscribed(t, tt.waiter, 1)
+			waitSubscribed(tt.waiter, 1)
 			written := claim(t, a, "d", roles[i%2], after, tt.name)
 			got := <-done
 			if got.err != nil || !got.res.HasNew || got.res.Argument.ID != written.ID || got.res.Action != protocol.Respond {
@@ -185,7 +193,10 @@ func testWaitWakes(t *testing.T, db string) {
 	}
 }
 
-func TestSubscribeSince(t *testing.T) { forBackends(t, testSubscribeSince) }
+func TestSubscribeSince(t *testing.T) {
+	t.Parallel()
+	forBackends(t, testSubscribeSince)
+}
 
 func testSubscribeSince(t *testing.T, db string) {
 	ctx := context.Background()
@@ -226,7 +237,10 @@ func testSubscribeSince(t *testing.T, db string) {
 // TestSubscribeAllDebates: a subscription to every debate is signalled by a
 // create, a write and a delete of any debate, and by a commit of another
 // process on the same database.
-func TestSubscribeAllDebates(t *testing.T) { forBackends(t, testSubscribeAllDebates) }
+func TestSubscribeAllDebates(t *testing.T) {
+	t.Parallel()
+	forBackends(t, testSubscribeAllDebates)
+}
 
 func testSubscribeAllDebates(t *testing.T, db string) {
 	a := openAt(t, db, Options{PollInterval: 5 * time.Millisecond})
@@ -267,6 +281,7 @@ func testSubscribeAllDebates(t *testing.T, db string) {
 // before or after the commit), a subscriber is woken once per commit that is
 // news and never by a read older than what it was told.
 func TestHubWakesOncePerCommit(t *testing.T) {
+	t.Parallel()
 	type event struct {
 		kind  string // notify, heard, moved (a read begun before the previous local commit), fresh (a read begun after)
 		seq   int

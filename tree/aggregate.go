@@ -147,3 +147,25 @@ func (r *Run) Finished() bool {
 	}
 	return true
 }
+
+// Interrupted reports whether any topic or motion of r stopped unfinished:
+// interrupted, never started, or with a node interrupted or pending.
+func (r *Run) Interrupted() bool {
+	for i := range r.Topics {
+		t := &r.Topics[i]
+		if t.Status == Interrupted || t.Root == nil {
+			return true
+		}
+		found := false
+		t.Root.Walk(func(n *Node) { found = found || n.Status == Interrupted || n.Status == Pending })
+		if found {
+			return true
+		}
+	}
+	for _, m := range r.Motions {
+		if m.Status == Interrupted {
+			return true
+		}
+	}
+	return false
+}

@@ -14,3 +14,17 @@ type Shard struct {
 
 // String returns "i/n".
 func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.Index, s.Count) }
+
+// Selection is what one run plays: the ids of its topics and of its motions,
+// each in config order. The selection of a sharded run is its slice, and
+// Shard says which slice it is.
+type Selection struct {
+	Topics  []string
+	Motions []string
+	Shard   *Shard
+}
+
+// IDs returns the topics' ids and then the motions'.
+func (s Selection) IDs() []string {
+	return append(append([]string{}, s.Topics...), s.Motions...)
+}

@@ -168,3 +168,41 @@ func TestRunFinished(t *testing.T) {
 		}
 	}
 }
+
+func TestRunInterrupted(t *testing.T) {
+	t.Parallel()
+	root := func(children ...Status) *Node {
+		n := NewNode(RootID, "q", "")
+		n.Status = Split
+		for _, s := range children {
+			n.Children = append(n.Children, &Node{Status: s})
+		}
+		return n
+	}
+	tests := []struct {
+		name    string
+		topics  []Topic
+		motions []Status
+		want    bool
+	}{
+		{"empty", nil, nil, false},
+		{"finished with a failed node", []Topic{{Status: Failed, Root: root(Converged, Failed)}}, []Status{Forced}, false},
+		{"a topic never started", []Topic{{Status: Pending}}, nil, true},
+		{"an interrupted topic", []Topic{{Status: Interrupted, Root: root()}}, nil, true},
+		{"an interrupted node", []Topic{{Status: Failed, Root: root(Converged, Interrupted)}}, nil, true},
+		{"a pending node", []Topic{{Status: Failed, Root: root(Pending)}}, nil, true},
+		{"an interrupted motion", nil, []Status{Converged, Interrupted}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			r := &Run{Topics: tt.topics}
+			for _, s := range tt.motions {
+				r.Motions = append(r.Motions, Motion{Status: s})
+			}
+			if got := r.Interrupted(); got != tt.want {
+				t.Errorf("Interrupted = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

@@ -15,7 +15,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/debatehq/debate/protocol"
+	"github.com/debatehq/debate/internal/loopback"
 	"github.com/debatehq/debate/server/api"
 	"github.com/debatehq/debate/server/client"
 )
@@ -48,57 +48,75 @@ const (
 	maxInput = 8 << 20
 )
 
-// agentExits is the exit-code table every agent command's help ends with.
+// agentExits is the exit-code table of every agent command's help.
 const agentExits = `  0    success (for wait also when the deadline passed: "status":"timeout")
   1    internal error on the server, or an answer that is not the server's
   2    not found: DEBATE_NOT_FOUND, ARGUMENT_NOT_FOUND, DOCUMENT_NOT_FOUND
-  3    invalid input: bad or missing flags, unreadable --file, INVALID_INPUT, CONTENT_TOO_LARGE
-  4    not allowed now: ACTION_NOT_ALLOWED (the JSON has current_state and allowed_roles)
+  3    invalid input: bad or missing flags, unreadable --file, INVALID_INPUT,
+       CONTENT_TOO_LARGE
+  4    not allowed now: ACTION_NOT_ALLOWED (the JSON has current_state and
+       allowed_roles)
   5    authentication failed: AUTH_FAILED (check --token or DEBATE_AUTH_TOKEN)
   6    server unreachable: UNREACHABLE (is debate serve running? check --server)
   7    no answer in time: TIMEOUT
   130  interrupted by Ctrl-C
 `
 
-// agentOutput is the part of every agent command's help that describes what
-// it prints.
-const agentOutput = `
-OUTPUT
-  One JSON object on one line of stdout, nothing on stderr; control characters are escaped.
-  Success: {"success":true, …}. Failure: {"success":false,"error":{"code","message","suggestion",
-  "current_state","allowed_roles"},"exit_code":N}, where code is the server's error code, or
-  INVALID_INPUT for a bad command line, UNREACHABLE, TIMEOUT or INTERRUPTED.
+// agentOutput describes what every agent command prints.
+const agentOutput = `  One JSON object on one line of stdout, nothing on stderr; control characters
+  are escaped. Success: {"success":true, …}. Failure:
+  {"success":false,"error":{"code","message","suggestion",
+  "current_state","allowed_roles"},"exit_code":N}, where code is the server's
+  error code, or INVALID_INPUT for a bad command line, UNREACHABLE, TIMEOUT or
+  INTERRUPTED.
 `
 
 // agentEnvHelp describes the environment variables of the commands that talk
 // to a server.
-const agentEnvHelp = `
-ENVIRONMENT
-  DEBATE_SERVER_URL  server address when --server is not given (default ` + defaultServer + `)
-  DEBATE_AUTH_TOKEN  bearer token when --token is not given; prefer it to --token, so the
-                     commands printed in wait_command and retry_command run as they are
-  DEBATE_AUTO_START  0 keeps the command from starting debate serve in the background when
-                     nothing answers on a loopback server address (default: it starts one)
+const agentEnvHelp = `  DEBATE_SERVER_URL  server address when --server is not given (default
+                     ` + defaultServer + `)
+  DEBATE_AUTH_TOKEN  bearer token when --token is not given; prefer it to
+                     --token, so the commands printed in wait_command and
+                     retry_command run as they are
+  DEBATE_AUTO_START  0 keeps the command from starting debate serve in the
+                     background when nothing answers on a loopback server
+                     address (default: it starts one)
 `
 
-// agent is one agent command: its name, its flags and the environment it
-// prints to. The flags bind to the command's options struct; the server's
-// flags bind to srv, which run resolves into a conn before the command's
-// body runs.
+// agentCommand returns an agent command: the help of every agent command
+// with its usage, what it does and its examples, and its options.
+func agentCommand(name, summary, usage, about, examples string, remote bool, o func() options) *command {
+	h := help{about: about, usage: usage, sections: []section{{"OUTPUT", agentOutput}},
+		examples: examples, exits: agentExits}
+	if remote {
+		h.environ = agentEnvHelp
+	}
+	return &command{name: name, summary: summary, help: h, agent: true, options: o}
+}
+
+// agent is what the options of every agent command share: the flags of
+// the server it talks to, of the content it sends and of the idempotency
+// key, each when the command has them. Its flags come after the command's
+// own.
 type agent struct {
-	e    *env
 	name string // "submit", "docs create"
-	fs   *pflag.FlagSet
 
 	remote   bool // the command talks to a server
 	srv      serverFlags
 	longPoll bool // the command bounds its own requests (wait)
 
-	hasContent, contentOptional bool
-	content, file               string
-	stdin                       bool
+	// what names the content in flag help ("the CLAIM"); empty when the
+	// command sends none.
+	what            string
+	contentOptional bool
+	content, file   string
+	stdin           bool
+	// given lists the content flags given, stdinSet whether --stdin was.
+	given    []string
+	stdinSet bool
 
-	requestID string
+	idempotent bool // the command has --client-request-id
+	requestID  string
 }
 
 // serverFlags are the flags of the commands that talk to a server.
@@ -106,6 +124,8 @@ type serverFlags struct {
 	server  string
 	token   string
 	timeout time.Duration
+	// serverSet and tokenSet tell the flags given from their defaults.
+	serverSet, tokenSet bool
 }
 
 // conn is the server an agent command talks to, resolved once from the
@@ -119,104 +139,105 @@ type conn struct {
 	given bool
 }
 
-// newAgent returns the agent command name with a fresh flag set.
-func newAgent(e *env, name string) *agent {
-	return &agent{e: e, name: name, fs: flagSet(name)}
-}
-
-// withServer marks a command that talks to a server; run adds the server's
-// flags after the command's own.
-func (a *agent) withServer() { a.remote = true }
-
-func (a *agent) addServerFlags() {
-	a.fs.StringVar(&a.srv.server, "server", "", "server URL (default $DEBATE_SERVER_URL, else "+defaultServer+")")
-	a.fs.StringVar(&a.srv.token, "token", "", "bearer token (default $DEBATE_AUTH_TOKEN); never printed")
-	a.fs.DurationVar(&a.srv.timeout, "timeout", defaultTimeout, "how long to wait for the server's answer")
-}
-
-// withContent adds the three content sources; optional makes giving none
-// valid.
-func (a *agent) withContent(what string, optional bool) {
-	a.hasContent, a.contentOptional = true, optional
-	a.fs.StringVar(&a.content, "content", "", what+", given inline")
-	a.fs.StringVar(&a.file, "file", "", what+", read from a file (- reads stdin)")
-	a.fs.BoolVar(&a.stdin, "stdin", false, what+", read from stdin")
-}
-
-// withRequestID adds --client-request-id.
-func (a *agent) withRequestID() {
-	a.fs.StringVar(&a.requestID, "client-request-id", "", "idempotency key: resending it returns the original write (default: a fresh one, kept across retries)")
-}
-
-// help lays the command's help out with the agents' output, environment and
-// exit-code sections.
-func (a *agent) help(usage, about, examples string) func() string {
-	return func() string {
-		var b strings.Builder
-		b.WriteString(helpText(a.fs, usage, about, "", ""))
-		b.WriteString(agentOutput)
-		if a.remote {
-			b.WriteString(agentEnvHelp)
-		}
-		fmt.Fprintf(&b, "\nEXAMPLES\n%s\nEXIT CODES\n%s", examples, agentExits)
-		return b.String()
+// flags binds the shared flags of the command to a.
+func (a *agent) flags(fs *pflag.FlagSet) {
+	if a.what != "" {
+		fs.StringVar(&a.content, "content", "", a.what+", given inline")
+		fs.StringVar(&a.file, "file", "", a.what+", read from a file (- reads stdin)")
+		fs.BoolVar(&a.stdin, "stdin", false, a.what+", read from stdin")
 	}
-}
-
-// run parses args, checks that exactly positional arguments remain, and
-// calls body with a client of the server; it prints body's result or error
-// as JSON and returns the exit code.
-func (a *agent) run(args []string, help func() string, positional []string, body func(ctx context.Context, s conn, args []string) (any, error)) int {
+	if a.idempotent {
+		fs.StringVar(&a.requestID, "client-request-id", "", "idempotency key: resending it returns the original write (default: a fresh one, kept across retries)")
+	}
 	if a.remote {
-		a.addServerFlags()
+		a.srv.flags(fs, "never printed")
+		fs.DurationVar(&a.srv.timeout, "timeout", defaultTimeout, "how long to wait for the server's answer")
 	}
-	err := a.fs.Parse(args)
-	switch {
-	case errors.Is(err, pflag.ErrHelp):
-		fmt.Fprint(a.e.stdout, showHelp(help()))
-		return exitOK
-	case err != nil:
-		return a.fail(context.Background(), usageError{err})
-	}
-	if n := a.fs.NArg(); n != len(positional) {
+}
+
+// flags binds --server and --token; tokenUse says what becomes of a token.
+func (s *serverFlags) flags(fs *pflag.FlagSet, tokenUse string) {
+	fs.StringVar(&s.server, "server", "", "server URL (default $DEBATE_SERVER_URL, else "+defaultServer+")")
+	fs.StringVar(&s.token, "token", "", "bearer token (default $DEBATE_AUTH_TOKEN); "+tokenUse)
+	s.timeout = defaultTimeout
+}
+
+// given records which of the server's flags were given.
+func (s *serverFlags) given(fs *pflag.FlagSet) {
+	s.serverSet, s.tokenSet = fs.Changed("server"), fs.Changed("token")
+}
+
+// args checks that exactly the positional arguments named remain and
+// records which shared flags were given; it returns those arguments.
+func (a *agent) args(fs *pflag.FlagSet, positional ...string) ([]string, error) {
+	if n := fs.NArg(); n != len(positional) {
 		if n > len(positional) {
-			return a.fail(context.Background(), usagef("unexpected argument %q", a.fs.Arg(len(positional))))
+			return nil, usagef("unexpected argument %q", fs.Arg(len(positional)))
 		}
-		return a.fail(context.Background(), usagef("missing <%s>", positional[n]))
+		return nil, usagef("missing <%s>", positional[n])
 	}
+	for _, n := range []string{"content", "file", "stdin"} {
+		if fs.Changed(n) {
+			a.given = append(a.given, "--"+n)
+		}
+	}
+	a.stdinSet = fs.Changed("stdin")
+	a.srv.given(fs)
+	if a.remote && a.srv.timeout <= 0 {
+		return nil, usagef("--timeout must be positive (got %s)", a.srv.timeout)
+	}
+	return fs.Args(), nil
+}
+
+// call runs body with a client of the server (none when the command talks
+// to no server) and prints its result as JSON; its error goes back to the
+// one printer of failures.
+func (a *agent) call(e *env, body func(ctx context.Context, s conn) (any, error)) error {
 	var s conn
 	if a.remote {
-		if s, err = a.connect(); err != nil {
-			return a.fail(context.Background(), err)
+		var err error
+		if s, err = a.srv.connect(e); err != nil {
+			return err
 		}
 	}
-	sig, stop := a.e.interruptible(nil)
+	sig, stop := e.interruptible(nil)
 	defer stop()
-	if a.remote {
-		if _, err := a.e.autoStart(sig, s); err != nil {
-			return a.fail(sig, err)
-		}
+	out, err := a.callWith(sig, e, s, body)
+	if err != nil && sig.Err() != nil && !errors.As(err, new(interruptedError)) {
+		err = interruptedError{err: err}
+	}
+	if err != nil {
+		return err
+	}
+	e.printJSON(out)
+	return nil
+}
+
+// callWith starts a server if none answers and runs body within the
+// command's timeout.
+func (a *agent) callWith(sig context.Context, e *env, s conn, body func(ctx context.Context, s conn) (any, error)) (any, error) {
+	if !a.remote {
+		return body(sig, s)
+	}
+	if _, err := e.autoStart(sig, s); err != nil {
+		return nil, err
 	}
 	ctx := sig
-	if a.remote && !a.longPoll {
+	if !a.longPoll {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(sig, a.srv.timeout)
 		defer cancel()
 	}
-	out, err := body(ctx, s, a.fs.Args())
-	if err != nil {
-		return a.fail(sig, a.e.explainUnreachable(s, err))
-	}
-	a.e.printJSON(out)
-	return exitOK
+	out, err := body(ctx, s)
+	return out, e.explainUnreachable(s, err)
 }
 
 // connect resolves the server and the token from the flags and the
 // environment.
-func (a *agent) connect() (conn, error) {
-	s := conn{url: a.srv.server, token: a.srv.token, given: a.fs.Changed("server")}
+func (f *serverFlags) connect(e *env) (conn, error) {
+	s := conn{url: f.server, token: f.token, given: f.serverSet}
 	if !s.given {
-		if v, ok := a.e.getenv("DEBATE_SERVER_URL"); ok && v != "" {
+		if v, ok := e.getenv("DEBATE_SERVER_URL"); ok && v != "" {
 			s.url = v
 		} else {
 			s.url = defaultServer
@@ -226,11 +247,8 @@ func (a *agent) connect() (conn, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return conn{}, usagef("--server %q: want an http:// or https:// URL such as %s", redactURL(s.url), defaultServer)
 	}
-	if !a.fs.Changed("token") {
-		s.token, _ = a.e.getenv("DEBATE_AUTH_TOKEN")
-	}
-	if a.srv.timeout <= 0 {
-		return conn{}, usagef("--timeout must be positive (got %s)", a.srv.timeout)
+	if !f.tokenSet {
+		s.token, _ = e.getenv("DEBATE_AUTH_TOKEN")
 	}
 	s.client = client.New(s.url, s.token, nil)
 	return s, nil
@@ -240,12 +258,12 @@ func (a *agent) connect() (conn, error) {
 // none was started and how to start one.
 func (e *env) explainUnreachable(s conn, err error) error {
 	var ce *client.Error
-	if !errors.As(err, &ce) || ce.Code != client.CodeUnreachable {
+	if err == nil || !errors.As(err, &ce) || ce.Code != client.CodeUnreachable {
 		return err
 	}
 	u, _ := url.Parse(s.url)
 	switch v, _ := e.getenv(autoStartVar); {
-	case u == nil || !loopbackHost(u.Hostname()):
+	case u == nil || !loopback.Host(u.Hostname()):
 		ce.Suggestion = "nothing answers on " + redactURL(s.url) + "; a server is started on demand only for a loopback address: " +
 			"start debate serve on that host, or check --server / DEBATE_SERVER_URL"
 	case v == "0" || strings.EqualFold(v, "false"):
@@ -273,7 +291,7 @@ func redactURL(s string) string {
 
 // require returns a usage error when the flag named name was not given a
 // value; hint says how to get one.
-func (a *agent) require(name, value, hint string) error {
+func require(name, value, hint string) error {
 	if value != "" {
 		return nil
 	}
@@ -285,13 +303,8 @@ func (a *agent) require(name, value, hint string) error {
 
 // readContent returns the content from the one source given. ok is false
 // when the content is optional and none was given.
-func (a *agent) readContent() (content string, ok bool, err error) {
-	var given []string
-	for _, n := range []string{"content", "file", "stdin"} {
-		if a.fs.Changed(n) {
-			given = append(given, "--"+n)
-		}
-	}
+func (a *agent) readContent(e *env) (content string, ok bool, err error) {
+	given := a.given
 	switch {
 	case len(given) > 1:
 		return "", false, usagef("%s: give the content with exactly one of --content, --file or --stdin", strings.Join(given, " and "))
@@ -299,12 +312,12 @@ func (a *agent) readContent() (content string, ok bool, err error) {
 		return "", false, nil
 	case len(given) == 0:
 		return "", false, usagef("no content: give exactly one of --content <text>, --file <path> or --stdin")
-	case a.fs.Changed("content"):
+	case given[0] == "--content":
 		return a.content, true, nil
-	case a.fs.Changed("stdin") && !a.stdin:
+	case a.stdinSet && !a.stdin:
 		return "", false, usagef("no content: --stdin=false reads nothing; give --content, --file or --stdin")
 	case a.stdin || a.file == "-":
-		s, err := readAll(a.e.stdin, "stdin")
+		s, err := readAll(e.stdin, "stdin")
 		return s, err == nil, err
 	default:
 		if a.file == "" {
@@ -377,58 +390,6 @@ type errorBody struct {
 	api.ErrorBody
 	Detail string `json:"detail,omitempty"`
 }
-
-// fail prints err as JSON and returns its exit code. sig is the command's
-// interrupt context (context.Background() before it exists).
-func (a *agent) fail(sig context.Context, err error) int {
-	var (
-		b  errorBody
-		ue usageError
-		ce *client.Error
-	)
-	switch {
-	case sig.Err() != nil:
-		b.Code, b.Message = codeInterrupted, "interrupted"
-		var ie interruptedError
-		if errors.As(err, &ie) {
-			b.Suggestion = "run " + ie.retry + " to wait again"
-		}
-	case errors.As(err, &ue):
-		b.Code, b.Message = string(protocol.CodeInvalidInput), err.Error()
-		b.Suggestion = fmt.Sprintf("run \"debate %s --help\" for usage", a.name)
-	case errors.As(err, &ce):
-		b.ErrorBody = api.ErrorBody{Code: ce.Code, Message: ce.Message, Suggestion: ce.Suggestion,
-			CurrentState: ce.CurrentState, AllowedRoles: ce.AllowedRoles, RequestID: ce.RequestID}
-		if ce.Err != nil {
-			b.Detail = ce.Err.Error()
-		}
-	default:
-		b.Code, b.Message = string(protocol.CodeInternal), err.Error()
-	}
-	code := exitForCode(b.Code)
-	a.e.printJSON(errorOut{Error: b, ExitCode: code})
-	return code
-}
-
-// unknownAgentCommand answers a mistyped agent command the way agent
-// commands answer: JSON naming the command meant, and the exit code of
-// invalid input.
-func (e *env) unknownAgentCommand(name, near string) int {
-	b := errorBody{ErrorBody: api.ErrorBody{Code: string(protocol.CodeInvalidInput),
-		Message:    fmt.Sprintf("unknown command %q: did you mean %q?", name, near),
-		Suggestion: fmt.Sprintf("run \"%s --help\" for its flags, or \"debate help\" for every command", near)}}
-	e.printJSON(errorOut{Error: b, ExitCode: exitForCode(b.Code)})
-	return exitForCode(b.Code)
-}
-
-// interruptedError carries the command that resumes an interrupted wait.
-type interruptedError struct {
-	err   error
-	retry string
-}
-
-func (e interruptedError) Error() string { return e.err.Error() }
-func (e interruptedError) Unwrap() error { return e.err }
 
 // printJSON writes v as one line of JSON on stdout. encoding/json escapes C0
 // control characters; DEL and the C1 controls, which terminals may also act

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/google/uuid"
+	"github.com/spf13/pflag"
 
 	"github.com/debatehq/debate/protocol"
 	"github.com/debatehq/debate/server/api"
@@ -16,13 +17,27 @@ type idOut struct {
 	ID string `json:"id"`
 }
 
-func generateIDCmd(e *env, args []string) int {
-	a := newAgent(e, "generate-id")
-	help := a.help("debate generate-id",
+// idOptions are the (no) flags of generate-id.
+type idOptions struct{ agent }
+
+func generateIDCommand() *command {
+	return agentCommand("generate-id", "print a fresh id for a debate or a request",
+		"  debate generate-id\n",
 		`Print a fresh random id (a UUID) to use as a debate id or a client request id.
 Needs no server.`,
-		"  debate generate-id\n  id=$(debate generate-id | jq -r .id)\n")
-	return a.run(args, help, nil, func(context.Context, conn, []string) (any, error) {
+		"  debate generate-id\n  id=$(debate generate-id | jq -r .id)\n", false,
+		func() options { return &idOptions{agent{name: "generate-id"}} })
+}
+
+func (o *idOptions) flags(*pflag.FlagSet) {}
+
+func (o *idOptions) args(fs *pflag.FlagSet) error {
+	_, err := o.agent.args(fs)
+	return err
+}
+
+func (o *idOptions) run(e *env) error {
+	return o.call(e, func(context.Context, conn) (any, error) {
 		return idOut{success, uuid.NewString()}, nil
 	})
 }
@@ -62,62 +77,78 @@ func writeOutput(s conn, r api.WriteResult) writeOut {
 
 // createOptions are the flags of create.
 type createOptions struct {
+	agent
 	debateID, title, typ string
 }
 
-func createCmd(e *env, args []string) int {
-	var o createOptions
-	a := newAgent(e, "create")
-	a.withServer()
-	a.fs.StringVar(&o.debateID, "debate-id", "", "id of the new debate (make one with debate generate-id)")
-	a.fs.StringVar(&o.title, "title", "", "title of the debate")
-	a.fs.StringVar(&o.typ, "type", "", "debate type: general_debate or coding_plan_debate")
-	a.withContent("the MOTION", false)
-	a.withRequestID()
-	help := a.help("debate create --debate-id <id> --title <t> --type <general_debate|coding_plan_debate> {--content <s> | --file <f> | --stdin} [--client-request-id <k>]",
-		`Open a debate with its MOTION, as the proposer. The debate then awaits the opponent; wait for
-its answer with the printed wait_command. Resending the same command (same --client-request-id)
-returns the debate already created.`,
-		"  id=$(debate generate-id | jq -r .id)\n  debate create --debate-id \"$id\" --title 'Cache layer' --type coding_plan_debate --file plan.md\n")
-	return a.run(args, help, nil, func(ctx context.Context, s conn, _ []string) (any, error) {
-		return o.run(ctx, a, s)
-	})
+func createCommand() *command {
+	return agentCommand("create", "open a debate with its MOTION (proposer)",
+		`  debate create --debate-id <id> --title <t>
+                --type <general_debate|coding_plan_debate>
+                {--content <s> | --file <f> | --stdin} [--client-request-id <k>]
+`,
+		`Open a debate with its MOTION, as the proposer. The debate then awaits the
+opponent; wait for its answer with the printed wait_command. Resending the same
+command (same --client-request-id) returns the debate already created.`,
+		`  id=$(debate generate-id | jq -r .id)
+  debate create --debate-id "$id" --title 'Cache layer' \\
+      --type coding_plan_debate --file plan.md
+`, true,
+		func() options {
+			return &createOptions{agent: agent{name: "create", remote: true, what: "the MOTION", idempotent: true}}
+		})
 }
 
-func (o *createOptions) run(ctx context.Context, a *agent, s conn) (any, error) {
-	if err := a.require("debate-id", o.debateID, "make one with debate generate-id"); err != nil {
-		return nil, err
+func (o *createOptions) flags(fs *pflag.FlagSet) {
+	fs.StringVar(&o.debateID, "debate-id", "", "id of the new debate (make one with debate generate-id)")
+	fs.StringVar(&o.title, "title", "", "title of the debate")
+	fs.StringVar(&o.typ, "type", "", "debate type: general_debate or coding_plan_debate")
+	o.agent.flags(fs)
+}
+
+func (o *createOptions) args(fs *pflag.FlagSet) error {
+	if _, err := o.agent.args(fs); err != nil {
+		return err
 	}
-	if err := a.require("title", o.title, ""); err != nil {
-		return nil, err
+	if err := require("debate-id", o.debateID, "make one with debate generate-id"); err != nil {
+		return err
 	}
-	if err := a.require("type", o.typ, "general_debate or coding_plan_debate"); err != nil {
-		return nil, err
+	if err := require("title", o.title, ""); err != nil {
+		return err
+	}
+	if err := require("type", o.typ, "general_debate or coding_plan_debate"); err != nil {
+		return err
 	}
 	if _, err := protocol.ParseDebateType(o.typ); err != nil {
-		return nil, usagef("--type %q: want general_debate or coding_plan_debate", o.typ)
+		return usagef("--type %q: want general_debate or coding_plan_debate", o.typ)
 	}
-	content, _, err := a.readContent()
-	if err != nil {
-		return nil, err
-	}
-	r, err := s.client.CreateDebate(ctx, api.CreateDebateRequest{DebateID: o.debateID, Title: o.title, DebateType: o.typ,
-		MotionContent: content, ClientRequestID: a.requestID})
-	if err != nil {
-		return nil, err
-	}
-	return writeOutput(s, r), nil
+	return nil
+}
+
+func (o *createOptions) run(e *env) error {
+	return o.call(e, func(ctx context.Context, s conn) (any, error) {
+		content, _, err := o.readContent(e)
+		if err != nil {
+			return nil, err
+		}
+		r, err := s.client.CreateDebate(ctx, api.CreateDebateRequest{DebateID: o.debateID, Title: o.title, DebateType: o.typ,
+			MotionContent: content, ClientRequestID: o.requestID})
+		if err != nil {
+			return nil, err
+		}
+		return writeOutput(s, r), nil
+	})
 }
 
 // writeSpec describes one argument-writing command besides create.
 type writeSpec struct {
-	name, usage, about, examples string
-	what                         string // the content, for flag help
-	role                         bool   // --role proposer|opponent (submit)
-	target                       bool   // --target-id is required
-	close                        bool   // --close (ruling)
-	optional                     bool   // the content may be omitted (intervention)
-	send                         func(ctx context.Context, c *client.Client, debateID string, w write) (api.WriteResult, error)
+	name, summary, usage, about, examples string
+	what                                  string // the content, for flag help
+	role                                  bool   // --role proposer|opponent (submit)
+	target                                bool   // --target-id is required
+	close                                 bool   // --close (ruling)
+	optional                              bool   // the content may be omitted (intervention)
+	send                                  func(ctx context.Context, c *client.Client, debateID string, w write) (api.WriteResult, error)
 }
 
 // write is what the command line gave a writing command.
@@ -126,125 +157,180 @@ type write struct {
 	close                            bool
 }
 
-func writeCmd(s writeSpec) func(e *env, args []string) int {
-	return func(e *env, args []string) int {
-		a := newAgent(e, s.name)
-		a.withServer()
-		debateID := a.fs.String("debate-id", "", "id of the debate")
-		var w write
-		if s.role {
-			a.fs.StringVar(&w.role, "role", "", "your role: proposer or opponent")
-		}
-		if s.target {
-			a.fs.StringVar(&w.target, "target-id", "", "id of the argument you answer (argument_id of the wait or write before)")
-		}
-		if s.close {
-			a.fs.BoolVar(&w.close, "close", false, "close the debate with this ruling")
-		}
-		a.withContent(s.what, s.optional)
-		a.withRequestID()
-		help := a.help(s.usage, s.about, s.examples)
-		return a.run(args, help, nil, func(ctx context.Context, c conn, _ []string) (any, error) {
-			if err := a.require("debate-id", *debateID, ""); err != nil {
-				return nil, err
-			}
-			if s.role {
-				if err := a.require("role", w.role, "proposer or opponent"); err != nil {
-					return nil, err
-				}
-				if w.role != string(protocol.Proposer) && w.role != string(protocol.Opponent) {
-					return nil, usagef("--role %q: want proposer or opponent (the arbitrator uses ruling and intervention)", w.role)
-				}
-			}
-			if s.target {
-				if err := a.require("target-id", w.target, "the argument_id you answer"); err != nil {
-					return nil, err
-				}
-			}
-			var err error
-			if w.content, _, err = a.readContent(); err != nil {
-				return nil, err
-			}
-			w.requestID = a.requestID
-			r, err := s.send(ctx, c.client, *debateID, w)
-			if err != nil {
-				return nil, err
-			}
-			return writeOutput(c, r), nil
-		})
+// writeOptions are the flags of an argument-writing command.
+type writeOptions struct {
+	agent
+	spec     writeSpec
+	debateID string
+	w        write
+}
+
+// writeCommand returns the argument-writing command s describes.
+func writeCommand(s writeSpec) *command {
+	return agentCommand(s.name, s.summary, s.usage, s.about, s.examples, true, func() options {
+		return &writeOptions{spec: s, agent: agent{name: s.name, remote: true, what: s.what,
+			contentOptional: s.optional, idempotent: true}}
+	})
+}
+
+func (o *writeOptions) flags(fs *pflag.FlagSet) {
+	fs.StringVar(&o.debateID, "debate-id", "", "id of the debate")
+	if o.spec.role {
+		fs.StringVar(&o.w.role, "role", "", "your role: proposer or opponent")
 	}
+	if o.spec.target {
+		fs.StringVar(&o.w.target, "target-id", "", "id of the argument you answer (argument_id of the wait or write before)")
+	}
+	if o.spec.close {
+		fs.BoolVar(&o.w.close, "close", false, "close the debate with this ruling")
+	}
+	o.agent.flags(fs)
+}
+
+func (o *writeOptions) args(fs *pflag.FlagSet) error {
+	if _, err := o.agent.args(fs); err != nil {
+		return err
+	}
+	if err := require("debate-id", o.debateID, ""); err != nil {
+		return err
+	}
+	if o.spec.role {
+		if err := require("role", o.w.role, "proposer or opponent"); err != nil {
+			return err
+		}
+		if o.w.role != string(protocol.Proposer) && o.w.role != string(protocol.Opponent) {
+			return usagef("--role %q: want proposer or opponent (the arbitrator uses ruling and intervention)", o.w.role)
+		}
+	}
+	if o.spec.target {
+		return require("target-id", o.w.target, "the argument_id you answer")
+	}
+	return nil
+}
+
+func (o *writeOptions) run(e *env) error {
+	return o.call(e, func(ctx context.Context, c conn) (any, error) {
+		var err error
+		if o.w.content, _, err = o.readContent(e); err != nil {
+			return nil, err
+		}
+		o.w.requestID = o.requestID
+		r, err := o.spec.send(ctx, c.client, o.debateID, o.w)
+		if err != nil {
+			return nil, err
+		}
+		return writeOutput(c, r), nil
+	})
 }
 
 func argument(w write) api.ArgumentRequest {
 	return api.ArgumentRequest{Role: w.role, TargetID: w.target, Content: w.content, ClientRequestID: w.requestID}
 }
 
-var submitCmd = writeCmd(writeSpec{
-	name:  "submit",
-	usage: "debate submit --debate-id <id> --role <proposer|opponent> --target-id <arg> {--content <s> | --file <f> | --stdin} [--client-request-id <k>]",
-	about: `Submit a CLAIM: the opponent answers the MOTION or the proposer's last CLAIM; the proposer
-answers the opponent's CLAIM or aligns to a RULING. Keep it short and reference long material by
-doc_id (debate docs create). Then wait for the other side with the printed wait_command.`,
-	what:     "the CLAIM",
-	role:     true,
-	target:   true,
-	examples: "  debate submit --debate-id \"$id\" --role opponent --target-id \"$arg\" --file review.md\n  echo 'Agreed; see doc 0191…' | debate submit --debate-id \"$id\" --role proposer --target-id \"$arg\" --stdin\n",
-	send: func(ctx context.Context, c *client.Client, id string, w write) (api.WriteResult, error) {
-		return c.Submit(ctx, id, argument(w))
-	},
-})
+func submitCommand() *command {
+	return writeCommand(writeSpec{
+		name: "submit", summary: "submit a CLAIM (proposer or opponent)",
+		usage: `  debate submit --debate-id <id> --role <proposer|opponent> --target-id <arg>
+                {--content <s> | --file <f> | --stdin} [--client-request-id <k>]
+`,
+		about: `Submit a CLAIM: the opponent answers the MOTION or the proposer's last CLAIM;
+the proposer answers the opponent's CLAIM or aligns to a RULING. Keep it short
+and reference long material by doc_id (debate docs create). Then wait for the
+other side with the printed wait_command.`,
+		what:   "the CLAIM",
+		role:   true,
+		target: true,
+		examples: `  debate submit --debate-id "$id" --role opponent --target-id "$arg" \\
+      --file review.md
+  echo 'Agreed; see doc 0191…' | debate submit --debate-id "$id" \\
+      --role proposer --target-id "$arg" --stdin
+`,
+		send: func(ctx context.Context, c *client.Client, id string, w write) (api.WriteResult, error) {
+			return c.Submit(ctx, id, argument(w))
+		},
+	})
+}
 
-var appealCmd = writeCmd(writeSpec{
-	name:  "appeal",
-	usage: "debate appeal --debate-id <id> --target-id <arg> {--content <s> | --file <f> | --stdin} [--client-request-id <k>]",
-	about: `Ask the arbitrator for a RULING, as the proposer, on the argument --target-id. Give the
-context and the options, the last being "something else". Both sides then wait for the ruling.`,
-	what:     "the APPEAL",
-	target:   true,
-	examples: "  debate appeal --debate-id \"$id\" --target-id \"$arg\" --content 'Option A: … Option B: … Option C: something else'\n",
-	send: func(ctx context.Context, c *client.Client, id string, w write) (api.WriteResult, error) {
-		return c.Appeal(ctx, id, argument(w))
-	},
-})
+func appealCommand() *command {
+	return writeCommand(writeSpec{
+		name: "appeal", summary: "ask the arbitrator for a ruling (proposer)",
+		usage: `  debate appeal --debate-id <id> --target-id <arg>
+                {--content <s> | --file <f> | --stdin} [--client-request-id <k>]
+`,
+		about: `Ask the arbitrator for a RULING, as the proposer, on the argument --target-id.
+Give the context and the options, the last being "something else". Both sides
+then wait for the ruling.`,
+		what:   "the APPEAL",
+		target: true,
+		examples: `  debate appeal --debate-id "$id" --target-id "$arg" \\
+      --content 'Option A: … Option B: … Option C: something else'
+`,
+		send: func(ctx context.Context, c *client.Client, id string, w write) (api.WriteResult, error) {
+			return c.Appeal(ctx, id, argument(w))
+		},
+	})
+}
 
-var requestCompletionCmd = writeCmd(writeSpec{
-	name:  "request-completion",
-	usage: "debate request-completion --debate-id <id> --target-id <arg> {--content <s> | --file <f> | --stdin} [--client-request-id <k>]",
-	about: `Ask to finish the debate, as the proposer (a RESOLUTION). The server approves it at once
-with an automatic closing RULING (auto_ruling in the answer), and the debate is CLOSED.`,
-	what:     "the RESOLUTION",
-	target:   true,
-	examples: "  debate request-completion --debate-id \"$id\" --target-id \"$arg\" --content 'All issues resolved; final plan in doc 0191…'\n",
-	send: func(ctx context.Context, c *client.Client, id string, w write) (api.WriteResult, error) {
-		return c.Resolution(ctx, id, argument(w))
-	},
-})
+func requestCompletionCommand() *command {
+	return writeCommand(writeSpec{
+		name: "request-completion", summary: "ask to finish; the debate closes at once (proposer)",
+		usage: `  debate request-completion --debate-id <id> --target-id <arg>
+                            {--content <s> | --file <f> | --stdin}
+                            [--client-request-id <k>]
+`,
+		about: `Ask to finish the debate, as the proposer (a RESOLUTION). The server approves it
+at once with an automatic closing RULING (auto_ruling in the answer), and the
+debate is CLOSED.`,
+		what:   "the RESOLUTION",
+		target: true,
+		examples: `  debate request-completion --debate-id "$id" --target-id "$arg" \\
+      --content 'All issues resolved; final plan in doc 0191…'
+`,
+		send: func(ctx context.Context, c *client.Client, id string, w write) (api.WriteResult, error) {
+			return c.Resolution(ctx, id, argument(w))
+		},
+	})
+}
 
-var rulingCmd = writeCmd(writeSpec{
-	name:  "ruling",
-	usage: "debate ruling --debate-id <id> {--content <s> | --file <f> | --stdin} [--close] [--client-request-id <k>]",
-	about: `Rule, as the arbitrator, on an APPEAL, a RESOLUTION or your INTERVENTION. Without --close the
-floor returns to the proposer; with --close the debate is CLOSED.`,
-	what:     "the RULING",
-	close:    true,
-	examples: "  debate ruling --debate-id \"$id\" --content 'Take option B.'\n  debate ruling --debate-id \"$id\" --content 'Done.' --close\n",
-	send: func(ctx context.Context, c *client.Client, id string, w write) (api.WriteResult, error) {
-		return c.Ruling(ctx, id, api.RulingRequest{Content: w.content, Close: w.close, ClientRequestID: w.requestID})
-	},
-})
+func rulingCommand() *command {
+	return writeCommand(writeSpec{
+		name: "ruling", summary: "rule, --close to end the debate (arbitrator)",
+		usage: `  debate ruling --debate-id <id> {--content <s> | --file <f> | --stdin}
+                [--close] [--client-request-id <k>]
+`,
+		about: `Rule, as the arbitrator, on an APPEAL, a RESOLUTION or your INTERVENTION.
+Without --close the floor returns to the proposer; with --close the debate is
+CLOSED.`,
+		what:  "the RULING",
+		close: true,
+		examples: `  debate ruling --debate-id "$id" --content 'Take option B.'
+  debate ruling --debate-id "$id" --content 'Done.' --close
+`,
+		send: func(ctx context.Context, c *client.Client, id string, w write) (api.WriteResult, error) {
+			return c.Ruling(ctx, id, api.RulingRequest{Content: w.content, Close: w.close, ClientRequestID: w.requestID})
+		},
+	})
+}
 
-var interventionCmd = writeCmd(writeSpec{
-	name:  "intervention",
-	usage: "debate intervention --debate-id <id> [{--content <s> | --file <f> | --stdin}] [--client-request-id <k>]",
-	about: `Stop the floor, as the arbitrator, while the proposer or the opponent is awaited. Both sides
-then wait for your RULING. The content is optional.`,
-	what:     "the INTERVENTION",
-	optional: true,
-	examples: "  debate intervention --debate-id \"$id\"\n  debate intervention --debate-id \"$id\" --content 'Stop: the plan ignores the migration.'\n",
-	send: func(ctx context.Context, c *client.Client, id string, w write) (api.WriteResult, error) {
-		return c.Intervention(ctx, id, api.InterventionRequest{Content: w.content, ClientRequestID: w.requestID})
-	},
-})
+func interventionCommand() *command {
+	return writeCommand(writeSpec{
+		name: "intervention", summary: "stop the floor until your ruling (arbitrator)",
+		usage: `  debate intervention --debate-id <id> [{--content <s> | --file <f> | --stdin}]
+                      [--client-request-id <k>]
+`,
+		about: `Stop the floor, as the arbitrator, while the proposer or the opponent is
+awaited. Both sides then wait for your RULING. The content is optional.`,
+		what:     "the INTERVENTION",
+		optional: true,
+		examples: `  debate intervention --debate-id "$id"
+  debate intervention --debate-id "$id" \\
+      --content 'Stop: the plan ignores the migration.'
+`,
+		send: func(ctx context.Context, c *client.Client, id string, w write) (api.WriteResult, error) {
+			return c.Intervention(ctx, id, api.InterventionRequest{Content: w.content, ClientRequestID: w.requestID})
+		},
+	})
+}
 
 // contextOut is the answer of get-context.
 type contextOut struct {
@@ -262,36 +348,48 @@ type contextOut struct {
 
 // contextOptions are the flags of get-context.
 type contextOptions struct {
+	agent
 	debateID string
-	limit    int
+	// limit is how many arguments to show; negative shows every one.
+	limit int
 }
 
-func getContextCmd(e *env, args []string) int {
-	var o contextOptions
-	a := newAgent(e, "get-context")
-	a.withServer()
-	a.fs.StringVar(&o.debateID, "debate-id", "", "id of the debate")
-	a.fs.IntVar(&o.limit, "limit", 0, "show only the last n arguments after the MOTION (default: all)")
-	help := a.help("debate get-context --debate-id <id> [--limit <n>]",
-		`Show a debate: its state, its MOTION, its arguments oldest first (each with seq, role, type and
-parent_id), and available_actions: what each role (proposer, opponent, arbitrator) may submit now.
-Use it to pick a debate up again.`,
-		"  debate get-context --debate-id \"$id\"\n  debate get-context --debate-id \"$id\" --limit 5 | jq '.arguments[-1]'\n")
-	return a.run(args, help, nil, func(ctx context.Context, s conn, _ []string) (any, error) {
-		if !a.fs.Changed("limit") {
-			o.limit = -1
-		} else if o.limit < 0 {
-			return nil, usagef("--limit must be 0 or more (got %d)", o.limit)
-		}
-		return o.run(ctx, a, s)
-	})
+func getContextCommand() *command {
+	return agentCommand("get-context", "show a debate, its arguments and what each role may do",
+		"  debate get-context --debate-id <id> [--limit <n>]\n",
+		`Show a debate: its state, its MOTION, its arguments oldest first (each with seq,
+role, type and parent_id), and available_actions: what each role (proposer,
+opponent, arbitrator) may submit now. Use it to pick a debate up again.`,
+		`  debate get-context --debate-id "$id"
+  debate get-context --debate-id "$id" --limit 5 | jq '.arguments[-1]'
+`, true,
+		func() options { return &contextOptions{agent: agent{name: "get-context", remote: true}} })
 }
 
-// run shows the debate; a negative limit shows every argument.
-func (o *contextOptions) run(ctx context.Context, a *agent, s conn) (any, error) {
-	if err := a.require("debate-id", o.debateID, ""); err != nil {
-		return nil, err
+func (o *contextOptions) flags(fs *pflag.FlagSet) {
+	fs.StringVar(&o.debateID, "debate-id", "", "id of the debate")
+	fs.IntVar(&o.limit, "limit", 0, "show only the last n arguments after the MOTION (default: all)")
+	o.agent.flags(fs)
+}
+
+func (o *contextOptions) args(fs *pflag.FlagSet) error {
+	if _, err := o.agent.args(fs); err != nil {
+		return err
 	}
+	if !fs.Changed("limit") {
+		o.limit = -1
+	} else if o.limit < 0 {
+		return usagef("--limit must be 0 or more (got %d)", o.limit)
+	}
+	return require("debate-id", o.debateID, "")
+}
+
+// run shows the debate.
+func (o *contextOptions) run(e *env) error {
+	return o.call(e, o.show)
+}
+
+func (o *contextOptions) show(ctx context.Context, s conn) (any, error) {
 	r, err := s.client.GetDebate(ctx, o.debateID, o.limit)
 	if err != nil {
 		return nil, err
@@ -322,40 +420,52 @@ type listOut struct {
 
 // listOptions are the flags of list.
 type listOptions struct {
+	agent
 	client.ListOptions
 }
 
-func listCmd(e *env, args []string) int {
-	var o listOptions
-	a := newAgent(e, "list")
-	a.withServer()
-	a.fs.StringVar(&o.State, "state", "", "only debates in this state (AWAITING_OPPONENT, AWAITING_PROPOSER, AWAITING_ARBITRATOR, INTERVENTION_PENDING, CLOSED)")
-	a.fs.BoolVar(&o.PendingFirstOpponent, "pending-first-opponent", false, "only debates whose MOTION the opponent has not answered yet")
-	a.fs.IntVar(&o.Limit, "limit", 0, "at most n debates (default: the server's)")
-	a.fs.IntVar(&o.Offset, "offset", 0, "skip the first n debates")
-	help := a.help("debate list [--state <s>] [--pending-first-opponent] [--limit n] [--offset n]",
-		`List debates, last updated first, with the total that match.`,
-		"  debate list --state AWAITING_ARBITRATOR\n  debate list --pending-first-opponent --limit 1 | jq -r '.debates[0].id'\n")
-	return a.run(args, help, nil, func(ctx context.Context, s conn, _ []string) (any, error) {
-		return o.run(ctx, s)
-	})
+func listCommand() *command {
+	return agentCommand("list", "list debates",
+		"  debate list [--state <s>] [--pending-first-opponent] [--limit n] [--offset n]\n",
+		"List debates, last updated first, with the total that match.",
+		`  debate list --state AWAITING_ARBITRATOR
+  debate list --pending-first-opponent --limit 1 | jq -r '.debates[0].id'
+`, true,
+		func() options { return &listOptions{agent: agent{name: "list", remote: true}} })
 }
 
-func (o *listOptions) run(ctx context.Context, s conn) (any, error) {
+func (o *listOptions) flags(fs *pflag.FlagSet) {
+	fs.StringVar(&o.State, "state", "", "only debates in this state (AWAITING_OPPONENT, AWAITING_PROPOSER, AWAITING_ARBITRATOR, INTERVENTION_PENDING, CLOSED)")
+	fs.BoolVar(&o.PendingFirstOpponent, "pending-first-opponent", false, "only debates whose MOTION the opponent has not answered yet")
+	fs.IntVar(&o.Limit, "limit", 0, "at most n debates (default: the server's)")
+	fs.IntVar(&o.Offset, "offset", 0, "skip the first n debates")
+	o.agent.flags(fs)
+}
+
+func (o *listOptions) args(fs *pflag.FlagSet) error {
+	if _, err := o.agent.args(fs); err != nil {
+		return err
+	}
 	if o.State != "" {
 		if _, err := protocol.ParseState(o.State); err != nil {
-			return nil, usagef("--state %q: want one of AWAITING_OPPONENT, AWAITING_PROPOSER, AWAITING_ARBITRATOR, INTERVENTION_PENDING, CLOSED", o.State)
+			return usagef("--state %q: want one of AWAITING_OPPONENT, AWAITING_PROPOSER, AWAITING_ARBITRATOR, INTERVENTION_PENDING, CLOSED", o.State)
 		}
 	}
 	if o.Limit < 0 || o.Offset < 0 {
-		return nil, usagef("--limit and --offset must be 0 or more (got %d and %d)", o.Limit, o.Offset)
+		return usagef("--limit and --offset must be 0 or more (got %d and %d)", o.Limit, o.Offset)
 	}
-	r, err := s.client.ListDebates(ctx, o.ListOptions)
-	if err != nil {
-		return nil, err
-	}
-	if r.Debates == nil {
-		r.Debates = []api.Debate{}
-	}
-	return listOut{success, r.Debates, r.Total}, nil
+	return nil
+}
+
+func (o *listOptions) run(e *env) error {
+	return o.call(e, func(ctx context.Context, s conn) (any, error) {
+		r, err := s.client.ListDebates(ctx, o.ListOptions)
+		if err != nil {
+			return nil, err
+		}
+		if r.Debates == nil {
+			r.Debates = []api.Debate{}
+		}
+		return listOut{success, r.Debates, r.Total}, nil
+	})
 }

@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/debatehq/debate/internal/ctxwait"
+	"github.com/spf13/pflag"
+
 	"github.com/debatehq/debate/protocol"
 	"github.com/debatehq/debate/server"
 	"github.com/debatehq/debate/server/api"
@@ -21,9 +22,6 @@ const (
 
 const (
 	defaultDeadline = 120 * time.Second
-	// fallbackInterval paces polls against a server that answers at once
-	// instead of holding the request (the seed's interval polling).
-	fallbackInterval = 2 * time.Second
 )
 
 // waitOut is the answer of wait.
@@ -54,56 +52,78 @@ type waitOut struct {
 
 // waitOptions are the flags of wait.
 type waitOptions struct {
+	agent
 	debateID, role, after string
 	deadline              time.Duration
+	deadlineSet           bool
 }
 
-func waitCmd(e *env, args []string) int {
-	var o waitOptions
-	a := newAgent(e, "wait")
-	a.withServer()
-	a.longPoll = true
-	a.fs.StringVar(&o.debateID, "debate-id", "", "id of the debate")
-	a.fs.StringVar(&o.role, "role", "", "your role: proposer, opponent or arbitrator")
-	a.fs.StringVar(&o.after, "argument-id", "", "wait for an argument after this one (default: answer with the newest)")
-	a.fs.DurationVar(&o.deadline, "deadline", defaultDeadline, "give up after this long and print status \"timeout\" with retry_command")
-	help := a.help("debate wait --debate-id <id> --role <proposer|opponent|arbitrator> [--argument-id <arg>] [--deadline 120s]",
-		`Wait for the next argument after --argument-id (usually the one you just submitted) and print it
-with action, what your role should do now: respond (answer it with --target-id argument_id),
-wait_for_ruling, align_to_ruling, wait_for_proposer, wait_for_opponent or debate_closed (stop).
-arguments lists every argument after --argument-id, oldest first: a CLAIM that an INTERVENTION
-and a RULING followed is among them. available_actions lists what your role may submit now.
+func waitCommand() *command {
+	return agentCommand("wait", "wait for the next argument and what to do about it",
+		`  debate wait --debate-id <id> --role <proposer|opponent|arbitrator>
+              [--argument-id <arg>] [--deadline 120s]
+`,
+		`Wait for the next argument after --argument-id (usually the one you just
+submitted) and print it with action, what your role should do now: respond
+(answer it with --target-id argument_id), wait_for_ruling, align_to_ruling,
+wait_for_proposer, wait_for_opponent or debate_closed (stop). arguments lists
+every argument after --argument-id, oldest first: a CLAIM that an INTERVENTION
+and a RULING followed is among them. available_actions lists what your role may
+submit now.
 
-The server holds each request until an argument is committed (up to 60 s; requests repeat until
---deadline), so the answer comes within milliseconds. At the deadline wait prints
-{"status":"timeout", …, "retry_command":"debate wait …"} and exits 0: a timeout is normal in a
-long debate; run retry_command to keep waiting. A server that restarts meanwhile (connection
-refused, 502, 503) is waited for until the deadline. Ctrl-C stops it (exit 130).`,
-		"  debate wait --debate-id \"$id\" --role opponent --argument-id \"$arg\"\n  debate wait --debate-id \"$id\" --role proposer --argument-id \"$arg\" --deadline 10m\n")
-	return a.run(args, help, nil, func(ctx context.Context, s conn, _ []string) (any, error) {
-		return o.run(ctx, a, s)
-	})
+The server holds each request until an argument is committed (up to 60 s;
+requests repeat until --deadline), so the answer comes within milliseconds. At
+the deadline wait prints {"status":"timeout", …, "retry_command":"debate wait
+…"} and exits 0: a timeout is normal in a long debate; run retry_command to keep
+waiting. A server that restarts meanwhile (connection refused, 502, 503) is
+waited for until the deadline. Ctrl-C stops it (exit 130).`,
+		`  debate wait --debate-id "$id" --role opponent --argument-id "$arg"
+  debate wait --debate-id "$id" --role proposer --argument-id "$arg" \\
+      --deadline 10m
+`, true,
+		func() options { return &waitOptions{agent: agent{name: "wait", remote: true, longPoll: true}} })
 }
 
-func (o *waitOptions) run(ctx context.Context, a *agent, s conn) (any, error) {
-	if err := a.require("debate-id", o.debateID, ""); err != nil {
-		return nil, err
+func (o *waitOptions) flags(fs *pflag.FlagSet) {
+	fs.StringVar(&o.debateID, "debate-id", "", "id of the debate")
+	fs.StringVar(&o.role, "role", "", "your role: proposer, opponent or arbitrator")
+	fs.StringVar(&o.after, "argument-id", "", "wait for an argument after this one (default: answer with the newest)")
+	fs.DurationVar(&o.deadline, "deadline", defaultDeadline, "give up after this long and print status \"timeout\" with retry_command")
+	o.agent.flags(fs)
+}
+
+func (o *waitOptions) args(fs *pflag.FlagSet) error {
+	if _, err := o.agent.args(fs); err != nil {
+		return err
 	}
-	if err := a.require("role", o.role, "proposer, opponent or arbitrator"); err != nil {
-		return nil, err
+	o.deadlineSet = fs.Changed("deadline")
+	if err := require("debate-id", o.debateID, ""); err != nil {
+		return err
+	}
+	if err := require("role", o.role, "proposer, opponent or arbitrator"); err != nil {
+		return err
 	}
 	if _, err := protocol.ParseRole(o.role); err != nil {
-		return nil, usagef("--role %q: want proposer, opponent or arbitrator", o.role)
+		return usagef("--role %q: want proposer, opponent or arbitrator", o.role)
 	}
 	if o.deadline <= 0 {
-		return nil, usagef("--deadline must be positive (got %s)", o.deadline)
+		return usagef("--deadline must be positive (got %s)", o.deadline)
 	}
+	return nil
+}
+
+func (o *waitOptions) run(e *env) error {
+	return o.call(e, o.answer)
+}
+
+// answer waits and tells what came.
+func (o *waitOptions) answer(ctx context.Context, s conn) (any, error) {
 	flags := []string{"--debate-id", o.debateID, "--role", o.role, "--argument-id", o.after}
-	if a.fs.Changed("deadline") {
+	if o.deadlineSet {
 		flags = append(flags, "--deadline", o.deadline.String())
 	}
 	retry := s.command("wait", flags...)
-	res, err := o.wait(ctx, s.client, a.srv.timeout)
+	res, err := o.wait(ctx, s.client, o.srv.timeout)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, interruptedError{err, retry}
@@ -135,46 +155,10 @@ func (o *waitOptions) run(ctx context.Context, a *agent, s conn) (any, error) {
 	return out, nil
 }
 
-// Pauses between polls of a server that does not answer (restarting).
-const (
-	firstOutagePause = 250 * time.Millisecond
-	maxOutagePause   = 2 * time.Second
-)
-
 // wait polls until an answer with something to act on, or until the
-// deadline; then it returns the last answer, which has nothing new. A server
-// that cannot be reached, or a gateway that answers 502 or 503 for it, is
-// polled again after a pause until the deadline; only then is its error
-// returned. timeout bounds one request beyond the time the server holds it.
+// deadline; the client rides out a server that restarts meanwhile. timeout
+// bounds one request beyond the time the server holds it.
 func (o *waitOptions) wait(ctx context.Context, c *client.Client, timeout time.Duration) (api.PollResult, error) {
-	end := time.Now().Add(o.deadline)
-	pause := firstOutagePause
-	for {
-		remaining := time.Until(end)
-		w := min(max(remaining, 0), server.MaxWait)
-		rctx, cancel := context.WithTimeout(ctx, w+timeout)
-		start := time.Now()
-		res, err := c.Poll(rctx, o.debateID, o.role, o.after, w)
-		cancel()
-		remaining = time.Until(end)
-		switch {
-		case err != nil && (!client.Transient(err) || remaining <= 0 || ctx.Err() != nil):
-			return res, err
-		case err != nil:
-			if err := ctxwait.Sleep(ctx, min(pause, remaining)); err != nil {
-				return res, err
-			}
-			pause = min(2*pause, maxOutagePause)
-			continue
-		case res.HasNewArgument || res.Action == string(protocol.DebateClosed) || remaining <= 0:
-			return res, nil
-		}
-		pause = firstOutagePause
-		if time.Since(start) < w/2 {
-			// The server did not hold the request: poll at an interval.
-			if err := ctxwait.Sleep(ctx, min(fallbackInterval, remaining)); err != nil {
-				return res, err
-			}
-		}
-	}
+	return c.Wait(ctx, o.debateID, o.role, o.after, client.WaitOptions{
+		Deadline: time.Now().Add(o.deadline), MaxHold: server.MaxWait, Slack: timeout})
 }

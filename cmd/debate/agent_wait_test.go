@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/debatehq/debate/server"
+	"github.com/debatehq/debate/server/daemon"
 	"github.com/debatehq/debate/store"
 )
 
@@ -177,7 +178,7 @@ func TestWaitRidesOutAKilledServerProcess(t *testing.T) {
 		if r := invoke(t, vars, "serve", "--detach", "--addr", addr, "--db", db); r.code != exitOK {
 			t.Fatalf("serve --detach: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 		}
-		d, ok, err := (&env{getenv: call{vars: vars}.getenv}).readDaemon(addr)
+		d, ok, err := (&env{getenv: call{vars: vars}.getenv}).supervisor().Read(addr)
 		if err != nil || !ok {
 			t.Fatalf("no pid file: %v", err)
 		}
@@ -199,7 +200,7 @@ func TestWaitRidesOutAKilledServerProcess(t *testing.T) {
 	if err := p.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	for alive(pid) {
+	for daemon.Alive(pid) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	time.Sleep(500 * time.Millisecond) // refused connections meanwhile

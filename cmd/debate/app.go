@@ -1,12 +1,10 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
-	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -36,20 +34,10 @@ type env struct {
 	spawn func(args []string) *exec.Cmd
 }
 
-// usageError marks an error caused by the command line: it is printed with a
-// pointer to the command's help and exits with exitUsage.
-type usageError struct{ err error }
-
-func (e usageError) Error() string { return e.err.Error() }
-func (e usageError) Unwrap() error { return e.err }
-
-func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
-
-// command is one subcommand.
-type command struct {
-	name    string
-	summary string
-	run     func(e *env, args []string) int
+// group is a heading of the top help and its commands.
+type group struct {
+	title string
+	cmds  []*command
 }
 
 // Command groups, in the order the top help lists them.
@@ -61,48 +49,20 @@ const (
 )
 
 // commandGroups lists every command under its heading; help stays last.
-func commandGroups() []struct {
-	title string
-	cmds  []command
-} {
-	return []struct {
-		title string
-		cmds  []command
-	}{
-		{groupBatch, []command{
-			{"run", "run the debates of a config and write their reports", runCmd},
-			{"merge", "combine the folders of a sharded run into one run", mergeCmd},
-			{"validate", "check a config and print every problem in it", validateCmd},
-			{"check", "try every endpoint and model of a config with one tiny call", checkCmd},
-		}},
-		{groupServer, []command{
-			{"serve", "serve the protocol to agents and a human arbitrator", serveCmd},
-			{"open", "open the web UI (a debate's page) in a browser", openCmd},
-			{"guide", "print or install the role guides agents follow", guideCmd},
-		}},
-		{groupAgents, []command{
-			{"generate-id", "print a fresh id for a debate or a request", generateIDCmd},
-			{"create", "open a debate with its MOTION (proposer)", createCmd},
-			{"get-context", "show a debate, its arguments and what each role may do", getContextCmd},
-			{"submit", "submit a CLAIM (proposer or opponent)", submitCmd},
-			{"appeal", "ask the arbitrator for a ruling (proposer)", appealCmd},
-			{"request-completion", "ask to finish; the debate closes at once (proposer)", requestCompletionCmd},
-			{"ruling", "rule, --close to end the debate (arbitrator)", rulingCmd},
-			{"intervention", "stop the floor until your ruling (arbitrator)", interventionCmd},
-			{"wait", "wait for the next argument and what to do about it", waitCmd},
-			{"list", "list debates", listCmd},
-			{"docs", "create, version and read shared documents", docsCmd},
-		}},
-		{groupOther, []command{
-			{"bench", "measure the engine and the server on this machine (tree, serve)", benchCmd},
-			{"version", "print the version", versionCmd},
-			{"help", "show help for a command", helpCmd},
-		}},
+func commandGroups() []group {
+	return []group{
+		{groupBatch, []*command{runCommand(), mergeCommand(), validateCommand(), checkCommand()}},
+		{groupServer, []*command{serveCommand(), openCommand(), guideCommand()}},
+		{groupAgents, []*command{generateIDCommand(), createCommand(), getContextCommand(),
+			submitCommand(), appealCommand(), requestCompletionCommand(), rulingCommand(),
+			interventionCommand(), waitCommand(), listCommand(), docsCommand()}},
+		{groupOther, []*command{benchCommand(), versionCommand(), helpCommand()}},
 	}
 }
 
-func commands() []command {
-	var all []command
+// commands returns every command of the top level.
+func commands() []*command {
+	var all []*command
 	for _, g := range commandGroups() {
 		all = append(all, g.cmds...)
 	}
@@ -117,46 +77,50 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 func (e *env) main(args []string) int {
 	if len(args) == 0 {
-		fmt.Fprint(e.stderr, showHelp(topHelp()))
+		fmt.Fprint(e.stderr, topHelp())
 		return exitUsage
 	}
 	switch args[0] {
 	case "-h", "--help":
-		fmt.Fprint(e.stdout, showHelp(topHelp()))
+		fmt.Fprint(e.stdout, topHelp())
 		return exitOK
 	case "-v", "--version":
-		return versionCmd(e, nil)
+		args = []string{"version"}
 	}
-	for _, c := range commands() {
-		if c.name == args[0] {
-			return c.run(e, args[1:])
-		}
+	if c := find(commands(), args[0]); c != nil {
+		return e.execute(c, args[1:])
 	}
-	var names []string
-	for _, c := range commands() {
-		names = append(names, c.name)
-	}
-	near, ok := configs.Closest(args[0], names)
-	switch {
-	case ok && isAgentCommand(near):
-		return e.unknownAgentCommand(args[0], "debate "+near)
-	case ok:
-		fmt.Fprintf(e.stderr, "debate: unknown command %q: did you mean %q?\nRun \"debate help\" for every command.\n", args[0], near)
-		return exitUsage
-	}
-	fmt.Fprintf(e.stderr, "debate: unknown command %q\n\n%s", args[0], showHelp(topHelp()))
-	return exitUsage
+	return e.unknown(nil, args[0])
 }
 
-// isAgentCommand reports whether name is one of the agent commands, whose
-// every answer is JSON.
-func isAgentCommand(name string) bool {
-	for _, g := range commandGroups() {
-		if g.title == groupAgents {
-			return slices.ContainsFunc(g.cmds, func(c command) bool { return c.name == name })
-		}
+// unknown answers a command name that parent (nil: the top level) does not
+// have: with the name meant when one is near, as JSON when that is an agent
+// command.
+func (e *env) unknown(parent *command, name string) int {
+	cmds, prefix, top := commands(), "", topHelp()
+	if parent != nil {
+		cmds, prefix, top = parent.subs, parent.name+" ", parent.helpText(nil)
 	}
-	return false
+	near, ok := configs.Closest(name, names(cmds))
+	var c *command
+	if ok {
+		c = find(cmds, prefix+near)
+	}
+	switch {
+	case c != nil && c.agent:
+		err := usagef("unknown command %q: did you mean %q?", strings.TrimSpace(prefix+name), "debate "+c.name)
+		return e.agentFailure(c.name, err)
+	case parent != nil && parent.subs[0].agent:
+		return e.agentFailure(parent.name, usagef("unknown %s %q: want %s", parent.noun, name, strings.Join(names(cmds), ", ")))
+	case c != nil:
+		fmt.Fprintf(e.stderr, "debate: unknown command %q: did you mean %q?\nRun \"debate help\" for every command.\n", prefix+name, c.name)
+	case parent != nil:
+		fmt.Fprintf(e.stderr, "debate %s: unknown %s %q (want %s)\nRun \"debate help %s\" for usage.\n",
+			parent.name, parent.noun, name, strings.Join(names(cmds), " or "), parent.name)
+	default:
+		fmt.Fprintf(e.stderr, "debate: unknown command %q\n\n%s", name, top)
+	}
+	return exitUsage
 }
 
 // flagHint returns " (did you mean --name?)" for a pflag error about an
@@ -176,7 +140,8 @@ func flagHint(fs *pflag.FlagSet, err error) string {
 
 func topHelp() string {
 	var b strings.Builder
-	b.WriteString(`debate makes several language models argue a question until they agree or a judge decides.
+	b.WriteString(`debate makes several language models argue a question until they agree or a
+judge decides.
 
 USAGE
   debate <command> [flags]
@@ -207,53 +172,51 @@ Run "debate help <command>" for a command's flags and exit codes.
 	return b.String()
 }
 
-func helpCmd(e *env, args []string) int {
-	if len(args) == 0 || slices.Contains([]string{"help", "-h", "--help"}, args[0]) {
-		fmt.Fprint(e.stdout, showHelp(topHelp()))
-		return exitOK
+// helpOptions are the arguments of "debate help".
+type helpOptions struct {
+	topic []string
+}
+
+func helpCommand() *command {
+	return &command{
+		name: "help", summary: "show help for a command",
+		help: help{
+			about:    "Show the help of debate, or of a command.",
+			usage:    "  debate help [<command> [<subcommand>]]\n",
+			examples: "  debate help run\n  debate help docs create\n",
+			exits:    "  0  the help was printed\n  2  no such command\n",
+		},
+		options: func() options { return &helpOptions{} },
 	}
-	for _, c := range commands() {
-		if c.name == args[0] && c.name != "help" {
-			return c.run(e, []string{"--help"})
+}
+
+func (o *helpOptions) flags(*pflag.FlagSet) {}
+
+func (o *helpOptions) args(fs *pflag.FlagSet) error {
+	o.topic = fs.Args()
+	return nil
+}
+
+func (o *helpOptions) run(e *env) error {
+	if len(o.topic) == 0 || o.topic[0] == "help" {
+		fmt.Fprint(e.stdout, topHelp())
+		return nil
+	}
+	c := find(commands(), o.topic[0])
+	for _, sub := range o.topic[1:] {
+		if c == nil || c.subs == nil {
+			break
 		}
+		c = find(c.subs, c.name+" "+sub)
 	}
-	fmt.Fprintf(e.stderr, "debate help: unknown command %q\n", args[0])
-	return exitUsage
-}
-
-// flagSet returns a quiet pflag set: parse reports its errors and help.
-func flagSet(name string) *pflag.FlagSet {
-	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.SortFlags = false
-	fs.Usage = func() {}
-	return fs
-}
-
-// parse parses args and handles --help. It returns done=true with the exit
-// code when the command should stop.
-func parse(e *env, fs *pflag.FlagSet, args []string, help func() string) (done bool, code int) {
-	err := fs.Parse(args)
-	switch {
-	case errors.Is(err, pflag.ErrHelp):
-		fmt.Fprint(e.stdout, showHelp(help()))
-		return true, exitOK
-	case err != nil:
-		fmt.Fprintf(e.stderr, "debate %s: %v%s\nRun \"debate help %s\" for usage.\n", fs.Name(), err, flagHint(fs, err), fs.Name())
-		return true, exitUsage
+	if c == nil {
+		return usagef("unknown command %q", strings.Join(o.topic, " "))
 	}
-	return false, 0
-}
-
-// helpText lays a command's help out as USAGE / FLAGS / EXAMPLES / EXIT CODES.
-func helpText(fs *pflag.FlagSet, usage, about, examples, exits string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n\nUSAGE\n  %s\n\nFLAGS\n%s", about, usage, fs.FlagUsagesWrapped(helpWidth))
-	if examples != "" {
-		fmt.Fprintf(&b, "\nEXAMPLES\n%s", examples)
+	if c.subs != nil {
+		fmt.Fprint(e.stdout, c.helpText(nil))
+		return nil
 	}
-	if exits != "" {
-		fmt.Fprintf(&b, "\nEXIT CODES\n%s", exits)
-	}
-	return b.String()
+	_, fs, _ := c.parse(nil)
+	fmt.Fprint(e.stdout, c.helpText(fs))
+	return nil
 }

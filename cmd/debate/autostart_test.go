@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -55,7 +54,7 @@ func TestServerOnDemand(t *testing.T) {
 	if status.code != exitOK || !strings.Contains(status.stdout, "running, answers /health") || !strings.Contains(status.stdout, "http://"+addr) {
 		t.Fatalf("serve --status: exit %d\n%s%s", status.code, status.stdout, status.stderr)
 	}
-	pidFile, logFile, _ := (&env{getenv: call{vars: vars}.getenv}).daemonFiles(addr)
+	pidFile, logFile, _ := (&env{getenv: call{vars: vars}.getenv}).supervisor().Files(addr)
 	for _, f := range []string{pidFile, logFile} {
 		if !strings.HasPrefix(f, filepath.Join(state, "debate")) {
 			t.Errorf("%s is not under XDG_STATE_HOME/debate", f)
@@ -111,7 +110,7 @@ func TestServeDetach(t *testing.T) {
 	}
 	// The state folder deleted under a running server: the server writes
 	// its pid file again, and --stop finds it.
-	pidFile, _, _ := (&env{getenv: call{vars: vars}.getenv}).daemonFiles(addr)
+	pidFile, _, _ := (&env{getenv: call{vars: vars}.getenv}).supervisor().Files(addr)
 	if err := os.RemoveAll(filepath.Dir(pidFile)); err != nil {
 		t.Fatal(err)
 	}
@@ -177,15 +176,6 @@ func TestAutoStartOnlyWhereItShould(t *testing.T) {
 	}
 }
 
-func TestLoopbackHost(t *testing.T) {
-	for host, want := range map[string]bool{"localhost": true, "LOCALHOST": true, "127.0.0.1": true, "127.1.2.3": true, "::1": true,
-		"0.0.0.0": false, "example.com": false, "10.0.0.1": false, "localhost.example.com": false} {
-		if got := loopbackHost(host); got != want {
-			t.Errorf("loopbackHost(%q) = %v, want %v", host, got, want)
-		}
-	}
-}
-
 // TestOpen: debate open hands the web UI's URL (a debate's page, the token
 // when set) to $BROWSER; BROWSER=echo prints it.
 func TestOpen(t *testing.T) {
@@ -227,7 +217,7 @@ func TestStopLeavesAnotherProgramAlone(t *testing.T) {
 	addr := freeAddr(t)
 	vars := map[string]string{"XDG_STATE_HOME": t.TempDir()}
 	e := &env{getenv: call{vars: vars}.getenv}
-	pidFile, _, err := e.daemonFiles(addr)
+	pidFile, _, err := e.supervisor().Files(addr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,14 +234,5 @@ func TestStopLeavesAnotherProgramAlone(t *testing.T) {
 	}
 	if _, err := os.Stat(pidFile); !os.IsNotExist(err) {
 		t.Errorf("pid file kept: %v", err)
-	}
-}
-
-func TestChildEnv(t *testing.T) {
-	e := &env{getenv: call{vars: map[string]string{"XDG_DATA_HOME": "/data", "HOME": "/home/a"}}.getenv}
-	got := e.childEnv([]string{"PATH=/bin", "DEBATE_DB=/elsewhere.db", "HOME=/root", "DEBATE_AUTH_TOKEN=old"}, "tok")
-	want := []string{"PATH=/bin", "XDG_DATA_HOME=/data", "HOME=/home/a", "DEBATE_AUTH_TOKEN=tok"}
-	if !slices.Equal(got, want) {
-		t.Errorf("childEnv = %q, want %q", got, want)
 	}
 }

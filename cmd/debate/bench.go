@@ -3,64 +3,79 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os/exec"
 	"slices"
 	"time"
 
+	"github.com/spf13/pflag"
+
 	"github.com/debatehq/debate/bench"
 )
 
 // benchTreeOptions are the flags of "debate bench tree".
 type benchTreeOptions struct {
+	noArgs
 	bench.TreeOptions
 	json bool
 }
 
 // benchServeOptions are the flags of "debate bench serve".
 type benchServeOptions struct {
+	noArgs
 	bench.ServeOptions
 	json, inProcess bool
 	cpuprofile      string // of the server process
 }
 
-func benchHelp() string {
-	return `Measure debate on this machine, as SPEC Part 3 states its bars:
-
-  debate bench tree    runs generated topics through the real "debate run" path (config,
-                       clients, engine, journal, reports) against a fake OpenAI-compatible
-                       API on loopback with a fixed latency and an optional fault mix
-  debate bench serve   drives a "debate serve" on a temporary database the way agents do:
-                       writers play claim/claim/appeal/ruling cycles, pollers poll
-
-Run "debate bench tree --help" or "debate bench serve --help" for their flags. Both print
-figures a person reads, or with --json one object for CI. Figures depend on the machine and
-on what else runs on it: compare ratios, and read the load average printed beside them.
-`
+func benchCommand() *command {
+	return &command{
+		name: "bench", summary: "measure the engine and the server (tree, serve)",
+		noun: "benchmark",
+		help: help{
+			about: `Measure debate on this machine, as SPEC Part 3 states its bars. Both benchmarks
+print figures a person reads, or with --json one object for CI. Figures depend
+on the machine and on what else runs on it: compare ratios, and read the load
+average printed beside them.`,
+			usage:    "  debate bench <tree|serve> [flags]\n",
+			examples: "  debate bench tree --faults 0.2\n  debate bench serve --duration 3s --json\n",
+			exits:    "  see \"debate bench tree --help\" and \"debate bench serve --help\"\n",
+		},
+		subs: []*command{benchTreeCommand(), benchServeCommand()},
+	}
 }
 
-func benchCmd(e *env, args []string) int {
-	if len(args) == 0 {
-		fmt.Fprint(e.stderr, showHelp(benchHelp()))
-		return exitUsage
+func benchTreeCommand() *command {
+	return &command{
+		name: "bench tree", summary: `run generated topics through the real "debate run" path`,
+		help: help{
+			about: `Run generated topics through the real "debate run" path against a fake
+OpenAI-compatible API served on loopback, and print: calls, wall time, the
+critical-path bound and the ratio of the two, the peak of calls in flight, CPU
+per call and peak memory; with --faults, the faults injected, retries, fallbacks
+and failed nodes. The bound is levels × 3 dependent calls (positions, rebuttals,
+judge) × latency, raised when the cap on calls in flight, not the chain of
+calls, is what limits the run.`,
+			usage: `  debate bench tree [--topics N] [--debaters N] [--fanout N] [--depth N]
+                    [--latency D] [--concurrency N] [--faults P] [--json]
+`,
+			examples: `  debate bench tree --topics 20 --debaters 3 --fanout 2 --depth 3 \\
+      --latency 100ms --concurrency 64
+  debate bench tree --faults 0.2
+  debate bench tree --topics 200 --json
+`,
+			exits: `  0  the run finished and every topic was reported
+  1  the run failed, or a topic has no report
+  2  bad flags
+`,
+		},
+		options: func() options { return &benchTreeOptions{} },
 	}
-	switch args[0] {
-	case "tree":
-		return benchTreeCmd(e, args[1:])
-	case "serve":
-		return benchServeCmd(e, args[1:])
-	case "-h", "--help", "help":
-		fmt.Fprint(e.stdout, showHelp(benchHelp()))
-		return exitOK
-	}
-	fmt.Fprintf(e.stderr, "debate bench: unknown benchmark %q (want tree or serve)\nRun \"debate help bench\" for usage.\n", args[0])
-	return exitUsage
 }
 
-func benchTreeCmd(e *env, args []string) int {
-	var o benchTreeOptions
-	fs := flagSet("bench tree")
+func (o *benchTreeOptions) flags(fs *pflag.FlagSet) {
 	fs.IntVar(&o.Topics, "topics", 20, "topics run at once")
 	fs.IntVar(&o.Debaters, "debaters", 3, "debaters per topic")
 	fs.IntVar(&o.Fanout, "fanout", 2, "divergences the judge finds at every node above the last level")
@@ -69,27 +84,11 @@ func benchTreeCmd(e *env, args []string) int {
 	fs.IntVar(&o.Concurrency, "concurrency", 64, "cap on model calls in flight (the run's --concurrency)")
 	fs.Float64Var(&o.Faults, "faults", 0, "share of calls that fail: 5xx, 429, timeouts, cut connections, judge answers without JSON (e.g. 0.2)")
 	fs.BoolVar(&o.json, "json", false, "print one JSON object instead of text")
-	help := func() string {
-		return helpText(fs, "debate bench tree [--topics N] [--debaters N] [--fanout N] [--depth N] [--latency D]\n"+
-			"                    [--concurrency N] [--faults P] [--json]",
-			`Run generated topics through the real "debate run" path against a fake OpenAI-compatible
-API served on loopback, and print: calls, wall time, the critical-path bound and the ratio of
-the two, the peak of calls in flight, CPU per call and peak memory; with --faults, the faults
-injected, retries, fallbacks and failed nodes. The bound is levels × 3 dependent calls
-(positions, rebuttals, judge) × latency, raised when the cap on calls in flight, not the
-chain of calls, is what limits the run.`,
-			"  debate bench tree --topics 20 --debaters 3 --fanout 2 --depth 3 --latency 100ms --concurrency 64\n"+
-				"  debate bench tree --faults 0.2\n  debate bench tree --topics 200 --json\n",
-			"  0  the run finished and every topic was reported\n  1  the run failed, or a topic has no report\n  2  bad flags\n")
-	}
-	if done, code := parse(e, fs, args, help); done {
-		return code
-	}
-	if fs.NArg() > 0 {
-		return e.fail("bench tree", usagef("unexpected argument %q", fs.Arg(0)))
-	}
+}
+
+func (o *benchTreeOptions) run(e *env) error {
 	if err := o.Check(); err != nil {
-		return e.fail("bench tree", usageError{err})
+		return usageError{err}
 	}
 	ctx, stop := e.interruptible(nil)
 	defer stop()
@@ -98,7 +97,7 @@ chain of calls, is what limits the run.`,
 	if r != nil {
 		rep = r
 	}
-	return e.benchOutcome(ctx, "bench tree", o.json, rep, err, func() string {
+	return e.benchOutcome(ctx, o.json, rep, err, func() string {
 		if r.TopicsReported != r.Options.Topics {
 			return fmt.Sprintf("%d of %d topics have a report", r.TopicsReported, r.Options.Topics)
 		}
@@ -106,9 +105,35 @@ chain of calls, is what limits the run.`,
 	})
 }
 
-func benchServeCmd(e *env, args []string) int {
-	var o benchServeOptions
-	fs := flagSet("bench serve")
+func benchServeCommand() *command {
+	return &command{
+		name: "bench serve", summary: `drive "debate serve" on a temporary database as agents do`,
+		help: help{
+			about: `Start "debate serve" on a temporary database on a free loopback port, as a
+process of its own, and drive it over HTTP as the seed's agents do: each writer
+plays claim, claim, claim, appeal, ruling, claim on its own debate; each poller
+polls a writer's debate without waiting. Print writes/s, polls/s, p50 and p99 of
+each, and the wake latency from a submit to a long-poll already waiting for it,
+during the load and once it is over. The load generator shares the machine with
+the server: read the load average printed beside the figures. CPU per request is
+split between the server's process and the load generator's; the server is
+stopped at the end, also on Ctrl-C or an error.`,
+			usage: `  debate bench serve [--writers N] [--pollers N] [--duration D] [--in-process]
+                     [--json]
+`,
+			examples: `  debate bench serve --writers 32 --pollers 32 --duration 10s
+  debate bench serve --duration 3s --json
+`,
+			exits: `  0  the load ran without a failed request and every debate's seq is contiguous
+  1  a request failed or seq has a gap
+  2  bad flags
+`,
+		},
+		options: func() options { return &benchServeOptions{} },
+	}
+}
+
+func (o *benchServeOptions) flags(fs *pflag.FlagSet) {
 	fs.IntVar(&o.Writers, "writers", 32, "writer agents, each on a debate of its own")
 	fs.IntVar(&o.Pollers, "pollers", 32, "polling agents (polls without waiting, as the seed's agents do)")
 	fs.DurationVar(&o.Duration, "duration", 10*time.Second, "how long the load runs")
@@ -116,30 +141,14 @@ func benchServeCmd(e *env, args []string) int {
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the server process to this file")
 	_ = fs.MarkHidden("cpuprofile")
 	fs.BoolVar(&o.json, "json", false, "print one JSON object instead of text")
-	help := func() string {
-		return helpText(fs, "debate bench serve [--writers N] [--pollers N] [--duration D] [--in-process] [--json]",
-			`Start "debate serve" on a temporary database on a free loopback port, as a process of its
-own, and drive it over HTTP as the seed's agents do: each writer plays claim, claim, claim, appeal, ruling,
-claim on its own debate; each poller polls a writer's debate without waiting. Print writes/s,
-polls/s, p50 and p99 of each, and the wake latency from a submit to a long-poll already
-waiting for it, during the load and once it is over. The load generator shares the machine
-with the server: read the load average printed beside the figures. CPU per request is split
-between the server's process and the load generator's; the server is stopped at the end,
-also on Ctrl-C or an error.`,
-			"  debate bench serve --writers 32 --pollers 32 --duration 10s\n  debate bench serve --duration 3s --json\n",
-			"  0  the load ran without a failed request and every debate's seq is contiguous\n  1  a request failed or seq has a gap\n  2  bad flags\n")
-	}
-	if done, code := parse(e, fs, args, help); done {
-		return code
-	}
-	if fs.NArg() > 0 {
-		return e.fail("bench serve", usagef("unexpected argument %q", fs.Arg(0)))
-	}
+}
+
+func (o *benchServeOptions) run(e *env) error {
 	if err := o.Check(); err != nil {
-		return e.fail("bench serve", usageError{err})
+		return usageError{err}
 	}
 	if o.inProcess && o.cpuprofile != "" {
-		return e.fail("bench serve", usagef("--cpuprofile profiles the server process: drop --in-process"))
+		return usagef("--cpuprofile profiles the server process: drop --in-process")
 	}
 	if !o.inProcess {
 		serve := []string{"serve"}
@@ -159,7 +168,7 @@ also on Ctrl-C or an error.`,
 	if r != nil {
 		rep = r
 	}
-	return e.benchOutcome(ctx, "bench serve", o.json, rep, err, func() string {
+	return e.benchOutcome(ctx, o.json, rep, err, func() string {
 		if r.Errors > 0 || !r.SeqChecked {
 			return fmt.Sprintf("%d failed requests (first: %s), seq contiguous: %v", r.Errors, r.FirstError, r.SeqChecked)
 		}
@@ -171,25 +180,24 @@ also on Ctrl-C or an error.`,
 type report interface{ Text() string }
 
 // benchOutcome prints the report of a benchmark (nil when it did not run),
-// as JSON or text, and returns the exit code: interrupted, failed (err, or
-// problem when the run went through but its result is wrong), or OK.
-func (e *env) benchOutcome(ctx context.Context, cmd string, asJSON bool, r report, err error, problem func() string) int {
+// as JSON or text, and returns what ended it: an interruption, err, or
+// problem when the run went through but its result is wrong.
+func (e *env) benchOutcome(ctx context.Context, asJSON bool, r report, err error, problem func() string) error {
 	if r != nil {
 		if perr := printReport(e.stdout, asJSON, r); perr != nil {
-			return e.fail(cmd, perr)
+			return perr
 		}
 	}
 	switch {
 	case ctx.Err() != nil:
-		return exitInterrupted
+		return interruptedError{err: ctx.Err()}
 	case err != nil:
-		return e.fail(cmd, err)
+		return err
 	}
 	if p := problem(); p != "" {
-		fmt.Fprintf(e.stderr, "debate %s: %s\n", cmd, p)
-		return exitFailed
+		return errors.New(p)
 	}
-	return exitOK
+	return nil
 }
 
 // printReport writes r as indented JSON, or as text.

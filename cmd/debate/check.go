@@ -6,9 +6,18 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/spf13/pflag"
+
 	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/providers"
 )
+
+// checkOptions are the flags of "debate check".
+type checkOptions struct {
+	noArgs
+	config string
+	json   bool
+}
 
 // checkReport is what "debate check --json" prints.
 type checkReport struct {
@@ -17,54 +26,59 @@ type checkReport struct {
 	Results []providers.CheckRow `json:"results"`
 }
 
-func checkCmd(e *env, args []string) int {
-	fs := flagSet("check")
-	path := fs.StringP("config", "c", "", "config file (JSONC) whose endpoints and models to try (required)")
-	asJSON := fs.Bool("json", false, "print the results as JSON")
-	help := func() string {
-		return helpText(fs, "debate check --config <file.jsonc> [--json]",
-			"Make one tiny streamed call per distinct endpoint and model of a config (primaries and fallbacks),\n"+
-				"all in parallel, and print per participant and model: the endpoint's host, the result (ok,\n"+
-				"key refused, model not found, parameter adapted, no streaming, timeout, ...) and the latency.\n"+
-				"No key is printed.",
-			"  debate check --config debate.jsonc\n  debate check --config debate.jsonc --json\n",
-			"  0  every participant has a usable model (its primary or its fallback)\n"+
-				"  1  at least one participant has none\n  2  the config has problems or the flags are wrong\n")
+func checkCommand() *command {
+	return &command{
+		name: "check", summary: "try each endpoint and model of a config once",
+		help: help{
+			about: `Make one tiny streamed call per distinct endpoint and model of a config
+(primaries and fallbacks), all in parallel, and print per participant and
+model: the endpoint's host, the result (ok, key refused, model not found,
+parameter adapted, no streaming, timeout, ...) and the latency. No key is
+printed.`,
+			usage:    "  debate check --config <file.jsonc> [--json]\n",
+			examples: "  debate check --config debate.jsonc\n  debate check --config debate.jsonc --json\n",
+			exits: `  0  every participant has a usable model (its primary or its fallback)
+  1  at least one participant has none
+  2  the config has problems, the file is missing, or the flags are wrong
+`,
+		},
+		options: func() options { return &checkOptions{} },
 	}
-	if done, code := parse(e, fs, args, help); done {
-		return code
-	}
-	if *path == "" {
-		fmt.Fprintln(e.stderr, "debate check: --config is required\nRun \"debate help check\" for usage.")
-		return exitUsage
-	}
-	cfg, err := configs.Load(*path, configs.Options{Getenv: e.getenv})
+}
+
+func (o *checkOptions) flags(fs *pflag.FlagSet) {
+	fs.StringVarP(&o.config, "config", "c", "", "config file (JSONC) whose endpoints and models to try (required)")
+	fs.BoolVar(&o.json, "json", false, "print the results as JSON")
+}
+
+func (o *checkOptions) run(e *env) error {
+	cfg, err := e.loadConfig(o.config, configs.Options{Getenv: e.getenv})
 	if err != nil {
-		fmt.Fprintln(e.stderr, err)
-		return exitUsage
+		return err
 	}
 	ctx, stop := e.interruptible(nil)
 	defer stop()
 	rows, err := providers.Check(ctx, cfg, providers.CheckOptions{})
 	if ctx.Err() != nil {
-		return exitInterrupted
+		return interruptedError{err: ctx.Err()}
 	}
 	if err != nil {
-		fmt.Fprintln(e.stderr, "debate check:", err)
-		return exitCode(err)
+		return err
 	}
 	ok := providers.Usable(rows)
-	if *asJSON {
+	if o.json {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
-		enc.Encode(checkReport{Version: 1, OK: ok, Results: rows})
+		if err := enc.Encode(checkReport{Version: 1, OK: ok, Results: rows}); err != nil {
+			return err
+		}
 	} else {
 		printCheck(e, rows)
 	}
 	if !ok {
-		return exitFailed
+		return exitStatus(exitFailed)
 	}
-	return exitOK
+	return nil
 }
 
 // printCheck writes the results as a table, failures' details below it.

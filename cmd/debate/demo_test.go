@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/debatehq/debate/output"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -68,6 +69,25 @@ func TestRunDemo(t *testing.T) {
 			}
 		})
 	}
+	t.Run("motion.jsonc", func(t *testing.T) {
+		t.Parallel()
+		out := filepath.Join(t.TempDir(), "demo")
+		r := invoke(t, nil, "run", "--config", "../../configs/examples/motion.jsonc", "--demo", "--output", out, "--format", "markdown,html")
+		if r.code != exitOK {
+			t.Fatalf("exit %d\n%s", r.code, r.stderr)
+		}
+		run := readRun(t, filepath.Join(out, "run.json"))
+		if len(run.Motions) != 1 || run.Motions[0].State != "CLOSED" || !run.Demo {
+			t.Fatalf("motions %+v, demo %v", run.Motions, run.Demo)
+		}
+		md := output.MotionFile(&run.Motions[0])
+		for _, name := range []string{md, strings.TrimSuffix(md, ".md") + ".html"} {
+			want := filepath.Join(out, name)
+			if !slices.Contains(strings.Fields(r.stdout), want) {
+				t.Errorf("stdout does not list %s:\n%s", want, r.stdout)
+			}
+		}
+	})
 	if r := invoke(t, nil, "run", "--config", tests[0].config, "--demo", "--dry-run"); r.code != exitUsage {
 		t.Errorf("--demo with --dry-run: exit %d, want %d", r.code, exitUsage)
 	}

@@ -18,14 +18,28 @@ import (
 // decides how many divergences a node has, so the true worst case is unbounded.
 const assumedDivergences = 3
 
+// dryRunAll prints what a run of the selection would send: the topics'
+// calls, then the motions'.
+func dryRunAll(e *env, cfg *configs.Config, sel tree.Selection) error {
+	if len(sel.Topics) > 0 {
+		if err := dryRun(e, cfg, sel); err != nil {
+			return err
+		}
+	}
+	if len(sel.Motions) > 0 {
+		return dryRunMotions(e, cfg, sel)
+	}
+	return nil
+}
+
 // dryRun prints, for every selected topic, the exact messages of each round-1
 // position call, the templates of the later steps and the call plan.
-func dryRun(e *env, cfg *configs.Config, topics []string) error {
+func dryRun(e *env, cfg *configs.Config, sel tree.Selection) error {
 	set, err := prompts.New(cfg.Prompts.Language, cfg.Prompts.Dir)
 	if err != nil {
 		return err
 	}
-	pv, err := orchestrator.NewPreview(cfg, set, topics)
+	pv, err := orchestrator.NewPreview(cfg, set, &sel)
 	if err != nil {
 		return err
 	}
@@ -66,6 +80,12 @@ func printPlan(w io.Writer, cfg *configs.Config, pv *orchestrator.Preview) {
 	}
 	fmt.Fprintf(tw, "  topics\t%d: %s\n", len(ids), strings.Join(ids, ", "))
 	people := append(slices.Clone(pv.Debaters), pv.Judge)
+	printPeople(tw, cfg, people)
+	printCalls(tw, cfg, pv, people)
+}
+
+// printPeople prints the debaters and the judge, their models and endpoints.
+func printPeople(tw io.Writer, cfg *configs.Config, people []tree.Participant) {
 	var wid, wname, wmodel int
 	for _, p := range people {
 		wid, wname = max(wid, textwidth.String(p.ID)), max(wname, textwidth.String(p.Name()))
@@ -82,7 +102,11 @@ func printPlan(w io.Writer, cfg *configs.Config, pv *orchestrator.Preview) {
 		fmt.Fprintf(tw, "  %s\t%s  %s  %s  %s\n", head, pad(p.ID, wid), pad(p.Name(), wname),
 			pad(modelLine(p.Model, p.Fallback), wmodel), cfg.Endpoint(p.ID).BaseURL)
 	}
+}
 
+// printCalls prints the call plan: rounds, calls per node, the worst case,
+// retries, fallbacks, concurrency, prompt size, budget and output.
+func printCalls(tw io.Writer, cfg *configs.Config, pv *orchestrator.Preview, people []tree.Participant) {
 	n := len(pv.Debaters)
 	rounds := cfg.Params.MaxRounds
 	perNode := 2*n + 1

@@ -2,6 +2,8 @@ package main
 
 import (
 	"errors"
+	"fmt"
+	"io/fs"
 
 	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/protocol"
@@ -9,10 +11,77 @@ import (
 	"github.com/debatehq/debate/server/client"
 )
 
-// Exit codes are decided here and nowhere else: exitCode for the batch and
-// server commands, exitForCode for the agent commands, whose failures all
-// carry an error code (the server's, or INVALID_INPUT for a bad command line,
-// UNREACHABLE, TIMEOUT, INTERRUPTED).
+// Exit codes are decided here and nowhere else: e.exit turns the error a
+// command returns into its message and its exit code, for every command.
+// The agent commands answer in JSON and their failures all carry an error
+// code (the server's, or INVALID_INPUT for a bad command line, UNREACHABLE,
+// TIMEOUT, INTERRUPTED), which exitForCode maps to the exit code.
+
+// usageError marks an error caused by the command line or the files it
+// names: it is printed with a pointer to the command's help and exits with
+// exitUsage (an agent command's with exitInvalid).
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+
+// exitStatus ends a command whose outcome has been told already (a run
+// whose failed topics its reports name): its exit code, and nothing more to
+// print.
+type exitStatus int
+
+func (s exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(s)) }
+
+// interruptedError is a command stopped by Ctrl-C; retry, when set, is the
+// command that takes up an interrupted wait again.
+type interruptedError struct {
+	err   error
+	retry string
+}
+
+func (e interruptedError) Error() string { return e.err.Error() }
+func (e interruptedError) Unwrap() error { return e.err }
+
+// missingInput returns err as a usage error when it is a file or folder the
+// command line names that does not exist, so that every command that reads
+// one (run, validate, merge…) exits the same way for it; other errors are
+// returned as they are.
+func missingInput(err error) error {
+	if errors.Is(err, fs.ErrNotExist) && !errors.As(err, new(usageError)) {
+		return usageError{err}
+	}
+	return err
+}
+
+// exit prints err as c prints its failures and returns its exit code: the
+// one place an error becomes a message and a code.
+func (e *env) exit(c *command, err error) int {
+	if err == nil {
+		return exitOK
+	}
+	if c.agent {
+		return e.agentFailure(c.name, err)
+	}
+	var (
+		problems configs.Problems
+		status   exitStatus
+	)
+	switch {
+	case errors.As(err, &status):
+		return int(status)
+	case errors.As(err, new(interruptedError)):
+		return exitInterrupted
+	case errors.As(err, &problems):
+		fmt.Fprintln(e.stderr, err)
+	case errors.As(err, new(usageError)):
+		fmt.Fprintf(e.stderr, "debate %s: %v\nRun \"debate help %s\" for usage.\n", c.name, err, c.name)
+	default:
+		fmt.Fprintf(e.stderr, "debate %s: %v\n", c.name, err)
+	}
+	return exitCode(err)
+}
 
 // exitCode maps an error of a batch or server command to its exit code.
 func exitCode(err error) int {
@@ -29,6 +98,37 @@ func exitCode(err error) int {
 		return exitUsage
 	}
 	return exitFailed
+}
+
+// agentFailure prints err as the JSON failure of the agent command name
+// and returns its exit code.
+func (e *env) agentFailure(name string, err error) int {
+	var (
+		b  errorBody
+		ie interruptedError
+		ce *client.Error
+	)
+	switch {
+	case errors.As(err, &ie):
+		b.Code, b.Message = codeInterrupted, "interrupted"
+		if ie.retry != "" {
+			b.Suggestion = "run " + ie.retry + " to wait again"
+		}
+	case errors.As(err, new(usageError)):
+		b.Code, b.Message = string(protocol.CodeInvalidInput), err.Error()
+		b.Suggestion = fmt.Sprintf("run \"debate %s --help\" for usage", name)
+	case errors.As(err, &ce):
+		b.ErrorBody = api.ErrorBody{Code: ce.Code, Message: ce.Message, Suggestion: ce.Suggestion,
+			CurrentState: ce.CurrentState, AllowedRoles: ce.AllowedRoles, RequestID: ce.RequestID}
+		if ce.Err != nil {
+			b.Detail = ce.Err.Error()
+		}
+	default:
+		b.Code, b.Message = string(protocol.CodeInternal), err.Error()
+	}
+	code := exitForCode(b.Code)
+	e.printJSON(errorOut{Error: b, ExitCode: code})
+	return code
 }
 
 // exitForCode maps an error code of the server or the client to the agent

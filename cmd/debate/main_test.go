@@ -262,14 +262,11 @@ func TestDryRunPlanAlignsCJK(t *testing.T) {
 func TestHelpFitsEightyColumns(t *testing.T) {
 	texts := map[string]string{"debate --help": invoke(t, nil, "--help").stdout}
 	for _, c := range commands() {
-		texts["debate help "+c.name] = invoke(t, nil, "help", c.name).stdout
-		texts["debate "+c.name+" --help"] = invoke(t, nil, c.name, "--help").stdout
-	}
-	for _, c := range docsCommands {
-		texts["debate docs "+c.name+" --help"] = invoke(t, nil, "docs", c.name, "--help").stdout
-	}
-	for _, b := range []string{"tree", "serve"} {
-		texts["debate bench "+b+" --help"] = invoke(t, nil, "bench", b, "--help").stdout
+		for _, c := range append([]*command{c}, c.subs...) {
+			words := strings.Fields(c.name)
+			texts["debate help "+c.name] = invoke(t, nil, append([]string{"help"}, words...)...).stdout
+			texts["debate "+c.name+" --help"] = invoke(t, nil, append(words, "--help")...).stdout
+		}
 	}
 	for name, text := range texts {
 		if strings.TrimSpace(text) == "" {

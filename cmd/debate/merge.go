@@ -1,16 +1,15 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
 
-	"github.com/tailscale/hujson"
+	"github.com/debatehq/debate/batch"
+	"github.com/spf13/pflag"
 
-	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/output"
 )
 
@@ -21,8 +20,11 @@ type mergeOptions struct {
 	formats []string
 }
 
-func mergeHelp(fs interface{ FlagUsagesWrapped(int) string }) string {
-	return `Combine the folders of a sharded run ("debate run --shard i/n", one per
+func mergeCommand() *command {
+	return &command{
+		name: "merge", summary: "combine the folders of a sharded run into one run",
+		help: help{
+			about: `Combine the folders of a sharded run ("debate run --shard i/n", one per
 machine or CI job) into one run folder, as if one machine had played it all:
 one run.json with topics and motions in config order and usage summed,
 summary.md, every topic's and motion's report, and HTML pages when the shards
@@ -31,44 +33,36 @@ wrote them. The reports are rendered afresh from the shards' run.json files.
 merge refuses folders without run.json, shards of different configs or --topic
 selections, a shard given twice and a missing one, and then writes nothing.
 The output folder is written all at once; an earlier run folder there is
-replaced.
-
-USAGE
-  debate merge <shard-folder>... --output <dir> [--format markdown|json|html]...
-
-FLAGS
-` + fs.FlagUsagesWrapped(78) + `
-EXAMPLES
-  # Two CI jobs ran "debate run -c debate.jsonc --shard 1/2 -o shard-1" and 2/2.
+replaced.`,
+			usage: "  debate merge <shard-folder>... --output <dir> [--format markdown|json|html]...\n",
+			examples: `  # Two CI jobs ran "debate run -c debate.jsonc --shard 1/2 -o shard-1" and 2/2.
   debate merge shard-1 shard-2 --output report/
 
   # The folders of an actions/download-artifact step, merged with HTML pages.
   debate merge shards/* --output report/ --format markdown,html
-
-EXIT CODES
-  0    every merged topic and motion finished (converged, or verdicts forced)
+`,
+			exits: `  0    every merged topic and motion finished (converged, or verdicts forced)
   1    a merged topic or motion failed or was interrupted, or writing failed
-  2    bad flags, or folders that cannot be merged (every reason is printed)
-`
+  2    bad flags, a missing folder, or folders that cannot be merged (every
+       reason is printed)
+`,
+		},
+		options: func() options { return &mergeOptions{} },
+	}
 }
 
-func mergeCmd(e *env, args []string) int {
-	var o mergeOptions
-	fs := flagSet("merge")
+func (o *mergeOptions) flags(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.output, "output", "o", "", "folder of the merged run (required); an earlier run folder there is replaced")
 	fs.StringSliceVar(&o.formats, "format", nil, "report formats: markdown, json, html (default: those the shards wrote; run.json is always written)")
-	if done, code := parse(e, fs, args, func() string { return mergeHelp(fs) }); done {
-		return code
-	}
+}
+
+func (o *mergeOptions) args(fs *pflag.FlagSet) error {
 	o.dirs = fs.Args()
-	return o.run(e)
+	return o.check()
 }
 
 // run merges the shard folders and writes the merged run.
-func (o *mergeOptions) run(e *env) int {
-	if err := o.check(); err != nil {
-		return e.fail("merge", err)
-	}
+func (o *mergeOptions) run(e *env) error {
 	folders := make([]output.Folder, 0, len(o.dirs))
 	var errs []error
 	for _, dir := range o.dirs {
@@ -80,18 +74,18 @@ func (o *mergeOptions) run(e *env) int {
 		folders = append(folders, f)
 	}
 	if len(errs) > 0 {
-		return e.fail("merge", usageError{errors.Join(errs...)})
+		return missingInput(usageError{errors.Join(errs...)})
 	}
 	run, err := output.Merge(folders)
 	if err != nil {
-		return e.fail("merge", usageError{err})
+		return usageError{err}
 	}
 	formats := o.formats
 	if len(formats) == 0 {
-		formats = shardFormats(folders)
+		formats = batch.ShardFormats(folders)
 	}
-	if run.Config, err = retarget(run.Config, o.output, formats); err != nil {
-		return e.fail("merge", err)
+	if run.Config, err = batch.Retarget(run.Config, o.output, formats); err != nil {
+		return err
 	}
 	var raw []output.RawFile
 	for _, f := range folders {
@@ -101,16 +95,16 @@ func (o *mergeOptions) run(e *env) int {
 	}
 	files, err := output.WriteFolder(o.output, run, output.Options{Formats: formats, Raw: raw})
 	if err != nil {
-		return e.fail("merge", fmt.Errorf("write the merged run: %w", err))
+		return fmt.Errorf("write the merged run: %w", err)
 	}
 	for _, f := range files {
 		fmt.Fprintln(e.stdout, f)
 	}
 	fmt.Fprintf(e.stderr, "merged %d shards: %d topics, %d motions, %d calls\n", len(folders), len(run.Topics), len(run.Motions), run.Usage.Calls)
 	if !run.Finished() {
-		return exitFailed
+		return exitStatus(exitFailed)
 	}
-	return exitOK
+	return nil
 }
 
 // check validates the command line before any folder is read.
@@ -141,55 +135,4 @@ func (o *mergeOptions) check() error {
 		return err
 	}
 	return nil
-}
-
-// shardFormats returns every report format the shards' configs asked for,
-// in the order they first appear.
-func shardFormats(folders []output.Folder) []string {
-	var out []string
-	for _, f := range folders {
-		var c struct {
-			Output struct {
-				Format configs.Formats `json:"format"`
-			} `json:"output"`
-		}
-		if json.Unmarshal(f.Run.Config, &c) != nil {
-			continue
-		}
-		for _, format := range c.Output.Format {
-			if !slices.Contains(out, format) {
-				out = append(out, format)
-			}
-		}
-	}
-	return out
-}
-
-// retarget returns a run's recorded config with output.dir and output.format
-// set to where and how the merged run is written; every other byte stays.
-func retarget(config json.RawMessage, dir string, formats []string) (json.RawMessage, error) {
-	if len(config) == 0 {
-		return config, nil
-	}
-	v, err := hujson.Parse(config)
-	if err != nil {
-		return nil, fmt.Errorf("read the config in run.json: %w", err)
-	}
-	type op struct {
-		Op    string `json:"op"`
-		Path  string `json:"path"`
-		Value any    `json:"value"`
-	}
-	ops := []op{{"add", "/output/dir", dir}}
-	if len(formats) > 0 {
-		ops = append(ops, op{"add", "/output/format", formats})
-	}
-	patch, err := json.Marshal(ops)
-	if err != nil {
-		return nil, err
-	}
-	if err := v.Patch(patch); err != nil {
-		return nil, fmt.Errorf("set output in the merged config: %w", err)
-	}
-	return v.Pack(), nil
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/debatehq/debate/batch"
 	"github.com/debatehq/debate/internal/golden"
 	"github.com/debatehq/debate/providers/providertest"
 	"github.com/debatehq/debate/tree"
@@ -116,7 +117,7 @@ func files(t *testing.T, dir string) []string {
 	t.Helper()
 	var out []string
 	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || strings.HasPrefix(d.Name(), journalFile) {
+		if err != nil || d.IsDir() || strings.HasPrefix(d.Name(), batch.JournalFile) {
 			return err
 		}
 		rel, err := filepath.Rel(dir, path)

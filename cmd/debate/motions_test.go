@@ -171,7 +171,7 @@ func TestRunMotionHumanResume(t *testing.T) {
 	}
 
 	// The person rules, as through "debate serve" on the same database.
-	if _, err := st.Submit(context.Background(), store.Write{DebateID: m.DebateID, Type: protocol.Ruling, Role: protocol.Arbitrator,
+	if _, err := st.Submit(context.Background(), protocol.Write{DebateID: m.DebateID, Type: protocol.Ruling, Role: protocol.Arbitrator,
 		Content: "Cap at 6 h; closed.", Close: true}); err != nil {
 		t.Fatal(err)
 	}

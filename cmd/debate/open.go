@@ -8,52 +8,69 @@ import (
 	"os/exec"
 	"runtime"
 	"strings"
+
+	"github.com/spf13/pflag"
 )
 
-// openOptions are the arguments of open; its server flags are the agent
+// openOptions are the arguments of open and its server flags, the agent
 // commands' --server and --token.
 type openOptions struct {
+	srv      serverFlags
 	debateID string
 }
 
-func openHelp(a *agent) string {
-	return helpText(a.fs, "debate open [<debate-id>] [--server <url>]",
-		`Open the web UI in a browser: the list of debates, or the page of one debate, where the
-arbitrator reads the arguments and documents and rules. The URL carries the token (?token=) when
-one is set. The browser is $BROWSER (a command; %s in it is replaced by the URL), else xdg-open,
-or open on macOS. Like the agent commands, it starts a local server when none answers on a
-loopback --server (unless DEBATE_AUTO_START=0).`,
-		"  debate open\n  debate open \"$id\"\n  BROWSER=echo debate open \"$id\"   # print the URL\n",
-		"  0  the browser was started\n  1  no browser could be started (the URL is printed to open by hand)\n  2  bad flags\n  6  no server answers and none could be started\n")
+func openCommand() *command {
+	return &command{
+		name: "open", summary: "open the web UI (a debate's page) in a browser",
+		help: help{
+			about: `Open the web UI in a browser: the list of debates, or the page of one debate,
+where the arbitrator reads the arguments and documents and rules. The URL
+carries the token (?token=) when one is set. The browser is $BROWSER (a command;
+%s in it is replaced by the URL), else xdg-open, or open on macOS. Like the
+agent commands, it starts a local server when none answers on a loopback
+--server (unless DEBATE_AUTO_START=0).`,
+			usage: "  debate open [<debate-id>] [--server <url>]\n",
+			examples: `  debate open
+  debate open "$id"
+  BROWSER=echo debate open "$id"   # print the URL
+`,
+			exits: `  0  the browser was started
+  1  no browser could be started (the URL is printed to open by hand)
+  2  bad flags
+  6  no server answers and none could be started
+`,
+			environ: `  BROWSER            the browser command
+  DEBATE_SERVER_URL  server address when --server is not given
+  DEBATE_AUTH_TOKEN  bearer token when --token is not given
+  DEBATE_AUTO_START  0 keeps open from starting debate serve in the background
+`,
+		},
+		options: func() options { return &openOptions{} },
+	}
 }
 
-func openCmd(e *env, args []string) int {
-	var o openOptions
-	a := newAgent(e, "open")
-	a.fs.StringVar(&a.srv.server, "server", "", "server URL (default $DEBATE_SERVER_URL, else "+defaultServer+")")
-	a.fs.StringVar(&a.srv.token, "token", "", "bearer token (default $DEBATE_AUTH_TOKEN), put in the URL")
-	a.srv.timeout = defaultTimeout
-	if done, code := parse(e, a.fs, args, func() string { return openHelp(a) }); done {
-		return code
+func (o *openOptions) flags(fs *pflag.FlagSet) { o.srv.flags(fs, "put in the URL") }
+
+func (o *openOptions) args(fs *pflag.FlagSet) error {
+	if fs.NArg() > 1 {
+		return usagef("unexpected argument %q: give at most one debate id", fs.Arg(1))
 	}
-	if a.fs.NArg() > 1 {
-		return e.fail("open", usagef("unexpected argument %q: give at most one debate id", a.fs.Arg(1)))
-	}
-	o.debateID = a.fs.Arg(0)
-	s, err := a.connect()
+	o.debateID = fs.Arg(0)
+	o.srv.given(fs)
+	return nil
+}
+
+// run opens the page of the debate (the list when none is given).
+func (o *openOptions) run(e *env) error {
+	s, err := o.srv.connect(e)
 	if err != nil {
-		return e.fail("open", err)
+		return err
 	}
 	ctx, stop := e.interruptible(nil)
 	defer stop()
 	if _, err := e.autoStart(ctx, s); err != nil {
-		return e.fail("open", err)
+		return err
 	}
-	return o.run(ctx, e, s)
-}
-
-// run opens the page of the debate (the list when none is given).
-func (o *openOptions) run(ctx context.Context, e *env, s conn) int {
 	page := strings.TrimRight(s.url, "/") + "/"
 	if o.debateID != "" {
 		page += "debates/" + url.PathEscape(o.debateID)
@@ -69,9 +86,9 @@ func (o *openOptions) run(ctx context.Context, e *env, s conn) int {
 		err = cmd.Run()
 	}
 	if err != nil {
-		return e.fail("open", fmt.Errorf("start a browser for %s: %w (set BROWSER to a browser command, or open the URL by hand)", shown, err))
+		return fmt.Errorf("start a browser for %s: %w (set BROWSER to a browser command, or open the URL by hand)", shown, err)
 	}
-	return exitOK
+	return nil
 }
 
 // browser returns the command that opens page: $BROWSER (its first entry

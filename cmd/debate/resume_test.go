@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/debatehq/debate/batch"
 	"github.com/debatehq/debate/providers/providertest"
 	"github.com/debatehq/debate/store"
 )
@@ -76,7 +77,7 @@ func TestRunResumeAfterKill(t *testing.T) {
 		t.Fatal("the child finished before it was killed; the test needs a partial run")
 	}
 
-	j, err := store.OpenJournal(context.Background(), filepath.Join(killed, journalFile), false)
+	j, err := store.OpenJournal(context.Background(), filepath.Join(killed, batch.JournalFile), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +143,7 @@ func TestRunKeepsUnfinishedJournal(t *testing.T) {
 	scriptJudges(srv)
 	cfgPath := writeConfig(t, srv, 2, "")
 	out := filepath.Join(filepath.Dir(cfgPath), "out")
-	j, err := store.OpenJournal(context.Background(), filepath.Join(out, journalFile), true)
+	j, err := store.OpenJournal(context.Background(), filepath.Join(out, batch.JournalFile), true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,23 +1,19 @@
 package main
 
 import (
-	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
+	"github.com/spf13/pflag"
+
+	"github.com/debatehq/debate/batch"
 	"github.com/debatehq/debate/configs"
-	"github.com/debatehq/debate/orchestrator"
 	"github.com/debatehq/debate/output"
-	"github.com/debatehq/debate/prompts"
-	"github.com/debatehq/debate/providers"
-	"github.com/debatehq/debate/store"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -35,45 +31,43 @@ type runOptions struct {
 	demo        bool
 	shard       string
 
-	// sharded holds what --shard made of the run: the slice, and the whole
-	// config that the run records.
-	sharded *sharded
+	// maxRoundsSet and concurrencySet tell the flags given from their
+	// defaults; slice is what --shard names.
+	maxRoundsSet, concurrencySet bool
+	slice                        *tree.Shard
 }
-
-// journalFile is where a run journals its completed calls, in the output folder.
-const journalFile = ".debate-journal.db"
 
 var knownFormats = []string{"markdown", "json", "html"}
 
-func runHelp(fs interface{ FlagUsagesWrapped(int) string }) string {
-	return `Run the debates of a config: for every topic, the debaters state positions and rebut each
-other, a judge separates consensus from divergences, and each divergence becomes a child
-debate until nothing is disputed or the round limit forces verdicts. Reports go to the
-output folder; progress goes to stderr; stdout lists the files written.
+func runCommand() *command {
+	return &command{
+		name: "run", summary: "run the debates of a config and write their reports",
+		help: help{
+			about: `Run the debates of a config: for every topic, the debaters state positions and
+rebut each other, a judge separates consensus from divergences, and each
+divergence becomes a child debate until nothing is disputed or the round limit
+forces verdicts. Reports go to the output folder; progress goes to stderr;
+stdout lists the files written.
 
-A config's motions are protocol debates: a proposer, an opponent and an arbitrator argue
-through the debate database of "debate serve" (protocol.db, else $DEBATE_DB, else the shared
-default), so they can be watched there; with "arbitrator": "human" the run waits for the
-rulings a person makes there. --resume continues the same debates.
-
-USAGE
-  debate run --config <file.jsonc> [--topic <id>]... [--max-rounds <n>]
+A config's motions are protocol debates: a proposer, an opponent and an
+arbitrator argue through the debate database of "debate serve" (protocol.db,
+else $DEBATE_DB, else the shared default), so they can be watched there; with
+"arbitrator": "human" the run waits for the rulings a person makes there.
+--resume continues the same debates.`,
+			usage: `  debate run --config <file.jsonc> [--topic <id>]... [--max-rounds <n>]
              [--dry-run | --demo] [--output <dir>] [--concurrency <n>]
              [--format markdown|json|html]... [--resume] [--shard <i/n>]
              [--verbose]
-
-FLAGS
-` + fs.FlagUsagesWrapped(helpWidth) + `
-EXAMPLES
-  # Real reports in seconds from a built-in scripted model: no key, no network.
+`,
+			examples: `  # Real reports in seconds from a built-in scripted model: no key, no network.
   debate run --config debate.jsonc --demo --output demo-output
 
   # See every round-1 prompt and the call plan; calls no model, needs no key.
   debate run --config debate.jsonc --dry-run
 
   # Run two topics with at most 2 rounds, writing Markdown and HTML reports.
-  DEBATE_API_KEY=sk-... debate run -c debate.jsonc \
-      --topic topic-6 --topic topic-7 --max-rounds 2 \
+  DEBATE_API_KEY=sk-... debate run -c debate.jsonc \\
+      --topic topic-6 --topic topic-7 --max-rounds 2 \\
       --format markdown,html --output out/
 
   # After a crash or Ctrl-C: finish the run without repeating a completed call.
@@ -86,25 +80,26 @@ EXAMPLES
 
   # Print the run as JSON on stdout instead of writing a folder.
   debate run -c debate.jsonc --output - > run.json
-
-EXIT CODES
-  0    every topic finished: converged, or verdicts forced at the round limit; every
-       motion closed (by a resolution or a ruling)
-  1    at least one topic, node or motion failed (its reports still record what was reached)
-  2    bad flags or a bad config (every problem is printed)
-  130  interrupted by Ctrl-C: reports were written as they stood, unfinished nodes marked
-       "interrupted"; a second Ctrl-C quits at once without writing
-
-ENVIRONMENT
-  NO_COLOR   turn off colours in the progress display
+`,
+			exits: `  0    every topic finished: converged, or verdicts forced at the round limit;
+       every motion closed (by a resolution or a ruling)
+  1    at least one topic, node or motion failed (its reports still record what
+       was reached)
+  2    bad flags, a missing config file or a bad config (every problem is
+       printed)
+  130  interrupted by Ctrl-C: reports were written as they stood, unfinished
+       nodes marked "interrupted"; a second Ctrl-C quits at once without writing
+`,
+			environ: `  NO_COLOR   turn off colours in the progress display
   DEBATE_DB  the debate database of motions when the config sets no protocol.db
   ${NAME}    any variable a config string names ("apiKey": "${DEBATE_API_KEY}")
-`
+`,
+		},
+		options: func() options { return &runOptions{} },
+	}
 }
 
-func runCmd(e *env, args []string) int {
-	var o runOptions
-	fs := flagSet("run")
+func (o *runOptions) flags(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.config, "config", "c", "", "config file (JSONC) (required)")
 	fs.StringSliceVarP(&o.topics, "topic", "t", nil, "run only this topic or motion id (repeat or comma-separate for several)")
 	fs.IntVar(&o.maxRounds, "max-rounds", 0, fmt.Sprintf("override params.maxRounds: the deepest round a debate may reach (1 to %d)", configs.MaxRounds))
@@ -116,56 +111,38 @@ func runCmd(e *env, args []string) int {
 	fs.BoolVar(&o.demo, "demo", false, "play the config against a built-in scripted model: real reports in seconds, no API key, no network")
 	fs.BoolVarP(&o.verbose, "verbose", "v", false, "on a terminal, print every log line (failed attempts, fallbacks…) above the live lines too")
 	fs.StringVar(&o.shard, "shard", "", "run only slice `i/n` of the selected topics and motions, the i-th of n (e.g. 2/4); \"debate merge\" combines the slices' folders")
-	if done, code := parse(e, fs, args, func() string { return runHelp(fs) }); done {
-		return code
-	}
+}
+
+func (o *runOptions) args(fs *pflag.FlagSet) error {
 	if fs.NArg() > 0 {
-		return e.fail("run", usagef("unexpected argument %q (flags only; did you mean --config %s?)", fs.Arg(0), fs.Arg(0)))
+		return usagef("unexpected argument %q (flags only; did you mean --config %s?)", fs.Arg(0), fs.Arg(0))
 	}
-	var sh *tree.Shard
+	o.maxRoundsSet, o.concurrencySet = fs.Changed("max-rounds"), fs.Changed("concurrency")
 	if fs.Changed("shard") {
 		s, err := parseShard(o.shard)
 		if err != nil {
-			return e.fail("run", err)
+			return err
 		}
-		sh = &s
+		o.slice = &s
 	}
-	cfg, err := o.load(e, fs.Changed("max-rounds"), fs.Changed("concurrency"))
-	if err == nil && sh != nil {
-		cfg, err = o.applyShard(e, cfg, *sh)
-	}
-	if err != nil {
-		return e.fail("run", err)
-	}
-	if o.dryRun {
-		sel := selectIDs(cfg, o.topics)
-		if sel.runsTopics(cfg) {
-			if err := dryRun(e, cfg, sel.topics); err != nil {
-				return e.fail("run", err)
-			}
-		}
-		if sel.runsMotions(cfg) {
-			if err := dryRunMotions(e, cfg, sel); err != nil {
-				return e.fail("run", err)
-			}
-		}
-		return exitOK
-	}
-	return o.run(e, cfg)
+	return nil
 }
 
-// fail prints err and returns its exit code.
-func (e *env) fail(cmd string, err error) int {
-	var problems configs.Problems
-	switch {
-	case errors.As(err, &problems):
-		fmt.Fprintln(e.stderr, err)
-	case errors.As(err, new(usageError)):
-		fmt.Fprintf(e.stderr, "debate %s: %v\nRun \"debate help %s\" for usage.\n", cmd, err, cmd)
-	default:
-		fmt.Fprintf(e.stderr, "debate %s: %v\n", cmd, err)
+// run loads the config, applies the command line over it and runs it, or
+// only shows it with --dry-run.
+func (o *runOptions) run(e *env) error {
+	cfg, err := o.load(e)
+	if err != nil {
+		return err
 	}
-	return exitCode(err)
+	sel, err := o.selection(e, cfg, o.slice)
+	if err != nil {
+		return err
+	}
+	if o.dryRun {
+		return dryRunAll(e, cfg, sel)
+	}
+	return o.runConfig(e, cfg, sel)
 }
 
 // flagInRange checks the number a flag overriding the config field field
@@ -179,16 +156,16 @@ func flagInRange(name string, got, max int, meaning, field string) error {
 }
 
 // load reads the config and applies the command line over it.
-func (o *runOptions) load(e *env, maxRoundsSet, concurrencySet bool) (*configs.Config, error) {
+func (o *runOptions) load(e *env) (*configs.Config, error) {
 	if o.config == "" {
 		return nil, usagef("--config is required")
 	}
-	if maxRoundsSet {
+	if o.maxRoundsSet {
 		if err := flagInRange("max-rounds", o.maxRounds, configs.MaxRounds, "levels of debate", "params.maxRounds"); err != nil {
 			return nil, err
 		}
 	}
-	if concurrencySet {
+	if o.concurrencySet {
 		if err := flagInRange("concurrency", o.concurrency, configs.MaxConcurrency, "calls in flight", "params.concurrency"); err != nil {
 			return nil, err
 		}
@@ -211,17 +188,14 @@ func (o *runOptions) load(e *env, maxRoundsSet, concurrencySet bool) (*configs.C
 	if o.demo {
 		getenv = demoGetenv(getenv)
 	}
-	cfg, err := configs.Load(o.config, configs.Options{DryRun: o.dryRun, Getenv: getenv})
+	cfg, err := e.loadConfig(o.config, configs.Options{DryRun: o.dryRun, Getenv: getenv})
 	if err != nil {
 		return nil, err
 	}
-	for _, w := range cfg.Warnings {
-		fmt.Fprintf(e.stderr, "warning: %s\n", w)
-	}
-	if maxRoundsSet {
+	if o.maxRoundsSet {
 		cfg.Params.MaxRounds = o.maxRounds
 	}
-	if concurrencySet {
+	if o.concurrencySet {
 		cfg.Params.Concurrency = o.concurrency
 	}
 	if o.output != "" && o.output != "-" {
@@ -230,20 +204,35 @@ func (o *runOptions) load(e *env, maxRoundsSet, concurrencySet bool) (*configs.C
 	if len(o.formats) > 0 {
 		cfg.Output.Format = o.formats
 	}
-	for _, id := range o.topics {
-		if !hasID(cfg, id) {
-			return nil, usagef("--topic %q: no such topic or motion in %s; known ids: %s", id, o.config, strings.Join(knownIDs(cfg), ", "))
-		}
-	}
 	return cfg, nil
 }
 
-// run performs a real run and writes its reports.
-func (o *runOptions) run(e *env, cfg *configs.Config) int {
-	set, err := prompts.New(cfg.Prompts.Language, cfg.Prompts.Dir)
-	if err != nil {
-		return e.fail("run", err)
+// selection returns what the run plays: the topics and motions of --topic,
+// or all, and of those the slice of --shard, which it names on stderr.
+func (o *runOptions) selection(e *env, cfg *configs.Config, sh *tree.Shard) (tree.Selection, error) {
+	sel, err := batch.Select(cfg, o.topics, nil)
+	var unknown *batch.UnknownIDError
+	if errors.As(err, &unknown) {
+		return sel, usagef("--topic %q: no such topic or motion in %s; known ids: %s", unknown.ID, o.config, strings.Join(unknown.Known, ", "))
 	}
+	if err != nil || sh == nil {
+		return sel, err
+	}
+	total := len(sel.IDs())
+	if sel, err = batch.Select(cfg, o.topics, sh); err != nil {
+		return sel, err
+	}
+	mine := sel.IDs()
+	list := strings.Join(mine, ", ")
+	if len(mine) == 0 {
+		list = "none"
+	}
+	fmt.Fprintf(e.stderr, "shard %s: %d of the %d selected topics and motions: %s\n", sel.Shard, len(mine), total, list)
+	return sel, nil
+}
+
+// runConfig performs a real run and writes its reports.
+func (o *runOptions) runConfig(e *env, cfg *configs.Config, sel tree.Selection) error {
 	term := e.terminalOf(e.stderr)
 	defer term.stop()
 	progress := output.NewProgress(e.stderr, output.ProgressOptions{
@@ -252,7 +241,7 @@ func (o *runOptions) run(e *env, cfg *configs.Config) int {
 		Verbose:  o.verbose,
 		Width:    term.width,
 		Resize:   term.resize,
-		Topics:   selectedTopics(cfg, o.topics),
+		Topics:   progressTopics(cfg, sel),
 	})
 	defer progress.Close()
 	logger := progress.Logger()
@@ -265,119 +254,49 @@ func (o *runOptions) run(e *env, cfg *configs.Config) int {
 	})
 	defer stop()
 
-	var raw rawLog
-	popt := providers.Options{Concurrency: cfg.Params.Concurrency, Logger: logger}
-	if o.demo {
-		fake, err := prepareDemo(e, cfg)
-		if err != nil {
-			return e.fail("run", err)
-		}
-		popt.HTTPClient = fake.HTTPClient()
-	}
-	if cfg.Output.IncludeRawResponses {
-		popt.Record = raw.add
-	}
-	client, err := providers.New(cfg, popt)
-	if err != nil {
-		return e.fail("run", err)
-	}
-	var completer orchestrator.Completer = client
-	closeJournal := func() {}
-	var journaled *orchestrator.Journaled
-	var journal orchestrator.Journal
-	if o.output != "-" {
-		path := filepath.Join(cfg.Output.Dir, journalFile)
-		if !o.resume {
-			kept, n, err := keepUnfinishedJournal(ctx, path, filepath.Join(cfg.Output.Dir, "run.json"), time.Now())
-			if err != nil {
-				return e.fail("run", err)
-			}
-			if kept != "" {
-				logger.Warn(fmt.Sprintf("the output folder holds the journal of an unfinished run (%d completed calls); without --resume this run starts afresh and keeps that journal as %s (to continue that run instead, stop this one, rename the file back to %s and add --resume)",
-					n, kept, journalFile))
-			}
-		}
-		j, err := store.OpenJournal(ctx, path, !o.resume)
-		if err != nil {
-			return e.fail("run", err)
-		}
-		// Closed before the reports are written, so that a run.json newer
-		// than the journal tells a later run that this one got to its end.
-		var once sync.Once
-		closeJournal = func() { once.Do(func() { j.Close() }) }
-		defer closeJournal()
-		if o.resume {
-			n, err := j.Len(ctx)
-			if err != nil {
-				return e.fail("run", err)
-			}
-			logger.Info("resuming", "journal", filepath.Join(cfg.Output.Dir, journalFile), "completed calls", n)
-		}
-		journaled = orchestrator.NewJournaled(client, j, logger)
-		completer = journaled
-		journal = j
-	}
-	sel := selectIDs(cfg, o.topics)
-	opt := orchestrator.Options{Topics: sel.topics, Events: progress.Handle, Logger: logger}
-	if sel.runsMotions(cfg) {
-		motions, err := openMotions(ctx, e, cfg, sel, journal, logger)
-		if err != nil {
-			return e.fail("run", err)
-		}
-		defer motions.close()
-		opt.Motions = &orchestrator.MotionOptions{Store: motions.st, Roles: motions.roles, RunID: motions.runID, Motions: motions.ids, Journal: journal}
-	}
-	run, runErr := orchestrator.New(cfg, completer, set, opt).Run(ctx)
-	progress.Close()
-	closeJournal()
-	if run == nil {
-		return e.fail("run", runErr)
-	}
-	recorded := cfg
-	if o.sharded != nil {
-		recorded = o.sharded.full
-		run.Shard = &o.sharded.slice
-	}
-	if b, err := json.Marshal(recorded.Redacted()); err == nil {
-		run.Config = b
-	}
-	run.Demo = o.demo
-	interrupted := ctx.Err() != nil
-
+	opt := batch.Options{Selection: &sel, Resume: o.resume, Demo: o.demo, Events: progress.Handle, Logger: logger}
 	if o.output == "-" {
-		b, err := output.EncodeRun(run)
+		opt.JSON = e.stdout
+	}
+	if len(sel.Motions) > 0 && !o.demo {
+		db, err := batch.MotionDB(cfg, e.getenv)
 		if err != nil {
-			return e.fail("run", err)
+			return err
 		}
-		if _, err := e.stdout.Write(b); err != nil {
-			return e.fail("run", err)
-		}
-	} else {
-		files, err := output.Write(cfg.Output.Dir, run, output.Options{Formats: cfg.Output.Format, Raw: raw.files()})
-		for _, f := range files {
+		logger.Info("motions use the debate database", "db", redactURL(db))
+		opt.MotionDB = db
+	}
+	res, err := batch.Run(ctx, cfg, opt)
+	progress.Close()
+	if res != nil {
+		for _, f := range res.Files {
 			fmt.Fprintln(e.stdout, f)
 		}
-		if err != nil {
-			return e.fail("run", fmt.Errorf("write reports: %w", err))
-		}
 	}
+	if err != nil {
+		return err
+	}
+	o.logFinished(logger, res)
+	switch {
+	case ctx.Err() != nil:
+		return interruptedError{err: errors.New("interrupted")}
+	case res.Err != nil:
+		return res.Err
+	case !res.Run.Finished():
+		return exitStatus(exitFailed)
+	}
+	return nil
+}
+
+// logFinished logs what the run did.
+func (o *runOptions) logFinished(log *slog.Logger, res *batch.Result) {
+	run := res.Run
 	args := []any{"elapsed", run.FinishedAt.Sub(run.StartedAt).Round(time.Millisecond),
 		"topics", len(run.Topics), "motions", len(run.Motions), "calls", run.Usage.Calls, "tokens", run.Usage.Total()}
-	if journaled != nil && o.resume {
-		args = append(args, "from journal", journaled.Replayed())
+	if o.resume {
+		args = append(args, "from journal", res.Replayed)
 	}
-	logger.Info("run finished", args...)
-	switch {
-	case interrupted:
-		return exitInterrupted
-	case runErr != nil:
-		fmt.Fprintf(e.stderr, "debate run: %v\n", runErr)
-		return exitFailed
-	}
-	if !run.Finished() {
-		return exitFailed
-	}
-	return exitOK
+	log.Info("run finished", args...)
 }
 
 // resumeCommand returns the command line that resumes this run.
@@ -398,79 +317,17 @@ func (o *runOptions) resumeCommand() string {
 	return strings.Join(append(args, "--resume"), " ")
 }
 
-// keepUnfinishedJournal looks at the journal at path before a run that does
-// not resume. When it holds calls of a run that did not finish — no run.json
-// written after it, or one with interrupted work — it renames the journal
-// (and its SQLite side files) to a name of its own beside it and returns that
-// name and how many calls it holds. Otherwise it returns "".
-func keepUnfinishedJournal(ctx context.Context, path, runJSON string, now time.Time) (string, int, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return "", 0, nil
-	}
-	journalTime := st.ModTime()
-	for _, side := range []string{"-wal", "-shm"} {
-		if s, err := os.Stat(path + side); err == nil && s.ModTime().After(journalTime) {
-			journalTime = s.ModTime()
-		}
-	}
-	if rs, err := os.Stat(runJSON); err == nil && !rs.ModTime().Before(journalTime) {
-		if b, err := os.ReadFile(runJSON); err == nil {
-			if run, err := output.DecodeRun(b); err == nil && !hasInterrupted(run) {
-				return "", 0, nil
-			}
-		}
-	}
-	j, err := store.OpenJournal(ctx, path, false)
-	if err != nil {
-		return "", 0, err
-	}
-	n, err := j.Len(ctx)
-	j.Close()
-	if err != nil || n == 0 {
-		return "", 0, err
-	}
-	kept := strings.TrimSuffix(path, ".db") + "." + now.UTC().Format("20060102T150405Z") + ".db"
-	for _, side := range []string{"", "-wal", "-shm"} {
-		if err := os.Rename(path+side, kept+side); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return "", 0, fmt.Errorf("keep the unfinished run's journal: %w", err)
-		}
-	}
-	return kept, n, nil
-}
-
-// hasInterrupted reports whether any topic or motion of run stopped unfinished.
-func hasInterrupted(run *tree.Run) bool {
-	for i := range run.Topics {
-		t := &run.Topics[i]
-		if t.Status == tree.Interrupted || t.Root == nil {
-			return true
-		}
-		found := false
-		t.Root.Walk(func(n *tree.Node) { found = found || n.Status == tree.Interrupted || n.Status == tree.Pending })
-		if found {
-			return true
-		}
-	}
-	for _, m := range run.Motions {
-		if m.Status == tree.Interrupted {
-			return true
-		}
-	}
-	return false
-}
-
-func selectedTopics(cfg *configs.Config, ids []string) []output.ProgressTopic {
+// progressTopics lists the selected topics and motions for the progress
+// display.
+func progressTopics(cfg *configs.Config, sel tree.Selection) []output.ProgressTopic {
 	var out []output.ProgressTopic
-	for _, t := range cfg.Topics {
-		if len(ids) == 0 || slices.Contains(ids, t.ID) {
-			out = append(out, output.ProgressTopic{ID: t.ID, Title: t.Title})
-		}
+	for _, id := range sel.Topics {
+		t, _ := cfg.TopicByID(id)
+		out = append(out, output.ProgressTopic{ID: t.ID, Title: t.Title})
 	}
-	for _, m := range cfg.Motions {
-		if len(ids) == 0 || slices.Contains(ids, m.ID) {
-			out = append(out, output.ProgressTopic{ID: m.ID, Title: m.Title})
-		}
+	for _, id := range sel.Motions {
+		m, _ := cfg.MotionByID(id)
+		out = append(out, output.ProgressTopic{ID: m.ID, Title: m.Title})
 	}
 	return out
 }

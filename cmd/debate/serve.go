@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -17,9 +16,11 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/debatehq/debate/internal/ctxwait"
+	"github.com/debatehq/debate/batch"
+	"github.com/debatehq/debate/internal/loopback"
 	"github.com/debatehq/debate/server"
 	"github.com/debatehq/debate/server/client"
+	"github.com/debatehq/debate/server/daemon"
 	"github.com/debatehq/debate/server/web"
 	"github.com/debatehq/debate/store"
 )
@@ -37,19 +38,25 @@ type serveOptions struct {
 	// stops (a hidden flag, for performance work).
 	cpuprofile string
 	// pidFile is the pid file a background server keeps (a hidden flag set
-	// by the command that starts it): see keepPidFile.
+	// by the command that starts it): see daemon.KeepPidFile.
 	pidFile string
 	// detach, status and stop manage a server in the background instead.
 	detach, status, stop bool
+	// reportsSet and tokenSet tell the flags given from their defaults.
+	reportsSet, tokenSet bool
 }
 
-func serveHelp(fs *pflag.FlagSet) string {
-	return helpText(fs, "debate serve [--addr "+defaultAddr+"] [--db <file>] [--token <t>] [--reports <dir>]... [--detach | --status | --stop]",
-		`Run the argument-protocol server: the REST API the agent commands use (debates, arguments,
-long-polling waits, documents), a WebSocket feed for the arbitrator, and the web UI.
-
-ROUTES
-  GET /health
+func serveCommand() *command {
+	return &command{
+		name: "serve", summary: "serve the protocol to agents and a human arbitrator",
+		help: help{
+			about: `Run the argument-protocol server: the REST API the agent commands use (debates,
+arguments, long-polling waits, documents), a WebSocket feed for the arbitrator,
+and the web UI.`,
+			usage: `  debate serve [--addr ` + defaultAddr + `] [--db <file>] [--token <t>]
+               [--reports <dir>]... [--detach | --status | --stop]
+`,
+			sections: []section{{"ROUTES", `  GET /health
   POST /debates                         GET /debates?state=&limit=&offset=
   GET /debates/{id}?limit=              DELETE /debates/{id}
   GET /debates/{id}/poll?role=&argument_id=&wait=
@@ -59,27 +66,42 @@ ROUTES
   GET /ws?debate_id=                    (WebSocket; ?token= when a token is set)
   Web UI (browsers): GET / (debates and --reports runs),
   GET /debates/{id} (live page), GET /reports/…
-
-With a token (--token or DEBATE_AUTH_TOKEN) every route, /health included, needs
-"Authorization: Bearer <token>"; GET requests may pass ?token= instead. Without one, anyone who
-can reach the address may read and write, so keep the default loopback address.
-The URL is printed on stderr. Ctrl-C or SIGTERM stops accepting, answers waiting polls, closes
-WebSockets and the database cleanly.
-
-IN THE BACKGROUND
---detach starts the server in the background and returns once it answers; its pid file and log
-are $XDG_STATE_HOME/debate/serve-<addr>.pid and .log (default ~/.local/state/debate/).
---status and --stop, with the same --addr, report on it and end it; the server writes its pid
-file again if it is deleted. An agent command whose
-server is a loopback address where nothing listens starts one the same way (with the default
-database) unless DEBATE_AUTO_START=0.`,
-		"  debate serve\n  DEBATE_AUTH_TOKEN=$(openssl rand -hex 16) debate serve --addr 127.0.0.1:8080\n  debate serve --db ./team.db --token s3cret\n  debate serve --detach && debate serve --status && debate serve --stop\n",
-		"  0  stopped by Ctrl-C or SIGTERM after a clean shutdown; --detach: started; --status: running;\n     --stop: stopped\n  1  the database could not be opened, the address could not be bound, or serving failed;\n     --status: no server running; --stop: none to stop\n  2  bad flags\n")
+`}, {"ACCESS", `  With a token (--token or DEBATE_AUTH_TOKEN) every route, /health included,
+  needs "Authorization: Bearer <token>"; GET requests may pass ?token= instead.
+  Without one, anyone who can reach the address may read and write, so keep the
+  default loopback address. The URL is printed on stderr. Ctrl-C or SIGTERM
+  stops accepting, answers waiting polls, closes WebSockets and the database
+  cleanly.
+`}, {"IN THE BACKGROUND", `  --detach starts the server in the background and returns once it answers; its
+  pid file and log are $XDG_STATE_HOME/debate/serve-<addr>.pid and .log
+  (default ~/.local/state/debate/). --status and --stop, with the same --addr,
+  report on it and end it; the server writes its pid file again if it is
+  deleted. An agent command whose server is a loopback address where nothing
+  listens starts one the same way (with the default database) unless
+  DEBATE_AUTO_START=0.
+`}},
+			examples: `  debate serve
+  DEBATE_AUTH_TOKEN=$(openssl rand -hex 16) debate serve --addr 127.0.0.1:8080
+  debate serve --db ./team.db --token s3cret
+  debate serve --detach && debate serve --status && debate serve --stop
+`,
+			exits: `  0  stopped by Ctrl-C or SIGTERM after a clean shutdown; --detach: started;
+     --status: running; --stop: stopped
+  1  the database could not be opened, the address could not be bound, or
+     serving failed; --status: no server running; --stop: none to stop
+  2  bad flags
+`,
+			environ: `  DEBATE_DB          the database when --db is not given
+  DEBATE_AUTH_TOKEN  the token when --token is not given
+  DEBATE_REPORTS     the report folders when --reports is not given
+  XDG_STATE_HOME     where --detach keeps its pid file and log
+`,
+		},
+		options: func() options { return &serveOptions{} },
+	}
 }
 
-func serveCmd(e *env, args []string) int {
-	var o serveOptions
-	fs := flagSet("serve")
+func (o *serveOptions) flags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.addr, "addr", defaultAddr, "address to listen on (host:port); loopback unless you mean otherwise")
 	fs.StringVar(&o.db, "db", "", "SQLite database file, or postgres:// URL for several replicas (default $DEBATE_DB, else $XDG_DATA_HOME/debate/debate.db or ~/.local/share/debate/debate.db)")
 	fs.StringVar(&o.token, "token", "", "bearer token required on every route, the WebSocket and the web UI (default $DEBATE_AUTH_TOKEN)")
@@ -91,19 +113,24 @@ func serveCmd(e *env, args []string) int {
 	fs.BoolVar(&o.detach, "detach", false, "start the server in the background and return once it answers")
 	fs.BoolVar(&o.status, "status", false, "report on the background server of --addr")
 	fs.BoolVar(&o.stop, "stop", false, "stop the background server of --addr")
-	if done, code := parse(e, fs, args, func() string { return serveHelp(fs) }); done {
-		return code
-	}
-	if fs.NArg() > 0 {
-		return e.fail("serve", usagef("unexpected argument %q", fs.Arg(0)))
+}
+
+func (o *serveOptions) args(fs *pflag.FlagSet) error {
+	if err := onlyFlags(fs); err != nil {
+		return err
 	}
 	if n := btoi(o.detach) + btoi(o.status) + btoi(o.stop); n > 1 {
-		return e.fail("serve", usagef("--detach, --status and --stop: give one of them"))
+		return usagef("--detach, --status and --stop: give one of them")
 	}
-	if v, ok := e.getenv("DEBATE_REPORTS"); ok && v != "" && !fs.Changed("reports") {
+	o.reportsSet, o.tokenSet = fs.Changed("reports"), fs.Changed("token")
+	return nil
+}
+
+func (o *serveOptions) run(e *env) error {
+	if v, ok := e.getenv("DEBATE_REPORTS"); ok && v != "" && !o.reportsSet {
 		o.reports = filepath.SplitList(v)
 	}
-	if !fs.Changed("token") {
+	if !o.tokenSet {
 		o.token, _ = e.getenv("DEBATE_AUTH_TOKEN")
 	}
 	ctx, stop := e.interruptible(nil)
@@ -116,16 +143,16 @@ func serveCmd(e *env, args []string) int {
 	case o.stop:
 		return o.runStop(ctx, e)
 	}
-	if err := o.run(ctx, e); err != nil {
-		return e.fail("serve", err)
+	if err := o.serve(ctx, e); err != nil {
+		return err
 	}
 	fmt.Fprintln(e.stderr, "debate serve: stopped")
-	return exitOK
+	return nil
 }
 
-// run serves until ctx ends, then shuts down cleanly.
-func (o *serveOptions) run(ctx context.Context, e *env) error {
-	path, err := debateDB(o.db, e.getenv)
+// serve serves until ctx ends, then shuts down cleanly.
+func (o *serveOptions) serve(ctx context.Context, e *env) error {
+	path, err := batch.DebateDB(o.db, e.getenv)
 	if err != nil {
 		return err
 	}
@@ -139,7 +166,7 @@ func (o *serveOptions) run(ctx context.Context, e *env) error {
 	if err != nil {
 		return errors.Join(err, st.Close())
 	}
-	if o.token == "" && !loopback(ln.Addr()) {
+	if o.token == "" && !loopback.Host(ln.Addr().String()) {
 		fmt.Fprintf(e.stderr, "warning: listening on %s without a token: anyone who can reach it may read and write debates; set --token or DEBATE_AUTH_TOKEN\n", ln.Addr())
 	}
 	if o.cpuprofile != "" {
@@ -154,7 +181,7 @@ func (o *serveOptions) run(ctx context.Context, e *env) error {
 	srv := server.New(st, server.Options{Token: o.token, Logger: log, Pages: ui})
 	kept := make(chan struct{})
 	if o.pidFile != "" {
-		d := daemon{PID: os.Getpid(), URL: "http://" + ln.Addr().String(), DB: redactURL(path),
+		d := daemon.Record{PID: os.Getpid(), URL: "http://" + ln.Addr().String(), DB: redactURL(path),
 			Log: strings.TrimSuffix(o.pidFile, ".pid") + ".log", Started: time.Now().UTC()}
 		b, _ := json.Marshal(d)
 		if err := os.WriteFile(o.pidFile, b, 0o600); err != nil {
@@ -162,7 +189,7 @@ func (o *serveOptions) run(ctx context.Context, e *env) error {
 		}
 		go func() {
 			defer close(kept)
-			keepPidFile(ctx, o.pidFile, b, pidFileCheck, log)
+			daemon.KeepPidFile(ctx, o.pidFile, b, pidFileCheck, log)
 		}()
 	} else {
 		close(kept)
@@ -193,36 +220,6 @@ func tuneGC(getenv func(string) (string, bool)) (restore func()) {
 // pidFileCheck is how often a background server looks at its pid file.
 const pidFileCheck = time.Second
 
-// keepPidFile keeps the pid file of a background server, whose content is
-// record: it looks at path every interval and writes it again when it is
-// gone (a server whose state folder was deleted would otherwise run on where
-// serve --status and --stop cannot find it); when ctx ends it removes the
-// file, unless it names another process by then.
-func keepPidFile(ctx context.Context, path string, record []byte, interval time.Duration, log *slog.Logger) {
-	warned := false
-	for ctxwait.Sleep(ctx, interval) == nil {
-		_, err := os.Stat(path)
-		if !errors.Is(err, os.ErrNotExist) {
-			continue
-		}
-		err = os.MkdirAll(filepath.Dir(path), 0o700)
-		if err == nil {
-			err = os.WriteFile(path, record, 0o600)
-		}
-		switch {
-		case err == nil:
-			log.Info("the pid file was gone: written again", "file", path)
-			warned = false
-		case !warned:
-			log.Warn("the pid file is gone and cannot be written again", "file", path, "err", err)
-			warned = true
-		}
-	}
-	if b, err := os.ReadFile(path); err == nil && bytes.Equal(b, record) {
-		_ = os.Remove(path)
-	}
-}
-
 // startCPUProfile profiles the process's CPU into the file path until the
 // returned function is called.
 func startCPUProfile(path string) (stop func(), err error) {
@@ -239,13 +236,6 @@ func startCPUProfile(path string) (stop func(), err error) {
 	}, nil
 }
 
-// loopback reports whether a listener's address is reachable only from this
-// machine.
-func loopback(a net.Addr) bool {
-	tcp, ok := a.(*net.TCPAddr)
-	return ok && tcp.IP.IsLoopback()
-}
-
 func btoi(b bool) int {
 	if b {
 		return 1
@@ -254,36 +244,36 @@ func btoi(b bool) int {
 }
 
 // runDetach starts the server in the background.
-func (o *serveOptions) runDetach(ctx context.Context, e *env) int {
-	if d, ok, err := e.readDaemon(o.addr); err == nil && ok && alive(d.PID) {
-		return e.fail("serve", fmt.Errorf("a background server already runs on %s (pid %d); stop it with debate serve --stop --addr %s", o.addr, d.PID, o.addr))
+func (o *serveOptions) runDetach(ctx context.Context, e *env) error {
+	if d, ok, err := e.supervisor().Read(o.addr); err == nil && ok && daemon.Alive(d.PID) {
+		return fmt.Errorf("a background server already runs on %s (pid %d); stop it with debate serve --stop --addr %s", o.addr, d.PID, o.addr)
 	}
-	d, err := e.startDaemon(ctx, o.addr, o.db, o.token)
+	d, err := e.supervisor().Start(ctx, o.addr, o.db, o.token)
 	if err != nil {
-		return e.fail("serve", err)
+		return err
 	}
 	if d.PID == 0 {
-		return e.fail("serve", fmt.Errorf("another server answers on %s already", o.addr))
+		return fmt.Errorf("another server answers on %s already", o.addr)
 	}
 	fmt.Fprintf(e.stdout, "debate serve: started in the background\n%s  stop it with: debate serve --stop --addr %s\n", describe(d), o.addr)
-	return exitOK
+	return nil
 }
 
 // runStatus reports on the background server of --addr.
-func (o *serveOptions) runStatus(ctx context.Context, e *env) int {
-	d, ok, err := e.readDaemon(o.addr)
+func (o *serveOptions) runStatus(ctx context.Context, e *env) error {
+	d, ok, err := e.supervisor().Read(o.addr)
 	switch {
 	case err != nil:
-		return e.fail("serve", err)
-	case !ok && listening(ctx, o.addr):
+		return err
+	case !ok && daemon.Listening(ctx, o.addr):
 		fmt.Fprintf(e.stdout, "debate serve: something listens on %s, but no background server was started there (no pid file)\n", o.addr)
-		return exitOK
+		return nil
 	case !ok:
 		fmt.Fprintf(e.stdout, "debate serve: no background server on %s\n", o.addr)
-		return exitFailed
-	case !alive(d.PID):
+		return exitStatus(exitFailed)
+	case !daemon.Alive(d.PID):
 		fmt.Fprintf(e.stdout, "debate serve: not running on %s (pid %d has ended; its log is %s)\n", o.addr, d.PID, d.Log)
-		return exitFailed
+		return exitStatus(exitFailed)
 	}
 	health := "answers /health"
 	hctx, cancel := context.WithTimeout(ctx, 2*time.Second)
@@ -292,21 +282,21 @@ func (o *serveOptions) runStatus(ctx context.Context, e *env) int {
 		health = "does not answer /health: " + err.Error()
 	}
 	fmt.Fprintf(e.stdout, "debate serve: running, %s\n%s", health, describe(d))
-	return exitOK
+	return nil
 }
 
 // runStop stops the background server of --addr.
-func (o *serveOptions) runStop(ctx context.Context, e *env) int {
-	d, err := e.stopDaemon(ctx, o.addr)
+func (o *serveOptions) runStop(ctx context.Context, e *env) error {
+	d, err := e.supervisor().Stop(ctx, o.addr)
 	if err != nil {
-		return e.fail("serve", err)
+		return err
 	}
 	fmt.Fprintf(e.stdout, "debate serve: stopped pid %d on %s\n", d.PID, o.addr)
-	return exitOK
+	return nil
 }
 
 // describe lists a background server's facts, one per line.
-func describe(d daemon) string {
+func describe(d daemon.Record) string {
 	db := d.DB
 	if db == "" {
 		db = "the default ($DEBATE_DB, else $XDG_DATA_HOME/debate/debate.db)"

@@ -145,17 +145,6 @@ func TestServeCommandLine(t *testing.T) {
 	}
 }
 
-func TestLoopback(t *testing.T) {
-	for _, tt := range []struct {
-		ip   string
-		want bool
-	}{{"127.0.0.1", true}, {"::1", true}, {"0.0.0.0", false}, {"::", false}, {"192.168.1.2", false}} {
-		if got := loopback(&net.TCPAddr{IP: net.ParseIP(tt.ip)}); got != tt.want {
-			t.Errorf("loopback(%s) = %v, want %v", tt.ip, got, tt.want)
-		}
-	}
-}
-
 // TestTuneGC: serving raises the collector's target unless GOGC is set, and
 // puts the previous target back when done.
 func TestTuneGC(t *testing.T) {

@@ -2,12 +2,9 @@ package main
 
 import (
 	"errors"
-	"fmt"
-	"slices"
 	"strings"
 	"testing"
 
-	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -39,92 +36,6 @@ func TestParseShard(t *testing.T) {
 				t.Fatalf("error %v, want %q", err, tt.err)
 			case tt.err == "" && got != tt.want:
 				t.Errorf("got %+v, want %+v", got, tt.want)
-			}
-		})
-	}
-}
-
-func TestSlice(t *testing.T) {
-	items := []string{"t1", "t2", "t3", "t4", "t5", "m1", "m2"}
-	tests := []struct {
-		items []string
-		n     int
-		want  [][]string
-	}{
-		{items, 1, [][]string{items}},
-		{items, 2, [][]string{{"t1", "t3", "t5", "m2"}, {"t2", "t4", "m1"}}},
-		{items, 3, [][]string{{"t1", "t4", "m2"}, {"t2", "t5"}, {"t3", "m1"}}},
-		{items, 7, [][]string{{"t1"}, {"t2"}, {"t3"}, {"t4"}, {"t5"}, {"m1"}, {"m2"}}},
-		{[]string{"t1", "t2"}, 4, [][]string{{"t1"}, {"t2"}, {}, {}}},
-		{nil, 2, [][]string{{}, {}}},
-	}
-	for _, tt := range tests {
-		t.Run(fmt.Sprintf("%d items in %d", len(tt.items), tt.n), func(t *testing.T) {
-			var all []string
-			for i := 1; i <= tt.n; i++ {
-				got := slice(tt.items, tree.Shard{Index: i, Count: tt.n})
-				if !slices.Equal(got, tt.want[i-1]) {
-					t.Errorf("slice %d/%d = %q, want %q", i, tt.n, got, tt.want[i-1])
-				}
-				if d := len(got) - len(tt.items)/tt.n; d < 0 || d > 1 {
-					t.Errorf("slice %d/%d holds %d items: not balanced", i, tt.n, len(got))
-				}
-				all = append(all, got...)
-			}
-			slices.Sort(all)
-			want := slices.Sorted(slices.Values(tt.items))
-			if !slices.Equal(all, want) {
-				t.Errorf("the slices hold %q together, want every item once: %q", all, want)
-			}
-		})
-	}
-}
-
-func TestConfigDigest(t *testing.T) {
-	base := func() *configs.Config {
-		return &configs.Config{
-			API:      configs.API{BaseURL: "https://api.example/v1", APIKey: "sk-one"},
-			Debaters: []configs.Participant{{ID: "a", Model: "m-a"}, {ID: "b", Model: "m-b"}},
-			Params:   configs.Params{MaxRounds: 3, Concurrency: 8},
-			Topics:   []configs.Topic{{ID: "t1", Title: "One"}, {ID: "t2", Title: "Two"}},
-			SharedContext: configs.SharedContext{Files: []string{"d.md"},
-				Documents: []configs.Document{{Path: "d.md", Content: "v1"}}},
-			Output:   configs.Output{Dir: "out", Format: configs.Formats{"markdown"}},
-			Protocol: &configs.Protocol{MaxTurns: 4, DB: "a.db"},
-		}
-	}
-	items := []string{"t1", "t2"}
-	want, err := configDigest(base(), items)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tests := []struct {
-		name  string
-		edit  func(*configs.Config)
-		items []string
-		same  bool
-	}{
-		{"another API key", func(c *configs.Config) { c.API.APIKey = "sk-two" }, items, true},
-		{"another output folder and formats", func(c *configs.Config) { c.Output = configs.Output{Dir: "shard-2", Format: configs.Formats{"html"}} }, items, true},
-		{"another concurrency", func(c *configs.Config) { c.Params.Concurrency = 2 }, items, true},
-		{"another debate database", func(c *configs.Config) { c.Protocol.DB = "b.db" }, items, true},
-		{"another --max-rounds", func(c *configs.Config) { c.Params.MaxRounds = 2 }, items, false},
-		{"another topic title", func(c *configs.Config) { c.Topics[1].Title = "Deux" }, items, false},
-		{"another model", func(c *configs.Config) { c.Debaters[0].Model = "m-z" }, items, false},
-		{"another shared document", func(c *configs.Config) { c.SharedContext.Documents[0].Content = "v2" }, items, false},
-		{"another max turns", func(c *configs.Config) { c.Protocol.MaxTurns = 5 }, items, false},
-		{"another selection", func(*configs.Config) {}, []string{"t1"}, false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			c := base()
-			tt.edit(c)
-			got, err := configDigest(c, tt.items)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if (got == want) != tt.same {
-				t.Errorf("digest %s, base %s: same = %v, want %v", got, want, got == want, tt.same)
 			}
 		})
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+
+	"github.com/spf13/pflag"
 )
 
 // version is set at build time with -ldflags "-X main.version=v1.2.3"; without
@@ -41,14 +43,24 @@ func versionString() string {
 	return fmt.Sprintf("debate %s %s/%s %s", v, runtime.GOOS, runtime.GOARCH, runtime.Version())
 }
 
-func versionCmd(e *env, args []string) int {
-	fs := flagSet("version")
-	help := func() string {
-		return helpText(fs, "debate version", "Print the version of debate, the commit it was built from and the Go version.", "", "")
+// versionOptions are the (no) flags of "debate version".
+type versionOptions struct{ noArgs }
+
+func versionCommand() *command {
+	return &command{
+		name: "version", summary: "print the version",
+		help: help{
+			about: "Print the version of debate, the commit it was built from and the Go version.",
+			usage: "  debate version\n",
+			exits: "  0  the version was printed\n",
+		},
+		options: func() options { return &versionOptions{} },
 	}
-	if done, code := parse(e, fs, args, help); done {
-		return code
-	}
-	fmt.Fprintln(e.stdout, versionString())
-	return exitOK
+}
+
+func (o *versionOptions) flags(*pflag.FlagSet) {}
+
+func (o *versionOptions) run(e *env) error {
+	_, err := fmt.Fprintln(e.stdout, versionString())
+	return err
 }

@@ -7,8 +7,9 @@
 // when no answer came. Writes carry a client_request_id (generated when the
 // request has none) and are retried with the same id after transient
 // failures for up to WriteRetry (30 s), which the server's idempotency makes
-// safe; reads are retried for up to ReadRetry; a poll is not retried, its
-// caller's loop decides how long to wait for a server that does not answer.
+// safe; reads are retried for up to ReadRetry; Poll is not retried, while
+// Wait rides out a server that does not answer until its deadline, by the
+// same policy.
 package client
 
 import (
@@ -202,6 +203,12 @@ func (c *Client) write(ctx context.Context, path string, body any) (api.WriteRes
 // is closed; with 0 it answers at once. A poll is not retried: the caller's
 // loop decides how long to wait for a server that does not answer.
 func (c *Client) Poll(ctx context.Context, debateID, role, afterArgumentID string, wait time.Duration) (api.PollResult, error) {
+	return c.poll(ctx, debateID, role, afterArgumentID, wait, 0, 0)
+}
+
+// poll is Poll retrying transient failures for retryFor, each attempt
+// bounded by attempt (0: only by ctx).
+func (c *Client) poll(ctx context.Context, debateID, role, afterArgumentID string, wait, retryFor, attempt time.Duration) (api.PollResult, error) {
 	q := url.Values{"role": {role}}
 	if afterArgumentID != "" {
 		q.Set("argument_id", afterArgumentID)
@@ -210,7 +217,7 @@ func (c *Client) Poll(ctx context.Context, debateID, role, afterArgumentID strin
 		q.Set("wait", strconv.FormatFloat(wait.Seconds(), 'f', -1, 64))
 	}
 	var out api.PollResult
-	return out, c.do(ctx, http.MethodGet, debatePath(debateID, "poll"), q, nil, &out, 0)
+	return out, c.doEach(ctx, http.MethodGet, debatePath(debateID, "poll"), q, nil, &out, retryFor, attempt)
 }
 
 // CreateDocument stores version 1 of a new document.
@@ -257,6 +264,11 @@ func requestID(id string) string {
 // since the first attempt (or ctx ends), and decodes the data of a successful
 // answer into out.
 func (c *Client) do(ctx context.Context, method, path string, q url.Values, body, out any, retryFor time.Duration) error {
+	return c.doEach(ctx, method, path, q, body, out, retryFor, 0)
+}
+
+// doEach is do with each attempt bounded by attempt (0: only by ctx).
+func (c *Client) doEach(ctx context.Context, method, path string, q url.Values, body, out any, retryFor, attempt time.Duration) error {
 	var payload []byte
 	if body != nil {
 		var err error
@@ -271,7 +283,12 @@ func (c *Client) do(ctx context.Context, method, path string, q url.Values, body
 	giveUp := time.Now().Add(retryFor)
 	pause := c.backoff
 	for {
-		err := c.once(ctx, method, u, payload, out)
+		actx, cancel := ctx, context.CancelFunc(func() {})
+		if attempt > 0 {
+			actx, cancel = context.WithTimeout(ctx, attempt)
+		}
+		err := c.once(actx, method, u, payload, out)
+		cancel()
 		if err == nil || !Transient(err) || ctx.Err() != nil {
 			return err
 		}

@@ -29,12 +29,12 @@ func TestBrowserCodingPlan(t *testing.T) {
 	t.Cleanup(func() { st.Close() })
 	base := "http://" + serveUI(t, st, token)
 
-	plan, _, err := st.CreateDocument(ctx, store.NewDocument{Title: "Cache rollout plan",
+	plan, _, err := st.CreateDocument(ctx, protocol.NewDocument{Title: "Cache rollout plan",
 		Content: "# Cache rollout\n\n1. Add the Redis cache behind a flag.\n2. Turn the flag on for 10% of traffic.\n3. Turn it on for everyone.\n"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	write := func(w store.Write) protocol.Argument {
+	write := func(w protocol.Write) protocol.Argument {
 		t.Helper()
 		w.DebateID = "plan"
 		res, err := st.Submit(ctx, w)
@@ -43,19 +43,19 @@ func TestBrowserCodingPlan(t *testing.T) {
 		}
 		return res.Argument
 	}
-	created, err := st.Create(ctx, store.NewDebate{ID: "plan", Title: "Cache rollout", Type: protocol.CodingPlanDebate,
+	created, err := st.Create(ctx, protocol.NewDebate{ID: "plan", Title: "Cache rollout", Type: protocol.CodingPlanDebate,
 		Content: "Please review the plan in document " + plan.ID + ".", ClientRequestID: "m"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	c1 := write(store.Write{Type: protocol.Claim, Role: protocol.Opponent, TargetID: created.Argument.ID, ClientRequestID: "o1",
+	c1 := write(protocol.Write{Type: protocol.Claim, Role: protocol.Opponent, TargetID: created.Argument.ID, ClientRequestID: "o1",
 		Content: "**C1**: step 3 sends every request to a cold cache. Warm it up first."})
 	if _, _, err := st.SubmitDocument(ctx, plan.ID, "# Cache rollout\n\n1. Add the Redis cache behind a flag.\n2. Warm the cache up from the access log.\n3. Turn the flag on for 10% of traffic.\n4. Turn it on for everyone.\n", "v2"); err != nil {
 		t.Fatal(err)
 	}
-	c2 := write(store.Write{Type: protocol.Claim, Role: protocol.Proposer, TargetID: c1.ID, ClientRequestID: "p1",
+	c2 := write(protocol.Write{Type: protocol.Claim, Role: protocol.Proposer, TargetID: c1.ID, ClientRequestID: "p1",
 		Content: "Fixed C1: " + plan.ID + " version 2 warms the cache up in step 2."})
-	c3 := write(store.Write{Type: protocol.Claim, Role: protocol.Opponent, TargetID: c2.ID, ClientRequestID: "o2",
+	c3 := write(protocol.Write{Type: protocol.Claim, Role: protocol.Opponent, TargetID: c2.ID, ClientRequestID: "o2",
 		Content: "**M1**: warming from the access log replays writes. Use a read-only replay."})
 
 	b.step("a person without the token is asked for it, and let in",
@@ -76,7 +76,7 @@ func TestBrowserCodingPlan(t *testing.T) {
 		until(`document.getElementById('ui-list-live').textContent === 'This list updates itself.'`),
 	)
 
-	appeal := write(store.Write{Type: protocol.Appeal, Role: protocol.Proposer, TargetID: c3.ID, ClientRequestID: "p2",
+	appeal := write(protocol.Write{Type: protocol.Appeal, Role: protocol.Proposer, TargetID: c3.ID, ClientRequestID: "p2",
 		Content: "M1 is about the warm-up source. Options:\n\n- **A**: replay GET requests only.\n- **B**: warm from a nightly snapshot.\n- **C**: the arbitrator proposes another way."})
 	b.step("the list shows the appeal live, counted in the tab title",
 		until(`document.title === '(1) Debates · debate'`),

@@ -282,7 +282,7 @@ func TestBrowser(t *testing.T) {
 	proxy := newCutProxy(t, serveUI(t, st, token))
 	base := "http://" + proxy.ln.Addr().String()
 
-	motion, err := st.Create(context.Background(), store.NewDebate{ID: "b1", Title: "Ship on Fridays?", Type: protocol.GeneralDebate,
+	motion, err := st.Create(context.Background(), protocol.NewDebate{ID: "b1", Title: "Ship on Fridays?", Type: protocol.GeneralDebate,
 		Content: "We should **ship on Fridays**.\n\n<script>window.pwned = 1</script>", ClientRequestID: "m"})
 	if err != nil {
 		t.Fatal(err)
@@ -305,7 +305,7 @@ func TestBrowser(t *testing.T) {
 	}
 	shot("1-motion")
 
-	claim, err := st.Submit(context.Background(), store.Write{DebateID: "b1", Type: protocol.Claim, Role: protocol.Opponent,
+	claim, err := st.Submit(context.Background(), protocol.Write{DebateID: "b1", Type: protocol.Claim, Role: protocol.Opponent,
 		TargetID: motion.Argument.ID, Content: "Weekends are for *rest*.", ClientRequestID: "c1"})
 	if err != nil {
 		t.Fatal(err)
@@ -321,7 +321,7 @@ func TestBrowser(t *testing.T) {
 	step("see the page notice the drop", until(`document.getElementById('ui-conn').textContent.startsWith('disconnected')`),
 		enabled("ui-intervene", false))
 	proxy.cut(false)
-	if _, err := st.Submit(context.Background(), store.Write{DebateID: "b1", Type: protocol.Claim, Role: protocol.Proposer,
+	if _, err := st.Submit(context.Background(), protocol.Write{DebateID: "b1", Type: protocol.Claim, Role: protocol.Proposer,
 		TargetID: claim.Argument.ID, Content: "Then we ship on Thursdays.", ClientRequestID: "c2"}); err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@ import (
 func TestDocumentPage(t *testing.T) {
 	f := newFixture(t, "", nil, store.Options{})
 	ctx := context.Background()
-	v1, _, err := f.st.CreateDocument(ctx, store.NewDocument{Title: "Cache plan",
+	v1, _, err := f.st.CreateDocument(ctx, protocol.NewDocument{Title: "Cache plan",
 		Content: "# Plan\n\n1. Build the cache.\n2. Ship it.\n\nKeep `Vec<String>` as it is.\n"})
 	if err != nil {
 		t.Fatal(err)
@@ -53,13 +53,13 @@ func TestDocumentPage(t *testing.T) {
 // their content mentions, for the page to link; other UUIDs are left alone.
 func TestArgumentDocRefs(t *testing.T) {
 	f := newFixture(t, "", nil, store.Options{})
-	doc, _, err := f.st.CreateDocument(context.Background(), store.NewDocument{Title: "Plan", Content: "plan"})
+	doc, _, err := f.st.CreateDocument(context.Background(), protocol.NewDocument{Title: "Plan", Content: "plan"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	const stranger = "01890a5d-ac96-774b-bcce-b302099a8057"
 	f.create("d1", "T", "The plan is "+doc.ID+" (not "+stranger+"); see "+doc.ID+" again.")
-	f.submit(store.Write{DebateID: "d1", Type: protocol.Intervention, Role: protocol.Arbitrator, Content: "no documents here"})
+	f.submit(protocol.Write{DebateID: "d1", Type: protocol.Intervention, Role: protocol.Arbitrator, Content: "no documents here"})
 	p := f.get("/ui/debates/d1/arguments", "", "")
 	var env struct {
 		Data rendered `json:"data"`

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/debatehq/debate/protocol"
-	"github.com/debatehq/debate/store"
 )
 
 // TestListEvents: the list's event stream sends the count of debates that
@@ -46,7 +45,7 @@ func TestListEvents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.submit(store.Write{DebateID: "d-new", Type: protocol.Appeal, Role: protocol.Proposer, TargetID: c.Arguments[0].ID,
+	f.submit(protocol.Write{DebateID: "d-new", Type: protocol.Appeal, Role: protocol.Proposer, TargetID: c.Arguments[0].ID,
 		Content: "Rule, please.", ClientRequestID: "a2"})
 	for got := next(); got != `{"needs":2}`; got = next() {
 		if got != `{"needs":1}` {

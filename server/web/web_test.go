@@ -99,7 +99,7 @@ func newFixtureOpts(t testing.TB, token string, opt Options, stOpt store.Options
 
 func (f *fixture) create(id, title, motion string) protocol.Argument {
 	f.t.Helper()
-	res, err := f.st.Create(context.Background(), store.NewDebate{ID: id, Title: title, Type: protocol.GeneralDebate,
+	res, err := f.st.Create(context.Background(), protocol.NewDebate{ID: id, Title: title, Type: protocol.GeneralDebate,
 		Content: motion, ClientRequestID: "create-" + id})
 	if err != nil {
 		f.t.Fatal(err)
@@ -107,7 +107,7 @@ func (f *fixture) create(id, title, motion string) protocol.Argument {
 	return res.Argument
 }
 
-func (f *fixture) submit(w store.Write) protocol.Argument {
+func (f *fixture) submit(w protocol.Write) protocol.Argument {
 	f.t.Helper()
 	res, err := f.st.Submit(context.Background(), w)
 	if err != nil {
@@ -167,11 +167,11 @@ func seed(f *fixture) {
 	m := f.create("d-old", "Tabs or spaces", "Spaces.")
 	f.create("d-mid", "Monorepo?", "One repository for everything.")
 	m3 := f.create("d-new", "Ship on Fridays", "We should ship on **Fridays**.")
-	f.submit(store.Write{DebateID: "d-new", Type: protocol.Claim, Role: protocol.Opponent, TargetID: m3.ID,
+	f.submit(protocol.Write{DebateID: "d-new", Type: protocol.Claim, Role: protocol.Opponent, TargetID: m3.ID,
 		Content: "Weekends are for rest.", ClientRequestID: "c1"})
-	c := f.submit(store.Write{DebateID: "d-old", Type: protocol.Claim, Role: protocol.Opponent, TargetID: m.ID,
+	c := f.submit(protocol.Write{DebateID: "d-old", Type: protocol.Claim, Role: protocol.Opponent, TargetID: m.ID,
 		Content: "Tabs.", ClientRequestID: "c2"})
-	f.submit(store.Write{DebateID: "d-old", Type: protocol.Appeal, Role: protocol.Proposer, TargetID: c.ID,
+	f.submit(protocol.Write{DebateID: "d-old", Type: protocol.Appeal, Role: protocol.Proposer, TargetID: c.ID,
 		Content: "Rule, please.", ClientRequestID: "c3"})
 }
 
@@ -282,7 +282,7 @@ func TestXSS(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "summary.md"), "# Summary\n\n"+evil)
 	f := newFixture(t, "", []string{dir}, store.Options{})
 	m := f.create("x1", `<script>alert("title")</script>`, evil)
-	f.submit(store.Write{DebateID: "x1", Type: protocol.Claim, Role: protocol.Opponent, TargetID: m.ID, Content: evil, ClientRequestID: "c1"})
+	f.submit(protocol.Write{DebateID: "x1", Type: protocol.Claim, Role: protocol.Opponent, TargetID: m.ID, Content: evil, ClientRequestID: "c1"})
 
 	pages := map[string]string{
 		"list":   f.get("/", browserAccept, "").body,

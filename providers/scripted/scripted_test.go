@@ -1,4 +1,4 @@
-package providertest
+package scripted
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -74,11 +75,13 @@ func content(t *testing.T, b []byte) string {
 // transports runs f against the socket server and the in-memory transport.
 func transports(t *testing.T, f func(t *testing.T, s *Server, c *http.Client, base string)) {
 	t.Run("socket", func(t *testing.T) {
-		s := New(t)
-		f(t, s, &http.Client{}, s.URL())
+		s := New()
+		hs := httptest.NewServer(s)
+		t.Cleanup(hs.Close)
+		f(t, s, &http.Client{}, hs.URL+"/v1")
 	})
 	t.Run("memory", func(t *testing.T) {
-		s := New(t)
+		s := New()
 		f(t, s, s.HTTPClient(), MemoryURL)
 	})
 }
@@ -116,7 +119,7 @@ func TestReplyPrecedence(t *testing.T) {
 }
 
 func TestDefaultReply(t *testing.T) {
-	s := New(t)
+	s := New()
 	_, b, err := post(t, s.HTTPClient(), MemoryURL+"/chat/completions", "m", "what now?")
 	if err != nil {
 		t.Fatal(err)
@@ -124,7 +127,7 @@ func TestDefaultReply(t *testing.T) {
 	if got, want := content(t, b), `answer from m to "what now?"`; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
-	s2 := New(t, WithDefault(Fenced(map[string]int{"a": 1})))
+	s2 := New(WithDefault(Fenced(map[string]int{"a": 1})))
 	_, b, _ = post(t, s2.HTTPClient(), MemoryURL+"/chat/completions", "m", "x")
 	if got := content(t, b); !strings.Contains(got, "```json\n{\"a\":1}\n```") {
 		t.Errorf("fenced reply = %q", got)
@@ -132,7 +135,7 @@ func TestDefaultReply(t *testing.T) {
 }
 
 func TestCallLog(t *testing.T) {
-	s := New(t)
+	s := New()
 	c := s.HTTPClient()
 	post(t, c, MemoryURL+"/chat/completions", "m", "a", "b")
 	post(t, c, MemoryURL+"/chat/completions", "m", "a", "b")
@@ -168,7 +171,7 @@ func TestUsage(t *testing.T) {
 		{Reply{Text: "x", PromptTokens: 100, CompletionTokens: 7}, "y", 100, 7},
 	}
 	for i, tt := range tests {
-		s := New(t, WithDefault(tt.reply))
+		s := New(WithDefault(tt.reply))
 		_, b, err := post(t, s.HTTPClient(), MemoryURL+"/chat/completions", "m", tt.msg)
 		if err != nil {
 			t.Fatal(err)
@@ -239,7 +242,7 @@ func TestRoutes(t *testing.T) {
 
 func TestMaxInFlight(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		s := New(t, WithLatency(time.Second))
+		s := New(WithLatency(time.Second))
 		s.ReplyTo("slow", Reply{Text: "x", Delay: time.Second})
 		c := s.HTTPClient()
 		var wg sync.WaitGroup
@@ -259,7 +262,7 @@ func TestMaxInFlight(t *testing.T) {
 
 func TestDelayEndsWithClient(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		s := New(t, WithDefault(Reply{Text: "late", Delay: time.Hour}))
+		s := New(WithDefault(Reply{Text: "late", Delay: time.Hour}))
 		ctx, cancel := context.WithTimeout(t.Context(), time.Second)
 		defer cancel()
 		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, MemoryURL+"/chat/completions", strings.NewReader(`{"model":"m","messages":[]}`))

@@ -1,4 +1,4 @@
-package providertest
+package scripted
 
 import (
 	"strings"
@@ -93,10 +93,11 @@ var demoRebuttals = [][]string{
 // turn, the judge splits the root into two divergences, one converges, the
 // other splits again and is settled by forced verdicts at the round limit;
 // the model opt.Failing fails every call, so that its participant falls
-// back. Answers come after a short delay so that a person can watch the
-// progress.
+// back. On any motion the opponent raises issues, the proposer revises once
+// and then appeals, and the arbitrator's ruling closes the debate. Answers
+// come after a short delay so that a person can watch the progress.
 func Demo(opt DemoOptions) *Server {
-	return New(nil, WithScript(func(c Call) Reply {
+	return New(WithScript(func(c Call) Reply {
 		r := demoReply(c, opt)
 		r.Delay = opt.Pace * time.Duration(2+c.Seq%3)
 		return r
@@ -110,6 +111,9 @@ func demoReply(c Call, opt DemoOptions) Reply {
 	system := ""
 	if len(c.Messages) > 0 {
 		system = c.Messages[0].Content
+	}
+	if r, ok := demoMotionReply(c, system); ok {
+		return r
 	}
 	switch {
 	case strings.Contains(system, "forcedVerdicts"):
@@ -222,4 +226,36 @@ func demoJudgment(c Call, opt DemoOptions, forced bool) map[string]any {
 		out["forcedVerdicts"] = verdicts
 	}
 	return out
+}
+
+// The demo's motion: the opponent's issues, the proposer's revision that
+// answers them and the appeal on what stays open, and the ruling.
+const (
+	demoIssues = "**C1** (critical): a delivery retried while the first attempt is still in flight is sent twice; the plan needs an idempotency key per delivery.\n\n" +
+		"**M1** (major): the retry schedule has no cap, so a dead endpoint is retried forever.\n\n" +
+		"**m1** (minor): the plan does not say where failed deliveries are shown to the customer."
+	demoRevision = "Revised plan: every delivery carries an idempotency key (C1, accepted); retries stop after 8 attempts over 24 hours and the delivery is marked dead (M1, accepted). " +
+		"On m1 I disagree: a dashboard page is out of scope for this change; the dead deliveries are listed by the existing API."
+	demoAppeal = "The opponent and I still differ on m1. Options: 1. list dead deliveries by the API only (my plan); 2. add a dashboard page in this change; 3. another solution of the arbitrator's choosing."
+	demoRuling = "Option 1, with a note in the API reference: the dashboard page is a change of its own. C1 and M1 as revised. The plan is adopted."
+)
+
+// demoMotionReply answers the protocol roles of a motion; ok is false for a
+// call of a topic.
+func demoMotionReply(c Call, system string) (r Reply, ok bool) {
+	switch {
+	case strings.Contains(system, "You are the opponent") || strings.Contains(system, "你是本场辩论的反对方"):
+		if c.Contains(demoRevision) {
+			return Text("The revision settles C1 and M1. **m1** stays open: customers cannot see what failed without a page of their own."), true
+		}
+		return Text(demoIssues), true
+	case strings.Contains(system, "You are the proposer") || strings.Contains(system, "你是本场辩论的提议方"):
+		if c.Contains(demoRevision) || c.Contains("This is your last allowed reply") || c.Contains("这是你最后一次可以回复") {
+			return Fenced(map[string]string{"action": "appeal", "content": demoAppeal}), true
+		}
+		return Fenced(map[string]string{"action": "claim", "content": demoRevision}), true
+	case strings.Contains(system, "You are the arbitrator") || strings.Contains(system, "你是本场辩论的仲裁方"):
+		return Fenced(map[string]any{"close": true, "content": demoRuling}), true
+	}
+	return Reply{}, false
 }

@@ -1,14 +1,22 @@
-package providertest
+package scripted
 
 import (
 	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 )
+
+// serve serves s on a socket until the test ends and returns its base URL.
+func serve(t *testing.T, s *Server) string {
+	hs := httptest.NewServer(s)
+	t.Cleanup(hs.Close)
+	return hs.URL + "/v1"
+}
 
 // postStream sends a streamed chat request, with include_usage, for model.
 func postStream(t *testing.T, c *http.Client, url, model string) (*http.Response, []byte) {
@@ -88,13 +96,14 @@ func TestStreamShape(t *testing.T) {
 
 func TestGatewayCutsLateResponses(t *testing.T) {
 	t.Parallel()
-	s := New(t, WithGateway(50*time.Millisecond))
+	s := New(WithGateway(50 * time.Millisecond))
+	url := serve(t, s)
 	s.ReplyTo("m", Reply{Text: "late", Delay: 100 * time.Millisecond})
-	res, body, err := post(t, &http.Client{}, s.URL()+"/chat/completions", "m", "q")
+	res, body, err := post(t, &http.Client{}, url+"/chat/completions", "m", "q")
 	if err != nil || res.StatusCode != StatusGatewayTimeout || string(body) != "error code: 524" {
 		t.Errorf("not streamed: %v %q %v; want Cloudflare's 524", res.StatusCode, body, err)
 	}
-	res, body = postStream(t, &http.Client{}, s.URL()+"/chat/completions", "m")
+	res, body = postStream(t, &http.Client{}, url+"/chat/completions", "m")
 	if res.StatusCode != http.StatusOK || !strings.Contains(string(body), `"content":"late"`) {
 		t.Errorf("streamed: %v %s; want the answer", res.StatusCode, body)
 	}
@@ -102,13 +111,14 @@ func TestGatewayCutsLateResponses(t *testing.T) {
 
 func TestRefusals(t *testing.T) {
 	t.Parallel()
-	s := New(t)
+	s := New()
+	url := serve(t, s)
 	s.Refuse("my-o3", RefuseMaxTokens(), RefuseTemperature())
 	send := func(fields map[string]any) (int, string) {
 		fields["model"] = "my-o3"
 		fields["messages"] = []map[string]string{{"role": "user", "content": "q"}}
 		b, _ := json.Marshal(fields)
-		res, err := http.Post(s.URL()+"/chat/completions", "application/json", bytes.NewReader(b))
+		res, err := http.Post(url+"/chat/completions", "application/json", bytes.NewReader(b))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,0 +1,245 @@
+// Package batch is the batch run: the debates of a config played to their
+// end and written to the output folder. "debate run" (with --demo, --shard
+// and --resume) and "debate bench" all run through Run, which holds the
+// whole path: the selection (Select), the providers' clients or the
+// built-in scripted model of a demo, the journal of completed calls that
+// lets a run resume, the engine with the motions' debate database, the raw
+// dumps and the reports.
+package batch
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/orchestrator"
+	"github.com/debatehq/debate/output"
+	"github.com/debatehq/debate/prompts"
+	"github.com/debatehq/debate/providers"
+	"github.com/debatehq/debate/store"
+	"github.com/debatehq/debate/tree"
+)
+
+// Options tune a run. The zero value plays every topic and motion of the
+// config with its models, journals the calls in the output folder and
+// writes the reports there.
+type Options struct {
+	// Selection is what to play, as Select made it; nil plays everything.
+	Selection *tree.Selection
+	// Resume reuses every call the journal in the output folder holds, from
+	// an earlier run of the same config, and continues its motions.
+	Resume bool
+	// JSON, when set, receives the run as JSON (run.json) instead of the
+	// output folder; the run then keeps no journal.
+	JSON io.Writer
+	// Demo plays the config against the built-in scripted model: every
+	// endpoint is replaced, no key is needed, nothing leaves the process,
+	// and the motions use a temporary debate database.
+	Demo bool
+	// MotionDB is the debate database of the motions (see MotionDB); empty
+	// finds it from the config and the environment.
+	MotionDB string
+	// Events receives the engine's progress events; nil drops them.
+	Events func(tree.Event)
+	// Logger receives what happens along the run; nil discards it.
+	Logger *slog.Logger
+}
+
+// Result is a finished (or stopped) run.
+type Result struct {
+	Run *tree.Run
+	// Err is why the engine stopped short (the context ended, the motions
+	// could not be played); the reports were written all the same.
+	Err error
+	// Files are the files written, in order; none with Options.JSON.
+	Files []string
+	// Replayed counts the calls the journal answered.
+	Replayed int
+}
+
+// Run plays the selected topics and motions of cfg and writes the reports.
+// cfg must have been loaded and validated; a demo adapts it to the scripted
+// model in place. Run returns an error, and no result, when the run cannot
+// start; when it has run but writing its reports failed, it returns the
+// result with the files written so far and the error.
+func Run(ctx context.Context, cfg *configs.Config, opt Options) (*Result, error) {
+	log := opt.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	sel := opt.Selection
+	if sel == nil {
+		s, err := Select(cfg, nil, nil)
+		if err != nil {
+			return nil, err
+		}
+		sel = &s
+	}
+	set, err := prompts.New(cfg.Prompts.Language, cfg.Prompts.Dir)
+	if err != nil {
+		return nil, err
+	}
+	var raw rawLog
+	popt := providers.Options{Concurrency: cfg.Params.Concurrency, Logger: log}
+	if opt.Demo {
+		popt.HTTPClient = prepareDemo(cfg, log).HTTPClient()
+	}
+	if cfg.Output.IncludeRawResponses {
+		popt.Record = raw.add
+	}
+	client, err := providers.New(cfg, popt)
+	if err != nil {
+		return nil, err
+	}
+	var (
+		completer orchestrator.Completer = client
+		journaled *orchestrator.Journaled
+		journal   orchestrator.Journal
+		notes     orchestrator.Notebook
+		j         *store.Journal
+	)
+	if opt.JSON == nil {
+		if j, err = openJournal(ctx, cfg, opt.Resume, log); err != nil {
+			return nil, err
+		}
+		defer j.Close()
+		journaled = orchestrator.NewJournaled(client, j, log)
+		completer, journal, notes = journaled, j, j
+	}
+	eopt := orchestrator.Options{Selection: sel, Events: opt.Events, Logger: log}
+	if len(sel.Motions) > 0 {
+		mo, closeMotions, err := openMotions(ctx, cfg, opt, journal, notes, log)
+		if err != nil {
+			return nil, err
+		}
+		defer closeMotions()
+		eopt.Motions = mo
+	}
+	run, runErr := orchestrator.New(cfg, completer, set, eopt).Run(ctx)
+	if j != nil {
+		// Closed before the reports are written, so that a run.json newer
+		// than the journal tells a later run that this one got to its end.
+		j.Close()
+	}
+	if run == nil {
+		return nil, runErr
+	}
+	run.Shard = sel.Shard
+	if b, err := json.Marshal(cfg.Redacted()); err == nil {
+		run.Config = b
+	}
+	run.Demo = opt.Demo
+	res := &Result{Run: run, Err: runErr}
+	if journaled != nil {
+		res.Replayed = journaled.Replayed()
+	}
+	if opt.JSON != nil {
+		b, err := output.EncodeRun(run)
+		if err == nil {
+			_, err = opt.JSON.Write(b)
+		}
+		return res, err
+	}
+	res.Files, err = output.Write(cfg.Output.Dir, run, output.Options{Formats: cfg.Output.Format, Raw: raw.files()})
+	if err != nil {
+		return res, fmt.Errorf("write reports: %w", err)
+	}
+	return res, nil
+}
+
+// openJournal opens the journal of completed calls in the output folder:
+// the one a resumed run continues, or a fresh one, after keeping the journal
+// of an unfinished run under a name of its own.
+func openJournal(ctx context.Context, cfg *configs.Config, resume bool, log *slog.Logger) (*store.Journal, error) {
+	path := filepath.Join(cfg.Output.Dir, JournalFile)
+	if !resume {
+		kept, n, err := keepUnfinishedJournal(ctx, path, filepath.Join(cfg.Output.Dir, "run.json"), time.Now())
+		if err != nil {
+			return nil, err
+		}
+		if kept != "" {
+			log.Warn(fmt.Sprintf("the output folder holds the journal of an unfinished run (%d completed calls); without --resume this run starts afresh and keeps that journal as %s (to continue that run instead, stop this one, rename the file back to %s and add --resume)",
+				n, kept, JournalFile))
+		}
+	}
+	j, err := store.OpenJournal(ctx, path, !resume)
+	if err != nil {
+		return nil, err
+	}
+	if resume {
+		n, err := j.Len(ctx)
+		if err != nil {
+			j.Close()
+			return nil, err
+		}
+		log.Info("resuming", "journal", path, "completed calls", n)
+	}
+	return j, nil
+}
+
+// openMotions opens the motions' debate database and returns the engine's
+// motion options, and how to close the database.
+func openMotions(ctx context.Context, cfg *configs.Config, opt Options, j orchestrator.Journal, notes orchestrator.Notebook, log *slog.Logger) (*orchestrator.MotionOptions, func(), error) {
+	roles, err := prompts.NewRoles(cfg.Prompts.Language, cfg.Prompts.Dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	path, remove := opt.MotionDB, func() {}
+	switch {
+	case opt.Demo:
+		dir, err := os.MkdirTemp("", "debate-demo-")
+		if err != nil {
+			return nil, nil, fmt.Errorf("the demo's debate database: %w", err)
+		}
+		path, remove = filepath.Join(dir, "debate.db"), func() { os.RemoveAll(dir) }
+	case path == "":
+		if path, err = MotionDB(cfg, os.LookupEnv); err != nil {
+			return nil, nil, err
+		}
+	}
+	id, err := runID(ctx, j)
+	if err == nil {
+		var st *store.Store
+		if st, err = store.Open(ctx, path, store.Options{Logger: log}); err == nil {
+			log.Info("motions play as one run", "run", id)
+			closeAll := func() {
+				if err := st.Close(); err != nil {
+					log.Warn("close the debate database", "err", err)
+				}
+				remove()
+			}
+			return &orchestrator.MotionOptions{Store: st, Roles: roles, RunID: id, Journal: notes}, closeAll, nil
+		}
+	}
+	remove()
+	return nil, nil, err
+}
+
+// MotionDB returns the debate database of a config's motions: protocol.db
+// when set, else DebateDB's, so that a person can follow the debates and
+// make a human arbitrator's rulings there with "debate serve".
+func MotionDB(cfg *configs.Config, getenv func(string) (string, bool)) (string, error) {
+	explicit := ""
+	if cfg.Protocol != nil {
+		explicit = cfg.Protocol.DB
+	}
+	return DebateDB(explicit, getenv)
+}
+
+// DebateDB returns the debate database to open: explicit when set, else
+// $DEBATE_DB, else the user's data folder (store.DefaultPath).
+func DebateDB(explicit string, getenv func(string) (string, bool)) (string, error) {
+	if explicit != "" {
+		return explicit, nil
+	}
+	if p, ok := getenv("DEBATE_DB"); ok && p != "" {
+		return p, nil
+	}
+	return store.DefaultPath()
+}

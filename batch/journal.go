@@ -1,0 +1,95 @@
+package batch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/debatehq/debate/orchestrator"
+	"github.com/debatehq/debate/output"
+	"github.com/debatehq/debate/store"
+)
+
+// JournalFile is where a run journals its completed calls, in the output
+// folder.
+const JournalFile = ".debate-journal.db"
+
+// runIDKey is the journal entry that keeps a run's id, so that a resumed run
+// continues the same debates in the debate database.
+var runIDKey = store.NoteKey("run id")
+
+// legacyRunIDKey is where journals written before notes kept the run id.
+const legacyRunIDKey = "motions:run-id"
+
+// keepUnfinishedJournal looks at the journal at path before a run that does
+// not resume. When it holds calls of a run that did not finish — no run.json
+// written after it, or one with interrupted work — it renames the journal
+// (and its SQLite side files) to a name of its own beside it and returns that
+// name and how many calls it holds. Otherwise it returns "".
+func keepUnfinishedJournal(ctx context.Context, path, runJSON string, now time.Time) (string, int, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return "", 0, nil
+	}
+	journalTime := st.ModTime()
+	for _, side := range []string{"-wal", "-shm"} {
+		if s, err := os.Stat(path + side); err == nil && s.ModTime().After(journalTime) {
+			journalTime = s.ModTime()
+		}
+	}
+	if rs, err := os.Stat(runJSON); err == nil && !rs.ModTime().Before(journalTime) {
+		if b, err := os.ReadFile(runJSON); err == nil {
+			if run, err := output.DecodeRun(b); err == nil && !run.Interrupted() {
+				return "", 0, nil
+			}
+		}
+	}
+	j, err := store.OpenJournal(ctx, path, false)
+	if err != nil {
+		return "", 0, err
+	}
+	n, err := j.Len(ctx)
+	j.Close()
+	if err != nil || n == 0 {
+		return "", 0, err
+	}
+	kept := strings.TrimSuffix(path, ".db") + "." + now.UTC().Format("20060102T150405Z") + ".db"
+	for _, side := range []string{"", "-wal", "-shm"} {
+		if err := os.Rename(path+side, kept+side); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return "", 0, fmt.Errorf("keep the unfinished run's journal: %w", err)
+		}
+	}
+	return kept, n, nil
+}
+
+// runID returns the id of this run's debates: the one the journal keeps when
+// resuming, else a new one, recorded in the journal when there is one.
+func runID(ctx context.Context, j orchestrator.Journal) (string, error) {
+	if j != nil {
+		v, ok, err := j.Lookup(ctx, runIDKey)
+		if err == nil && !ok {
+			v, ok, err = j.Lookup(ctx, legacyRunIDKey)
+		}
+		if err != nil {
+			return "", fmt.Errorf("read the run id from the journal: %w", err)
+		}
+		if ok && len(v) > 0 {
+			return string(v), nil
+		}
+	}
+	id, err := uuid.NewV7()
+	if err != nil {
+		return "", fmt.Errorf("new run id: %w", err)
+	}
+	if j != nil {
+		if err := j.Record(ctx, runIDKey, []byte(id.String())); err != nil {
+			return "", fmt.Errorf("record the run id in the journal: %w", err)
+		}
+	}
+	return id.String(), nil
+}

@@ -1,0 +1,837 @@
+// Package scripted is a scripted model: a fake of the OpenAI
+// chat-completions API that answers from a script, for the demo, the
+// benchmarks and every package's tests. Replies per model, per matching message text or from a
+// function of the request; status codes, Retry-After, malformed bodies,
+// latency and cut connections; the answer shapes of real servers (reasoning
+// in <think> blocks or in reasoning fields, draft and final JSON fences,
+// answers cut at the token limit, content filters); and a log of what
+// arrived (count, models, concurrency seen).
+//
+// A Server is an http.Handler, to serve on a listener of one's own, and an
+// in-memory transport (Transport, HTTPClient). The in-memory form keeps every
+// wait inside the calling goroutines, so tests can run it under
+// testing/synctest with virtual time. Demo plays a whole debate on any topic
+// or motion. The package imports no testing code, so a program may link it.
+package scripted
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+)
+
+// MemoryURL is a base URL to use with the in-memory transport; any host
+// works, this one documents that no socket is involved.
+const MemoryURL = "http://scripted.invalid/v1"
+
+// Message is one chat message as received.
+type Message struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+// Call is one request as the fake received it.
+type Call struct {
+	Seq      int    // 1-based arrival order over the whole server
+	Path     string // URL path, e.g. "/v1/chat/completions"
+	Model    string
+	Messages []Message
+	// Authorized reports whether a non-empty "Authorization: Bearer" header
+	// came with the request; the value itself is never kept.
+	Authorized bool
+	// Attempt is 1 for the first request with this model and these
+	// messages, 2 for the next identical one (a retry), and so on.
+	Attempt             int
+	MaxTokens           int      // max_tokens, 0 if absent
+	MaxCompletionTokens int      // max_completion_tokens, 0 if absent
+	Temperature         *float64 // nil if absent
+	ResponseFormat      string   // response_format.type, "" if absent
+	Stream              bool     // "stream": true
+	IncludeUsage        bool     // stream_options.include_usage
+	Body                []byte   // the raw request body
+}
+
+// Contains reports whether any message contains s.
+func (c Call) Contains(s string) bool {
+	for _, m := range c.Messages {
+		if strings.Contains(m.Content, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// Last returns the content of the last message, "" if there is none.
+func (c Call) Last() string {
+	if len(c.Messages) == 0 {
+		return ""
+	}
+	return c.Messages[len(c.Messages)-1].Content
+}
+
+// Reply is what the fake answers to one call. The zero Reply is a 200 with
+// empty content (which a client should treat as an invalid response).
+type Reply struct {
+	Text         string
+	Model        string // model reported in the response; "": the requested one
+	FinishReason string // "": "stop"
+	// ReasoningContent and Reasoning are sent beside the content as
+	// message.reasoning_content (DeepSeek, Qwen, older vLLM) and
+	// message.reasoning (OpenRouter, Ollama, recent vLLM) when not empty.
+	ReasoningContent string
+	Reasoning        string
+	// Refusal is sent as message.refusal when not empty (OpenAI).
+	Refusal string
+	// Status is the HTTP status; 0 means 200. A status of 400 or more without
+	// RawBody gets an OpenAI-style JSON error body whose message is Text (or
+	// the status text) and whose code is Code.
+	Status  int
+	Code    string
+	Headers http.Header // extra response headers, e.g. Retry-After
+	// RawBody, when set, is sent verbatim instead of a generated body
+	// (malformed JSON, an HTML error page, an empty choices list...).
+	RawBody string
+	// Delay holds the reply back; it ends early when the client goes away.
+	Delay time.Duration
+	// CutConnection closes the connection without any response.
+	CutConnection bool
+	// PromptTokens and CompletionTokens are reported as usage; 0 derives
+	// them from the text lengths (one token per four bytes, rounded up).
+	PromptTokens     int
+	CompletionTokens int
+	// EchoAuthorization appends the request's Authorization header to the
+	// body; it exists to test that clients redact keys.
+	EchoAuthorization bool
+
+	// Streamed answers (see stream.go). A streamed request gets its headers
+	// at once, then KeepAlives SSE comments (": OPENROUTER PROCESSING"),
+	// then, after Delay, the answer in chunks of ChunkBytes (0: 16) with
+	// ChunkDelay between them, and a usage chunk when asked for.
+	KeepAlives int
+	ChunkBytes int
+	ChunkDelay time.Duration
+	// IgnoreStream answers a streamed request with one JSON body, as some
+	// servers do.
+	IgnoreStream bool
+	// NoUsage sends no usage, streamed or not.
+	NoUsage bool
+	// CachedTokens, ReasoningTokens and Cost are reported in the usage
+	// (prompt_tokens_details, completion_tokens_details, OpenRouter's cost).
+	CachedTokens    int
+	ReasoningTokens int
+	Cost            float64
+	// StreamError ends a streamed answer with OpenRouter's mid-stream error:
+	// an "error" object and finish_reason "error" after the text so far.
+	StreamError string
+	// Endless sends a body that never ends: an answer (status 200, streamed
+	// or not) or an error body (status 400 or more).
+	Endless bool
+}
+
+// Text returns a 200 reply with the given content.
+func Text(s string) Reply { return Reply{Text: s} }
+
+// JSON returns a 200 reply whose content is v encoded as JSON; it panics if
+// v cannot be encoded.
+func JSON(v any) Reply {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("scripted: encoding reply: %v", err))
+	}
+	return Reply{Text: string(b)}
+}
+
+// Fenced returns a 200 reply whose content is v as JSON in a ```json fence,
+// with prose around it, the way chat models usually answer.
+func Fenced(v any) Reply {
+	r := JSON(v)
+	r.Text = "Here is my assessment.\n\n```json\n" + r.Text + "\n```\n"
+	return r
+}
+
+// Think returns a 200 reply whose content is a <think> block holding
+// reasoning, then the answer, as reasoning models served without a
+// reasoning parser write it.
+func Think(reasoning, answer string) Reply {
+	return Reply{Text: "<think>\n" + reasoning + "\n</think>\n\n" + answer}
+}
+
+// Reasoned returns a 200 reply with the answer as content and the reasoning
+// in message.reasoning_content.
+func Reasoned(reasoning, answer string) Reply {
+	return Reply{Text: answer, ReasoningContent: reasoning}
+}
+
+// Drafted returns a 200 reply in which a judge writes a draft JSON fence,
+// thinks again, and writes its final JSON fence; it panics if either value
+// cannot be encoded.
+func Drafted(draft, final any) Reply {
+	d, f := JSON(draft), JSON(final)
+	return Reply{Text: "Draft:\n\n```json\n" + d.Text + "\n```\n\nOn reflection the draft misses a point. Final answer:\n\n```json\n" + f.Text + "\n```\n"}
+}
+
+// CutOff returns a 200 reply whose text stopped at the token limit
+// (finish_reason "length").
+func CutOff(text string) Reply { return Reply{Text: text, FinishReason: "length"} }
+
+// ContentFilter returns a 200 reply withheld by the provider's content
+// filter: no content, finish_reason "content_filter".
+func ContentFilter() Reply { return Reply{FinishReason: "content_filter"} }
+
+// Status returns an error reply with an OpenAI-style JSON body.
+func Status(code int, message string) Reply { return Reply{Status: code, Text: message} }
+
+// RateLimited returns a 429 reply with the given Retry-After value (seconds
+// or an HTTP date; "" for none).
+func RateLimited(retryAfter string) Reply {
+	r := Reply{Status: http.StatusTooManyRequests, Text: "rate limit reached", Code: "rate_limit_exceeded"}
+	if retryAfter != "" {
+		r.Headers = http.Header{"Retry-After": {retryAfter}}
+	}
+	return r
+}
+
+// ContextLengthExceeded returns the 400 a model sends when the prompt is too long.
+func ContextLengthExceeded() Reply {
+	return Reply{
+		Status: http.StatusBadRequest,
+		Code:   "context_length_exceeded",
+		Text:   "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.",
+	}
+}
+
+// Raw returns a reply that sends body verbatim with the given status.
+func Raw(status int, body string) Reply { return Reply{Status: status, RawBody: body} }
+
+// Cut returns a reply that closes the connection without answering.
+func Cut() Reply { return Reply{CutConnection: true} }
+
+// Option configures a Server.
+type Option func(*Server)
+
+// WithLatency delays every reply by d on top of its own Delay.
+func WithLatency(d time.Duration) Option { return func(s *Server) { s.latency = d } }
+
+// WithDefault sets the reply used when nothing else matches.
+func WithDefault(r Reply) Option { return func(s *Server) { s.def = &r } }
+
+// WithScript sets the function that answers calls nothing else matched.
+func WithScript(f func(Call) Reply) Option { return func(s *Server) { s.script = f } }
+
+// WithoutLog keeps no log of the calls (Calls returns none); the counters
+// still count. For long runs such as debate bench, whose memory it would
+// otherwise fill.
+func WithoutLog() Option { return func(s *Server) { s.nolog = true } }
+
+type rule struct {
+	match func(Call) bool
+	reply func(Call) Reply
+}
+
+// Server is the fake. Its methods are safe for concurrent use.
+type Server struct {
+	latency time.Duration
+	def     *Reply
+	nolog   bool
+
+	gateway time.Duration
+
+	mu       sync.Mutex
+	refusals map[string][]Refusal
+	script   func(Call) Reply
+	queues   map[string][]Reply // by model; "" for any model
+	rules    []rule
+	calls    []Call
+	attempts map[[32]byte]int // by digest of model and messages
+	inFlight counter
+	byModel  map[string]*counter
+	byPath   map[string]*counter
+}
+
+type counter struct{ now, max, total int }
+
+func (c *counter) enter() {
+	c.now++
+	c.total++
+	c.max = max(c.max, c.now)
+}
+
+// New returns a fake. Serve it (it is an http.Handler) on a listener of
+// one's own, or use it in memory through Transport or HTTPClient.
+func New(opts ...Option) *Server {
+	s := &Server{
+		queues:   map[string][]Reply{},
+		refusals: map[string][]Refusal{},
+		attempts: map[[32]byte]int{},
+		byModel:  map[string]*counter{},
+		byPath:   map[string]*counter{},
+	}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
+}
+
+// Transport returns an in-memory http.RoundTripper that serves every request
+// with the fake, whatever its host. Use it with MemoryURL under
+// testing/synctest.
+func (s *Server) Transport() http.RoundTripper { return memTransport{s} }
+
+// HTTPClient returns an http.Client on the in-memory transport.
+func (s *Server) HTTPClient() *http.Client { return &http.Client{Transport: s.Transport()} }
+
+// Script sets the function that answers calls no queued reply or rule
+// matched, replacing the default reply.
+func (s *Server) Script(f func(Call) Reply) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.script = f
+}
+
+// Enqueue adds one-shot replies for model ("" for any model), used in order
+// before anything else; a model's own queue comes before the "" queue.
+func (s *Server) Enqueue(model string, replies ...Reply) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.queues[model] = append(s.queues[model], replies...)
+}
+
+// ReplyTo answers every call for model with r, unless a queued reply or an
+// earlier rule applies.
+func (s *Server) ReplyTo(model string, r Reply) {
+	s.On(func(c Call) bool { return c.Model == model }, func(Call) Reply { return r })
+}
+
+// When answers every call whose messages contain text with r, unless a
+// queued reply or an earlier rule applies.
+func (s *Server) When(text string, r Reply) {
+	s.On(func(c Call) bool { return c.Contains(text) }, func(Call) Reply { return r })
+}
+
+// On adds a rule: calls for which match is true are answered by reply.
+// Rules are tried in the order they were added.
+func (s *Server) On(match func(Call) bool, reply func(Call) Reply) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.rules = append(s.rules, rule{match, reply})
+}
+
+// Calls returns a copy of the request log in arrival order.
+func (s *Server) Calls() []Call {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Call(nil), s.calls...)
+}
+
+// Count returns the number of requests received.
+func (s *Server) Count() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.inFlight.total
+}
+
+// CountModel returns the number of requests received for model.
+func (s *Server) CountModel(model string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c := s.byModel[model]; c != nil {
+		return c.total
+	}
+	return 0
+}
+
+// MaxInFlight returns the most requests that were being served at once.
+func (s *Server) MaxInFlight() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.inFlight.max
+}
+
+// MaxInFlightModel returns the most requests for model served at once.
+func (s *Server) MaxInFlightModel(model string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c := s.byModel[model]; c != nil {
+		return c.max
+	}
+	return 0
+}
+
+// MaxInFlightPath returns the most requests on one URL path (for example
+// "/a/v1/chat/completions") served at once.
+func (s *Server) MaxInFlightPath(path string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c := s.byPath[path]; c != nil {
+		return c.max
+	}
+	return 0
+}
+
+type wireRequest struct {
+	Model               string    `json:"model"`
+	Messages            []Message `json:"messages"`
+	MaxTokens           int       `json:"max_tokens"`
+	MaxCompletionTokens int       `json:"max_completion_tokens"`
+	Temperature         *float64  `json:"temperature"`
+	ResponseFormat      *struct {
+		Type string `json:"type"`
+	} `json:"response_format"`
+	Stream        bool `json:"stream"`
+	StreamOptions *struct {
+		IncludeUsage bool `json:"include_usage"`
+	} `json:"stream_options"`
+}
+
+// ServeHTTP serves POST .../chat/completions.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/chat/completions") {
+		writeError(w, http.StatusNotFound, "not_found", "scripted: no route for "+r.Method+" "+r.URL.Path)
+		return
+	}
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "invalid_request", "reading body: "+err.Error())
+		return
+	}
+	var wr wireRequest
+	if err := json.Unmarshal(body, &wr); err != nil {
+		writeError(w, http.StatusBadRequest, "invalid_request", "decoding body: "+err.Error())
+		return
+	}
+	auth := r.Header.Get("Authorization")
+	call := Call{
+		Path:                r.URL.Path,
+		Model:               wr.Model,
+		Messages:            wr.Messages,
+		Authorized:          strings.HasPrefix(auth, "Bearer ") && len(strings.TrimSpace(auth[len("Bearer "):])) > 0,
+		MaxTokens:           wr.MaxTokens,
+		MaxCompletionTokens: wr.MaxCompletionTokens,
+		Temperature:         wr.Temperature,
+		Stream:              wr.Stream,
+		IncludeUsage:        wr.StreamOptions != nil && wr.StreamOptions.IncludeUsage,
+		Body:                body,
+	}
+	if wr.ResponseFormat != nil {
+		call.ResponseFormat = wr.ResponseFormat.Type
+	}
+
+	reply := s.enter(&call)
+	// The call leaves the count before its last bytes are written: a
+	// client may finish as soon as it has them.
+	leave := sync.OnceFunc(func() { s.leave(call) })
+	defer leave()
+
+	streamed := call.Stream && !reply.IgnoreStream && !reply.CutConnection && reply.RawBody == "" && cmp.Or(reply.Status, 200) < 400
+	d := s.latency + reply.Delay
+	if streamed {
+		s.writeStream(w, r, call, reply, d, leave)
+		return
+	}
+	if s.gateway > 0 && d >= s.gateway {
+		// The gateway in front gives up on a response not started in time.
+		if !wait(r, s.gateway) {
+			return
+		}
+		w.Header().Set("Content-Type", "text/plain; charset=UTF-8")
+		w.WriteHeader(StatusGatewayTimeout)
+		io.WriteString(w, "error code: 524")
+		return
+	}
+	if !wait(r, d) {
+		return
+	}
+	if reply.Endless {
+		writeEndless(w, reply, false)
+		return
+	}
+	if reply.CutConnection {
+		cut(w)
+		return
+	}
+	for k, vs := range reply.Headers {
+		for _, v := range vs {
+			w.Header().Add(k, v)
+		}
+	}
+	status := cmp.Or(reply.Status, http.StatusOK)
+	echo := ""
+	if reply.EchoAuthorization {
+		echo = " (authorization: " + auth + ")"
+	}
+	leave()
+	switch {
+	case reply.RawBody != "":
+		if w.Header().Get("Content-Type") == "" && json.Valid([]byte(reply.RawBody)) {
+			w.Header().Set("Content-Type", "application/json")
+		}
+		w.WriteHeader(status)
+		io.WriteString(w, reply.RawBody+echo)
+	case status >= 400:
+		msg := cmp.Or(reply.Text, http.StatusText(status))
+		writeError(w, status, reply.Code, msg+echo)
+	default:
+		writeCompletion(w, call, reply, echo)
+	}
+}
+
+// enter logs the call, updates the counters and picks the reply.
+func (s *Server) enter(c *Call) Reply {
+	s.mu.Lock()
+	key := sha256.Sum256([]byte(c.Model + "\x00" + fingerprint(c.Messages)))
+	s.attempts[key]++
+	c.Attempt = s.attempts[key]
+	s.inFlight.enter()
+	c.Seq = s.inFlight.total
+	s.counter(s.byModel, c.Model).enter()
+	s.counter(s.byPath, c.Path).enter()
+	if !s.nolog {
+		s.calls = append(s.calls, *c)
+	}
+
+	var reply func(Call) Reply
+	for _, ref := range s.refusals[c.Model] {
+		if r, ok := ref(*c); ok {
+			reply = func(Call) Reply { return r }
+			break
+		}
+	}
+	if reply == nil {
+		reply = s.dequeue(c.Model)
+	}
+	if reply == nil {
+		for _, rl := range s.rules {
+			if rl.match(*c) {
+				reply = rl.reply
+				break
+			}
+		}
+	}
+	if reply == nil && s.script != nil {
+		reply = s.script
+	}
+	if reply == nil {
+		if s.def != nil {
+			d := *s.def
+			reply = func(Call) Reply { return d }
+		} else {
+			reply = defaultReply
+		}
+	}
+	s.mu.Unlock()
+	// The reply function runs unlocked so that it may call the Server.
+	return reply(*c)
+}
+
+// dequeue takes the next queued reply for model, or for any model; s.mu is
+// held.
+func (s *Server) dequeue(model string) func(Call) Reply {
+	for _, m := range []string{model, ""} {
+		if q := s.queues[m]; len(q) > 0 {
+			r := q[0]
+			s.queues[m] = q[1:]
+			return func(Call) Reply { return r }
+		}
+	}
+	return nil
+}
+
+func (s *Server) leave(c Call) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.inFlight.now--
+	s.byModel[c.Model].now--
+	s.byPath[c.Path].now--
+}
+
+func (s *Server) counter(m map[string]*counter, k string) *counter {
+	c := m[k]
+	if c == nil {
+		c = &counter{}
+		m[k] = c
+	}
+	return c
+}
+
+func defaultReply(c Call) Reply {
+	last := c.Last()
+	if len(last) > 40 {
+		last = last[:40]
+	}
+	return Reply{Text: fmt.Sprintf("answer from %s to %q", c.Model, last)}
+}
+
+func fingerprint(ms []Message) string {
+	var b strings.Builder
+	for _, m := range ms {
+		b.WriteString(m.Role)
+		b.WriteByte(0)
+		b.WriteString(m.Content)
+		b.WriteByte(0)
+	}
+	return b.String()
+}
+
+func tokens(n int) int { return (n + 3) / 4 }
+
+type wireMessage struct {
+	Role             string `json:"role"`
+	Content          string `json:"content"`
+	ReasoningContent string `json:"reasoning_content,omitempty"`
+	Reasoning        string `json:"reasoning,omitempty"`
+	Refusal          string `json:"refusal,omitempty"`
+}
+
+type wireChoice struct {
+	Index        int         `json:"index"`
+	Message      wireMessage `json:"message"`
+	FinishReason string      `json:"finish_reason"`
+}
+
+type wireUsage struct {
+	PromptTokens        int `json:"prompt_tokens"`
+	CompletionTokens    int `json:"completion_tokens"`
+	TotalTokens         int `json:"total_tokens"`
+	PromptTokensDetails *struct {
+		CachedTokens int `json:"cached_tokens"`
+	} `json:"prompt_tokens_details,omitempty"`
+	CompletionTokensDetails *struct {
+		ReasoningTokens int `json:"reasoning_tokens"`
+	} `json:"completion_tokens_details,omitempty"`
+	Cost *float64 `json:"cost,omitempty"`
+}
+
+type wireResponse struct {
+	ID      string       `json:"id"`
+	Object  string       `json:"object"`
+	Created int64        `json:"created"`
+	Model   string       `json:"model"`
+	Choices []wireChoice `json:"choices"`
+	Usage   *wireUsage   `json:"usage,omitempty"`
+}
+
+func writeCompletion(w http.ResponseWriter, c Call, r Reply, echo string) {
+	resp := wireResponse{
+		ID:      fmt.Sprintf("chatcmpl-%d", c.Seq),
+		Object:  "chat.completion",
+		Created: time.Now().Unix(),
+		Model:   cmp.Or(r.Model, c.Model),
+		Choices: []wireChoice{{
+			Message: wireMessage{
+				Role: "assistant", Content: r.Text + echo,
+				ReasoningContent: r.ReasoningContent, Reasoning: r.Reasoning, Refusal: r.Refusal,
+			},
+			FinishReason: cmp.Or(r.FinishReason, "stop"),
+		}},
+		Usage: usage(c, r),
+	}
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(resp)
+}
+
+func writeError(w http.ResponseWriter, status int, code, msg string) {
+	var body struct {
+		Error struct {
+			Message string  `json:"message"`
+			Type    string  `json:"type"`
+			Code    *string `json:"code"`
+		} `json:"error"`
+	}
+	body.Error.Message = msg
+	body.Error.Type = errorType(status)
+	if code != "" {
+		body.Error.Code = &code
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(body)
+}
+
+func errorType(status int) string {
+	switch {
+	case status == http.StatusTooManyRequests:
+		return "rate_limit_error"
+	case status == http.StatusUnauthorized:
+		return "authentication_error"
+	case status >= 500:
+		return "server_error"
+	default:
+		return "invalid_request_error"
+	}
+}
+
+// usage is the usage a reply reports, nil for none.
+func usage(c Call, r Reply) *wireUsage {
+	if r.NoUsage {
+		return nil
+	}
+	prompt := r.PromptTokens
+	if prompt == 0 {
+		n := 0
+		for _, m := range c.Messages {
+			n += len(m.Content)
+		}
+		prompt = tokens(n)
+	}
+	completion := cmp.Or(r.CompletionTokens, tokens(len(r.Text)+len(r.ReasoningContent)+len(r.Reasoning)))
+	u := &wireUsage{PromptTokens: prompt, CompletionTokens: completion, TotalTokens: prompt + completion}
+	if r.CachedTokens > 0 {
+		u.PromptTokensDetails = &struct {
+			CachedTokens int `json:"cached_tokens"`
+		}{r.CachedTokens}
+	}
+	if r.ReasoningTokens > 0 {
+		u.CompletionTokensDetails = &struct {
+			ReasoningTokens int `json:"reasoning_tokens"`
+		}{r.ReasoningTokens}
+	}
+	if r.Cost > 0 {
+		u.Cost = &r.Cost
+	}
+	return u
+}
+
+// wait holds a reply back for d; it reports false when the client went
+// away first.
+func wait(r *http.Request, d time.Duration) bool {
+	if d <= 0 {
+		return true
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-r.Context().Done():
+		return false
+	}
+}
+
+// cut drops the connection: a hijack and close on a socket, a transport
+// error in memory.
+func cut(w http.ResponseWriter) {
+	if m, ok := w.(*memWriter); ok {
+		m.cut = true
+		return
+	}
+	if h, ok := w.(http.Hijacker); ok {
+		if conn, _, err := h.Hijack(); err == nil {
+			conn.Close()
+			return
+		}
+	}
+	panic(http.ErrAbortHandler)
+}
+
+// memTransport serves requests with the fake without a socket. The
+// response returns as soon as the handler starts writing, and its body
+// streams what the handler writes, so that streamed answers arrive piece by
+// piece.
+type memTransport struct{ s *Server }
+
+// errCut is what the in-memory transport returns for a cut connection.
+var errCut = fmt.Errorf("scripted: connection closed by peer: %w", io.ErrUnexpectedEOF)
+
+// errClientClosed ends a handler's writes once the client closed the body.
+var errClientClosed = errors.New("scripted: the client closed the response body")
+
+func (m memTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	pr, pw := io.Pipe()
+	w := &memWriter{header: http.Header{}, pw: pw, started: make(chan struct{})}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if req.Body != nil {
+			defer req.Body.Close()
+		}
+		m.s.ServeHTTP(w, req)
+		w.start()
+		if err := req.Context().Err(); err != nil {
+			pw.CloseWithError(err)
+			return
+		}
+		pw.Close()
+	}()
+	select {
+	case <-w.started:
+	case <-done:
+	}
+	if w.cut {
+		<-done
+		return nil, errCut
+	}
+	if err := req.Context().Err(); err != nil {
+		pr.CloseWithError(errClientClosed)
+		<-done
+		return nil, err
+	}
+	status := cmp.Or(w.status, http.StatusOK)
+	return &http.Response{
+		Status:        fmt.Sprintf("%d %s", status, http.StatusText(status)),
+		StatusCode:    status,
+		Proto:         "HTTP/1.1",
+		ProtoMajor:    1,
+		ProtoMinor:    1,
+		Header:        w.header.Clone(),
+		Body:          &memBody{pr: pr, done: done},
+		ContentLength: -1,
+		Request:       req,
+	}, nil
+}
+
+// memBody is the client's end of the pipe; closing it ends the handler's
+// writes and waits for the handler to return.
+type memBody struct {
+	pr   *io.PipeReader
+	done chan struct{}
+}
+
+func (b *memBody) Read(p []byte) (int, error) { return b.pr.Read(p) }
+
+func (b *memBody) Close() error {
+	b.pr.CloseWithError(errClientClosed)
+	<-b.done
+	return nil
+}
+
+type memWriter struct {
+	header  http.Header
+	status  int
+	pw      *io.PipeWriter
+	cut     bool
+	once    sync.Once
+	started chan struct{}
+}
+
+func (w *memWriter) start() { w.once.Do(func() { close(w.started) }) }
+
+func (w *memWriter) Header() http.Header { return w.header }
+
+func (w *memWriter) WriteHeader(status int) {
+	if w.status == 0 {
+		w.status = status
+	}
+}
+
+func (w *memWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	w.start()
+	return w.pw.Write(b)
+}
+
+// Flush sends the headers.
+func (w *memWriter) Flush() {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	w.start()
+}
