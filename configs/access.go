@@ -4,6 +4,7 @@ import (
 	"maps"
 	"net/url"
 	"slices"
+	"strings"
 )
 
 // redactedKey replaces API keys in Redacted copies.
@@ -71,19 +72,58 @@ func (c *Config) Endpoint(participantID string) API {
 		if o.ResponseFormat != "" {
 			out.ResponseFormat = o.ResponseFormat
 		}
+		if o.Stream != nil {
+			out.Stream = o.Stream
+		}
+		if o.IdleTimeout != 0 {
+			out.IdleTimeout = o.IdleTimeout
+		}
+		if o.MaxResponseBytes != 0 {
+			out.MaxResponseBytes = o.MaxResponseBytes
+		}
+		out.ExtraBody = mergeMaps(out.ExtraBody, o.ExtraBody)
+		out.Headers = mergeMaps(out.Headers, o.Headers)
 	}
-	out.MaxRetries = clonePtr(out.MaxRetries)
+	return out.clone()
+}
+
+// credentialWords mark a header that carries a credential ("x-api-key",
+// "Authorization", "X-Auth-Token"...).
+var credentialWords = []string{"auth", "key", "token", "secret", "cookie", "session", "password", "signature"}
+
+// secretHeader reports whether the header named name carries a credential.
+func secretHeader(name string) bool {
+	n := strings.ToLower(name)
+	return slices.ContainsFunc(credentialWords, func(w string) bool { return strings.Contains(n, w) })
+}
+
+// secretHeaders returns the values of the headers that carry credentials,
+// sorted.
+func secretHeaders(h map[string]string) []string {
+	var out []string
+	for k, v := range h {
+		if secretHeader(k) {
+			out = append(out, v)
+		}
+	}
+	slices.Sort(out)
 	return out
 }
 
-// Secrets returns every non-empty API key of the config (after ${NAME}
-// expansion), without duplicates, so that callers can scrub them from
+// Secrets returns every non-empty API key and credential header value (see
+// secretHeader) of the config
+// (after ${NAME} expansion), without duplicates, so that callers can scrub them from
 // anything they print.
 func (c *Config) Secrets() []string {
 	var out []string
 	add := func(a *API) {
-		if a != nil && a.APIKey != "" && !slices.Contains(out, a.APIKey) {
-			out = append(out, a.APIKey)
+		if a == nil {
+			return
+		}
+		for _, v := range append([]string{a.APIKey}, secretHeaders(a.Headers)...) {
+			if v != "" && !slices.Contains(out, v) {
+				out = append(out, v)
+			}
 		}
 	}
 	add(&c.API)
@@ -103,9 +143,9 @@ func (c *Config) Secrets() []string {
 }
 
 // Redacted returns a deep copy of the config with every non-empty API key
-// replaced by "[redacted]" and the credentials in every base URL removed
-// (RedactURL), safe to marshal into a run record. The config itself is left
-// unchanged.
+// replaced by "[redacted]", every credential header value too, and the
+// credentials in every base URL removed (RedactURL), safe to marshal into a
+// run record. The config itself is left unchanged.
 func (c *Config) Redacted() Config {
 	cp := c.clone()
 	redact := func(a *API) {
@@ -114,6 +154,11 @@ func (c *Config) Redacted() Config {
 		}
 		if a != nil {
 			a.BaseURL = RedactURL(a.BaseURL)
+			for k := range a.Headers {
+				if secretHeader(k) {
+					a.Headers[k] = redactedKey
+				}
+			}
 		}
 	}
 	redact(&cp.API)
@@ -184,10 +229,54 @@ func (c *Config) clone() Config {
 
 func (a API) clone() API {
 	a.MaxRetries = clonePtr(a.MaxRetries)
+	a.Stream = clonePtr(a.Stream)
+	a.ExtraBody = cloneJSON(a.ExtraBody)
+	a.Headers = maps.Clone(a.Headers)
 	return a
 }
 
+// mergeMaps returns base with over's entries added, over winning; nil when
+// both are empty. Neither map is changed.
+func mergeMaps[V any](base, over map[string]V) map[string]V {
+	if len(base) == 0 && len(over) == 0 {
+		return nil
+	}
+	out := maps.Clone(base)
+	if out == nil {
+		out = map[string]V{}
+	}
+	maps.Copy(out, over)
+	return out
+}
+
+// cloneJSON deep-copies a decoded JSON object.
+func cloneJSON(m map[string]any) map[string]any {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = cloneJSONValue(v)
+	}
+	return out
+}
+
+func cloneJSONValue(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		return cloneJSON(v)
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = cloneJSONValue(e)
+		}
+		return out
+	}
+	return v
+}
+
 func (p Participant) clone() Participant {
+	p.Temperature = clonePtr(p.Temperature)
 	if p.API != nil {
 		a := p.API.clone()
 		p.API = &a

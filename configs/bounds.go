@@ -25,6 +25,8 @@ const (
 	MaxConcurrency = 1024
 	// MaxRequestsPerMinute bounds api.requestsPerMinute.
 	MaxRequestsPerMinute = 1_000_000
+	// MaxResponseBytes bounds api.maxResponseBytes: 1 GiB.
+	MaxResponseBytes = 1 << 30
 	// MaxBudgetTokens bounds budget.maxTokens: a trillion tokens.
 	MaxBudgetTokens = 1_000_000_000_000
 )

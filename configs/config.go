@@ -52,7 +52,26 @@ type API struct {
 	// ResponseFormat asks the judge for structured output: "", "json_object"
 	// or "json_schema". The fenced-JSON path works either way.
 	ResponseFormat string `json:"responseFormat,omitempty"`
+	// Stream asks for streamed answers (server-sent events); nil: true.
+	Stream *bool `json:"stream,omitempty"`
+	// IdleTimeout bounds the silence between two bytes of a streamed
+	// answer, in milliseconds; SSE comments count as bytes.
+	IdleTimeout int `json:"idleTimeout,omitempty"`
+	// MaxResponseBytes caps the body of one answer; a longer one is a
+	// failed attempt.
+	MaxResponseBytes int64 `json:"maxResponseBytes,omitempty"`
+	// ExtraBody is merged into every request body sent to the endpoint
+	// (e.g. "reasoning_effort", OpenRouter's "provider", Ollama's
+	// "options"); a participant's keys win over the top-level ones.
+	ExtraBody map[string]any `json:"extraBody,omitempty"`
+	// Headers are sent with every request to the endpoint; a participant's
+	// win over the top-level ones.
+	Headers map[string]string `json:"headers,omitempty"`
 }
+
+// Streams reports whether calls to the endpoint are streamed (stream,
+// default true).
+func (a API) Streams() bool { return a.Stream == nil || *a.Stream }
 
 // Participant is a debater or the judge.
 type Participant struct {
@@ -61,6 +80,10 @@ type Participant struct {
 	Model    string `json:"model"`
 	Fallback string `json:"fallback,omitempty"`
 	API      *API   `json:"api,omitempty"`
+	// MaxTokens and Temperature override params.maxTokensPerResponse and
+	// params.temperature for this participant.
+	MaxTokens   int      `json:"maxTokens,omitempty"`
+	Temperature *float64 `json:"temperature,omitempty"`
 }
 
 // Params are the debate parameters.
@@ -134,4 +157,7 @@ type Budget struct {
 type Price struct {
 	Input  float64 `json:"input"`
 	Output float64 `json:"output"`
+	// CachedInput prices prompt tokens the provider served from its cache;
+	// 0: the input price.
+	CachedInput float64 `json:"cachedInput,omitempty"`
 }

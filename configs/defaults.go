@@ -2,8 +2,14 @@ package configs
 
 // Defaults applied by Load (and ApplyDefaults) to fields that are not set.
 const (
-	// DefaultTimeout is api.timeout: 120000 ms (two minutes) per model call.
-	DefaultTimeout = 120000
+	// DefaultTimeout is api.timeout: 600000 ms (ten minutes) per model call
+	// attempt.
+	DefaultTimeout = 600000
+	// DefaultIdleTimeout is api.idleTimeout: 60000 ms of silence in a
+	// streamed answer.
+	DefaultIdleTimeout = 60000
+	// DefaultMaxResponseBytes is api.maxResponseBytes: 4 MiB per answer.
+	DefaultMaxResponseBytes = 4 << 20
 	// DefaultMaxRetries is api.maxRetries: 2 retries after the first attempt.
 	DefaultMaxRetries = 2
 	// DefaultMaxRounds is params.maxRounds: 3 levels of debate.
@@ -27,7 +33,8 @@ const (
 )
 
 // ApplyDefaults fills every unset field with its default: api.timeout
-// DefaultTimeout, api.maxRetries DefaultMaxRetries, params.maxRounds
+// DefaultTimeout, api.idleTimeout DefaultIdleTimeout, api.maxResponseBytes
+// DefaultMaxResponseBytes, api.maxRetries DefaultMaxRetries, params.maxRounds
 // DefaultMaxRounds, params.maxTokensPerResponse DefaultMaxTokensPerResponse,
 // params.maxDivergences DefaultMaxDivergences, params.parallelCalls true,
 // params.concurrency DefaultConcurrency,
@@ -50,6 +57,12 @@ func (c *Config) applyDefaults(src *source) {
 	unset := func(path string, zero bool) bool { return zero && !src.written(path) }
 	if unset("api.timeout", c.API.Timeout == 0) {
 		c.API.Timeout = DefaultTimeout
+	}
+	if unset("api.idleTimeout", c.API.IdleTimeout == 0) {
+		c.API.IdleTimeout = DefaultIdleTimeout
+	}
+	if unset("api.maxResponseBytes", c.API.MaxResponseBytes == 0) {
+		c.API.MaxResponseBytes = DefaultMaxResponseBytes
 	}
 	if c.API.MaxRetries == nil {
 		n := DefaultMaxRetries

@@ -80,6 +80,15 @@ func expandAll(v reflect.Value, path string, getenv func(string) (string, bool),
 		if !v.IsNil() {
 			expandAll(v.Elem(), path, getenv, missing)
 		}
+	case reflect.Interface:
+		// A value of a free-form JSON object (api.extraBody): expand a
+		// settable copy of what it holds and put the copy back.
+		if !v.IsNil() && v.CanSet() {
+			elem := reflect.New(v.Elem().Type()).Elem()
+			elem.Set(v.Elem())
+			expandAll(elem, path, getenv, missing)
+			v.Set(elem)
+		}
 	case reflect.Struct:
 		t := v.Type()
 		for i := range t.NumField() {

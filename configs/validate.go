@@ -78,6 +78,9 @@ func (c *Config) validate(r *reporter) {
 		if p.Output < 0 {
 			r.at(joinPath(keyPath("pricing", model), "output"), "price must be 0 or more (got %g)", p.Output)
 		}
+		if p.CachedInput < 0 {
+			r.at(joinPath(keyPath("pricing", model), "cachedInput"), "price must be 0 or more (got %g)", p.CachedInput)
+		}
 	}
 }
 
@@ -118,6 +121,7 @@ func (c *Config) validateAPI(r *reporter, path string, a *API, top bool) {
 	default:
 		r.at(joinPath(path, "responseFormat"), `must be "json_object" or "json_schema", or left out (got %q)`, a.ResponseFormat)
 	}
+	c.validateStreaming(r, path, a, top)
 }
 
 // validateParticipants checks the debaters and the reviewer and returns the
@@ -144,6 +148,7 @@ func (c *Config) validateParticipants(r *reporter) map[string]string {
 		if p.API != nil {
 			c.validateAPI(r, joinPath(path, "api"), p.API, false)
 		}
+		validateSampling(r, path, p)
 	}
 	for i := range c.Debaters {
 		check(indexPath("debaters", i), &c.Debaters[i])

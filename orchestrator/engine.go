@@ -30,6 +30,25 @@ type Completer interface {
 	Complete(ctx context.Context, r providers.Request) (providers.Response, error)
 }
 
+// adapter is a Completer that adapts requests to what servers refuse;
+// *providers.Client is one.
+type adapter interface {
+	Adaptations() []providers.Adaptation
+}
+
+// adaptations lists what c adapted to, if it does.
+func adaptations(c Completer) []tree.Adaptation {
+	a, ok := c.(adapter)
+	if !ok {
+		return nil
+	}
+	var out []tree.Adaptation
+	for _, x := range a.Adaptations() {
+		out = append(out, tree.Adaptation(x))
+	}
+	return out
+}
+
 // builder makes the messages of every step. *prompts.Set is one.
 type builder interface {
 	RootPosition(prompts.RootPosition) ([]prompts.Message, error)
@@ -171,6 +190,7 @@ func (e *Engine) Run(ctx context.Context) (*tree.Run, error) {
 		usage = usage.Add(m.Usage)
 	}
 	run.Usage = usage
+	run.Adaptations = adaptations(e.c)
 	run.FinishedAt = e.opt.Now()
 	if err := ctx.Err(); err != nil {
 		return run, fmt.Errorf("run interrupted: %w", context.Cause(ctx))

@@ -47,6 +47,14 @@ func NewJournaled(c Completer, j Journal, log *slog.Logger) *Journaled {
 	return &Journaled{c: c, j: j, log: log, seen: map[string]int{}, calls: map[uint64]string{}}
 }
 
+// Adaptations returns what the wrapped Completer adapted to, if it does.
+func (jc *Journaled) Adaptations() []providers.Adaptation {
+	if a, ok := jc.c.(adapter); ok {
+		return a.Adaptations()
+	}
+	return nil
+}
+
 // Replayed returns how many calls were answered from the journal.
 func (jc *Journaled) Replayed() int { return int(jc.replayed.Load()) }
 

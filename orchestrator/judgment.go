@@ -1,6 +1,7 @@
 package orchestrator
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -217,7 +218,7 @@ func parseJudgment(answer string, forced bool, parties []string) (*tree.Judgment
 
 // decodeJudgment decodes and validates one JSON object as a judgment.
 func decodeJudgment(obj string, forced bool, parties []string) (*tree.Judgment, error) {
-	dec := json.NewDecoder(strings.NewReader(obj))
+	dec := json.NewDecoder(strings.NewReader(listedSides(obj)))
 	dec.DisallowUnknownFields()
 	var j tree.Judgment
 	if err := dec.Decode(&j); err != nil {
@@ -232,6 +233,43 @@ func decodeJudgment(obj string, forced bool, parties []string) (*tree.Judgment, 
 		return nil, err
 	}
 	return &j, nil
+}
+
+// listedSides rewrites divergences whose "sides" is a list of {party,
+// claim} — the shape of the strict judgment schema — to the map from party
+// to claim of the judgment; anything else comes back unchanged.
+func listedSides(obj string) string {
+	if !strings.Contains(obj, `"sides"`) {
+		return obj
+	}
+	var top map[string]json.RawMessage
+	var divs []map[string]json.RawMessage
+	if json.Unmarshal([]byte(obj), &top) != nil || json.Unmarshal(top["divergences"], &divs) != nil {
+		return obj
+	}
+	changed := false
+	for _, d := range divs {
+		raw := bytes.TrimSpace(d["sides"])
+		var sides []struct {
+			Party string `json:"party"`
+			Claim string `json:"claim"`
+		}
+		if len(raw) == 0 || raw[0] != '[' || json.Unmarshal(raw, &sides) != nil {
+			continue
+		}
+		m := make(map[string]string, len(sides))
+		for _, s := range sides {
+			m[s.Party] = s.Claim
+		}
+		d["sides"], _ = json.Marshal(m)
+		changed = true
+	}
+	if !changed {
+		return obj
+	}
+	top["divergences"], _ = json.Marshal(divs)
+	out, _ := json.Marshal(top)
+	return string(out)
 }
 
 // missingVerdicts is the only fault of a forced-verdict answer whose

@@ -1,6 +1,7 @@
 package orchestrator
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -324,7 +325,19 @@ func (r *roster) do(ctx context.Context, c call, model string, attempt int, id u
 	if c.schema != nil {
 		req.Schema, req.SchemaName = c.schema.body, c.schema.name
 	}
+	streamed := 0 // tokens reported by CallProgress events
+	req.OnText = progress(func(tokens int) {
+		streamed += tokens
+		p := ev
+		p.Kind, p.Usage = tree.CallProgress, tree.Usage{CompletionTokens: tokens}
+		e.emit(p)
+	})
 	resp, err := e.c.Complete(ctx, req)
+	if streamed > 0 {
+		p := ev
+		p.Kind, p.Usage = tree.CallProgress, tree.Usage{CompletionTokens: -streamed}
+		e.emit(p)
+	}
 	if err != nil {
 		ev.Kind, ev.Err = tree.CallFailed, err.Error()
 		e.emit(ev)
@@ -337,7 +350,7 @@ func (r *roster) do(ctx context.Context, c call, model string, attempt int, id u
 		}
 		return resp, err
 	}
-	u := tree.Usage{PromptTokens: resp.Usage.PromptTokens, CompletionTokens: resp.Usage.CompletionTokens, Calls: 1}
+	u := usage(resp.Usage)
 	r.book.add(model, u)
 	e.spent.Add(int64(u.Total()))
 	ev.Kind, ev.Usage = tree.CallFinished, u
@@ -398,8 +411,49 @@ func (b *usageBook) add(model string, u tree.Usage) {
 	b.byModel[model] = b.byModel[model].Add(u)
 }
 
+// progressBytes is how much streamed text makes a progress event: about
+// 64 tokens.
+const progressBytes = 256
+
+// progress turns the bytes of a streamed answer into estimated tokens
+// (four bytes a token), reported to report in steps of progressBytes.
+func progress(report func(tokens int)) func(int) {
+	pending := 0
+	return func(n int) {
+		pending += n
+		if pending >= progressBytes {
+			t := pending / 4
+			pending -= t * 4
+			report(t)
+		}
+	}
+}
+
+// usage is one answered call's usage; tokens the provider did not report
+// were estimated, are counted alike (the budget included) and marked.
+func usage(pu providers.Usage) tree.Usage {
+	u := tree.Usage{
+		PromptTokens: pu.PromptTokens, CompletionTokens: pu.CompletionTokens,
+		CachedPromptTokens: pu.CachedPromptTokens, ReasoningTokens: pu.ReasoningTokens,
+		ProviderCost: pu.Cost, Calls: 1,
+	}
+	if pu.Estimated {
+		u.EstimatedCalls = 1
+	}
+	return u
+}
+
+// cost is the cost of u at price p (per million tokens), cached prompt
+// tokens at the cachedInput price when there is one.
+func cost(u tree.Usage, p configs.Price) float64 {
+	cached := min(u.CachedPromptTokens, u.PromptTokens)
+	return (float64(u.PromptTokens-cached)*p.Input + float64(cached)*cmp.Or(p.CachedInput, p.Input) +
+		float64(u.CompletionTokens)*p.Output) / 1e6
+}
+
 // total returns the sum over every model with its cost from pricing (per
-// million tokens).
+// million tokens), or for a model without a price what its provider
+// reported.
 func (b *usageBook) total(pricing map[string]configs.Price) tree.Usage {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -407,7 +461,9 @@ func (b *usageBook) total(pricing map[string]configs.Price) tree.Usage {
 	for _, m := range sortedKeys(b.byModel) {
 		u := b.byModel[m]
 		if p, ok := pricing[m]; ok {
-			u.Cost = (float64(u.PromptTokens)*p.Input + float64(u.CompletionTokens)*p.Output) / 1e6
+			u.Cost = cost(u, p)
+		} else {
+			u.Cost = u.ProviderCost
 		}
 		sum = sum.Add(u)
 	}

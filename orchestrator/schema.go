@@ -6,7 +6,10 @@ import (
 )
 
 // schema is the JSON schema of an answer, sent to endpoints configured with
-// api.responseFormat "json_schema".
+// api.responseFormat "json_schema" in strict mode. What OpenAI's strict mode
+// and Gemini's OpenAI endpoint both accept: every object closed
+// ("additionalProperties": false) with all its properties required, no
+// "propertyNames", no map-typed objects.
 type schema struct {
 	name string
 	body json.RawMessage
@@ -37,9 +40,11 @@ func judgmentSchema(forced bool, parties []string) *schema {
 	props := object{
 		"consensus": list(obj([]string{"point", "detail"}, object{"point": str(), "detail": str()})),
 		"divergences": list(obj([]string{"id", "title", "sides", "uninvolved"}, object{
-			"id":         str(),
-			"title":      str(),
-			"sides":      object{"type": "object", "additionalProperties": str(), "propertyNames": party},
+			"id":    str(),
+			"title": str(),
+			// A list, not a map from party to claim: strict schemas take
+			// no map-typed objects. listedSides maps it back.
+			"sides":      list(obj([]string{"party", "claim"}, object{"party": party, "claim": str()})),
 			"uninvolved": list(party),
 		})),
 	}

@@ -2,6 +2,7 @@ package orchestrator
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
 	"testing"
 
@@ -82,5 +83,78 @@ func TestJudgeGetsItsSchema(t *testing.T) {
 	}
 	if !slices.Equal(names, []string{"triage", "forced_verdicts"}) {
 		t.Errorf("judge schemas %v, want triage at root then forced_verdicts at d1", names)
+	}
+}
+
+// TestSchemasAreStrict walks every schema the program sends: what OpenAI's
+// strict mode and Gemini's OpenAI endpoint accept — every object closed
+// with all its properties required, no propertyNames, no map-typed object.
+func TestSchemasAreStrict(t *testing.T) {
+	t.Parallel()
+	for _, sc := range []*schema{judgmentSchema(false, []string{"a", "b"}), judgmentSchema(true, []string{"a", "b"}), replySchema(), rulingSchema()} {
+		t.Run(sc.name, func(t *testing.T) {
+			t.Parallel()
+			var v any
+			if err := json.Unmarshal(sc.body, &v); err != nil {
+				t.Fatal(err)
+			}
+			var walk func(path string, v any)
+			walk = func(path string, v any) {
+				m, ok := v.(map[string]any)
+				if !ok {
+					return
+				}
+				if _, ok := m["propertyNames"]; ok {
+					t.Errorf("%s: propertyNames", path)
+				}
+				if m["type"] == "object" {
+					if m["additionalProperties"] != false {
+						t.Errorf("%s: additionalProperties %v, want false", path, m["additionalProperties"])
+					}
+					props, _ := m["properties"].(map[string]any)
+					var required []string
+					for _, r := range m["required"].([]any) {
+						required = append(required, r.(string))
+					}
+					for k, p := range props {
+						if !slices.Contains(required, k) {
+							t.Errorf("%s: property %q not required", path, k)
+						}
+						walk(path+"."+k, p)
+					}
+				}
+				if items, ok := m["items"]; ok {
+					walk(path+"[]", items)
+				}
+			}
+			walk(sc.name, v)
+		})
+	}
+}
+
+// TestListedSides: a judgment in the strict schema's shape, sides as a list
+// of {party, claim}, maps back to the judgment's sides by party.
+func TestListedSides(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, answer string
+		want         map[string]string
+	}{
+		{"list of party and claim", `{"consensus":[],"divergences":[{"id":"x","title":"T","sides":[{"party":"a","claim":"yes"},{"party":"b","claim":"no"}],"uninvolved":[]}]}`,
+			map[string]string{"a": "yes", "b": "no"}},
+		{"map as in the prompt", `{"consensus":[],"divergences":[{"id":"x","title":"T","sides":{"a":"yes","b":"no"},"uninvolved":[]}]}`,
+			map[string]string{"a": "yes", "b": "no"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			j, err := parseJudgment(tt.answer, false, []string{"a", "b"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := j.Divergences[0].Sides; !maps.Equal(got, tt.want) {
+				t.Errorf("sides %v, want %v", got, tt.want)
+			}
+		})
 	}
 }

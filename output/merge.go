@@ -75,7 +75,7 @@ func Merge(folders []Folder) (*tree.Run, error) {
 	}
 	merged := *shards[0].Run
 	merged.Shard = nil
-	merged.Topics, merged.Motions, merged.Usage = []tree.Topic{}, nil, tree.Usage{}
+	merged.Topics, merged.Motions, merged.Usage, merged.Adaptations = []tree.Topic{}, nil, tree.Usage{}, nil
 	seen := map[string]string{}
 	var edits []string
 	for _, f := range shards {
@@ -84,6 +84,7 @@ func Merge(folders []Folder) (*tree.Run, error) {
 		merged.FinishedAt = latest(merged.FinishedAt, p.FinishedAt)
 		merged.Usage = merged.Usage.Add(p.Usage)
 		merged.Demo = merged.Demo || p.Demo
+		merged.Adaptations = mergeAdaptations(merged.Adaptations, p.Adaptations)
 		if strings.TrimSpace(p.Edits) != "" {
 			edits = append(edits, p.Edits)
 		}
@@ -100,6 +101,23 @@ func Merge(folders []Folder) (*tree.Run, error) {
 	slices.SortStableFunc(merged.Motions, func(a, b tree.Motion) int { return cmp.Compare(order.motion(a.ID), order.motion(b.ID)) })
 	merged.Edits = joinEdits(edits)
 	return &merged, nil
+}
+
+// mergeAdaptations adds to a the adaptations of b it lacks (a slice
+// learns the same refusal its own way), keeping them sorted by endpoint,
+// model and parameter.
+func mergeAdaptations(a, b []tree.Adaptation) []tree.Adaptation {
+	for _, x := range b {
+		if !slices.ContainsFunc(a, func(y tree.Adaptation) bool {
+			return y.Endpoint == x.Endpoint && y.Model == x.Model && y.Param == x.Param
+		}) {
+			a = append(a, x)
+		}
+	}
+	slices.SortFunc(a, func(x, y tree.Adaptation) int {
+		return cmp.Or(cmp.Compare(x.Endpoint, y.Endpoint), cmp.Compare(x.Model, y.Model), cmp.Compare(x.Param, y.Param))
+	})
+	return a
 }
 
 // inOrder checks that folders hold every slice of one sharded run, once

@@ -170,6 +170,7 @@ func TestMergeKnowsEveryRunField(t *testing.T) {
 		"Edits":         "joined in shard order",
 		"Shard":         "dropped: the merged run is whole",
 		"Demo":          "true if any slice was a demo run",
+		"Adaptations":   "the union, sorted",
 	}
 	rt := reflect.TypeFor[tree.Run]()
 	for i := range rt.NumField() {

@@ -210,6 +210,8 @@ func (p *Progress) Handle(ev tree.Event) {
 	case tree.CallFinished:
 		l.inFlight--
 		l.tokens += ev.Usage.Total()
+	case tree.CallProgress:
+		l.tokens += ev.Usage.Total()
 	case tree.CallFailed:
 		// Counted as a failed attempt on its AttemptFailed, which an attempt
 		// cut short by an interrupt does not get.

@@ -352,3 +352,39 @@ func TestCompact(t *testing.T) {
 		}
 	}
 }
+
+// TestProgressCountsStreamedTokens: the live line counts a streamed
+// answer's tokens as they arrive, then what the provider reported.
+func TestProgressCountsStreamedTokens(t *testing.T) {
+	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	screen := vtscreen.New(100)
+	p := NewProgress(screen, ProgressOptions{
+		Terminal: true, Width: func() int { return 100 }, Now: func() time.Time { return clock },
+		Topics: []ProgressTopic{{ID: "t1"}},
+	})
+	call := tree.Event{Topic: "t1", Node: "root", Participant: "a"}
+	steps := []struct {
+		kind  tree.EventKind
+		usage tree.Usage
+		want  string
+	}{
+		{tree.CallProgress, tree.Usage{CompletionTokens: 1500}, "1.5k tok"},
+		{tree.CallProgress, tree.Usage{CompletionTokens: 1000}, "2.5k tok"},
+		{tree.CallProgress, tree.Usage{CompletionTokens: -2500}, ""},
+		{tree.CallFinished, tree.Usage{PromptTokens: 4000, CompletionTokens: 2600}, "6.6k tok"},
+	}
+	p.Handle(tree.Event{Kind: tree.TopicStarted, Topic: "t1", Time: clock})
+	ev := call
+	ev.Kind, ev.Time = tree.CallStarted, clock
+	p.Handle(ev)
+	for _, st := range steps {
+		clock = clock.Add(time.Second) // past the redraw interval
+		ev := call
+		ev.Kind, ev.Usage, ev.Time = st.kind, st.usage, clock
+		p.Handle(ev)
+		if text := strings.Join(screen.Rows(), "\n"); st.want != "" && !strings.Contains(text, st.want) {
+			t.Errorf("after %s %+v the screen lacks %q:\n%s", st.kind, st.usage, st.want, text)
+		}
+	}
+	p.Close()
+}

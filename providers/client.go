@@ -1,7 +1,6 @@
 package providers
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -10,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -55,12 +55,10 @@ type Exchange struct {
 // attempt each: trying again, and falling back to another model, is the
 // caller's policy. It is safe for concurrent use.
 type Client struct {
-	maxTokens   int
-	temperature *float64
-
 	global *semaphore.Weighted
 	routes map[string]*route // by participant id
 	def    *route            // for an unknown or empty participant
+	learn  learner
 
 	redactor *redactor
 	log      *slog.Logger
@@ -71,6 +69,7 @@ type Client struct {
 // own caps.
 type endpoint struct {
 	client  *openai.Client
+	key     string              // identifies the endpoint within the run
 	url     string              // base URL without credentials, for errors
 	sem     *semaphore.Weighted // nil: no cap of its own
 	limiter *rate.Limiter       // nil: unlimited
@@ -80,7 +79,14 @@ type endpoint struct {
 type route struct {
 	ep             *endpoint
 	timeout        time.Duration
+	idle           time.Duration
+	maxBody        int64
+	stream         bool
 	responseFormat string
+	headers        map[string]string
+	extra          map[string]json.RawMessage
+	maxTokens      int
+	temperature    *float64
 }
 
 // New builds the clients of every distinct endpoint in cfg, which must carry
@@ -98,20 +104,20 @@ func New(cfg *configs.Config, opt Options) (*Client, error) {
 		httpClient = defaultHTTPClient()
 	}
 	c := &Client{
-		maxTokens:   cfg.Params.MaxTokensPerResponse,
-		temperature: cfg.Params.Temperature,
-		global:      semaphore.NewWeighted(int64(concurrency)),
-		routes:      map[string]*route{},
-		log:         opt.Logger,
-		record:      opt.Record,
+		global: semaphore.NewWeighted(int64(concurrency)),
+		routes: map[string]*route{},
+		log:    opt.Logger,
+		record: opt.Record,
 	}
 	if c.log == nil {
 		c.log = slog.New(slog.DiscardHandler)
 	}
 
 	apis := map[string]configs.API{"": cfg.Endpoint("")}
+	sampling := map[string]configs.Participant{}
 	for _, p := range cfg.Participants() {
 		apis[p.ID] = cfg.Endpoint(p.ID)
+		sampling[p.ID] = p
 	}
 	c.redactor = newRedactor(cfg.Secrets())
 
@@ -143,6 +149,7 @@ func New(cfg *configs.Config, opt Options) (*Client, error) {
 			if err != nil {
 				return nil, fmt.Errorf("participant %q: %w", id, err)
 			}
+			ep.key = fmt.Sprint(len(endpoints))
 			if l := lim[k]; l.maxConcurrent > 0 {
 				ep.sem = semaphore.NewWeighted(int64(l.maxConcurrent))
 			}
@@ -151,10 +158,9 @@ func New(cfg *configs.Config, opt Options) (*Client, error) {
 			}
 			endpoints[k] = ep
 		}
-		rt := &route{
-			ep:             ep,
-			timeout:        time.Duration(a.Timeout) * time.Millisecond,
-			responseFormat: a.ResponseFormat,
+		rt, err := newRoute(ep, a, cfg.Params, sampling[id])
+		if err != nil {
+			return nil, fmt.Errorf("participant %q: %w", id, err)
 		}
 		if id == "" {
 			c.def = rt
@@ -163,6 +169,33 @@ func New(cfg *configs.Config, opt Options) (*Client, error) {
 		}
 	}
 	return c, nil
+}
+
+// newRoute merges the endpoint settings with the participant's own sampling
+// over params.
+func newRoute(ep *endpoint, a configs.API, params configs.Params, p configs.Participant) (*route, error) {
+	rt := &route{
+		ep:             ep,
+		timeout:        time.Duration(a.Timeout) * time.Millisecond,
+		idle:           time.Duration(a.IdleTimeout) * time.Millisecond,
+		maxBody:        cmp.Or(a.MaxResponseBytes, configs.DefaultMaxResponseBytes),
+		stream:         a.Streams(),
+		responseFormat: a.ResponseFormat,
+		headers:        a.Headers,
+		maxTokens:      cmp.Or(p.MaxTokens, params.MaxTokensPerResponse),
+		temperature:    cmp.Or(p.Temperature, params.Temperature),
+	}
+	for k, v := range a.ExtraBody {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, fmt.Errorf("api.extraBody[%q]: %w", k, err)
+		}
+		if rt.extra == nil {
+			rt.extra = map[string]json.RawMessage{}
+		}
+		rt.extra[k] = b
+	}
+	return rt, nil
 }
 
 func (c *Client) newEndpoint(a configs.API, httpClient *http.Client) (*endpoint, error) {
@@ -200,26 +233,66 @@ func (c *Client) route(participant string) *route {
 // Redact returns s without any configured API key value or bearer token.
 func (c *Client) Redact(s string) string { return c.redactor.redact(s) }
 
+// Adaptations returns the changes made so far to the requests of a model at
+// an endpoint after the server refused a parameter, in a stable order.
+func (c *Client) Adaptations() []Adaptation { return c.learn.adaptations() }
+
+// maxAdaptations bounds the refusals one call adapts to: one per parameter
+// the client sets.
+const maxAdaptations = 6
+
 // Complete makes one attempt of r at the endpoint of r.Participant and
-// returns the answer. MaxTokens and Temperature default to the config's
-// params; reasoning models get max_completion_tokens and no temperature. It
-// waits for the global and endpoint caps and the rate limit, all ending when
-// ctx does. A failure is an *Error whose Kind classifies it; RetryAfter
-// carries the wait the server asked for.
+// returns the answer. MaxTokens and Temperature default to the
+// participant's own, then the config's params; reasoning models get
+// max_completion_tokens and no temperature. A 400 refusing a parameter is
+// not a failed attempt: the same request is sent again without it (or with
+// its replacement), and every later call for that model at that endpoint
+// is sent that way. It waits for the global and endpoint caps and the rate
+// limit, all ending when ctx does. A failure is an *Error whose Kind
+// classifies it; RetryAfter carries the wait the server asked for.
 func (c *Client) Complete(ctx context.Context, r Request) (Response, error) {
 	rt := c.route(r.Participant)
-	req, zeroTemp := c.chatRequest(r, rt)
-	resp, e := c.try(ctx, rt, r, req, zeroTemp)
-	if e != nil {
-		c.log.Debug("model call failed", "participant", r.Participant, "model", r.Model,
-			"attempt", max(r.Attempt, 1), "err", c.redactor.redact(e.Error()))
-		return Response{}, e
+	s, release, err := c.learn.enter(ctx, rt.ep, r.Model)
+	if err != nil {
+		return Response{}, &Error{Kind: KindCanceled, Model: r.Model, Endpoint: rt.ep.url, Err: err}
 	}
-	return resp, nil
+	defer release()
+	for range maxAdaptations {
+		req, patch := c.chatRequest(r, rt, s)
+		resp, e := c.try(ctx, rt, r, req, patch, release)
+		if e == nil {
+			return resp, nil
+		}
+		a, change, ok := refused(e, r, req, patch, s, extraKeys(rt.extra))
+		if !ok {
+			c.log.Debug("model call failed", "participant", r.Participant, "model", r.Model,
+				"attempt", max(r.Attempt, 1), "err", c.redactor.redact(e.Error()))
+			return Response{}, e
+		}
+		a.Endpoint, a.Model = rt.ep.url, r.Model
+		a.Reason = c.redactor.redact(a.Reason)
+		change(&s)
+		if c.learn.learn(rt.ep, r.Model, a, change) {
+			c.log.Warn("adapted to the server", "model", r.Model, "endpoint", rt.ep.url,
+				"param", a.Param, "change", a.Change, "reason", a.Reason)
+		}
+	}
+	return Response{}, &Error{Kind: KindBadRequest, Model: r.Model, Endpoint: rt.ep.url,
+		Err: fmt.Errorf("the server kept refusing parameters after %d changes", maxAdaptations)}
 }
 
-// try makes the attempt under the global and endpoint limits.
-func (c *Client) try(ctx context.Context, rt *route, r Request, req openai.ChatCompletionRequest, zeroTemp bool) (Response, *Error) {
+func extraKeys(m map[string]json.RawMessage) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// try makes the attempt under the global and endpoint limits. release is
+// called once the server's status is known, unless it is a 400.
+func (c *Client) try(ctx context.Context, rt *route, r Request, req openai.ChatCompletionRequest, patch *bodyPatch, release func()) (Response, *Error) {
 	fail := func(err error) *Error {
 		e := &Error{Kind: KindCanceled, Model: r.Model, Endpoint: rt.ep.url, Err: err}
 		if errors.Is(err, context.DeadlineExceeded) {
@@ -246,16 +319,27 @@ func (c *Client) try(ctx context.Context, rt *route, r Request, req openai.ChatC
 	}
 	defer c.global.Release(1)
 
-	a := &attempt{zeroTemperature: zeroTemp, record: c.record != nil}
-	actx, cancel := context.WithTimeout(withAttempt(ctx, a), rt.timeout)
+	a := &attempt{
+		headers: rt.headers, patch: patch, record: c.record != nil,
+		stream: req.Stream, idle: rt.idle, maxBody: rt.maxBody,
+		onStatus: func(status int) {
+			if status != http.StatusBadRequest {
+				release()
+			}
+		},
+	}
+	tctx, cancel := context.WithTimeout(withAttempt(ctx, a), rt.timeout)
 	defer cancel()
+	actx, cancelIdle := context.WithCancelCause(tctx)
+	defer cancelIdle(nil)
+	a.cancel = cancelIdle
 	started := time.Now()
-	out, err := rt.ep.client.CreateChatCompletion(actx, req)
+	ans, err := c.send(actx, rt, req, a, r.OnText)
 	latency := time.Since(started)
 
 	var resp Response
 	if err == nil {
-		resp, err = c.response(out, r.Model, a.response)
+		resp, err = c.response(ans, r)
 		resp.Latency = latency
 	}
 	var e *Error
@@ -264,7 +348,7 @@ func (c *Client) try(ctx context.Context, rt *route, r Request, req openai.ChatC
 		e.Model = r.Model
 		e.Endpoint = rt.ep.url
 	}
-	c.log.Debug("model call", "participant", r.Participant, "model", r.Model,
+	c.log.Debug("model call", "participant", r.Participant, "model", r.Model, "stream", req.Stream,
 		"attempt", max(r.Attempt, 1), "status", a.status, "latency", latency, "ok", e == nil)
 	if c.record != nil {
 		x := Exchange{
@@ -281,23 +365,65 @@ func (c *Client) try(ctx context.Context, rt *route, r Request, req openai.ChatC
 	return resp, e
 }
 
+// send makes the HTTP request, streamed or not, and reads the answer.
+//
+// A stream is opened with go-openai's CreateChatCompletionStream, but its
+// events are decoded here from RecvRaw: go-openai's chunk type drops the
+// "reasoning" delta (OpenRouter, Ollama, vLLM), usage.cost and DeepSeek's
+// cache counts, and it has no bound on silence, which the doer adds.
+func (c *Client) send(ctx context.Context, rt *route, req openai.ChatCompletionRequest, a *attempt, onText func(int)) (*answer, error) {
+	if !req.Stream {
+		if _, err := rt.ep.client.CreateChatCompletion(ctx, req); err != nil {
+			var syntax *json.SyntaxError
+			if !errors.As(err, &syntax) || a.response == nil {
+				return nil, err
+			}
+			// Our own decoder says what is wrong with the body.
+		}
+		return decodeCompletion(a.response)
+	}
+	stream, err := rt.ep.client.CreateChatCompletionStream(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	defer stream.Close()
+	if a.plain != nil {
+		// The server ignored "stream" and answered in one piece.
+		return decodeCompletion(a.plain)
+	}
+	ans, err := readStream(stream, onText)
+	if err != nil {
+		return nil, err
+	}
+	if !ans.finished && ans.err == "" {
+		return nil, fmt.Errorf("%w: the stream ended before the answer finished (no finish_reason)", errInvalidResponse)
+	}
+	return ans, nil
+}
+
 // classify turns the error of one attempt into an *Error that is safe to
-// return, telling the caller's cancellation from the attempt's timeout.
+// return, telling the caller's cancellation from the attempt's timeout and
+// its idle timeout.
 func (c *Client) classify(ctx, actx context.Context, err error, a *attempt, rt *route) *Error {
 	safe := sanitize(err, c.redactor.redact)
 	err = &safeError{msg: c.redactor.redact(safe.Error()), cause: safe}
-	switch {
+	var tooLarge *tooLargeError
+	switch cause := context.Cause(actx); {
 	case ctx.Err() != nil:
 		e := &Error{Kind: KindCanceled, Err: err}
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			e.Kind = KindTimeout
 		}
 		return e
+	case errors.Is(cause, errIdle):
+		return &Error{Kind: KindTimeout, Status: a.status, Err: cause}
 	case errors.Is(actx.Err(), context.DeadlineExceeded):
 		return &Error{
-			Kind: KindTimeout,
-			Err:  fmt.Errorf("no answer within %v: %w", rt.timeout, context.DeadlineExceeded),
+			Kind: KindTimeout, Status: a.status,
+			Err: fmt.Errorf("no answer within %v (api.timeout): %w", rt.timeout, context.DeadlineExceeded),
 		}
+	case errors.As(err, &tooLarge):
+		return &Error{Kind: KindTooLarge, Status: a.status, Err: tooLarge}
 	}
 	e := Classify(err)
 	if e.Status == 0 {
@@ -320,31 +446,42 @@ const (
 	finishFilter = string(openai.FinishReasonContentFilter)
 )
 
-// response checks and converts a completion; body is the raw response,
-// read for the reasoning fields that go-openai does not decode. The answer
-// is split from its reasoning (Normalize). An answer that cannot be used is
-// an *answerError in the provider's words: withheld by a filter or refused,
-// cut before any answer, or empty.
-func (c *Client) response(out openai.ChatCompletionResponse, model string, body []byte) (Response, error) {
-	if len(out.Choices) == 0 {
+// response checks and converts an answer. The answer is split from its
+// reasoning (Normalize). Usage the server did not report is estimated from
+// the text. An answer that cannot be used is an *answerError in the
+// provider's words: an error in the body or an unknown finish reason,
+// withheld by a filter or refused, cut before any answer, or empty.
+func (c *Client) response(ans *answer, r Request) (Response, error) {
+	if ans.err != "" {
+		return Response{}, &answerError{kind: KindAborted, msg: fmt.Sprintf(
+			"the provider reported an error in the answer (finish_reason %q): %s", ans.finish, c.redactor.redact(ans.err))}
+	}
+	if !ans.choices {
 		return Response{}, fmt.Errorf("%w: no choices", errInvalidResponse)
 	}
-	ch := out.Choices[0]
-	text, reasoning := Normalize(ch.Message.Content, ch.Message.ReasoningContent, reasoningField(body))
+	content, refusal := ans.content.String(), ans.refusal.String()
+	text, reasoning := Normalize(content, ans.reasoningContent.String(), ans.reasoning.String())
 	text, reasoning = c.redactor.echoed(text), c.redactor.echoed(reasoning)
 	resp := Response{
 		Text:         text,
 		Reasoning:    reasoning,
-		FinishReason: string(ch.FinishReason),
-		Model:        cmp.Or(out.Model, model),
-		Usage:        Usage{PromptTokens: out.Usage.PromptTokens, CompletionTokens: out.Usage.CompletionTokens},
+		FinishReason: ans.finish,
+		Model:        cmp.Or(ans.model, r.Model),
+	}
+	if ans.usage != nil && (ans.usage.PromptTokens > 0 || ans.usage.CompletionTokens > 0) {
+		resp.Usage = *ans.usage
+	} else {
+		resp.Usage = estimate(r.Messages, content, ans.reasoningContent.String(), ans.reasoning.String())
 	}
 	empty := strings.TrimSpace(text) == ""
 	switch {
+	case !slices.Contains(knownFinish, resp.FinishReason):
+		return Response{}, &answerError{kind: KindAborted, msg: fmt.Sprintf(
+			"the answer ended with finish_reason %q, not a finished answer; its %d bytes of text were not used", resp.FinishReason, len(text))}
 	case resp.FinishReason == finishFilter:
-		return Response{}, &answerError{kind: KindFiltered, msg: filtered(ch)}
-	case empty && ch.Message.Refusal != "":
-		return Response{}, &answerError{kind: KindFiltered, msg: fmt.Sprintf("the model refused: %q", ch.Message.Refusal)}
+		return Response{}, &answerError{kind: KindFiltered, msg: filtered(resp.FinishReason, ans.filter, refusal, content)}
+	case empty && refusal != "":
+		return Response{}, &answerError{kind: KindFiltered, msg: fmt.Sprintf("the model refused: %q", refusal)}
 	case empty && resp.Cut():
 		return Response{}, &answerError{kind: KindCut, msg: fmt.Sprintf(
 			"cut at the token limit before any answer (finish_reason %q, %d completion tokens%s): raise params.maxTokensPerResponse",
@@ -356,12 +493,24 @@ func (c *Client) response(out openai.ChatCompletionResponse, model string, body 
 	return resp, nil
 }
 
+// estimate counts tokens from the text when the server reported none.
+func estimate(msgs []Message, completion ...string) Usage {
+	n := 0
+	for _, m := range msgs {
+		n += len(m.Content)
+	}
+	out := 0
+	for _, s := range completion {
+		out += len(s)
+	}
+	return Usage{PromptTokens: estimateTokens(n), CompletionTokens: estimateTokens(out), Estimated: true}
+}
+
 // filtered describes a choice that a content filter stopped: the finish
 // reason, the filter's categories that fired, and whatever text came back.
-func filtered(ch openai.ChatCompletionChoice) string {
+func filtered(finish string, f openai.ContentFilterResults, refusal, content string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "the provider's content filter withheld the answer (finish_reason %q)", ch.FinishReason)
-	f := ch.ContentFilterResults
+	fmt.Fprintf(&b, "the provider's content filter withheld the answer (finish_reason %q)", finish)
 	var cats []string
 	for _, c := range []struct {
 		name string
@@ -377,9 +526,9 @@ func filtered(ch openai.ChatCompletionChoice) string {
 	if len(cats) > 0 {
 		fmt.Fprintf(&b, ", categories: %s", strings.Join(cats, ", "))
 	}
-	if ch.Message.Refusal != "" {
-		fmt.Fprintf(&b, ": %q", ch.Message.Refusal)
-	} else if t := strings.TrimSpace(ch.Message.Content); t != "" {
+	if refusal != "" {
+		fmt.Fprintf(&b, ": %q", refusal)
+	} else if t := strings.TrimSpace(content); t != "" {
 		fmt.Fprintf(&b, ": %q", t)
 	}
 	return b.String()
@@ -394,72 +543,63 @@ func reasoningNote(reasoning string) string {
 	return fmt.Sprintf(", %d bytes of reasoning came back alone", len(reasoning))
 }
 
-// reasoningField returns choices[0].message.reasoning from a raw response,
-// the field OpenRouter, Ollama and recent vLLM use, or "".
-func reasoningField(body []byte) string {
-	if !bytes.Contains(body, []byte(`"reasoning"`)) {
-		return ""
-	}
-	var r struct {
-		Choices []struct {
-			Message struct {
-				Reasoning *string `json:"reasoning"`
-			} `json:"message"`
-		} `json:"choices"`
-	}
-	if json.Unmarshal(body, &r) != nil || len(r.Choices) == 0 || r.Choices[0].Message.Reasoning == nil {
-		return ""
-	}
-	return *r.Choices[0].Message.Reasoning
-}
-
-// chatRequest maps r to go-openai's request. The second result asks the
-// transport to send an explicit temperature of 0, which go-openai omits.
-func (c *Client) chatRequest(r Request, rt *route) (openai.ChatCompletionRequest, bool) {
+// chatRequest maps r to go-openai's request, shaped as the server accepts
+// it (s), and the changes the doer makes to its body.
+func (c *Client) chatRequest(r Request, rt *route, s shape) (openai.ChatCompletionRequest, *bodyPatch) {
 	out := openai.ChatCompletionRequest{
 		Model:    r.Model,
 		Messages: make([]openai.ChatCompletionMessage, len(r.Messages)),
+		Stream:   rt.stream && !s.noStream,
+	}
+	if out.Stream && !s.noStreamOptions {
+		out.StreamOptions = &openai.StreamOptions{IncludeUsage: true}
 	}
 	for i, m := range r.Messages {
 		out.Messages[i] = openai.ChatCompletionMessage{Role: m.Role, Content: m.Content}
 	}
-	maxTokens := c.maxTokens
+	maxTokens := rt.maxTokens
 	if r.MaxTokens != nil {
 		maxTokens = *r.MaxTokens
 	}
-	temperature := c.temperature
+	temperature := rt.temperature
 	if r.Temperature != nil {
 		temperature = r.Temperature
 	}
-	zeroTemp := false
-	if reasoningModel(r.Model) {
-		// Reasoning models take max_completion_tokens and no sampling fields.
+	patch := &bodyPatch{extra: rt.extra, drop: s.drop}
+	if reasoningModel(r.Model) || s.maxCompletion {
 		out.MaxCompletionTokens = max(maxTokens, 0)
 	} else {
 		out.MaxTokens = max(maxTokens, 0)
-		if temperature != nil {
-			out.Temperature = float32(*temperature)
-			zeroTemp = *temperature == 0
-		}
+	}
+	if temperature != nil && !reasoningModel(r.Model) && !s.noTemperature {
+		// Reasoning models take no sampling fields.
+		out.Temperature = float32(*temperature)
+		patch.zeroTemperature = *temperature == 0
 	}
 	if r.JSON {
-		switch rt.responseFormat {
-		case "json_object":
-			out.ResponseFormat = &openai.ChatCompletionResponseFormat{Type: openai.ChatCompletionResponseFormatTypeJSONObject}
-		case "json_schema":
-			if len(r.Schema) > 0 {
-				out.ResponseFormat = &openai.ChatCompletionResponseFormat{
-					Type: openai.ChatCompletionResponseFormatTypeJSONSchema,
-					JSONSchema: &openai.ChatCompletionResponseFormatJSONSchema{
-						Name: cmp.Or(r.SchemaName, "answer"), Schema: r.Schema,
-					},
-				}
-			} else {
-				out.ResponseFormat = &openai.ChatCompletionResponseFormat{Type: openai.ChatCompletionResponseFormatTypeJSONObject}
-			}
+		out.ResponseFormat = responseFormat(cmp.Or(s.format, rt.responseFormat), r)
+	}
+	if !patch.zeroTemperature && len(patch.extra) == 0 && len(patch.drop) == 0 {
+		patch = nil
+	}
+	return out, patch
+}
+
+// responseFormat is the response_format asked of a judge: none, a JSON
+// object, or the answer's schema in strict mode.
+func responseFormat(format string, r Request) *openai.ChatCompletionResponseFormat {
+	switch {
+	case format == "json_object", format == "json_schema" && len(r.Schema) == 0:
+		return &openai.ChatCompletionResponseFormat{Type: openai.ChatCompletionResponseFormatTypeJSONObject}
+	case format == "json_schema":
+		return &openai.ChatCompletionResponseFormat{
+			Type: openai.ChatCompletionResponseFormatTypeJSONSchema,
+			JSONSchema: &openai.ChatCompletionResponseFormatJSONSchema{
+				Name: cmp.Or(r.SchemaName, "answer"), Schema: r.Schema, Strict: true,
+			},
 		}
 	}
-	return out, zeroTemp
+	return nil
 }
 
 // safeError carries a redacted message in front of a sanitized cause.

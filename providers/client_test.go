@@ -73,7 +73,7 @@ func TestCompleteReturnsAnswer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Response{Text: "hello", FinishReason: "stop", Model: "gpt-4o-2024-08-06", Usage: Usage{12, 3}}
+	want := Response{Text: "hello", FinishReason: "stop", Model: "gpt-4o-2024-08-06", Usage: Usage{PromptTokens: 12, CompletionTokens: 3}}
 	resp.Latency = 0
 	if resp != want {
 		t.Errorf("got %+v, want %+v", resp, want)
@@ -144,7 +144,7 @@ func TestRequestMapping(t *testing.T) {
 			name:       "json schema",
 			format:     "json_schema",
 			req:        Request{Participant: "a", Model: "gpt-4o", JSON: true, Schema: json.RawMessage(`{"type":"object"}`)},
-			wantFields: map[string]any{"response_format": map[string]any{"type": "json_schema", "json_schema": map[string]any{"name": "answer", "schema": map[string]any{"type": "object"}, "strict": false}}},
+			wantFields: map[string]any{"response_format": map[string]any{"type": "json_schema", "json_schema": map[string]any{"name": "answer", "schema": map[string]any{"type": "object"}, "strict": true}}},
 		},
 		{
 			name:       "json schema endpoint without a schema asks for an object",
@@ -355,7 +355,8 @@ func TestGlobalConcurrencyCap(t *testing.T) {
 		if got := srv.MaxInFlight(); got != 4 {
 			t.Errorf("max in flight = %d, want exactly the cap of 4", got)
 		}
-		// 50 calls of 100ms, 4 at a time: 13 waves.
+		// 50 calls of 100ms, 4 at a time: 13 waves. The first call for
+		// the model goes alone only until its streamed headers arrive.
 		if elapsed := time.Since(start); elapsed != 1300*time.Millisecond {
 			t.Errorf("took %v, want 1.3s", elapsed)
 		}

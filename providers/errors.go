@@ -37,6 +37,8 @@ const (
 	KindEmpty                       // 200 whose answer is empty (reasoning alone counts as empty)
 	KindCut                         // 200 cut at the token limit before any answer
 	KindFiltered                    // 200 withheld by a content filter, or a refusal
+	KindTooLarge                    // an answer longer than api.maxResponseBytes
+	KindAborted                     // 200 whose answer ended in an error (finish_reason "error" or unknown)
 )
 
 // Class is what a failure of some kind asks of the attempt loop.
@@ -75,6 +77,8 @@ var kinds = [...]struct {
 	KindEmpty:           {"empty answer", Transient},
 	KindCut:             {"token limit", Permanent},
 	KindFiltered:        {"content filter", Permanent},
+	KindTooLarge:        {"answer too large", Transient},
+	KindAborted:         {"aborted answer", Transient},
 }
 
 // String returns the kind's name, e.g. "rate limit".
@@ -142,7 +146,9 @@ func (e *Error) Unwrap() error { return e.Err }
 var errInvalidResponse = errors.New("invalid response")
 
 // answerKind reports the kinds of a 200 whose answer cannot be used.
-func answerKind(k Kind) bool { return k == KindEmpty || k == KindCut || k == KindFiltered }
+func answerKind(k Kind) bool {
+	return k == KindEmpty || k == KindCut || k == KindFiltered || k == KindAborted
+}
 
 // answerError is a 200 whose answer cannot be used, in the provider's words.
 type answerError struct {
@@ -184,7 +190,7 @@ func Classify(err error) *Error {
 		e.Kind = KindCanceled
 	case errors.Is(err, context.DeadlineExceeded):
 		e.Kind = KindTimeout
-	case errors.As(err, &apiErr):
+	case errors.As(err, &apiErr) && apiErr.HTTPStatusCode != 0:
 		e.Status = apiErr.HTTPStatusCode
 		e.Kind = statusKind(e.Status, apiErr.Message, fmt.Sprint(apiErr.Code))
 	case errors.As(err, &reqErr):
@@ -274,8 +280,11 @@ func refusedBeforeSending(err error) bool {
 // bearer tokens are removed from server-provided text, and long bodies are
 // shortened. Errors without server text are returned unchanged.
 func sanitize(err error, redact func(string) string) error {
+	// An error body go-openai could not decode as its error shape (LM
+	// Studio's {"error": "text"}) is a RequestError that may wrap an empty
+	// APIError without a status: the body says more.
 	var apiErr *openai.APIError
-	if errors.As(err, &apiErr) {
+	if errors.As(err, &apiErr) && apiErr.HTTPStatusCode != 0 {
 		c := *apiErr
 		c.Message = redact(c.Message)
 		c.InnerError = nil

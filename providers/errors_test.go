@@ -166,20 +166,36 @@ func TestRetryAfterHeader(t *testing.T) {
 	}
 }
 
-func TestWithZeroTemperature(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{`{"model":"m"}`, `{"temperature":0,"model":"m"}`},
-		{`{}`, `{"temperature":0}`},
-		{`{"temperature":0.5}`, `{"temperature":0.5}`},
-		{`[]`, `[]`},
+func TestBodyPatch(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		patch *bodyPatch
+		in    string
+		want  string
+	}{
+		{"nil keeps the bytes", nil, `{"model":"m", "x":1}`, `{"model":"m", "x":1}`},
+		{"zero temperature added", &bodyPatch{zeroTemperature: true}, `{"model":"m"}`, `{"model":"m","temperature":0}`},
+		{"set temperature kept", &bodyPatch{zeroTemperature: true}, `{"temperature":0.5}`, `{"temperature":0.5}`},
+		{"extra merged, own fields kept", &bodyPatch{extra: map[string]json.RawMessage{
+			"reasoning_effort": json.RawMessage(`"high"`), "model": json.RawMessage(`"other"`), "stream": json.RawMessage(`false`),
+		}}, `{"model":"m","stream":true}`, `{"model":"m","reasoning_effort":"high","stream":true}`},
+		{"dropped after merging", &bodyPatch{extra: map[string]json.RawMessage{"think": json.RawMessage(`true`)}, drop: []string{"think", "max_tokens"}},
+			`{"max_tokens":5,"model":"m"}`, `{"model":"m"}`},
 	}
 	for _, tt := range tests {
-		got := string(withZeroTemperature([]byte(tt.in)))
-		if got != tt.want {
-			t.Errorf("withZeroTemperature(%s) = %s, want %s", tt.in, got, tt.want)
-		}
-		if !json.Valid([]byte(got)) {
-			t.Errorf("invalid JSON %s", got)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := tt.patch.apply([]byte(tt.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tt.want {
+				t.Errorf("apply(%s) = %s, want %s", tt.in, got, tt.want)
+			}
+		})
+	}
+	if _, err := (&bodyPatch{zeroTemperature: true}).apply([]byte(`[]`)); err == nil {
+		t.Error("patching a list: no error")
 	}
 }

@@ -44,6 +44,10 @@ type Request struct {
 	// Origin says what the call is for; it names the call's raw records and
 	// shapes no answer (a journal's key leaves it out).
 	Origin Origin `json:"-"`
+	// OnText, when set, learns how many bytes of answer and reasoning each
+	// event of a streamed answer brought, as they arrive, from the calling
+	// goroutine.
+	OnText func(bytes int) `json:"-"`
 }
 
 // Origin places a call in a run: topic, node and step, as the caller names
@@ -58,6 +62,16 @@ type Origin struct {
 type Usage struct {
 	PromptTokens     int
 	CompletionTokens int
+	// CachedPromptTokens are the prompt tokens the provider served from its
+	// cache; ReasoningTokens the completion tokens spent on reasoning.
+	CachedPromptTokens int
+	ReasoningTokens    int
+	// Cost is what the provider said the call cost (OpenRouter's
+	// usage.cost), 0 if it did not say.
+	Cost float64
+	// Estimated is true when the provider reported no usage and the counts
+	// were estimated from the text.
+	Estimated bool
 }
 
 // Response is a provider-neutral chat-completion response.

@@ -99,10 +99,14 @@ var modelTextFields = map[string]bool{
 
 // redactBody redacts a raw request or response body. A JSON body keeps its
 // model text (messages and choices) as echoed keeps it and is returned
-// unchanged when nothing in it holds a key; any other body is redacted whole.
+// unchanged when nothing in it holds a key; so does each event of a stream
+// ("data: {...}" lines); any other body is redacted whole.
 func (r *redactor) redactBody(body []byte) []byte {
 	if len(body) == 0 {
 		return body
+	}
+	if bytes.HasPrefix(body, []byte("data:")) {
+		return r.redactEvents(body)
 	}
 	var v any
 	dec := json.NewDecoder(bytes.NewReader(body))
@@ -120,6 +124,25 @@ func (r *redactor) redactBody(body []byte) []byte {
 		return []byte(r.redact(string(body)))
 	}
 	return out
+}
+
+// redactEvents redacts a stream line by line, each event's JSON as
+// redactBody does.
+func (r *redactor) redactEvents(body []byte) []byte {
+	lines := bytes.SplitAfter(body, []byte("\n"))
+	for i, line := range lines {
+		payload, ok := bytes.CutPrefix(line, []byte("data:"))
+		trimmed := bytes.TrimSpace(payload)
+		switch {
+		case ok && len(trimmed) > 0 && trimmed[0] == '{':
+			end := line[len(bytes.TrimRight(line, "\r\n")):]
+			lines[i] = slices.Concat([]byte("data: "), r.redactBody(trimmed), end)
+		case ok:
+		default:
+			lines[i] = []byte(r.redact(string(line)))
+		}
+	}
+	return bytes.Join(lines, nil)
 }
 
 // redactJSON redacts the strings of v outside model text; inModel is true

@@ -10,80 +10,84 @@ import (
 
 // words holds every fixed string of the reports in one language.
 type words struct {
-	topicHeading     string // topic id, title
-	date             string
-	duration         string
-	debaters         string
-	judge            string
-	maxRounds        string
-	depthReached     string
-	depthFmt         string // depth, rounds
-	tokens           string
-	tokensFmt        string // total, prompt, completion, calls
-	failedCallsFmt   string // failed calls
-	cost             string
-	status           string
-	fellBackFrom     string // primary model
-	atNode           string // node id
-	background       string
-	annotations      string
-	coreQuestions    string
-	roundRoot        string // round
-	roundChild       string // round, node id, title
-	between          string // list of parties
-	uninvolvedFmt    string // list of parties
-	positions        string
-	rebuttals        string
-	rebuttalBy       string // party
-	triage           string
-	forcedTriage     string
-	consensus        string
-	divergencesFmt   string // count
-	uninvolved       string
-	forcedVerdicts   string
-	recommendation   string
-	verdictMissing   string
-	verdictOverLimit string
-	reasoning        string
-	modelReasoning   string // the fold of a model's reasoning beside its answer
-	none             string
-	notReached       string
-	noAnswerFmt      string // step name, error messages
-	noAnswer         string
-	judgeErrors      string
-	rawJudgment      string
-	otherErrors      string
-	missing          string // heading of the debaters missing from a step
-	conclusion       string
-	consensusPoints  string
-	verdicts         string
-	synthesis        string
-	pathOverview     string
-	summaryHeading   string
-	colID            string
-	colTopic         string
-	colStatus        string
-	colRounds        string
-	colConsensus     string
-	colDivergences   string
-	colVerdicts      string
-	colFailures      string
-	colFailedCalls   string
-	colFallbacks     string
-	colTokens        string
-	colCost          string
-	total            string
-	conclusions      string
-	incompleteFmt    string // failed nodes, interrupted nodes
-	proposedEdits    string
-	noEdits          string
-	fallbacks        string
-	fallbackFmt      string // topic, participant, from, to, node
-	noFallbacks      string
-	demo             string
-	contents         string
-	legend           string
-	listSep          string
+	topicHeading       string // topic id, title
+	date               string
+	duration           string
+	debaters           string
+	judge              string
+	maxRounds          string
+	depthReached       string
+	depthFmt           string // depth, rounds
+	tokens             string
+	tokensFmt          string // total, prompt, completion, calls
+	failedCallsFmt     string // failed calls
+	cost               string
+	status             string
+	fellBackFrom       string // primary model
+	atNode             string // node id
+	background         string
+	annotations        string
+	coreQuestions      string
+	roundRoot          string // round
+	roundChild         string // round, node id, title
+	between            string // list of parties
+	uninvolvedFmt      string // list of parties
+	positions          string
+	rebuttals          string
+	rebuttalBy         string // party
+	triage             string
+	forcedTriage       string
+	consensus          string
+	divergencesFmt     string // count
+	uninvolved         string
+	forcedVerdicts     string
+	recommendation     string
+	verdictMissing     string
+	verdictOverLimit   string
+	reasoning          string
+	modelReasoning     string // the fold of a model's reasoning beside its answer
+	none               string
+	notReached         string
+	noAnswerFmt        string // step name, error messages
+	noAnswer           string
+	judgeErrors        string
+	rawJudgment        string
+	otherErrors        string
+	missing            string // heading of the debaters missing from a step
+	conclusion         string
+	consensusPoints    string
+	verdicts           string
+	synthesis          string
+	pathOverview       string
+	summaryHeading     string
+	colID              string
+	colTopic           string
+	colStatus          string
+	colRounds          string
+	colConsensus       string
+	colDivergences     string
+	colVerdicts        string
+	colFailures        string
+	colFailedCalls     string
+	colFallbacks       string
+	colTokens          string
+	colCost            string
+	total              string
+	conclusions        string
+	incompleteFmt      string // failed nodes, interrupted nodes
+	proposedEdits      string
+	noEdits            string
+	fallbacks          string
+	fallbackFmt        string // topic, participant, from, to, node
+	noFallbacks        string
+	demo               string
+	contents           string
+	legend             string
+	listSep            string
+	cachedFmt          string
+	reasoningTokensFmt string
+	estimatedFmt       string
+	providerCostFmt    string
 	// colon follows a label before its value ("**Status:** …"), and
 	// colonSep joins a label to its value within a line ("(uninvolved: …)").
 	colon    string
@@ -147,117 +151,121 @@ type reasonRule struct {
 }
 
 var english = words{
-	topicHeading:     "Topic %s: %s",
-	date:             "Date",
-	duration:         "Duration",
-	debaters:         "Debaters",
-	judge:            "Judge",
-	maxRounds:        "Max rounds",
-	depthReached:     "Depth reached",
-	depthFmt:         "%d (round %d)",
-	tokens:           "Tokens",
-	tokensFmt:        "%s (prompt %s, completion %s) in %d calls",
-	failedCallsFmt:   ", %d failed",
-	cost:             "Cost",
-	status:           "Status",
-	fellBackFrom:     "fell back from %s",
-	atNode:           "at %s",
-	background:       "Background",
-	annotations:      "Annotations",
-	coreQuestions:    "Core questions",
-	roundRoot:        "Round %d — root",
-	roundChild:       "Round %d — divergence %s: %s",
-	between:          "Sides: %s.",
-	uninvolvedFmt:    " Uninvolved: %s.",
-	positions:        "Positions",
-	rebuttals:        "Rebuttals",
-	rebuttalBy:       "Rebuttal by %s",
-	triage:           "Judge triage",
-	forcedTriage:     "Judge's forced verdict",
-	consensus:        "Consensus",
-	divergencesFmt:   "Divergences (%d)",
-	uninvolved:       "uninvolved",
-	forcedVerdicts:   "Forced verdicts",
-	recommendation:   "Recommendation",
-	verdictMissing:   "⚠ missing: the judge gave no verdict, even after repair",
-	verdictOverLimit: "⚠ not debated: beyond this node's limit of child debates (params.maxDivergences)",
-	reasoning:        "Reasoning",
-	modelReasoning:   "The model's reasoning",
-	none:             "None.",
-	notReached:       "Not reached.",
-	noAnswerFmt:      "No %s — %s",
-	noAnswer:         "no answer recorded",
-	judgeErrors:      "Judge errors",
-	rawJudgment:      "The judge's raw answer (not valid):",
-	otherErrors:      "Errors",
-	missing:          "Missing",
-	conclusion:       "Conclusion",
-	consensusPoints:  "Consensus points",
-	verdicts:         "Verdicts",
-	synthesis:        "Synthesis",
-	pathOverview:     "Path overview",
-	summaryHeading:   "Debate summary",
-	colID:            "ID",
-	colTopic:         "Topic",
-	colStatus:        "Status",
-	colRounds:        "Rounds",
-	colConsensus:     "Consensus",
-	colDivergences:   "Divergences",
-	colVerdicts:      "Forced verdicts",
-	colFailures:      "Failed nodes",
-	colFailedCalls:   "Failed calls",
-	colFallbacks:     "Fallbacks",
-	colTokens:        "Tokens",
-	colCost:          "Cost",
-	total:            "Total",
-	conclusions:      "Topic conclusions",
-	incompleteFmt:    "Incomplete: %d failed and %d interrupted nodes; the points below are what was reached.",
-	proposedEdits:    "Proposed edits to the shared documents",
-	noEdits:          "No edits were proposed.",
-	fallbacks:        "Fallbacks",
-	fallbackFmt:      "%s: %s switched from %s to %s at %s",
-	noFallbacks:      "No participant fell back to its fallback model.",
-	demo:             "Demo: every answer here was written by the built-in scripted model; no real model was called.",
-	contents:         "Contents",
-	legend:           "Status",
-	listSep:          ", ",
-	colon:            ":",
-	colonSep:         ": ",
-	debateTitle:      "Debate %s",
-	debate:           "Debate",
-	debateType:       "Type",
-	state:            "State",
-	created:          "Created",
-	updated:          "Updated",
-	arguments:        "Arguments",
-	argumentTree:     "Argument tree",
-	noArguments:      "No arguments.",
-	replyTo:          "reply to #%d",
-	replyHidden:      "reply to an argument not shown",
-	argID:            "id %s",
-	noContent:        "(no content)",
-	stateTimeline:    "State timeline",
-	emptyTimeline:    "No arguments; the debate is %s.",
-	colSeq:           "Seq",
-	colArgument:      "Argument",
-	colBy:            "By",
-	colStateAfter:    "State after",
-	colTime:          "Time",
-	motion:           "Motion",
-	turns:            "Turns",
-	turnsFmt:         "%d of at most %d",
-	document:         "Document",
-	documentFmt:      "%s — `%s` (version %d)",
-	runStarted:       "Run started",
-	human:            "a person (rulings made through the server)",
-	motionErrorFmt:   "%s, turn %d: %s",
-	motionsHeading:   "Motions",
-	colMotion:        "Motion",
-	colState:         "State",
-	colTurns:         "Turns",
-	colArguments:     "Arguments",
-	motionDebate:     "%s (debate `%s`).",
-	finalWord:        "Final word — #%d %s by the %s",
+	topicHeading:       "Topic %s: %s",
+	date:               "Date",
+	duration:           "Duration",
+	debaters:           "Debaters",
+	judge:              "Judge",
+	maxRounds:          "Max rounds",
+	depthReached:       "Depth reached",
+	depthFmt:           "%d (round %d)",
+	tokens:             "Tokens",
+	tokensFmt:          "%s (prompt %s, completion %s) in %d calls",
+	failedCallsFmt:     ", %d failed",
+	cost:               "Cost",
+	status:             "Status",
+	fellBackFrom:       "fell back from %s",
+	atNode:             "at %s",
+	background:         "Background",
+	annotations:        "Annotations",
+	coreQuestions:      "Core questions",
+	roundRoot:          "Round %d — root",
+	roundChild:         "Round %d — divergence %s: %s",
+	between:            "Sides: %s.",
+	uninvolvedFmt:      " Uninvolved: %s.",
+	positions:          "Positions",
+	rebuttals:          "Rebuttals",
+	rebuttalBy:         "Rebuttal by %s",
+	triage:             "Judge triage",
+	forcedTriage:       "Judge's forced verdict",
+	consensus:          "Consensus",
+	divergencesFmt:     "Divergences (%d)",
+	uninvolved:         "uninvolved",
+	forcedVerdicts:     "Forced verdicts",
+	recommendation:     "Recommendation",
+	verdictMissing:     "⚠ missing: the judge gave no verdict, even after repair",
+	verdictOverLimit:   "⚠ not debated: beyond this node's limit of child debates (params.maxDivergences)",
+	reasoning:          "Reasoning",
+	modelReasoning:     "The model's reasoning",
+	none:               "None.",
+	notReached:         "Not reached.",
+	noAnswerFmt:        "No %s — %s",
+	noAnswer:           "no answer recorded",
+	judgeErrors:        "Judge errors",
+	rawJudgment:        "The judge's raw answer (not valid):",
+	otherErrors:        "Errors",
+	missing:            "Missing",
+	conclusion:         "Conclusion",
+	consensusPoints:    "Consensus points",
+	verdicts:           "Verdicts",
+	synthesis:          "Synthesis",
+	pathOverview:       "Path overview",
+	summaryHeading:     "Debate summary",
+	colID:              "ID",
+	colTopic:           "Topic",
+	colStatus:          "Status",
+	colRounds:          "Rounds",
+	colConsensus:       "Consensus",
+	colDivergences:     "Divergences",
+	colVerdicts:        "Forced verdicts",
+	colFailures:        "Failed nodes",
+	colFailedCalls:     "Failed calls",
+	colFallbacks:       "Fallbacks",
+	colTokens:          "Tokens",
+	colCost:            "Cost",
+	total:              "Total",
+	conclusions:        "Topic conclusions",
+	incompleteFmt:      "Incomplete: %d failed and %d interrupted nodes; the points below are what was reached.",
+	proposedEdits:      "Proposed edits to the shared documents",
+	noEdits:            "No edits were proposed.",
+	fallbacks:          "Fallbacks",
+	fallbackFmt:        "%s: %s switched from %s to %s at %s",
+	noFallbacks:        "No participant fell back to its fallback model.",
+	demo:               "Demo: every answer here was written by the built-in scripted model; no real model was called.",
+	contents:           "Contents",
+	legend:             "Status",
+	listSep:            ", ",
+	colon:              ":",
+	colonSep:           ": ",
+	debateTitle:        "Debate %s",
+	debate:             "Debate",
+	debateType:         "Type",
+	state:              "State",
+	created:            "Created",
+	updated:            "Updated",
+	arguments:          "Arguments",
+	argumentTree:       "Argument tree",
+	noArguments:        "No arguments.",
+	replyTo:            "reply to #%d",
+	replyHidden:        "reply to an argument not shown",
+	argID:              "id %s",
+	noContent:          "(no content)",
+	stateTimeline:      "State timeline",
+	emptyTimeline:      "No arguments; the debate is %s.",
+	colSeq:             "Seq",
+	colArgument:        "Argument",
+	colBy:              "By",
+	colStateAfter:      "State after",
+	colTime:            "Time",
+	motion:             "Motion",
+	turns:              "Turns",
+	turnsFmt:           "%d of at most %d",
+	document:           "Document",
+	documentFmt:        "%s — `%s` (version %d)",
+	runStarted:         "Run started",
+	human:              "a person (rulings made through the server)",
+	motionErrorFmt:     "%s, turn %d: %s",
+	motionsHeading:     "Motions",
+	colMotion:          "Motion",
+	colState:           "State",
+	colTurns:           "Turns",
+	colArguments:       "Arguments",
+	motionDebate:       "%s (debate `%s`).",
+	finalWord:          "Final word — #%d %s by the %s",
+	cachedFmt:          "; %s prompt tokens from the provider's cache",
+	reasoningTokensFmt: "; %s reasoning tokens",
+	estimatedFmt:       "; estimated for %d calls whose provider reported no usage",
+	providerCostFmt:    " (the providers reported %s)",
 	motionStatuses: map[tree.Status]string{
 		tree.Converged: "resolved ✓",
 		tree.Forced:    "closed by ruling",
@@ -288,118 +296,122 @@ var chineseRoles = map[protocol.Role]string{
 }
 
 var chinese = words{
-	topicHeading:     "辩题 %s：%s",
-	date:             "日期",
-	duration:         "用时",
-	debaters:         "参与模型",
-	judge:            "评审模型",
-	maxRounds:        "最大轮数",
-	depthReached:     "实际深度",
-	depthFmt:         "%d（第 %d 轮）",
-	tokens:           "Token 用量",
-	tokensFmt:        "%s（提示 %s，生成 %s），共 %d 次调用",
-	failedCallsFmt:   "，失败 %d 次",
-	cost:             "费用",
-	status:           "状态",
-	fellBackFrom:     "回退自 %s",
-	atNode:           "于 %s",
-	background:       "背景",
-	annotations:      "补充说明",
-	coreQuestions:    "核心问题",
-	roundRoot:        "第 %d 轮 — 根议题",
-	roundChild:       "第 %d 轮 — 分歧 %s：%s",
-	between:          "争议方：%s。",
-	uninvolvedFmt:    "未站队：%s。",
-	positions:        "立场",
-	rebuttals:        "反驳",
-	rebuttalBy:       "%s 的反驳",
-	triage:           "裁判搜集",
-	forcedTriage:     "裁判强制裁决",
-	consensus:        "合意",
-	divergencesFmt:   "分歧 (%d 个)",
-	uninvolved:       "未站队",
-	forcedVerdicts:   "强制裁决",
-	recommendation:   "裁判推荐",
-	verdictMissing:   "⚠ 缺失：修复后裁判仍未给出裁决",
-	verdictOverLimit: "⚠ 未辩论：超出本节点子辩论的上限（params.maxDivergences）",
-	reasoning:        "理由",
-	modelReasoning:   "模型的推理过程",
-	none:             "无。",
-	notReached:       "未进行。",
-	noAnswerFmt:      "缺少%s — %s",
-	noAnswer:         "未收到回答",
-	judgeErrors:      "裁判错误",
-	rawJudgment:      "裁判的原始回答（无效）：",
-	otherErrors:      "错误",
-	missing:          "缺席",
-	conclusion:       "最终结论",
-	consensusPoints:  "合意要点",
-	verdicts:         "裁决要点",
-	synthesis:        "总结",
-	pathOverview:     "辩论路径概览",
-	summaryHeading:   "辩论汇总",
-	colID:            "编号",
-	colTopic:         "议题",
-	colStatus:        "状态",
-	colRounds:        "轮数",
-	colConsensus:     "合意数",
-	colDivergences:   "分歧数",
-	colVerdicts:      "强制裁决",
-	colFailures:      "失败节点",
-	colFailedCalls:   "失败调用",
-	colFallbacks:     "回退",
-	colTokens:        "Token",
-	colCost:          "费用",
-	total:            "合计",
-	conclusions:      "各议题结论",
-	incompleteFmt:    "未完成：失败节点 %d 个，中断节点 %d 个；以下为已得出的结论。",
-	proposedEdits:    "需要更新到共享文档的内容",
-	noEdits:          "未提出修改建议。",
-	fallbacks:        "模型回退",
-	fallbackFmt:      "%s：%s 从 %s 回退到 %s（于 %s）",
-	noFallbacks:      "没有参与者回退到备用模型。",
-	demo:             "演示：本报告中的所有回答均由内置的脚本模型生成，未调用任何真实模型。",
-	contents:         "目录",
-	legend:           "状态",
-	listSep:          "、",
-	colon:            "：",
-	colonSep:         "：",
-	debateTitle:      "辩论 %s",
-	debate:           "辩论",
-	debateType:       "类型",
-	state:            "辩论状态",
-	created:          "创建时间",
-	updated:          "更新时间",
-	arguments:        "论点",
-	argumentTree:     "论点树",
-	noArguments:      "没有论点。",
-	replyTo:          "回复 #%d",
-	replyHidden:      "回复一条未显示的论点",
-	argID:            "编号 %s",
-	noContent:        "（无内容）",
-	stateTimeline:    "状态时间线",
-	emptyTimeline:    "没有论点；辩论状态为%s。",
-	colSeq:           "序号",
-	colArgument:      "论点",
-	colBy:            "发言方",
-	colStateAfter:    "之后状态",
-	colTime:          "时间",
-	motion:           "动议",
-	turns:            "轮次",
-	turnsFmt:         "%d（最多 %d）",
-	document:         "文档",
-	documentFmt:      "%s — `%s`（第 %d 版）",
-	runStarted:       "运行开始",
-	human:            "真人（通过服务器作出裁决）",
-	motionErrorFmt:   "%s第 %d 轮：%s",
-	motionsHeading:   "动议",
-	colMotion:        "动议",
-	colState:         "辩论状态",
-	colTurns:         "轮次",
-	colArguments:     "论点数",
-	motionDebate:     "%s（辩论 `%s`）。",
-	finalWord:        "最终发言 — #%d %s（%s）",
-	roles:            chineseRoles,
+	topicHeading:       "辩题 %s：%s",
+	date:               "日期",
+	duration:           "用时",
+	debaters:           "参与模型",
+	judge:              "评审模型",
+	maxRounds:          "最大轮数",
+	depthReached:       "实际深度",
+	depthFmt:           "%d（第 %d 轮）",
+	tokens:             "Token 用量",
+	tokensFmt:          "%s（提示 %s，生成 %s），共 %d 次调用",
+	failedCallsFmt:     "，失败 %d 次",
+	cost:               "费用",
+	status:             "状态",
+	fellBackFrom:       "回退自 %s",
+	atNode:             "于 %s",
+	background:         "背景",
+	annotations:        "补充说明",
+	coreQuestions:      "核心问题",
+	roundRoot:          "第 %d 轮 — 根议题",
+	roundChild:         "第 %d 轮 — 分歧 %s：%s",
+	between:            "争议方：%s。",
+	uninvolvedFmt:      "未站队：%s。",
+	positions:          "立场",
+	rebuttals:          "反驳",
+	rebuttalBy:         "%s 的反驳",
+	triage:             "裁判搜集",
+	forcedTriage:       "裁判强制裁决",
+	consensus:          "合意",
+	divergencesFmt:     "分歧 (%d 个)",
+	uninvolved:         "未站队",
+	forcedVerdicts:     "强制裁决",
+	recommendation:     "裁判推荐",
+	verdictMissing:     "⚠ 缺失：修复后裁判仍未给出裁决",
+	verdictOverLimit:   "⚠ 未辩论：超出本节点子辩论的上限（params.maxDivergences）",
+	reasoning:          "理由",
+	modelReasoning:     "模型的推理过程",
+	none:               "无。",
+	notReached:         "未进行。",
+	noAnswerFmt:        "缺少%s — %s",
+	noAnswer:           "未收到回答",
+	judgeErrors:        "裁判错误",
+	rawJudgment:        "裁判的原始回答（无效）：",
+	otherErrors:        "错误",
+	missing:            "缺席",
+	conclusion:         "最终结论",
+	consensusPoints:    "合意要点",
+	verdicts:           "裁决要点",
+	synthesis:          "总结",
+	pathOverview:       "辩论路径概览",
+	summaryHeading:     "辩论汇总",
+	colID:              "编号",
+	colTopic:           "议题",
+	colStatus:          "状态",
+	colRounds:          "轮数",
+	colConsensus:       "合意数",
+	colDivergences:     "分歧数",
+	colVerdicts:        "强制裁决",
+	colFailures:        "失败节点",
+	colFailedCalls:     "失败调用",
+	colFallbacks:       "回退",
+	colTokens:          "Token",
+	colCost:            "费用",
+	total:              "合计",
+	conclusions:        "各议题结论",
+	incompleteFmt:      "未完成：失败节点 %d 个，中断节点 %d 个；以下为已得出的结论。",
+	proposedEdits:      "需要更新到共享文档的内容",
+	noEdits:            "未提出修改建议。",
+	fallbacks:          "模型回退",
+	fallbackFmt:        "%s：%s 从 %s 回退到 %s（于 %s）",
+	noFallbacks:        "没有参与者回退到备用模型。",
+	demo:               "演示：本报告中的所有回答均由内置的脚本模型生成，未调用任何真实模型。",
+	contents:           "目录",
+	legend:             "状态",
+	listSep:            "、",
+	colon:              "：",
+	colonSep:           "：",
+	debateTitle:        "辩论 %s",
+	debate:             "辩论",
+	debateType:         "类型",
+	state:              "辩论状态",
+	created:            "创建时间",
+	updated:            "更新时间",
+	arguments:          "论点",
+	argumentTree:       "论点树",
+	noArguments:        "没有论点。",
+	replyTo:            "回复 #%d",
+	replyHidden:        "回复一条未显示的论点",
+	argID:              "编号 %s",
+	noContent:          "（无内容）",
+	stateTimeline:      "状态时间线",
+	emptyTimeline:      "没有论点；辩论状态为%s。",
+	colSeq:             "序号",
+	colArgument:        "论点",
+	colBy:              "发言方",
+	colStateAfter:      "之后状态",
+	colTime:            "时间",
+	motion:             "动议",
+	turns:              "轮次",
+	turnsFmt:           "%d（最多 %d）",
+	document:           "文档",
+	documentFmt:        "%s — `%s`（第 %d 版）",
+	runStarted:         "运行开始",
+	human:              "真人（通过服务器作出裁决）",
+	motionErrorFmt:     "%s第 %d 轮：%s",
+	motionsHeading:     "动议",
+	colMotion:          "动议",
+	colState:           "辩论状态",
+	colTurns:           "轮次",
+	colArguments:       "论点数",
+	motionDebate:       "%s（辩论 `%s`）。",
+	finalWord:          "最终发言 — #%d %s（%s）",
+	roles:              chineseRoles,
+	cachedFmt:          "；其中 %s 个提示 token 来自服务方缓存",
+	reasoningTokensFmt: "；推理 token %s",
+	estimatedFmt:       "；%d 次调用的服务方未报告用量，为估算值",
+	providerCostFmt:    "（服务方报告 %s）",
 	states: map[protocol.State]string{
 		protocol.AwaitingOpponent:    "等待反方",
 		protocol.AwaitingProposer:    "等待提议方",

@@ -134,10 +134,23 @@ func (r *report) usageLines(u tree.Usage) {
 		if u.Failures > 0 {
 			s += fmt.Sprintf(r.w.failedCallsFmt, u.Failures)
 		}
+		if u.CachedPromptTokens > 0 {
+			s += fmt.Sprintf(r.w.cachedFmt, groupDigits(u.CachedPromptTokens))
+		}
+		if u.ReasoningTokens > 0 {
+			s += fmt.Sprintf(r.w.reasoningTokensFmt, groupDigits(u.ReasoningTokens))
+		}
+		if u.EstimatedCalls > 0 {
+			s += fmt.Sprintf(r.w.estimatedFmt, u.EstimatedCalls)
+		}
 		r.headerLine(r.w.tokens, s)
 	}
 	if u.Cost > 0 {
-		r.headerLine(r.w.cost, formatCost(u.Cost))
+		c := formatCost(u.Cost)
+		if u.ProviderCost > 0 && u.ProviderCost != u.Cost {
+			c += fmt.Sprintf(r.w.providerCostFmt, formatCost(u.ProviderCost))
+		}
+		r.headerLine(r.w.cost, c)
 	}
 }
 

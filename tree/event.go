@@ -19,6 +19,13 @@ const (
 	// short by an interrupt: it is retried, handed to the fallback or ends
 	// its call. It follows the attempt's CallFailed.
 	AttemptFailed EventKind = "attempt_failed"
+	// CallProgress reports text of a streamed answer as it arrives: its
+	// Usage.CompletionTokens estimates the tokens received since the last
+	// one. Before its CallFinished or CallFailed a call takes back what it
+	// reported this way with one CallProgress of the negative sum, so that
+	// adding every event's tokens counts each call once, as its provider
+	// reported it.
+	CallProgress EventKind = "call_progress"
 )
 
 // EventKey is the key of the log attribute by which a log record names the
@@ -37,7 +44,7 @@ type Event struct {
 	Participant string
 	Step        Step
 	Model       string
-	Usage       Usage     // tokens of a finished call
+	Usage       Usage     // tokens of a finished call, or received so far (CallProgress)
 	Status      Status    // of a finished node or topic
 	Err         string    // of a failed call or node, secrets already removed
 	Fallback    *Fallback // of a fallback event

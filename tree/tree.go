@@ -83,23 +83,37 @@ func (p Participant) Name() string {
 // Usage counts tokens and attempts: Calls those that were answered,
 // Failures those that failed (a call retried twice that then succeeds counts
 // one call and two failures). Cost is in the currency of the configured
-// price table and is zero when no price is known.
+// price table, or what the providers reported for models without a price,
+// and is zero when neither is known. CachedPromptTokens (served from the
+// provider's cache) are part of PromptTokens and ReasoningTokens part of
+// CompletionTokens; EstimatedCalls counts the calls whose provider reported
+// no usage, so that their tokens were estimated from the text.
 type Usage struct {
-	PromptTokens     int     `json:"promptTokens"`
-	CompletionTokens int     `json:"completionTokens"`
-	Calls            int     `json:"calls"`
-	Failures         int     `json:"failures,omitempty"`
-	Cost             float64 `json:"cost,omitempty"`
+	PromptTokens       int     `json:"promptTokens"`
+	CompletionTokens   int     `json:"completionTokens"`
+	CachedPromptTokens int     `json:"cachedPromptTokens,omitempty"`
+	ReasoningTokens    int     `json:"reasoningTokens,omitempty"`
+	Calls              int     `json:"calls"`
+	EstimatedCalls     int     `json:"estimatedCalls,omitempty"`
+	Failures           int     `json:"failures,omitempty"`
+	Cost               float64 `json:"cost,omitempty"`
+	// ProviderCost is what the providers reported the calls cost
+	// (OpenRouter's usage.cost), whatever the price table says.
+	ProviderCost float64 `json:"providerCost,omitempty"`
 }
 
 // Add returns the sum of u and v.
 func (u Usage) Add(v Usage) Usage {
 	return Usage{
-		PromptTokens:     u.PromptTokens + v.PromptTokens,
-		CompletionTokens: u.CompletionTokens + v.CompletionTokens,
-		Calls:            u.Calls + v.Calls,
-		Failures:         u.Failures + v.Failures,
-		Cost:             u.Cost + v.Cost,
+		PromptTokens:       u.PromptTokens + v.PromptTokens,
+		CompletionTokens:   u.CompletionTokens + v.CompletionTokens,
+		CachedPromptTokens: u.CachedPromptTokens + v.CachedPromptTokens,
+		ReasoningTokens:    u.ReasoningTokens + v.ReasoningTokens,
+		Calls:              u.Calls + v.Calls,
+		EstimatedCalls:     u.EstimatedCalls + v.EstimatedCalls,
+		Failures:           u.Failures + v.Failures,
+		Cost:               u.Cost + v.Cost,
+		ProviderCost:       u.ProviderCost + v.ProviderCost,
 	}
 }
 
@@ -273,6 +287,16 @@ type Topic struct {
 	FinishedAt time.Time `json:"finishedAt,omitzero"`
 }
 
+// Adaptation is a parameter a server refused for a model, and what was
+// sent instead for the rest of the run.
+type Adaptation struct {
+	Endpoint string `json:"endpoint"`
+	Model    string `json:"model"`
+	Param    string `json:"param"`
+	Change   string `json:"change"`
+	Reason   string `json:"reason"`
+}
+
 // Run is a whole batch run: what was configured and what every topic reached.
 type Run struct {
 	SchemaVersion int             `json:"schemaVersion"`
@@ -289,6 +313,9 @@ type Run struct {
 	// Motions are the run's protocol debates, in config order.
 	Motions []Motion `json:"motions,omitempty"`
 	Usage   Usage    `json:"usage"`
+	// Adaptations are the parameters servers refused and what was sent
+	// instead for the rest of the run.
+	Adaptations []Adaptation `json:"adaptations,omitempty"`
 	// Edits holds the judge's proposed edits to the shared-context documents.
 	Edits string `json:"edits,omitempty"`
 	// Shard is set when the run played one slice of its selection

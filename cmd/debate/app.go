@@ -51,7 +51,7 @@ const (
 // commandGroups lists every command under its heading; help stays last.
 func commandGroups() []group {
 	return []group{
-		{groupBatch, []*command{runCommand(), mergeCommand(), validateCommand()}},
+		{groupBatch, []*command{runCommand(), mergeCommand(), validateCommand(), checkCommand()}},
 		{groupServer, []*command{serveCommand(), openCommand(), guideCommand()}},
 		{groupAgents, []*command{generateIDCommand(), createCommand(), getContextCommand(),
 			submitCommand(), appealCommand(), requestCompletionCommand(), rulingCommand(),

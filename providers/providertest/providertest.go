@@ -20,7 +20,11 @@ type (
 	Message = scripted.Message
 	Reply   = scripted.Reply
 	Option  = scripted.Option
+	Refusal = scripted.Refusal
 )
+
+// StatusGatewayTimeout is Cloudflare's 524.
+const StatusGatewayTimeout = scripted.StatusGatewayTimeout
 
 // The replies and options of the scripted model.
 var (
@@ -41,6 +45,13 @@ var (
 	WithDefault           = scripted.WithDefault
 	WithScript            = scripted.WithScript
 	WithoutLog            = scripted.WithoutLog
+	WithGateway           = scripted.WithGateway
+	RefuseMaxTokens       = scripted.RefuseMaxTokens
+	RefuseTemperature     = scripted.RefuseTemperature
+	RefuseJSONObject      = scripted.RefuseJSONObject
+	RefuseStream          = scripted.RefuseStream
+	RefuseKey             = scripted.RefuseKey
+	UnknownModel          = scripted.UnknownModel
 )
 
 // Server is the scripted model with a socket server for one test.

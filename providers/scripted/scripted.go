@@ -15,10 +15,10 @@
 package scripted
 
 import (
-	"bytes"
 	"cmp"
 	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -53,6 +53,8 @@ type Call struct {
 	MaxCompletionTokens int      // max_completion_tokens, 0 if absent
 	Temperature         *float64 // nil if absent
 	ResponseFormat      string   // response_format.type, "" if absent
+	Stream              bool     // "stream": true
+	IncludeUsage        bool     // stream_options.include_usage
 	Body                []byte   // the raw request body
 }
 
@@ -107,6 +109,30 @@ type Reply struct {
 	// EchoAuthorization appends the request's Authorization header to the
 	// body; it exists to test that clients redact keys.
 	EchoAuthorization bool
+
+	// Streamed answers (see stream.go). A streamed request gets its headers
+	// at once, then KeepAlives SSE comments (": OPENROUTER PROCESSING"),
+	// then, after Delay, the answer in chunks of ChunkBytes (0: 16) with
+	// ChunkDelay between them, and a usage chunk when asked for.
+	KeepAlives int
+	ChunkBytes int
+	ChunkDelay time.Duration
+	// IgnoreStream answers a streamed request with one JSON body, as some
+	// servers do.
+	IgnoreStream bool
+	// NoUsage sends no usage, streamed or not.
+	NoUsage bool
+	// CachedTokens, ReasoningTokens and Cost are reported in the usage
+	// (prompt_tokens_details, completion_tokens_details, OpenRouter's cost).
+	CachedTokens    int
+	ReasoningTokens int
+	Cost            float64
+	// StreamError ends a streamed answer with OpenRouter's mid-stream error:
+	// an "error" object and finish_reason "error" after the text so far.
+	StreamError string
+	// Endless sends a body that never ends: an answer (status 200, streamed
+	// or not) or an error body (status 400 or more).
+	Endless bool
 }
 
 // Text returns a 200 reply with the given content.
@@ -215,7 +241,10 @@ type Server struct {
 	def     *Reply
 	nolog   bool
 
+	gateway time.Duration
+
 	mu       sync.Mutex
+	refusals map[string][]Refusal
 	script   func(Call) Reply
 	queues   map[string][]Reply // by model; "" for any model
 	rules    []rule
@@ -239,6 +268,7 @@ func (c *counter) enter() {
 func New(opts ...Option) *Server {
 	s := &Server{
 		queues:   map[string][]Reply{},
+		refusals: map[string][]Refusal{},
 		attempts: map[[32]byte]int{},
 		byModel:  map[string]*counter{},
 		byPath:   map[string]*counter{},
@@ -354,6 +384,10 @@ type wireRequest struct {
 	ResponseFormat      *struct {
 		Type string `json:"type"`
 	} `json:"response_format"`
+	Stream        bool `json:"stream"`
+	StreamOptions *struct {
+		IncludeUsage bool `json:"include_usage"`
+	} `json:"stream_options"`
 }
 
 // ServeHTTP serves POST .../chat/completions.
@@ -381,6 +415,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		MaxTokens:           wr.MaxTokens,
 		MaxCompletionTokens: wr.MaxCompletionTokens,
 		Temperature:         wr.Temperature,
+		Stream:              wr.Stream,
+		IncludeUsage:        wr.StreamOptions != nil && wr.StreamOptions.IncludeUsage,
 		Body:                body,
 	}
 	if wr.ResponseFormat != nil {
@@ -388,16 +424,33 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 
 	reply := s.enter(&call)
-	defer s.leave(call)
+	// The call leaves the count before its last bytes are written: a
+	// client may finish as soon as it has them.
+	leave := sync.OnceFunc(func() { s.leave(call) })
+	defer leave()
 
-	if d := s.latency + reply.Delay; d > 0 {
-		t := time.NewTimer(d)
-		select {
-		case <-t.C:
-		case <-r.Context().Done():
-			t.Stop()
+	streamed := call.Stream && !reply.IgnoreStream && !reply.CutConnection && reply.RawBody == "" && cmp.Or(reply.Status, 200) < 400
+	d := s.latency + reply.Delay
+	if streamed {
+		s.writeStream(w, r, call, reply, d, leave)
+		return
+	}
+	if s.gateway > 0 && d >= s.gateway {
+		// The gateway in front gives up on a response not started in time.
+		if !wait(r, s.gateway) {
 			return
 		}
+		w.Header().Set("Content-Type", "text/plain; charset=UTF-8")
+		w.WriteHeader(StatusGatewayTimeout)
+		io.WriteString(w, "error code: 524")
+		return
+	}
+	if !wait(r, d) {
+		return
+	}
+	if reply.Endless {
+		writeEndless(w, reply, false)
+		return
 	}
 	if reply.CutConnection {
 		cut(w)
@@ -413,8 +466,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if reply.EchoAuthorization {
 		echo = " (authorization: " + auth + ")"
 	}
+	leave()
 	switch {
 	case reply.RawBody != "":
+		if w.Header().Get("Content-Type") == "" && json.Valid([]byte(reply.RawBody)) {
+			w.Header().Set("Content-Type", "application/json")
+		}
 		w.WriteHeader(status)
 		io.WriteString(w, reply.RawBody+echo)
 	case status >= 400:
@@ -440,14 +497,14 @@ func (s *Server) enter(c *Call) Reply {
 	}
 
 	var reply func(Call) Reply
-	if q := s.queues[c.Model]; len(q) > 0 {
-		r := q[0]
-		s.queues[c.Model] = q[1:]
-		reply = func(Call) Reply { return r }
-	} else if q := s.queues[""]; len(q) > 0 {
-		r := q[0]
-		s.queues[""] = q[1:]
-		reply = func(Call) Reply { return r }
+	for _, ref := range s.refusals[c.Model] {
+		if r, ok := ref(*c); ok {
+			reply = func(Call) Reply { return r }
+			break
+		}
+	}
+	if reply == nil {
+		reply = s.dequeue(c.Model)
 	}
 	if reply == nil {
 		for _, rl := range s.rules {
@@ -471,6 +528,19 @@ func (s *Server) enter(c *Call) Reply {
 	s.mu.Unlock()
 	// The reply function runs unlocked so that it may call the Server.
 	return reply(*c)
+}
+
+// dequeue takes the next queued reply for model, or for any model; s.mu is
+// held.
+func (s *Server) dequeue(model string) func(Call) Reply {
+	for _, m := range []string{model, ""} {
+		if q := s.queues[m]; len(q) > 0 {
+			r := q[0]
+			s.queues[m] = q[1:]
+			return func(Call) Reply { return r }
+		}
+	}
+	return nil
 }
 
 func (s *Server) leave(c Call) {
@@ -526,9 +596,16 @@ type wireChoice struct {
 }
 
 type wireUsage struct {
-	PromptTokens     int `json:"prompt_tokens"`
-	CompletionTokens int `json:"completion_tokens"`
-	TotalTokens      int `json:"total_tokens"`
+	PromptTokens        int `json:"prompt_tokens"`
+	CompletionTokens    int `json:"completion_tokens"`
+	TotalTokens         int `json:"total_tokens"`
+	PromptTokensDetails *struct {
+		CachedTokens int `json:"cached_tokens"`
+	} `json:"prompt_tokens_details,omitempty"`
+	CompletionTokensDetails *struct {
+		ReasoningTokens int `json:"reasoning_tokens"`
+	} `json:"completion_tokens_details,omitempty"`
+	Cost *float64 `json:"cost,omitempty"`
 }
 
 type wireResponse struct {
@@ -537,19 +614,10 @@ type wireResponse struct {
 	Created int64        `json:"created"`
 	Model   string       `json:"model"`
 	Choices []wireChoice `json:"choices"`
-	Usage   wireUsage    `json:"usage"`
+	Usage   *wireUsage   `json:"usage,omitempty"`
 }
 
 func writeCompletion(w http.ResponseWriter, c Call, r Reply, echo string) {
-	prompt := r.PromptTokens
-	if prompt == 0 {
-		n := 0
-		for _, m := range c.Messages {
-			n += len(m.Content)
-		}
-		prompt = tokens(n)
-	}
-	completion := cmp.Or(r.CompletionTokens, tokens(len(r.Text)+len(r.ReasoningContent)+len(r.Reasoning)))
 	resp := wireResponse{
 		ID:      fmt.Sprintf("chatcmpl-%d", c.Seq),
 		Object:  "chat.completion",
@@ -562,7 +630,7 @@ func writeCompletion(w http.ResponseWriter, c Call, r Reply, echo string) {
 			},
 			FinishReason: cmp.Or(r.FinishReason, "stop"),
 		}},
-		Usage: wireUsage{PromptTokens: prompt, CompletionTokens: completion, TotalTokens: prompt + completion},
+		Usage: usage(c, r),
 	}
 	w.Header().Set("Content-Type", "application/json")
 	json.NewEncoder(w).Encode(resp)
@@ -599,6 +667,53 @@ func errorType(status int) string {
 	}
 }
 
+// usage is the usage a reply reports, nil for none.
+func usage(c Call, r Reply) *wireUsage {
+	if r.NoUsage {
+		return nil
+	}
+	prompt := r.PromptTokens
+	if prompt == 0 {
+		n := 0
+		for _, m := range c.Messages {
+			n += len(m.Content)
+		}
+		prompt = tokens(n)
+	}
+	completion := cmp.Or(r.CompletionTokens, tokens(len(r.Text)+len(r.ReasoningContent)+len(r.Reasoning)))
+	u := &wireUsage{PromptTokens: prompt, CompletionTokens: completion, TotalTokens: prompt + completion}
+	if r.CachedTokens > 0 {
+		u.PromptTokensDetails = &struct {
+			CachedTokens int `json:"cached_tokens"`
+		}{r.CachedTokens}
+	}
+	if r.ReasoningTokens > 0 {
+		u.CompletionTokensDetails = &struct {
+			ReasoningTokens int `json:"reasoning_tokens"`
+		}{r.ReasoningTokens}
+	}
+	if r.Cost > 0 {
+		u.Cost = &r.Cost
+	}
+	return u
+}
+
+// wait holds a reply back for d; it reports false when the client went
+// away first.
+func wait(r *http.Request, d time.Duration) bool {
+	if d <= 0 {
+		return true
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-r.Context().Done():
+		return false
+	}
+}
+
 // cut drops the connection: a hijack and close on a socket, a transport
 // error in memory.
 func cut(w http.ResponseWriter) {
@@ -615,33 +730,47 @@ func cut(w http.ResponseWriter) {
 	panic(http.ErrAbortHandler)
 }
 
-// memTransport serves requests with the fake without a socket.
+// memTransport serves requests with the fake without a socket. The
+// response returns as soon as the handler starts writing, and its body
+// streams what the handler writes, so that streamed answers arrive piece by
+// piece.
 type memTransport struct{ s *Server }
 
 // errCut is what the in-memory transport returns for a cut connection.
 var errCut = fmt.Errorf("scripted: connection closed by peer: %w", io.ErrUnexpectedEOF)
 
+// errClientClosed ends a handler's writes once the client closed the body.
+var errClientClosed = errors.New("scripted: the client closed the response body")
+
 func (m memTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if req.Body != nil {
-		defer req.Body.Close()
-	}
-	w := &memWriter{header: http.Header{}}
+	pr, pw := io.Pipe()
+	w := &memWriter{header: http.Header{}, pw: pw, started: make(chan struct{})}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
+		if req.Body != nil {
+			defer req.Body.Close()
+		}
 		m.s.ServeHTTP(w, req)
+		w.start()
+		if err := req.Context().Err(); err != nil {
+			pw.CloseWithError(err)
+			return
+		}
+		pw.Close()
 	}()
 	select {
+	case <-w.started:
 	case <-done:
-	case <-req.Context().Done():
-		// The handler watches the same context and ends promptly.
-		<-done
-	}
-	if err := req.Context().Err(); err != nil {
-		return nil, err
 	}
 	if w.cut {
+		<-done
 		return nil, errCut
+	}
+	if err := req.Context().Err(); err != nil {
+		pr.CloseWithError(errClientClosed)
+		<-done
+		return nil, err
 	}
 	status := cmp.Or(w.status, http.StatusOK)
 	return &http.Response{
@@ -650,19 +779,38 @@ func (m memTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		Proto:         "HTTP/1.1",
 		ProtoMajor:    1,
 		ProtoMinor:    1,
-		Header:        w.header,
-		Body:          io.NopCloser(bytes.NewReader(w.body.Bytes())),
-		ContentLength: int64(w.body.Len()),
+		Header:        w.header.Clone(),
+		Body:          &memBody{pr: pr, done: done},
+		ContentLength: -1,
 		Request:       req,
 	}, nil
 }
 
-type memWriter struct {
-	header http.Header
-	status int
-	body   bytes.Buffer
-	cut    bool
+// memBody is the client's end of the pipe; closing it ends the handler's
+// writes and waits for the handler to return.
+type memBody struct {
+	pr   *io.PipeReader
+	done chan struct{}
 }
+
+func (b *memBody) Read(p []byte) (int, error) { return b.pr.Read(p) }
+
+func (b *memBody) Close() error {
+	b.pr.CloseWithError(errClientClosed)
+	<-b.done
+	return nil
+}
+
+type memWriter struct {
+	header  http.Header
+	status  int
+	pw      *io.PipeWriter
+	cut     bool
+	once    sync.Once
+	started chan struct{}
+}
+
+func (w *memWriter) start() { w.once.Do(func() { close(w.started) }) }
 
 func (w *memWriter) Header() http.Header { return w.header }
 
@@ -676,5 +824,14 @@ func (w *memWriter) Write(b []byte) (int, error) {
 	if w.status == 0 {
 		w.status = http.StatusOK
 	}
-	return w.body.Write(b)
+	w.start()
+	return w.pw.Write(b)
+}
+
+// Flush sends the headers.
+func (w *memWriter) Flush() {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	w.start()
 }

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/providers"
+)
+
+// checkOptions are the flags of "debate check".
+type checkOptions struct {
+	noArgs
+	config string
+	json   bool
+}
+
+// checkReport is what "debate check --json" prints.
+type checkReport struct {
+	Version int                  `json:"version"`
+	OK      bool                 `json:"ok"`
+	Results []providers.CheckRow `json:"results"`
+}
+
+func checkCommand() *command {
+	return &command{
+		name: "check", summary: "try each endpoint and model of a config once",
+		help: help{
+			about: `Make one tiny streamed call per distinct endpoint and model of a config
+(primaries and fallbacks), all in parallel, and print per participant and
+model: the endpoint's host, the result (ok, key refused, model not found,
+parameter adapted, no streaming, timeout, ...) and the latency. No key is
+printed.`,
+			usage:    "  debate check --config <file.jsonc> [--json]\n",
+			examples: "  debate check --config debate.jsonc\n  debate check --config debate.jsonc --json\n",
+			exits: `  0  every participant has a usable model (its primary or its fallback)
+  1  at least one participant has none
+  2  the config has problems, the file is missing, or the flags are wrong
+`,
+		},
+		options: func() options { return &checkOptions{} },
+	}
+}
+
+func (o *checkOptions) flags(fs *pflag.FlagSet) {
+	fs.StringVarP(&o.config, "config", "c", "", "config file (JSONC) whose endpoints and models to try (required)")
+	fs.BoolVar(&o.json, "json", false, "print the results as JSON")
+}
+
+func (o *checkOptions) run(e *env) error {
+	cfg, err := e.loadConfig(o.config, configs.Options{Getenv: e.getenv})
+	if err != nil {
+		return err
+	}
+	ctx, stop := e.interruptible(nil)
+	defer stop()
+	rows, err := providers.Check(ctx, cfg, providers.CheckOptions{})
+	if ctx.Err() != nil {
+		return interruptedError{err: ctx.Err()}
+	}
+	if err != nil {
+		return err
+	}
+	ok := providers.Usable(rows)
+	if o.json {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(checkReport{Version: 1, OK: ok, Results: rows}); err != nil {
+			return err
+		}
+	} else {
+		printCheck(e, rows)
+	}
+	if !ok {
+		return exitStatus(exitFailed)
+	}
+	return nil
+}
+
+// printCheck writes the results as a table, failures' details below it.
+func printCheck(e *env, rows []providers.CheckRow) {
+	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "PARTICIPANT\tMODEL\tENDPOINT\tRESULT\tLATENCY")
+	for _, r := range rows {
+		model := r.Model
+		if r.Fallback {
+			model += " (fallback)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%v\n", r.Participant, model, r.Host, r.Result, r.Latency.Round(time.Millisecond))
+	}
+	tw.Flush()
+	for _, r := range rows {
+		if r.Detail != "" {
+			fmt.Fprintf(e.stdout, "\n%s, %s: %s", r.Participant, r.Model, r.Detail)
+		}
+	}
+	fmt.Fprintln(e.stdout)
+}

@@ -1,0 +1,268 @@
+package scripted
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// StatusGatewayTimeout is Cloudflare's 524: the origin did not start its
+// response in time.
+const StatusGatewayTimeout = 524
+
+// WithGateway puts a gateway in front of the fake that answers 524 ("error
+// code: 524", as Cloudflare does) to any response not started within d. A
+// streamed answer starts at once (its headers), so only answers in one
+// piece that take d or longer are cut.
+func WithGateway(d time.Duration) Option { return func(s *Server) { s.gateway = d } }
+
+// A Refusal answers a call the way a server refuses a parameter it does not
+// support, or reports false when the call does not use it.
+type Refusal func(Call) (Reply, bool)
+
+// Refuse makes the fake refuse, for model, calls that use what refusals
+// name, before any queued reply or rule; the first refusal that applies
+// answers.
+func (s *Server) Refuse(model string, refusals ...Refusal) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.refusals[model] = append(s.refusals[model], refusals...)
+}
+
+// badParam is OpenAI's 400 for a parameter or value a model does not take.
+func badParam(param, code, msg string) Reply {
+	r := Reply{Status: http.StatusBadRequest, Code: code, Text: msg}
+	r.RawBody = fmt.Sprintf(`{"error":{"message":%q,"type":"invalid_request_error","param":%q,"code":%q}}`, msg, param, code)
+	r.Headers = http.Header{"Content-Type": {"application/json"}}
+	return r
+}
+
+// RefuseMaxTokens refuses max_tokens as OpenAI does for its reasoning
+// models, under any name a deployment gives them.
+func RefuseMaxTokens() Refusal {
+	return func(c Call) (Reply, bool) {
+		return badParam("max_tokens", "unsupported_parameter",
+			"Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead."), c.MaxTokens > 0
+	}
+}
+
+// RefuseTemperature refuses a temperature other than 1 as OpenAI does for
+// its reasoning models.
+func RefuseTemperature() Refusal {
+	return func(c Call) (Reply, bool) {
+		if c.Temperature == nil || *c.Temperature == 1 {
+			return Reply{}, false
+		}
+		return badParam("temperature", "unsupported_value", fmt.Sprintf(
+			"Unsupported value: 'temperature' does not support %g with this model. Only the default (1) value is supported.", *c.Temperature)), true
+	}
+}
+
+// RefuseJSONObject refuses response_format "json_object" as LM Studio does.
+func RefuseJSONObject() Refusal {
+	return func(c Call) (Reply, bool) {
+		r := Reply{Status: http.StatusBadRequest, RawBody: `{"error":"'response_format.type' must be 'json_schema' or 'text'"}`,
+			Headers: http.Header{"Content-Type": {"application/json"}}}
+		return r, c.ResponseFormat == "json_object"
+	}
+}
+
+// RefuseStream refuses streaming as OpenAI does for an organization that is
+// not verified for the model.
+func RefuseStream() Refusal {
+	return func(c Call) (Reply, bool) {
+		return badParam("stream", "unsupported_value",
+			"Your organization must be verified to stream this model. Please go to: https://platform.openai.com/settings/organization/general and click on Verify Organization."), c.Stream
+	}
+}
+
+// RefuseKey answers 401 as OpenAI does for a wrong key.
+func RefuseKey() Reply {
+	return Reply{Status: http.StatusUnauthorized, Code: "invalid_api_key",
+		Text: "Incorrect API key provided: sk-****. You can find your API key at https://platform.openai.com/account/api-keys."}
+}
+
+// UnknownModel answers 404 as OpenAI does for a model that does not exist.
+func UnknownModel(model string) Reply {
+	return Reply{Status: http.StatusNotFound, Code: "model_not_found",
+		Text: fmt.Sprintf("The model `%s` does not exist or you do not have access to it.", model)}
+}
+
+type wireDelta struct {
+	Role             string `json:"role,omitempty"`
+	Content          string `json:"content,omitempty"`
+	ReasoningContent string `json:"reasoning_content,omitempty"`
+	Reasoning        string `json:"reasoning,omitempty"`
+	Refusal          string `json:"refusal,omitempty"`
+}
+
+type wireChunkChoice struct {
+	Index        int       `json:"index"`
+	Delta        wireDelta `json:"delta"`
+	FinishReason *string   `json:"finish_reason"`
+}
+
+type wireChunk struct {
+	ID      string            `json:"id"`
+	Object  string            `json:"object"`
+	Created int64             `json:"created"`
+	Model   string            `json:"model"`
+	Choices []wireChunkChoice `json:"choices"`
+	Usage   *wireUsage        `json:"usage,omitempty"`
+	Error   *struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	} `json:"error,omitempty"`
+}
+
+// writeStream answers a streamed request with server-sent events in
+// OpenAI's shape: headers at once, keep-alive comments, then after delay a
+// role chunk, reasoning and content deltas, a finish chunk, a usage chunk
+// with no choices when stream_options.include_usage asked for it, and
+// "data: [DONE]". It stops when the client goes away; leave is called
+// before the last write.
+func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, c Call, reply Reply, delay time.Duration, leave func()) {
+	flush := func() {
+		if f, ok := w.(http.Flusher); ok {
+			f.Flush()
+		}
+	}
+	for k, vs := range reply.Headers {
+		for _, v := range vs {
+			w.Header().Add(k, v)
+		}
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	flush()
+	if reply.Endless {
+		writeEndless(w, reply, true)
+		return
+	}
+	for range reply.KeepAlives {
+		if _, err := io.WriteString(w, ": OPENROUTER PROCESSING\n\n"); err != nil {
+			return
+		}
+		flush()
+		if !wait(r, cmp.Or(reply.ChunkDelay, time.Millisecond)) {
+			return
+		}
+	}
+	if !wait(r, delay) {
+		return
+	}
+	base := wireChunk{ID: fmt.Sprintf("chatcmpl-%d", c.Seq), Object: "chat.completion.chunk", Created: time.Now().Unix(), Model: cmp.Or(reply.Model, c.Model)}
+	send := func(ch wireChunk) bool {
+		b, _ := json.Marshal(ch)
+		if _, err := fmt.Fprintf(w, "data: %s\n\n", b); err != nil {
+			return false
+		}
+		flush()
+		return true
+	}
+	delta := func(d wireDelta, finish *string) bool {
+		ch := base
+		ch.Choices = []wireChunkChoice{{Delta: d, FinishReason: finish}}
+		return send(ch)
+	}
+	if !delta(wireDelta{Role: "assistant"}, nil) {
+		return
+	}
+	echo := ""
+	if reply.EchoAuthorization {
+		echo = " (authorization: " + r.Header.Get("Authorization") + ")"
+	}
+	size := cmp.Or(reply.ChunkBytes, 16)
+	for _, part := range []struct {
+		text string
+		set  func(*wireDelta, string)
+	}{
+		{reply.ReasoningContent, func(d *wireDelta, s string) { d.ReasoningContent = s }},
+		{reply.Reasoning, func(d *wireDelta, s string) { d.Reasoning = s }},
+		{reply.Refusal, func(d *wireDelta, s string) { d.Refusal = s }},
+		{reply.Text + echo, func(d *wireDelta, s string) { d.Content = s }},
+	} {
+		for _, piece := range pieces(part.text, size) {
+			var d wireDelta
+			part.set(&d, piece)
+			if !delta(d, nil) || !wait(r, reply.ChunkDelay) {
+				return
+			}
+		}
+	}
+	finish := cmp.Or(reply.FinishReason, "stop")
+	if reply.StreamError != "" {
+		finish = "error"
+		ch := base
+		ch.Error = &struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		}{502, reply.StreamError}
+		ch.Choices = []wireChunkChoice{{Delta: wireDelta{}, FinishReason: &finish}}
+		if !send(ch) {
+			return
+		}
+	} else if !delta(wireDelta{}, &finish) {
+		return
+	}
+	if u := usage(c, reply); u != nil && c.IncludeUsage {
+		ch := base
+		ch.Choices, ch.Usage = []wireChunkChoice{}, u
+		if !send(ch) {
+			return
+		}
+	}
+	leave()
+	io.WriteString(w, "data: [DONE]\n\n")
+	flush()
+}
+
+// pieces splits s into runs of about n bytes, never inside a UTF-8
+// sequence.
+func pieces(s string, n int) []string {
+	var out []string
+	for len(s) > 0 {
+		i := min(n, len(s))
+		for i < len(s) && !utf8Start(s[i]) {
+			i++
+		}
+		out = append(out, s[:i])
+		s = s[i:]
+	}
+	return out
+}
+
+func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
+
+// writeEndless writes a body that never ends until the client goes away:
+// a streamed answer, an answer in one piece, or an error body.
+func writeEndless(w http.ResponseWriter, reply Reply, streamed bool) {
+	status := cmp.Or(reply.Status, http.StatusOK)
+	var head, unit string
+	switch {
+	case streamed:
+		unit = `data: {"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"` + strings.Repeat("x", 4000) + `"},"finish_reason":null}]}` + "\n\n"
+	case status >= 400:
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		head, unit = `{"error":{"message":"`, strings.Repeat("x", 32<<10)
+	default:
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		head, unit = `{"object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"`, strings.Repeat("x", 32<<10)
+	}
+	if _, err := io.WriteString(w, head); err != nil {
+		return
+	}
+	b := []byte(unit)
+	for {
+		if _, err := w.Write(b); err != nil {
+			return
+		}
+	}
+}
