@@ -82,7 +82,7 @@ func refusal(from State, typ ArgType, by Role) *Error {
 	case typ == Appeal || typ == Resolution:
 		// Written as the proposer whoever runs debate appeal or
 		// request-completion: the refusal speaks to an opponent too.
-		e.Message = fmt.Sprintf("%s is the proposer's, and only when the debate awaits the proposer; it is %s: %s (an opponent never submits %s)",
+		e.Message = fmt.Sprintf("only the proposer submits %s, and only when the debate awaits it; now (%s) %s (an opponent never submits %s)",
 			typ, from, awaits(from), typ)
 		e.Suggestion = ownMove(from, by)
 	default:

@@ -94,7 +94,7 @@ func TestRefusalMessages(t *testing.T) {
 	}{
 		{AwaitingOpponent, Appeal, Opponent, "the opponent never submits APPEAL: only the proposer does"},
 		{AwaitingOpponent, Claim, Arbitrator, "the arbitrator never submits CLAIM: only the opponent and the proposer do"},
-		{AwaitingOpponent, Appeal, Proposer, "it is AWAITING_OPPONENT: the debate awaits the opponent's CLAIM (an opponent never submits APPEAL)"},
+		{AwaitingOpponent, Appeal, Proposer, "now (AWAITING_OPPONENT) the debate awaits the opponent's CLAIM (an opponent never submits APPEAL)"},
 		{AwaitingOpponent, Claim, Proposer, "the proposer cannot submit CLAIM in state AWAITING_OPPONENT: the debate awaits the opponent's CLAIM"},
 		{AwaitingArbitrator, Claim, Opponent, "the debate awaits the arbitrator's RULING"},
 		{Closed, Claim, Opponent, "the debate is CLOSED"},
