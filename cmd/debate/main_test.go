@@ -112,7 +112,7 @@ func TestCommandLine(t *testing.T) {
 }
 
 func TestValidate(t *testing.T) {
-	keys := map[string]string{"DEBATE_API_KEY": "sk-a", "KIMI_API_KEY": "sk-b"}
+	keys := map[string]string{"DEBATE_API_KEY": "sk-a", "KIMI_API_KEY": "sk-b", "ANTHROPIC_API_KEY": "sk-c"}
 	t.Run("examples are valid", func(t *testing.T) {
 		for _, f := range []string{"minimal.jsonc", "full.jsonc"} {
 			r := invoke(t, keys, "validate", "--config", filepath.Join("../../configs/examples", f))
