@@ -21,7 +21,7 @@ func env(vars map[string]string) func(string) (string, bool) {
 	}
 }
 
-var testEnv = env(map[string]string{"DEBATE_API_KEY": "sk-default", "KIMI_API_KEY": "sk-kimi"})
+var testEnv = env(map[string]string{"DEBATE_API_KEY": "sk-default", "KIMI_API_KEY": "sk-kimi", "ANTHROPIC_API_KEY": "sk-anthropic"})
 
 // writeConfig writes text to a config file in a fresh folder and returns its path.
 func writeConfig(t *testing.T, text string) string {

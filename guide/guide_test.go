@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/debatehq/debate/internal/golden"
+	"github.com/debatehq/debate/render"
 )
 
 // TestGuidesGolden pins every guide, for each role, type selection and
@@ -179,6 +180,50 @@ func TestTOMLMultiline(t *testing.T) {
 	for _, tt := range tests {
 		if got := tomlMultiline(tt.in); got != tt.want {
 			t.Errorf("tomlMultiline(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestGuideWords checks what the guides say about what the commands print:
+// where <debate-id> comes from, which argument is the newest right after
+// create, that the proposer hands the id to the opponent's user, and that the
+// APPEAL layout they prescribe renders as separate paragraphs and a list on
+// the web page.
+func TestGuideWords(t *testing.T) {
+	t.Parallel()
+	for _, lang := range Langs {
+		for _, role := range Roles {
+			got, err := Render(Options{Role: role, Lang: lang})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := []string{"`<debate-id>`", "`generate-id`", "`id`", "`debate_id`"}
+			switch role {
+			case "proposer":
+				want = append(want, "`debate guide opponent`", "`motion`")
+			case "opponent":
+				want = append(want, "`motion`", "`last_argument_id`")
+			}
+			for _, w := range want {
+				if !strings.Contains(got, w) {
+					t.Errorf("%s guide (%s) lacks %q", role, lang, w)
+				}
+			}
+			if role != "proposer" {
+				continue
+			}
+			_, appeal, ok := strings.Cut(got, "```markdown\n")
+			appeal, _, _ = strings.Cut(appeal, "```")
+			if !ok {
+				t.Fatalf("%s guide (%s) shows no APPEAL layout", role, lang)
+			}
+			html, err := render.Fragment([]byte(appeal))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p, li := strings.Count(string(html), "<p>"), strings.Count(string(html), "<li>"); p != 2 || li != 3 || !strings.Contains(string(html), "<ol>") {
+				t.Errorf("%s guide (%s): the APPEAL layout renders as %d paragraphs and %d list items, want 2 and 3:\n%s", role, lang, p, li, html)
+			}
 		}
 	}
 }

@@ -38,7 +38,22 @@ type Error struct {
 	CurrentState State
 	AllowedRoles []Role
 	Err          error
+
+	// kind tells Advise which refusal this is; lastWord is the
+	// arbitrator's argument a bypass skipped.
+	kind     kind
+	lastWord *Argument
 }
+
+// kind classifies the refusals Advise completes with the next step.
+type kind int
+
+const (
+	kindOther   kind = iota
+	kindRefused      // a transition the state machine refuses
+	kindBypass       // a target older than the arbitrator's last word
+	kindTarget       // a target outside the debate
+)
 
 // Error returns the message, with the cause when there is one.
 func (e *Error) Error() string {

@@ -64,43 +64,63 @@ func refusal(from State, typ ArgType, by Role) *Error {
 		Code:         CodeActionNotAllowed,
 		CurrentState: from,
 		AllowedRoles: allowedRoles(from, typ),
+		kind:         kindRefused,
 	}
 	switch {
 	case from == None:
-		e.Message = fmt.Sprintf("role %s cannot submit %s: the debate has not been created", by, typ)
-		e.Suggestion = "create the debate with a MOTION first"
-		return e
+		e.Message = fmt.Sprintf("the %s cannot submit %s: the debate has not been created", by, typ)
+		e.Suggestion = "create the debate with a MOTION first (debate create)"
 	case typ == Motion:
-		e.Message = fmt.Sprintf("role %s cannot submit MOTION in state %s: a debate has exactly one MOTION", by, from)
-		e.Suggestion = "to start another debate, create a new one"
-		return e
-	default:
-		e.Message = fmt.Sprintf("role %s cannot submit %s in state %s", by, typ, from)
-	}
-	if from == Closed {
+		e.Message = fmt.Sprintf("the %s cannot submit MOTION in state %s: a debate has exactly one MOTION", by, from)
+		e.Suggestion = "to start another debate, create a new one (debate create)"
+	case from == Closed:
+		e.Message = fmt.Sprintf("the %s cannot submit %s: the debate is CLOSED", by, typ)
 		e.Suggestion = "the debate is closed; nothing more can be submitted"
-		return e
+	case !contains(submitters(typ), by):
+		e.Message = fmt.Sprintf("the %s never submits %s: only the %s", by, typ, joinRoles(submitters(typ)))
+		e.Suggestion = ownMove(from, by)
+	case typ == Appeal || typ == Resolution:
+		// Written as the proposer whoever runs debate appeal or
+		// request-completion: the refusal speaks to an opponent too.
+		e.Message = fmt.Sprintf("only the proposer submits %s, and only when the debate awaits it; now (%s) %s (an opponent never submits %s)",
+			typ, from, awaits(from), typ)
+		e.Suggestion = ownMove(from, by)
+	default:
+		e.Message = fmt.Sprintf("the %s cannot submit %s in state %s: %s", by, typ, from, awaits(from))
+		e.Suggestion = ownMove(from, by)
 	}
-	if own := AvailableActions(from, by); len(own) > 0 {
-		e.Suggestion = fmt.Sprintf("in state %s the %s may submit: %s", from, by, joinTypes(own))
-		return e
-	}
-	e.Suggestion = waitingFor(from)
 	return e
 }
 
-func waitingFor(s State) string {
-	switch s {
-	case AwaitingOpponent:
-		return "wait for the opponent's CLAIM"
-	case AwaitingProposer:
-		return "wait for the proposer's reply (CLAIM, APPEAL or RESOLUTION)"
-	case AwaitingArbitrator:
-		return "wait for the arbitrator's RULING"
-	case InterventionPending:
-		return "wait for the arbitrator's RULING on the intervention"
+// ownMove is the generic suggestion of a refusal: what by may do in state s.
+// Advise replaces it with the next step in the debate at hand.
+func ownMove(s State, by Role) string {
+	if own := AvailableActions(s, by); len(own) > 0 {
+		return fmt.Sprintf("in state %s the %s may submit: %s", s, by, joinTypes(own))
 	}
-	return ""
+	return "wait: " + awaits(s)
+}
+
+func joinRoles(rs []Role) string {
+	s := make([]string, len(rs))
+	for i, r := range rs {
+		s[i] = string(r)
+	}
+	if len(s) == 1 {
+		return s[0] + " does"
+	}
+	return strings.Join(s, " and the ") + " do"
+}
+
+// submitters lists the roles that submit typ in some state.
+func submitters(typ ArgType) []Role {
+	var out []Role
+	for _, r := range rules {
+		if r.typ == typ && r.from != None && !contains(out, r.by) {
+			out = append(out, r.by)
+		}
+	}
+	return out
 }
 
 func allowedRoles(from State, typ ArgType) []Role {

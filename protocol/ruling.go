@@ -22,9 +22,11 @@ func CheckTarget(state State, typ ArgType, by Role, target, lastWord Argument) e
 		Code: CodeActionNotAllowed,
 		Message: fmt.Sprintf("the arbitrator's %s %s (#%d) is newer than your target %s (#%d): read it before you answer",
 			lastWord.Type, lastWord.ID, lastWord.Seq, target.ID, target.Seq),
-		Suggestion: fmt.Sprintf("read it with `debate get-context --debate-id %s`, then target %s (or a newer argument) with your %s",
-			lastWord.DebateID, lastWord.ID, typ),
+		Suggestion: fmt.Sprintf("read it with `debate get-context --debate-id %s`, then answer the newest argument (its last_argument_id) with your %s",
+			lastWord.DebateID, typ),
 		CurrentState: state,
 		AllowedRoles: allowedRoles(state, typ),
+		kind:         kindBypass,
+		lastWord:     &lastWord,
 	}
 }

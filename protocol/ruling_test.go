@@ -3,6 +3,7 @@ package protocol
 import (
 	"errors"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -45,8 +46,22 @@ func TestCheckTarget(t *testing.T) {
 					t.Errorf("message %q does not name %s", pe.Message, want)
 				}
 			}
-			if want := "debate get-context --debate-id d1"; !strings.Contains(pe.Suggestion, want) || !strings.Contains(pe.Suggestion, tt.lastWord.ID) {
-				t.Errorf("suggestion %q lacks %q or the id to target", pe.Suggestion, want)
+			if want := "debate get-context --debate-id d1"; !strings.Contains(pe.Suggestion, want) {
+				t.Errorf("suggestion %q lacks %q", pe.Suggestion, want)
+			}
+			// In the debate at hand, the suggestion names the arbitrator's
+			// word to read and the newest argument to answer or wait after,
+			// never the last word as a target: that would branch the debate.
+			d := Debate{ID: "d1", State: AwaitingProposer}
+			newest := Argument{ID: "c8", DebateID: "d1", Type: Claim, Role: Opponent, Seq: 8}
+			_ = Advise(err, Write{DebateID: "d1", Type: tt.typ, Role: tt.by}, d, newest)
+			for _, want := range []string{"debate get-context --debate-id d1", "#" + strconv.Itoa(tt.lastWord.Seq), NextStep(d, newest, tt.by).Command} {
+				if !strings.Contains(pe.Suggestion, want) {
+					t.Errorf("advised suggestion %q lacks %q", pe.Suggestion, want)
+				}
+			}
+			if strings.Contains(pe.Suggestion, "--target-id "+tt.lastWord.ID) {
+				t.Errorf("advised suggestion %q targets the last word, not the newest argument", pe.Suggestion)
 			}
 			if pe.CurrentState != AwaitingProposer || !slices.Equal(pe.AllowedRoles, allowedRoles(AwaitingProposer, tt.typ)) {
 				t.Errorf("state %s, allowed roles %v", pe.CurrentState, pe.AllowedRoles)

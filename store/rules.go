@@ -23,8 +23,7 @@ func errDebateExists(id string, state protocol.State) error {
 // errTargetNotInDebate refuses a write whose target is not an argument of
 // its debate.
 func errTargetNotInDebate(target, debate string) error {
-	return protocol.Errorf(protocol.CodeInvalidInput, "target_id %s does not belong to debate %s", target, debate).
-		WithSuggestion("target_id must be the id of an argument of this debate (debate get-context --debate-id " + debate + ")")
+	return protocol.TargetNotInDebate(target, debate)
 }
 
 // autoRuling is the closing RULING the store adds, as arbitrator, after a new

@@ -213,14 +213,21 @@ func testRulingRule(t *testing.T, db string) {
 			switch {
 			case tt.refusedBy != "":
 				lw, target := args[tt.refusedBy], args[tt.write.target]
-				st, _, _ := s.Since(ctx, id, 0)
-				want := protocol.CheckTarget(st.State, tt.write.typ, tt.write.by, target, lw)
+				st, all, _ := s.Since(ctx, id, 0)
+				newest := all[len(all)-1]
+				want := protocol.Advise(protocol.CheckTarget(st.State, tt.write.typ, tt.write.by, target, lw),
+					protocol.Write{DebateID: id, Type: tt.write.typ, Role: tt.write.by}, st, newest)
 				if want == nil || err == nil || err.Error() != want.Error() {
 					t.Fatalf("got %v, want %v", err, want)
 				}
 				pe := wantCode(t, err, protocol.CodeActionNotAllowed)
 				if wpe := want.(*protocol.Error); pe.Suggestion != wpe.Suggestion || pe.CurrentState != st.State {
 					t.Errorf("refusal %+v, want %+v", pe, wpe)
+				}
+				// The suggestion sends the writer to the newest argument,
+				// never to the last word when something answered it.
+				if !strings.Contains(pe.Suggestion, newest.ID) {
+					t.Errorf("suggestion %q does not name the newest argument #%d", pe.Suggestion, newest.Seq)
 				}
 				if n := countArgs(t, s, id); n != before {
 					t.Errorf("the refused write was stored: %d arguments, want %d", n, before)
@@ -338,4 +345,64 @@ func TestRulingRuleInBatch(t *testing.T) {
 		t.Fatalf("claim answering the ruling: %+v, %v", res.Argument, err)
 	}
 	checkLastWord(t, s, "d")
+}
+
+// TestRefusalLeadsToNewest is the branch an agent made by following a
+// refusal: after RULING #4 and the proposer's aligned CLAIM #5, the opponent
+// answers the MOTION. The refusal must send it to #5, the newest argument,
+// and the write it suggests must be accepted as #6 answering #5, so that no
+// argument is answered twice.
+func TestRefusalLeadsToNewest(t *testing.T) {
+	t.Parallel()
+	forBackends(t, func(t *testing.T, db string) {
+		ctx := context.Background()
+		s := openAt(t, db, Options{})
+		motion := mustCreate(t, s, "d")
+		prev := motion
+		for i, mv := range []struct {
+			typ protocol.ArgType
+			by  protocol.Role
+		}{
+			{protocol.Claim, protocol.Opponent}, {protocol.Appeal, protocol.Proposer},
+			{protocol.Ruling, protocol.Arbitrator}, {protocol.Claim, protocol.Proposer},
+		} {
+			res, err := s.Submit(ctx, protocol.Write{DebateID: "d", Type: mv.typ, Role: mv.by, TargetID: prev.ID,
+				Content: "move", ClientRequestID: fmt.Sprint("k", i)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			prev = res.Argument
+		}
+		_, err := s.Submit(ctx, protocol.Write{DebateID: "d", Type: protocol.Claim, Role: protocol.Opponent,
+			TargetID: motion.ID, Content: "late answer", ClientRequestID: "late"})
+		pe := wantCode(t, err, protocol.CodeActionNotAllowed)
+		if !strings.Contains(pe.Suggestion, "#5") {
+			t.Fatalf("suggestion %q does not name #5", pe.Suggestion)
+		}
+		_, target, ok := strings.Cut(pe.Suggestion, "--target-id ")
+		target, _, _ = strings.Cut(target, " ")
+		if !ok || target != prev.ID {
+			t.Fatalf("suggestion %q targets %q, want #5 %s", pe.Suggestion, target, prev.ID)
+		}
+		res, err := s.Submit(ctx, protocol.Write{DebateID: "d", Type: protocol.Claim, Role: protocol.Opponent,
+			TargetID: target, Content: "late answer", ClientRequestID: "late"})
+		if err != nil || res.Argument.Seq != 6 || res.Argument.ParentID != prev.ID {
+			t.Fatalf("following the suggestion: %+v, %v; want #6 answering #5", res.Argument, err)
+		}
+		_, all, err := s.Since(ctx, "d", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		answered := map[string]int{}
+		for _, a := range all {
+			if a.ParentID != "" {
+				answered[a.ParentID]++
+			}
+		}
+		for _, a := range all {
+			if answered[a.ID] > 1 {
+				t.Errorf("#%d is answered %d times: the debate branches", a.Seq, answered[a.ID])
+			}
+		}
+	})
 }

@@ -84,7 +84,27 @@ func (s *Store) Submit(ctx context.Context, w protocol.Write) (protocol.Result, 
 	if w.ClientRequestID == "" {
 		w.ClientRequestID = newID()
 	}
-	return s.db.submit(ctx, w)
+	res, err := s.db.submit(ctx, w)
+	if err != nil {
+		return res, s.advise(ctx, w, err)
+	}
+	return res, nil
+}
+
+// advise completes a refusal of w with the next step for w's role
+// (protocol.Advise), computed from the debate as it is now: the refusal comes
+// from the write's transaction, the newest argument is read after it.
+func (s *Store) advise(ctx context.Context, w protocol.Write, err error) error {
+	switch protocol.CodeOf(err) {
+	case protocol.CodeActionNotAllowed, protocol.CodeInvalidInput:
+	default:
+		return err
+	}
+	d, newest, rerr := s.db.newest(ctx, w.DebateID)
+	if rerr != nil {
+		return err
+	}
+	return protocol.Advise(err, w, d, newest)
 }
 
 func (s *Store) validateWrite(w protocol.Write) error {

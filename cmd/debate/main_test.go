@@ -115,7 +115,7 @@ func TestCommandLine(t *testing.T) {
 
 func TestValidate(t *testing.T) {
 	t.Parallel()
-	keys := map[string]string{"DEBATE_API_KEY": "sk-a", "KIMI_API_KEY": "sk-b"}
+	keys := map[string]string{"DEBATE_API_KEY": "sk-a", "KIMI_API_KEY": "sk-b", "ANTHROPIC_API_KEY": "sk-c"}
 	t.Run("examples are valid", func(t *testing.T) {
 		t.Parallel()
 		for _, f := range []string{"minimal.jsonc", "full.jsonc"} {
