@@ -71,6 +71,10 @@ type Options struct {
 	Motions *MotionOptions
 }
 
+// SeedBits is the size of a drawn seed: small enough that every JSON reader
+// keeps it exactly.
+const SeedBits = 53
+
 // Engine runs the debates of one configuration.
 type Engine struct {
 	cfg       *configs.Config
@@ -109,7 +113,7 @@ func newEngine(cfg *configs.Config, c Completer, p builder, opt Options) *Engine
 	case cfg.Params.Seed != nil:
 		e.seed = *cfg.Params.Seed
 	default:
-		e.seed = rand.Uint64()
+		e.seed = rand.Uint64() >> (64 - SeedBits)
 	}
 	if e.opt.Now == nil {
 		e.opt.Now = time.Now
