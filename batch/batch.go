@@ -117,7 +117,11 @@ func Run(ctx context.Context, cfg *configs.Config, opt Options) (*Result, error)
 		journaled = orchestrator.NewJournaled(client, j, log)
 		completer, journal, notes = journaled, j, j
 	}
-	eopt := orchestrator.Options{Selection: sel, Events: opt.Events, Logger: log}
+	s, err := seed(ctx, cfg, sel, journal)
+	if err != nil {
+		return nil, err
+	}
+	eopt := orchestrator.Options{Selection: sel, Events: opt.Events, Logger: log, Seed: &s}
 	if len(sel.Motions) > 0 {
 		mo, closeMotions, err := openMotions(ctx, cfg, opt, journal, notes, log)
 		if err != nil {

@@ -4,15 +4,20 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/google/uuid"
 
+	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/orchestrator"
 	"github.com/debatehq/debate/output"
 	"github.com/debatehq/debate/store"
+	"github.com/debatehq/debate/tree"
 )
 
 // JournalFile is where a run journals its completed calls, in the output
@@ -22,6 +27,10 @@ const JournalFile = ".debate-journal.db"
 // runIDKey is the journal entry that keeps a run's id, so that a resumed run
 // continues the same debates in the debate database.
 var runIDKey = store.NoteKey("run id")
+
+// seedKey is the journal entry that keeps a run's seed, so that a resumed
+// run draws the same aliases and orders.
+var seedKey = store.NoteKey("seed")
 
 // legacyRunIDKey is where journals written before notes kept the run id.
 const legacyRunIDKey = "motions:run-id"
@@ -92,4 +101,39 @@ func runID(ctx context.Context, j orchestrator.Journal) (string, error) {
 		}
 	}
 	return id.String(), nil
+}
+
+// seed returns the seed of a run: params.seed (which --seed sets), else the
+// one the journal of a resumed run keeps, else, for a slice of a sharded
+// run, one drawn from the shards' common digest so that every slice draws
+// alike, else a new one. A seed not configured is recorded in the journal
+// when there is one.
+func seed(ctx context.Context, cfg *configs.Config, sel *tree.Selection, j orchestrator.Journal) (uint64, error) {
+	if cfg.Params.Seed != nil {
+		return *cfg.Params.Seed, nil
+	}
+	if j != nil {
+		v, ok, err := j.Lookup(ctx, seedKey)
+		if err != nil {
+			return 0, fmt.Errorf("read the seed from the journal: %w", err)
+		}
+		if ok {
+			if n, err := strconv.ParseUint(string(v), 10, 64); err == nil {
+				return n, nil
+			}
+		}
+	}
+	n := rand.Uint64()
+	if sel != nil && sel.Shard != nil {
+		h := fnv.New64a()
+		h.Write([]byte(sel.Shard.Digest))
+		n = h.Sum64()
+	}
+	n >>= 64 - orchestrator.SeedBits
+	if j != nil {
+		if err := j.Record(ctx, seedKey, []byte(strconv.FormatUint(n, 10))); err != nil {
+			return 0, fmt.Errorf("record the seed in the journal: %w", err)
+		}
+	}
+	return n, nil
 }

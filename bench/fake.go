@@ -138,7 +138,7 @@ func judgment(titles []string) scripted.Reply {
 	for i, t := range titles {
 		j.Divergences = append(j.Divergences, tree.Divergence{
 			ID: fmt.Sprintf("x%d", i+1), Title: t,
-			Sides: map[string]string{"party-1": "one view of " + t, "party-2": "another view of " + t},
+			Sides: map[string]string{"debater-1": "one view of " + t, "debater-2": "another view of " + t},
 		})
 	}
 	b, err := json.MarshalIndent(j, "", "  ")

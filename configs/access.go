@@ -213,6 +213,8 @@ func (c *Config) clone() Config {
 	cp.Params.Temperature = clonePtr(c.Params.Temperature)
 	cp.Params.ParallelCalls = clonePtr(c.Params.ParallelCalls)
 	cp.Params.Synthesis = clonePtr(c.Params.Synthesis)
+	cp.Params.Blind = clonePtr(c.Params.Blind)
+	cp.Params.Seed = clonePtr(c.Params.Seed)
 	cp.Topics = slices.Clone(c.Topics)
 	for i := range cp.Topics {
 		cp.Topics[i].Annotations = slices.Clone(cp.Topics[i].Annotations)
@@ -321,4 +323,10 @@ func (c *Config) ParallelCalls() bool {
 // run (params.synthesis, default true).
 func (c *Config) Synthesis() bool {
 	return c.Params.Synthesis == nil || *c.Params.Synthesis
+}
+
+// Blind reports whether debaters are known by aliases in shuffled order
+// (params.blind, default true).
+func (c *Config) Blind() bool {
+	return c.Params.Blind == nil || *c.Params.Blind
 }

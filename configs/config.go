@@ -99,6 +99,14 @@ type Params struct {
 	// MaxDivergences caps the child debates one node opens; the judge is
 	// told the limit, and divergences beyond it are recorded at the node.
 	MaxDivergences int `json:"maxDivergences,omitempty"`
+	// Blind hides the debaters' labels, ids and models from every prompt
+	// that shows one party's words to another: each debater is known by a
+	// neutral alias drawn from the seed, and the order of the parties is
+	// shuffled per node, step and reader (default true).
+	Blind *bool `json:"blind,omitempty"`
+	// Seed fixes the aliases and orders a run draws; without it a run draws
+	// a seed of its own and records it.
+	Seed *uint64 `json:"seed,omitempty"`
 }
 
 // Fallback configures per-topic model fallback and the retry delay.

@@ -145,6 +145,16 @@ func (c *checker) check(v *hujson.Value, t reflect.Type, path string, keyOff int
 			c.problem(path, keyOff, "want a whole number, got %s", lit)
 			v.Value = hujson.Literal("null")
 		}
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		if v.Value.Kind() != '0' {
+			wrong("a number")
+			return
+		}
+		lit := string(v.Value.(hujson.Literal))
+		if _, err := strconv.ParseUint(lit, 10, t.Bits()); err != nil {
+			c.problem(path, keyOff, "want a whole number from 0 to %d, got %s", uint64(1)<<t.Bits()-1, lit)
+			v.Value = hujson.Literal("null")
+		}
 	case reflect.Float32, reflect.Float64:
 		if v.Value.Kind() != '0' {
 			wrong("a number")

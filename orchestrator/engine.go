@@ -80,11 +80,19 @@ type Options struct {
 	Jitter func() float64
 	// Logger receives one line per notable happening; nil discards them.
 	Logger *slog.Logger
+	// Seed, when set, is the seed the run draws its aliases and orders
+	// from; nil takes params.seed, and without that draws one. The run
+	// records the seed it used.
+	Seed *uint64
 	// Motions, when set, makes Run also play the config's motions (protocol
 	// debates) at the same time as the topics, under the same call limits:
 	// those of Selection, or all of them. Its own Motions field is ignored.
 	Motions *MotionOptions
 }
+
+// SeedBits is the size of a drawn seed: small enough that every JSON reader
+// keeps it exactly.
+const SeedBits = 53
 
 // Engine runs the debates of one configuration.
 type Engine struct {
@@ -93,6 +101,7 @@ type Engine struct {
 	p         builder
 	opt       Options
 	maxRounds int
+	seed      uint64
 	debaters  []configs.Participant
 	judge     configs.Participant
 	log       *slog.Logger
@@ -116,6 +125,14 @@ func newEngine(cfg *configs.Config, c Completer, p builder, opt Options) *Engine
 	e.maxRounds = cfg.Params.MaxRounds
 	if opt.MaxRounds > 0 {
 		e.maxRounds = opt.MaxRounds
+	}
+	switch {
+	case opt.Seed != nil:
+		e.seed = *opt.Seed
+	case cfg.Params.Seed != nil:
+		e.seed = *cfg.Params.Seed
+	default:
+		e.seed = rand.Uint64() >> (64 - SeedBits)
 	}
 	if e.opt.Now == nil {
 		e.opt.Now = time.Now
@@ -154,6 +171,7 @@ func (e *Engine) Run(ctx context.Context) (*tree.Run, error) {
 		StartedAt:     e.opt.Now(),
 		Language:      e.cfg.Prompts.Language,
 		MaxRounds:     e.maxRounds,
+		Seed:          e.seed,
 		Judge:         participant(e.judge),
 		Topics:        make([]tree.Topic, len(topics)),
 	}

@@ -194,7 +194,8 @@ func (f completer) Complete(ctx context.Context, r providers.Request) (providers
 }
 
 // testConfig is three debaters and a judge over the given topics, synthesis
-// off.
+// off, with labelled prompts in config order (blind prompts have tests of
+// their own).
 func testConfig(maxRounds int, topics ...string) *configs.Config {
 	off := false
 	cfg := &configs.Config{
@@ -204,7 +205,7 @@ func testConfig(maxRounds int, topics ...string) *configs.Config {
 			{ID: "party-c", Label: "Party C", Model: "model-c"},
 		},
 		Reviewer: &configs.Participant{ID: "judge", Label: "Judge", Model: "model-j"},
-		Params:   configs.Params{MaxRounds: maxRounds, Synthesis: &off},
+		Params:   configs.Params{MaxRounds: maxRounds, Synthesis: &off, Blind: &off},
 		Fallback: configs.Fallback{MaxConsecutiveFailures: 2},
 	}
 	for _, t := range topics {

@@ -345,7 +345,17 @@ func canonicalParties(j *tree.Judgment, parties []string) {
 			d.Uninvolved[k] = canon(name)
 		}
 	}
+	for i := range j.ForcedVerdicts {
+		if v := &j.ForcedVerdicts[i]; v.Favors != "" && !strings.EqualFold(v.Favors, favorsNone) {
+			v.Favors = canon(v.Favors)
+		} else if v.Favors != "" {
+			v.Favors = favorsNone
+		}
+	}
 }
+
+// favorsNone is a verdict's favors when it takes no debater's side.
+const favorsNone = "none"
 
 // foldID keeps only the lowercased letters and digits of s.
 func foldID(s string) string {
@@ -412,6 +422,9 @@ func validate(j *tree.Judgment, forced bool, parties []string) error {
 		decided[v.DivergenceID]++
 		if strings.TrimSpace(v.Recommendation) == "" {
 			bad("forcedVerdicts[%d].recommendation: must not be empty", i)
+		}
+		if v.Favors != "" && v.Favors != favorsNone && !slices.Contains(parties, v.Favors) {
+			bad("forcedVerdicts[%d].favors: unknown party %q (known: %s, or %q)", i, v.Favors, strings.Join(parties, ", "), favorsNone)
 		}
 	}
 	for i, d := range j.Divergences {

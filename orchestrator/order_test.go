@@ -28,7 +28,8 @@ func TestOrderIndependentOfTiming(t *testing.T) {
 		cfg.Params.Synthesis = nil
 		cfg.SharedContext.Documents = []configs.Document{{Path: "decisions.md", Content: "what we decided"}}
 		cfg.Pricing = map[string]configs.Price{"model-a": {Input: 1.5, Output: 3}, "model-j": {Input: 0.7, Output: 1.1}}
-		run, err := New(cfg, completer(jittery), promptSet(t), Options{Now: fixedClock}).Run(context.Background())
+		seed := uint64(7)
+		run, err := New(cfg, completer(jittery), promptSet(t), Options{Now: fixedClock, Seed: &seed}).Run(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}

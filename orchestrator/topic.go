@@ -23,6 +23,10 @@ type topicRun struct {
 	r        *roster
 	debaters []*member // in config order
 	judge    *member
+	// aliases are the debaters' neutral names in blind prompts, in config
+	// order; aliasOrder lists the debaters' indices by alias number.
+	aliases    []prompts.Party
+	aliasOrder []int
 }
 
 func (e *Engine) newTopicRun(t configs.Topic) *topicRun {
@@ -31,6 +35,7 @@ func (e *Engine) newTopicRun(t configs.Topic) *topicRun {
 		tr.debaters = append(tr.debaters, tr.r.add(d))
 	}
 	tr.judge = tr.r.add(e.judge)
+	tr.assignAliases()
 	return tr
 }
 
@@ -45,7 +50,7 @@ func (e *Engine) runTopic(ctx context.Context, ct configs.Topic) tree.Topic {
 	out := tree.Topic{
 		ID: ct.ID, Title: ct.Title, Background: ct.Background,
 		Annotations: ct.Annotations, CoreQuestions: ct.CoreQuestions,
-		Root: root, Status: root.Summarize(),
+		Root: root, Status: root.Summarize(), Aliases: tr.aliasRecord(),
 	}
 	if e.cfg.Synthesis() && root.Judgment != nil && root.Status != tree.Failed && ctx.Err() == nil {
 		if p := panics.Try(func() { out.Synthesis = tr.synthesize(ctx, root) }); p != nil {
@@ -281,13 +286,17 @@ func (t *topicRun) debaterStep(ctx context.Context, n *tree.Node, step tree.Step
 func (t *topicRun) position(n *tree.Node, lin lineage, i int) ([]prompts.Message, error) {
 	me := t.debaters[i].p
 	if n.Divergence == nil {
+		var parties []prompts.Party
+		for _, k := range t.byAlias() {
+			parties = append(parties, t.party(k))
+		}
 		docs := make([]prompts.Document, len(t.e.cfg.SharedContext.Documents))
 		for k, d := range t.e.cfg.SharedContext.Documents {
 			docs[k] = prompts.Document{Path: d.Path, Content: d.Content}
 		}
 		return t.e.p.RootPosition(prompts.RootPosition{
-			Party:         party(me),
-			Parties:       t.parties(),
+			Party:         t.party(i),
+			Parties:       parties,
 			Documents:     docs,
 			Inline:        t.e.cfg.SharedContext.Inline,
 			Title:         t.topic.Title,
@@ -296,9 +305,9 @@ func (t *topicRun) position(n *tree.Node, lin lineage, i int) ([]prompts.Message
 			CoreQuestions: t.topic.CoreQuestions,
 		})
 	}
-	sides, uninvolved := t.sides(n.Divergence)
+	sides, uninvolved := t.sides(n.Divergence, t.shuffle(t.all(), n.ID, tree.StepPosition, me.ID), t.party)
 	return t.e.p.ChildPosition(prompts.ChildPosition{
-		Party:            party(me),
+		Party:            t.party(i),
 		Involved:         hasKey(n.Divergence.Sides, me.ID),
 		RootTitle:        t.topic.Title,
 		Path:             lin.path,
@@ -311,54 +320,51 @@ func (t *topicRun) position(n *tree.Node, lin lineage, i int) ([]prompts.Message
 }
 
 // rebuttal is debater i's rebuttal data: its own position and those of the
-// other debaters that answered, in config order.
+// other debaters that answered, in the order drawn for i at this node.
 func (t *topicRun) rebuttal(n *tree.Node, posed []int, i int) prompts.Rebuttal {
 	me := t.debaters[i].p
-	r := prompts.Rebuttal{Party: party(me), Title: n.Title, Own: n.Positions[me.ID]}
-	for _, k := range posed {
+	r := prompts.Rebuttal{Party: t.party(i), Title: n.Title, Own: n.Positions[me.ID]}
+	for _, k := range t.shuffle(posed, n.ID, tree.StepRebuttal, me.ID) {
 		if k == i {
 			continue
 		}
 		o := t.debaters[k].p
-		r.Others = append(r.Others, prompts.PartyText{Party: party(o), Text: n.Positions[o.ID]})
+		r.Others = append(r.Others, prompts.PartyText{Party: t.party(k), Text: n.Positions[o.ID]})
 	}
 	return r
 }
 
-func (t *topicRun) parties() []prompts.Party {
-	out := make([]prompts.Party, len(t.debaters))
-	for i, m := range t.debaters {
-		out[i] = party(m.p)
+// all returns the indices of every debater, in config order.
+func (t *topicRun) all() []int {
+	out := make([]int, len(t.debaters))
+	for i := range out {
+		out[i] = i
 	}
 	return out
 }
 
-func (t *topicRun) partyIDs() []string {
-	out := make([]string, len(t.debaters))
-	for i, m := range t.debaters {
-		out[i] = m.p.ID
-	}
-	return out
-}
-
-// sides returns a divergence's sides in config order and every debater on
-// none of them (listed as uninvolved or not named at all).
-func (t *topicRun) sides(d *tree.Divergence) ([]prompts.Side, []prompts.Party) {
+// sides returns a divergence's sides and every debater on none of them
+// (listed as uninvolved or not named at all), both in the order of the
+// debater indices order, each debater named by as.
+func (t *topicRun) sides(d *tree.Divergence, order []int, as func(int) prompts.Party) ([]prompts.Side, []prompts.Party) {
 	var sides []prompts.Side
 	var uninvolved []prompts.Party
-	for _, m := range t.debaters {
-		if claim, ok := d.Sides[m.p.ID]; ok {
-			sides = append(sides, prompts.Side{Party: party(m.p), Claim: claim})
+	for _, i := range order {
+		if claim, ok := d.Sides[t.debaters[i].p.ID]; ok {
+			sides = append(sides, prompts.Side{Party: as(i), Claim: claim})
 		} else {
-			uninvolved = append(uninvolved, party(m.p))
+			uninvolved = append(uninvolved, as(i))
 		}
 	}
 	return sides, uninvolved
 }
 
+// named returns debater i by its own id and label, as reports show it.
+func (t *topicRun) named(i int) prompts.Party { return party(t.debaters[i].p) }
+
 // sidesText renders a divergence's sides as a child node's context.
 func (t *topicRun) sidesText(d *tree.Divergence) string {
-	sides, uninvolved := t.sides(d)
+	sides, uninvolved := t.sides(d, t.all(), t.named)
 	var b strings.Builder
 	for _, s := range sides {
 		fmt.Fprintf(&b, "- %s: %s\n", name(s.Party), s.Claim)
@@ -388,20 +394,21 @@ func (t *topicRun) decide(ctx context.Context, n *tree.Node, posed []int) {
 		RootTitle:      t.topic.Title,
 		Annotations:    t.topic.Annotations,
 		Title:          n.Title,
-		PartyIDs:       t.partyIDs(),
+		PartyIDs:       t.shownIDs(),
 		Round:          n.Round,
 		MaxRounds:      e.maxRounds,
 		MaxDivergences: e.cfg.Params.MaxDivergences,
+		Favors:         t.blind(),
 	}
 	if n.Divergence == nil {
 		data.Context = n.Context
 	} else {
 		// A child's context is its divergence's sides, given as such.
-		data.Sides, _ = t.sides(n.Divergence)
+		data.Sides, _ = t.sides(n.Divergence, t.shuffle(t.all(), n.ID, tree.StepJudge, t.judge.p.ID), t.party)
 	}
-	for _, i := range posed {
+	for _, i := range t.shuffle(posed, n.ID, tree.StepJudge, t.judge.p.ID) {
 		m := t.debaters[i].p
-		data.Entries = append(data.Entries, prompts.Entry{Party: party(m), Position: n.Positions[m.ID], Rebuttal: n.Rebuttals[m.ID]})
+		data.Entries = append(data.Entries, prompts.Entry{Party: t.party(i), Position: n.Positions[m.ID], Rebuttal: n.Rebuttals[m.ID]})
 	}
 	budgetReason := fmt.Sprintf("budget of %d tokens reached: verdicts forced", e.cfg.Budget.MaxTokens)
 	reason, forced := fmt.Sprintf("round limit %d reached: verdicts forced", e.maxRounds), n.Round >= e.maxRounds
@@ -494,6 +501,7 @@ func (t *topicRun) judgeNode(ctx context.Context, n *tree.Node, data prompts.Jud
 		t.stop(ctx, n, tree.Failed, err.Error())
 		return false
 	}
+	t.unalias(j)
 	renumber(j, n.ID)
 	n.Judgment = j
 	n.RawJudgment = ""

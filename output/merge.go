@@ -62,7 +62,7 @@ func ReadFolder(dir string) (Folder, error) {
 // motions in config order, usage summed, the earliest start and the latest
 // end, the slices' proposed edits one after the other. The result has no
 // Shard. Merge refuses a folder that is not a slice, slices of different
-// configs or selections, or cut into a different number of slices, a slice
+// configs, selections or seeds, or cut into a different number of slices, a slice
 // given twice and a missing slice, naming the folders concerned.
 func Merge(folders []Folder) (*tree.Run, error) {
 	shards, err := inOrder(folders)
@@ -80,6 +80,9 @@ func Merge(folders []Folder) (*tree.Run, error) {
 	var edits []string
 	for _, f := range shards {
 		p := f.Run
+		if p.Seed != merged.Seed {
+			return nil, fmt.Errorf("%s has seed %d but %s has seed %d: the shards drew their aliases and orders differently; run every shard with the same --seed", shards[0].Dir, merged.Seed, f.Dir, p.Seed)
+		}
 		merged.StartedAt = earliest(merged.StartedAt, p.StartedAt)
 		merged.FinishedAt = latest(merged.FinishedAt, p.FinishedAt)
 		merged.Usage = merged.Usage.Add(p.Usage)

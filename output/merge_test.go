@@ -115,6 +115,8 @@ func TestMergeRefuses(t *testing.T) {
 	other.Shard.Digest = "sha256:ffffffffffffffffffffffff"
 	unsharded := shardRun(1, 1, "t1")
 	unsharded.Shard = nil
+	reseeded := shardRun(2, 2, "t2")
+	reseeded.Seed = 8
 	tests := []struct {
 		name    string
 		folders []Folder
@@ -133,6 +135,8 @@ func TestMergeRefuses(t *testing.T) {
 			[]string{"shard 2/4, 4/4 missing", "all 4 shards"}},
 		{"overlap", []Folder{folder("s1", shardRun(1, 2, "t1", "t2")), folder("s2", shardRun(2, 2, "t2"))},
 			[]string{`s1 and s2 both hold "t2"`}},
+		{"different seeds", []Folder{folder("s1", shardRun(1, 2, "t1")), folder("s2", reseeded)},
+			[]string{"s1 has seed 0 but s2 has seed 8", "same --seed"}},
 		{"index out of range", []Folder{folder("s1", &tree.Run{Shard: &tree.Shard{Index: 3, Count: 2, Digest: digest}})},
 			[]string{"s1: shard 3/2 is not a slice of 2"}},
 	}
@@ -171,6 +175,7 @@ func TestMergeKnowsEveryRunField(t *testing.T) {
 		"Shard":         "dropped: the merged run is whole",
 		"Demo":          "true if any slice was a demo run",
 		"Adaptations":   "the union, sorted",
+		"Seed":          "the same in every shard, else refused",
 	}
 	rt := reflect.TypeFor[tree.Run]()
 	for i := range rt.NumField() {

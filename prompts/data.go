@@ -1,5 +1,7 @@
 package prompts
 
+import "fmt"
+
 // Roles of chat messages.
 const (
 	RoleSystem    = "system"
@@ -43,4 +45,15 @@ type TopicConclusion struct {
 type Edits struct {
 	Documents []Document
 	Topics    []TopicConclusion
+}
+
+// Alias returns the n-th (from 1) neutral name of a debater in language, as
+// blind prompts show it: the label "Debater n" (zh "辩手 n") with the id
+// "debater-n". It tells nothing of the debater's label, id or model.
+func Alias(language string, n int) Party {
+	label := fmt.Sprintf("Debater %d", n)
+	if language == "zh" {
+		label = fmt.Sprintf("辩手 %d", n)
+	}
+	return Party{ID: fmt.Sprintf("debater-%d", n), Label: label}
 }

@@ -98,6 +98,9 @@ type Judge struct {
 	// MaxDivergences is the most divergences the triage may list, each of
 	// which becomes a child debate; 0 means no limit is stated.
 	MaxDivergences int
+	// Favors asks each forced verdict to name the party whose side it
+	// takes, so that the votes of a panel can be counted.
+	Favors bool
 	// BudgetSpent tells the forced-verdict call that verdicts are forced
 	// because the run's token budget is spent, before the round limit.
 	BudgetSpent bool

@@ -11,7 +11,7 @@ import (
 )
 
 // SchemaVersion is the version of the run.json schema that Run encodes to.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // Status is the state of a node or of a whole topic.
 type Status string
@@ -147,6 +147,9 @@ type Verdict struct {
 	// OverLimit marks a divergence beyond the node's limit of child debates
 	// (params.maxDivergences): it was neither debated nor decided.
 	OverLimit bool `json:"overLimit,omitempty"`
+	// Favors is the id of the debater whose side the verdict takes, "none",
+	// or empty when the judge did not say.
+	Favors string `json:"favors,omitempty"`
 }
 
 // Judgment is what the judge returned for a node.
@@ -269,6 +272,12 @@ type Fallback struct {
 	Reason      string `json:"reason"`
 }
 
+// Alias is the neutral name a debater had in a topic's blind prompts.
+type Alias struct {
+	Alias       string `json:"alias"`
+	Participant string `json:"participant"`
+}
+
 // Topic is one topic of a run together with its debate tree.
 type Topic struct {
 	ID            string     `json:"id"`
@@ -280,6 +289,9 @@ type Topic struct {
 	Root          *Node      `json:"root"`
 	Fallbacks     []Fallback `json:"fallbacks"`
 	Usage         Usage      `json:"usage"`
+	// Aliases say which neutral name stood for which debater in the topic's
+	// blind prompts, in alias order; absent when the prompts named them.
+	Aliases []Alias `json:"aliases,omitempty"`
 	// Synthesis is the judge's written conclusion for the topic, if asked for.
 	Synthesis string `json:"synthesis,omitempty"`
 	// StartedAt and FinishedAt bound the topic's own work within the run.
@@ -305,11 +317,14 @@ type Run struct {
 	Config        json.RawMessage `json:"config,omitempty"`
 	Language      string          `json:"language,omitempty"`
 	// Demo marks a run played against the built-in scripted model.
-	Demo      bool          `json:"demo,omitempty"`
-	MaxRounds int           `json:"maxRounds"`
-	Debaters  []Participant `json:"debaters"`
-	Judge     Participant   `json:"judge"`
-	Topics    []Topic       `json:"topics"`
+	Demo      bool `json:"demo,omitempty"`
+	MaxRounds int  `json:"maxRounds"`
+	// Seed is the seed the run drew its aliases and orders from: given by
+	// --seed or params.seed, else drawn and recorded here.
+	Seed     uint64        `json:"seed"`
+	Debaters []Participant `json:"debaters"`
+	Judge    Participant   `json:"judge"`
+	Topics   []Topic       `json:"topics"`
 	// Motions are the run's protocol debates, in config order.
 	Motions []Motion `json:"motions,omitempty"`
 	Usage   Usage    `json:"usage"`

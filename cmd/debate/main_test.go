@@ -192,7 +192,7 @@ func TestDryRun(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
 			cfg := filepath.Join("../../configs/examples", name+".jsonc")
-			r := invoke(t, nil, "run", "--config", cfg, "--dry-run", "--output", dir)
+			r := invoke(t, nil, "run", "--config", cfg, "--dry-run", "--seed", "1", "--output", dir)
 			if r.code != exitOK {
 				t.Fatalf("exit %d\n%s", r.code, r.stderr)
 			}

@@ -31,7 +31,7 @@ func writeShardConfig(t *testing.T, srv *providertest.Server) string {
   "api": {"baseURL": "` + srv.URL() + `", "apiKey": "${TEST_API_KEY}", "maxRetries": 0, "timeout": 10000},
   "debaters": [{"id": "a", "model": "m-a"}, {"id": "b", "model": "m-b"}, {"id": "c", "model": "m-c", "fallback": "m-c2"}],
   "reviewer": {"id": "judge", "model": "m-judge"},
-  "params": {"maxRounds": 2},
+  "params": {"maxRounds": 2, "blind": false, "seed": 5},
   "topics": [
     {"id": "t1", "title": "First question", "annotations": ["note one"]},
     {"id": "t2", "title": "Second question"},

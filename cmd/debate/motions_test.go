@@ -29,7 +29,7 @@ func writeMotionConfig(t *testing.T, srv *providertest.Server, arbitrator string
 		topics = `
   "debaters": [{"id": "a", "model": "m-a"}, {"id": "b", "model": "m-b"}, {"id": "c", "model": "m-c"}],
   "reviewer": {"id": "judge", "model": "m-judge"},
-  "params": {"maxRounds": 1, "synthesis": false},
+  "params": {"maxRounds": 1, "synthesis": false, "blind": false},
   "topics": [{"id": "t1", "title": "Root question"}],`
 	}
 	cfg := `{

@@ -30,11 +30,12 @@ type runOptions struct {
 	verbose     bool
 	demo        bool
 	shard       string
+	seed        uint64
 
 	// maxRoundsSet and concurrencySet tell the flags given from their
 	// defaults; slice is what --shard names.
-	maxRoundsSet, concurrencySet bool
-	slice                        *tree.Shard
+	maxRoundsSet, concurrencySet, seedSet bool
+	slice                                 *tree.Shard
 }
 
 var knownFormats = []string{"markdown", "json", "html"}
@@ -56,8 +57,8 @@ else $DEBATE_DB, else the shared default), so they can be watched there; with
 --resume continues the same debates.`,
 			usage: `  debate run --config <file.jsonc> [--topic <id>]... [--max-rounds <n>]
              [--dry-run | --demo] [--output <dir>] [--concurrency <n>]
-             [--format markdown|json|html]... [--resume] [--shard <i/n>]
-             [--verbose]
+             [--format markdown|json|html]... [--resume] [--seed <n>]
+             [--shard <i/n>] [--verbose]
 `,
 			examples: `  # Real reports in seconds from a built-in scripted model: no key, no network.
   debate run --config debate.jsonc --demo --output demo-output
@@ -110,6 +111,7 @@ func (o *runOptions) flags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.resume, "resume", false, "reuse every call an earlier, interrupted run of this config completed; call models only for the rest")
 	fs.BoolVar(&o.demo, "demo", false, "play the config against a built-in scripted model: real reports in seconds, no API key, no network")
 	fs.BoolVarP(&o.verbose, "verbose", "v", false, "on a terminal, print every log line (failed attempts, fallbacks…) above the live lines too")
+	fs.Uint64Var(&o.seed, "seed", 0, "draw the debaters' aliases and the order they are shown in from `n`: the same seed sends the same prompts (default params.seed, else a drawn seed recorded in run.json)")
 	fs.StringVar(&o.shard, "shard", "", "run only slice `i/n` of the selected topics and motions, the i-th of n (e.g. 2/4); \"debate merge\" combines the slices' folders")
 }
 
@@ -117,7 +119,7 @@ func (o *runOptions) args(fs *pflag.FlagSet) error {
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q (flags only; did you mean --config %s?)", fs.Arg(0), fs.Arg(0))
 	}
-	o.maxRoundsSet, o.concurrencySet = fs.Changed("max-rounds"), fs.Changed("concurrency")
+	o.maxRoundsSet, o.concurrencySet, o.seedSet = fs.Changed("max-rounds"), fs.Changed("concurrency"), fs.Changed("seed")
 	if fs.Changed("shard") {
 		s, err := parseShard(o.shard)
 		if err != nil {
@@ -197,6 +199,9 @@ func (o *runOptions) load(e *env) (*configs.Config, error) {
 	}
 	if o.concurrencySet {
 		cfg.Params.Concurrency = o.concurrency
+	}
+	if o.seedSet {
+		cfg.Params.Seed = &o.seed
 	}
 	if o.output != "" && o.output != "-" {
 		cfg.Output.Dir = o.output
@@ -310,6 +315,9 @@ func (o *runOptions) resumeCommand() string {
 	}
 	if o.output != "" {
 		args = append(args, "--output", shellQuote(o.output))
+	}
+	if o.seedSet {
+		args = append(args, "--seed", fmt.Sprint(o.seed))
 	}
 	if o.demo {
 		args = append(args, "--demo")

@@ -31,7 +31,7 @@ func writeConfig(t *testing.T, srv *providertest.Server, maxRounds int, extra st
     {"id": "c", "label": "Party C", "model": "m-c", "fallback": "m-c2"},
   ],
   "reviewer": {"id": "judge", "label": "Judge", "model": "m-judge"},
-  "params": {"maxRounds": ` + itoa(maxRounds) + `, "synthesis": false},
+  "params": {"maxRounds": ` + itoa(maxRounds) + `, "synthesis": false, "blind": false},
   "fallback": {"maxConsecutiveFailures": 2, "retryDelay": 1},
   "topics": [{"id": "t1", "title": "Root question", "annotations": ["note one"]}` + extra + `],
   "output": {"dir": "out", "format": ["markdown", "html"]},

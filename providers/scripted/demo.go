@@ -1,6 +1,7 @@
 package scripted
 
 import (
+	"fmt"
 	"strings"
 	"time"
 )
@@ -147,7 +148,8 @@ func demoNode(c Call) int {
 // demoVoice returns the voice of the debater a call is for: its place in
 // opt.Debaters, modulo the voices. Every debater prompt names its own label
 // (the id unless the config gives one) before any other debater's, so the
-// label found first in the system prompt is the caller's.
+// label found first in the system prompt is the caller's; a blind prompt
+// names its alias instead, whose number gives the voice.
 func demoVoice(system string, opt DemoOptions) int {
 	voice, at := 0, -1
 	for i, id := range opt.Debaters {
@@ -157,6 +159,11 @@ func demoVoice(system string, opt DemoOptions) int {
 		}
 		if j := strings.Index(system, label); j >= 0 && (at < 0 || j < at) {
 			voice, at = i, j
+		}
+		for _, alias := range []string{fmt.Sprintf("Debater %d", i+1), fmt.Sprintf("辩手 %d", i+1)} {
+			if j := strings.Index(system, alias); j >= 0 && (at < 0 || j < at) {
+				voice, at = i, j
+			}
 		}
 	}
 	return voice % len(demoPositions[0])
@@ -168,21 +175,35 @@ func isRebuttal(c Call) bool {
 	return c.Contains("other parties' positions") || c.Contains("其他各方") || c.Contains("其他方")
 }
 
+// shownIDs returns the party ids a judge prompt names: the debaters' own,
+// or, when the prompt is blind, their aliases debater-1, debater-2, ….
+func shownIDs(c Call, debaters []string) []string {
+	if len(debaters) == 0 || c.Contains("`"+debaters[0]+"`") {
+		return debaters
+	}
+	out := make([]string, len(debaters))
+	for i := range out {
+		out[i] = fmt.Sprintf("debater-%d", i+1)
+	}
+	return out
+}
+
 // demoJudgment answers the judge for the node the prompt is about.
 func demoJudgment(c Call, opt DemoOptions, forced bool) map[string]any {
+	ids := shownIDs(c, opt.Debaters)
 	sides := func(a, b string) map[string]string {
 		m := map[string]string{}
-		if len(opt.Debaters) > 0 {
-			m[opt.Debaters[0]] = a
+		if len(ids) > 0 {
+			m[ids[0]] = a
 		}
-		if len(opt.Debaters) > 1 {
-			m[opt.Debaters[1]] = b
+		if len(ids) > 1 {
+			m[ids[1]] = b
 		}
 		return m
 	}
 	uninvolved := []string{}
-	if len(opt.Debaters) > 2 {
-		uninvolved = opt.Debaters[2:]
+	if len(ids) > 2 {
+		uninvolved = ids[2:]
 	}
 	divergence := func(i int) map[string]any {
 		return map[string]any{
