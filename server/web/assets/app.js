@@ -4,9 +4,9 @@
 (function () {
   'use strict';
 
-  // The token never appears in a page or its links: the server exchanges a
-  // ?token= in the address for the session cookie, which the page's own
-  // requests (fetch, EventSource, WebSocket) carry.
+  // The token never appears in a page or its links: the server exchanges
+  // the token query parameter of an address for the session cookie, which
+  // the page's own requests (fetch, EventSource, WebSocket) carry.
 
   // linkDocs turns the mentions of the given document ids in root's text
   // into links to the documents' pages (text nodes only, never markup).
