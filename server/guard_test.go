@@ -181,19 +181,107 @@ func TestSlowFlood(t *testing.T) {
 	}
 }
 
-// TestRefusedPastCaps: when every connection is busy, a new one is answered
-// 503 TOO_MANY_CONNECTIONS in the JSON envelope and closed.
-func TestRefusedPastCaps(t *testing.T) {
+// TestBusyFlood fills every connection the caps allow with busy requests
+// (long-polls, none waiting for its client): /health still answers, on
+// connections taken past the caps, again and again on one connection and
+// after idle connections took the spare places; any other request there is
+// answered 503 TOO_MANY_CONNECTIONS in the JSON envelope and closed.
+func TestBusyFlood(t *testing.T) {
 	t.Parallel()
+	const busy = 4
 	f := newFixture(t, Options{})
 	motion := f.create("d1").Argument.ID
-	srv := New(f.st, Options{Logger: discardLogger(), MaxConns: 1, MaxConnsPerClient: 1})
+	srv := New(f.st, Options{Logger: discardLogger(), MaxConns: busy, MaxConnsPerClient: busy})
 	addr := serveLoopback(t, srv)
-	// A long-poll keeps the one connection busy (until the server stops).
-	sendPartial(t, addr, "GET /debates/d1/poll?role=proposer&wait=60&argument_id="+motion+" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-	waitFor(func() bool { return srv.Waiting() == 1 })
-	c := sendPartial(t, addr, "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+	for range busy {
+		sendPartial(t, addr, "GET /debates/d1/poll?role=proposer&wait=60&argument_id="+motion+" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+	}
+	waitFor(func() bool { return srv.Waiting() == busy })
+	ask := func(br *bufio.Reader, c net.Conn, path string) (*http.Response, string) {
+		t.Helper()
+		if _, err := io.WriteString(c, "GET "+path+" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"); err != nil {
+			t.Fatal(err)
+		}
+		res, err := http.ReadResponse(br, nil)
+		if err != nil {
+			t.Fatalf("GET %s past the caps: %v", path, err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		return res, string(b)
+	}
+
+	// /health, three times on one connection.
+	c := sendPartial(t, addr, "")
 	br := bufio.NewReader(c)
+	for i := range 3 {
+		if res, b := ask(br, c, "/health"); res.StatusCode != http.StatusOK {
+			t.Fatalf("health %d with every slot busy: %d %s", i+1, res.StatusCode, b)
+		}
+	}
+	c.Close()
+
+	// Any other route is refused and its connection closed.
+	c = sendPartial(t, addr, "")
+	br = bufio.NewReader(c)
+	res, b := ask(br, c, "/debates")
+	if res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") == "" ||
+		!strings.Contains(b, `"code":"`+api.CodeTooManyConnections+`"`) {
+		t.Fatalf("GET /debates past the caps: %d %v %s", res.StatusCode, res.Header, b)
+	}
+	assertClosed(t, br)
+
+	// Idle connections in every spare place are closed to make room.
+	for range 2 * spareConns {
+		sendPartial(t, addr, "")
+	}
+	c = sendPartial(t, addr, "")
+	br = bufio.NewReader(c)
+	if res, b := ask(br, c, "/health"); res.StatusCode != http.StatusOK {
+		t.Fatalf("health after idle connections past the caps: %d %s", res.StatusCode, b)
+	}
+	if n := srv.OpenConns(); n > busy+spareConns {
+		t.Errorf("the server holds %d connections, past its caps %d and %d spares", n, busy, spareConns)
+	}
+}
+
+// TestRefusedPastSpares: when the caps and the spare places are all taken
+// by busy connections, a new connection is answered 503
+// TOO_MANY_CONNECTIONS in the JSON envelope and closed.
+func TestRefusedPastSpares(t *testing.T) {
+	t.Parallel()
+	inner, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln := newLimitListener(inner, 1, 1, 1)
+	accepted := make(chan net.Conn)
+	go func() {
+		defer close(accepted)
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			accepted <- c
+		}
+	}()
+	t.Cleanup(func() {
+		ln.Close()
+		for c := range accepted {
+			c.Close()
+		}
+	})
+	for _, spare := range []bool{false, true} {
+		sendPartial(t, inner.Addr().String(), "")
+		c := (<-accepted).(*limitedConn)
+		if c.spare != spare {
+			t.Fatalf("spare = %v, want %v", c.spare, spare)
+		}
+		c.idle.Store(false) // busy
+		t.Cleanup(func() { c.Close() })
+	}
+	br := bufio.NewReader(sendPartial(t, inner.Addr().String(), ""))
 	res, err := http.ReadResponse(br, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -29,20 +29,30 @@ const (
 // and goroutines, and a client that sends its request at once (/health) is
 // served whatever the flood.
 //
+// A flood of busy connections (each with a request in progress, none
+// waiting) leaves nothing to close: then up to spares connections are taken
+// past the caps, which answer /health and nothing else (see withConnLimits),
+// so /health keeps answering. Only past those is a new connection refused.
+//
 // golang.org/x/net/netutil.LimitListener is not used: it blocks Accept when
 // full, which leaves every new connection, /health's too, queued behind the
 // slow ones (and x/net is not one of the project's libraries).
 type limitListener struct {
 	net.Listener
-	max, perClient int
+	max, perClient, spares int
 
 	mu    sync.Mutex
-	conns list.List // of *limitedConn, oldest first
+	conns list.List // of *limitedConn within the caps, oldest first
+	extra list.List // of *limitedConn past the caps, oldest first
 	perIP map[netip.Addr]int
 }
 
-func newLimitListener(ln net.Listener, max, perClient int) *limitListener {
-	return &limitListener{Listener: ln, max: max, perClient: perClient, perIP: map[netip.Addr]int{}}
+// spareConns is how many connections a limitListener takes past its caps
+// for /health.
+const spareConns = 8
+
+func newLimitListener(ln net.Listener, max, perClient, spares int) *limitListener {
+	return &limitListener{Listener: ln, max: max, perClient: perClient, spares: spares, perIP: map[netip.Addr]int{}}
 }
 
 // Accept returns the next connection within the caps.
@@ -62,34 +72,27 @@ func (l *limitListener) Accept() (net.Conn, error) {
 // admit counts c in, closing the connections it evicts, or returns nil when
 // no room can be made.
 func (l *limitListener) admit(c net.Conn) *limitedConn {
-	ip := clientIP(c.RemoteAddr())
-	l.mu.Lock()
-	var evicted []*limitedConn
-	if l.perIP[ip] >= l.perClient {
-		v := l.oldestWaiting(func(o *limitedConn) bool { return o.ip == ip })
-		if v == nil {
-			l.mu.Unlock()
-			return nil
-		}
-		l.removeLocked(v)
-		evicted = append(evicted, v)
-	}
-	if l.conns.Len() >= l.max {
-		v := l.oldestWaiting(func(*limitedConn) bool { return true })
-		if v == nil {
-			l.mu.Unlock()
-			for _, v := range evicted {
-				v.Conn.Close()
-			}
-			return nil
-		}
-		l.removeLocked(v)
-		evicted = append(evicted, v)
-	}
-	lc := &limitedConn{Conn: c, l: l, ip: ip}
+	lc := &limitedConn{Conn: c, l: l, ip: clientIP(c.RemoteAddr())}
 	lc.idle.Store(true)
-	lc.elem = l.conns.PushBack(lc)
-	l.perIP[ip]++
+	l.mu.Lock()
+	evicted, ok := l.makeRoomLocked(lc.ip)
+	switch {
+	case ok:
+		lc.elem = l.conns.PushBack(lc)
+		l.perIP[lc.ip]++
+	case l.extra.Len() < l.spares:
+		lc.spare = true
+		lc.elem = l.extra.PushBack(lc)
+	default:
+		if v := l.oldestWaiting(&l.extra, func(*limitedConn) bool { return true }); v != nil {
+			l.removeLocked(v)
+			evicted = append(evicted, v)
+			lc.spare = true
+			lc.elem = l.extra.PushBack(lc)
+		} else {
+			lc = nil
+		}
+	}
 	l.mu.Unlock()
 	for _, v := range evicted {
 		v.Conn.Close()
@@ -97,10 +100,32 @@ func (l *limitListener) admit(c net.Conn) *limitedConn {
 	return lc
 }
 
-// oldestWaiting returns the oldest connection in scope that waits for its
-// client, or nil.
-func (l *limitListener) oldestWaiting(in func(*limitedConn) bool) *limitedConn {
-	for e := l.conns.Front(); e != nil; e = e.Next() {
+// makeRoomLocked counts out the connections a new one from ip evicts to stay
+// within the caps, and reports whether that made room.
+func (l *limitListener) makeRoomLocked(ip netip.Addr) (evicted []*limitedConn, ok bool) {
+	if l.perIP[ip] >= l.perClient {
+		v := l.oldestWaiting(&l.conns, func(o *limitedConn) bool { return o.ip == ip })
+		if v == nil {
+			return nil, false
+		}
+		l.removeLocked(v)
+		evicted = append(evicted, v)
+	}
+	if l.conns.Len() >= l.max {
+		v := l.oldestWaiting(&l.conns, func(*limitedConn) bool { return true })
+		if v == nil {
+			return evicted, false
+		}
+		l.removeLocked(v)
+		evicted = append(evicted, v)
+	}
+	return evicted, true
+}
+
+// oldestWaiting returns the oldest connection of conns in scope that waits
+// for its client, or nil.
+func (l *limitListener) oldestWaiting(conns *list.List, in func(*limitedConn) bool) *limitedConn {
+	for e := conns.Front(); e != nil; e = e.Next() {
 		if c := e.Value.(*limitedConn); in(c) && c.waiting() {
 			return c
 		}
@@ -112,6 +137,11 @@ func (l *limitListener) removeLocked(c *limitedConn) {
 	if c.elem == nil {
 		return
 	}
+	if c.spare {
+		l.extra.Remove(c.elem)
+		c.elem = nil
+		return
+	}
 	l.conns.Remove(c.elem)
 	c.elem = nil
 	if l.perIP[c.ip]--; l.perIP[c.ip] <= 0 {
@@ -119,18 +149,20 @@ func (l *limitListener) removeLocked(c *limitedConn) {
 	}
 }
 
-// open is the number of connections counted in.
+// open is the number of connections counted in, within the caps and past
+// them.
 func (l *limitListener) open() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.conns.Len()
+	return l.conns.Len() + l.extra.Len()
 }
 
-// refusedBody and refused are the answer of a connection past the caps.
+// tooMany, refusedBody and refused are the answer of a connection past the
+// caps.
 var (
-	refusedBody = `{"success":false,"error":{"code":"` + api.CodeTooManyConnections +
-		`","message":"the server holds too many connections","suggestion":"try again in a moment"}}` + "\n"
-	refused = []byte("HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\n" +
+	tooMany     = codeBody(api.CodeTooManyConnections, "the server holds too many connections", "try again in a moment")
+	refusedBody = string(tooMany.AppendJSON([]byte(`{"success":false,"error":`))) + "}\n"
+	refused     = []byte("HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\n" +
 		"Retry-After: 1\r\nConnection: close\r\nContent-Length: " + strconv.Itoa(len(refusedBody)) + "\r\n\r\n" + refusedBody)
 )
 
@@ -156,10 +188,29 @@ type limitedConn struct {
 	l    *limitListener
 	ip   netip.Addr
 	elem *list.Element // nil once counted out; guarded by l.mu
+	// spare: taken past the caps, for /health alone.
+	spare bool
 
 	// idle: no request is being served (http.StateNew, StateIdle); body:
-	// the request's body is still awaited (see withBodyGuard).
-	idle, body atomic.Bool
+	// the request's body is still awaited (see withBodyGuard); answering: a
+	// handler took the request that is being served, so what is written is
+	// its answer (see Write).
+	idle, body, answering atomic.Bool
+}
+
+// Write writes p, the answer of a handler as it is; an error answer that
+// net/http wrote itself, with no handler, is rewritten into the JSON
+// envelope (see envelopeOf).
+func (c *limitedConn) Write(p []byte) (int, error) {
+	if !c.answering.Load() {
+		if b, ok := envelopeOf(p); ok {
+			if _, err := c.Conn.Write(b); err != nil {
+				return 0, err
+			}
+			return len(p), nil
+		}
+	}
+	return c.Conn.Write(p)
 }
 
 func (c *limitedConn) waiting() bool { return c.idle.Load() || c.body.Load() }
@@ -201,6 +252,33 @@ func connOf(r *http.Request) *limitedConn {
 // wait for a request.
 func trackIdle(c net.Conn, st http.ConnState) {
 	if lc, ok := c.(*limitedConn); ok {
-		lc.idle.Store(st == http.StateNew || st == http.StateIdle)
+		idle := st == http.StateNew || st == http.StateIdle
+		lc.idle.Store(idle)
+		if idle {
+			lc.answering.Store(false)
+		}
 	}
+}
+
+// withConnLimits marks a request's connection as answered by a handler
+// (see limitedConn.Write) and, on a connection past the caps, serves
+// /health alone: anything else is answered 503 TOO_MANY_CONNECTIONS and the
+// connection closed.
+func withConnLimits(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		lc := connOf(r)
+		if lc == nil {
+			next.ServeHTTP(w, r)
+			return
+		}
+		lc.answering.Store(true)
+		if lc.spare && !(r.URL.Path == "/health" && (r.Method == http.MethodGet || r.Method == http.MethodHead)) {
+			h := w.Header()
+			h.Set("Connection", "close")
+			h.Set("Retry-After", "1")
+			writeEnvelope(w, http.StatusServiceUnavailable, `{"success":false,"error":`, tooMany)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }

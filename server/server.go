@@ -158,7 +158,7 @@ func New(st *store.Store, opt Options) *Server {
 	s.route("GET /documents/{id}", s.getDocument)
 	s.route("POST "+SessionPath, s.session)
 	s.mux.HandleFunc("/", s.noRoute)
-	s.handler = withBodyGuard(s.withRequestID(s.withRecover(s.withSafety(s.withAuth(http.HandlerFunc(s.serve))))))
+	s.handler = withBodyGuard(withConnLimits(s.withRequestID(s.withRecover(s.withSafety(s.withAuth(http.HandlerFunc(s.serve)))))))
 	return s
 }
 
@@ -199,7 +199,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	if a, ok := ln.Addr().(*net.TCPAddr); ok {
 		s.listenIP.Store(a.IP)
 	}
-	lim := newLimitListener(ln, s.opt.MaxConns, s.opt.MaxConnsPerClient)
+	lim := newLimitListener(ln, s.opt.MaxConns, s.opt.MaxConnsPerClient, spareConns)
 	s.limit.Store(lim)
 	ln = lim
 	var fresh freshConns
