@@ -110,8 +110,8 @@ func secretHeaders(h map[string]string) []string {
 	return out
 }
 
-// Secrets returns every non-empty API key and credential header value (see
-// secretHeader) of the config
+// Secrets returns every non-empty API key, credential header value (see
+// secretHeader) and credential inside a base URL (see urlSecrets) of the config
 // (after ${NAME} expansion), without duplicates, so that callers can scrub them from
 // anything they print.
 func (c *Config) Secrets() []string {
@@ -120,7 +120,7 @@ func (c *Config) Secrets() []string {
 		if a == nil {
 			return
 		}
-		for _, v := range append([]string{a.APIKey}, secretHeaders(a.Headers)...) {
+		for _, v := range slices.Concat([]string{a.APIKey}, secretHeaders(a.Headers), urlSecrets(a.BaseURL)) {
 			if v != "" && !slices.Contains(out, v) {
 				out = append(out, v)
 			}
@@ -329,4 +329,22 @@ func (c *Config) Synthesis() bool {
 // (params.blind, default true).
 func (c *Config) Blind() bool {
 	return c.Params.Blind == nil || *c.Params.Blind
+}
+
+// urlSecrets returns the credentials a URL carries: the password of its
+// user info and the values of its query.
+func urlSecrets(raw string) []string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	if p, ok := u.User.Password(); ok {
+		out = append(out, p)
+	}
+	for _, vs := range u.Query() {
+		out = append(out, vs...)
+	}
+	slices.Sort(out)
+	return out
 }

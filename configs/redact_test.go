@@ -2,6 +2,7 @@ package configs
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -60,5 +61,12 @@ func TestSecretsInURLs(t *testing.T) {
 	}
 	if cfg.API.BaseURL != "http://user:PASSWORD@host/v1?token=SECRET" {
 		t.Errorf("Redacted changed the config itself: %q", cfg.API.BaseURL)
+	}
+	// What the run scrubs from errors and logs holds the URLs' credentials.
+	got := strings.Join(cfg.Secrets(), " ")
+	for _, s := range []string{"PASSWORD", "SECRET", "PASSWORD2", "SECRET2"} {
+		if !slices.Contains(cfg.Secrets(), s) {
+			t.Errorf("Secrets() = %s, want %s among them", got, s)
+		}
 	}
 }

@@ -207,8 +207,10 @@ func (c *Client) newEndpoint(a configs.API, httpClient *http.Client) (*endpoint,
 	if err != nil || u.Scheme == "" || u.Host == "" {
 		return nil, fmt.Errorf("api.baseURL: not an absolute URL: %q", c.redactor.redact(oc.BaseURL))
 	}
+	d := &doer{base: httpClient, query: u.Query(), user: u.User}
 	u.User, u.RawQuery, u.Fragment = nil, "", ""
-	oc.HTTPClient = &doer{base: httpClient}
+	oc.BaseURL = u.String()
+	oc.HTTPClient = d
 	return &endpoint{client: openai.NewClientWithConfig(oc), url: c.redactor.redact(u.String())}, nil
 }
 

@@ -394,6 +394,47 @@ func TestHeadersSent(t *testing.T) {
 	}
 }
 
+// TestBaseURLQuery: a base URL's query (Azure's api-version, a gateway's
+// token) goes with every request after the path, and its values never
+// reach an error.
+func TestBaseURLQuery(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var seen []string
+	srv := providertest.New(t)
+	rec := &urlRecorder{next: srv.Transport(), seen: func(u string) { mu.Lock(); seen = append(seen, u); mu.Unlock() }}
+	c := newTestClient(t, srv, streamConfig(true, func(c *configs.Config) {
+		c.API.BaseURL += "?api-version=2024-10-21&token=SECRETQ"
+	}), Options{HTTPClient: &http.Client{Transport: rec}})
+	if _, err := c.Complete(t.Context(), ask("a", "m", "q")); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(seen) != 1 || !strings.HasSuffix(strings.SplitN(seen[0], "?", 2)[0], "/chat/completions") ||
+		!strings.Contains(seen[0], "api-version=2024-10-21") || !strings.Contains(seen[0], "token=SECRETQ") {
+		t.Errorf("requests went to %v, want the path then the base URL's query", seen)
+	}
+
+	down := newTestClient(t, srv, streamConfig(true, func(c *configs.Config) {
+		c.API.BaseURL = "http://127.0.0.1:1/v1?token=SECRETQ"
+	}), Options{HTTPClient: &http.Client{}})
+	_, err := down.Complete(t.Context(), ask("a", "m", "q"))
+	if err == nil || strings.Contains(err.Error(), "SECRETQ") {
+		t.Errorf("error %v: want a failure that names no query value", err)
+	}
+}
+
+type urlRecorder struct {
+	next http.RoundTripper
+	seen func(string)
+}
+
+func (u *urlRecorder) RoundTrip(r *http.Request) (*http.Response, error) {
+	u.seen(r.URL.String())
+	return u.next.RoundTrip(r)
+}
+
 type headerRecorder struct {
 	next http.RoundTripper
 	seen func(string)

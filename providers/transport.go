@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -75,9 +76,25 @@ func sizeText(n int64) string {
 // captures what go-openai drops (status, Retry-After, raw bodies).
 type doer struct {
 	base *http.Client
+	// query and user are the base URL's query and user info, which
+	// go-openai would otherwise put before the request's path
+	// (".../v1?api-version=x/chat/completions"): every request carries
+	// them in their places.
+	query url.Values
+	user  *url.Userinfo
 }
 
 func (d *doer) Do(req *http.Request) (*http.Response, error) {
+	if len(d.query) > 0 {
+		q := req.URL.Query()
+		for k, vs := range d.query {
+			q[k] = vs
+		}
+		req.URL.RawQuery = q.Encode()
+	}
+	if d.user != nil {
+		req.URL.User = d.user
+	}
 	a, _ := req.Context().Value(attemptKey{}).(*attempt)
 	if a == nil {
 		return d.base.Do(req)
