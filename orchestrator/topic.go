@@ -630,7 +630,7 @@ func (t *topicRun) synthesize(ctx context.Context, root *tree.Node) string {
 		data.Consensus = append(data.Consensus, prompts.Point{Point: p.Point, Detail: p.Detail})
 	}
 	for _, v := range root.AllVerdicts() {
-		data.Verdicts = append(data.Verdicts, prompts.VerdictPoint{Divergence: v.Divergence.Title, Recommendation: v.Recommendation, Reasoning: v.Reasoning})
+		data.Verdicts = append(data.Verdicts, prompts.VerdictPoint{Divergence: v.Divergence.Title, Recommendation: shownRecommendation(v.Verdict), Reasoning: v.Reasoning})
 	}
 	pm, err := t.e.p.Synthesis(data)
 	if err != nil {
@@ -643,6 +643,21 @@ func (t *topicRun) synthesize(ctx context.Context, root *tree.Node) string {
 		return ""
 	}
 	return resp.Text
+}
+
+// shownRecommendation is a verdict's recommendation, or for a split verdict
+// each side's, one per line.
+func shownRecommendation(v tree.Verdict) string {
+	if !v.Split {
+		return v.Recommendation
+	}
+	var recs []string
+	for _, x := range v.Votes {
+		if x.Status == tree.VoteCounted && !slices.Contains(recs, x.Recommendation) {
+			recs = append(recs, x.Recommendation)
+		}
+	}
+	return strings.Join(recs, "\n")
 }
 
 // edits asks the judge, once per run, for concrete edits to the shared
