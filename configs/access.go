@@ -10,14 +10,32 @@ import (
 // redactedKey replaces API keys in Redacted copies.
 const redactedKey = "[redacted]"
 
-// Participants returns the debaters in order, then the reviewer (when set),
-// then the protocol roles played by models (RoleParticipants).
+// Participants returns the debaters in order, then the judges (Panel), then
+// the protocol roles played by models (RoleParticipants).
 func (c *Config) Participants() []Participant {
-	ps := slices.Clone(c.Debaters)
-	if c.Reviewer != nil {
-		ps = append(ps, *c.Reviewer)
-	}
+	ps := append(slices.Clone(c.Debaters), c.Panel()...)
 	return append(ps, c.RoleParticipants()...)
+}
+
+// Panel returns the judges in order, the first chairing: the judges list,
+// else the reviewer alone, else none.
+func (c *Config) Panel() []Participant {
+	if len(c.Judges) > 0 {
+		return slices.Clone(c.Judges)
+	}
+	if c.Reviewer != nil {
+		return []Participant{*c.Reviewer}
+	}
+	return nil
+}
+
+// judgesPath is the field path of the panel: "judges", or where the
+// reviewer is written.
+func (c *Config) judgesPath() string {
+	if len(c.Judges) > 0 {
+		return "judges"
+	}
+	return c.reviewerPath()
 }
 
 // participant finds the debater or reviewer with the given id.
@@ -29,6 +47,11 @@ func (c *Config) participant(id string) (*Participant, bool) {
 	}
 	if c.Reviewer != nil && c.Reviewer.ID == id {
 		return c.Reviewer, true
+	}
+	for i := range c.Judges {
+		if c.Judges[i].ID == id {
+			return &c.Judges[i], true
+		}
 	}
 	for _, p := range c.roleParticipants() {
 		if p.ID == id {
@@ -136,6 +159,9 @@ func (c *Config) Secrets() []string {
 	if c.Judge != nil {
 		add(c.Judge.API)
 	}
+	for i := range c.Judges {
+		add(c.Judges[i].API)
+	}
 	for _, a := range c.protocolAPIs() {
 		add(a)
 	}
@@ -170,6 +196,9 @@ func (c *Config) Redacted() Config {
 	}
 	if cp.Judge != nil {
 		redact(cp.Judge.API)
+	}
+	for i := range cp.Judges {
+		redact(cp.Judges[i].API)
 	}
 	for _, a := range cp.protocolAPIs() {
 		redact(a)
@@ -209,6 +238,12 @@ func (c *Config) clone() Config {
 	if c.Judge != nil {
 		j := c.Judge.clone()
 		cp.Judge = &j
+	}
+	if c.Judges != nil {
+		cp.Judges = make([]Participant, len(c.Judges))
+		for i, p := range c.Judges {
+			cp.Judges[i] = p.clone()
+		}
 	}
 	cp.Params.Temperature = clonePtr(c.Params.Temperature)
 	cp.Params.ParallelCalls = clonePtr(c.Params.ParallelCalls)

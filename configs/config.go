@@ -7,10 +7,13 @@ package configs
 // Config is a whole debate configuration file. Field names follow the seed
 // design so that a seed-shaped config loads unchanged.
 type Config struct {
-	API           API              `json:"api"`
-	Debaters      []Participant    `json:"debaters"`
-	Reviewer      *Participant     `json:"reviewer,omitempty"`
-	Judge         *Participant     `json:"judge,omitempty"` // synonym of Reviewer; Load folds it into Reviewer
+	API      API           `json:"api"`
+	Debaters []Participant `json:"debaters"`
+	Reviewer *Participant  `json:"reviewer,omitempty"`
+	Judge    *Participant  `json:"judge,omitempty"` // synonym of Reviewer; Load folds it into Reviewer
+	// Judges is a panel of judges, chaired by the first; a Reviewer is a
+	// panel of one. See Panel.
+	Judges        []Participant    `json:"judges,omitempty"`
 	Params        Params           `json:"params"`
 	Fallback      Fallback         `json:"fallback"`
 	Topics        []Topic          `json:"topics"`
@@ -107,7 +110,18 @@ type Params struct {
 	// Seed fixes the aliases and orders a run draws; without it a run draws
 	// a seed of its own and records it.
 	Seed *uint64 `json:"seed,omitempty"`
+	// Recuse leaves a judge's vote out of the verdicts on divergences in
+	// which a debater of the judge's own model takes a side.
+	Recuse bool `json:"recuse,omitempty"`
+	// VerdictCheck "swap" asks every judge each forced verdict a second
+	// time with the sides in reverse order; a judge whose choice changes
+	// casts no vote there. "" asks once.
+	VerdictCheck string `json:"verdictCheck,omitempty"`
 }
+
+// VerdictCheckSwap is the params.verdictCheck that asks each forced verdict
+// again with the sides reversed.
+const VerdictCheckSwap = "swap"
 
 // Fallback configures per-topic model fallback and the retry delay.
 type Fallback struct {

@@ -111,5 +111,10 @@ func (c *Config) applyDefaults(src *source) {
 	if c.Reviewer != nil && c.Reviewer.Label == "" {
 		c.Reviewer.Label = c.Reviewer.ID
 	}
+	for i := range c.Judges {
+		if c.Judges[i].Label == "" {
+			c.Judges[i].Label = c.Judges[i].ID
+		}
+	}
 	c.applyProtocolDefaults(src)
 }

@@ -114,6 +114,7 @@ func load(path string, text []byte, opt Options) (*Config, error) {
 		sortProblems(r.ps)
 		return nil, Problems(r.ps)
 	}
+	warnings = append(warnings, cfg.SelfPreference()...)
 	sortProblems(warnings)
 	cfg.Warnings = warnings
 	return &cfg, nil

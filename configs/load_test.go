@@ -256,6 +256,28 @@ func TestProblems(t *testing.T) {
 			want: []string{`8:3 judge | keep only one of them`},
 		},
 		{
+			name: "judges and reviewer",
+			text: "{" + validBody + "\n  \"judges\": [{ \"id\": \"j\", \"model\": \"m4\" }],\n}",
+			want: []string{`6:3 reviewer | keep either "judges" or "reviewer"`},
+		},
+		{
+			name: "empty panel",
+			text: `{"debaters": [{"id": "a", "model": "m1"}, {"id": "b", "model": "m2"}],
+ "judges": [], "topics": [{"id": "t", "title": "T"}]}`,
+			want: []string{`2:2 judges | the panel is empty`},
+		},
+		{
+			name: "panel judge clashes",
+			text: `{"debaters": [{"id": "a", "model": "m1"}, {"id": "b", "model": "m2"}],
+ "judges": [{"id": "j", "model": "m3"}, {"id": "j"}], "topics": [{"id": "t", "title": "T"}]}`,
+			want: []string{`2:42 judges[1].id | duplicate id "j" (already used by judges[0])`, `2:41 judges[1].model | required`},
+		},
+		{
+			name: "unknown verdict check",
+			text: "{" + validBody + "\n  \"params\": { \"verdictCheck\": \"twice\" },\n}",
+			want: []string{`8:15 params.verdictCheck | must be "swap"`},
+		},
+		{
 			name: "judge without a model",
 			text: `{"debaters": [{"id": "a", "model": "m1"}, {"id": "b", "model": "m2"}],
  "judge": {"id": "j"}, "topics": [{"id": "t", "title": "T"}]}`,
@@ -548,6 +570,47 @@ func TestJudgeSynonym(t *testing.T) {
 	}
 	if !slices.Equal(ids, []string{"a", "b", "j"}) {
 		t.Errorf("participants = %v", ids)
+	}
+}
+
+// TestSelfPreference: a judge whose model, ignoring a vendor prefix, is a
+// debater's is a warning, located at the judge's model, that names the fix.
+func TestSelfPreference(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		text string
+		want []string // "line:col field | message fragment"
+	}{
+		{"reviewer", `{"debaters": [{"id": "a", "model": "openai/m1"}, {"id": "b", "model": "m2"}],
+ "reviewer": {"id": "r", "model": "m1"}, "topics": [{"id": "t", "title": "T"}]}`,
+			[]string{`2:26 reviewer.model | judge "r" runs m1, as debater "a" does`}},
+		{"panel", `{"debaters": [{"id": "a", "model": "m1"}, {"id": "b", "model": "m2"}],
+ "judges": [{"id": "j1", "model": "m3"}, {"id": "j2", "model": "x/m2"}], "params": {"recuse": true}, "topics": [{"id": "t", "title": "T"}]}`,
+			[]string{`2:55 judges[1].model | its vote is left out`}},
+		{"no overlap", "{" + validBody + "}", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			cfg, err := Load(writeConfig(t, tt.text), Options{Getenv: testEnv})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, p := range cfg.Warnings {
+				got = append(got, where(p)+" | "+p.Message)
+			}
+			if len(got) != len(tt.want) {
+				t.Fatalf("warnings:\n%s\nwant %q", strings.Join(got, "\n"), tt.want)
+			}
+			for i, w := range tt.want {
+				pos, frag, _ := strings.Cut(w, " | ")
+				if gpos, gmsg, _ := strings.Cut(got[i], " | "); gpos != pos || !strings.Contains(gmsg, frag) {
+					t.Errorf("warning %q, want %q", got[i], w)
+				}
+			}
+		})
 	}
 }
 

@@ -138,7 +138,7 @@ func (c *Config) validateParticipants(r *reporter) map[string]string {
 		if strings.TrimSpace(p.ID) == "" {
 			r.missing(path, "id", `required: add an "id" field naming this participant, e.g. "party-a"`)
 		} else if prev, dup := owner[p.ID]; dup {
-			r.at(joinPath(path, "id"), "duplicate id %q (already used by %s); give every debater and the reviewer its own id", p.ID, prev)
+			r.at(joinPath(path, "id"), "duplicate id %q (already used by %s); give every debater and judge its own id", p.ID, prev)
 		} else {
 			owner[p.ID] = path
 		}
@@ -153,15 +153,63 @@ func (c *Config) validateParticipants(r *reporter) map[string]string {
 	for i := range c.Debaters {
 		check(indexPath("debaters", i), &c.Debaters[i])
 	}
+	if c.Judges != nil {
+		if c.Reviewer != nil {
+			r.at(c.reviewerPath(), `a panel is set in "judges"; keep either "judges" or %q, not both (a %q is a panel of one)`, c.reviewerPath(), c.reviewerPath())
+		}
+		if len(c.Judges) == 0 {
+			r.at("judges", `the panel is empty; list at least one judge, e.g. [{"id": "judge-1", "model": "qwen3.5-plus"}]`)
+		}
+		for i := range c.Judges {
+			check(indexPath("judges", i), &c.Judges[i])
+		}
+		return owner
+	}
 	if c.Reviewer == nil {
 		if !motionsOnly {
-			r.missing("", "reviewer", `required: add a "reviewer" (or "judge") with an "id" and a "model", e.g. {"id": "reviewer", "model": "qwen3.5-plus"}`)
+			r.missing("", "reviewer", `required: add a "reviewer" (or "judge") with an "id" and a "model", e.g. {"id": "reviewer", "model": "qwen3.5-plus"}, or a panel in "judges"`)
 		}
 		return owner
 	}
 	check(c.reviewerPath(), c.Reviewer)
 	return owner
 }
+
+// SelfPreference returns a warning for each judge whose model, ignoring a
+// "vendor/" prefix, is also a debater's: a judge tends to favour text of its
+// own model.
+func (c *Config) SelfPreference() []Problem {
+	r := &reporter{src: c.src, file: c.Path}
+	for i, j := range c.Panel() {
+		for _, d := range c.Debaters {
+			if j.Model == "" || bareModel(j.Model) != bareModel(d.Model) {
+				continue
+			}
+			path := c.judgesPath()
+			if len(c.Judges) > 0 {
+				path = indexPath("judges", i)
+			}
+			fix := `set "params.recuse": true to leave its vote out where that debater takes a side`
+			if c.Params.Recuse {
+				fix = "its vote is left out where that debater takes a side (params.recuse)"
+			}
+			r.at(joinPath(path, "model"), "judge %q runs %s, as debater %q does: a judge tends to favour its own model; %s, or choose another model", j.ID, j.Model, d.ID, fix)
+		}
+	}
+	return r.ps
+}
+
+// bareModel is a model name without its "vendor/" prefix.
+func bareModel(m string) string {
+	if _, after, ok := strings.Cut(m, "/"); ok {
+		return after
+	}
+	return m
+}
+
+// SameModel reports whether two model names are the same model, ignoring a
+// "vendor/" prefix.
+func SameModel(a, b string) bool { return bareModel(a) == bareModel(b) }
 
 func (c *Config) validateParams(r *reporter) {
 	p := c.Params
@@ -192,6 +240,11 @@ func (c *Config) validateParams(r *reporter) {
 		r.at("fallback.retryDelay", "must be 0 or more milliseconds (got %d)", d)
 	}
 	r.atMost("fallback.retryDelay", int64(c.Fallback.RetryDelay), MaxRetryDelay, "ten minutes in milliseconds")
+	switch p.VerdictCheck {
+	case "", VerdictCheckSwap:
+	default:
+		r.at("params.verdictCheck", `must be %q (ask each forced verdict again with the sides reversed) or left out (got %q)`, VerdictCheckSwap, p.VerdictCheck)
+	}
 }
 
 func (c *Config) validateTopics(r *reporter) {

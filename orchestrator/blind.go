@@ -3,6 +3,7 @@ package orchestrator
 import (
 	"hash/fnv"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/debatehq/debate/prompts"
 	"github.com/debatehq/debate/tree"
@@ -66,6 +67,17 @@ func (t *topicRun) shuffle(who []int, node string, step tree.Step, reader string
 	out := make([]int, len(who))
 	for k, j := range t.e.draw(len(who), "order", t.topic.ID, node, string(step), reader) {
 		out[k] = who[j]
+	}
+	return out
+}
+
+// inOrder returns the debater indices of who in the order order lists them.
+func (t *topicRun) inOrder(who, order []int) []int {
+	out := make([]int, 0, len(who))
+	for _, i := range order {
+		if slices.Contains(who, i) {
+			out = append(out, i)
+		}
 	}
 	return out
 }

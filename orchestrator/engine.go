@@ -56,6 +56,7 @@ type builder interface {
 	Rebuttal(prompts.Rebuttal) ([]prompts.Message, error)
 	Triage(prompts.Judge) ([]prompts.Message, error)
 	ForcedVerdict(prompts.Judge) ([]prompts.Message, error)
+	PanelVerdict(prompts.PanelVerdict) ([]prompts.Message, error)
 	Repair(prompts.Repair) ([]prompts.Message, error)
 	Synthesis(prompts.Synthesis) ([]prompts.Message, error)
 	Edits(prompts.Edits) ([]prompts.Message, error)
@@ -103,7 +104,8 @@ type Engine struct {
 	maxRounds int
 	seed      uint64
 	debaters  []configs.Participant
-	judge     configs.Participant
+	judge     configs.Participant   // the panel's chair
+	judges    []configs.Participant // the panel, chair first
 	log       *slog.Logger
 	spent     atomic.Int64  // tokens spent by the whole run, for the budget
 	calls     atomic.Uint64 // numbers the calls, so that retries can be told from new calls
@@ -117,10 +119,12 @@ func New(cfg *configs.Config, c Completer, p *prompts.Set, opt Options) *Engine 
 
 func newEngine(cfg *configs.Config, c Completer, p builder, opt Options) *Engine {
 	e := &Engine{cfg: cfg, c: c, p: p, opt: opt, debaters: cfg.Debaters}
-	if cfg.Reviewer != nil {
-		e.judge = *cfg.Reviewer
-	} else if cfg.Judge != nil {
-		e.judge = *cfg.Judge
+	e.judges = cfg.Panel()
+	if len(e.judges) == 0 && cfg.Judge != nil {
+		e.judges = []configs.Participant{*cfg.Judge}
+	}
+	if len(e.judges) > 0 {
+		e.judge = e.judges[0]
 	}
 	e.maxRounds = cfg.Params.MaxRounds
 	if opt.MaxRounds > 0 {
@@ -177,6 +181,11 @@ func (e *Engine) Run(ctx context.Context) (*tree.Run, error) {
 	}
 	for _, d := range e.debaters {
 		run.Debaters = append(run.Debaters, participant(d))
+	}
+	if len(e.judges) > 1 {
+		for _, j := range e.judges {
+			run.Judges = append(run.Judges, participant(j))
+		}
 	}
 
 	var (

@@ -15,14 +15,21 @@ import (
 // exact messages of every round-1 position call of the selected topics.
 type Preview struct {
 	Debaters []tree.Participant
-	Judge    tree.Participant
+	Judge    tree.Participant   // the panel's chair
+	Judges   []tree.Participant // the panel, chair first
 	Topics   []TopicPreview
 }
 
-// TopicPreview holds one topic's round-1 position calls, in config order.
+// TopicPreview holds one topic's round-1 position calls, in config order,
+// with the debaters' aliases (when blind) and the order in which the chair
+// reads them at the root.
 type TopicPreview struct {
 	ID, Title string
 	Calls     []CallPreview
+	Aliases   []tree.Alias
+	// JudgeOrder lists the debaters as the chair's round-1 prompt shows
+	// them: by alias when blind, else by label.
+	JudgeOrder []string
 }
 
 // CallPreview is one call as it would be sent.
@@ -42,13 +49,19 @@ func NewPreview(cfg *configs.Config, p *prompts.Set, sel *tree.Selection) (*Prev
 		return nil, err
 	}
 	pv := &Preview{Judge: participant(e.judge)}
+	for _, j := range e.judges {
+		pv.Judges = append(pv.Judges, participant(j))
+	}
 	for _, d := range e.debaters {
 		pv.Debaters = append(pv.Debaters, participant(d))
 	}
 	for _, ct := range selected {
 		tr := e.newTopicRun(ct)
 		root := tree.NewNode(tree.RootID, ct.Title, ct.Background)
-		tp := TopicPreview{ID: ct.ID, Title: ct.Title}
+		tp := TopicPreview{ID: ct.ID, Title: ct.Title, Aliases: tr.aliasRecord()}
+		for _, i := range tr.shuffle(tr.all(), root.ID, tree.StepJudge, tr.judge.p.ID) {
+			tp.JudgeOrder = append(tp.JudgeOrder, name(tr.party(i)))
+		}
 		for i, m := range tr.debaters {
 			msgs, err := tr.position(root, lineage{}, i)
 			if err != nil {

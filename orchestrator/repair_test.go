@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -143,7 +144,7 @@ func TestForcedVerdictKeepsConsensus(t *testing.T) {
 				{DivergenceID: "d1", Recommendation: "do yes", Reasoning: "cheaper"},
 				{DivergenceID: "d2", Missing: true},
 			}
-			if !slices.Equal(j.ForcedVerdicts, want) {
+			if !reflect.DeepEqual(j.ForcedVerdicts, want) {
 				t.Errorf("verdicts %+v, want %+v", j.ForcedVerdicts, want)
 			}
 			if got := s.kindsAt("root"); !slices.Equal(got, tc.wantKind) {

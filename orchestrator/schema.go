@@ -2,6 +2,7 @@ package orchestrator
 
 import (
 	"encoding/json"
+	"slices"
 	"sync"
 )
 
@@ -51,13 +52,26 @@ func judgmentSchema(forced bool, parties []string) *schema {
 	required := []string{"consensus", "divergences"}
 	name := "triage"
 	if forced {
-		props["forcedVerdicts"] = list(obj([]string{"divergenceId", "recommendation", "reasoning"}, object{
-			"divergenceId": str(), "recommendation": str(), "reasoning": str(),
-		}))
+		props["forcedVerdicts"] = list(verdictSchema(parties))
 		required = append(required, "forcedVerdicts")
 		name = "forced_verdicts"
 	}
 	return mustSchema(name, obj(required, props))
+}
+
+// verdictSchema is the shape of one forced verdict; favors is one of the
+// parties or "none".
+func verdictSchema(parties []string) object {
+	favors := object{"type": "string", "enum": append(slices.Clone(parties), favorsNone)}
+	return obj([]string{"divergenceId", "favors", "recommendation", "reasoning"}, object{
+		"divergenceId": str(), "favors": favors, "recommendation": str(), "reasoning": str(),
+	})
+}
+
+// panelSchema is the shape of a panel judge's answer: its forced verdicts on
+// divergences already listed.
+func panelSchema(parties []string) *schema {
+	return mustSchema("panel_verdicts", obj([]string{"forcedVerdicts"}, object{"forcedVerdicts": list(verdictSchema(parties))}))
 }
 
 // The proposer's reply and the arbitrator's ruling in a motion.

@@ -22,7 +22,8 @@ type topicRun struct {
 	topic    configs.Topic
 	r        *roster
 	debaters []*member // in config order
-	judge    *member
+	judges   []*member // the panel, chair first
+	judge    *member   // the chair
 	// aliases are the debaters' neutral names in blind prompts, in config
 	// order; aliasOrder lists the debaters' indices by alias number.
 	aliases    []prompts.Party
@@ -34,7 +35,12 @@ func (e *Engine) newTopicRun(t configs.Topic) *topicRun {
 	for _, d := range e.debaters {
 		tr.debaters = append(tr.debaters, tr.r.add(d))
 	}
-	tr.judge = tr.r.add(e.judge)
+	for _, j := range e.judges {
+		tr.judges = append(tr.judges, tr.r.add(j))
+	}
+	if len(tr.judges) > 0 {
+		tr.judge = tr.judges[0]
+	}
 	tr.assignAliases()
 	return tr
 }
@@ -398,17 +404,10 @@ func (t *topicRun) decide(ctx context.Context, n *tree.Node, posed []int) {
 		Round:          n.Round,
 		MaxRounds:      e.maxRounds,
 		MaxDivergences: e.cfg.Params.MaxDivergences,
-		Favors:         t.blind(),
+		Favors:         t.blind() || t.voting(),
 	}
 	if n.Divergence == nil {
 		data.Context = n.Context
-	} else {
-		// A child's context is its divergence's sides, given as such.
-		data.Sides, _ = t.sides(n.Divergence, t.shuffle(t.all(), n.ID, tree.StepJudge, t.judge.p.ID), t.party)
-	}
-	for _, i := range t.shuffle(posed, n.ID, tree.StepJudge, t.judge.p.ID) {
-		m := t.debaters[i].p
-		data.Entries = append(data.Entries, prompts.Entry{Party: t.party(i), Position: n.Positions[m.ID], Rebuttal: n.Rebuttals[m.ID]})
 	}
 	budgetReason := fmt.Sprintf("budget of %d tokens reached: verdicts forced", e.cfg.Budget.MaxTokens)
 	reason, forced := fmt.Sprintf("round limit %d reached: verdicts forced", e.maxRounds), n.Round >= e.maxRounds
@@ -416,7 +415,7 @@ func (t *topicRun) decide(ctx context.Context, n *tree.Node, posed []int) {
 		reason, forced = budgetReason, true
 		data.BudgetSpent = true
 	}
-	if !t.judgeNode(ctx, n, data, forced) {
+	if !t.judgeNode(ctx, n, data, posed, forced) {
 		return
 	}
 	j := n.Judgment
@@ -429,7 +428,7 @@ func (t *topicRun) decide(ctx context.Context, n *tree.Node, posed []int) {
 		// The budget ran out while this node ran: no child is opened, the
 		// judge forces verdicts on what it just found disputed.
 		data.BudgetSpent = true
-		if t.judgeNode(ctx, n, data, true) {
+		if t.judgeNode(ctx, n, data, posed, true) {
 			if len(n.Judgment.Divergences) == 0 {
 				t.agreed(ctx, n)
 			} else {
@@ -487,27 +486,60 @@ func missingNote(j *tree.Judgment) string {
 	return fmt.Sprintf("; %d verdicts missing after repair", n)
 }
 
-// judgeNode makes the judge's call for n and records the judgment with the
-// program's divergence ids. On failure it ends the node and returns false.
-func (t *topicRun) judgeNode(ctx context.Context, n *tree.Node, data prompts.Judge, forced bool) bool {
-	j, model, raw, reasoning, err := t.judgment(ctx, n.ID, data, forced)
-	if ctx.Err() != nil {
-		t.stop(ctx, n, tree.Interrupted, "")
-		return false
+// readerData completes the judge data base for one reader at node n: the
+// divergence's sides (for a child node) and the entries of the debaters
+// posed, in the order order.
+func (t *topicRun) readerData(base prompts.Judge, n *tree.Node, posed, order []int) prompts.Judge {
+	data := base
+	if n.Divergence != nil {
+		// A child's context is its divergence's sides, given as such.
+		data.Sides, _ = t.sides(n.Divergence, t.inOrder(t.all(), order), t.party)
 	}
-	if err != nil {
-		n.RawJudgment = raw
-		n.Errors = append(n.Errors, tree.NodeError{Participant: t.judge.p.ID, Step: tree.StepJudge, Message: err.Error()})
-		t.stop(ctx, n, tree.Failed, err.Error())
-		return false
+	data.Entries = nil
+	for _, i := range t.inOrder(posed, order) {
+		m := t.debaters[i].p
+		data.Entries = append(data.Entries, prompts.Entry{Party: t.party(i), Position: n.Positions[m.ID], Rebuttal: n.Rebuttals[m.ID]})
 	}
-	t.unalias(j)
-	renumber(j, n.ID)
-	n.Judgment = j
-	n.RawJudgment = ""
-	n.Models[t.judge.p.ID] = model
-	n.SetReasoning(t.judge.p.ID, tree.StepJudge, reasoning)
-	return true
+	return data
+}
+
+// judgeNode asks the panel's chair for n's judgment and records it with the
+// program's divergence ids; a chair that fails, even on its fallback, hands
+// the call to the next judge. Forced verdicts are then put to the panel's
+// vote when it votes. When no judge answers it ends the node and returns
+// false.
+func (t *topicRun) judgeNode(ctx context.Context, n *tree.Node, base prompts.Judge, posed []int, forced bool) bool {
+	var failed []error // the failure of each judge before the one that answered
+	for k, m := range t.judges {
+		order := t.shuffle(t.all(), n.ID, tree.StepJudge, m.p.ID)
+		j, model, raw, reasoning, err := t.judgment(ctx, m, n.ID, t.readerData(base, n, posed, order), forced)
+		if ctx.Err() != nil {
+			t.stop(ctx, n, tree.Interrupted, "")
+			return false
+		}
+		if err != nil {
+			n.RawJudgment = raw
+			n.Errors = append(n.Errors, tree.NodeError{Participant: m.p.ID, Step: tree.StepJudge, Message: err.Error()})
+			failed = append(failed, err)
+			continue
+		}
+		t.unalias(j)
+		renumber(j, n.ID)
+		n.Judgment = j
+		n.RawJudgment = ""
+		n.Models[m.p.ID] = model
+		n.SetReasoning(m.p.ID, tree.StepJudge, reasoning)
+		if forced && t.voting() {
+			t.vote(ctx, n, base, posed, ballot{chair: k, model: model, order: order, failed: failed})
+		}
+		return true
+	}
+	reason := failed[len(failed)-1].Error()
+	if len(t.judges) > 1 {
+		reason = fmt.Sprintf("no judge of the panel answered; the last: %s", reason)
+	}
+	t.stop(ctx, n, tree.Failed, reason)
+	return false
 }
 
 // judgment asks the judge for a triage (or forced verdicts) and returns it
@@ -518,7 +550,7 @@ func (t *topicRun) judgeNode(ctx context.Context, n *tree.Node, data prompts.Jud
 // the original prompt once. raw is the last answer received, reasoning the
 // reasoning that came with the answer used. An answer cut at the token limit
 // is asked again once with a larger limit (reaskCut).
-func (t *topicRun) judgment(ctx context.Context, node string, data prompts.Judge, forced bool) (j *tree.Judgment, model, raw, reasoning string, err error) {
+func (t *topicRun) judgment(ctx context.Context, judge *member, node string, data prompts.Judge, forced bool) (j *tree.Judgment, model, raw, reasoning string, err error) {
 	build := t.e.p.Triage
 	if forced {
 		build = t.e.p.ForcedVerdict
@@ -527,7 +559,7 @@ func (t *topicRun) judgment(ctx context.Context, node string, data prompts.Judge
 	if err != nil {
 		return nil, "", "", "", fmt.Errorf("build judge prompt: %w", err)
 	}
-	c := call{node: node, step: tree.StepJudge, who: t.judge, msgs: messages(pm), json: true, schema: judgmentSchema(forced, data.PartyIDs), reaskCut: true}
+	c := call{node: node, step: tree.StepJudge, who: judge, msgs: messages(pm), json: true, schema: judgmentSchema(forced, data.PartyIDs), reaskCut: true}
 	var partial *tree.Judgment // a valid consensus whose verdicts are missing
 	check := func(s string) error {
 		got, err := parseJudgment(s, forced, data.PartyIDs)
@@ -598,7 +630,7 @@ func (t *topicRun) synthesize(ctx context.Context, root *tree.Node) string {
 		data.Consensus = append(data.Consensus, prompts.Point{Point: p.Point, Detail: p.Detail})
 	}
 	for _, v := range root.AllVerdicts() {
-		data.Verdicts = append(data.Verdicts, prompts.VerdictPoint{Divergence: v.Divergence.Title, Recommendation: v.Recommendation, Reasoning: v.Reasoning})
+		data.Verdicts = append(data.Verdicts, prompts.VerdictPoint{Divergence: v.Divergence.Title, Recommendation: shownRecommendation(v.Verdict), Reasoning: v.Reasoning})
 	}
 	pm, err := t.e.p.Synthesis(data)
 	if err != nil {
@@ -611,6 +643,21 @@ func (t *topicRun) synthesize(ctx context.Context, root *tree.Node) string {
 		return ""
 	}
 	return resp.Text
+}
+
+// shownRecommendation is a verdict's recommendation, or for a split verdict
+// each side's, one per line.
+func shownRecommendation(v tree.Verdict) string {
+	if !v.Split {
+		return v.Recommendation
+	}
+	var recs []string
+	for _, x := range v.Votes {
+		if x.Status == tree.VoteCounted && !slices.Contains(recs, x.Recommendation) {
+			recs = append(recs, x.Recommendation)
+		}
+	}
+	return strings.Join(recs, "\n")
 }
 
 // edits asks the judge, once per run, for concrete edits to the shared

@@ -168,6 +168,7 @@ func TestMergeKnowsEveryRunField(t *testing.T) {
 		"MaxRounds":     "the same (digest)",
 		"Debaters":      "the same (digest)",
 		"Judge":         "the same (digest)",
+		"Judges":        "the same (digest)",
 		"Topics":        "concatenated, in config order",
 		"Motions":       "concatenated, in config order",
 		"Usage":         "summed",

@@ -47,6 +47,22 @@ type Edits struct {
 	Topics    []TopicConclusion
 }
 
+// Question is a divergence a panel judge is asked to decide, as the chair
+// listed it.
+type Question struct {
+	ID         string
+	Title      string
+	Sides      []Side
+	Uninvolved []Party
+}
+
+// PanelVerdict is the data of a panel judge's forced-verdict call: the
+// node's judge data and the divergences to decide, at least one.
+type PanelVerdict struct {
+	Judge
+	Questions []Question
+}
+
 // Alias returns the n-th (from 1) neutral name of a debater in language, as
 // blind prompts show it: the label "Debater n" (zh "辩手 n") with the id
 // "debater-n". It tells nothing of the debater's label, id or model.

@@ -318,3 +318,15 @@ func minimalFixture(f fixture) minimal {
 		},
 	}
 }
+
+// panelOf is the panel judges' data at the node of forced: the chair listed
+// one divergence, between the node's sides, and the third party took none.
+func panelOf(forced Judge) PanelVerdict {
+	d := forced
+	d.Sides = nil
+	q := Question{ID: "d1.1.1", Title: "Who owns the write order?", Sides: forced.Sides}
+	if len(forced.Entries) > 2 {
+		q.Uninvolved = []Party{forced.Entries[2].Party}
+	}
+	return PanelVerdict{Judge: d, Questions: []Question{q}}
+}

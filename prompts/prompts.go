@@ -8,7 +8,7 @@
 // defined under names starting with "_". The data of each file is the
 // struct its builder takes (root_position: RootPosition; the two
 // child_position files: ChildPosition; rebuttal: Rebuttal; triage and
-// forced_verdict: Judge; repair: Repair; synthesis: Synthesis; edits:
+// forced_verdict: Judge; panel_verdict: PanelVerdict; repair: Repair; synthesis: Synthesis; edits:
 // Edits), and the helper functions listed at funcs are available. A folder
 // of overrides replaces any file by name; see New.
 package prompts

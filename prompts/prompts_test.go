@@ -44,6 +44,8 @@ func build(t *testing.T, s *Set, f fixture, name string) []Message {
 		msgs, err = s.Triage(f.triage)
 	case "forced_verdict":
 		msgs, err = s.ForcedVerdict(f.forced)
+	case "panel_verdict":
+		msgs, err = s.PanelVerdict(panelOf(f.forced))
 	case "repair":
 		msgs, err = s.Repair(f.repair)
 	case "synthesis":
@@ -262,7 +264,7 @@ func TestEmbeddedFiles(t *testing.T) {
 
 func TestNames(t *testing.T) {
 	want := []string{"root_position", "child_position_involved", "child_position_uninvolved", "rebuttal",
-		"triage", "forced_verdict", "repair", "synthesis", "edits"}
+		"triage", "forced_verdict", "panel_verdict", "repair", "synthesis", "edits"}
 	if got := Names(); !slices.Equal(got, want) {
 		t.Errorf("Names() = %q, want %q", got, want)
 	}

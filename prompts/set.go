@@ -35,6 +35,7 @@ var steps = []struct {
 	{"rebuttal", func() any { return Rebuttal{} }},
 	{"triage", func() any { return Judge{} }},
 	{"forced_verdict", func() any { return Judge{} }},
+	{"panel_verdict", func() any { return PanelVerdict{Questions: []Question{{}}} }},
 	{"repair", func() any { return Repair{} }},
 	{"synthesis", func() any { return Synthesis{} }},
 	{"edits", func() any { return Edits{} }},
@@ -370,6 +371,12 @@ func (s *Set) Triage(d Judge) ([]Message, error) {
 // which must settle every point still disputed.
 func (s *Set) ForcedVerdict(d Judge) ([]Message, error) {
 	return s.render("forced_verdict", d)
+}
+
+// PanelVerdict returns the messages of a panel judge's forced verdicts on
+// divergences already listed; it is also the order check's second asking.
+func (s *Set) PanelVerdict(d PanelVerdict) ([]Message, error) {
+	return s.render("panel_verdict", d)
 }
 
 // Repair returns the messages to append to the judge's original

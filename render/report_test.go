@@ -202,3 +202,63 @@ func TestTopicNeverStarted(t *testing.T) {
 		t.Errorf("summary lacks the row of the topic never started:\n%s", sum)
 	}
 }
+
+// TestPanelReport: a topic judged by a panel shows the panel, which alias
+// stood for whom, each panel verdict's tally and votes, split and unstable
+// verdicts, in Markdown and in HTML.
+func TestPanelReport(t *testing.T) {
+	t.Parallel()
+	run := rendertest.Forced()
+	run.Judges = []tree.Participant{run.Judge, {ID: "j2", Label: "Second judge", Model: "gpt-5.2"}}
+	tp := &run.Topics[0]
+	tp.Aliases = []tree.Alias{{Alias: "Debater 1", Participant: "party-b"}, {Alias: "Debater 2", Participant: "party-a"}}
+	var verdicts []*tree.Verdict
+	tp.Root.Walk(func(n *tree.Node) {
+		if n.Judgment != nil {
+			for i := range n.Judgment.ForcedVerdicts {
+				verdicts = append(verdicts, &n.Judgment.ForcedVerdicts[i])
+			}
+		}
+	})
+	if len(verdicts) < 2 {
+		t.Fatalf("the fixture has %d forced verdicts, want 2", len(verdicts))
+	}
+	*verdicts[0] = tree.Verdict{DivergenceID: verdicts[0].DivergenceID, Split: true, Votes: []tree.Vote{
+		{Judge: run.Judge.ID, Model: "qwen3.5-plus", Status: tree.VoteCounted, Favors: "party-a", Recommendation: "Read cross-region."},
+		{Judge: "j2", Model: "gpt-5.2", Status: tree.VoteCounted, Favors: "party-b", Recommendation: "Replicate."},
+	}}
+	v := verdicts[1]
+	v.Unstable, v.Favors = true, "party-a"
+	v.Votes = []tree.Vote{
+		{Judge: run.Judge.ID, Model: "qwen3.5-plus", Status: tree.VoteCounted, Favors: "party-a", Recommendation: v.Recommendation},
+		{Judge: "j2", Model: "gpt-5.2", Status: tree.VoteUnstable, Reason: "favoured party-a, then party-c with the sides reversed", Favors: "party-a", SwapFavors: "party-c"},
+	}
+	md := string(Topic(run, tp))
+	page, err := TopicHTML(run, tp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		doc  string
+		has  []string
+	}{
+		{"markdown", md, []string{
+			"> - **Judges:** Judge — qwen3.5-plus; Second judge — gpt-5.2",
+			"> - **Blind aliases:** Debater 1 = Party B; Debater 2 = Party A",
+			"**Recommendation:** ⚖ split: the judges are tied",
+			"**Votes:** Party A 1, Party B 1",
+			"     - Second judge — gpt-5.2: Party B — Replicate.",
+			"⚠ unstable: a judge changed its choice",
+			"     - Second judge — gpt-5.2: unstable — favoured party-a, then party-c with the sides reversed",
+		}},
+		{"html", string(page), []string{"Blind aliases", "Debater 1 = Party B", "Votes:", "⚖ split", "⚠ unstable", "Second judge — gpt-5.2"}},
+	}
+	for _, tt := range tests {
+		for _, s := range tt.has {
+			if !strings.Contains(tt.doc, s) {
+				t.Errorf("%s lacks %q", tt.name, s)
+			}
+		}
+	}
+}

@@ -107,7 +107,22 @@ func (r *report) topicHeader(t *tree.Topic) {
 	stats := t.Root.Stats()
 	r.headerLine(w.date, r.date(t.StartedAt, t.FinishedAt))
 	r.headerLine(w.debaters, r.debaters(t))
-	r.headerLine(w.judge, r.participant(r.run.Judge, t))
+	if len(r.run.Judges) > 1 {
+		var parts []string
+		for _, j := range r.run.Judges {
+			parts = append(parts, r.participant(j, t))
+		}
+		r.headerLine(w.judges, strings.Join(parts, "; "))
+	} else {
+		r.headerLine(w.judge, r.participant(r.run.Judge, t))
+	}
+	if len(t.Aliases) > 0 {
+		var parts []string
+		for _, a := range t.Aliases {
+			parts = append(parts, fmt.Sprintf(w.aliasFmt, inlineText(a.Alias), inlineText(r.name(a.Participant))))
+		}
+		r.headerLine(w.aliases, strings.Join(parts, "; "))
+	}
 	r.headerLine(w.maxRounds, fmt.Sprint(r.run.MaxRounds))
 	r.headerLine(w.depthReached, fmt.Sprintf(w.depthFmt, stats.Depth, stats.Rounds))
 	r.usageLines(t.Usage)
@@ -480,23 +495,82 @@ func (r *report) judgment(n *tree.Node) {
 			}
 			r.printf("%d. **%s**\n", i+1, inlineText(title))
 			r.printf("   - **%s%s** %s\n", w.recommendation, w.colon, r.recommendation(v))
-			if !v.Missing && !v.OverLimit {
+			if !v.Missing && !v.OverLimit && !v.Split {
 				r.printf("   - **%s%s** %s\n", w.reasoning, w.colon, inlineText(v.Reasoning))
 			}
+			r.votes(v)
 		}
 		r.b.WriteString("\n")
 	}
 }
 
-// recommendation is a verdict's recommendation, or says that it is missing.
+// recommendation is a verdict's recommendation, or says that it is missing
+// or split; an unstable verdict says so after it.
 func (r *report) recommendation(v tree.Verdict) string {
+	s := inlineText(v.Recommendation)
 	switch {
+	case v.Split:
+		s = r.w.verdictSplit
 	case v.Missing:
-		return r.w.verdictMissing
+		s = r.w.verdictMissing
 	case v.OverLimit:
 		return r.w.verdictOverLimit
 	}
-	return inlineText(v.Recommendation)
+	if v.Unstable {
+		s += " " + r.w.verdictUnstable
+	}
+	return s
+}
+
+// favored names the debater a vote favors, or says it took no side.
+func (r *report) favored(id string) string {
+	if id == "" || id == "none" {
+		return r.w.noSide
+	}
+	return inlineText(r.name(id))
+}
+
+// votes writes a panel verdict's tally, then each judge's vote: whom it
+// favored and its recommendation, or why it did not count.
+func (r *report) votes(v tree.Verdict) {
+	if len(v.Votes) == 0 {
+		return
+	}
+	w := r.w
+	count := map[string]int{}
+	var order []string
+	for _, x := range v.Votes {
+		if x.Status != tree.VoteCounted {
+			continue
+		}
+		if count[x.Favors] == 0 {
+			order = append(order, x.Favors)
+		}
+		count[x.Favors]++
+	}
+	var tally []string
+	for _, f := range order {
+		tally = append(tally, fmt.Sprintf("%s %d", r.favored(f), count[f]))
+	}
+	r.printf("   - **%s%s** %s\n", w.votes, w.colon, strings.Join(tally, ", "))
+	for _, x := range v.Votes {
+		who := inlineText(r.judgeName(x.Judge)) + " — " + inlineText(x.Model)
+		if x.Status == tree.VoteCounted {
+			r.printf("     - %s%s%s — %s\n", who, w.colonSep, r.favored(x.Favors), inlineText(x.Recommendation))
+			continue
+		}
+		r.printf("     - %s%s%s — %s\n", who, w.colonSep, w.voteStatus[x.Status], inlineText(w.reason(x.Reason)))
+	}
+}
+
+// judgeName returns the label of a judge of the run's panel.
+func (r *report) judgeName(id string) string {
+	for _, j := range r.run.Judges {
+		if j.ID == id {
+			return j.Name()
+		}
+	}
+	return r.name(id)
 }
 
 // point formats a consensus point as "**point** — detail".

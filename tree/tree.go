@@ -41,6 +41,9 @@ const (
 	StepJudge     Step = "judge"
 	StepSynthesis Step = "synthesis"
 	StepEdits     Step = "edits"
+	// StepVerdict is a panel judge's forced verdicts on the divergences the
+	// chair listed, and the order check's second asking.
+	StepVerdict Step = "verdict"
 )
 
 // RootID is the id of every topic's root node.
@@ -150,6 +153,41 @@ type Verdict struct {
 	// Favors is the id of the debater whose side the verdict takes, "none",
 	// or empty when the judge did not say.
 	Favors string `json:"favors,omitempty"`
+	// Votes are the panel's answers on the divergence, in panel order; set
+	// when the panel has more than one judge, or recusal or the order check
+	// is on.
+	Votes []Vote `json:"votes,omitempty"`
+	// Split marks a tie among the counted votes: no side won, the votes
+	// hold each side's recommendation, and Recommendation is empty.
+	Split bool `json:"split,omitempty"`
+	// Unstable marks a verdict on which at least one judge changed its
+	// choice when the sides were shown in reverse order.
+	Unstable bool `json:"unstable,omitempty"`
+}
+
+// VoteStatus says whether and why a judge's vote counted.
+type VoteStatus string
+
+// Vote statuses.
+const (
+	VoteCounted  VoteStatus = "counted"
+	VoteDropped  VoteStatus = "dropped"  // the judge failed, even on its fallback
+	VoteRecused  VoteStatus = "recused"  // a debater of the judge's model takes a side
+	VoteUnstable VoteStatus = "unstable" // the judge's choice changed with the order
+)
+
+// Vote is one judge's answer on one divergence.
+type Vote struct {
+	Judge          string     `json:"judge"`
+	Model          string     `json:"model,omitempty"`
+	Status         VoteStatus `json:"status"`
+	Reason         string     `json:"reason,omitempty"`
+	Favors         string     `json:"favors,omitempty"`
+	Recommendation string     `json:"recommendation,omitempty"`
+	Reasoning      string     `json:"reasoning,omitempty"`
+	// SwapFavors is the judge's favors when asked again with the sides in
+	// reverse order (params.verdictCheck "swap").
+	SwapFavors string `json:"swapFavors,omitempty"`
 }
 
 // Judgment is what the judge returned for a node.
@@ -324,7 +362,10 @@ type Run struct {
 	Seed     uint64        `json:"seed"`
 	Debaters []Participant `json:"debaters"`
 	Judge    Participant   `json:"judge"`
-	Topics   []Topic       `json:"topics"`
+	// Judges is the whole panel, chair first, when it has more than one
+	// judge; Judge is its chair.
+	Judges []Participant `json:"judges,omitempty"`
+	Topics []Topic       `json:"topics"`
 	// Motions are the run's protocol debates, in config order.
 	Motions []Motion `json:"motions,omitempty"`
 	Usage   Usage    `json:"usage"`

@@ -49,6 +49,14 @@ func dryRun(e *env, cfg *configs.Config, sel tree.Selection) error {
 	printPlan(w, cfg, pv)
 	for _, t := range pv.Topics {
 		fmt.Fprintf(w, "\n%s\nTOPIC %s: %s\n%s\n", rule('=', 78), t.ID, t.Title, rule('=', 78))
+		if len(t.Aliases) > 0 {
+			var as []string
+			for _, a := range t.Aliases {
+				as = append(as, a.Alias+" = "+a.Participant)
+			}
+			fmt.Fprintf(w, "aliases: %s\n", strings.Join(as, ", "))
+		}
+		fmt.Fprintf(w, "round 1: %s reads %s\n", pv.Judge.ID, strings.Join(t.JudgeOrder, ", "))
 		for _, c := range t.Calls {
 			fmt.Fprintf(w, "\n%s round 1 · position · %s (%s) · %s %s\n", rule('-', 4), c.Participant.ID, c.Participant.Name(), c.Model, rule('-', 20))
 			for _, m := range c.Messages {
@@ -79,13 +87,14 @@ func printPlan(w io.Writer, cfg *configs.Config, pv *orchestrator.Preview) {
 		ids = append(ids, t.ID)
 	}
 	fmt.Fprintf(tw, "  topics\t%d: %s\n", len(ids), strings.Join(ids, ", "))
-	people := append(slices.Clone(pv.Debaters), pv.Judge)
-	printPeople(tw, cfg, people)
+	people := append(slices.Clone(pv.Debaters), pv.Judges...)
+	printPeople(tw, cfg, people, len(pv.Debaters))
 	printCalls(tw, cfg, pv, people)
 }
 
-// printPeople prints the debaters and the judge, their models and endpoints.
-func printPeople(tw io.Writer, cfg *configs.Config, people []tree.Participant) {
+// printPeople prints the debaters and the judges (from index judges on),
+// their models and endpoints.
+func printPeople(tw io.Writer, cfg *configs.Config, people []tree.Participant, judges int) {
 	var wid, wname, wmodel int
 	for _, p := range people {
 		wid, wname = max(wid, textwidth.String(p.ID)), max(wname, textwidth.String(p.Name()))
@@ -93,11 +102,13 @@ func printPeople(tw io.Writer, cfg *configs.Config, people []tree.Participant) {
 	}
 	for i, p := range people {
 		head := ""
-		switch i {
-		case 0:
+		switch {
+		case i == 0:
 			head = "debaters"
-		case len(people) - 1:
+		case i == judges && len(people)-judges == 1:
 			head = "judge"
+		case i == judges:
+			head = "judges"
 		}
 		fmt.Fprintf(tw, "  %s\t%s  %s  %s  %s\n", head, pad(p.ID, wid), pad(p.Name(), wname),
 			pad(modelLine(p.Model, p.Fallback), wmodel), configs.RedactURL(cfg.Endpoint(p.ID).BaseURL))
@@ -111,14 +122,24 @@ func printCalls(tw io.Writer, cfg *configs.Config, pv *orchestrator.Preview, peo
 	rounds := cfg.Params.MaxRounds
 	perNode := 2*n + 1
 	nodes := 0
-	for r, level := 0, 1; r < rounds; r, level = r+1, level*assumedDivergences {
+	branching := min(assumedDivergences, max(cfg.Params.MaxDivergences, 1))
+	leaves := 0
+	for r, level := 0, 1; r < rounds; r, level = r+1, level*branching {
 		nodes += level
+		leaves = level
+	}
+	judges := len(pv.Judges)
+	verdictCalls := judges // the chair's forced verdicts and each other judge's
+	if cfg.Params.VerdictCheck == configs.VerdictCheckSwap {
+		verdictCalls += judges
 	}
 	synth := 0
 	if cfg.Synthesis() {
 		synth = 1
 	}
-	calls := nodes*(perNode+1) + synth
+	// Every call may need a repair: each node's debaters and judge, and at
+	// the last round every judge's verdicts.
+	calls := nodes*2*n + (nodes-leaves)*2 + leaves*2*verdictCalls + synth
 	mode := "in parallel"
 	if !cfg.ParallelCalls() {
 		mode = "one after another"
@@ -133,8 +154,12 @@ func printCalls(tw io.Writer, cfg *configs.Config, pv *orchestrator.Preview, peo
 	if len(pv.Topics) > 1 {
 		all = fmt.Sprintf("; %d for %s", calls*len(pv.Topics), plural(len(pv.Topics), "topic", "topics"))
 	}
+	if judges > 1 || verdictCalls > judges || cfg.Params.Recuse {
+		fmt.Fprintf(tw, "  panel\t%s: %s chairs triage, repair, synthesis and edits; at the last round %d verdict calls per node (%s)\n",
+			plural(judges, "judge", "judges"), pv.Judge.ID, verdictCalls, panelPlan(cfg, judges))
+	}
 	fmt.Fprintf(tw, "  worst case\t%d nodes and %d calls per topic if every node splits into %d divergences (the judge decides)%s\n",
-		nodes, calls, assumedDivergences, all)
+		nodes, calls, branching, all)
 	fmt.Fprintf(tw, "  retries\tup to %d per call on a fallback or without one, backoff from %d ms (never sooner than Retry-After)\n", retries, cfg.Fallback.RetryDelay)
 	if slices.ContainsFunc(people, func(p tree.Participant) bool { return p.Fallback != "" }) {
 		fmt.Fprintf(tw, "  fallback\tafter %d failed attempts in a row (at once on 401/403, 404 or a prompt too long), the same call goes on with the fallback for the rest of the topic\n", cfg.Fallback.MaxConsecutiveFailures)
@@ -147,6 +172,21 @@ func printCalls(tw io.Writer, cfg *configs.Config, pv *orchestrator.Preview, peo
 		fmt.Fprintf(tw, "  budget\t%d tokens: past it no new child opens and open nodes get forced verdicts\n", cfg.Budget.MaxTokens)
 	}
 	fmt.Fprintf(tw, "  output\t%s (%s; run.json always)\n", cfg.Output.Dir, strings.Join(cfg.Output.Format, ", "))
+}
+
+// panelPlan says how a panel decides a forced verdict.
+func panelPlan(cfg *configs.Config, judges int) string {
+	parts := []string{fmt.Sprintf("each of %d asked on its own, in parallel; the majority of favors decides, a tie is split", judges)}
+	if judges == 1 {
+		parts = []string{"the judge alone"}
+	}
+	if cfg.Params.VerdictCheck == configs.VerdictCheckSwap {
+		parts = append(parts, "each asked again with the sides reversed, a changed choice not counted")
+	}
+	if cfg.Params.Recuse {
+		parts = append(parts, "a judge sharing a debater's model recused where that debater takes a side")
+	}
+	return strings.Join(parts, "; ")
 }
 
 // pad pads s with spaces to n terminal columns (a CJK character takes two).

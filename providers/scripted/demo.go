@@ -2,6 +2,7 @@ package scripted
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 )
@@ -117,6 +118,8 @@ func demoReply(c Call, opt DemoOptions) Reply {
 		return r
 	}
 	switch {
+	case strings.Contains(system, "judge on a panel") || strings.Contains(system, "评审团"):
+		return Fenced(demoPanelVerdicts(c, opt))
 	case strings.Contains(system, "forcedVerdicts"):
 		return Fenced(demoJudgment(c, opt, true))
 	case strings.Contains(system, `"divergences"`):
@@ -238,15 +241,41 @@ func demoJudgment(c Call, opt DemoOptions, forced bool) map[string]any {
 	if forced {
 		verdicts := []map[string]string{}
 		for _, d := range divs {
-			verdicts = append(verdicts, map[string]string{
-				"divergenceId":   d["id"].(string),
-				"recommendation": "Ship the first step behind a flag now; raise the flag past 10% only after the load test passes.",
-				"reasoning":      "It keeps the benefit of moving now and bounds the risk both sides named.",
-			})
+			verdicts = append(verdicts, demoVerdict(d["id"].(string), ids))
 		}
 		out["forcedVerdicts"] = verdicts
 	}
 	return out
+}
+
+// demoVerdict is the demo judge's verdict on the divergence id, favouring
+// the first of the party ids shown.
+func demoVerdict(id string, ids []string) map[string]string {
+	favors := "none"
+	if len(ids) > 0 {
+		favors = ids[0]
+	}
+	return map[string]string{
+		"divergenceId":   id,
+		"favors":         favors,
+		"recommendation": "Ship the first step behind a flag now; raise the flag past 10% only after the load test passes.",
+		"reasoning":      "It keeps the benefit of moving now and bounds the risk both sides named.",
+	}
+}
+
+// demoQuestion finds the divergences a panel judge is asked to decide, in
+// either prompt language: "### `id`: title".
+var demoQuestion = regexp.MustCompile("(?m)^### `([^`]+)`: ")
+
+// demoPanelVerdicts answers a panel judge with a verdict on each divergence
+// it is asked to decide.
+func demoPanelVerdicts(c Call, opt DemoOptions) map[string]any {
+	ids := shownIDs(c, opt.Debaters)
+	verdicts := []map[string]string{}
+	for _, m := range demoQuestion.FindAllStringSubmatch(c.Last(), -1) {
+		verdicts = append(verdicts, demoVerdict(m[1], ids))
+	}
+	return map[string]any{"forcedVerdicts": verdicts}
 }
 
 // The demo's motion: the opponent's issues, the proposer's revision that
