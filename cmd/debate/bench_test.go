@@ -20,7 +20,7 @@ func TestBenchRuns(t *testing.T) {
 	}
 	// The server runs as a process of its own, and profiles itself.
 	prof := filepath.Join(t.TempDir(), "serve.prof")
-	r = invoke(t, nil, "bench", "serve", "--writers", "2", "--pollers", "1", "--duration", "200ms", "--json", "--cpuprofile", prof)
+	r = invoke(t, nil, "bench", "serve", "--writers", "2", "--pollers", "1", "--duration", "1s", "--json", "--cpuprofile", prof)
 	var got struct {
 		Version int `json:"version"`
 		Writes  struct {
