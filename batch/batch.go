@@ -247,8 +247,5 @@ func DebateDB(explicit string, getenv func(string) (string, bool)) (string, erro
 	if explicit != "" {
 		return explicit, nil
 	}
-	if p, ok := getenv("DEBATE_DB"); ok && p != "" {
-		return p, nil
-	}
-	return store.DefaultPath()
+	return store.DefaultPathFrom(getenv)
 }

@@ -119,16 +119,23 @@ type backend interface {
 
 // DefaultPath returns the database file to use when none is given: $DEBATE_DB,
 // else $XDG_DATA_HOME/debate/debate.db, else ~/.local/share/debate/debate.db.
-func DefaultPath() (string, error) {
-	if p := os.Getenv("DEBATE_DB"); p != "" {
+func DefaultPath() (string, error) { return DefaultPathFrom(os.LookupEnv) }
+
+// DefaultPathFrom is DefaultPath in the environment getenv reads, as that
+// of a server started with it.
+func DefaultPathFrom(getenv func(string) (string, bool)) (string, error) {
+	if p, _ := getenv("DEBATE_DB"); p != "" {
 		return p, nil
 	}
-	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
+	if d, _ := getenv("XDG_DATA_HOME"); d != "" {
 		return filepath.Join(d, "debate", "debate.db"), nil
 	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", fmt.Errorf("default database path: %w (set DEBATE_DB)", err)
+	home, _ := getenv("HOME")
+	if home == "" {
+		var err error
+		if home, err = os.UserHomeDir(); err != nil {
+			return "", fmt.Errorf("default database path: %w (set DEBATE_DB)", err)
+		}
 	}
 	return filepath.Join(home, ".local", "share", "debate", "debate.db"), nil
 }

@@ -219,7 +219,8 @@ func (a *agent) callWith(sig context.Context, e *env, s conn, body func(ctx cont
 	if !a.remote {
 		return body(sig, s)
 	}
-	if _, err := e.autoStart(sig, s); err != nil {
+	started, err := e.autoStart(sig, s)
+	if err != nil {
 		return nil, err
 	}
 	ctx := sig
@@ -229,6 +230,12 @@ func (a *agent) callWith(sig context.Context, e *env, s conn, body func(ctx cont
 		defer cancel()
 	}
 	out, err := body(ctx, s)
+	if started != nil {
+		if err != nil {
+			return nil, started.explain(err)
+		}
+		return started.with(out), nil
+	}
 	return out, e.explainUnreachable(s, err)
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"maps"
 	"net"
 	"os"
 	"os/exec"
@@ -41,9 +42,21 @@ func TestServerOnDemand(t *testing.T) {
 	}
 	t.Cleanup(func() { invoke(t, vars, "serve", "--stop", "--addr", addr) })
 
-	created := call{vars: vars}.run(t, "create", "--debate-id", "d1", "--title", "T", "--type", "general_debate", "--content", "M").mustOK(t)
+	created := call{vars: vars, notices: true}.run(t, "create", "--debate-id", "d1", "--title", "T", "--type", "general_debate", "--content", "M").mustOK(t)
 	if created.str("debate_id") != "d1" {
 		t.Fatalf("%s", created.stdout)
+	}
+	// The command says that it started a server, where, on which database
+	// and how to stop it: on stderr for a person, in the JSON for an agent.
+	stopCmd := "debate serve --stop --addr " + addr
+	db := filepath.Join(data, "debate", "debate.db")
+	if !strings.Contains(created.stderr, "a server was started there in the background") ||
+		!strings.Contains(created.stderr, db) || !strings.Contains(created.stderr, "\n  "+stopCmd+"\n") {
+		t.Errorf("stderr does not say which server was started and how to stop it:\n%s", created.stderr)
+	}
+	if created.str("server_started", "stop") != stopCmd || created.str("server_started", "database") != db ||
+		created.str("server_started", "url") != "http://"+addr {
+		t.Errorf("server_started in the JSON: %v", created.get("server_started"))
 	}
 	if _, err := os.Stat(filepath.Join(data, "debate", "debate.db")); err != nil {
 		t.Errorf("the server did not use the default database: %v", err)
@@ -78,6 +91,19 @@ func TestServerOnDemand(t *testing.T) {
 	if r := invoke(t, vars, "serve", "--stop", "--addr", addr); r.code != exitFailed {
 		t.Errorf("serve --stop with nothing to stop: exit %d", r.code)
 	}
+
+	// A server started for a command that names a debate of another server
+	// says it is probably the wrong one.
+	other := freeAddr(t)
+	elsewhere := maps.Clone(vars)
+	elsewhere["XDG_DATA_HOME"] = t.TempDir() // its default database is empty
+	t.Cleanup(func() { invoke(t, elsewhere, "serve", "--stop", "--addr", other) })
+	wrong := call{vars: elsewhere, notices: true}.run(t, "get-context", "--debate-id", "d1", "--server", "http://"+other)
+	wrong.wantError(t, exitNotFound, "DEBATE_NOT_FOUND")
+	if s := wrong.str("error", "suggestion"); !strings.Contains(s, "probably not the server") || !strings.Contains(s, "debate serve --stop --addr "+other) {
+		t.Errorf("not found on a server just started: suggestion %q", s)
+	}
+	invoke(t, elsewhere, "serve", "--stop", "--addr", other)
 
 	vars[autoStartVar] = "0"
 	a := call{vars: vars}.run(t, "create", "--debate-id", "d2", "--title", "T", "--type", "general_debate", "--content", "M", "--timeout", "1s")
@@ -173,7 +199,7 @@ func TestAutoStartOnlyWhereItShould(t *testing.T) {
 				},
 			}
 			started, err := e.autoStart(context.Background(), conn{url: tt.url})
-			if started || err != nil {
+			if started != nil || err != nil {
 				t.Errorf("autoStart(%s) = %v, %v", tt.url, started, err)
 			}
 		})
