@@ -197,6 +197,31 @@ func (o *helpOptions) args(fs *pflag.FlagSet) error {
 	return nil
 }
 
+// didYouMean returns ": did you mean "debate run"?" for a misspelt command
+// path such as "rnu" or "docs craete", or "".
+func didYouMean(path []string) string {
+	cs, prefix := commands(), ""
+	for i, name := range path {
+		var names []string
+		for _, c := range cs {
+			names = append(names, strings.TrimPrefix(c.name, prefix))
+		}
+		near, ok := configs.Closest(name, names)
+		if !ok {
+			return ""
+		}
+		c := find(cs, prefix+near)
+		if c == nil {
+			return ""
+		}
+		if i == len(path)-1 || c.subs == nil {
+			return fmt.Sprintf(": did you mean %q?", "debate "+c.name)
+		}
+		cs, prefix = c.subs, c.name+" "
+	}
+	return ""
+}
+
 func (o *helpOptions) run(e *env) error {
 	if len(o.topic) == 0 || o.topic[0] == "help" {
 		fmt.Fprint(e.stdout, topHelp())
@@ -210,7 +235,7 @@ func (o *helpOptions) run(e *env) error {
 		c = find(c.subs, c.name+" "+sub)
 	}
 	if c == nil {
-		return usagef("unknown command %q", strings.Join(o.topic, " "))
+		return usagef("unknown command %q%s", strings.Join(o.topic, " "), didYouMean(o.topic))
 	}
 	if c.subs != nil {
 		fmt.Fprint(e.stdout, c.helpText(nil))

@@ -35,10 +35,10 @@ func benchCommand() *command {
 		name: "bench", summary: "measure the engine and the server (tree, serve)",
 		noun: "benchmark",
 		help: help{
-			about: `Measure debate on this machine, as SPEC Part 3 states its bars. Both benchmarks
-print figures a person reads, or with --json one object for CI. Figures depend
-on the machine and on what else runs on it: compare ratios, and read the load
-average printed beside them.`,
+			about: `Measure debate on this machine: the batch engine against a fake model API
+(tree), and the protocol server under agents' load (serve). Both print figures
+a person reads, or with --json one object for CI. Figures depend on the machine
+and on what else runs on it: compare ratios, measured in one run.`,
 			usage:    "  debate bench <tree|serve> [flags]\n",
 			examples: "  debate bench tree --faults 0.2\n  debate bench serve --duration 3s --json\n",
 			exits:    "  see \"debate bench tree --help\" and \"debate bench serve --help\"\n",
@@ -110,7 +110,7 @@ func benchServeCommand() *command {
 		name: "bench serve", summary: `drive "debate serve" on a temporary database as agents do`,
 		help: help{
 			about: `Start "debate serve" on a temporary database on a free loopback port, as a
-process of its own, and drive it over HTTP as the seed's agents do: each writer
+process of its own, and drive it over HTTP as agents do: each writer
 plays claim, claim, claim, appeal, ruling, claim on its own debate; each poller
 polls a writer's debate without waiting. Print writes/s, polls/s, p50 and p99 of
 each, and the wake latency from a submit to a long-poll already waiting for it,
@@ -135,7 +135,7 @@ stopped at the end, also on Ctrl-C or an error.`,
 
 func (o *benchServeOptions) flags(fs *pflag.FlagSet) {
 	fs.IntVar(&o.Writers, "writers", 32, "writer agents, each on a debate of its own")
-	fs.IntVar(&o.Pollers, "pollers", 32, "polling agents (polls without waiting, as the seed's agents do)")
+	fs.IntVar(&o.Pollers, "pollers", 32, "polling agents (polls without waiting, as agents of the original server did)")
 	fs.DurationVar(&o.Duration, "duration", 10*time.Second, "how long the load runs")
 	fs.BoolVar(&o.inProcess, "in-process", false, "run the server in the load generator's process instead of its own")
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the server process to this file")

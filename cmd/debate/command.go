@@ -47,7 +47,10 @@ func (noArgs) args(fs *pflag.FlagSet) error { return onlyFlags(fs) }
 
 // onlyFlags refuses positional arguments.
 func onlyFlags(fs *pflag.FlagSet) error {
-	if fs.NArg() > 0 {
+	switch {
+	case fs.NArg() > 0 && fs.Lookup("config") != nil:
+		return usagef("unexpected argument %q (flags only; did you mean --config %s?)", fs.Arg(0), fs.Arg(0))
+	case fs.NArg() > 0:
 		return usagef("unexpected argument %q", fs.Arg(0))
 	}
 	return nil
@@ -63,6 +66,19 @@ func (c *command) flagSet() *pflag.FlagSet {
 	return fs
 }
 
+// plainBool shows a boolean flag in help as "--dry-run", as a switch is
+// written: pflag v1.1.0 prints every boolean as "--dry-run[=true|false]".
+// Hiding IsBoolFlag keeps its parsing: NoOptDefVal "true" still lets the
+// flag stand alone, and --dry-run=false still works.
+func plainBool(f *pflag.Flag) {
+	if f.Value.Type() == "bool" && f.NoOptDefVal == "true" {
+		f.Value = switchValue{f.Value}
+	}
+}
+
+// switchValue is a boolean flag's value without IsBoolFlag.
+type switchValue struct{ pflag.Value }
+
 // parse fills fresh options of c from args without running anything. It
 // returns pflag.ErrHelp for -h and --help, and a usageError for a bad
 // command line.
@@ -70,6 +86,7 @@ func (c *command) parse(args []string) (options, *pflag.FlagSet, error) {
 	o := c.options()
 	fs := c.flagSet()
 	o.flags(fs)
+	fs.VisitAll(plainBool)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return o, fs, err

@@ -3,10 +3,12 @@ package main
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
 
+	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/guide"
 )
 
@@ -66,10 +68,18 @@ func (o *guideOptions) args(fs *pflag.FlagSet) error {
 		return usagef("--type: install writes guides with the rules of every debate type; drop --type")
 	case fs.Arg(0) == "install" && o.tool == "":
 		return usagef("--for is required: claude, codex or gemini")
+	case fs.Arg(0) == "install" && !slices.Contains(guide.Tools, o.tool):
+		return usagef("--for %q: want %s", o.tool, strings.Join(guide.Tools, ", "))
 	case fs.Arg(0) == "install":
 		return nil
 	case fs.Changed("for") || fs.Changed("dir"):
 		return usagef("--for and --dir belong to debate guide install")
+	case !slices.Contains(guide.Roles, fs.Arg(0)):
+		hint := ""
+		if near, ok := configs.Closest(fs.Arg(0), append(slices.Clone(guide.Roles), "install")); ok {
+			hint = fmt.Sprintf(": did you mean %q?", "debate guide "+near)
+		}
+		return usagef("unknown role %q%s (give proposer, opponent or arbitrator, or install)", fs.Arg(0), hint)
 	}
 	o.role = fs.Arg(0)
 	return nil
@@ -91,7 +101,7 @@ func (o *guideOptions) run(e *env) error {
 func (o *guideOptions) install(e *env) error {
 	files, err := guide.Files(o.tool, o.lang)
 	if err != nil {
-		return usageError{fmt.Errorf("--for/--lang: %w", err)}
+		return usageError{fmt.Errorf("--lang: %w", err)}
 	}
 	dir := o.dir
 	if dir == "" {

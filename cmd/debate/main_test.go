@@ -51,6 +51,12 @@ func TestCommandLine(t *testing.T) {
 		{name: "unknown command", args: []string{"argue"}, code: exitUsage, stderr: []string{`unknown command "argue"`, "COMMANDS"}},
 		{name: "misspelt command", args: []string{"runn"}, code: exitUsage, stderr: []string{`unknown command "runn": did you mean "run"?`}},
 		{name: "misspelt flag", args: []string{"run", "--confg", "x.jsonc"}, code: exitUsage, stderr: []string{"unknown flag: --confg (did you mean --config?)"}},
+		{name: "misspelt command in help", args: []string{"help", "rnu"}, code: exitUsage, stderr: []string{`unknown command "rnu": did you mean "debate run"?`}},
+		{name: "misspelt subcommand in help", args: []string{"help", "docs", "craete"}, code: exitUsage, stderr: []string{`did you mean "debate docs create"?`}},
+		{name: "misspelt role", args: []string{"guide", "proposr"}, code: exitUsage, stderr: []string{`unknown role "proposr": did you mean "debate guide proposer"?`}},
+		{name: "unknown agent for install", args: []string{"guide", "install", "--for", "cursor"}, code: exitUsage, stderr: []string{`--for "cursor": want claude, codex, gemini`}},
+		{name: "config without its flag", args: []string{"validate", "x.jsonc"}, code: exitUsage, stderr: []string{`unexpected argument "x.jsonc"`, "did you mean --config x.jsonc?"}},
+		{name: "switches shown as switches", args: []string{"help", "run"}, code: exitOK, stdout: []string{"      --dry-run  "}},
 		{name: "version", args: []string{"version"}, code: exitOK, stdout: []string{"debate "}},
 		{name: "run help documents exit codes", args: []string{"help", "run"}, code: exitOK,
 			stdout: []string{"USAGE", "FLAGS", "EXAMPLES", "EXIT CODES", "130", "--dry-run", "--topic", "--max-rounds", "--concurrency", "--format", "NO_COLOR"}},
@@ -313,6 +319,12 @@ func TestHelpFitsEightyColumns(t *testing.T) {
 	for name, text := range texts {
 		if strings.TrimSpace(text) == "" {
 			t.Errorf("%s prints no help", name)
+		}
+		// Words from outside the product, and pflag's way of showing a switch.
+		for _, w := range []string{"SPEC", "seed's", "[=true|false]"} {
+			if strings.Contains(text, w) {
+				t.Errorf("%s holds %q", name, w)
+			}
 		}
 		for i, line := range strings.Split(text, "\n") {
 			if w := textwidth.String(line); w > 80 {
