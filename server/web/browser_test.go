@@ -390,6 +390,9 @@ func TestBrowser(t *testing.T) {
 		until(`document.getElementById('ui-error').hidden`),
 		until(`document.getElementById('ui-notice').textContent === 'Ruling recorded as #5.'`),
 		until(`document.querySelector('#ui-controls-home + #ui-controls') !== null`),
+		// Closed: the notice and the hint stay, the form goes.
+		until(`getComputedStyle(document.getElementById('ui-content')).display === 'none'`),
+		until(`getComputedStyle(document.getElementById('ui-hint')).display !== 'none'`),
 	)
 	shot("4-closed")
 

@@ -199,6 +199,9 @@
       else if (canIntervene) hint = 'The floor is open. Intervene to stop it; a ruling follows.';
       else hint = '';
       ui.hint.textContent = hint;
+      // A closed debate keeps the section for its notice and hint, not a
+      // form nobody can use.
+      ui.controls.classList.toggle('closed', state === 'CLOSED');
       if (!(ready && canRule)) ui.confirm.hidden = true;
       placeControls(canRule);
     }
