@@ -15,7 +15,8 @@ var answerMarks = []string{"answer", "答案", "最终答案"}
 
 // ReadAnswer returns the value of the last "Answer: <value>" (or
 // "答案：<value>") in text, trimmed of spaces, Markdown emphasis and a final
-// full stop. It reports false when text states no answer.
+// full stop. It reports false when text states no answer; a placeholder
+// such as "<value>", echoed from the instruction, is none.
 func ReadAnswer(text string) (string, bool) {
 	lines := strings.Split(text, "\n")
 	for i := len(lines) - 1; i >= 0; i-- {
@@ -48,6 +49,10 @@ func answerOf(line string) (string, bool) {
 	v := strings.TrimFunc(rest, func(r rune) bool {
 		return unicode.IsSpace(r) || strings.ContainsRune("*_`$。.", r)
 	})
+	// "Answer: <value>" echoes the instruction: it states no answer.
+	if strings.HasPrefix(v, "<") && strings.HasSuffix(v, ">") {
+		return "", false
+	}
 	return v, v != ""
 }
 

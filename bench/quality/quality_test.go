@@ -21,6 +21,7 @@ func TestReadAnswer(t *testing.T) {
 		{"lower case", "final answer: Paris", "Paris", true},
 		{"missing", "The result is 12.", "", false},
 		{"label without value", "Answer:", "", false},
+		{"placeholder echoed", "End with `Answer: <value>`.", "", false},
 		{"label without colon", "The answer is 12", "", false},
 		{"last of several lines", "Answer: 10\nOn reflection:\nAnswer: 11", "11", true},
 		{"last on one line", "Answer: 10, no wait, Answer: 11", "11", true},
