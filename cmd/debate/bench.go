@@ -32,18 +32,18 @@ type benchServeOptions struct {
 
 func benchCommand() *command {
 	return &command{
-		name: "bench", summary: "measure the engine and the server (tree, serve)",
+		name: "bench", summary: "measure the engine, the server and answer quality",
 		noun: "benchmark",
 		help: help{
 			about: `Measure debate on this machine, as SPEC Part 3 states its bars. Both benchmarks
 print figures a person reads, or with --json one object for CI. Figures depend
 on the machine and on what else runs on it: compare ratios, and read the load
 average printed beside them.`,
-			usage:    "  debate bench <tree|serve> [flags]\n",
+			usage:    "  debate bench <tree|serve|quality> [flags]\n",
 			examples: "  debate bench tree --faults 0.2\n  debate bench serve --duration 3s --json\n",
-			exits:    "  see \"debate bench tree --help\" and \"debate bench serve --help\"\n",
+			exits:    "  see \"debate bench <tree|serve|quality> --help\"\n",
 		},
-		subs: []*command{benchTreeCommand(), benchServeCommand()},
+		subs: []*command{benchTreeCommand(), benchServeCommand(), benchQualityCommand()},
 	}
 }
 
@@ -107,7 +107,7 @@ func (o *benchTreeOptions) run(e *env) error {
 
 func benchServeCommand() *command {
 	return &command{
-		name: "bench serve", summary: `drive "debate serve" on a temporary database as agents do`,
+		name: "bench serve", summary: `drive "debate serve" on a temp database as agents do`,
 		help: help{
 			about: `Start "debate serve" on a temporary database on a free loopback port, as a
 process of its own, and drive it over HTTP as the seed's agents do: each writer
