@@ -7,13 +7,17 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/sourcegraph/conc/pool"
 
 	"github.com/debatehq/debate/batch"
 	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/orchestrator"
 	"github.com/debatehq/debate/providers"
+	"github.com/debatehq/debate/store"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -37,9 +41,25 @@ type Options struct {
 	// Chunk is how many problems are measured between two looks at the
 	// budget (0: a default).
 	Chunk int
+	// Dir, when set, is the work folder: the journal of the lone answers
+	// and, for each chunk of problems, the debates' folder with its
+	// reports and journal. Without it nothing is kept.
+	Dir string
+	// Resume reuses every call the journals in Dir hold, from an earlier
+	// run of the same command, so a stopped run goes on without paying
+	// again for what it measured.
+	Resume bool
 	// Progress learns how many problems are measured, after each chunk.
 	Progress func(done, total int)
 	Logger   *slog.Logger
+}
+
+// askJournal is the journal of the lone answers in the work folder.
+const askJournal = "answers.db"
+
+// completer makes one model call; *providers.Client is one.
+type completer interface {
+	Complete(ctx context.Context, r providers.Request) (providers.Response, error)
 }
 
 // defaultChunk is how many problems a chunk holds unless told otherwise.
@@ -64,6 +84,18 @@ func Run(ctx context.Context, cfg *configs.Config, problems []Problem, opt Optio
 	if err != nil {
 		return nil, err
 	}
+	var asker completer = client
+	if opt.Dir != "" {
+		if err := os.MkdirAll(opt.Dir, 0o755); err != nil {
+			return nil, fmt.Errorf("the work folder: %w", err)
+		}
+		j, err := store.OpenJournal(ctx, filepath.Join(opt.Dir, askJournal), !opt.Resume)
+		if err != nil {
+			return nil, err
+		}
+		defer j.Close()
+		asker = orchestrator.NewJournaled(client, j, log)
+	}
 	chunk := cmp.Or(opt.Chunk, defaultChunk)
 	m := newMeasure(arms)
 	start := time.Now()
@@ -77,7 +109,7 @@ func Run(ctx context.Context, cfg *configs.Config, problems []Problem, opt Optio
 			break
 		}
 		part := problems[lo:min(lo+chunk, len(problems))]
-		asked, err := ask(ctx, cfg, client, part, opt)
+		asked, err := ask(ctx, cfg, asker, part, opt)
 		if err != nil {
 			break
 		}
@@ -106,7 +138,7 @@ func Run(ctx context.Context, cfg *configs.Config, problems []Problem, opt Optio
 // ask puts each problem to every debater once, alone: the first debater's
 // answer is the single arm's, all of them the vote's. A call that fails
 // after its retries is an unreadable answer.
-func ask(ctx context.Context, cfg *configs.Config, client *providers.Client, part []Problem, opt Options) ([][]outcome, error) {
+func ask(ctx context.Context, cfg *configs.Config, client completer, part []Problem, opt Options) ([][]outcome, error) {
 	out := make([][]outcome, len(part))
 	p := pool.New().WithContext(ctx).WithMaxGoroutines(max(1, opt.Concurrency))
 	for i, pr := range part {
@@ -128,7 +160,7 @@ func ask(ctx context.Context, cfg *configs.Config, client *providers.Client, par
 // as unreadable.
 const attempts = 3
 
-func askOne(ctx context.Context, cfg *configs.Config, client *providers.Client, d configs.Participant, p Problem) outcome {
+func askOne(ctx context.Context, cfg *configs.Config, client completer, d configs.Participant, p Problem) outcome {
 	req := providers.Request{
 		Participant: d.ID, Model: d.Model,
 		Messages: []providers.Message{
@@ -190,7 +222,12 @@ func debate(ctx context.Context, cfg *configs.Config, part []Problem, offset int
 	if opt.Concurrency > 0 {
 		c.Params.Concurrency = opt.Concurrency
 	}
-	res, err := batch.Run(ctx, &c, batch.Options{JSON: io.Discard, Logger: log})
+	bopt := batch.Options{JSON: io.Discard, Logger: log}
+	if opt.Dir != "" {
+		c.Output.Dir = filepath.Join(opt.Dir, fmt.Sprintf("debates-%05d", offset+1))
+		bopt = batch.Options{Resume: opt.Resume, Logger: log}
+	}
+	res, err := batch.Run(ctx, &c, bopt)
 	if err != nil {
 		return nil, fmt.Errorf("the debate arm: %w", err)
 	}

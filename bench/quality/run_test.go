@@ -55,7 +55,7 @@ func TestRunBudget(t *testing.T) {
 	t.Parallel()
 	ps := Arithmetic(30, 2)
 	d := DemoOptions{Agents: 3, AgentAccuracy: 0.8, Conformity: 0.5}
-	cfg, stop, err := serveDemo(ps, d, 2)
+	cfg, _, stop, err := serveDemo(ps, d, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,5 +131,35 @@ func TestConcludedAndLastAnswers(t *testing.T) {
 	empty := &tree.Topic{Root: tree.NewNode(tree.RootID, "q", "")}
 	if _, ok := Concluded(empty); ok {
 		t.Error("a topic without a judgment concluded an answer")
+	}
+}
+
+// TestRunResume checks that a run in a work folder resumes from its
+// journals: the second run calls no model and measures the same.
+func TestRunResume(t *testing.T) {
+	t.Parallel()
+	ps := Arithmetic(12, 4)
+	cfg, fake, stop, err := serveDemo(ps, DemoOptions{Agents: 3, AgentAccuracy: 0.5, Conformity: 0.5}, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	opt := Options{Seed: 4, Concurrency: 8, Chunk: 5, Dir: t.TempDir()}
+	first, err := Run(context.Background(), cfg, ps, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := fake.Count()
+	opt.Resume = true
+	again, err := Run(context.Background(), cfg, ps, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := fake.Count() - calls; n != 0 {
+		t.Errorf("the resumed run made %d calls, want none", n)
+	}
+	first.WallMS, again.WallMS = 0, 0
+	if !reflect.DeepEqual(first, again) {
+		t.Errorf("the resumed run measured\n%s\nnot\n%s", again.Text(), first.Text())
 	}
 }

@@ -43,7 +43,7 @@ func RunDemo(ctx context.Context, problems []Problem, d DemoOptions, opt Options
 	if err := d.Check(); err != nil {
 		return nil, err
 	}
-	cfg, stop, err := serveDemo(problems, d, opt.Seed)
+	cfg, _, stop, err := serveDemo(problems, d, opt.Seed)
 	if err != nil {
 		return nil, err
 	}
@@ -66,8 +66,8 @@ func RunDemo(ctx context.Context, problems []Problem, d DemoOptions, opt Options
 }
 
 // serveDemo serves the scripted agents of d on loopback and returns the
-// config of a run against them, and how to stop them.
-func serveDemo(problems []Problem, d DemoOptions, seed uint64) (*configs.Config, func(), error) {
+// config of a run against them, the scripted model, and how to stop them.
+func serveDemo(problems []Problem, d DemoOptions, seed uint64) (*configs.Config, *scripted.Server, func(), error) {
 	var agents []string
 	for i := range d.Agents {
 		agents = append(agents, fmt.Sprintf("demo-agent-%d", i+1))
@@ -76,14 +76,14 @@ func serveDemo(problems []Problem, d DemoOptions, seed uint64) (*configs.Config,
 	fake := scripted.New(scripted.WithScript(model.Reply), scripted.WithoutLog())
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return nil, nil, fmt.Errorf("start the scripted model: %w", err)
+		return nil, nil, nil, fmt.Errorf("start the scripted model: %w", err)
 	}
 	hs := &http.Server{Handler: fake, ErrorLog: slog.NewLogLogger(slog.DiscardHandler, slog.LevelError)}
 	go hs.Serve(ln)
 	dir, err := os.MkdirTemp("", "debate-quality-")
 	if err != nil {
 		hs.Close()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	stop := func() {
 		hs.Close()
@@ -92,9 +92,9 @@ func serveDemo(problems []Problem, d DemoOptions, seed uint64) (*configs.Config,
 	cfg, err := demoConfig(dir, "http://"+ln.Addr().String()+"/v1", agents)
 	if err != nil {
 		stop()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return cfg, stop, nil
+	return cfg, fake, stop, nil
 }
 
 // demoConfig writes the demo's config, the way a user would, and loads it.

@@ -18,6 +18,8 @@ type benchQualityOptions struct {
 	seed         uint64
 	concurrency  int
 	json, demo   bool
+	dir          string
+	resume       bool
 	quality.DemoOptions
 }
 
@@ -44,18 +46,24 @@ problems measured cannot tell the two apart.
 --task arithmetic generates Du et al.'s a+b*c+d-e*f (integers 0–29) from the
 seed; --task FILE.jsonl reads one {"id","question","answer"} object a line.
 budget.maxTokens stops the run between chunks of problems, with what it
-measured. --demo needs no config and no key: scripted agents right with
-probability --agent-accuracy, which adopt the majority they are shown in a
-rebuttal with probability --conformity, and a judge that takes the majority;
-the expected accuracy of single and vote is printed beside the measured one.`,
+measured. With --dir the debates' reports are kept there, one folder a chunk,
+beside journals of every completed call: the same command with --resume goes
+on without paying again for them.
+
+--demo needs no config and no key: scripted agents right with probability
+--agent-accuracy, which adopt the majority they are shown in a rebuttal with
+probability --conformity, and a judge that takes the majority; the expected
+accuracy of single and vote is printed beside the measured one.`,
 			usage: `  debate bench quality --config FILE [--task arithmetic|FILE.jsonl]
-                       [--problems N] [--seed S] [--concurrency N] [--json]
+                       [--problems N] [--seed S] [--concurrency N]
+                       [--dir DIR [--resume]] [--json]
   debate bench quality --demo [--agent-accuracy P] [--conformity C] [--agents N]
                        [--problems N] [--seed S] [--json]
 `,
 			examples: `  debate bench quality --demo --agent-accuracy 0.6 --conformity 0.5 \\
       --problems 400 --seed 1
-  debate bench quality --config debate.jsonc --problems 50 --seed 1
+  debate bench quality --config debate.jsonc --problems 50 --dir q
+  debate bench quality --config debate.jsonc --problems 50 --dir q --resume
   debate bench quality --config debate.jsonc --task questions.jsonl --json
 `,
 			exits: `  0  every problem was measured
@@ -75,6 +83,8 @@ func (o *benchQualityOptions) flags(fs *pflag.FlagSet) {
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the generated problems, the tie draws, the bootstrap and the debates' aliases")
 	fs.IntVar(&o.concurrency, "concurrency", 16, "cap on model calls in flight")
 	fs.BoolVar(&o.json, "json", false, "print one JSON object instead of text")
+	fs.StringVar(&o.dir, "dir", "", "work folder: each chunk's debate reports, and the journals that let --resume go on")
+	fs.BoolVar(&o.resume, "resume", false, "with --dir: reuse every call the folder's journals hold, from a stopped run of the same command")
 	fs.BoolVar(&o.demo, "demo", false, "measure scripted agents instead of the config's models (no key, nothing leaves the machine)")
 	fs.Float64Var(&o.AgentAccuracy, "agent-accuracy", 0.6, "with --demo: the chance that an agent's own answer is right")
 	fs.Float64Var(&o.Conformity, "conformity", 0.5, "with --demo: the chance that an agent adopts the majority answer it is shown")
@@ -90,6 +100,8 @@ func (o *benchQualityOptions) check() error {
 		return usagef("--concurrency must be at least 1 (got %d)", o.concurrency)
 	case o.demo && o.config != "":
 		return usagef("--demo measures scripted agents: drop --config, or drop --demo to measure the config's models")
+	case o.resume && o.dir == "":
+		return usagef("--resume goes on from a work folder: add the --dir of the stopped run")
 	case !o.demo && o.config == "":
 		return usagef("--config is required (or --demo for scripted agents)")
 	}
@@ -117,7 +129,7 @@ func (o *benchQualityOptions) run(e *env) error {
 	}
 	ctx, stop := e.interruptible(nil)
 	defer stop()
-	opt := quality.Options{Task: o.task, Seed: o.seed, Concurrency: o.concurrency,
+	opt := quality.Options{Task: o.task, Seed: o.seed, Concurrency: o.concurrency, Dir: o.dir, Resume: o.resume,
 		Logger: slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))}
 	if t := e.terminalOf(e.stderr); t.ok {
 		defer t.stop()

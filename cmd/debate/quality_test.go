@@ -28,6 +28,7 @@ func TestBenchQuality(t *testing.T) {
 		{"no config", nil, exitUsage, "--config is required (or --demo for scripted agents)"},
 		{"demo and config", []string{"--demo", "--config", "x.jsonc"}, exitUsage, "--demo measures scripted agents: drop --config"},
 		{"accuracy out of range", []string{"--demo", "--agent-accuracy", "1.5"}, exitUsage, "--agent-accuracy must be a probability from 0 to 1"},
+		{"resume without a folder", []string{"--demo", "--resume"}, exitUsage, "--resume goes on from a work folder: add the --dir"},
 		{"no problems", []string{"--demo", "--problems", "0"}, exitUsage, "--problems must be from 1 to 100000 (got 0)"},
 	}
 	for _, tt := range tests {
