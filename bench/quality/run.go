@@ -15,6 +15,7 @@ import (
 
 	"github.com/debatehq/debate/batch"
 	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/internal/ctxwait"
 	"github.com/debatehq/debate/orchestrator"
 	"github.com/debatehq/debate/providers"
 	"github.com/debatehq/debate/store"
@@ -111,7 +112,10 @@ func Run(ctx context.Context, cfg *configs.Config, problems []Problem, opt Optio
 		part := problems[lo:min(lo+chunk, len(problems))]
 		asked, err := ask(ctx, cfg, asker, part, opt)
 		if err != nil {
-			break
+			if ctx.Err() != nil {
+				break
+			}
+			return nil, err
 		}
 		debated, err := debate(ctx, cfg, part, lo, opt, log)
 		if err != nil {
@@ -136,8 +140,7 @@ func Run(ctx context.Context, cfg *configs.Config, problems []Problem, opt Optio
 }
 
 // ask puts each problem to every debater once, alone: the first debater's
-// answer is the single arm's, all of them the vote's. A call that fails
-// after its retries is an unreadable answer.
+// answer is the single arm's, all of them the vote's.
 func ask(ctx context.Context, cfg *configs.Config, client completer, part []Problem, opt Options) ([][]outcome, error) {
 	out := make([][]outcome, len(part))
 	p := pool.New().WithContext(ctx).WithMaxGoroutines(max(1, opt.Concurrency))
@@ -145,22 +148,28 @@ func ask(ctx context.Context, cfg *configs.Config, client completer, part []Prob
 		out[i] = make([]outcome, len(cfg.Debaters))
 		for j, d := range cfg.Debaters {
 			p.Go(func(ctx context.Context) error {
-				out[i][j] = askOne(ctx, cfg, client, d, pr)
-				return nil
+				var err error
+				out[i][j], err = askOne(ctx, cfg, client, d, pr)
+				return err
 			})
 		}
 	}
 	if err := p.Wait(); err != nil {
 		return nil, err
 	}
-	return out, ctx.Err()
+	return out, nil
 }
 
-// attempts is how often a lone question is tried before its answer counts
-// as unreadable.
+// attempts is how often a lone question is tried when its failures may
+// pass (server errors, rate limits, timeouts) before its answer counts as
+// unreadable.
 const attempts = 3
 
-func askOne(ctx context.Context, cfg *configs.Config, client completer, d configs.Participant, p Problem) outcome {
+// askOne puts p to the debater d alone. A failure that no retry mends (a
+// refused request, a filtered answer) is an unreadable answer; one that
+// says the model cannot answer at all (key refused, model unknown) ends
+// the run with the error.
+func askOne(ctx context.Context, cfg *configs.Config, client completer, d configs.Participant, p Problem) (outcome, error) {
 	req := providers.Request{
 		Participant: d.ID, Model: d.Model,
 		Messages: []providers.Message{
@@ -177,15 +186,23 @@ func askOne(ctx context.Context, cfg *configs.Config, client completer, d config
 		o.usage = o.usage.Add(usageOf(cfg, r, err == nil))
 		if err == nil {
 			o.answer, o.read = ReadAnswer(r.Text)
-			return o
+			return o, nil
 		}
-		select {
-		case <-ctx.Done():
-			return o
-		case <-time.After(delay << (a - 1)):
+		var pe *providers.Error
+		if !errors.As(err, &pe) {
+			return o, err
+		}
+		switch pe.Kind.Class() {
+		case providers.Unusable:
+			return o, fmt.Errorf("debater %s: %w", d.ID, err)
+		case providers.Permanent:
+			return o, ctx.Err()
+		}
+		if err := ctxwait.Sleep(ctx, max(pe.RetryAfter, delay<<(a-1))); err != nil {
+			return o, err
 		}
 	}
-	return o
+	return o, nil
 }
 
 // usageOf is a call's usage, priced from cfg's pricing when it has the
@@ -246,6 +263,11 @@ func debate(ctx context.Context, cfg *configs.Config, part []Problem, offset int
 		}
 		concluded, read := Concluded(t)
 		last := LastAnswers(t, ids)
+		if !read && t.Status == tree.Converged && len(last) == len(ids) && count(sameAs(last, last[0])) == len(last) {
+			// The judge found no divergence but wrote no answer line: the
+			// answer all the debaters gave last is what they agreed on.
+			concluded, read = last[0], true
+		}
 		vote, voted := "", len(last) > 0
 		if voted {
 			vote = Plurality(last, tieSeed(opt.Seed, part[i].ID, ArmDebateVote))
@@ -321,6 +343,15 @@ func LastAnswers(t *tree.Topic, ids []string) []string {
 		if a, ok := last[id]; ok {
 			out = append(out, a)
 		}
+	}
+	return out
+}
+
+// sameAs reports, for each answer, whether it is the same as a.
+func sameAs(answers []string, a string) []bool {
+	out := make([]bool, len(answers))
+	for i, b := range answers {
+		out[i] = Same(a, b)
 	}
 	return out
 }

@@ -3,8 +3,10 @@ package quality
 import (
 	"context"
 	"reflect"
+	"strings"
 	"testing"
 
+	"github.com/debatehq/debate/providers/scripted"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -161,5 +163,44 @@ func TestRunResume(t *testing.T) {
 	first.WallMS, again.WallMS = 0, 0
 	if !reflect.DeepEqual(first, again) {
 		t.Errorf("the resumed run measured\n%s\nnot\n%s", again.Text(), first.Text())
+	}
+}
+
+// TestRunStopsOnUnusableModel checks that a model that cannot answer at
+// all (its key refused) ends the run with an error naming the debater,
+// instead of scoring its answers as unreadable.
+func TestRunStopsOnUnusableModel(t *testing.T) {
+	t.Parallel()
+	ps := Arithmetic(4, 5)
+	cfg, fake, stop, err := serveDemo(ps, DemoOptions{Agents: 2, AgentAccuracy: 0.5, Conformity: 0.5}, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	fake.ReplyTo("demo-agent-2", scripted.Status(401, "invalid api key"))
+	rep, err := Run(context.Background(), cfg, ps, Options{Seed: 5, Concurrency: 4})
+	if err == nil || !strings.Contains(err.Error(), "debater agent-2") || !strings.Contains(err.Error(), "auth") {
+		t.Fatalf("Run = %v, %v; want an auth error naming debater agent-2", rep, err)
+	}
+}
+
+// TestRunConvergedWithoutAnswerLine checks that a debate whose judge found
+// no divergence but wrote no answer line concludes the answer every
+// debater gave last.
+func TestRunConvergedWithoutAnswerLine(t *testing.T) {
+	t.Parallel()
+	ps := Arithmetic(3, 6)
+	cfg, fake, stop, err := serveDemo(ps, DemoOptions{Agents: 2, AgentAccuracy: 1, Conformity: 0}, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	fake.ReplyTo(demoJudge, scripted.Fenced(map[string]any{"consensus": []any{}, "divergences": []any{}}))
+	rep, err := Run(context.Background(), cfg, ps, Options{Seed: 6, Concurrency: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := rep.Arms[2]; a.Name != ArmDebate || a.Correct != 3 || a.Unreadable != 0 {
+		t.Errorf("debate arm %+v, want 3 correct and none unreadable", a)
 	}
 }
