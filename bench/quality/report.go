@@ -59,7 +59,9 @@ type ArmReport struct {
 // problems, with its 95 % paired bootstrap interval and the exact McNemar
 // p-value.
 type Diff struct {
-	Name     string   `json:"name"`
+	Name     string   `json:"name"` // "debate − vote"
+	Arm      string   `json:"arm"`
+	Baseline string   `json:"baseline"`
 	Mean     float64  `json:"mean"`
 	Interval Interval `json:"interval"`
 	McNemarP float64  `json:"mcnemarP"`
@@ -131,7 +133,7 @@ func (m *measure) report(seed uint64) *Report {
 	}
 	for _, base := range []string{ArmVote, ArmSingle} {
 		mean, ci := PairedDiff(m.correct[ArmDebate], m.correct[base], seed)
-		r.Diffs = append(r.Diffs, Diff{Name: ArmDebate + " − " + base, Mean: mean, Interval: ci,
+		r.Diffs = append(r.Diffs, Diff{Name: ArmDebate + " − " + base, Arm: ArmDebate, Baseline: base, Mean: mean, Interval: ci,
 			McNemarP: McNemar(m.correct[ArmDebate], m.correct[base])})
 	}
 	return r

@@ -61,7 +61,7 @@ calls, is what limits the run.`,
 			usage: `  debate bench tree [--topics N] [--debaters N] [--fanout N] [--depth N]
                     [--latency D] [--concurrency N] [--faults P] [--json]
 `,
-			examples: `  debate bench tree --topics 20 --debaters 3 --fanout 2 --depth 3 \\
+			examples: `  debate bench tree --topics 20 --debaters 3 --fanout 2 --depth 3 \
       --latency 100ms --concurrency 64
   debate bench tree --faults 0.2
   debate bench tree --topics 200 --json

@@ -60,16 +60,16 @@ accuracy of single and vote is printed beside the measured one.`,
   debate bench quality --demo [--agent-accuracy P] [--conformity C] [--agents N]
                        [--problems N] [--seed S] [--json]
 `,
-			examples: `  debate bench quality --demo --agent-accuracy 0.6 --conformity 0.5 \\
+			examples: `  debate bench quality --demo --agent-accuracy 0.6 --conformity 0.5 \
       --problems 400 --seed 1
   debate bench quality --config debate.jsonc --problems 50 --dir q
   debate bench quality --config debate.jsonc --problems 50 --dir q --resume
   debate bench quality --config debate.jsonc --task questions.jsonl --json
 `,
-			exits: `  0  every problem was measured
-  1  the run failed, or was stopped by the budget before the last problem
-  2  bad flags, a bad config or a bad task file (the error names the line)
-  130 interrupted: what was measured is printed
+			exits: `  0    every problem was measured
+  1    the run failed, or was stopped by the budget before the last problem
+  2    bad flags, a bad config or a bad task file (the error names the line)
+  130  interrupted by Ctrl-C: what was measured is printed
 `,
 		},
 		options: func() options { return &benchQualityOptions{} },
