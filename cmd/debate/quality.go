@@ -23,6 +23,13 @@ type benchQualityOptions struct {
 	quality.DemoOptions
 }
 
+// The defaults of --problems with --task arithmetic, and of --concurrency
+// with --demo.
+const (
+	defaultArithmetic = 100
+	demoConcurrency   = 16
+)
+
 func benchQualityCommand() *command {
 	return &command{
 		name: "bench quality", summary: "whether debating beats one answer or a vote",
@@ -79,9 +86,9 @@ accuracy of single and vote is printed beside the measured one.`,
 func (o *benchQualityOptions) flags(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.config, "config", "c", "", "the config whose debaters and judge are measured")
 	fs.StringVar(&o.task, "task", "arithmetic", `the problems: "arithmetic" or a JSONL file of {"id","question","answer"} lines`)
-	fs.IntVar(&o.problems, "problems", 100, "how many problems (of a file: the first N; 0: all)")
+	fs.IntVar(&o.problems, "problems", 0, "how many problems: of arithmetic, 100 unless given; of a file, the first N, or all")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the generated problems, the tie draws, the bootstrap and the debates' aliases")
-	fs.IntVar(&o.concurrency, "concurrency", 16, "cap on model calls in flight")
+	fs.IntVar(&o.concurrency, "concurrency", 0, "cap on model calls in flight (default: the config's params.concurrency; with --demo 16)")
 	fs.BoolVar(&o.json, "json", false, "print one JSON object instead of text")
 	fs.StringVar(&o.dir, "dir", "", "work folder: each chunk's debate reports, and the journals that let --resume go on")
 	fs.BoolVar(&o.resume, "resume", false, "with --dir: reuse every call the folder's journals hold, from a stopped run of the same command")
@@ -94,9 +101,9 @@ func (o *benchQualityOptions) flags(fs *pflag.FlagSet) {
 // check reports the first flag out of range.
 func (o *benchQualityOptions) check() error {
 	switch {
-	case o.problems < 0 || (o.task == "arithmetic" && o.problems == 0) || o.problems > 100000:
+	case o.problems < 0 || o.problems > 100000:
 		return usagef("--problems must be from 1 to 100000 (got %d)", o.problems)
-	case o.concurrency < 1:
+	case o.concurrency < 0:
 		return usagef("--concurrency must be at least 1 (got %d)", o.concurrency)
 	case o.demo && o.config != "":
 		return usagef("--demo measures scripted agents: drop --config, or drop --demo to measure the config's models")
@@ -117,7 +124,11 @@ func (o *benchQualityOptions) run(e *env) error {
 	if err := o.check(); err != nil {
 		return err
 	}
-	problems, err := quality.LoadProblems(o.task, o.problems, o.seed)
+	n := o.problems
+	if n == 0 && o.task == "arithmetic" {
+		n = defaultArithmetic
+	}
+	problems, err := quality.LoadProblems(o.task, n, o.seed)
 	if err != nil {
 		return usageError{err}
 	}
@@ -127,9 +138,16 @@ func (o *benchQualityOptions) run(e *env) error {
 			return err
 		}
 	}
+	concurrency := o.concurrency
+	if concurrency == 0 {
+		concurrency = demoConcurrency
+		if cfg != nil {
+			concurrency = cfg.Params.Concurrency
+		}
+	}
 	ctx, stop := e.interruptible(nil)
 	defer stop()
-	opt := quality.Options{Task: o.task, Seed: o.seed, Concurrency: o.concurrency, Dir: o.dir, Resume: o.resume,
+	opt := quality.Options{Task: o.task, Seed: o.seed, Concurrency: concurrency, Dir: o.dir, Resume: o.resume,
 		Logger: slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))}
 	if t := e.terminalOf(e.stderr); t.ok {
 		defer t.stop()

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,7 +31,7 @@ func TestBenchQuality(t *testing.T) {
 		{"demo and config", []string{"--demo", "--config", "x.jsonc"}, exitUsage, "--demo measures scripted agents: drop --config"},
 		{"accuracy out of range", []string{"--demo", "--agent-accuracy", "1.5"}, exitUsage, "--agent-accuracy must be a probability from 0 to 1"},
 		{"resume without a folder", []string{"--demo", "--resume"}, exitUsage, "--resume goes on from a work folder: add the --dir"},
-		{"no problems", []string{"--demo", "--problems", "0"}, exitUsage, "--problems must be from 1 to 100000 (got 0)"},
+		{"negative problems", []string{"--demo", "--problems", "-1"}, exitUsage, "--problems must be from 1 to 100000 (got -1)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -60,4 +62,33 @@ func TestBenchQuality(t *testing.T) {
 			t.Errorf("measured %d, arms %+v, diffs %+v", got.Measured, got.Arms, got.Diffs)
 		}
 	})
+}
+
+// TestBenchQualityProgress checks the progress bar a terminal gets: a count
+// after each chunk, erased before the report.
+func TestBenchQualityProgress(t *testing.T) {
+	t.Parallel()
+	var out, errb bytes.Buffer
+	e := &env{
+		stdin: strings.NewReader(""), stdout: &out, stderr: &errb,
+		getenv: call{}.getenv,
+		term: func(io.Writer) terminal {
+			return terminal{ok: true, width: func() int { return 80 }, stop: func() {}}
+		},
+	}
+	if code := e.main([]string{"bench", "quality", "--demo", "--problems", "30"}); code != exitOK {
+		t.Fatalf("exit %d\n%s%s", code, out.String(), errb.String())
+	}
+	bar := errb.String()
+	for _, want := range []string{"20/30 problems", "30/30 problems"} {
+		if !strings.Contains(bar, "\r") || !strings.Contains(bar, want) {
+			t.Errorf("stderr lacks %q:\n%q", want, bar)
+		}
+	}
+	if !strings.HasSuffix(bar, "\r\x1b[K") {
+		t.Errorf("the bar is not erased at the end: %q", bar)
+	}
+	if !strings.Contains(out.String(), "debate-vote") {
+		t.Errorf("stdout lacks the report:\n%s", out.String())
+	}
 }
