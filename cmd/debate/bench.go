@@ -32,18 +32,20 @@ type benchServeOptions struct {
 
 func benchCommand() *command {
 	return &command{
-		name: "bench", summary: "measure the engine and the server (tree, serve)",
+		name: "bench", summary: "measure the engine, the server and answer quality",
 		noun: "benchmark",
 		help: help{
 			about: `Measure debate on this machine: the batch engine against a fake model API
-(tree), and the protocol server under agents' load (serve). Both print figures
-a person reads, or with --json one object for CI. Figures depend on the machine
-and on what else runs on it: compare ratios, measured in one run.`,
-			usage:    "  debate bench <tree|serve> [flags]\n",
+(tree), the protocol server under agents' load (serve), and whether debating
+beats asking one model or a vote on your own models and questions (quality).
+Each prints figures a person reads, or with --json one object for CI. Figures
+depend on the machine and on what else runs on it: compare ratios, measured in
+one run.`,
+			usage:    "  debate bench <tree|serve|quality> [flags]\n",
 			examples: "  debate bench tree --faults 0.2\n  debate bench serve --duration 3s --json\n",
-			exits:    "  see \"debate bench tree --help\" and \"debate bench serve --help\"\n",
+			exits:    "  see \"debate bench <tree|serve|quality> --help\"\n",
 		},
-		subs: []*command{benchTreeCommand(), benchServeCommand()},
+		subs: []*command{benchTreeCommand(), benchServeCommand(), benchQualityCommand()},
 	}
 }
 
@@ -61,7 +63,7 @@ calls, is what limits the run.`,
 			usage: `  debate bench tree [--topics N] [--debaters N] [--fanout N] [--depth N]
                     [--latency D] [--concurrency N] [--faults P] [--json]
 `,
-			examples: `  debate bench tree --topics 20 --debaters 3 --fanout 2 --depth 3 \\
+			examples: `  debate bench tree --topics 20 --debaters 3 --fanout 2 --depth 3 \
       --latency 100ms --concurrency 64
   debate bench tree --faults 0.2
   debate bench tree --topics 200 --json
@@ -107,7 +109,7 @@ func (o *benchTreeOptions) run(e *env) error {
 
 func benchServeCommand() *command {
 	return &command{
-		name: "bench serve", summary: `drive "debate serve" on a temporary database as agents do`,
+		name: "bench serve", summary: `drive "debate serve" on a temp database as agents do`,
 		help: help{
 			about: `Start "debate serve" on a temporary database on a free loopback port, as a
 process of its own, and drive it over HTTP as agents do: each writer

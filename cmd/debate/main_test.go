@@ -85,7 +85,7 @@ func TestCommandLine(t *testing.T) {
 			stderr: []string{"does-not-exist.jsonc"}},
 		{name: "bench without a benchmark", args: []string{"bench"}, code: exitUsage, stderr: []string{"debate bench tree", "debate bench serve"}},
 		{name: "bench help", args: []string{"help", "bench"}, code: exitOK, stdout: []string{"bench tree", "bench serve", "--json"}},
-		{name: "bench unknown benchmark", args: []string{"bench", "disk"}, code: exitUsage, stderr: []string{`unknown benchmark "disk" (want tree or serve)`}},
+		{name: "bench unknown benchmark", args: []string{"bench", "disk"}, code: exitUsage, stderr: []string{`unknown benchmark "disk" (want tree or serve or quality)`}},
 		{name: "bench tree help", args: []string{"bench", "tree", "--help"}, code: exitOK,
 			stdout: []string{"USAGE", "--topics", "--debaters", "--fanout", "--depth", "--latency", "--concurrency", "--faults", "--json", "EXIT CODES"}},
 		{name: "bench serve help", args: []string{"bench", "serve", "-h"}, code: exitOK, stdout: []string{"--writers", "--pollers", "--duration", "--json"}},

@@ -1,0 +1,171 @@
+package quality
+
+import (
+	"encoding/binary"
+	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+
+	"github.com/debatehq/debate/providers/scripted"
+)
+
+// Demo is the scripted model of "debate bench quality --demo": agents that
+// answer right with probability Accuracy and, in a rebuttal, adopt the
+// majority of the answers they are shown with probability Conformity, and a
+// judge that takes the majority of the debaters' final answers. Every draw
+// is a function of Seed, the model and the messages, so the same run gives
+// the same answers whatever the order of the calls.
+type Demo struct {
+	Accuracy   float64
+	Conformity float64
+	Seed       uint64
+	// Agents are the debaters' model names, in config order; Judge the
+	// judge's.
+	Agents []string
+	Judge  string
+	// answers maps a problem's question to its expected answer.
+	answers map[string]string
+}
+
+// NewDemo returns the scripted model for the problems.
+func NewDemo(problems []Problem, accuracy, conformity float64, seed uint64, agents []string, judge string) *Demo {
+	d := &Demo{Accuracy: accuracy, Conformity: conformity, Seed: seed, Agents: agents, Judge: judge, answers: map[string]string{}}
+	for _, p := range problems {
+		d.answers[strings.TrimSpace(p.Question)] = p.Answer
+	}
+	return d
+}
+
+// Reply answers one call; it is a scripted.Server's script.
+func (d *Demo) Reply(c scripted.Call) scripted.Reply {
+	rng := d.rng(c)
+	if c.Model == d.Judge {
+		return d.judge(c, rng)
+	}
+	agent := -1
+	for i, m := range d.Agents {
+		if m == c.Model {
+			agent = i
+		}
+	}
+	own, others := shownAnswers(c)
+	if len(others) == 0 {
+		want, ok := d.problem(c)
+		if !ok || agent < 0 {
+			return scripted.Text("I cannot tell which question this is.")
+		}
+		return scripted.Text("I worked it out step by step.\n\nAnswer: " + d.answer(want, agent, rng))
+	}
+	if m, ok := majority(append([]string{own}, others...)); ok && !Same(m, own) && rng.Float64() < d.Conformity {
+		return scripted.Text("The others' reasoning convinces me; I change my answer.\n\nAnswer: " + m)
+	}
+	return scripted.Text("Having read the other positions, I keep mine.\n\nAnswer: " + own)
+}
+
+// answer is the agent's first answer: want with probability Accuracy, else
+// a number no other agent can give (each agent's wrong answers lie in a
+// range of their own), so that wrong answers never agree.
+func (d *Demo) answer(want string, agent int, rng *rand.Rand) string {
+	if rng.Float64() < d.Accuracy {
+		return want
+	}
+	off := 1 + 100*agent + rng.IntN(100)
+	if rng.IntN(2) == 0 {
+		off = -off
+	}
+	if n, err := strconv.Atoi(want); err == nil {
+		return strconv.Itoa(n + off)
+	}
+	return fmt.Sprintf("not %s (%d)", want, off)
+}
+
+// problem finds the expected answer of the question a call asks: a line
+// of its last message that is a known question.
+func (d *Demo) problem(c scripted.Call) (string, bool) {
+	for _, line := range strings.Split(c.Last(), "\n") {
+		if a, ok := d.answers[strings.TrimSpace(line)]; ok {
+			return a, true
+		}
+	}
+	return "", false
+}
+
+// judge answers a judge's call with the majority of the final answers of
+// the debaters it is shown, as the consensus, and no divergence; a tie is
+// drawn. Asked for forced verdicts, it gives the same consensus and none.
+func (d *Demo) judge(c scripted.Call, rng *rand.Rand) scripted.Reply {
+	var finals []string
+	for _, part := range strings.Split(c.Last(), "\n## ") {
+		if !strings.Contains(part, "\n### ") {
+			continue
+		}
+		if a, ok := ReadAnswer(part); ok {
+			finals = append(finals, a)
+		}
+	}
+	consensus := []map[string]string{}
+	if len(finals) > 0 {
+		a := Plurality(finals, rng.Uint64())
+		consensus = append(consensus, map[string]string{"point": "Answer: " + a, "detail": "The answer most of the debaters gave last."})
+	}
+	out := map[string]any{"consensus": consensus, "divergences": []any{}}
+	if c.Contains("forcedVerdicts") {
+		out["forcedVerdicts"] = []any{}
+	}
+	return scripted.Fenced(out)
+}
+
+// rng returns the source of a call's draws: a hash of the seed, the model
+// and the messages.
+func (d *Demo) rng(c scripted.Call) *rand.Rand {
+	h := fnv.New64a()
+	_ = binary.Write(h, binary.LittleEndian, d.Seed)
+	h.Write([]byte(c.Model))
+	for _, m := range c.Messages {
+		h.Write([]byte{0})
+		h.Write([]byte(m.Role))
+		h.Write([]byte{0})
+		h.Write([]byte(m.Content))
+	}
+	return rand.New(rand.NewPCG(d.Seed, h.Sum64()))
+}
+
+// shownAnswers reads a rebuttal call: the agent's own answer (its earlier
+// answer in the conversation, or the part of the last message before the
+// first "###" heading) and the answers under each "###" heading after it.
+// A position call shows none.
+func shownAnswers(c scripted.Call) (own string, others []string) {
+	parts := strings.Split(c.Last(), "\n### ")
+	for _, p := range parts[1:] {
+		if a, ok := ReadAnswer(p); ok {
+			others = append(others, a)
+		}
+	}
+	own, _ = ReadAnswer(parts[0])
+	for _, m := range c.Messages {
+		if m.Role == "assistant" {
+			if a, ok := ReadAnswer(m.Content); ok {
+				own = a
+			}
+		}
+	}
+	return own, others
+}
+
+// majority returns the answer more than half of answers give.
+func majority(answers []string) (string, bool) {
+	for _, a := range answers {
+		n := 0
+		for _, b := range answers {
+			if Same(a, b) {
+				n++
+			}
+		}
+		if 2*n > len(answers) {
+			return a, true
+		}
+	}
+	return "", false
+}

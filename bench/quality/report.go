@@ -1,0 +1,189 @@
+package quality
+
+import (
+	"encoding/binary"
+	"fmt"
+	"hash/fnv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/debatehq/debate/tree"
+)
+
+// ReportVersion is the version of the JSON report.
+const ReportVersion = 1
+
+// Report is what a quality run measured.
+type Report struct {
+	Version int    `json:"version"`
+	Task    string `json:"task"`
+	Seed    uint64 `json:"seed"`
+	// Problems is how many problems there were; Measured how many were
+	// measured before the run ended or stopped.
+	Problems int `json:"problems"`
+	Measured int `json:"measured"`
+	// Demo holds the scripted agents' parameters of a --demo run.
+	Demo  *DemoParams `json:"demo,omitempty"`
+	Arms  []ArmReport `json:"arms"`
+	Diffs []Diff      `json:"diffs"`
+	// Stopped says why the run ended before the last problem, if it did.
+	Stopped string  `json:"stopped,omitempty"`
+	WallMS  float64 `json:"wallMs"`
+}
+
+// DemoParams are the scripted agents of a demo run.
+type DemoParams struct {
+	Agents        int     `json:"agents"`
+	AgentAccuracy float64 `json:"agentAccuracy"`
+	Conformity    float64 `json:"conformity"`
+}
+
+// ArmReport is one arm's figures.
+type ArmReport struct {
+	Name       string   `json:"name"`
+	Correct    int      `json:"correct"`
+	Unreadable int      `json:"unreadable"`
+	Accuracy   float64  `json:"accuracy"`
+	Interval   Interval `json:"interval"` // 95 % Wilson
+	// Expected is the accuracy the demo's agents should reach, where it
+	// can be computed (single and vote).
+	Expected         *float64 `json:"expected,omitempty"`
+	TokensPerProblem float64  `json:"tokensPerProblem"`
+	CostPerProblem   float64  `json:"costPerProblem"`
+	// CostPerCorrect is the cost of the arm divided by its correct
+	// answers; 0 when none is correct.
+	CostPerCorrect float64 `json:"costPerCorrect"`
+}
+
+// Diff is the paired difference of two arms' accuracy on the same
+// problems, with its 95 % paired bootstrap interval and the exact McNemar
+// p-value.
+type Diff struct {
+	Name     string   `json:"name"` // "debate − vote"
+	Arm      string   `json:"arm"`
+	Baseline string   `json:"baseline"`
+	Mean     float64  `json:"mean"`
+	Interval Interval `json:"interval"`
+	McNemarP float64  `json:"mcnemarP"`
+}
+
+// measure gathers the outcomes of the arms, problem by problem.
+type measure struct {
+	names   []string
+	correct map[string][]bool
+	read    map[string]int
+	usage   map[string]tree.Usage
+	tokens  int // spent by every arm together
+}
+
+func newMeasure(names []string) *measure {
+	return &measure{names: names, correct: map[string][]bool{}, read: map[string]int{}, usage: map[string]tree.Usage{}}
+}
+
+// add records one problem: the lone answers of every debater (the first
+// one's is the single arm's) and the tree run's.
+func (m *measure) add(p Problem, seed uint64, asked []outcome, d debated) {
+	var votes []string
+	var voteUsage tree.Usage
+	for _, o := range asked {
+		voteUsage = voteUsage.Add(o.usage)
+		if o.read {
+			votes = append(votes, o.answer)
+		}
+	}
+	vote := outcome{read: len(votes) > 0, usage: voteUsage}
+	if vote.read {
+		vote.answer = Plurality(votes, tieSeed(seed, p.ID, ArmVote))
+	}
+	single := outcome{}
+	if len(asked) > 0 {
+		single = asked[0]
+	}
+	d.lastVote.usage = tree.Usage{} // the same run as the debate arm's: counted once
+	for name, o := range map[string]outcome{ArmSingle: single, ArmVote: vote, ArmDebate: d.concluded, ArmDebateVote: d.lastVote} {
+		m.correct[name] = append(m.correct[name], o.read && Same(o.answer, p.Answer))
+		if o.read {
+			m.read[name]++
+		}
+		m.usage[name] = m.usage[name].Add(o.usage)
+	}
+	// single's call is one of vote's.
+	m.tokens += voteUsage.Total() + d.concluded.usage.Total()
+}
+
+// report computes the figures of what was measured.
+func (m *measure) report(seed uint64) *Report {
+	r := &Report{Version: ReportVersion, Seed: seed, Measured: len(m.correct[ArmSingle])}
+	for _, name := range m.names {
+		c := count(m.correct[name])
+		a := ArmReport{Name: name, Correct: c, Unreadable: r.Measured - m.read[name], Interval: Wilson(c, r.Measured)}
+		u := m.usage[name]
+		if name == ArmDebateVote {
+			u = m.usage[ArmDebate]
+		}
+		if r.Measured > 0 {
+			a.Accuracy = float64(c) / float64(r.Measured)
+			a.TokensPerProblem = float64(u.Total()) / float64(r.Measured)
+			a.CostPerProblem = u.Cost / float64(r.Measured)
+		}
+		if c > 0 {
+			a.CostPerCorrect = u.Cost / float64(c)
+		}
+		r.Arms = append(r.Arms, a)
+	}
+	for _, base := range []string{ArmVote, ArmSingle} {
+		mean, ci := PairedDiff(m.correct[ArmDebate], m.correct[base], seed)
+		r.Diffs = append(r.Diffs, Diff{Name: ArmDebate + " − " + base, Arm: ArmDebate, Baseline: base, Mean: mean, Interval: ci,
+			McNemarP: McNemar(m.correct[ArmDebate], m.correct[base])})
+	}
+	return r
+}
+
+func count(bs []bool) int {
+	n := 0
+	for _, b := range bs {
+		n += b2i(b)
+	}
+	return n
+}
+
+// tieSeed is the seed of the draw that breaks a tie of an arm's vote on a
+// problem.
+func tieSeed(seed uint64, problem, arm string) uint64 {
+	h := fnv.New64a()
+	_ = binary.Write(h, binary.LittleEndian, seed)
+	h.Write([]byte(problem + "\x00" + arm))
+	return h.Sum64()
+}
+
+// Text is the report as a person reads it.
+func (r *Report) Text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "debate bench quality: task %s, %d of %d problems, seed %d\n", r.Task, r.Measured, r.Problems, r.Seed)
+	if d := r.Demo; d != nil {
+		fmt.Fprintf(&b, "demo: %d scripted agents, accuracy %g, conformity %g\n", d.Agents, d.AgentAccuracy, d.Conformity)
+	}
+	b.WriteString("\n")
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
+	head := "arm\taccuracy\t95% interval\texpected\tunreadable\ttokens/problem\tcost/problem\tcost/correct\t"
+	fmt.Fprintln(tw, head)
+	for _, a := range r.Arms {
+		exp := "-"
+		if a.Expected != nil {
+			exp = fmt.Sprintf("%.3f", *a.Expected)
+		}
+		fmt.Fprintf(tw, "%s\t%.3f\t%.3f–%.3f\t%s\t%d\t%.0f\t%.4f\t%.4f\t\n", a.Name, a.Accuracy, a.Interval.Low, a.Interval.High,
+			exp, a.Unreadable, a.TokensPerProblem, a.CostPerProblem, a.CostPerCorrect)
+	}
+	tw.Flush()
+	b.WriteString("\n")
+	for _, d := range r.Diffs {
+		fmt.Fprintf(&b, "%-16s %+.3f  95%% interval %+.3f to %+.3f  (paired bootstrap; exact McNemar p = %.3g)\n",
+			d.Name, d.Mean, d.Interval.Low, d.Interval.High, d.McNemarP)
+	}
+	if r.Stopped != "" {
+		fmt.Fprintf(&b, "\nstopped: %s\n", r.Stopped)
+	}
+	fmt.Fprintf(&b, "\nwall time %.1fs\n", r.WallMS/1000)
+	return b.String()
+}

@@ -1,0 +1,206 @@
+package quality
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/debatehq/debate/providers/scripted"
+	"github.com/debatehq/debate/tree"
+)
+
+// TestRunDemo checks the harness against itself: with scripted agents of
+// known accuracy, single and vote land within their intervals of the
+// accuracy they should reach, every arm is reported, and the same seed
+// gives the same figures.
+func TestRunDemo(t *testing.T) {
+	t.Parallel()
+	ps := Arithmetic(400, 1)
+	demo := DemoOptions{Agents: 3, AgentAccuracy: 0.6, Conformity: 0.5}
+	run := func() *Report {
+		rep, err := RunDemo(context.Background(), ps, demo, Options{Seed: 1, Concurrency: 32, Chunk: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep.WallMS = 0
+		return rep
+	}
+	rep := run()
+	var names []string
+	for _, a := range rep.Arms {
+		names = append(names, a.Name)
+		if a.Expected != nil && !a.Interval.Contains(*a.Expected) {
+			t.Errorf("%s: accuracy %.3f (%.3f–%.3f) does not hold the expected %.3f", a.Name, a.Accuracy, a.Interval.Low, a.Interval.High, *a.Expected)
+		}
+		if a.Unreadable != 0 {
+			t.Errorf("%s: %d unreadable answers from the scripted agents", a.Name, a.Unreadable)
+		}
+		if a.TokensPerProblem <= 0 {
+			t.Errorf("%s: no tokens counted", a.Name)
+		}
+	}
+	if !reflect.DeepEqual(names, arms) || rep.Measured != 400 {
+		t.Fatalf("arms %v over %d problems, want %v over 400", names, rep.Measured, arms)
+	}
+	if rep.Arms[0].Expected == nil || rep.Arms[1].Expected == nil || *rep.Arms[1].Expected != VoteAccuracy(3, 0.6) {
+		t.Errorf("expected accuracies: single %v, vote %v", rep.Arms[0].Expected, rep.Arms[1].Expected)
+	}
+	if again := run(); !reflect.DeepEqual(rep, again) {
+		t.Errorf("the same seed measured\n%s\nthen\n%s", rep.Text(), again.Text())
+	}
+}
+
+// TestRunBudget checks that budget.maxTokens stops a run between chunks
+// with what it measured.
+func TestRunBudget(t *testing.T) {
+	t.Parallel()
+	ps := Arithmetic(30, 2)
+	d := DemoOptions{Agents: 3, AgentAccuracy: 0.8, Conformity: 0.5}
+	cfg, _, stop, err := serveDemo(ps, d, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	cfg.Budget.MaxTokens = 1
+	rep, err := Run(context.Background(), cfg, ps, Options{Seed: 2, Concurrency: 8, Chunk: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Measured != 10 || rep.Problems != 30 || rep.Stopped == "" {
+		t.Errorf("measured %d of %d, stopped %q; want 10 of 30, stopped by the budget", rep.Measured, rep.Problems, rep.Stopped)
+	}
+}
+
+func TestPlurality(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		answers []string
+		want    []string // any of these
+	}{
+		{[]string{"4", "4.0", "5"}, []string{"4"}},
+		{[]string{"5", "4", "4"}, []string{"4"}},
+		{[]string{"1", "2", "3"}, []string{"1", "2", "3"}},
+		{[]string{"x"}, []string{"x"}},
+		{nil, []string{""}},
+	}
+	for _, tt := range tests {
+		got := Plurality(tt.answers, 9)
+		if !contains(tt.want, got) {
+			t.Errorf("Plurality(%v) = %q, want one of %v", tt.answers, got, tt.want)
+		}
+		if again := Plurality(tt.answers, 9); again != got {
+			t.Errorf("Plurality(%v) drew %q, then %q with the same seed", tt.answers, got, again)
+		}
+	}
+	seen := map[string]bool{}
+	for s := range uint64(64) {
+		seen[Plurality([]string{"1", "2", "3"}, s)] = true
+	}
+	if len(seen) != 3 {
+		t.Errorf("64 seeds broke a three-way tie only as %v", seen)
+	}
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+func TestConcludedAndLastAnswers(t *testing.T) {
+	t.Parallel()
+	root := tree.NewNode(tree.RootID, "What is 2+2?", "")
+	root.Positions = map[string]string{"a": "Answer: 4", "b": "Answer: 5", "c": "no idea"}
+	root.Rebuttals = map[string]string{"a": "Answer: 4", "b": "Answer: 3"}
+	root.Judgment = &tree.Judgment{Consensus: []tree.Consensus{{Point: "Method", Detail: "add"}},
+		Divergences: []tree.Divergence{{ID: "d1", Title: "The sum"}}}
+	child := tree.NewNode(tree.ChildID(tree.RootID, 0), "The sum", "")
+	child.Rebuttals = map[string]string{"b": "I concede.\nAnswer: 4"}
+	child.Judgment = &tree.Judgment{ForcedVerdicts: []tree.Verdict{{DivergenceID: "d1", Recommendation: "Take the first side.\n答案：4"}}}
+	root.Children = []*tree.Node{child}
+	topic := &tree.Topic{Root: root}
+
+	if got, ok := Concluded(topic); got != "4" || !ok {
+		t.Errorf("Concluded = %q, %v; want the child's verdict 4", got, ok)
+	}
+	if got := LastAnswers(topic, []string{"a", "b", "c"}); !reflect.DeepEqual(got, []string{"4", "4"}) {
+		t.Errorf("LastAnswers = %v, want [4 4] (c never answered)", got)
+	}
+	empty := &tree.Topic{Root: tree.NewNode(tree.RootID, "q", "")}
+	if _, ok := Concluded(empty); ok {
+		t.Error("a topic without a judgment concluded an answer")
+	}
+}
+
+// TestRunResume checks that a run in a work folder resumes from its
+// journals: the second run calls no model and measures the same.
+func TestRunResume(t *testing.T) {
+	t.Parallel()
+	ps := Arithmetic(12, 4)
+	cfg, fake, stop, err := serveDemo(ps, DemoOptions{Agents: 3, AgentAccuracy: 0.5, Conformity: 0.5}, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	opt := Options{Seed: 4, Concurrency: 8, Chunk: 5, Dir: t.TempDir()}
+	first, err := Run(context.Background(), cfg, ps, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := fake.Count()
+	opt.Resume = true
+	again, err := Run(context.Background(), cfg, ps, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := fake.Count() - calls; n != 0 {
+		t.Errorf("the resumed run made %d calls, want none", n)
+	}
+	first.WallMS, again.WallMS = 0, 0
+	if !reflect.DeepEqual(first, again) {
+		t.Errorf("the resumed run measured\n%s\nnot\n%s", again.Text(), first.Text())
+	}
+}
+
+// TestRunStopsOnUnusableModel checks that a model that cannot answer at
+// all (its key refused) ends the run with an error naming the debater,
+// instead of scoring its answers as unreadable.
+func TestRunStopsOnUnusableModel(t *testing.T) {
+	t.Parallel()
+	ps := Arithmetic(4, 5)
+	cfg, fake, stop, err := serveDemo(ps, DemoOptions{Agents: 2, AgentAccuracy: 0.5, Conformity: 0.5}, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	fake.ReplyTo("demo-agent-2", scripted.Status(401, "invalid api key"))
+	rep, err := Run(context.Background(), cfg, ps, Options{Seed: 5, Concurrency: 4})
+	if err == nil || !strings.Contains(err.Error(), "debater agent-2") || !strings.Contains(err.Error(), "auth") {
+		t.Fatalf("Run = %v, %v; want an auth error naming debater agent-2", rep, err)
+	}
+}
+
+// TestRunConvergedWithoutAnswerLine checks that a debate whose judge found
+// no divergence but wrote no answer line concludes the answer every
+// debater gave last.
+func TestRunConvergedWithoutAnswerLine(t *testing.T) {
+	t.Parallel()
+	ps := Arithmetic(3, 6)
+	cfg, fake, stop, err := serveDemo(ps, DemoOptions{Agents: 2, AgentAccuracy: 1, Conformity: 0}, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	fake.ReplyTo(demoJudge, scripted.Fenced(map[string]any{"consensus": []any{}, "divergences": []any{}}))
+	rep, err := Run(context.Background(), cfg, ps, Options{Seed: 6, Concurrency: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := rep.Arms[2]; a.Name != ArmDebate || a.Correct != 3 || a.Unreadable != 0 {
+		t.Errorf("debate arm %+v, want 3 correct and none unreadable", a)
+	}
+}
