@@ -274,7 +274,7 @@ func party(p configs.Participant) prompts.Party {
 func messages(ms []prompts.Message) []providers.Message {
 	out := make([]providers.Message, len(ms))
 	for i, m := range ms {
-		out[i] = providers.Message{Role: m.Role, Content: m.Content}
+		out[i] = providers.Message{Role: m.Role, Content: m.Content, Breaks: m.Breaks}
 	}
 	return out
 }

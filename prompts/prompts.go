@@ -17,6 +17,11 @@ package prompts
 type Message struct {
 	Role    string // "system", "user" or "assistant"
 	Content string
+	// Breaks are the byte offsets in Content where a part that stays the
+	// same from call to call ends: the end of a system message, and each
+	// {{breakpoint}} of a user message. A provider may cache the prompt up
+	// to any of them.
+	Breaks []int
 }
 
 // Party names a debater.
