@@ -11,6 +11,12 @@
 // forced_verdict: Judge; panel_verdict: PanelVerdict; repair: Repair; synthesis: Synthesis; edits:
 // Edits), and the helper functions listed at funcs are available. A folder
 // of overrides replaces any file by name; see New.
+//
+// Prompts are ordered stable first, so that providers can cache their
+// prefix: the system message holds a step's standing instructions and
+// nothing that changes from call to call; the user message opens with the
+// shared context, then the topic, then what changes. {{breakpoint}} marks
+// where a stable part of the user message ends (Message.Breaks).
 package prompts
 
 // Message is one chat message.
