@@ -81,3 +81,24 @@ func TestCutBreaks(t *testing.T) {
 		}
 	}
 }
+
+// FuzzCutBreaks checks that cutting the marks out leaves the text without
+// them, with offsets inside it and rising.
+func FuzzCutBreaks(f *testing.F) {
+	f.Add("ab" + breakMark + "cd")
+	f.Add(breakMark + " " + breakMark)
+	f.Add("plain")
+	f.Fuzz(func(t *testing.T, in string) {
+		out, breaks := cutBreaks(in)
+		if strings.Contains(out, breakMark) {
+			t.Fatalf("cutBreaks(%q) kept a mark: %q", in, out)
+		}
+		last := 0
+		for _, b := range breaks {
+			if b <= last || b > len(out) {
+				t.Fatalf("cutBreaks(%q) = %q, breaks %v: not rising within the text", in, out, breaks)
+			}
+			last = b
+		}
+	})
+}
