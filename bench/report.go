@@ -19,6 +19,9 @@ func (r *TreeReport) Text() string {
 	if o.Faults > 0 {
 		fmt.Fprintf(&b, ", faults %g", o.Faults)
 	}
+	if o.ContextTokens > 0 {
+		fmt.Fprintf(&b, ", shared context %d tokens", o.ContextTokens)
+	}
 	b.WriteString("\n")
 	row := func(name, format string, args ...any) {
 		fmt.Fprintf(&b, "  %-21s "+format+"\n", append([]any{name}, args...)...)
@@ -31,6 +34,8 @@ func (r *TreeReport) Text() string {
 	row("peak calls in flight", "%d", r.PeakInFlight)
 	row("CPU per call", "%.3fms (whole process, fake API included)", r.CPUPerCallMS)
 	row("peak memory", "heap %.1f MB, RSS %.1f MB", r.PeakHeapMB, r.PeakRSSMB)
+	row("prompt tokens", "%d, %d cache-eligible (share %.3f)", r.PromptTokens, r.CacheEligibleTokens, r.CacheShare)
+	row("effective prompt", "%.0f tokens (fresh + ¼ × cache-eligible)", r.EffectivePromptTokens)
 	row("reports", "%d of %d topics, written in %s", r.TopicsReported, o.Topics, msText(r.ReportsMS))
 	if o.Faults > 0 {
 		row("faults", "%d injected, %d retries, %d fallbacks", r.Injected, r.Retries, r.Fallbacks)

@@ -17,6 +17,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/debatehq/debate/batch"
@@ -37,7 +38,10 @@ type TreeOptions struct {
 	Latency     time.Duration // of every answer of the fake
 	Concurrency int           // the run's cap on calls in flight
 	Faults      float64       // share of calls that fail, from 0 to 1
-	Seed        uint64        // of the fault picks
+	// ContextTokens is the size of a shared context (sharedContext.inline)
+	// every topic carries, in tokens of four bytes; 0 for none.
+	ContextTokens int
+	Seed          uint64 // of the fault picks
 	// Dir is the work folder (config, journal, reports); a temporary one,
 	// removed afterwards, when empty.
 	Dir string
@@ -58,6 +62,8 @@ func (o TreeOptions) Check() error {
 		return fmt.Errorf("--latency must be from 0 to 1m (got %v)", o.Latency)
 	case o.Concurrency < 1:
 		return fmt.Errorf("--concurrency must be at least 1 (got %d)", o.Concurrency)
+	case o.ContextTokens < 0 || o.ContextTokens > 1_000_000:
+		return fmt.Errorf("--context-tokens must be from 0 to 1000000 (got %d)", o.ContextTokens)
 	case !(o.Faults >= 0 && o.Faults < 1):
 		return fmt.Errorf("--faults must be a share from 0 to below 1, e.g. 0.2 (got %v)", o.Faults)
 	}
@@ -75,6 +81,8 @@ type TreeReport struct {
 		LatencyMS   float64 `json:"latencyMs"`
 		Concurrency int     `json:"concurrency"`
 		Faults      float64 `json:"faults"`
+		// ContextTokens is the size of the shared context, in tokens.
+		ContextTokens int `json:"contextTokens,omitempty"`
 	} `json:"options"`
 	Nodes    int     `json:"nodes"`    // in every topic's tree
 	Calls    int     `json:"calls"`    // model calls answered (run usage)
@@ -102,6 +110,16 @@ type TreeReport struct {
 	Fallbacks      int `json:"fallbacks"`
 	FailedNodes    int `json:"failedNodes"`
 	Unfinished     int `json:"unfinishedTopics"` // topics neither converged nor forced
+
+	// PromptTokens are the run's prompt tokens; CacheEligibleTokens those
+	// in a prefix already sent to the same model and endpoint.
+	PromptTokens        int `json:"promptTokens"`
+	CacheEligibleTokens int `json:"cacheEligibleTokens"`
+	// CacheShare is CacheEligibleTokens ÷ PromptTokens.
+	CacheShare float64 `json:"cacheShare"`
+	// EffectivePromptTokens prices cache-eligible tokens at a quarter of a
+	// fresh one, a typical cached price: fresh + ¼ × cache-eligible.
+	EffectivePromptTokens float64 `json:"effectivePromptTokens"`
 }
 
 // Tree runs the workload and measures it.
@@ -157,6 +175,10 @@ func Tree(ctx context.Context, o TreeOptions) (*TreeReport, error) {
 		Injected: int(wl.injected.Load()), Retries: int(wl.retries.Load())}
 	r.Options.Topics, r.Options.Debaters, r.Options.Fanout, r.Options.Depth = o.Topics, o.Debaters, o.Fanout, o.Depth
 	r.Options.LatencyMS, r.Options.Concurrency, r.Options.Faults = ms(o.Latency), o.Concurrency, o.Faults
+	r.Options.ContextTokens = o.ContextTokens
+	u := run.Usage
+	r.PromptTokens, r.CacheEligibleTokens, r.CacheShare = u.PromptTokens, u.CacheEligiblePromptTokens, u.CacheShare()
+	r.EffectivePromptTokens = float64(u.PromptTokens-u.CacheEligiblePromptTokens) + float64(u.CacheEligiblePromptTokens)/4
 	critical, bound := bounds(o)
 	r.CriticalPathMS, r.BoundMS = ms(critical), ms(bound)
 	if bound > 0 {
@@ -218,6 +240,9 @@ func writeConfig(path string, o TreeOptions, baseURL string, timeout time.Durati
 			Background: "A generated topic: every node above the last level splits into the same number of divergences."})
 	}
 	cfg["topics"] = topics
+	if o.ContextTokens > 0 {
+		cfg["sharedContext"] = map[string]any{"inline": sharedContext(o.ContextTokens)}
+	}
 	b, err := json.MarshalIndent(cfg, "", "  ")
 	if err != nil {
 		return fmt.Errorf("bench tree: config: %w", err)
@@ -226,6 +251,16 @@ func writeConfig(path string, o TreeOptions, baseURL string, timeout time.Durati
 		return fmt.Errorf("bench tree: %w", err)
 	}
 	return nil
+}
+
+// sharedContext returns a generated design document of about n tokens
+// (four bytes each), numbered so that no two of its lines are alike.
+func sharedContext(n int) string {
+	var b strings.Builder
+	for i := 1; b.Len() < 4*n; i++ {
+		fmt.Fprintf(&b, "%d. Decision %d: every service keeps its own store and publishes its changes.\n", i, i)
+	}
+	return b.String()[:4*n]
 }
 
 func nodesPerTopic(o TreeOptions) int {

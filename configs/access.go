@@ -98,6 +98,9 @@ func (c *Config) Endpoint(participantID string) API {
 		if o.Stream != nil {
 			out.Stream = o.Stream
 		}
+		if o.CacheControl != nil {
+			out.CacheControl = o.CacheControl
+		}
 		if o.IdleTimeout != 0 {
 			out.IdleTimeout = o.IdleTimeout
 		}

@@ -57,6 +57,10 @@ type API struct {
 	ResponseFormat string `json:"responseFormat,omitempty"`
 	// Stream asks for streamed answers (server-sent events); nil: true.
 	Stream *bool `json:"stream,omitempty"`
+	// CacheControl marks where each prompt's stable part ends with an
+	// Anthropic-style cache_control breakpoint (the form OpenRouter passes
+	// through); nil: false.
+	CacheControl *bool `json:"cacheControl,omitempty"`
 	// IdleTimeout bounds the silence between two bytes of a streamed
 	// answer, in milliseconds; SSE comments count as bytes.
 	IdleTimeout int `json:"idleTimeout,omitempty"`

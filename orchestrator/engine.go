@@ -18,6 +18,7 @@ import (
 	"github.com/sourcegraph/conc/panics"
 
 	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/internal/prefix"
 	"github.com/debatehq/debate/prompts"
 	"github.com/debatehq/debate/providers"
 	"github.com/debatehq/debate/tree"
@@ -109,6 +110,7 @@ type Engine struct {
 	log       *slog.Logger
 	spent     atomic.Int64  // tokens spent by the whole run, for the budget
 	calls     atomic.Uint64 // numbers the calls, so that retries can be told from new calls
+	prefixes  prefix.Book   // the prompts sent per model and endpoint, for the cache-eligible count
 }
 
 // New returns an engine for cfg that makes its calls through c and builds its
@@ -193,6 +195,7 @@ func (e *Engine) Run(ctx context.Context) (*tree.Run, error) {
 		motErr error
 		edits  string
 		usage  tree.Usage
+		byEdit map[string]tree.Usage
 	)
 	if playMotions {
 		wg.Go(func() { run.Motions, motErr = e.RunMotions(ctx, *mo) })
@@ -203,20 +206,26 @@ func (e *Engine) Run(ctx context.Context) (*tree.Run, error) {
 		}
 	}
 	if len(topics) > 0 {
-		if p := panics.Try(func() { edits, usage = e.edits(ctx, run) }); p != nil {
+		if p := panics.Try(func() { edits, byEdit = e.edits(ctx, run) }); p != nil {
 			e.log.Error("the edits call panicked; the run goes on without proposed edits", "panic", p.String())
 		}
 	}
 	wg.Wait()
 
 	run.Edits = edits
+	for _, m := range sortedKeys(byEdit) {
+		usage = usage.Add(byEdit[m])
+	}
+	run.ByModel = tree.MergeByModel(nil, byEdit)
 	for _, t := range run.Topics {
 		usage = usage.Add(t.Usage)
+		run.ByModel = tree.MergeByModel(run.ByModel, t.ByModel)
 	}
 	for _, m := range run.Motions {
 		usage = usage.Add(m.Usage)
 	}
 	run.Usage = usage
+	e.countEligible(run)
 	run.Adaptations = adaptations(e.c)
 	run.FinishedAt = e.opt.Now()
 	if err := ctx.Err(); err != nil {
@@ -265,7 +274,7 @@ func party(p configs.Participant) prompts.Party {
 func messages(ms []prompts.Message) []providers.Message {
 	out := make([]providers.Message, len(ms))
 	for i, m := range ms {
-		out[i] = providers.Message{Role: m.Role, Content: m.Content}
+		out[i] = providers.Message{Role: m.Role, Content: m.Content, Breaks: m.Breaks}
 	}
 	return out
 }

@@ -100,8 +100,14 @@ func TestRunTree(t *testing.T) {
 	}
 
 	// model-a: 10 calls of 10 + 10 tokens at 2 and 4 per million.
-	if top.Usage.Calls != 35 || top.Usage.PromptTokens != 350 || math.Abs(top.Usage.Cost-0.0006) > 1e-12 || run.Usage != top.Usage {
+	// Cache-eligible tokens are counted for the run alone.
+	runUsage := run.Usage
+	runUsage.CacheEligiblePromptTokens = 0
+	if top.Usage.Calls != 35 || top.Usage.PromptTokens != 350 || math.Abs(top.Usage.Cost-0.0006) > 1e-12 || runUsage != top.Usage {
 		t.Errorf("usage: topic %+v, run %+v", top.Usage, run.Usage)
+	}
+	if e := run.Usage.CacheEligiblePromptTokens; e <= 0 || e > run.Usage.PromptTokens {
+		t.Errorf("cache-eligible prompt tokens %d, want from 1 to the prompt tokens %d", e, run.Usage.PromptTokens)
 	}
 	if rec.count(tree.NodeStarted, nil) != 5 || rec.count(tree.NodeFinished, nil) != 5 ||
 		rec.count(tree.TopicStarted, nil) != 1 || rec.count(tree.TopicFinished, nil) != 1 ||

@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/internal/prefix"
 	"github.com/debatehq/debate/prompts"
 	"github.com/debatehq/debate/protocol"
 	"github.com/debatehq/debate/providers"
@@ -18,6 +19,9 @@ type Preview struct {
 	Judge    tree.Participant   // the panel's chair
 	Judges   []tree.Participant // the panel, chair first
 	Topics   []TopicPreview
+	// CacheEligibleTokens are the previewed calls' prompt tokens in a
+	// prefix an earlier one of them sent to the same model and endpoint.
+	CacheEligibleTokens int
 }
 
 // TopicPreview holds one topic's round-1 position calls, in config order,
@@ -55,6 +59,7 @@ func NewPreview(cfg *configs.Config, p *prompts.Set, sel *tree.Selection) (*Prev
 	for _, d := range e.debaters {
 		pv.Debaters = append(pv.Debaters, participant(d))
 	}
+	var book prefix.Book
 	for _, ct := range selected {
 		tr := e.newTopicRun(ct)
 		root := tree.NewNode(tree.RootID, ct.Title, ct.Background)
@@ -67,7 +72,9 @@ func NewPreview(cfg *configs.Config, p *prompts.Set, sel *tree.Selection) (*Prev
 			if err != nil {
 				return nil, err
 			}
-			tp.Calls = append(tp.Calls, CallPreview{Participant: participant(m.p), Model: m.model(), Messages: messages(msgs)})
+			c := CallPreview{Participant: participant(m.p), Model: m.model(), Messages: messages(msgs)}
+			tp.Calls = append(tp.Calls, c)
+			pv.CacheEligibleTokens += book.Add(cacheKey(cfg, m.p.ID, c.Model), promptText(c.Messages)) / 4
 		}
 		pv.Topics = append(pv.Topics, tp)
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -332,6 +333,7 @@ func (r *roster) do(ctx context.Context, c call, model string, attempt int, id u
 		p.Kind, p.Usage = tree.CallProgress, tree.Usage{CompletionTokens: tokens}
 		e.emit(p)
 	})
+	e.prefixes.Add(cacheKey(e.cfg, c.who.p.ID, model), promptText(c.msgs))
 	resp, err := e.c.Complete(ctx, req)
 	if streamed > 0 {
 		p := ev
@@ -455,17 +457,71 @@ func cost(u tree.Usage, p configs.Price) float64 {
 // million tokens), or for a model without a price what its provider
 // reported.
 func (b *usageBook) total(pricing map[string]configs.Price) tree.Usage {
+	byModel := b.priced(pricing)
+	var sum tree.Usage
+	for _, m := range sortedKeys(byModel) {
+		sum = sum.Add(byModel[m])
+	}
+	return sum
+}
+
+// priced returns every model's usage with its cost from pricing, or for a
+// model without a price what its provider reported; nil when nothing was
+// counted.
+func (b *usageBook) priced(pricing map[string]configs.Price) map[string]tree.Usage {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	var sum tree.Usage
-	for _, m := range sortedKeys(b.byModel) {
-		u := b.byModel[m]
+	if len(b.byModel) == 0 {
+		return nil
+	}
+	out := make(map[string]tree.Usage, len(b.byModel))
+	for m, u := range b.byModel {
 		if p, ok := pricing[m]; ok {
 			u.Cost = cost(u, p)
 		} else {
 			u.Cost = u.ProviderCost
 		}
-		sum = sum.Add(u)
+		out[m] = u
 	}
-	return sum
+	return out
+}
+
+// cacheKey names the model at the endpoint the participant's calls go to:
+// providers cache per model and endpoint.
+func cacheKey(cfg *configs.Config, participant, model string) string {
+	return model + "\x00" + cfg.Endpoint(participant).BaseURL
+}
+
+// countEligible adds the cache-eligible prompt tokens of the run, per model
+// and in total, to run: counted over the whole run, since which of two
+// calls alike went first depends on timing but the totals do not. A model's
+// count never exceeds the prompt tokens its provider reported.
+func (e *Engine) countEligible(run *tree.Run) {
+	perModel := map[string]int{}
+	for key, n := range e.prefixes.Totals() {
+		model, _, _ := strings.Cut(key, "\x00")
+		perModel[model] += n / 4
+	}
+	for _, model := range sortedKeys(perModel) {
+		u, ok := run.ByModel[model]
+		if !ok || u.PromptTokens == 0 {
+			continue
+		}
+		u.CacheEligiblePromptTokens = min(perModel[model], u.PromptTokens)
+		run.ByModel[model] = u
+		run.Usage.CacheEligiblePromptTokens += u.CacheEligiblePromptTokens
+	}
+}
+
+// promptText is the text of msgs in the order a provider reads it, the
+// roles included, for measuring shared prefixes.
+func promptText(msgs []providers.Message) string {
+	var b strings.Builder
+	for _, m := range msgs {
+		b.WriteString(m.Role)
+		b.WriteByte('\n')
+		b.WriteString(m.Content)
+		b.WriteByte(0)
+	}
+	return b.String()
 }

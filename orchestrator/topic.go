@@ -66,6 +66,7 @@ func (e *Engine) runTopic(ctx context.Context, ct configs.Topic) tree.Topic {
 	}
 	out.Fallbacks = tr.r.sortedFallbacks()
 	out.Usage = tr.r.book.total(e.cfg.Pricing)
+	out.ByModel = tr.r.book.priced(e.cfg.Pricing)
 	out.StartedAt, out.FinishedAt = started, e.opt.Now()
 	e.log.Info("topic finished", tree.EventKey, tree.TopicFinished, "topic", ct.ID, "status", out.Status, "nodes", root.Stats().Nodes, "tokens", out.Usage.Total())
 	e.emit(tree.Event{Kind: tree.TopicFinished, Topic: ct.ID, Status: out.Status, Usage: out.Usage})
@@ -663,9 +664,9 @@ func shownRecommendation(v tree.Verdict) string {
 // edits asks the judge, once per run, for concrete edits to the shared
 // documents from every topic's conclusion. It is skipped without documents
 // or conclusions; a failure is logged and leaves it empty.
-func (e *Engine) edits(ctx context.Context, run *tree.Run) (string, tree.Usage) {
+func (e *Engine) edits(ctx context.Context, run *tree.Run) (string, map[string]tree.Usage) {
 	if !e.cfg.Synthesis() || len(e.cfg.SharedContext.Documents) == 0 || ctx.Err() != nil {
-		return "", tree.Usage{}
+		return "", nil
 	}
 	var data prompts.Edits
 	for _, d := range e.cfg.SharedContext.Documents {
@@ -677,18 +678,18 @@ func (e *Engine) edits(ctx context.Context, run *tree.Run) (string, tree.Usage) 
 		}
 	}
 	if len(data.Topics) == 0 {
-		return "", tree.Usage{}
+		return "", nil
 	}
 	pm, err := e.p.Edits(data)
 	if err != nil {
 		e.log.Error("edits prompt", "err", err)
-		return "", tree.Usage{}
+		return "", nil
 	}
 	// The edits call belongs to no topic: it gets a roster of its own, so it
 	// starts on the judge's primary model and may fall back.
 	r := e.newRoster("")
 	resp, _, err := r.call(ctx, call{step: tree.StepEdits, who: r.add(e.judge), msgs: messages(pm), reaskCut: true})
-	u := r.book.total(e.cfg.Pricing)
+	u := r.book.priced(e.cfg.Pricing)
 	if err != nil {
 		e.log.Warn("edits failed", "err", err)
 		return "", u

@@ -59,7 +59,8 @@ func ReadFolder(dir string) (Folder, error) {
 
 // Merge combines the folders of every slice of one sharded run ("debate run
 // --shard i/n") into the run an unsharded run would have written: topics and
-// motions in config order, usage summed, the earliest start and the latest
+// motions in config order, usage summed (cache-eligible tokens as each slice
+// counted them over its own calls), the earliest start and the latest
 // end, the slices' proposed edits one after the other. The result has no
 // Shard. Merge refuses a folder that is not a slice, slices of different
 // configs, selections or seeds, or cut into a different number of slices, a slice
@@ -75,7 +76,7 @@ func Merge(folders []Folder) (*tree.Run, error) {
 	}
 	merged := *shards[0].Run
 	merged.Shard = nil
-	merged.Topics, merged.Motions, merged.Usage, merged.Adaptations = []tree.Topic{}, nil, tree.Usage{}, nil
+	merged.Topics, merged.Motions, merged.Usage, merged.Adaptations, merged.ByModel = []tree.Topic{}, nil, tree.Usage{}, nil, nil
 	seen := map[string]string{}
 	var edits []string
 	for _, f := range shards {
@@ -86,6 +87,7 @@ func Merge(folders []Folder) (*tree.Run, error) {
 		merged.StartedAt = earliest(merged.StartedAt, p.StartedAt)
 		merged.FinishedAt = latest(merged.FinishedAt, p.FinishedAt)
 		merged.Usage = merged.Usage.Add(p.Usage)
+		merged.ByModel = tree.MergeByModel(merged.ByModel, p.ByModel)
 		merged.Demo = merged.Demo || p.Demo
 		merged.Adaptations = mergeAdaptations(merged.Adaptations, p.Adaptations)
 		if strings.TrimSpace(p.Edits) != "" {

@@ -172,6 +172,7 @@ func TestMergeKnowsEveryRunField(t *testing.T) {
 		"Topics":        "concatenated, in config order",
 		"Motions":       "concatenated, in config order",
 		"Usage":         "summed",
+		"ByModel":       "summed per model",
 		"Edits":         "joined in shard order",
 		"Shard":         "dropped: the merged run is whole",
 		"Demo":          "true if any slice was a demo run",

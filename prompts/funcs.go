@@ -18,16 +18,19 @@ import (
 //	drop N LIST      LIST without its first N elements
 //	json VALUE       VALUE encoded as JSON, e.g. a quoted string
 //	fence TEXT       TEXT in a Markdown code fence longer than any it holds
+//	breakpoint       marks the end of a stable part of the user message (see
+//	                 Message.Breaks); it renders as nothing
 var funcs = template.FuncMap{
-	"fence":  fence,
-	"join":   strings.Join,
-	"labels": labels,
-	"hang":   hang,
-	"indent": indent,
-	"add":    func(a, b int) int { return a + b },
-	"take":   func(n int, s []string) []string { return s[:min(max(n, 0), len(s))] },
-	"drop":   func(n int, s []string) []string { return s[min(max(n, 0), len(s)):] },
-	"json":   toJSON,
+	"breakpoint": func() string { return breakMark },
+	"fence":      fence,
+	"join":       strings.Join,
+	"labels":     labels,
+	"hang":       hang,
+	"indent":     indent,
+	"add":        func(a, b int) int { return a + b },
+	"take":       func(n int, s []string) []string { return s[:min(max(n, 0), len(s))] },
+	"drop":       func(n int, s []string) []string { return s[min(max(n, 0), len(s)):] },
+	"json":       toJSON,
 }
 
 func labels(ps []Party) []string {

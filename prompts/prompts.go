@@ -11,12 +11,23 @@
 // forced_verdict: Judge; panel_verdict: PanelVerdict; repair: Repair; synthesis: Synthesis; edits:
 // Edits), and the helper functions listed at funcs are available. A folder
 // of overrides replaces any file by name; see New.
+//
+// Prompts are ordered stable first, so that providers can cache their
+// prefix: the system message holds a step's standing instructions and
+// nothing that changes from call to call; the user message opens with the
+// shared context, then the topic, then what changes. {{breakpoint}} marks
+// where a stable part of the user message ends (Message.Breaks).
 package prompts
 
 // Message is one chat message.
 type Message struct {
 	Role    string // "system", "user" or "assistant"
 	Content string
+	// Breaks are the byte offsets in Content where a part that stays the
+	// same from call to call ends: the end of a system message, and each
+	// {{breakpoint}} of a user message. A provider may cache the prompt up
+	// to any of them.
+	Breaks []int
 }
 
 // Party names a debater.

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -402,10 +403,10 @@ func TestOverrideReplacesOneStep(t *testing.T) {
 				if name == "rebuttal" {
 					want = override
 					wantMsgs := []Message{{Role: RoleUser, Content: "Rebut, " + f.rebuttal.Party.Label + ":\n" + f.rebuttal.Own}}
-					if !slices.Equal(got, wantMsgs) {
-						t.Errorf("overridden rebuttal = %q, want %q", got, wantMsgs)
+					if !reflect.DeepEqual(got, wantMsgs) {
+						t.Errorf("overridden rebuttal = %+v, want %+v", got, wantMsgs)
 					}
-				} else if b := build(t, base, f, name); !slices.Equal(got, b) {
+				} else if b := build(t, base, f, name); !reflect.DeepEqual(got, b) {
 					t.Errorf("%s changed although only rebuttal.tmpl was overridden", name)
 				}
 				if src != want {
@@ -426,7 +427,7 @@ func TestMissingSystemGivesUserOnly(t *testing.T) {
 	for _, name := range []string{"triage", "synthesis"} {
 		msgs := build(t, s, f, name)
 		if len(msgs) != 1 || msgs[0].Role != RoleUser {
-			t.Errorf("%s: got %q, want one user message", name, msgs)
+			t.Errorf("%s: got %+v, want one user message", name, msgs)
 		}
 	}
 }
@@ -556,7 +557,7 @@ func TestChildPositionPathNormalised(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(got, want) {
+	if !reflect.DeepEqual(got, want) {
 		t.Errorf("a path that repeats the root and node titles renders differently:\n%s", golden.Diff(format(want), format(got)))
 	}
 }

@@ -284,13 +284,45 @@ func (s *Set) render(name string, data any) ([]Message, error) {
 		if err := t.Execute(&b, data); err != nil {
 			return nil, fmt.Errorf("prompts: render %s (%s): %w", name, st.origin, err)
 		}
-		text := strings.TrimSpace(b.String())
-		if part.role == RoleSystem && text == "" {
-			continue
+		text, breaks := cutBreaks(strings.TrimSpace(b.String()))
+		if part.role == RoleSystem {
+			if text == "" {
+				continue
+			}
+			breaks = []int{len(text)}
 		}
-		msgs = append(msgs, Message{Role: part.role, Content: text})
+		msgs = append(msgs, Message{Role: part.role, Content: text, Breaks: breaks})
 	}
 	return msgs, nil
+}
+
+// breakMark is what {{breakpoint}} renders to before render cuts it out.
+const breakMark = "\uE000breakpoint\uE000"
+
+// cutBreaks returns text without its break marks and the offsets where they
+// were, leaving out one at the start or twice at one place; white space
+// before a mark ends the stable part too.
+func cutBreaks(text string) (string, []int) {
+	if !strings.Contains(text, breakMark) {
+		return text, nil
+	}
+	var b strings.Builder
+	var breaks []int
+	for i, part := range strings.Split(text, breakMark) {
+		if i > 0 && b.Len() > 0 && (len(breaks) == 0 || breaks[len(breaks)-1] != b.Len()) {
+			breaks = append(breaks, b.Len())
+		}
+		b.WriteString(part)
+	}
+	out := strings.TrimSpace(b.String())
+	lead := strings.Index(b.String(), out)
+	kept := breaks[:0]
+	for _, o := range breaks {
+		if o -= lead; o > 0 && o <= len(out) {
+			kept = append(kept, o)
+		}
+	}
+	return out, kept
 }
 
 // tidy returns a deep copy of v with every string passed through tidyText.

@@ -87,6 +87,7 @@ type route struct {
 	extra          map[string]json.RawMessage
 	maxTokens      int
 	temperature    *float64
+	cacheControl   bool
 }
 
 // New builds the clients of every distinct endpoint in cfg, which must carry
@@ -184,6 +185,7 @@ func newRoute(ep *endpoint, a configs.API, params configs.Params, p configs.Part
 		headers:        a.Headers,
 		maxTokens:      cmp.Or(p.MaxTokens, params.MaxTokensPerResponse),
 		temperature:    cmp.Or(p.Temperature, params.Temperature),
+		cacheControl:   a.CacheControl != nil && *a.CacheControl,
 	}
 	for k, v := range a.ExtraBody {
 		b, err := json.Marshal(v)
@@ -568,6 +570,9 @@ func (c *Client) chatRequest(r Request, rt *route, s shape) (openai.ChatCompleti
 		temperature = r.Temperature
 	}
 	patch := &bodyPatch{extra: rt.extra, drop: s.drop}
+	if rt.cacheControl {
+		patch.breaks = cacheBreaks(r.Messages)
+	}
 	if reasoningModel(r.Model) || s.maxCompletion {
 		out.MaxCompletionTokens = max(maxTokens, 0)
 	} else {
@@ -581,7 +586,7 @@ func (c *Client) chatRequest(r Request, rt *route, s shape) (openai.ChatCompleti
 	if r.JSON {
 		out.ResponseFormat = responseFormat(cmp.Or(s.format, rt.responseFormat), r)
 	}
-	if !patch.zeroTemperature && len(patch.extra) == 0 && len(patch.drop) == 0 {
+	if !patch.zeroTemperature && len(patch.extra) == 0 && len(patch.drop) == 0 && len(patch.breaks) == 0 {
 		patch = nil
 	}
 	return out, patch

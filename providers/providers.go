@@ -16,6 +16,10 @@ import (
 type Message struct {
 	Role    string // "system", "user" or "assistant"
 	Content string
+	// Breaks are the byte offsets in Content where a stable part of the
+	// prompt ends; with api.cacheControl each gets a cache_control
+	// breakpoint.
+	Breaks []int
 }
 
 // Request is a provider-neutral chat-completion request.

@@ -307,6 +307,7 @@ type bodyPatch struct {
 	zeroTemperature bool
 	extra           map[string]json.RawMessage
 	drop            []string
+	breaks          map[int][]int // message index → offsets of cache breakpoints
 }
 
 // apply returns body with the patch applied; a nil patch returns it as is.
@@ -330,6 +331,13 @@ func (p *bodyPatch) apply(body []byte) ([]byte, error) {
 	}
 	for _, k := range p.drop {
 		delete(m, k)
+	}
+	if len(p.breaks) > 0 {
+		msgs, err := withBreaks(m["messages"], p.breaks)
+		if err != nil {
+			return nil, fmt.Errorf("patching the request body: %w", err)
+		}
+		m["messages"] = msgs
 	}
 	return json.Marshal(m)
 }

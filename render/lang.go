@@ -93,6 +93,8 @@ type words struct {
 	legend             string
 	listSep            string
 	cachedFmt          string
+	eligibleFmt        string
+	byModelFmt         string
 	reasoningTokensFmt string
 	estimatedFmt       string
 	providerCostFmt    string
@@ -283,6 +285,8 @@ var english = words{
 	motionDebate:       "%s (debate `%s`).",
 	finalWord:          "Final word — #%d %s by the %s",
 	cachedFmt:          "; %s prompt tokens from the provider's cache",
+	eligibleFmt:        "; %s cache-eligible (%.1f %% of prompt tokens: a prefix already sent to the same model)",
+	byModelFmt:         "%s: %s prompt tokens, %s cache-eligible (%.1f %%), %s from the provider's cache",
 	reasoningTokensFmt: "; %s reasoning tokens",
 	estimatedFmt:       "; estimated for %d calls whose provider reported no usage",
 	providerCostFmt:    " (the providers reported %s)",
@@ -441,6 +445,8 @@ var chinese = words{
 	finalWord:          "最终发言 — #%d %s（%s）",
 	roles:              chineseRoles,
 	cachedFmt:          "；其中 %s 个提示 token 来自服务方缓存",
+	eligibleFmt:        "；%s 个可缓存（占提示 token 的 %.1f %%：同一模型已发送过的前缀）",
+	byModelFmt:         "%s：提示 %s token，可缓存 %s（%.1f %%），服务方缓存 %s",
 	reasoningTokensFmt: "；推理 token %s",
 	estimatedFmt:       "；%d 次调用的服务方未报告用量，为估算值",
 	providerCostFmt:    "（服务方报告 %s）",

@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/debatehq/debate/tree"
@@ -42,6 +43,7 @@ func (r *report) summary() {
 	r.headerLine(w.judge, fmt.Sprintf("%s — %s", inlineText(r.run.Judge.Name()), inlineText(r.run.Judge.Model)))
 	r.headerLine(w.maxRounds, fmt.Sprint(r.run.MaxRounds))
 	r.usageLines(r.run.Usage)
+	r.modelLines(r.run.ByModel)
 	r.b.WriteString("\n")
 
 	cols := []string{w.colID, w.colTopic, w.colStatus, w.colRounds, w.colConsensus, w.colDivergences, w.colVerdicts,
@@ -152,4 +154,24 @@ func linkDest(name string) string {
 		return name
 	}
 	return "<" + strings.NewReplacer("<", "%3C", ">", "%3E", "\n", "").Replace(name) + ">"
+}
+
+// modelLines writes each model's prompt tokens, cache-eligible and cached,
+// in model order, when the prompts shared any prefix.
+func (r *report) modelLines(byModel map[string]tree.Usage) {
+	models := make([]string, 0, len(byModel))
+	eligible := false
+	for m, u := range byModel {
+		models = append(models, m)
+		eligible = eligible || u.CacheEligiblePromptTokens > 0
+	}
+	if !eligible {
+		return
+	}
+	slices.Sort(models)
+	for _, m := range models {
+		u := byModel[m]
+		r.printf("> - %s\n", fmt.Sprintf(r.w.byModelFmt, inlineText(m), groupDigits(u.PromptTokens),
+			groupDigits(u.CacheEligiblePromptTokens), 100*u.CacheShare(), groupDigits(u.CachedPromptTokens)))
+	}
 }

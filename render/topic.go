@@ -152,6 +152,9 @@ func (r *report) usageLines(u tree.Usage) {
 		if u.CachedPromptTokens > 0 {
 			s += fmt.Sprintf(r.w.cachedFmt, groupDigits(u.CachedPromptTokens))
 		}
+		if u.CacheEligiblePromptTokens > 0 {
+			s += fmt.Sprintf(r.w.eligibleFmt, groupDigits(u.CacheEligiblePromptTokens), 100*u.CacheShare())
+		}
 		if u.ReasoningTokens > 0 {
 			s += fmt.Sprintf(r.w.reasoningTokensFmt, groupDigits(u.ReasoningTokens))
 		}

@@ -92,14 +92,19 @@ func (p Participant) Name() string {
 // CompletionTokens; EstimatedCalls counts the calls whose provider reported
 // no usage, so that their tokens were estimated from the text.
 type Usage struct {
-	PromptTokens       int     `json:"promptTokens"`
-	CompletionTokens   int     `json:"completionTokens"`
-	CachedPromptTokens int     `json:"cachedPromptTokens,omitempty"`
-	ReasoningTokens    int     `json:"reasoningTokens,omitempty"`
-	Calls              int     `json:"calls"`
-	EstimatedCalls     int     `json:"estimatedCalls,omitempty"`
-	Failures           int     `json:"failures,omitempty"`
-	Cost               float64 `json:"cost,omitempty"`
+	PromptTokens       int `json:"promptTokens"`
+	CompletionTokens   int `json:"completionTokens"`
+	CachedPromptTokens int `json:"cachedPromptTokens,omitempty"`
+	// CacheEligiblePromptTokens are the prompt tokens of the longest prefix
+	// already sent to the same model and endpoint earlier in the run:
+	// what a provider could serve from its cache, estimated from bytes.
+	// Counted for the run (its usage and byModel), not per topic.
+	CacheEligiblePromptTokens int     `json:"cacheEligiblePromptTokens,omitempty"`
+	ReasoningTokens           int     `json:"reasoningTokens,omitempty"`
+	Calls                     int     `json:"calls"`
+	EstimatedCalls            int     `json:"estimatedCalls,omitempty"`
+	Failures                  int     `json:"failures,omitempty"`
+	Cost                      float64 `json:"cost,omitempty"`
 	// ProviderCost is what the providers reported the calls cost
 	// (OpenRouter's usage.cost), whatever the price table says.
 	ProviderCost float64 `json:"providerCost,omitempty"`
@@ -108,16 +113,38 @@ type Usage struct {
 // Add returns the sum of u and v.
 func (u Usage) Add(v Usage) Usage {
 	return Usage{
-		PromptTokens:       u.PromptTokens + v.PromptTokens,
-		CompletionTokens:   u.CompletionTokens + v.CompletionTokens,
-		CachedPromptTokens: u.CachedPromptTokens + v.CachedPromptTokens,
-		ReasoningTokens:    u.ReasoningTokens + v.ReasoningTokens,
-		Calls:              u.Calls + v.Calls,
-		EstimatedCalls:     u.EstimatedCalls + v.EstimatedCalls,
-		Failures:           u.Failures + v.Failures,
-		Cost:               u.Cost + v.Cost,
-		ProviderCost:       u.ProviderCost + v.ProviderCost,
+		PromptTokens:              u.PromptTokens + v.PromptTokens,
+		CompletionTokens:          u.CompletionTokens + v.CompletionTokens,
+		CachedPromptTokens:        u.CachedPromptTokens + v.CachedPromptTokens,
+		CacheEligiblePromptTokens: u.CacheEligiblePromptTokens + v.CacheEligiblePromptTokens,
+		ReasoningTokens:           u.ReasoningTokens + v.ReasoningTokens,
+		Calls:                     u.Calls + v.Calls,
+		EstimatedCalls:            u.EstimatedCalls + v.EstimatedCalls,
+		Failures:                  u.Failures + v.Failures,
+		Cost:                      u.Cost + v.Cost,
+		ProviderCost:              u.ProviderCost + v.ProviderCost,
 	}
+}
+
+// MergeByModel adds every model's usage in src to dst, which it returns
+// (made when nil and src has any).
+func MergeByModel(dst, src map[string]Usage) map[string]Usage {
+	for m, u := range src {
+		if dst == nil {
+			dst = make(map[string]Usage, len(src))
+		}
+		dst[m] = dst[m].Add(u)
+	}
+	return dst
+}
+
+// CacheShare returns the share of prompt tokens that were cache-eligible,
+// 0 when no prompt tokens were counted.
+func (u Usage) CacheShare() float64 {
+	if u.PromptTokens == 0 {
+		return 0
+	}
+	return float64(min(u.CacheEligiblePromptTokens, u.PromptTokens)) / float64(u.PromptTokens)
 }
 
 // Total returns prompt plus completion tokens.
@@ -327,6 +354,8 @@ type Topic struct {
 	Root          *Node      `json:"root"`
 	Fallbacks     []Fallback `json:"fallbacks"`
 	Usage         Usage      `json:"usage"`
+	// ByModel is Usage per model.
+	ByModel map[string]Usage `json:"byModel,omitempty"`
 	// Aliases say which neutral name stood for which debater in the topic's
 	// blind prompts, in alias order; absent when the prompts named them.
 	Aliases []Alias `json:"aliases,omitempty"`
@@ -369,6 +398,8 @@ type Run struct {
 	// Motions are the run's protocol debates, in config order.
 	Motions []Motion `json:"motions,omitempty"`
 	Usage   Usage    `json:"usage"`
+	// ByModel is Usage per model, over the topics and the edits call.
+	ByModel map[string]Usage `json:"byModel,omitempty"`
 	// Adaptations are the parameters servers refused and what was sent
 	// instead for the rest of the run.
 	Adaptations []Adaptation `json:"adaptations,omitempty"`

@@ -56,12 +56,14 @@ func benchTreeCommand() *command {
 			about: `Run generated topics through the real "debate run" path against a fake
 OpenAI-compatible API served on loopback, and print: calls, wall time, the
 critical-path bound and the ratio of the two, the peak of calls in flight, CPU
-per call and peak memory; with --faults, the faults injected, retries, fallbacks
-and failed nodes. The bound is levels × 3 dependent calls (positions, rebuttals,
-judge) × latency, raised when the cap on calls in flight, not the chain of
-calls, is what limits the run.`,
+per call and peak memory, the prompt tokens with the share that is
+cache-eligible and the effective prompt cost; with --faults, the faults
+injected, retries, fallbacks and failed nodes. The bound is levels × 3
+dependent calls (positions, rebuttals, judge) × latency, raised when the cap on
+calls in flight, not the chain of calls, is what limits the run.`,
 			usage: `  debate bench tree [--topics N] [--debaters N] [--fanout N] [--depth N]
-                    [--latency D] [--concurrency N] [--faults P] [--json]
+                    [--latency D] [--concurrency N] [--faults P]
+                    [--context-tokens N] [--json]
 `,
 			examples: `  debate bench tree --topics 20 --debaters 3 --fanout 2 --depth 3 \
       --latency 100ms --concurrency 64
@@ -84,6 +86,7 @@ func (o *benchTreeOptions) flags(fs *pflag.FlagSet) {
 	fs.IntVar(&o.Depth, "depth", 3, "levels of every topic's tree (params.maxRounds)")
 	fs.DurationVar(&o.Latency, "latency", 100*time.Millisecond, "time the fake API takes to answer each call")
 	fs.IntVar(&o.Concurrency, "concurrency", 64, "cap on model calls in flight (the run's --concurrency)")
+	fs.IntVar(&o.ContextTokens, "context-tokens", 0, "size in tokens of a shared context every topic carries (sharedContext.inline)")
 	fs.Float64Var(&o.Faults, "faults", 0, "share of calls that fail: 5xx, 429, timeouts, cut connections, judge answers without JSON (e.g. 0.2)")
 	fs.BoolVar(&o.json, "json", false, "print one JSON object instead of text")
 }

@@ -168,6 +168,7 @@ func printCalls(tw io.Writer, cfg *configs.Config, pv *orchestrator.Preview, peo
 	}
 	fmt.Fprintf(tw, "  concurrency\t%d calls in flight at most\n", cfg.Params.Concurrency)
 	fmt.Fprintf(tw, "  prompt size\t≈%d tokens for the %d round-1 position calls (≈4 characters a token)\n", pv.RoundOneTokens(), pv.RoundOneCalls())
+	fmt.Fprintf(tw, "  cacheable\t≈%d of them cache-eligible: a prefix an earlier call sent to the same model\n", min(pv.CacheEligibleTokens, pv.RoundOneTokens()))
 	if cfg.Budget.MaxTokens > 0 {
 		fmt.Fprintf(tw, "  budget\t%d tokens: past it no new child opens and open nodes get forced verdicts\n", cfg.Budget.MaxTokens)
 	}

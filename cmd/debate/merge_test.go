@@ -65,8 +65,9 @@ var (
 	uuidRE = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
 	// perPlay are the fields that differ between two plays of one config:
 	// the times, and a motion's debate id, "<motion id>-<run id>", since a
-	// run id is drawn afresh for every run (and every shard).
-	perPlay = []string{"startedAt", "finishedAt", "createdAt", "updatedAt", "time", "debateId"}
+	// run id is drawn afresh for every run (and every shard); and the
+	// cache-eligible prompt tokens, which each shard counts over its own calls.
+	perPlay = []string{"startedAt", "finishedAt", "createdAt", "updatedAt", "time", "debateId", "cacheEligiblePromptTokens"}
 )
 
 // comparable returns run.json as generic JSON with what differs between two

@@ -37,6 +37,41 @@ type Message struct {
 	Content string `json:"content"`
 }
 
+// UnmarshalJSON takes content as a string or, as the API also allows, a
+// list of text parts, which it joins.
+func (m *Message) UnmarshalJSON(b []byte) error {
+	var w struct {
+		Role    string          `json:"role"`
+		Content json.RawMessage `json:"content"`
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	m.Role, m.Content = w.Role, ""
+	if len(w.Content) == 0 || string(w.Content) == "null" {
+		return nil
+	}
+	if w.Content[0] != '[' {
+		return json.Unmarshal(w.Content, &m.Content)
+	}
+	var parts []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if err := json.Unmarshal(w.Content, &parts); err != nil {
+		return err
+	}
+	var sb strings.Builder
+	for _, p := range parts {
+		if p.Type != "text" {
+			return fmt.Errorf("content part of type %q: the fake reads only text parts", p.Type)
+		}
+		sb.WriteString(p.Text)
+	}
+	m.Content = sb.String()
+	return nil
+}
+
 // Call is one request as the fake received it.
 type Call struct {
 	Seq      int    // 1-based arrival order over the whole server

@@ -1,0 +1,104 @@
+package prompts
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestSharedContextPrefix checks that two topics sharing a context send
+// byte-identical prompts up to the end of the context, in every language,
+// and that the user message marks the end of the context and of the topic.
+func TestSharedContextPrefix(t *testing.T) {
+	t.Parallel()
+	docs := []Document{{Path: "docs/decisions.md", Content: "# Decisions\n\nEvery service keeps its own store."}}
+	topics := []RootPosition{
+		{Party: Party{ID: "a", Label: "Debater 1"}, Parties: []Party{{Label: "Debater 1"}, {Label: "Debater 2"}},
+			Documents: docs, Inline: "Shared notes.", Title: "Events or a short TTL?", Annotations: []string{"Mind the cost."}},
+		{Party: Party{ID: "b", Label: "Debater 2"}, Parties: []Party{{Label: "Debater 1"}, {Label: "Debater 2"}, {Label: "Debater 3"}},
+			Documents: docs, Inline: "Shared notes.", Title: "SQLite or JSON files?", CoreQuestions: []string{"How is order kept?"}},
+	}
+	for _, lang := range Languages() {
+		t.Run(lang, func(t *testing.T) {
+			t.Parallel()
+			s := mustNew(t, lang, "")
+			var prompts [2][]Message
+			for i, d := range topics {
+				m, err := s.RootPosition(d)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(m) != 2 || m[0].Role != RoleSystem || m[1].Role != RoleUser {
+					t.Fatalf("topic %d: messages %+v, want a system and a user message", i, m)
+				}
+				prompts[i] = m
+			}
+			if prompts[0][0].Content != prompts[1][0].Content {
+				t.Errorf("system messages differ:\n%s\n---\n%s", prompts[0][0].Content, prompts[1][0].Content)
+			}
+			for i, m := range prompts {
+				if got := m[0].Breaks; len(got) != 1 || got[0] != len(m[0].Content) {
+					t.Errorf("topic %d: system breaks %v, want the message's end %d", i, got, len(m[0].Content))
+				}
+				user := m[1]
+				if len(user.Breaks) != 2 {
+					t.Fatalf("topic %d: user breaks %v, want the end of the context and of the topic", i, user.Breaks)
+				}
+				context := user.Content[:user.Breaks[0]]
+				if !strings.HasSuffix(context, "Shared notes.") {
+					t.Errorf("topic %d: the first break is not at the end of the context: %q", i, context)
+				}
+				if topic := user.Content[user.Breaks[0]:user.Breaks[1]]; !strings.Contains(topic, topics[i].Title) || strings.Contains(topic, topics[i].Party.Label) {
+					t.Errorf("topic %d: the second break does not end the topic before the debater's name: %q", i, topic)
+				}
+			}
+			a, b := prompts[0][1], prompts[1][1]
+			if a.Content[:a.Breaks[0]] != b.Content[:b.Breaks[0]] {
+				t.Errorf("the contexts differ:\n%s\n---\n%s", a.Content[:a.Breaks[0]], b.Content[:b.Breaks[0]])
+			}
+		})
+	}
+}
+
+func TestCutBreaks(t *testing.T) {
+	t.Parallel()
+	m := breakMark
+	tests := []struct {
+		in     string
+		out    string
+		breaks []int
+	}{
+		{in: "plain", out: "plain"},
+		{in: "ab" + m + "cd", out: "abcd", breaks: []int{2}},
+		{in: m + "ab", out: "ab"},
+		{in: "ab" + m + m + "cd" + m, out: "abcd", breaks: []int{2, 4}},
+		{in: "  ab" + m + "  ", out: "ab", breaks: []int{2}},
+	}
+	for _, tt := range tests {
+		out, breaks := cutBreaks(tt.in)
+		if out != tt.out || !slices.Equal(breaks, tt.breaks) {
+			t.Errorf("cutBreaks(%q) = %q, %v; want %q, %v", tt.in, out, breaks, tt.out, tt.breaks)
+		}
+	}
+}
+
+// FuzzCutBreaks checks that cutting the marks out leaves the text without
+// them, with offsets inside it and rising.
+func FuzzCutBreaks(f *testing.F) {
+	f.Add("ab" + breakMark + "cd")
+	f.Add(breakMark + " " + breakMark)
+	f.Add("plain")
+	f.Fuzz(func(t *testing.T, in string) {
+		out, breaks := cutBreaks(in)
+		if strings.Contains(out, breakMark) {
+			t.Fatalf("cutBreaks(%q) kept a mark: %q", in, out)
+		}
+		last := 0
+		for _, b := range breaks {
+			if b <= last || b > len(out) {
+				t.Fatalf("cutBreaks(%q) = %q, breaks %v: not rising within the text", in, out, breaks)
+			}
+			last = b
+		}
+	})
+}
