@@ -26,10 +26,13 @@ type ProgressOptions struct {
 	Terminal bool
 	// Color colours statuses on a terminal (turn off for NO_COLOR).
 	Color bool
-	// Verbose prints every log line above the live lines on a terminal too;
-	// without it a record of an event the live lines show (a failed attempt,
-	// a fallback, a finished topic) is left out.
+	// Verbose prints every log line above the live lines on a terminal, as
+	// a log line; without it a record is printed as a sentence (its message,
+	// then its attributes) and a record of an event the live lines show (a
+	// failed attempt, a fallback, a finished topic) is left out.
 	Verbose bool
+	// Demo says on the live lines that a scripted model plays the run.
+	Demo bool
 	// Width returns the terminal's width in columns; nil or a result below 20
 	// means 80. It is asked before every redraw.
 	Width func() int
@@ -104,8 +107,8 @@ func NewProgress(w io.Writer, opt ProgressOptions) *Progress {
 		}
 	}
 	var h slog.Handler = slog.NewTextHandler(lineWriter{p}, hopt)
-	if opt.Terminal && !opt.Verbose {
-		h = eventFilter{Handler: h}
+	if p.Plain() {
+		h = eventFilter{Handler: newSentenceHandler(lineWriter{p})}
 	}
 	p.logger = slog.New(h)
 	if opt.Terminal {
@@ -131,6 +134,17 @@ func (p *Progress) topic(id string) *topicLine {
 // terminal without Verbose, a record that names an event the live lines
 // show (its tree.EventKey attribute) is not printed.
 func (p *Progress) Logger() *slog.Logger { return p.logger }
+
+// Plain reports whether the display speaks to a person in sentences: on a
+// terminal without Verbose. Otherwise what it writes are log lines.
+func (p *Progress) Plain() bool { return p.opt.Terminal && !p.opt.Verbose }
+
+// Say writes text, which should end with a newline, above the live lines.
+func (p *Progress) Say(text string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.printLocked(text)
+}
 
 func (p *Progress) tick() {
 	defer close(p.stopped)
@@ -372,6 +386,9 @@ func (p *Progress) lines(now time.Time, width int) []liveLine {
 	}
 	if c := p.total; c != (counts{}) {
 		out = append(out, liveLine{text: textwidth.Cut("  all topics: "+strings.TrimPrefix(c.String(), " · "), width)})
+	}
+	if p.opt.Demo {
+		out = append(out, liveLine{text: textwidth.Cut("  demo: a built-in scripted model plays every part; no model is called", width)})
 	}
 	return out
 }

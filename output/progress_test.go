@@ -3,6 +3,7 @@ package output
 import (
 	"bytes"
 	"fmt"
+	"log/slog"
 	"os"
 	"slices"
 	"strings"
@@ -131,9 +132,9 @@ func TestProgressScreen(t *testing.T) {
 			for _, want := range []string{
 				"failed · 1 node · 2 failed attempts · 1 fallback · 2.2k tok · 8s",
 				"t1: node root failed: no debater answered",
-				`level=WARN msg="synthesis failed" topic=topic-two`,
+				`warning: synthesis failed (topic=topic-two err="judge unreachable")`,
 				"out/topic-t1-first.md", "out/topic-topic-two-second.md", "out/summary.md", "out/run.json",
-				`msg="run finished"`,
+				"run finished (topics=2)",
 			} {
 				if tt.width == 80 && !strings.Contains(text, want) {
 					t.Errorf("screen lacks %q:\n%s", want, text)
@@ -144,7 +145,7 @@ func TestProgressScreen(t *testing.T) {
 					t.Errorf("screen does not hold %s once:\n%s", f, text)
 				}
 			}
-			for _, not := range []string{"attempt failed", "call failed", "falls back", "nodes 0/0"} {
+			for _, not := range []string{"attempt failed", "call failed", "falls back", "nodes 0/0", "level=", "msg="} {
 				if strings.Contains(text, not) {
 					t.Errorf("screen shows %q:\n%s", not, text)
 				}
@@ -158,7 +159,7 @@ func TestProgressScreen(t *testing.T) {
 
 func TestProgressVerbose(t *testing.T) {
 	text := strings.Join(drive(t, 80, true, [2]string{"First", "Second"}).Rows(), "\n")
-	for _, want := range []string{`msg="attempt failed; retrying"`, `msg="call failed"`, "attempt=2", "falls back"} {
+	for _, want := range []string{`msg="attempt failed; retrying"`, `msg="call failed"`, "attempt=2", "falls back", `level=WARN msg="synthesis failed" topic=topic-two`, `level=INFO msg="run finished" topics=2`} {
 		if !strings.Contains(text, want) {
 			t.Errorf("verbose screen lacks %q:\n%s", want, text)
 		}
@@ -387,4 +388,53 @@ func TestProgressCountsStreamedTokens(t *testing.T) {
 		}
 	}
 	p.Close()
+}
+
+// TestProgressDemo: a demo says so on the live lines, and only a demo.
+func TestProgressDemo(t *testing.T) {
+	t.Parallel()
+	for _, demo := range []bool{false, true} {
+		t.Run(fmt.Sprint(demo), func(t *testing.T) {
+			t.Parallel()
+			screen := vtscreen.New(80)
+			p := NewProgress(screen, ProgressOptions{Terminal: true, Demo: demo, Topics: []ProgressTopic{{ID: "t1", Title: "First"}}})
+			p.Handle(tree.Event{Kind: tree.TopicStarted, Topic: "t1"})
+			p.Close()
+			rows := screen.Rows()
+			if got := slices.Contains(rows, "  demo: a built-in scripted model plays every part; no model is called"); got != demo {
+				t.Errorf("demo line shown: %v, want %v:\n%s", got, demo, strings.Join(rows, "\n"))
+			}
+		})
+	}
+}
+
+// TestProgressSentences: on a terminal without Verbose a log record is a
+// sentence: its message after a word for its level, its attributes in
+// parentheses, quoted as in a log line; no time, level= or msg= key.
+func TestProgressSentences(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		log  func(*slog.Logger)
+		want string
+	}{
+		{"info", func(l *slog.Logger) { l.Info("resuming", "journal", "out/.journal", "completed calls", 12) }, `resuming (journal=out/.journal "completed calls"=12)`},
+		{"no attributes", func(l *slog.Logger) { l.Info("motions play as one run") }, "motions play as one run"},
+		{"warning", func(l *slog.Logger) { l.Warn("synthesis failed", "err", "judge unreachable") }, `warning: synthesis failed (err="judge unreachable")`},
+		{"error", func(l *slog.Logger) { l.Error("motion panicked", "motion", "m1") }, "error: motion panicked (motion=m1)"},
+		{"with", func(l *slog.Logger) { l.With("motion", "m1").WithGroup("g").Info("waiting", "for", "ruling") }, "waiting (motion=m1 g.for=ruling)"},
+		{"debug", func(l *slog.Logger) { l.Debug("hidden") }, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			screen := vtscreen.New(200)
+			p := NewProgress(screen, ProgressOptions{Terminal: true})
+			p.Close()
+			tt.log(p.Logger())
+			if got := strings.Join(screen.Lines(), "\n"); got != tt.want {
+				t.Errorf("screen %q, want %q", got, tt.want)
+			}
+		})
+	}
 }
