@@ -438,3 +438,70 @@ func TestProgressSentences(t *testing.T) {
 		})
 	}
 }
+
+// motionEvents plays a motion that a ruling closes at turn 2.
+func motionEvents() []tree.Event {
+	return []tree.Event{
+		{Kind: tree.MotionStarted, Motion: "m1"},
+		{Kind: tree.TurnStarted, Motion: "m1", Turn: 1, Role: "opponent"},
+		{Kind: tree.CallStarted, Motion: "m1", Turn: 1, Participant: "opponent"},
+		{Kind: tree.CallFinished, Motion: "m1", Turn: 1, Participant: "opponent", Usage: tree.Usage{PromptTokens: 900, CompletionTokens: 300}},
+		{Kind: tree.Argued, Motion: "m1", Turn: 1, Role: "opponent", Argument: "CLAIM", Seq: 2},
+		{Kind: tree.Argued, Motion: "m1", Turn: 1, Role: "proposer", Argument: "CLAIM", Seq: 3},
+		{Kind: tree.TurnStarted, Motion: "m1", Turn: 2, Role: "opponent"},
+		{Kind: tree.Argued, Motion: "m1", Turn: 2, Role: "opponent", Argument: "CLAIM", Seq: 4},
+		{Kind: tree.Argued, Motion: "m1", Turn: 2, Role: "proposer", Argument: "APPEAL", Seq: 5},
+		{Kind: tree.Ruled, Motion: "m1", Turn: 2, Role: "arbitrator", Argument: "RULING", Seq: 6, Closes: true},
+		{Kind: tree.MotionFinished, Motion: "m1", Status: tree.Forced},
+	}
+}
+
+// TestProgressMotion: a motion's live line counts turns and rulings, and
+// its log lines speak of motions, turns and rulings, never of topics or
+// nodes.
+func TestProgressMotion(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		terminal bool
+		upTo     int // events played
+		want     []string
+	}{
+		{"running", true, 6, []string{"… m1  turn 1 · calls 0 · 1.2k tok · 0s  Should we?"}},
+		{"ruled", true, 11, []string{"⚖ m1  ruled · 2 turns · 1 ruling · 1.2k tok · 10s  Should we?"}},
+		{"log", false, 11, []string{
+			`msg="motion started" motion=m1`,
+			`msg="turn 1 started" motion=m1 role=opponent`,
+			`msg="turn 1: opponent CLAIM" motion=m1 seq=2`,
+			`msg="turn 2: proposer APPEAL" motion=m1 seq=5`,
+			`msg=ruling motion=m1 turn=2 seq=6 closes=true`,
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			clock := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+			screen := vtscreen.New(200)
+			p := NewProgress(screen, ProgressOptions{
+				Terminal: tt.terminal, Now: func() time.Time { return clock },
+				Topics: []ProgressTopic{{ID: "m1", Title: "Should we?", Motion: true}},
+			})
+			for i, ev := range motionEvents()[:tt.upTo] {
+				ev.Time = clock.Add(time.Duration(i) * time.Second)
+				p.Handle(ev)
+			}
+			p.Close()
+			text := strings.Join(screen.Lines(), "\n")
+			for _, want := range tt.want {
+				if !strings.Contains(text, want) {
+					t.Errorf("screen lacks %q:\n%s", want, text)
+				}
+			}
+			for _, not := range []string{"topic", "node"} {
+				if strings.Contains(text, not) {
+					t.Errorf("screen speaks of %ss:\n%s", not, text)
+				}
+			}
+		})
+	}
+}

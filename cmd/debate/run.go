@@ -254,7 +254,6 @@ func (o *runOptions) runConfig(e *env, cfg *configs.Config, sel tree.Selection) 
 	defer progress.Close()
 	logger := progress.Logger()
 	if o.demo && !progress.Plain() {
-		logger = logger.With("demo", true)
 		logger.Info("demo run: a built-in scripted model plays every part; no model is called")
 	}
 	ctx, stop := e.interruptible(func() { o.sayInterrupted(progress, logger) })
@@ -402,7 +401,7 @@ func progressTopics(cfg *configs.Config, sel tree.Selection) []output.ProgressTo
 	}
 	for _, id := range sel.Motions {
 		m, _ := cfg.MotionByID(id)
-		out = append(out, output.ProgressTopic{ID: m.ID, Title: m.Title})
+		out = append(out, output.ProgressTopic{ID: m.ID, Title: m.Title, Motion: true})
 	}
 	return out
 }
