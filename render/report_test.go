@@ -161,7 +161,7 @@ func TestSummaryShows(t *testing.T) {
 			"## Fallbacks\n\n- billing-db: Party C switched from gemini-3.1-pro-preview to claude-sonnet-4-6 at d2 — ",
 			"### billing-db: Should the billing service move from PostgreSQL to a distributed SQL database? — forced verdict\n\nStay on PostgreSQL and add an EU cluster.",
 			"#### What to do",
-			"## Proposed edits to the shared documents\n\n#### docs/decisions.md",
+			"## Proposed edits to the shared documents\n\n### docs/decisions.md",
 		}},
 		{"failed", []string{"| failed | 2 | 2 | 2 | 0 | 1 |", "> ⚠ Incomplete: 1 failed and 0 interrupted nodes"}},
 		{"interrupted", []string{
