@@ -92,6 +92,7 @@ else $DEBATE_DB, else the shared default), so they can be watched there; with
        nodes marked "interrupted"; a second Ctrl-C quits at once without writing
 `,
 			environ: `  NO_COLOR   turn off colours in the progress display
+  CI         when set, progress is plain log lines even on a terminal
   DEBATE_DB  the debate database of motions when the config sets no protocol.db
   ${NAME}    any variable a config string names ("apiKey": "${DEBATE_API_KEY}")
 `,
@@ -110,7 +111,7 @@ func (o *runOptions) flags(fs *pflag.FlagSet) {
 	fs.StringSliceVar(&o.formats, "format", nil, "report formats: markdown, json, html (repeat or comma-separate; run.json is always written)")
 	fs.BoolVar(&o.resume, "resume", false, "reuse every call an earlier, interrupted run of this config completed; call models only for the rest")
 	fs.BoolVar(&o.demo, "demo", false, "play the config against a built-in scripted model: real reports in seconds, no API key, no network")
-	fs.BoolVarP(&o.verbose, "verbose", "v", false, "on a terminal, print every log line (failed attempts, fallbacks…) above the live lines too")
+	fs.BoolVarP(&o.verbose, "verbose", "v", false, "on a terminal, print log lines above the live lines, every one (failed attempts, fallbacks…), instead of sentences")
 	fs.Uint64Var(&o.seed, "seed", 0, "draw the debaters' aliases and the order they are shown in from `n`: the same seed sends the same prompts (default params.seed, else a drawn seed recorded in run.json)")
 	fs.StringVar(&o.shard, "shard", "", "run only slice `i/n` of the selected topics and motions, the i-th of n (e.g. 2/4); \"debate merge\" combines the slices' folders")
 }
