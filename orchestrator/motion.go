@@ -164,7 +164,7 @@ type motionRun struct {
 func (e *Engine) newMotionRun(m configs.Motion, opt MotionOptions) *motionRun {
 	p := *e.cfg.Protocol
 	mr := &motionRun{
-		e: e, r: e.newRoster(m.ID),
+		e: e, r: e.newMotionRoster(m.ID),
 		opt: opt, proto: p, m: m, debateID: DebateID(opt.RunID, m.ID),
 		reasoning: map[string]string{},
 	}
@@ -200,7 +200,7 @@ func (mr *motionRun) reqID(seq int, role protocol.Role) string {
 
 // play runs the motion to its end and returns its record.
 func (mr *motionRun) play(ctx context.Context) tree.Motion {
-	mr.e.emit(tree.Event{Kind: tree.TopicStarted, Topic: mr.m.ID})
+	mr.e.emit(tree.Event{Kind: tree.MotionStarted, Motion: mr.m.ID})
 	status, reason := mr.run(ctx)
 	if ctx.Err() != nil && status != tree.Converged && status != tree.Forced {
 		status, reason = tree.Interrupted, interruption(ctx)
@@ -226,9 +226,13 @@ func (mr *motionRun) finish(ctx context.Context, status tree.Status, reason stri
 	mr.out.Status, mr.out.StopReason = status, reason
 	mr.out.Fallbacks = mr.r.sortedFallbacks()
 	mr.out.Usage = mr.r.book.total(e.cfg.Pricing)
-	e.log.Info("motion finished", "motion", mr.m.ID, "debate", mr.debateID, "status", status, "state", mr.out.State,
+	msg := "motion stopped"
+	if status == tree.Converged || status == tree.Forced {
+		msg = "motion closed"
+	}
+	e.log.Info(msg, tree.EventKey, tree.MotionFinished, "motion", mr.m.ID, "debate", mr.debateID, "status", status, "state", mr.out.State,
 		"arguments", len(mr.out.Arguments), "tokens", mr.out.Usage.Total())
-	e.emit(tree.Event{Kind: tree.TopicFinished, Topic: mr.m.ID, Status: status, Usage: mr.out.Usage, Err: errIf(status == tree.Failed, reason)})
+	e.emit(tree.Event{Kind: tree.MotionFinished, Motion: mr.m.ID, Status: status, Usage: mr.out.Usage, Err: errIf(status == tree.Failed, reason)})
 	return mr.out
 }
 
@@ -282,7 +286,7 @@ func (mr *motionRun) run(ctx context.Context) (tree.Status, string) {
 		case protocol.AwaitingArbitrator, protocol.InterventionPending:
 			role, turn = protocol.Arbitrator, max(replies, 1)
 			if mr.arbitrator == nil {
-				err = mr.waitHuman(ctx, d, newest)
+				err = mr.waitHuman(ctx, d, newest, turn)
 			} else {
 				err = mr.arbitratorTurn(ctx, args, turn, replies)
 			}
@@ -321,7 +325,7 @@ func (mr *motionRun) fail(turn int, role protocol.Role, err error, raw string) (
 	mr.out.Errors = append(mr.out.Errors, tree.MotionError{Role: string(role), Turn: turn, Message: err.Error(), Raw: raw})
 	mr.e.log.Warn("motion failed", "motion", mr.m.ID, "debate", mr.debateID, "reason", reason)
 	if turn > 0 {
-		mr.e.emit(tree.Event{Kind: tree.NodeFinished, Topic: mr.m.ID, Node: turnNode(turn), Status: tree.Failed, Err: reason})
+		mr.e.emit(tree.Event{Kind: tree.TurnFailed, Motion: mr.m.ID, Turn: turn, Status: tree.Failed, Err: reason})
 	}
 	return tree.Failed, reason
 }
@@ -473,19 +477,34 @@ type answerError struct {
 func (e *answerError) Error() string { return e.err.Error() }
 func (e *answerError) Unwrap() error { return e.err }
 
-// started announces a turn.
-func (mr *motionRun) started(turn int) {
-	mr.e.emit(tree.Event{Kind: tree.NodeStarted, Topic: mr.m.ID, Node: turnNode(turn)})
+// started announces the part of a turn that role plays.
+func (mr *motionRun) started(turn int, role protocol.Role) {
+	mr.e.emit(tree.Event{Kind: tree.TurnStarted, Motion: mr.m.ID, Turn: turn, Role: string(role)})
+}
+
+// wrote announces the arguments a write of turn added to the debate: the
+// argument written, and the automatic ruling that may follow it.
+func (mr *motionRun) wrote(turn int, res protocol.Result) {
+	for _, a := range []*protocol.Argument{&res.Argument, res.AutoRuling} {
+		if a == nil {
+			continue
+		}
+		ev := tree.Event{Kind: tree.Argued, Motion: mr.m.ID, Turn: turn, Role: string(a.Role), Argument: string(a.Type), Seq: a.Seq}
+		if a.Type == protocol.Ruling {
+			ev.Kind, ev.Closes = tree.Ruled, res.Debate.State == protocol.Closed
+		}
+		mr.e.emit(ev)
+	}
 }
 
 func (mr *motionRun) opponentTurn(ctx context.Context, args []protocol.Argument, turn int) error {
-	mr.started(turn)
+	mr.started(turn, protocol.Opponent)
 	data := mr.turnData(args, turn)
 	pm, err := mr.opt.Roles.Opponent(data)
 	if err != nil {
 		return fmt.Errorf("build the opponent's prompt: %w", err)
 	}
-	c := call{node: turnNode(turn), step: tree.StepOpponent, who: mr.opponent, msgs: messages(pm)}
+	c := call{node: turnNode(turn), turn: turn, step: tree.StepOpponent, who: mr.opponent, msgs: messages(pm)}
 	resp, _, err := mr.ask(ctx, c)
 	if err != nil {
 		return err
@@ -496,11 +515,15 @@ func (mr *motionRun) opponentTurn(ctx context.Context, args []protocol.Argument,
 	newest := args[len(args)-1]
 	reqID := mr.reqID(newest.Seq+1, protocol.Opponent)
 	mr.keepReasoning(ctx, reqID, resp.Reasoning)
-	_, err = mr.submit(ctx, protocol.Write{
+	res, err := mr.submit(ctx, protocol.Write{
 		DebateID: mr.debateID, Type: protocol.Claim, Role: protocol.Opponent, TargetID: newest.ID,
 		Content: text, ClientRequestID: reqID,
 	})
-	return err
+	if err != nil {
+		return err
+	}
+	mr.wrote(turn, res)
+	return nil
 }
 
 // reply is the proposer's structured answer.
@@ -541,14 +564,14 @@ func parseReply(answer string, final bool) (protocol.ArgType, string, error) {
 }
 
 func (mr *motionRun) proposerTurn(ctx context.Context, args []protocol.Argument, turn int) error {
-	mr.started(turn)
+	mr.started(turn, protocol.Proposer)
 	data := mr.turnData(args, turn)
 	data.Final = turn >= mr.proto.MaxTurns
 	pm, err := mr.opt.Roles.Proposer(data)
 	if err != nil {
 		return fmt.Errorf("build the proposer's prompt: %w", err)
 	}
-	c := call{node: turnNode(turn), step: tree.StepProposer, who: mr.proposer, msgs: messages(pm), json: true, schema: replySchema()}
+	c := call{node: turnNode(turn), turn: turn, step: tree.StepProposer, who: mr.proposer, msgs: messages(pm), json: true, schema: replySchema()}
 	resp, _, err := mr.ask(ctx, c)
 	if err != nil {
 		return err
@@ -591,7 +614,7 @@ func (mr *motionRun) proposerTurn(ctx context.Context, args []protocol.Argument,
 	if typ == protocol.Resolution && res.AutoRuling == nil && !res.Replay {
 		mr.e.log.Warn("the automatic ruling after the resolution failed; the arbitrator will rule", "motion", mr.m.ID)
 	}
-	mr.e.emit(tree.Event{Kind: tree.NodeFinished, Topic: mr.m.ID, Node: turnNode(turn), Status: tree.Converged})
+	mr.wrote(turn, res)
 	return nil
 }
 
@@ -632,7 +655,7 @@ func (mr *motionRun) arbitratorTurn(ctx context.Context, args []protocol.Argumen
 	if err != nil {
 		return fmt.Errorf("build the arbitrator's prompt: %w", err)
 	}
-	c := call{node: turnNode(turn), step: tree.StepArbitrator, who: mr.arbitrator, msgs: messages(pm), json: true, schema: rulingSchema()}
+	c := call{node: turnNode(turn), turn: turn, step: tree.StepArbitrator, who: mr.arbitrator, msgs: messages(pm), json: true, schema: rulingSchema()}
 	resp, _, err := mr.ask(ctx, c)
 	if err != nil {
 		return err
@@ -661,16 +684,20 @@ func (mr *motionRun) arbitratorTurn(ctx context.Context, args []protocol.Argumen
 	}
 	reqID := mr.reqID(newest.Seq+1, protocol.Arbitrator)
 	mr.keepReasoning(ctx, reqID, reasoning)
-	_, err = mr.submit(ctx, protocol.Write{
+	res, err := mr.submit(ctx, protocol.Write{
 		DebateID: mr.debateID, Type: protocol.Ruling, Role: protocol.Arbitrator, TargetID: newest.ID,
 		Content: content, Close: closeFlag, ClientRequestID: reqID,
 	})
-	return err
+	if err != nil {
+		return err
+	}
+	mr.wrote(turn, res)
+	return nil
 }
 
 // waitHuman waits until someone else writes to the debate — a person's
 // RULING through the server on the same database — or ctx ends.
-func (mr *motionRun) waitHuman(ctx context.Context, d protocol.Debate, newest protocol.Argument) error {
+func (mr *motionRun) waitHuman(ctx context.Context, d protocol.Debate, newest protocol.Argument, turn int) error {
 	log := mr.e.log.With("motion", mr.m.ID, "debate", mr.debateID, "state", d.State)
 	log.Info(fmt.Sprintf("waiting for a human ruling on #%d (%s): rule in the web UI of \"debate serve\" or with \"debate ruling --debate-id %s\"",
 		newest.Seq, newest.Type, mr.debateID))
@@ -680,6 +707,12 @@ func (mr *motionRun) waitHuman(ctx context.Context, d protocol.Debate, newest pr
 			return fmt.Errorf("wait for a human ruling: %w", err)
 		}
 		if res.HasNew || res.Debate.State == protocol.Closed {
+			for i, a := range res.Arguments {
+				if a.Type == protocol.Ruling {
+					closes := res.Debate.State == protocol.Closed && i == len(res.Arguments)-1
+					mr.e.emit(tree.Event{Kind: tree.Ruled, Motion: mr.m.ID, Turn: turn, Role: string(a.Role), Argument: string(a.Type), Seq: a.Seq, Closes: closes})
+				}
+			}
 			return nil
 		}
 		log.Info("still waiting for a human ruling")

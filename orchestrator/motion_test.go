@@ -153,6 +153,30 @@ func callsOf(srv *providertest.Server, model string) []providertest.Call {
 	return out
 }
 
+// motionEvents writes the motion events of rec, calls left out, as text.
+func motionEvents(rec *recorder) []string {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	var out []string
+	for _, e := range rec.events {
+		switch e.Kind {
+		case tree.MotionStarted:
+			out = append(out, string(e.Kind))
+		case tree.TurnStarted:
+			out = append(out, fmt.Sprintf("%s %d %s", e.Kind, e.Turn, e.Role))
+		case tree.Argued, tree.Ruled:
+			s := fmt.Sprintf("%s %d %s %s #%d", e.Kind, e.Turn, e.Role, e.Argument, e.Seq)
+			if e.Closes {
+				s += " closes"
+			}
+			out = append(out, s)
+		case tree.TurnFailed, tree.MotionFinished:
+			out = append(out, fmt.Sprintf("%s %s", e.Kind, e.Status))
+		}
+	}
+	return out
+}
+
 func TestMotionResolution(t *testing.T) {
 	r := newMotionRig(t, motionConfig(12, false))
 	r.srv.Enqueue(modelO,
@@ -195,8 +219,22 @@ func TestMotionResolution(t *testing.T) {
 	if m.Usage.Calls != 4 || m.Usage.Total() == 0 {
 		t.Errorf("usage %+v", m.Usage)
 	}
-	if n := r.ev.count(tree.TopicFinished, func(e tree.Event) bool { return e.Topic == "m1" && e.Status == tree.Converged }); n != 1 {
-		t.Errorf("%d finished events", n)
+	// The motion's events speak of turns, arguments and rulings; none, not
+	// even its calls', names a topic or a node.
+	if got, want := motionEvents(r.ev), []string{
+		"motion_started",
+		"turn_started 1 opponent", "argument 1 opponent CLAIM #2", "turn_started 1 proposer", "argument 1 proposer CLAIM #3",
+		"turn_started 2 opponent", "argument 2 opponent CLAIM #4", "turn_started 2 proposer", "argument 2 proposer RESOLUTION #5",
+		"ruling 2 arbitrator RULING #6 closes",
+		"motion_finished converged",
+	}; !slices.Equal(got, want) {
+		t.Errorf("events\n%q, want\n%q", got, want)
+	}
+	if n := r.ev.count(tree.CallFinished, func(e tree.Event) bool { return e.Motion == "m1" && e.Turn > 0 }); n != 4 {
+		t.Errorf("%d finished calls name the motion and a turn, want 4", n)
+	}
+	if n := r.ev.count(tree.CallStarted, func(e tree.Event) bool { return e.Topic != "" || e.Node != "" }); n != 0 {
+		t.Errorf("%d calls of the motion name a topic or a node", n)
 	}
 	// The writes carry deterministic request ids.
 	ctx := context.Background()

@@ -40,7 +40,9 @@ const maxBackoff = 30 * time.Second
 type roster struct {
 	e     *Engine
 	scope string // the topic or motion id, for events and logs
-	book  usageBook
+	// motion: the scope is a motion, whose events and logs name its turns.
+	motion bool
+	book   usageBook
 
 	mu        sync.Mutex // guards the members' counters and the fallbacks
 	members   []*member
@@ -61,6 +63,39 @@ type member struct {
 
 func (e *Engine) newRoster(scope string) *roster {
 	return &roster{e: e, scope: scope}
+}
+
+// newMotionRoster returns the roster of a motion.
+func (e *Engine) newMotionRoster(id string) *roster {
+	return &roster{e: e, scope: id, motion: true}
+}
+
+// where returns the log attributes that place call c: its topic and node,
+// or its motion and turn.
+func (r *roster) where(c call) []any {
+	if r.motion {
+		return []any{"motion", r.scope, "turn", c.turn}
+	}
+	return []any{"topic", r.scope, "node", c.node}
+}
+
+// event returns an event of kind k about call c, placed as where places it.
+func (r *roster) event(k tree.EventKind, c call) tree.Event {
+	ev := tree.Event{Kind: k, Participant: c.who.p.ID, Step: c.step}
+	if r.motion {
+		ev.Motion, ev.Turn = r.scope, c.turn
+	} else {
+		ev.Topic, ev.Node = r.scope, c.node
+	}
+	return ev
+}
+
+// noun is what the roster's scope is: "topic" or "motion".
+func (r *roster) noun() string {
+	if r.motion {
+		return "motion"
+	}
+	return "topic"
 }
 
 // add enrols a participant and returns its state.
@@ -89,6 +124,7 @@ func (m *member) canFallBack() bool {
 // call is one model call of a topic or motion.
 type call struct {
 	node   string
+	turn   int // of a motion's call
 	step   tree.Step
 	who    *member
 	msgs   []providers.Message
@@ -221,7 +257,8 @@ func (r *roster) settle(ctx context.Context, c call, model string, err error, re
 // logFailure logs a failed attempt: a warning when it ends the call, a
 // routine line when the call goes on.
 func (r *roster) logFailure(c call, model string, attempt int, err error, what next, wait time.Duration) {
-	args := []any{tree.EventKey, tree.AttemptFailed, "topic", r.scope, "node", c.node, "participant", c.who.p.ID, "step", c.step, "model", model, "attempt", attempt, "err", err}
+	args := append([]any{tree.EventKey, tree.AttemptFailed}, r.where(c)...)
+	args = append(args, "participant", c.who.p.ID, "step", c.step, "model", model, "attempt", attempt, "err", err)
 	switch what {
 	case stop:
 		r.e.log.Warn("call failed", args...)
@@ -257,9 +294,12 @@ func (r *roster) fallBack(m *member, c call, reason string) *tree.Fallback {
 
 // announce logs a fallback and emits its event.
 func (r *roster) announce(c call, fb tree.Fallback) {
-	r.e.log.Warn("participant falls back for the rest of the topic", tree.EventKey, tree.FellBack,
-		"topic", r.scope, "participant", fb.Participant, "from", fb.From, "to", fb.To, "node", fb.Node, "reason", fb.Reason)
-	r.e.emit(tree.Event{Kind: tree.FellBack, Topic: r.scope, Node: c.node, Participant: fb.Participant, Step: c.step, Model: fb.To, Fallback: &fb})
+	args := append([]any{tree.EventKey, tree.FellBack}, r.where(c)...)
+	r.e.log.Warn("participant falls back for the rest of the "+r.noun(), append(args,
+		"participant", fb.Participant, "from", fb.From, "to", fb.To, "reason", fb.Reason)...)
+	ev := r.event(tree.FellBack, c)
+	ev.Model, ev.Fallback = fb.To, &fb
+	r.e.emit(ev)
 }
 
 // failedAttempts says why n transient failures switched a participant:
@@ -314,10 +354,9 @@ func (r *roster) do(ctx context.Context, c call, model string, attempt int, id u
 		return providers.Response{}, err
 	}
 	e := r.e
-	ev := tree.Event{Topic: r.scope, Node: c.node, Participant: c.who.p.ID, Step: c.step, Model: model}
-	start := ev
-	start.Kind = tree.CallStarted
-	e.emit(start)
+	ev := r.event(tree.CallStarted, c)
+	ev.Model = model
+	e.emit(ev)
 	req := providers.Request{Participant: c.who.p.ID, Model: model, Messages: c.msgs, JSON: c.json, Attempt: attempt, Call: id,
 		Origin: providers.Origin{Topic: r.scope, Node: c.node, Step: string(c.step)}}
 	if c.maxTokens > 0 {

@@ -14,9 +14,11 @@ import (
 	"github.com/debatehq/debate/tree"
 )
 
-// ProgressTopic names a topic the progress display shows a line for.
+// ProgressTopic names a topic or a motion the progress display shows a
+// line for.
 type ProgressTopic struct {
 	ID, Title string
+	Motion    bool // a motion: its line counts turns, not nodes
 }
 
 // ProgressOptions configures a Progress.
@@ -26,10 +28,14 @@ type ProgressOptions struct {
 	Terminal bool
 	// Color colours statuses on a terminal (turn off for NO_COLOR).
 	Color bool
-	// Verbose prints every log line above the live lines on a terminal too;
-	// without it a record of an event the live lines show (a failed attempt,
-	// a fallback, a finished topic) is left out.
+	// Verbose prints every log line above the live lines on a terminal, as
+	// a log line; without it a record is printed as a sentence (its message,
+	// then its attributes) and a record of an event the live lines show (a
+	// failed attempt, a fallback, a finished topic) is left out.
 	Verbose bool
+	// Demo says on the live lines that a scripted model plays the run, or
+	// adds demo=true to every log line.
+	Demo bool
 	// Width returns the terminal's width in columns; nil or a result below 20
 	// means 80. It is asked before every redraw.
 	Width func() int
@@ -81,6 +87,10 @@ type topicLine struct {
 	counts
 	status tree.Status
 	seen   map[string]bool
+	// motion: the line is a motion's, which counts turns and rulings
+	// instead of nodes.
+	motion        bool
+	turn, rulings int
 }
 
 // NewProgress returns a display writing to w. On a terminal it redraws its
@@ -91,7 +101,8 @@ func NewProgress(w io.Writer, opt ProgressOptions) *Progress {
 	}
 	p := &Progress{w: w, opt: opt, byID: map[string]*topicLine{}}
 	for _, t := range opt.Topics {
-		p.topic(t.ID).Title = t.Title
+		l := p.topic(t.ID)
+		l.Title, l.motion = t.Title, t.Motion
 	}
 	hopt := &slog.HandlerOptions{Level: slog.LevelInfo}
 	if opt.Terminal {
@@ -104,10 +115,15 @@ func NewProgress(w io.Writer, opt ProgressOptions) *Progress {
 		}
 	}
 	var h slog.Handler = slog.NewTextHandler(lineWriter{p}, hopt)
-	if opt.Terminal && !opt.Verbose {
-		h = eventFilter{Handler: h}
+	if p.Plain() {
+		h = eventFilter{Handler: newSentenceHandler(lineWriter{p})}
 	}
 	p.logger = slog.New(h)
+	if opt.Demo && !p.Plain() {
+		// Every log line of a demo says so; the live lines have a line of
+		// their own for it.
+		p.logger = p.logger.With("demo", true)
+	}
 	if opt.Terminal {
 		p.stop, p.stopped = make(chan struct{}), make(chan struct{})
 		go p.tick()
@@ -131,6 +147,17 @@ func (p *Progress) topic(id string) *topicLine {
 // terminal without Verbose, a record that names an event the live lines
 // show (its tree.EventKey attribute) is not printed.
 func (p *Progress) Logger() *slog.Logger { return p.logger }
+
+// Plain reports whether the display speaks to a person in sentences: on a
+// terminal without Verbose. Otherwise what it writes are log lines.
+func (p *Progress) Plain() bool { return p.opt.Terminal && !p.opt.Verbose }
+
+// Say writes text, which should end with a newline, above the live lines.
+func (p *Progress) Say(text string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.printLocked(text)
+}
 
 func (p *Progress) tick() {
 	defer close(p.stopped)
@@ -177,7 +204,7 @@ func (p *Progress) Handle(ev tree.Event) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if ev.Topic == "" {
+	if ev.Scope() == "" {
 		// A call of the run as a whole (the proposed edits): no line of its
 		// own; its routine events are counted on the line of all topics.
 		if ev.Kind == tree.AttemptFailed || ev.Kind == tree.FellBack {
@@ -186,7 +213,7 @@ func (p *Progress) Handle(ev tree.Event) {
 		}
 		return
 	}
-	l := p.topic(ev.Topic)
+	l := p.topic(ev.Scope())
 	now := ev.Time
 	if now.IsZero() {
 		now = p.opt.Now()
@@ -204,6 +231,17 @@ func (p *Progress) Handle(ev tree.Event) {
 		}
 	case tree.NodeFinished:
 		l.done++
+		important = true
+	case tree.MotionStarted:
+		l.started, l.motion = now, true
+	case tree.MotionFinished:
+		l.finished, l.status, l.motion, important = now, ev.Status, true, true
+	case tree.TurnStarted:
+		l.motion, l.turn = true, max(l.turn, ev.Turn)
+	case tree.Argued:
+		important = true
+	case tree.Ruled:
+		l.rulings++
 		important = true
 	case tree.CallStarted:
 		l.inFlight++
@@ -223,8 +261,12 @@ func (p *Progress) Handle(ev tree.Event) {
 	if l.started.IsZero() {
 		l.started = now
 	}
-	if ev.Kind == tree.NodeFinished && ev.Status == tree.Failed {
+	switch {
+	case ev.Kind == tree.NodeFinished && ev.Status == tree.Failed:
 		p.printLocked(fmt.Sprintf("%s: node %s failed: %s\n", ev.Topic, ev.Node, ev.Err))
+		return
+	case ev.Kind == tree.TurnFailed:
+		p.printLocked(fmt.Sprintf("%s: turn %d failed: %s\n", ev.Motion, ev.Turn, ev.Err))
 		return
 	}
 	if important || p.opt.Now().Sub(p.last) >= 100*time.Millisecond {
@@ -247,6 +289,16 @@ func (p *Progress) logEvent(ev tree.Event) {
 			args = append(args, "reason", ev.Err)
 		}
 		lg.Info("node done", args...)
+	case tree.MotionStarted:
+		lg.Info("motion started", "motion", ev.Motion)
+	case tree.TurnStarted:
+		lg.Info(fmt.Sprintf("turn %d started", ev.Turn), "motion", ev.Motion, "role", ev.Role)
+	case tree.Argued:
+		lg.Info(fmt.Sprintf("turn %d: %s %s", ev.Turn, ev.Role, ev.Argument), "motion", ev.Motion, "seq", ev.Seq)
+	case tree.Ruled:
+		lg.Info("ruling", "motion", ev.Motion, "turn", ev.Turn, "seq", ev.Seq, "closes", ev.Closes)
+	case tree.TurnFailed:
+		lg.Info(fmt.Sprintf("turn %d failed", ev.Turn), "motion", ev.Motion, "reason", ev.Err)
 	}
 }
 
@@ -373,6 +425,9 @@ func (p *Progress) lines(now time.Time, width int) []liveLine {
 	if c := p.total; c != (counts{}) {
 		out = append(out, liveLine{text: textwidth.Cut("  all topics: "+strings.TrimPrefix(c.String(), " · "), width)})
 	}
+	if p.opt.Demo {
+		out = append(out, liveLine{text: textwidth.Cut("  demo: a built-in scripted model plays every part; no model is called", width)})
+	}
 	return out
 }
 
@@ -392,6 +447,9 @@ func (l *topicLine) state(now time.Time, short bool) string {
 	if short {
 		events = l.counts.short()
 	}
+	if l.motion {
+		return l.motionState(elapsed, events, short)
+	}
 	switch {
 	case l.status == tree.Pending && short:
 		return fmt.Sprintf("nodes %d/%d · calls %d%s · %s", l.done, l.known, max(0, l.inFlight), events, elapsed)
@@ -401,6 +459,30 @@ func (l *topicLine) state(now time.Time, short bool) string {
 		return fmt.Sprintf("%s · %d %s%s", l.status, l.done, plural(l.done, "node", "nodes"), events)
 	}
 	return fmt.Sprintf("%s · %d %s%s · %s tok · %s", l.status, l.done, plural(l.done, "node", "nodes"), events, compact(l.tokens), elapsed)
+}
+
+// motionState is state for a motion: its turn and rulings instead of
+// nodes, and how it ended in the words of a debate.
+func (l *topicLine) motionState(elapsed time.Duration, events string, short bool) string {
+	if l.rulings > 0 && !short {
+		events = fmt.Sprintf(" · %d %s", l.rulings, plural(l.rulings, "ruling", "rulings")) + events
+	}
+	status := string(l.status)
+	switch l.status {
+	case tree.Converged:
+		status = "resolved"
+	case tree.Forced:
+		status = "ruled"
+	}
+	switch {
+	case l.status == tree.Pending && short:
+		return fmt.Sprintf("turn %d · calls %d%s · %s", l.turn, max(0, l.inFlight), events, elapsed)
+	case l.status == tree.Pending:
+		return fmt.Sprintf("turn %d · calls %d%s · %s tok · %s", l.turn, max(0, l.inFlight), events, compact(l.tokens), elapsed)
+	case short:
+		return fmt.Sprintf("%s · %d %s%s", status, l.turn, plural(l.turn, "turn", "turns"), events)
+	}
+	return fmt.Sprintf("%s · %d %s%s · %s tok · %s", status, l.turn, plural(l.turn, "turn", "turns"), events, compact(l.tokens), elapsed)
 }
 
 // add counts one routine event of kind k.
@@ -480,9 +562,10 @@ func (lw lineWriter) Write(b []byte) (int, error) {
 // record naming one of them (tree.EventKey) says again what a live line
 // already counts or shows.
 var shownEvents = map[tree.EventKind]bool{
-	tree.AttemptFailed: true,
-	tree.FellBack:      true,
-	tree.TopicFinished: true,
+	tree.AttemptFailed:  true,
+	tree.FellBack:       true,
+	tree.TopicFinished:  true,
+	tree.MotionFinished: true,
 }
 
 // eventFilter is the log handler of a terminal without Verbose: it leaves

@@ -3,6 +3,7 @@ package output
 import (
 	"bytes"
 	"fmt"
+	"log/slog"
 	"os"
 	"slices"
 	"strings"
@@ -131,9 +132,9 @@ func TestProgressScreen(t *testing.T) {
 			for _, want := range []string{
 				"failed · 1 node · 2 failed attempts · 1 fallback · 2.2k tok · 8s",
 				"t1: node root failed: no debater answered",
-				`level=WARN msg="synthesis failed" topic=topic-two`,
+				`warning: synthesis failed (topic=topic-two err="judge unreachable")`,
 				"out/topic-t1-first.md", "out/topic-topic-two-second.md", "out/summary.md", "out/run.json",
-				`msg="run finished"`,
+				"run finished (topics=2)",
 			} {
 				if tt.width == 80 && !strings.Contains(text, want) {
 					t.Errorf("screen lacks %q:\n%s", want, text)
@@ -144,7 +145,7 @@ func TestProgressScreen(t *testing.T) {
 					t.Errorf("screen does not hold %s once:\n%s", f, text)
 				}
 			}
-			for _, not := range []string{"attempt failed", "call failed", "falls back", "nodes 0/0"} {
+			for _, not := range []string{"attempt failed", "call failed", "falls back", "nodes 0/0", "level=", "msg="} {
 				if strings.Contains(text, not) {
 					t.Errorf("screen shows %q:\n%s", not, text)
 				}
@@ -158,7 +159,7 @@ func TestProgressScreen(t *testing.T) {
 
 func TestProgressVerbose(t *testing.T) {
 	text := strings.Join(drive(t, 80, true, [2]string{"First", "Second"}).Rows(), "\n")
-	for _, want := range []string{`msg="attempt failed; retrying"`, `msg="call failed"`, "attempt=2", "falls back"} {
+	for _, want := range []string{`msg="attempt failed; retrying"`, `msg="call failed"`, "attempt=2", "falls back", `level=WARN msg="synthesis failed" topic=topic-two`, `level=INFO msg="run finished" topics=2`} {
 		if !strings.Contains(text, want) {
 			t.Errorf("verbose screen lacks %q:\n%s", want, text)
 		}
@@ -387,4 +388,120 @@ func TestProgressCountsStreamedTokens(t *testing.T) {
 		}
 	}
 	p.Close()
+}
+
+// TestProgressDemo: a demo says so on the live lines, and only a demo.
+func TestProgressDemo(t *testing.T) {
+	t.Parallel()
+	for _, demo := range []bool{false, true} {
+		t.Run(fmt.Sprint(demo), func(t *testing.T) {
+			t.Parallel()
+			screen := vtscreen.New(80)
+			p := NewProgress(screen, ProgressOptions{Terminal: true, Demo: demo, Topics: []ProgressTopic{{ID: "t1", Title: "First"}}})
+			p.Handle(tree.Event{Kind: tree.TopicStarted, Topic: "t1"})
+			p.Close()
+			rows := screen.Rows()
+			if got := slices.Contains(rows, "  demo: a built-in scripted model plays every part; no model is called"); got != demo {
+				t.Errorf("demo line shown: %v, want %v:\n%s", got, demo, strings.Join(rows, "\n"))
+			}
+		})
+	}
+}
+
+// TestProgressSentences: on a terminal without Verbose a log record is a
+// sentence: its message after a word for its level, its attributes in
+// parentheses, quoted as in a log line; no time, level= or msg= key.
+func TestProgressSentences(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		log  func(*slog.Logger)
+		want string
+	}{
+		{"info", func(l *slog.Logger) { l.Info("resuming", "journal", "out/.journal", "completed calls", 12) }, `resuming (journal=out/.journal "completed calls"=12)`},
+		{"no attributes", func(l *slog.Logger) { l.Info("motions play as one run") }, "motions play as one run"},
+		{"warning", func(l *slog.Logger) { l.Warn("synthesis failed", "err", "judge unreachable") }, `warning: synthesis failed (err="judge unreachable")`},
+		{"error", func(l *slog.Logger) { l.Error("motion panicked", "motion", "m1") }, "error: motion panicked (motion=m1)"},
+		{"with", func(l *slog.Logger) { l.With("motion", "m1").WithGroup("g").Info("waiting", "for", "ruling") }, "waiting (motion=m1 g.for=ruling)"},
+		{"debug", func(l *slog.Logger) { l.Debug("hidden") }, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			screen := vtscreen.New(200)
+			p := NewProgress(screen, ProgressOptions{Terminal: true})
+			p.Close()
+			tt.log(p.Logger())
+			if got := strings.Join(screen.Lines(), "\n"); got != tt.want {
+				t.Errorf("screen %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// motionEvents plays a motion that a ruling closes at turn 2.
+func motionEvents() []tree.Event {
+	return []tree.Event{
+		{Kind: tree.MotionStarted, Motion: "m1"},
+		{Kind: tree.TurnStarted, Motion: "m1", Turn: 1, Role: "opponent"},
+		{Kind: tree.CallStarted, Motion: "m1", Turn: 1, Participant: "opponent"},
+		{Kind: tree.CallFinished, Motion: "m1", Turn: 1, Participant: "opponent", Usage: tree.Usage{PromptTokens: 900, CompletionTokens: 300}},
+		{Kind: tree.Argued, Motion: "m1", Turn: 1, Role: "opponent", Argument: "CLAIM", Seq: 2},
+		{Kind: tree.Argued, Motion: "m1", Turn: 1, Role: "proposer", Argument: "CLAIM", Seq: 3},
+		{Kind: tree.TurnStarted, Motion: "m1", Turn: 2, Role: "opponent"},
+		{Kind: tree.Argued, Motion: "m1", Turn: 2, Role: "opponent", Argument: "CLAIM", Seq: 4},
+		{Kind: tree.Argued, Motion: "m1", Turn: 2, Role: "proposer", Argument: "APPEAL", Seq: 5},
+		{Kind: tree.Ruled, Motion: "m1", Turn: 2, Role: "arbitrator", Argument: "RULING", Seq: 6, Closes: true},
+		{Kind: tree.MotionFinished, Motion: "m1", Status: tree.Forced},
+	}
+}
+
+// TestProgressMotion: a motion's live line counts turns and rulings, and
+// its log lines speak of motions, turns and rulings, never of topics or
+// nodes.
+func TestProgressMotion(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		terminal bool
+		upTo     int // events played
+		want     []string
+	}{
+		{"running", true, 6, []string{"… m1  turn 1 · calls 0 · 1.2k tok · 0s  Should we?"}},
+		{"ruled", true, 11, []string{"⚖ m1  ruled · 2 turns · 1 ruling · 1.2k tok · 10s  Should we?"}},
+		{"log", false, 11, []string{
+			`msg="motion started" motion=m1`,
+			`msg="turn 1 started" motion=m1 role=opponent`,
+			`msg="turn 1: opponent CLAIM" motion=m1 seq=2`,
+			`msg="turn 2: proposer APPEAL" motion=m1 seq=5`,
+			`msg=ruling motion=m1 turn=2 seq=6 closes=true`,
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			clock := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+			screen := vtscreen.New(200)
+			p := NewProgress(screen, ProgressOptions{
+				Terminal: tt.terminal, Now: func() time.Time { return clock },
+				Topics: []ProgressTopic{{ID: "m1", Title: "Should we?", Motion: true}},
+			})
+			for i, ev := range motionEvents()[:tt.upTo] {
+				ev.Time = clock.Add(time.Duration(i) * time.Second)
+				p.Handle(ev)
+			}
+			p.Close()
+			text := strings.Join(screen.Lines(), "\n")
+			for _, want := range tt.want {
+				if !strings.Contains(text, want) {
+					t.Errorf("screen lacks %q:\n%s", want, text)
+				}
+			}
+			for _, not := range []string{"topic", "node"} {
+				if strings.Contains(text, not) {
+					t.Errorf("screen speaks of %ss:\n%s", not, text)
+				}
+			}
+		})
+	}
 }

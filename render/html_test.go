@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"html"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -197,4 +199,31 @@ func markdownPage(title string, md []byte) ([]byte, error) {
 	page.Write(body.Bytes())
 	page.WriteString("</main>\n</body>\n</html>\n")
 	return page.Bytes(), nil
+}
+
+// TestGoldenHeadingsInOrder reads every Markdown golden file: after its
+// title, no heading is more than one level below the heading before it.
+func TestGoldenHeadingsInOrder(t *testing.T) {
+	t.Parallel()
+	files, err := filepath.Glob("testdata/*.md")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden files: %v", err)
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			t.Parallel()
+			md, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			prev := 0
+			for _, h := range outline(t, md, 6) {
+				level := strings.IndexByte(h, ' ')
+				if prev > 0 && level > prev+1 {
+					t.Errorf("%q follows a level-%d heading", h, prev)
+				}
+				prev = level
+			}
+		})
+	}
 }

@@ -81,6 +81,8 @@ type words struct {
 	colTokens          string
 	colCost            string
 	total              string
+	motionCalls        string // the summary table's row of the motions' calls
+	runCalls           string // its row of the run's own calls
 	conclusions        string
 	incompleteFmt      string // failed nodes, interrupted nodes
 	proposedEdits      string
@@ -236,6 +238,8 @@ var english = words{
 	colTokens:          "Tokens",
 	colCost:            "Cost",
 	total:              "Total",
+	motionCalls:        "Motions (see below)",
+	runCalls:           "Run-level calls (proposed edits)",
 	conclusions:        "Topic conclusions",
 	incompleteFmt:      "Incomplete: %d failed and %d interrupted nodes; the points below are what was reached.",
 	proposedEdits:      "Proposed edits to the shared documents",
@@ -395,6 +399,8 @@ var chinese = words{
 	colTokens:          "Token",
 	colCost:            "费用",
 	total:              "合计",
+	motionCalls:        "动议（见下文）",
+	runCalls:           "运行级调用（修改建议）",
 	conclusions:        "各议题结论",
 	incompleteFmt:      "未完成：失败节点 %d 个，中断节点 %d 个；以下为已得出的结论。",
 	proposedEdits:      "需要更新到共享文档的内容",

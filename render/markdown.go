@@ -33,8 +33,8 @@ var (
 )
 
 // embedText returns model or user Markdown made safe to place under a heading
-// of the given level: its headings (ATX and setext) are demoted below that
-// level, capped at 6; '#' inside fenced code is left alone; an unclosed code
+// of the given level: its headings (ATX and setext) are placed below that
+// level in order (see nesting), capped at 6; '#' inside fenced code is left alone; an unclosed code
 // fence is closed; HTML blocks that would run to the end of the document are
 // escaped; line endings become "\n" and trailing blank lines are dropped.
 func embedText(text string, level int) string {
@@ -46,6 +46,7 @@ func embedText(text string, level int) string {
 	}
 	lines := strings.Split(text, "\n")
 	out := make([]string, 0, len(lines)+1)
+	headings := nesting{level: level}
 	var (
 		fenceChar byte // '`' or '~' while inside a fenced block
 		fenceLen  int
@@ -66,7 +67,7 @@ func embedText(text string, level int) string {
 			continue
 		}
 		if m := atxHeading.FindStringSubmatch(ln); m != nil {
-			out = append(out, m[1]+m[2]+strings.Repeat("#", demote(len(m[3]), level))+m[4])
+			out = append(out, m[1]+m[2]+strings.Repeat("#", headings.place(len(m[3])))+m[4])
 			para = -1
 			continue
 		}
@@ -79,7 +80,7 @@ func embedText(text string, level int) string {
 			for _, p := range out[para:] {
 				words = append(words, strings.TrimSpace(p))
 			}
-			out = append(out[:para], strings.Repeat("#", demote(h, level))+" "+strings.Join(words, " "))
+			out = append(out[:para], strings.Repeat("#", headings.place(h))+" "+strings.Join(words, " "))
 			para = -1
 			continue
 		}
@@ -156,6 +157,34 @@ func settleHeadings(text string, level int) string {
 		text = text[:edit] + insert + text[edit:]
 	}
 	return fenced("text", text)
+}
+
+// nesting places the headings of a text embedded under a heading of a given
+// level so that a reader never skips a level: the first goes one below it,
+// each later one at most one below the heading before it, and one no deeper
+// than an earlier one at that one's place. "## a", "#### b", "## c" under a
+// level-2 heading become "### a", "#### b", "### c".
+type nesting struct {
+	level int
+	open  []placed // the headings a next one may sit under, outermost first
+}
+
+// placed is a heading's level in the text and in the report.
+type placed struct{ from, to int }
+
+// place returns the level in the report of the next heading, of level h in
+// the text.
+func (o *nesting) place(h int) int {
+	for len(o.open) > 0 && o.open[len(o.open)-1].from >= h {
+		o.open = o.open[:len(o.open)-1]
+	}
+	to := o.level + 1
+	if n := len(o.open); n > 0 {
+		to = o.open[n-1].to + 1
+	}
+	to = min(6, to)
+	o.open = append(o.open, placed{h, to})
+	return to
 }
 
 // demote returns the level a heading of level h gets under a heading of the

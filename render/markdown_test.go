@@ -13,7 +13,11 @@ func TestEmbedText(t *testing.T) {
 		want  string
 	}{
 		{"h1 under h4", "# Title\ntext", 4, "##### Title\ntext"},
-		{"h2 capped at 6", "## A\n### B\n###### C", 4, "###### A\n###### B\n###### C"},
+		{"deeper headings capped at 6", "## A\n### B\n###### C", 4, "##### A\n###### B\n###### C"},
+		{"first heading one below", "## Edits\nbody", 2, "### Edits\nbody"},
+		{"no level skipped", "# A\n### B\n##### C\n## D", 2, "### A\n#### B\n##### C\n#### D"},
+		{"back to an earlier level", "## a\n#### b\n## c", 2, "### a\n#### b\n### c"},
+		{"starting deep", "### x\n# y\n## z", 3, "#### x\n#### y\n##### z"},
 		{"h1 under h2", "# Title", 2, "### Title"},
 		{"closing sequence kept", "# Title #", 3, "#### Title #"},
 		{"empty heading", "#", 4, "#####"},
@@ -28,7 +32,7 @@ func TestEmbedText(t *testing.T) {
 		{"unclosed long fence closed", "~~~~\ncode", 4, "~~~~\ncode\n~~~~"},
 		{"backtick in info is no fence", "``` a`b\n# heading", 4, "``` a`b\n##### heading"},
 		{"setext h1", "Big title\n=====\nbody", 4, "##### Big title\nbody"},
-		{"setext h2 multi-line", "two\nlines\n---", 4, "###### two lines"},
+		{"setext h2 multi-line", "two\nlines\n---", 4, "##### two lines"},
 		{"thematic break after blank", "para\n\n---\nmore", 4, "para\n\n---\nmore"},
 		{"list then dashes is a break", "- item\n---", 4, "- item\n---"},
 		{"para then list then dashes", "para\n- item\n---", 4, "para\n- item\n---"},

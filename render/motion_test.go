@@ -88,6 +88,9 @@ func TestMotionGolden(t *testing.T) {
 func TestMotionSummaryWithTopicsGolden(t *testing.T) {
 	run := rendertest.Chinese()
 	run.Motions = motionRun().Motions
+	for _, m := range run.Motions {
+		run.Usage = run.Usage.Add(m.Usage) // as the engine counts them
+	}
 	reports, pages := map[string]string{}, map[string]string{}
 	for _, id := range []string{run.Topics[0].ID, "m1", "m2"} {
 		reports[id], pages[id] = id+".md", id+".html"

@@ -161,7 +161,7 @@ func TestSummaryShows(t *testing.T) {
 			"## Fallbacks\n\n- billing-db: Party C switched from gemini-3.1-pro-preview to claude-sonnet-4-6 at d2 — ",
 			"### billing-db: Should the billing service move from PostgreSQL to a distributed SQL database? — forced verdict\n\nStay on PostgreSQL and add an EU cluster.",
 			"#### What to do",
-			"## Proposed edits to the shared documents\n\n#### docs/decisions.md",
+			"## Proposed edits to the shared documents\n\n### docs/decisions.md",
 		}},
 		{"failed", []string{"| failed | 2 | 2 | 2 | 0 | 1 |", "> ⚠ Incomplete: 1 failed and 0 interrupted nodes"}},
 		{"interrupted", []string{
@@ -260,5 +260,57 @@ func TestPanelReport(t *testing.T) {
 				t.Errorf("%s lacks %q", tt.name, s)
 			}
 		}
+	}
+}
+
+// TestSummaryTotalsAddUp: the topics table's last row holds the header's token
+// total, for every fixture and for runs whose calls not all belong to a
+// topic: the run's own (the proposed edits) and the motions' get a row each.
+func TestSummaryTotalsAddUp(t *testing.T) {
+	t.Parallel()
+	type variant struct {
+		name  string
+		run   *tree.Run
+		lines []string
+	}
+	var tests []variant
+	for _, f := range rendertest.Fixtures() {
+		tests = append(tests, variant{name: f.Name, run: f.Run})
+	}
+	edits := rendertest.Forced()
+	edits.Usage.PromptTokens += 1000
+	edits.Usage.CompletionTokens += 44
+	tests = append(tests, variant{name: "edits", run: edits, lines: []string{
+		"| | Run-level calls (proposed edits) | | | | | | | 0 | | 1,044 | — |",
+		"| **Total** | | | | 4 | 6 | 2 | 0 | 2 | 1 | 119,333 | 0.8734 |",
+	}})
+	motions := rendertest.Converged()
+	motions.Motions = motionRun().Motions
+	for _, m := range motions.Motions {
+		motions.Usage = motions.Usage.Add(m.Usage)
+	}
+	tests = append(tests, variant{name: "motions", run: motions, lines: []string{"| | Motions (see below) | | | | | | | 0 | | 30,912 | — |"}})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got := string(Summary(tt.run, nil))
+			var last string // of the first table, the topics'
+			for _, l := range strings.Split(got, "\n") {
+				if !strings.HasPrefix(l, "|") && last != "" {
+					break
+				}
+				if strings.HasPrefix(l, "|") {
+					last = l
+				}
+			}
+			if want := "| " + groupDigits(tt.run.Usage.Total()) + " |"; !strings.Contains(last, want) {
+				t.Errorf("the table's last row %q lacks the header's total %q", last, want)
+			}
+			for _, l := range tt.lines {
+				if !strings.Contains(got, l+"\n") {
+					t.Errorf("summary lacks the row %q:\n%s", l, got)
+				}
+			}
+		})
 	}
 }

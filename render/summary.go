@@ -74,7 +74,25 @@ func (r *report) summary() {
 			s.Consensus, s.Divergences, s.Verdicts, s.Failed, t.Usage.Failures, len(t.Fallbacks),
 			groupDigits(t.Usage.Total()), costCell(t.Usage.Cost))
 	}
-	if len(r.run.Topics) > 1 {
+	rows := len(r.run.Topics)
+	// The header's total counts calls no topic made: the motions' and the
+	// run's own (the proposed edits). A row each, so the table adds up.
+	var motions tree.Usage
+	for _, m := range r.run.Motions {
+		motions = motions.Add(m.Usage)
+	}
+	for _, other := range []struct {
+		label string
+		u     tree.Usage
+	}{{w.motionCalls, motions}, {w.runCalls, rest(r.run.Usage, usage.Add(motions))}} {
+		if other.u.Total() <= 0 && other.u.Failures <= 0 {
+			continue
+		}
+		r.printf("| | %s | | | | | | | %d | | %s | %s |\n", other.label, other.u.Failures, groupDigits(other.u.Total()), costCell(other.u.Cost))
+		usage = usage.Add(other.u)
+		rows++
+	}
+	if rows > 1 {
 		r.printf("| **%s** | | | | %d | %d | %d | %d | %d | %d | %s | %s |\n", w.total,
 			sum.Consensus, sum.Divergences, sum.Verdicts, sum.Failed, usage.Failures, fallbacks,
 			groupDigits(usage.Total()), costCell(usage.Cost))
@@ -124,6 +142,21 @@ func (r *report) summary() {
 		return
 	}
 	r.block(r.run.Edits, 2)
+}
+
+// rest is the part of the run's usage that part does not count, in the
+// fields the summary table shows.
+func rest(run, part tree.Usage) tree.Usage {
+	u := tree.Usage{
+		PromptTokens:     run.PromptTokens - part.PromptTokens,
+		CompletionTokens: run.CompletionTokens - part.CompletionTokens,
+		Failures:         run.Failures - part.Failures,
+		Cost:             run.Cost - part.Cost,
+	}
+	if u.Cost < 1e-9 {
+		u.Cost = 0 // rounding left over from the sums
+	}
+	return u
 }
 
 // costCell formats a cost for the summary table, "—" when unpriced.

@@ -28,6 +28,24 @@ const (
 	CallProgress EventKind = "call_progress"
 )
 
+// The kinds of progress events of a motion, a protocol debate played in
+// turns: in each the opponent answers the newest argument and the proposer
+// replies; an arbitrator rules on appeals. Their calls report the kinds
+// above, with Motion and Turn set instead of Topic and Node.
+const (
+	MotionStarted  EventKind = "motion_started"
+	MotionFinished EventKind = "motion_finished"
+	TurnStarted    EventKind = "turn_started"
+	// Argued reports a debater's argument written to the debate: its Role,
+	// Argument type and Seq.
+	Argued EventKind = "argument"
+	// Ruled reports the arbitrator's ruling written to the debate: its Seq
+	// and whether it Closes the debate.
+	Ruled EventKind = "ruling"
+	// TurnFailed reports a turn that ended the motion with the failure Err.
+	TurnFailed EventKind = "turn_failed"
+)
+
 // EventKey is the key of the log attribute by which a log record names the
 // kind of progress event that reports the same happening (e.g.
 // "event=attempt_failed"), so that a display drawing the events can leave
@@ -41,6 +59,12 @@ type Event struct {
 	Time        time.Time
 	Topic       string
 	Node        string
+	Motion      string // the motion of a motion's event, instead of Topic
+	Turn        int    // of a motion's event, instead of Node
+	Role        string // who speaks: of a TurnStarted, Argued or Ruled event
+	Argument    string // the type of an Argued event's argument: CLAIM, APPEAL…
+	Seq         int    // the argument's or ruling's number in its debate
+	Closes      bool   // a Ruled event's ruling closes the debate
 	Participant string
 	Step        Step
 	Model       string
@@ -48,4 +72,13 @@ type Event struct {
 	Status      Status    // of a finished node or topic
 	Err         string    // of a failed call or node, secrets already removed
 	Fallback    *Fallback // of a fallback event
+}
+
+// Scope returns the id of the topic or motion the event belongs to, empty
+// for a call of the run as a whole.
+func (ev Event) Scope() string {
+	if ev.Motion != "" {
+		return ev.Motion
+	}
+	return ev.Topic
 }

@@ -92,6 +92,7 @@ else $DEBATE_DB, else the shared default), so they can be watched there; with
        nodes marked "interrupted"; a second Ctrl-C quits at once without writing
 `,
 			environ: `  NO_COLOR   turn off colours in the progress display
+  CI         when set, progress is plain log lines even on a terminal
   DEBATE_DB  the debate database of motions when the config sets no protocol.db
   ${NAME}    any variable a config string names ("apiKey": "${DEBATE_API_KEY}")
 `,
@@ -110,7 +111,7 @@ func (o *runOptions) flags(fs *pflag.FlagSet) {
 	fs.StringSliceVar(&o.formats, "format", nil, "report formats: markdown, json, html (repeat or comma-separate; run.json is always written)")
 	fs.BoolVar(&o.resume, "resume", false, "reuse every call an earlier, interrupted run of this config completed; call models only for the rest")
 	fs.BoolVar(&o.demo, "demo", false, "play the config against a built-in scripted model: real reports in seconds, no API key, no network")
-	fs.BoolVarP(&o.verbose, "verbose", "v", false, "on a terminal, print every log line (failed attempts, fallbacks…) above the live lines too")
+	fs.BoolVarP(&o.verbose, "verbose", "v", false, "on a terminal, print log lines above the live lines, every one (failed attempts, fallbacks…), instead of sentences")
 	fs.Uint64Var(&o.seed, "seed", 0, "draw the debaters' aliases and the order they are shown in from `n`: the same seed sends the same prompts (default params.seed, else a drawn seed recorded in run.json)")
 	fs.StringVar(&o.shard, "shard", "", "run only slice `i/n` of the selected topics and motions, the i-th of n (e.g. 2/4); \"debate merge\" combines the slices' folders")
 }
@@ -240,23 +241,23 @@ func (o *runOptions) selection(e *env, cfg *configs.Config, sh *tree.Shard) (tre
 func (o *runOptions) runConfig(e *env, cfg *configs.Config, sel tree.Selection) error {
 	term := e.terminalOf(e.stderr)
 	defer term.stop()
+	// A CI log keeps plain log lines even on a pseudo-terminal.
+	live := term.ok && !e.has("CI")
 	progress := output.NewProgress(e.stderr, output.ProgressOptions{
-		Terminal: term.ok,
-		Color:    term.ok && !e.has("NO_COLOR"),
+		Terminal: live,
+		Color:    live && !e.has("NO_COLOR"),
 		Verbose:  o.verbose,
+		Demo:     o.demo,
 		Width:    term.width,
 		Resize:   term.resize,
 		Topics:   progressTopics(cfg, sel),
 	})
 	defer progress.Close()
 	logger := progress.Logger()
-	ctx, stop := e.interruptible(func() {
-		msg := "interrupted: no new call starts; writing the reports as they stand (Ctrl-C again quits at once)"
-		if o.output != "-" {
-			msg += ". To finish the run later without repeating a completed call: " + o.resumeCommand()
-		}
-		logger.Warn(msg)
-	})
+	if o.demo && !progress.Plain() {
+		logger.Info("demo run: a built-in scripted model plays every part; no model is called")
+	}
+	ctx, stop := e.interruptible(func() { o.sayInterrupted(progress, logger) })
 	defer stop()
 
 	opt := batch.Options{Selection: &sel, Resume: o.resume, Demo: o.demo, Events: progress.Handle, Logger: logger}
@@ -281,7 +282,7 @@ func (o *runOptions) runConfig(e *env, cfg *configs.Config, sel tree.Selection) 
 	if err != nil {
 		return err
 	}
-	o.logFinished(logger, res)
+	o.finished(progress, logger, res, ctx.Err() != nil)
 	switch {
 	case ctx.Err() != nil:
 		return interruptedError{err: errors.New("interrupted")}
@@ -293,15 +294,81 @@ func (o *runOptions) runConfig(e *env, cfg *configs.Config, sel tree.Selection) 
 	return nil
 }
 
-// logFinished logs what the run did.
-func (o *runOptions) logFinished(log *slog.Logger, res *batch.Result) {
-	run := res.Run
-	args := []any{"elapsed", run.FinishedAt.Sub(run.StartedAt).Round(time.Millisecond),
-		"topics", len(run.Topics), "motions", len(run.Motions), "calls", run.Usage.Calls, "tokens", run.Usage.Total()}
-	if o.resume {
-		args = append(args, "from journal", res.Replayed)
+// sayInterrupted tells what the first Ctrl-C does and how to resume: as
+// sentences with the command on a line of its own on a terminal, else as a
+// log line.
+func (o *runOptions) sayInterrupted(progress *output.Progress, logger *slog.Logger) {
+	if !progress.Plain() {
+		args := []any{}
+		if o.output != "-" {
+			args = append(args, "resume", o.resumeCommand())
+		}
+		logger.Warn("interrupted: no new call starts; writing the reports as they stand (Ctrl-C again quits at once)", args...)
+		return
 	}
-	log.Info("run finished", args...)
+	msg := "Interrupted: no new call starts; the reports are being written as they stand.\nCtrl-C again quits at once, without writing them.\n"
+	if o.output != "-" {
+		msg += o.resumeHint()
+	}
+	progress.Say(msg)
+}
+
+// resumeHint is the sentence that gives the resume command, on a line of
+// its own so that it can be copied as it is.
+func (o *runOptions) resumeHint() string {
+	return "To finish the run later without repeating a completed call, run:\n" + o.resumeCommand() + "\n"
+}
+
+// finished says what the run did: a sentence on a terminal (with the resume
+// command again after an interrupt, as the hint given at the Ctrl-C may have
+// scrolled away), else a log line.
+func (o *runOptions) finished(progress *output.Progress, log *slog.Logger, res *batch.Result, interrupted bool) {
+	run := res.Run
+	elapsed := run.FinishedAt.Sub(run.StartedAt).Round(time.Millisecond)
+	if !progress.Plain() {
+		args := []any{"elapsed", elapsed, "topics", len(run.Topics), "motions", len(run.Motions), "calls", run.Usage.Calls, "tokens", run.Usage.Total()}
+		if o.resume {
+			args = append(args, "from journal", res.Replayed)
+		}
+		log.Info("run finished", args...)
+		return
+	}
+	var b strings.Builder
+	what := "The run"
+	if o.demo {
+		what = "The demo run (a scripted model; nothing was called)"
+	}
+	verb := "finished"
+	if interrupted {
+		verb = "was interrupted"
+	}
+	var parts []string
+	if n := len(run.Topics); n > 0 || len(run.Motions) == 0 {
+		parts = append(parts, quantity(n, "topic", "topics"))
+	}
+	if n := len(run.Motions); n > 0 {
+		parts = append(parts, quantity(n, "motion", "motions"))
+	}
+	parts = append(parts, quantity(run.Usage.Calls, "model call", "model calls"), quantity(run.Usage.Total(), "token", "tokens"))
+	if elapsed >= time.Second {
+		elapsed = elapsed.Round(100 * time.Millisecond)
+	}
+	fmt.Fprintf(&b, "%s %s after %s: %s.\n", what, verb, elapsed, strings.Join(parts, ", "))
+	if o.resume && res.Replayed > 0 {
+		fmt.Fprintf(&b, "%s came from the journal of the earlier run.\n", quantity(res.Replayed, "call", "calls"))
+	}
+	if interrupted && o.output != "-" {
+		b.WriteString(o.resumeHint())
+	}
+	progress.Say(b.String())
+}
+
+// quantity writes n and the word for it.
+func quantity(n int, one, other string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, other)
 }
 
 // resumeCommand returns the command line that resumes this run.
@@ -335,7 +402,7 @@ func progressTopics(cfg *configs.Config, sel tree.Selection) []output.ProgressTo
 	}
 	for _, id := range sel.Motions {
 		m, _ := cfg.MotionByID(id)
-		out = append(out, output.ProgressTopic{ID: m.ID, Title: m.Title})
+		out = append(out, output.ProgressTopic{ID: m.ID, Title: m.Title, Motion: true})
 	}
 	return out
 }

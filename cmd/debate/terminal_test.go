@@ -8,7 +8,10 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/debatehq/debate/internal/textwidth"
 	"github.com/debatehq/debate/internal/vtscreen"
@@ -46,16 +49,7 @@ func TestRunOnTerminal(t *testing.T) {
 			b, _ := os.ReadFile(cfgPath)
 			os.WriteFile(cfgPath, []byte(strings.Replace(string(b), `"maxRetries": 0`, `"maxRetries": 1`, 1)), 0o644)
 
-			r, w, err := os.Pipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			var raw bytes.Buffer
-			done := make(chan struct{})
-			go func() {
-				io.Copy(&raw, r)
-				close(done)
-			}()
+			w, written := pipe(t)
 			e := &env{
 				stdin: strings.NewReader(""), stdout: w, stderr: w,
 				getenv: func(k string) (string, bool) {
@@ -69,9 +63,7 @@ func TestRunOnTerminal(t *testing.T) {
 				},
 			}
 			code := e.main([]string{"run", "-c", cfgPath})
-			w.Close()
-			<-done
-			r.Close()
+			raw := written()
 			if code != exitOK {
 				t.Fatalf("exit %d\n%s", code, raw.String())
 			}
@@ -130,6 +122,122 @@ func TestRunOnTerminal(t *testing.T) {
 				if (strings.HasPrefix(row, "⚖ ") || strings.HasPrefix(row, "✓ ")) && textwidth.String(row) >= width {
 					t.Errorf("live line %q fills the whole width", row)
 				}
+			}
+		})
+	}
+}
+
+// pipe returns the writing end of an os.Pipe, which a command takes for a
+// terminal (through env.term), and a function that closes it and returns
+// every byte written.
+func pipe(t *testing.T) (*os.File, func() *bytes.Buffer) {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw bytes.Buffer
+	done := make(chan struct{})
+	go func() {
+		io.Copy(&raw, r)
+		close(done)
+	}()
+	return w, func() *bytes.Buffer {
+		w.Close()
+		<-done
+		r.Close()
+		return &raw
+	}
+}
+
+// TestRunInterruptedOnTerminal interrupts a run at its third model call
+// and reads what stays on an emulated 80-column screen. On a terminal the
+// interrupt and the end of the run are sentences, the resume command a line
+// of its own that a shell takes as is, and no log line shows; with
+// --verbose, or with CI set, they are log lines.
+func TestRunInterruptedOnTerminal(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		args     []string
+		ci       bool
+		want     []string // lines or parts of lines on the screen
+		logLines bool     // the screen holds level=… log lines
+	}{
+		{name: "plain", want: []string{
+			"Interrupted: no new call starts; the reports are being written as they stand.",
+			"To finish the run later without repeating a completed call, run:",
+			"The run was interrupted after ",
+		}},
+		{name: "verbose", args: []string{"--verbose"}, logLines: true, want: []string{`level=WARN msg="interrupted: no new call starts`, `msg="run finished"`}},
+		{name: "ci", ci: true, logLines: true, want: []string{`level=WARN msg="interrupted: no new call starts`, `msg="run finished"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := providertest.New(t, providertest.WithLatency(200*time.Millisecond))
+			third := make(chan struct{})
+			var calls atomic.Int32
+			srv.On(func(providertest.Call) bool {
+				if calls.Add(1) == 3 {
+					close(third)
+				}
+				return false
+			}, nil)
+			scriptJudges(srv)
+			cfgPath := writeConfig(t, srv, 3, "")
+			out := filepath.Join(filepath.Dir(cfgPath), "out")
+			w, written := pipe(t)
+			e := &env{
+				stdin: strings.NewReader(""), stdout: w, stderr: w,
+				getenv: func(k string) (string, bool) {
+					switch {
+					case k == "TEST_API_KEY":
+						return testKey, true
+					case k == "CI" && tt.ci:
+						return "true", true
+					}
+					return "", false
+				},
+				term: func(io.Writer) terminal {
+					return terminal{ok: true, width: func() int { return 80 }, stop: func() {}}
+				},
+				notify: func(c chan<- os.Signal) {
+					go func() {
+						<-third
+						c <- syscall.SIGINT
+					}()
+				},
+			}
+			code := e.main(append([]string{"run", "-c", cfgPath, "--output", out}, tt.args...))
+			raw := written()
+			if code != exitInterrupted {
+				t.Fatalf("exit %d, want %d\n%s", code, exitInterrupted, raw.String())
+			}
+			screen := vtscreen.New(80)
+			screen.Write(raw.Bytes())
+			lines := screen.Lines()
+			text := strings.Join(lines, "\n")
+			t.Logf("screen:\n%s", strings.Join(screen.Rows(), "\n"))
+			for _, want := range tt.want {
+				if !strings.Contains(text, want) {
+					t.Errorf("the screen lacks %q", want)
+				}
+			}
+			if got := strings.Contains(text, "level="); got != tt.logLines {
+				t.Errorf("log lines on the screen: %v, want %v", got, tt.logLines)
+			}
+			resume := "debate run --config " + cfgPath + " --output " + out + " --resume"
+			if tt.logLines {
+				if !strings.Contains(text, `resume="`+resume+`"`) {
+					t.Errorf("the log does not give the resume command %q", resume)
+				}
+				return
+			}
+			// The command is a line of its own, the last but one of the
+			// screen's text, with no quotes around it.
+			if n := len(lines); n < 2 || lines[n-1] != resume || lines[n-2] != "To finish the run later without repeating a completed call, run:" {
+				t.Errorf("the screen does not end with the resume command %q on a line of its own", resume)
 			}
 		})
 	}
