@@ -101,11 +101,7 @@ func (e *env) unknown(parent *command, name string) int {
 	if parent != nil {
 		cmds, prefix, top = parent.subs, parent.name+" ", parent.helpText(nil)
 	}
-	near, ok := configs.Closest(name, names(cmds))
-	var c *command
-	if ok {
-		c = find(cmds, prefix+near)
-	}
+	c := nearest(cmds, prefix, name)
 	switch {
 	case c != nil && c.agent:
 		err := usagef("unknown command %q: did you mean %q?", strings.TrimSpace(prefix+name), "debate "+c.name)
@@ -202,15 +198,7 @@ func (o *helpOptions) args(fs *pflag.FlagSet) error {
 func didYouMean(path []string) string {
 	cs, prefix := commands(), ""
 	for i, name := range path {
-		var names []string
-		for _, c := range cs {
-			names = append(names, strings.TrimPrefix(c.name, prefix))
-		}
-		near, ok := configs.Closest(name, names)
-		if !ok {
-			return ""
-		}
-		c := find(cs, prefix+near)
+		c := nearest(cs, prefix, name)
 		if c == nil {
 			return ""
 		}

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
+
+	"github.com/debatehq/debate/configs"
 )
 
 // command is one command of debate, in the one shape every command has: its
@@ -143,6 +145,16 @@ func find(cmds []*command, name string) *command {
 		}
 	}
 	return nil
+}
+
+// nearest returns the command of cmds, all named prefix + one word, whose
+// last word is nearest to a misspelt name, or nil when none is near.
+func nearest(cmds []*command, prefix, name string) *command {
+	near, ok := configs.Closest(name, names(cmds))
+	if !ok {
+		return nil
+	}
+	return find(cmds, prefix+near)
 }
 
 // names returns the last words of the commands' names.
