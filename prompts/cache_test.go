@@ -1,6 +1,7 @@
 package prompts
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -101,4 +102,68 @@ func FuzzCutBreaks(f *testing.F) {
 			last = b
 		}
 	})
+}
+
+// TestRolePromptsStableFirst checks the order of the protocol role prompts
+// in every language: a role's system message is the same for every call,
+// whatever the motion, turn or limit; two motions sharing documents send the
+// same user message up to the documents' end, marked; and a role's next
+// call, with more arguments, begins with its previous call's prompt up to
+// the end of that call's arguments.
+func TestRolePromptsStableFirst(t *testing.T) {
+	t.Parallel()
+	for _, lang := range Languages() {
+		t.Run(lang, func(t *testing.T) {
+			t.Parallel()
+			r, err := NewRoles(lang, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, base := roleFixture(lang)
+			other := base
+			other.Title, other.Motion = "Another motion", "Adopt the plan, second version."
+			other.Documents = []StoredDocument{base.Documents[0]}
+			other.Documents[0].ID = "0196ffff-doc"
+			other.Turn, other.MaxTurns, other.Final = 4, 4, true
+
+			earlier := base
+			earlier.History = base.History[:1]
+			earlier.Newest = earlier.History[0]
+			earlier.Turn = 1
+
+			roles := []struct {
+				name  string
+				build func(Turn) ([]Message, error)
+			}{
+				{"proposer", r.Proposer}, {"opponent", r.Opponent}, {"arbitrator", r.Arbitrator},
+			}
+			for _, role := range roles {
+				a, errA := role.build(base)
+				b, errB := role.build(other)
+				e, errE := role.build(earlier)
+				if err := errors.Join(errA, errB, errE); err != nil {
+					t.Fatal(err)
+				}
+				if a[0].Content != b[0].Content || a[0].Content != e[0].Content {
+					t.Errorf("%s: the system message changes from call to call:\n%s\n---\n%s", role.name, a[0].Content, b[0].Content)
+				}
+				ua, ub, ue := a[1], b[1], e[1]
+				if len(ua.Breaks) != 2 || len(ub.Breaks) != 2 {
+					t.Fatalf("%s: user breaks %v and %v, want the end of the documents and of the motion", role.name, ua.Breaks, ub.Breaks)
+				}
+				docs := ua.Content[:ua.Breaks[0]]
+				if docs != ub.Content[:ub.Breaks[0]] || !strings.Contains(docs, "SKIP LOCKED") || strings.Contains(docs, base.Title) {
+					t.Errorf("%s: the documents part differs between motions or holds more:\n%s\n---\n%s", role.name, docs, ub.Content[:ub.Breaks[0]])
+				}
+				if motion := ua.Content[ua.Breaks[0]:ua.Breaks[1]]; !strings.Contains(motion, base.Title) || strings.Contains(motion, base.History[0].Content) {
+					t.Errorf("%s: the second break does not end the motion before the arguments: %q", role.name, motion)
+				}
+				last := base.History[0].Content
+				upTo := strings.Index(ue.Content, last) + len(last)
+				if !strings.HasPrefix(ua.Content, ue.Content[:upTo]) {
+					t.Errorf("%s: the later call does not begin with the earlier call's prompt up to its arguments' end:\n%s\n---\n%s", role.name, ue.Content[:upTo], ua.Content)
+				}
+			}
+		})
+	}
 }

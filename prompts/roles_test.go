@@ -156,8 +156,11 @@ func TestRolesRules(t *testing.T) {
 		plain, _ := r.Arbitrator(turn)
 		turn.Final = true
 		final, _ := r.Arbitrator(turn)
-		if len(final[0].Content) <= len(plain[0].Content) || !strings.Contains(final[0].Content, "true") {
-			t.Errorf("%s: the final ruling's prompt does not ask to close:\n%s", lang, final[0].Content)
+		if last, before := final[len(final)-1].Content, plain[len(plain)-1].Content; len(last) <= len(before) || !strings.Contains(last, "true") {
+			t.Errorf("%s: the final ruling's prompt does not ask to close:\n%s", lang, last)
+		}
+		if final[0].Content != plain[0].Content {
+			t.Errorf("%s: the final ruling's system message differs from the others':\n%s", lang, final[0].Content)
 		}
 	}
 }
