@@ -63,7 +63,7 @@ func TestBudget(t *testing.T) {
 				if kind(r.Messages) != "forced" {
 					continue
 				}
-				if text := r.Messages[0].Content; !strings.Contains(text, "token budget is spent") {
+				if text := r.Messages[len(r.Messages)-1].Content; !strings.Contains(text, "token budget is spent") {
 					t.Errorf("forced-verdict prompt does not say the budget is spent:\n%s", text)
 				}
 			}

@@ -167,3 +167,59 @@ func TestRolePromptsStableFirst(t *testing.T) {
 		})
 	}
 }
+
+// TestJudgeSystemStable checks, in every language, that the system message
+// of each judge step after triage is the same for every call of the step in
+// a run: calls that differ in round, reason, node, title, divergences and
+// material render one system message, and what differs is in the user
+// message.
+func TestJudgeSystemStable(t *testing.T) {
+	t.Parallel()
+	for _, lang := range Languages() {
+		t.Run(lang, func(t *testing.T) {
+			t.Parallel()
+			s := mustNew(t, lang, "")
+			f := fixtures[lang]()
+			m := minimalFixture(f)
+			budget := f.forced
+			budget.Round, budget.BudgetSpent, budget.Sides = 1, true, nil
+			budget.Title = budget.RootTitle
+			panel := panelOf(f.forced)
+			other := panelOf(budget)
+			other.Questions = append(other.Questions, Question{ID: "d2", Title: "Who retries?"})
+			bare := Synthesis{Title: "Another topic", Consensus: f.synthesis.Consensus}
+			edits := Edits{Topics: f.edits.Topics[:1]}
+			steps := []struct {
+				name string
+				a, b func() ([]Message, error)
+				// differ is text only one of the two calls carries.
+				differ string
+			}{
+				{"forced_verdict", func() ([]Message, error) { return s.ForcedVerdict(f.forced) }, func() ([]Message, error) { return s.ForcedVerdict(budget) }, f.forced.Title},
+				{"forced_verdict minimal", func() ([]Message, error) { return s.ForcedVerdict(m.forced) }, func() ([]Message, error) { return s.ForcedVerdict(m.budget) }, ""},
+				{"panel_verdict", func() ([]Message, error) { return s.PanelVerdict(panel) }, func() ([]Message, error) { return s.PanelVerdict(other) }, "Who retries?"},
+				{"synthesis", func() ([]Message, error) { return s.Synthesis(f.synthesis) }, func() ([]Message, error) { return s.Synthesis(bare) }, f.synthesis.Title},
+				{"edits", func() ([]Message, error) { return s.Edits(f.edits) }, func() ([]Message, error) { return s.Edits(edits) }, ""},
+			}
+			for _, st := range steps {
+				a, errA := st.a()
+				b, errB := st.b()
+				if err := errors.Join(errA, errB); err != nil {
+					t.Fatalf("%s: %v", st.name, err)
+				}
+				if len(a) != 2 || len(b) != 2 || a[0].Role != RoleSystem {
+					t.Fatalf("%s: want a system and a user message, got %d and %d", st.name, len(a), len(b))
+				}
+				if a[0].Content != b[0].Content {
+					t.Errorf("%s: the system message changes from call to call:\n%s\n---\n%s", st.name, a[0].Content, b[0].Content)
+				}
+				if a[1].Content == b[1].Content {
+					t.Errorf("%s: the two calls render the same user message; the fixture does not vary", st.name)
+				}
+				if d := st.differ; d != "" && (strings.Contains(a[0].Content, d) || !strings.Contains(a[1].Content+b[1].Content, d)) {
+					t.Errorf("%s: %q is not in the user message alone", st.name, st.differ)
+				}
+			}
+		})
+	}
+}
