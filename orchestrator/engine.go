@@ -223,6 +223,7 @@ func (e *Engine) Run(ctx context.Context) (*tree.Run, error) {
 	}
 	for _, m := range run.Motions {
 		usage = usage.Add(m.Usage)
+		run.ByModel = tree.MergeByModel(run.ByModel, m.ByModel)
 	}
 	run.Usage = usage
 	e.countEligible(run)

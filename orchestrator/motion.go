@@ -226,6 +226,7 @@ func (mr *motionRun) finish(ctx context.Context, status tree.Status, reason stri
 	mr.out.Status, mr.out.StopReason = status, reason
 	mr.out.Fallbacks = mr.r.sortedFallbacks()
 	mr.out.Usage = mr.r.book.total(e.cfg.Pricing)
+	mr.out.ByModel = mr.r.book.priced(e.cfg.Pricing)
 	msg := "motion stopped"
 	if status == tree.Converged || status == tree.Forced {
 		msg = "motion closed"

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -742,5 +743,77 @@ func TestRunTopicsAndMotions(t *testing.T) {
 				t.Error("a run whose topics and motions all ended is not Finished")
 			}
 		})
+	}
+}
+
+// TestByModelCoversMotions checks that a run with a topic and a motion
+// reports the calls of both in byModel, with the cache-eligible tokens of
+// the motion's roles, whose later calls begin with their earlier ones, and
+// that byModel adds up to the run's usage.
+func TestByModelCoversMotions(t *testing.T) {
+	t.Parallel()
+	cfg := testConfig(1, "t1")
+	mc := motionConfig(4, false)
+	cfg.Protocol, cfg.Motions = mc.Protocol, mc.Motions
+	s := &script{judge: map[string][]string{}, words: 5, tokens: 10}
+	var mu sync.Mutex
+	replies := 0
+	c := completer(func(ctx context.Context, r providers.Request) (providers.Response, error) {
+		u := providers.Usage{PromptTokens: 100, CompletionTokens: 1}
+		switch r.Model {
+		case modelO:
+			return providers.Response{Text: "C1: retries need a cap.", Model: r.Model, Usage: u}, nil
+		case modelP:
+			mu.Lock()
+			replies++
+			action := "claim"
+			if replies > 1 {
+				action = "resolution"
+			}
+			mu.Unlock()
+			return providers.Response{Text: fmt.Sprintf(`{"action":%q,"content":"C1 fixed: at most 8 attempts."}`, action), Model: r.Model, Usage: u}, nil
+		}
+		return s.answer(ctx, r)
+	})
+	opt := Options{Motions: &MotionOptions{Store: openStore(t), Roles: rolePrompts(t), RunID: "r1"}}
+	run, err := New(cfg, c, promptSet(t), opt).Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(run.Topics) != 1 || len(run.Motions) != 1 || run.Motions[0].Status != tree.Converged {
+		t.Fatalf("%d topics and %d motions (%+v), want one of each, the motion converged", len(run.Topics), len(run.Motions), run.Motions)
+	}
+	for _, model := range []string{modelP, modelO} {
+		if got := run.Motions[0].ByModel[model].Calls; got != 2 {
+			t.Errorf("the motion's byModel counts %d calls of %s, want 2", got, model)
+		}
+	}
+	tests := []struct {
+		model        string
+		wantEligible bool
+	}{
+		// A debater's position and rebuttal open with different system
+		// messages, and the judge is called once.
+		{"model-a", false},
+		{"model-j", false},
+		{modelP, true},
+		{modelO, true},
+	}
+	for _, tt := range tests {
+		u, ok := run.ByModel[tt.model]
+		if !ok || u.Calls == 0 {
+			t.Errorf("byModel has no calls of %s: %+v", tt.model, run.ByModel)
+			continue
+		}
+		if got := u.CacheEligiblePromptTokens > 0; got != tt.wantEligible {
+			t.Errorf("%s: %d cache-eligible prompt tokens; want some: %v", tt.model, u.CacheEligiblePromptTokens, tt.wantEligible)
+		}
+	}
+	var sum tree.Usage
+	for _, u := range run.ByModel {
+		sum = sum.Add(u)
+	}
+	if sum.PromptTokens != run.Usage.PromptTokens || sum.Calls != run.Usage.Calls || sum.CacheEligiblePromptTokens != run.Usage.CacheEligiblePromptTokens {
+		t.Errorf("byModel adds up to %+v, the run's usage is %+v", sum, run.Usage)
 	}
 }

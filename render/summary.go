@@ -31,6 +31,7 @@ func (r *report) summary() {
 	r.headerLine(w.date, r.date(r.run.StartedAt, r.run.FinishedAt))
 	if len(r.run.Topics) == 0 && len(r.run.Motions) > 0 {
 		r.usageLines(r.run.Usage)
+		r.modelLines(r.run.ByModel)
 		r.b.WriteString("\n")
 		r.motions()
 		return

@@ -38,9 +38,11 @@ type Motion struct {
 	StopReason string           `json:"stopReason"`
 	Fallbacks  []Fallback       `json:"fallbacks"`
 	Usage      Usage            `json:"usage"`
-	CreatedAt  time.Time        `json:"createdAt,omitzero"`
-	UpdatedAt  time.Time        `json:"updatedAt,omitzero"`
-	Errors     []MotionError    `json:"errors,omitempty"`
+	// ByModel is Usage per model.
+	ByModel   map[string]Usage `json:"byModel,omitempty"`
+	CreatedAt time.Time        `json:"createdAt,omitzero"`
+	UpdatedAt time.Time        `json:"updatedAt,omitzero"`
+	Errors    []MotionError    `json:"errors,omitempty"`
 }
 
 // MotionDocument is a file of a motion, stored in the debate database.

@@ -398,7 +398,8 @@ type Run struct {
 	// Motions are the run's protocol debates, in config order.
 	Motions []Motion `json:"motions,omitempty"`
 	Usage   Usage    `json:"usage"`
-	// ByModel is Usage per model, over the topics and the edits call.
+	// ByModel is Usage per model, over the topics, the motions and the
+	// edits call.
 	ByModel map[string]Usage `json:"byModel,omitempty"`
 	// Adaptations are the parameters servers refused and what was sent
 	// instead for the rest of the run.
