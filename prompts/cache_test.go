@@ -170,9 +170,9 @@ func TestRolePromptsStableFirst(t *testing.T) {
 
 // TestJudgeSystemStable checks, in every language, that the system message
 // of each judge step after triage is the same for every call of the step in
-// a run: calls that differ in round, reason, node, title, divergences and
-// material render one system message, and what differs is in the user
-// message.
+// a run: calls that differ in round, reason (the round limit or the spent
+// budget), node, title, divergences and material render one system message,
+// and what differs is in the user message.
 func TestJudgeSystemStable(t *testing.T) {
 	t.Parallel()
 	for _, lang := range Languages() {
@@ -180,7 +180,6 @@ func TestJudgeSystemStable(t *testing.T) {
 			t.Parallel()
 			s := mustNew(t, lang, "")
 			f := fixtures[lang]()
-			m := minimalFixture(f)
 			budget := f.forced
 			budget.Round, budget.BudgetSpent, budget.Sides = 1, true, nil
 			budget.Title = budget.RootTitle
@@ -196,7 +195,6 @@ func TestJudgeSystemStable(t *testing.T) {
 				differ string
 			}{
 				{"forced_verdict", func() ([]Message, error) { return s.ForcedVerdict(f.forced) }, func() ([]Message, error) { return s.ForcedVerdict(budget) }, f.forced.Title},
-				{"forced_verdict minimal", func() ([]Message, error) { return s.ForcedVerdict(m.forced) }, func() ([]Message, error) { return s.ForcedVerdict(m.budget) }, ""},
 				{"panel_verdict", func() ([]Message, error) { return s.PanelVerdict(panel) }, func() ([]Message, error) { return s.PanelVerdict(other) }, "Who retries?"},
 				{"synthesis", func() ([]Message, error) { return s.Synthesis(f.synthesis) }, func() ([]Message, error) { return s.Synthesis(bare) }, f.synthesis.Title},
 				{"edits", func() ([]Message, error) { return s.Edits(f.edits) }, func() ([]Message, error) { return s.Edits(edits) }, ""},
