@@ -2,6 +2,7 @@ package orchestrator
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -815,5 +816,61 @@ func TestByModelCoversMotions(t *testing.T) {
 	}
 	if sum.PromptTokens != run.Usage.PromptTokens || sum.Calls != run.Usage.Calls || sum.CacheEligiblePromptTokens != run.Usage.CacheEligiblePromptTokens {
 		t.Errorf("byModel adds up to %+v, the run's usage is %+v", sum, run.Usage)
+	}
+}
+
+// TestMotionCacheControl checks that with api.cacheControl a role's request
+// marks where its stable parts end: the system message, the motion's
+// documents and the motion, and leaves the arguments and the task unmarked.
+func TestMotionCacheControl(t *testing.T) {
+	t.Parallel()
+	cfg := motionConfig(12, false)
+	r := newMotionRig(t, cfg)
+	on := true
+	cfg.API.CacheControl = &on
+	r.srv.Enqueue(modelO, providertest.Text("**C1**: retries can duplicate deliveries."), providertest.Text("C1 resolved."))
+	r.srv.Enqueue(modelP,
+		propose("claim", "C1 fixed: idempotency keys."),
+		propose("resolution", "All issues are settled."))
+	if _, err := r.play(context.Background(), "run1"); err != nil {
+		t.Fatal(err)
+	}
+	type part struct {
+		Text         string `json:"text"`
+		CacheControl *struct {
+			Type string `json:"type"`
+		} `json:"cache_control"`
+	}
+	calls := callsOf(r.srv, modelO)
+	if len(calls) != 2 {
+		t.Fatalf("%d opponent calls, want 2", len(calls))
+	}
+	var body struct {
+		Messages []struct {
+			Role    string `json:"role"`
+			Content []part `json:"content"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal(calls[1].Body, &body); err != nil {
+		t.Fatal(err)
+	}
+	var marked, ends []string
+	for _, m := range body.Messages {
+		for _, p := range m.Content {
+			if p.CacheControl != nil && p.CacheControl.Type == "ephemeral" {
+				marked = append(marked, m.Role)
+				ends = append(ends, p.Text[max(0, len(p.Text)-24):])
+			}
+		}
+	}
+	if !slices.Equal(marked, []string{"system", "user", "user"}) {
+		t.Fatalf("marked parts in %q (ending %q), want the system message and two parts of the user message", marked, ends)
+	}
+	if !strings.HasSuffix(ends[1], "Retry with backoff.\n```") || !strings.Contains(ends[2], "plan.md") {
+		t.Errorf("the user message's marks end %q, want the documents and then the motion", ends[1:])
+	}
+	user := body.Messages[1].Content
+	if last := user[len(user)-1]; last.CacheControl != nil || !strings.Contains(last.Text, "C1 fixed") {
+		t.Errorf("the last part, the arguments and the task, is %+v; want it unmarked", last)
 	}
 }
