@@ -3,10 +3,12 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/output"
 	"github.com/debatehq/debate/tree"
 )
@@ -92,5 +94,70 @@ func TestRunDemo(t *testing.T) {
 	})
 	if r := invoke(t, nil, "run", "--config", tests[0].config, "--demo", "--dry-run"); r.code != exitUsage {
 		t.Errorf("--demo with --dry-run: exit %d, want %d", r.code, exitUsage)
+	}
+}
+
+// TestRunDemoReadsRight reads what a demo run of the full example writes as a
+// person would: the reports name only the shared-context files the config
+// gives and node ids the run has, every debater at a node says something of
+// its own, and each topic gets a synthesis of its own.
+func TestRunDemoReadsRight(t *testing.T) {
+	t.Parallel()
+	const config = "../../configs/examples/full.jsonc"
+	cfg, err := configs.Load(config, configs.Options{DryRun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "demo")
+	r := invoke(t, nil, "run", "--config", config, "--demo", "--output", out, "--format", "markdown")
+	if r.code != exitOK {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	run := readRun(t, filepath.Join(out, "run.json"))
+	nodes := map[string]bool{}
+	syntheses := map[string]string{}
+	for _, tp := range run.Topics {
+		tp.Root.Walk(func(n *tree.Node) {
+			nodes[n.ID] = true
+			said := map[string]string{}
+			for id, text := range n.Positions {
+				if other, dup := said[text]; dup {
+					t.Errorf("%s %s: %s and %s hold the same position", tp.ID, n.ID, other, id)
+				}
+				said[text] = id
+			}
+		})
+		if other, dup := syntheses[tp.Synthesis]; dup || tp.Synthesis == "" {
+			t.Errorf("topic %s: synthesis %q is empty or the same as %s's", tp.ID, tp.Synthesis, other)
+		}
+		syntheses[tp.Synthesis] = tp.ID
+	}
+	nodeID := regexp.MustCompile(`\bd\d+(\.\d+)*\b`)
+	path := regexp.MustCompile(`[\w.-]+(/[\w.-]+)+\.md\b`)
+	reports, _ := filepath.Glob(filepath.Join(out, "*.md"))
+	if len(reports) != len(run.Topics)+1 {
+		t.Fatalf("reports %q, want one per topic and summary.md", reports)
+	}
+	for _, f := range reports {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range nodeID.FindAllString(string(b), -1) {
+			if !nodes[id] {
+				t.Errorf("%s names node %s, which the run does not have", filepath.Base(f), id)
+			}
+		}
+		for _, p := range path.FindAllString(string(b), -1) {
+			if !slices.Contains(cfg.SharedContext.Files, p) {
+				t.Errorf("%s names the file %s; the config's files are %q", filepath.Base(f), p, cfg.SharedContext.Files)
+			}
+		}
+	}
+	summary, _ := os.ReadFile(filepath.Join(out, "summary.md"))
+	for _, p := range cfg.SharedContext.Files {
+		if !strings.Contains(string(summary), "### "+p+"\n") {
+			t.Errorf("summary.md proposes no edit to %s", p)
+		}
 	}
 }
