@@ -13,6 +13,9 @@ import (
 	"github.com/debatehq/debate/tree"
 )
 
+// demoNotice opens what every report of a demo run says at its top.
+const demoNotice = "Demo: every answer here was written by the built-in scripted model"
+
 // TestRunDemo plays the example configs against the built-in scripted model
 // with no environment at all: the run ends well, its trees split, converge
 // and get forced verdicts, a debater with a fallback falls back, and every
@@ -66,8 +69,7 @@ func TestRunDemo(t *testing.T) {
 				if strings.HasSuffix(f, ".html") {
 					_, head, _ = strings.Cut(head, "<main>")
 				}
-				const demo = "Demo: every answer here was written by the built-in scripted model"
-				if i := strings.Index(head, demo); i < 0 || i > 400 || strings.Count(head, demo) != 1 {
+				if i := strings.Index(head, demoNotice); i < 0 || i > 400 || strings.Count(head, demoNotice) != 1 {
 					t.Errorf("%s does not say once, at the top, that it is a demo", f)
 				}
 			}
@@ -89,6 +91,10 @@ func TestRunDemo(t *testing.T) {
 			want := filepath.Join(out, name)
 			if !slices.Contains(strings.Fields(r.stdout), want) {
 				t.Errorf("stdout does not list %s:\n%s", want, r.stdout)
+			}
+			b, _ := os.ReadFile(want)
+			if i := strings.Index(string(b), demoNotice); i < 0 || strings.Count(string(b), demoNotice) != 1 {
+				t.Errorf("%s does not say once that it is a demo", name)
 			}
 		}
 	})
