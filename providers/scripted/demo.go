@@ -28,16 +28,18 @@ type DemoOptions struct {
 // first converges, the second splits into the third, which converges below
 // the round limit or, at it, leaves the last one open for a forced verdict.
 // Each has the claims of the first two debaters' sides, the verdict a judge
-// forced on it and the side that verdict takes (0 or 1, -1 for neither).
+// forced on it with its reason, and the side that verdict takes (0 or 1, -1
+// for neither).
 var demoDivergences = []struct {
-	title, yes, no, verdict string
-	favors                  int
+	title, yes, no, verdict, reason string
+	favors                          int
 }{
 	{
 		"Is the change worth its cost at the team's current size?",
 		"Yes: the incidents of last quarter cost more than the first step does.",
 		"Not yet: counted with the learning curve, the first step costs twice as much.",
 		"Make the change: even at the larger estimate it costs less than last quarter's incidents.",
+		"Both sides accept the two-week estimate, and three engineer-weeks of incidents a quarter cost more.",
 		0,
 	},
 	{
@@ -45,6 +47,7 @@ var demoDivergences = []struct {
 		"A flag and a load test at twice the peak, run before the flag moves.",
 		"A runbook reviewed by on-call first; the load test checks the code, not the people.",
 		"Both are preconditions: the reviewed runbook before the first step, the load test before the flag passes 10%.",
+		"The runbook protects the people on call, the load test the code; neither replaces the other.",
 		-1,
 	},
 	{
@@ -52,6 +55,7 @@ var demoDivergences = []struct {
 		"p99 latency on the checkout path, under 200 ms for a week at 10% of traffic.",
 		"The error rate, below 0.1% with no new alert of severity two or higher.",
 		"Both numbers decide, checked by the on-call lead on the dashboard.",
+		"Latency catches the slow path and the error rate the broken one; either alone misses a failure customers see.",
 		-1,
 	},
 	{
@@ -59,6 +63,7 @@ var demoDivergences = []struct {
 		"One week at 10% of traffic is enough.",
 		"Two weeks, one release cycle, or silent failures go unseen.",
 		"Two weeks, one release cycle: the flag stays at 10% until both numbers have held that long.",
+		"A release cycle is the shortest window in which a silent failure shows; a week at 10% of traffic can miss it.",
 		1,
 	},
 }
@@ -284,7 +289,7 @@ func demoVerdict(id string, i int, ids []string) map[string]string {
 		"divergenceId":   id,
 		"favors":         favors,
 		"recommendation": d.verdict,
-		"reasoning":      "It keeps the benefit of moving now and bounds the risk both sides named.",
+		"reasoning":      d.reason,
 	}
 }
 
@@ -431,7 +436,7 @@ func demoSynthesis(prompt string) string {
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "**%s** Yes, in small steps: the first step ships this month behind a flag.", title)
+	fmt.Fprintf(&b, "**%s** Decision: make the change in small steps; the first one ships this month behind a flag.", title)
 	var points, verdicts []string
 	for _, it := range demoItems(demoSection(prompt, "Agreed points", "合意要点")) {
 		points = append(points, strings.ToLower(it[0][:1])+it[0][1:])
