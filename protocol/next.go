@@ -161,6 +161,6 @@ func ArgumentNotInDebate(argumentID string, d Debate, newest Argument, role Role
 	if newest.ID == "" {
 		return e.WithSuggestion("pass no argument_id to get the newest argument of this debate")
 	}
-	return e.WithSuggestion(fmt.Sprintf("the newest argument of this debate is %s (`debate get-context --debate-id %s` lists them all); %s",
-		Describe(newest), d.ID, NextStep(d, newest, role)))
+	return e.WithSuggestion(fmt.Sprintf("`debate get-context --debate-id %s` lists this debate's arguments; the newest is the one to use: %s",
+		d.ID, NextStep(d, newest, role)))
 }

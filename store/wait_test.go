@@ -218,8 +218,9 @@ func testWaitForeignArgumentSuggests(t *testing.T, db string) {
 			pe := wantCode(t, err, protocol.CodeInvalidInput)
 			n := newest[tt.debate]
 			for _, want := range []string{
-				"the newest argument of this debate is " + protocol.Describe(n),
-				"`debate get-context --debate-id " + tt.debate + "` lists them all",
+				"`debate get-context --debate-id " + tt.debate + "` lists this debate's arguments",
+				"the newest is the one to use: ",
+				protocol.Describe(n),
 				tt.want,
 			} {
 				if !strings.Contains(pe.Suggestion, want) {
