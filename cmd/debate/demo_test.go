@@ -115,7 +115,7 @@ func TestRunDemoReadsRight(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "demo")
-	r := invoke(t, nil, "run", "--config", config, "--demo", "--output", out, "--format", "markdown")
+	r := invoke(t, nil, "run", "--config", config, "--demo", "--output", out, "--format", "markdown,html")
 	if r.code != exitOK {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
@@ -138,20 +138,23 @@ func TestRunDemoReadsRight(t *testing.T) {
 		}
 		syntheses[tp.Synthesis] = tp.ID
 	}
-	nodeID := regexp.MustCompile(`\bd\d+(\.\d+)*\b`)
+	// A node id, not a colour such as #d29922.
+	nodeID := regexp.MustCompile(`(?:^|[^#\w])(d\d+(?:\.\d+)*)\b`)
 	path := regexp.MustCompile(`[\w.-]+(/[\w.-]+)+\.md\b`)
 	reports, _ := filepath.Glob(filepath.Join(out, "*.md"))
-	if len(reports) != len(run.Topics)+1 {
-		t.Fatalf("reports %q, want one per topic and summary.md", reports)
+	pages, _ := filepath.Glob(filepath.Join(out, "*.html"))
+	reports = append(reports, pages...)
+	if len(reports) != 2*(len(run.Topics)+1) {
+		t.Fatalf("reports %q, want a Markdown file and a page per topic and for the summary", reports)
 	}
 	for _, f := range reports {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, id := range nodeID.FindAllString(string(b), -1) {
-			if !nodes[id] {
-				t.Errorf("%s names node %s, which the run does not have", filepath.Base(f), id)
+		for _, m := range nodeID.FindAllStringSubmatch(string(b), -1) {
+			if !nodes[m[1]] {
+				t.Errorf("%s names node %s, which the run does not have", filepath.Base(f), m[1])
 			}
 		}
 		for _, p := range path.FindAllString(string(b), -1) {
