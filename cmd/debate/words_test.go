@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -42,11 +43,13 @@ func foreignWord(s string) string {
 // non-test Go files (help, guides' and reports' words, refusals and their
 // suggestions, error messages) and each file a //go:embed directive takes in
 // (guide templates, prompt templates, the web page's HTML, CSS and
-// JavaScript), and finds no word from outside the product in any.
+// JavaScript); and the documents a user reads beside it (the README, the
+// run.json schema, the example configs and their files). It finds no word
+// from outside the product in any.
 func TestNoForeignWords(t *testing.T) {
 	t.Parallel()
 	root := filepath.Join("..", "..")
-	var embedded []string
+	var embedded, docs []string
 	literals := 0
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -58,7 +61,15 @@ func TestNoForeignWords(t *testing.T) {
 			}
 			return nil
 		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+		switch filepath.Ext(path) {
+		case ".md", ".jsonc":
+			docs = append(docs, path)
+			return nil
+		case ".go":
+			if strings.HasSuffix(path, "_test.go") {
+				return nil
+			}
+		default:
 			return nil
 		}
 		fset := token.NewFileSet()
@@ -97,7 +108,7 @@ func TestNoForeignWords(t *testing.T) {
 		t.Fatalf("read %d string literals and %d embedded paths: the walk missed the module", literals, len(embedded))
 	}
 	files := 0
-	for _, dir := range embedded {
+	for _, dir := range append(embedded, docs...) {
 		err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
 				return err
@@ -118,8 +129,8 @@ func TestNoForeignWords(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if files < 20 {
-		t.Errorf("read only %d embedded files in %q", files, embedded)
+	if files < 20 || !slices.Contains(docs, filepath.Join(root, "README.md")) {
+		t.Errorf("read only %d embedded files and documents in %q and %q", files, embedded, docs)
 	}
 }
 
