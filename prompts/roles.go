@@ -152,7 +152,8 @@ func NewRoles(language, overrideDir string) (*Roles, error) {
 	return &Roles{set: s}, nil
 }
 
-// checkCommon checks that the shared helper file defines only helpers.
+// checkCommon checks that the shared file defines only templates whose
+// names start with "_".
 func checkCommon(text string) error {
 	t, err := parseText(roleCommon+ext, text)
 	if err != nil {
@@ -163,7 +164,7 @@ func checkCommon(text string) error {
 	}
 	for _, tt := range t.Templates() {
 		if n := tt.Name(); n != t.Name() && !strings.HasPrefix(n, "_") {
-			return fmt.Errorf("%s: defines %q; this file may define only helpers whose names start with \"_\"", roleCommon+ext, n)
+			return fmt.Errorf("%s: defines %q; this file may define only templates whose names start with \"_\"", roleCommon+ext, n)
 		}
 	}
 	return nil

@@ -188,7 +188,7 @@ func TestRolesOverride(t *testing.T) {
 
 	bad := []struct{ file, text, want string }{
 		{"protocol_proposer.tmpl", `{{define "user"}}{{.Nope}}{{end}}`, "Nope"},
-		{"protocol_common.tmpl", `{{define "user"}}x{{end}}`, "only helpers"},
+		{"protocol_common.tmpl", `{{define "user"}}x{{end}}`, "only templates"},
 		{"protocol_repair.tmpl", `{{define "system"}}x{{end}}{{define "user"}}x{{end}}`, "takes only \"user\""},
 	}
 	for _, b := range bad {

@@ -174,7 +174,7 @@ func parseStep(name, text string) (*template.Template, error) {
 	}
 	for _, tt := range t.Templates() {
 		if n := tt.Name(); n != t.Name() && n != "system" && n != "user" && !strings.HasPrefix(n, "_") {
-			return nil, fmt.Errorf("%s: unknown template %q (define \"system\", \"user\", or helpers whose names start with \"_\")", name+ext, n)
+			return nil, fmt.Errorf("%s: unknown template %q (define \"system\", \"user\", or templates whose names start with \"_\")", name+ext, n)
 		}
 	}
 	return t, nil

@@ -151,3 +151,16 @@ func TargetNotInDebate(targetID, debateID string) *Error {
 	e.kind = kindTarget
 	return e
 }
+
+// ArgumentNotInDebate refuses a wait after argumentID, which is not an
+// argument of debate d (INVALID_INPUT). Its suggestion names d's newest
+// argument, where get-context lists them all, and what role should do
+// next.
+func ArgumentNotInDebate(argumentID string, d Debate, newest Argument, role Role) *Error {
+	e := Errorf(CodeInvalidInput, "argument_id %s does not belong to debate %s", argumentID, d.ID)
+	if newest.ID == "" {
+		return e.WithSuggestion("pass no argument_id to get the newest argument of this debate")
+	}
+	return e.WithSuggestion(fmt.Sprintf("`debate get-context --debate-id %s` lists this debate's arguments; the newest is the one to use: %s",
+		d.ID, NextStep(d, newest, role)))
+}

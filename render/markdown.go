@@ -270,6 +270,10 @@ func fenced(info, body string) string {
 	return fmt.Sprintf("%s%s\n%s\n%s\n", f, info, strings.TrimRight(body, "\n"), f)
 }
 
+// Thousands formats a count as the reports print it, with commas between
+// groups of three digits: 41,230.
+func Thousands(n int) string { return groupDigits(n) }
+
 // groupDigits formats n with commas between groups of three digits.
 func groupDigits(n int) string {
 	s := fmt.Sprint(n)

@@ -85,6 +85,11 @@ func motionDoc(run *tree.Run, m *tree.Motion) argDoc {
 		}
 	}
 	doc.head += h.String()
+	if run != nil && run.Demo {
+		// Under the title, as a topic report says it.
+		title, rest, _ := strings.Cut(doc.head, "\n\n")
+		doc.head = title + "\n\n> **" + w.demo + "**\n\n" + rest
+	}
 	return doc
 }
 

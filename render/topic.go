@@ -471,12 +471,14 @@ func (r *report) judgment(n *tree.Node) {
 	if len(j.Divergences) > 0 {
 		r.printf("**"+w.divergencesFmt+"%s**\n\n", len(j.Divergences), w.colon)
 		for i, d := range j.Divergences {
-			id := d.ID
+			// A divergence names its child node; one decided here by a
+			// forced verdict has none, and its title alone names it.
+			title := inlineText(d.Title)
 			if i < len(n.Children) {
-				id = n.Children[i].ID
+				title = inlineText(n.Children[i].ID) + w.colonSep + title
 			}
 			involved := r.sideIDs(d.Sides)
-			r.printf("%d. **%s%s%s** — %s", i+1, inlineText(id), w.colonSep, inlineText(d.Title), r.names(involved, " vs "))
+			r.printf("%d. **%s** — %s", i+1, title, r.names(involved, " vs "))
 			if len(d.Uninvolved) > 0 {
 				r.printf(" (%s%s%s)", w.uninvolved, w.colonSep, r.names(d.Uninvolved, w.listSep))
 			}
@@ -493,7 +495,7 @@ func (r *report) judgment(n *tree.Node) {
 			title := v.DivergenceID
 			for _, d := range j.Divergences {
 				if d.ID == v.DivergenceID {
-					title = v.DivergenceID + w.colonSep + d.Title
+					title = d.Title
 				}
 			}
 			r.printf("%d. **%s**\n", i+1, inlineText(title))

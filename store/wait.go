@@ -16,8 +16,8 @@ import (
 // poll interval. A timeout of 0 answers at once. On a CLOSED debate it answers
 // DebateClosed at once. An afterArgumentID that is not an argument of the
 // debate is INVALID_INPUT (as seed 003 specifies); a missing debate
-// DEBATE_NOT_FOUND. Cancelling ctx
-// returns ctx's error.
+// DEBATE_NOT_FOUND; the INVALID_INPUT suggests what role should do next
+// from the debate's newest argument. Cancelling ctx returns ctx's error.
 func (s *Store) Wait(ctx context.Context, debateID string, role protocol.Role, afterArgumentID string, timeout time.Duration) (protocol.WaitResult, error) {
 	if !role.Valid() {
 		_, err := protocol.ParseRole(string(role))
@@ -34,11 +34,11 @@ func (s *Store) Wait(ctx context.Context, debateID string, role protocol.Role, a
 		}
 		afterSeq = seq
 		if !found || argDebate != debateID {
-			if _, _, err := s.db.newest(ctx, debateID); err != nil {
+			d, newest, err := s.db.newest(ctx, debateID)
+			if err != nil {
 				return protocol.WaitResult{}, err
 			}
-			return protocol.WaitResult{}, protocol.Errorf(protocol.CodeInvalidInput, "argument_id %s does not belong to debate %s", afterArgumentID, debateID).
-				WithSuggestion("pass the id of the last argument you saw in this debate, or none to get the newest")
+			return protocol.WaitResult{}, protocol.ArgumentNotInDebate(afterArgumentID, d, newest, role)
 		}
 	}
 

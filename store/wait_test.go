@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -150,6 +151,87 @@ func testWaitErrors(t *testing.T, db string) {
 		t.Fatal(err)
 	}
 	wantCode(t, <-done, protocol.CodeDebateNotFound)
+}
+
+// TestWaitForeignArgumentSuggests: a wait after an argument of another
+// debate is refused with what that role should do next in this debate, in
+// each of its states: the newest argument by number and id, that get-context
+// lists them all, and the command (answer it, wait after it, rule, or read).
+func TestWaitForeignArgumentSuggests(t *testing.T) {
+	t.Parallel()
+	forBackends(t, testWaitForeignArgumentSuggests)
+}
+
+func testWaitForeignArgumentSuggests(t *testing.T, db string) {
+	ctx := context.Background()
+	s := openAt(t, db, Options{})
+	foreign := mustCreate(t, s, "elsewhere")
+	newest := map[string]protocol.Argument{}
+	newest["opponent-turn"] = mustCreate(t, s, "opponent-turn")
+	motion := mustCreate(t, s, "proposer-turn")
+	newest["proposer-turn"] = claim(t, s, "proposer-turn", protocol.Opponent, motion.ID, "p1")
+	motion = mustCreate(t, s, "arbitrator-turn")
+	c := claim(t, s, "arbitrator-turn", protocol.Opponent, motion.ID, "a1")
+	appeal, err := s.Submit(ctx, protocol.Write{DebateID: "arbitrator-turn", Type: protocol.Appeal, Role: protocol.Proposer,
+		TargetID: c.ID, Content: "Question: which option?", ClientRequestID: "a2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	newest["arbitrator-turn"] = appeal.Argument
+	mustCreate(t, s, "closed")
+	if _, err := s.Submit(ctx, protocol.Write{DebateID: "closed", Type: protocol.Intervention, Role: protocol.Arbitrator}); err != nil {
+		t.Fatal(err)
+	}
+	closing, err := s.Submit(ctx, protocol.Write{DebateID: "closed", Type: protocol.Ruling, Role: protocol.Arbitrator, Content: "stop", Close: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	newest["closed"] = closing.Argument
+
+	submit := func(debate string, role protocol.Role) string {
+		return "debate submit --debate-id " + debate + " --role " + string(role) + " --target-id " + newest[debate].ID
+	}
+	wait := func(debate string, role protocol.Role) string {
+		return "debate wait --debate-id " + debate + " --role " + string(role) + " --argument-id " + newest[debate].ID
+	}
+	tests := []struct {
+		debate string
+		role   protocol.Role
+		want   string // the command the suggestion must name
+	}{
+		{"opponent-turn", protocol.Opponent, submit("opponent-turn", protocol.Opponent)},
+		{"opponent-turn", protocol.Proposer, wait("opponent-turn", protocol.Proposer)},
+		{"opponent-turn", protocol.Arbitrator, wait("opponent-turn", protocol.Arbitrator)},
+		{"proposer-turn", protocol.Proposer, submit("proposer-turn", protocol.Proposer)},
+		{"proposer-turn", protocol.Opponent, wait("proposer-turn", protocol.Opponent)},
+		{"proposer-turn", protocol.Arbitrator, wait("proposer-turn", protocol.Arbitrator)},
+		{"arbitrator-turn", protocol.Arbitrator, "debate ruling --debate-id arbitrator-turn"},
+		{"arbitrator-turn", protocol.Proposer, wait("arbitrator-turn", protocol.Proposer)},
+		{"arbitrator-turn", protocol.Opponent, wait("arbitrator-turn", protocol.Opponent)},
+		{"closed", protocol.Proposer, "read #3"},
+		{"closed", protocol.Opponent, "read #3"},
+		{"closed", protocol.Arbitrator, "read #3"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.debate+"/"+string(tt.role), func(t *testing.T) {
+			_, err := s.Wait(ctx, tt.debate, tt.role, foreign.ID, 0)
+			pe := wantCode(t, err, protocol.CodeInvalidInput)
+			n := newest[tt.debate]
+			for _, want := range []string{
+				"`debate get-context --debate-id " + tt.debate + "` lists this debate's arguments",
+				"the newest is the one to use: ",
+				protocol.Describe(n),
+				tt.want,
+			} {
+				if !strings.Contains(pe.Suggestion, want) {
+					t.Errorf("suggestion %q lacks %q", pe.Suggestion, want)
+				}
+			}
+			if strings.Contains(pe.Suggestion, foreign.ID) {
+				t.Errorf("suggestion %q names the other debate's argument", pe.Suggestion)
+			}
+		})
+	}
 }
 
 func TestWaitWakes(t *testing.T) {

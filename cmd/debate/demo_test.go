@@ -3,13 +3,18 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/output"
 	"github.com/debatehq/debate/tree"
 )
+
+// demoNotice opens what every report of a demo run says at its top.
+const demoNotice = "Demo: every answer here was written by the built-in scripted model"
 
 // TestRunDemo plays the example configs against the built-in scripted model
 // with no environment at all: the run ends well, its trees split, converge
@@ -64,8 +69,7 @@ func TestRunDemo(t *testing.T) {
 				if strings.HasSuffix(f, ".html") {
 					_, head, _ = strings.Cut(head, "<main>")
 				}
-				const demo = "Demo: every answer here was written by the built-in scripted model"
-				if i := strings.Index(head, demo); i < 0 || i > 400 || strings.Count(head, demo) != 1 {
+				if i := strings.Index(head, demoNotice); i < 0 || i > 400 || strings.Count(head, demoNotice) != 1 {
 					t.Errorf("%s does not say once, at the top, that it is a demo", f)
 				}
 			}
@@ -88,9 +92,81 @@ func TestRunDemo(t *testing.T) {
 			if !slices.Contains(strings.Fields(r.stdout), want) {
 				t.Errorf("stdout does not list %s:\n%s", want, r.stdout)
 			}
+			b, _ := os.ReadFile(want)
+			if i := strings.Index(string(b), demoNotice); i < 0 || strings.Count(string(b), demoNotice) != 1 {
+				t.Errorf("%s does not say once that it is a demo", name)
+			}
 		}
 	})
 	if r := invoke(t, nil, "run", "--config", tests[0].config, "--demo", "--dry-run"); r.code != exitUsage {
 		t.Errorf("--demo with --dry-run: exit %d, want %d", r.code, exitUsage)
+	}
+}
+
+// TestRunDemoReadsRight reads what a demo run of the full example writes as a
+// person would: the reports name only the shared-context files the config
+// gives and node ids the run has, every debater at a node says something of
+// its own, and each topic gets a synthesis of its own.
+func TestRunDemoReadsRight(t *testing.T) {
+	t.Parallel()
+	const config = "../../configs/examples/full.jsonc"
+	cfg, err := configs.Load(config, configs.Options{DryRun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "demo")
+	r := invoke(t, nil, "run", "--config", config, "--demo", "--output", out, "--format", "markdown,html")
+	if r.code != exitOK {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	run := readRun(t, filepath.Join(out, "run.json"))
+	nodes := map[string]bool{}
+	syntheses := map[string]string{}
+	for _, tp := range run.Topics {
+		tp.Root.Walk(func(n *tree.Node) {
+			nodes[n.ID] = true
+			said := map[string]string{}
+			for id, text := range n.Positions {
+				if other, dup := said[text]; dup {
+					t.Errorf("%s %s: %s and %s hold the same position", tp.ID, n.ID, other, id)
+				}
+				said[text] = id
+			}
+		})
+		if other, dup := syntheses[tp.Synthesis]; dup || tp.Synthesis == "" {
+			t.Errorf("topic %s: synthesis %q is empty or the same as %s's", tp.ID, tp.Synthesis, other)
+		}
+		syntheses[tp.Synthesis] = tp.ID
+	}
+	// A node id, not a colour such as #d29922.
+	nodeID := regexp.MustCompile(`(?:^|[^#\w])(d\d+(?:\.\d+)*)\b`)
+	path := regexp.MustCompile(`[\w.-]+(/[\w.-]+)+\.md\b`)
+	reports, _ := filepath.Glob(filepath.Join(out, "*.md"))
+	pages, _ := filepath.Glob(filepath.Join(out, "*.html"))
+	reports = append(reports, pages...)
+	if len(reports) != 2*(len(run.Topics)+1) {
+		t.Fatalf("reports %q, want a Markdown file and a page per topic and for the summary", reports)
+	}
+	for _, f := range reports {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range nodeID.FindAllStringSubmatch(string(b), -1) {
+			if !nodes[m[1]] {
+				t.Errorf("%s names node %s, which the run does not have", filepath.Base(f), m[1])
+			}
+		}
+		for _, p := range path.FindAllString(string(b), -1) {
+			if !slices.Contains(cfg.SharedContext.Files, p) {
+				t.Errorf("%s names the file %s; the config's files are %q", filepath.Base(f), p, cfg.SharedContext.Files)
+			}
+		}
+	}
+	summary, _ := os.ReadFile(filepath.Join(out, "summary.md"))
+	for _, p := range cfg.SharedContext.Files {
+		if !strings.Contains(string(summary), "### "+p+"\n") {
+			t.Errorf("summary.md proposes no edit to %s", p)
+		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/debatehq/debate/batch"
 	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/output"
+	"github.com/debatehq/debate/render"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -363,12 +364,13 @@ func (o *runOptions) finished(progress *output.Progress, log *slog.Logger, res *
 	progress.Say(b.String())
 }
 
-// quantity writes n and the word for it.
+// quantity writes n, with thousands separators as the reports print counts,
+// and the word for it.
 func quantity(n int, one, other string) string {
 	if n == 1 {
 		return "1 " + one
 	}
-	return fmt.Sprintf("%d %s", n, other)
+	return render.Thousands(n) + " " + other
 }
 
 // resumeCommand returns the command line that resumes this run.

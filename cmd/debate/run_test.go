@@ -345,3 +345,22 @@ func TestRunTopicList(t *testing.T) {
 		t.Errorf("unknown id in a list: exit %d\n%s", bad.code, bad.stderr)
 	}
 }
+
+func TestQuantity(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		n    int
+		want string
+	}{
+		{0, "0 tokens"},
+		{1, "1 token"},
+		{999, "999 tokens"},
+		{1000, "1,000 tokens"},
+		{41230, "41,230 tokens"},
+		{1234567, "1,234,567 tokens"},
+	} {
+		if got := quantity(tc.n, "token", "tokens"); got != tc.want {
+			t.Errorf("quantity(%d) = %q, want %q", tc.n, got, tc.want)
+		}
+	}
+}

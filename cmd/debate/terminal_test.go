@@ -16,6 +16,7 @@ import (
 	"github.com/debatehq/debate/internal/textwidth"
 	"github.com/debatehq/debate/internal/vtscreen"
 	"github.com/debatehq/debate/providers/providertest"
+	"github.com/debatehq/debate/render"
 )
 
 // TestRunOnTerminal runs "debate run" with stdout and stderr on one os.Pipe
@@ -112,6 +113,11 @@ func TestRunOnTerminal(t *testing.T) {
 			}
 			if len(files) < 7 {
 				t.Errorf("only %d files written: %q", len(files), files)
+			}
+			// The closing sentence counts as summary.md does: 41,230 tokens.
+			end := fmt.Sprintf("%s model calls, %s tokens.", render.Thousands(run.Usage.Calls), render.Thousands(run.Usage.Total()))
+			if run.Usage.Total() < 1000 || !strings.Contains(strings.Join(lines, " "), end) {
+				t.Errorf("the screen lacks the closing count %q", end)
 			}
 			for _, not := range []string{"attempt failed", "call failed", "falls back"} {
 				if strings.Contains(text, not) {

@@ -3,6 +3,7 @@ package scripted
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 )
@@ -24,12 +25,47 @@ type DemoOptions struct {
 }
 
 // The divergences of the demo: the root splits into the first two, the
-// first converges, the second splits into the third, which is forced at the
-// round limit or converges below it.
-var demoDivergences = []struct{ id, title string }{
-	{"d1", "Is the change worth its cost at the team's current size?"},
-	{"d2", "What has to be true before the switch, and who checks it?"},
-	{"d2.1", "Which measurement decides that the switch is safe?"},
+// first converges, the second splits into the third, which converges below
+// the round limit or, at it, leaves the last one open for a forced verdict.
+// Each has the claims of the first two debaters' sides, the verdict a judge
+// forced on it with its reason, and the side that verdict takes (0 or 1, -1
+// for neither).
+var demoDivergences = []struct {
+	title, yes, no, verdict, reason string
+	favors                          int
+}{
+	{
+		"Is the change worth its cost at the team's current size?",
+		"Yes: the incidents of last quarter cost more than the first step does.",
+		"Not yet: counted with the learning curve, the first step costs twice as much.",
+		"Make the change: even at the larger estimate it costs less than last quarter's incidents.",
+		"Both sides accept the two-week estimate, and three engineer-weeks of incidents a quarter cost more.",
+		0,
+	},
+	{
+		"What has to be true before the switch, and who checks it?",
+		"A flag and a load test at twice the peak, run before the flag moves.",
+		"A runbook reviewed by on-call first; the load test checks the code, not the people.",
+		"Both are preconditions: the reviewed runbook before the first step, the load test before the flag passes 10%.",
+		"The runbook protects the people on call, the load test the code; neither replaces the other.",
+		-1,
+	},
+	{
+		"Which measurement decides that the switch is safe?",
+		"p99 latency on the checkout path, under 200 ms for a week at 10% of traffic.",
+		"The error rate, below 0.1% with no new alert of severity two or higher.",
+		"Both numbers decide, checked by the on-call lead on the dashboard.",
+		"Latency catches the slow path and the error rate the broken one; either alone misses a failure customers see.",
+		-1,
+	},
+	{
+		"How long must the numbers hold before the switch is complete: one week or two?",
+		"One week at 10% of traffic is enough.",
+		"Two weeks, one release cycle, or silent failures go unseen.",
+		"Two weeks, one release cycle: the flag stays at 10% until both numbers have held that long.",
+		"A release cycle is the shortest window in which a silent failure shows; a week at 10% of traffic can miss it.",
+		1,
+	},
 }
 
 // demoPositions[node][voice] and demoRebuttals[node][voice] are the
@@ -51,8 +87,8 @@ var demoPositions = [][]string{
 			"If we cannot say *which number* tells us the new path is safe, we are not ready. Define it first — for example p99 latency under 200 ms and an error rate below 0.1% for a week — then move, in the steps the first position describes.",
 	},
 	{
-		"Yes. Two outages last quarter cost about three engineer-weeks of firefighting; the first step of the change costs one week. At five engineers we cannot afford to keep paying the incident tax.",
-		"The arithmetic leaves out the learning curve: every one of the five engineers has to relearn the deploy path. Counted honestly, the first step costs two weeks, not one — still less than the outages, I concede.",
+		"Yes. Two outages last quarter cost about three engineer-weeks of firefighting; the first step of the change costs one week. At our size we cannot afford to keep paying the incident tax.",
+		"The arithmetic leaves out the learning curve: every engineer on the team has to relearn the deploy path. Counted honestly, the first step costs two weeks, not one — still less than the outages, I concede.",
 		"The cost question settles itself once we write the numbers down: incidents in hours per month before and after. I expect the change to pay for itself within a year, but I want the table, not the hunch.",
 	},
 	{
@@ -125,22 +161,26 @@ func demoReply(c Call, opt DemoOptions) Reply {
 	case strings.Contains(system, `"divergences"`):
 		return Fenced(demoJudgment(c, opt, false))
 	case strings.Contains(system, "shared-context documents") || strings.Contains(system, "共享"):
-		return Text("## docs/decisions.md\n\n- Add under *Rollouts*: \"Every migration ships behind a flag; the flag passes 10% only after a load test at twice the peak.\"")
+		return Text(demoEdits(c.Last()))
 	case strings.Contains(system, "independent judge") || strings.Contains(system, "裁判"):
-		return Text("**Move now, in small steps.** Ship the first step this month behind a flag, with a written runbook and a load test before the flag passes 10%; keep the old path deployable for a release. The on-call lead decides from the dashboard (p99 under 200 ms for a week) when the switch is complete.")
+		return Text(demoSynthesis(c.Last()))
 	}
-	node, voice := demoNode(c), demoVoice(system, opt)
+	node, voice := demoNode(c), demoVoice(c, opt)
 	if len(c.Messages) > 1 && isRebuttal(c) {
 		return Text(demoRebuttals[node][voice])
 	}
 	return Text(demoPositions[node][voice])
 }
 
+// demoNodes is the number of demoDivergences that become nodes; the last
+// is only ever decided by a forced verdict.
+const demoNodes = 3
+
 // demoNode returns the node a call is about: 0 for the root, i+1 for
 // demoDivergences[i]. A child's prompt recalls its parent's divergence, so
 // the deepest is looked for first.
 func demoNode(c Call) int {
-	for i := len(demoDivergences) - 1; i >= 0; i-- {
+	for i := demoNodes - 1; i >= 0; i-- {
 		if c.Contains(demoDivergences[i].title) {
 			return i + 1
 		}
@@ -149,27 +189,25 @@ func demoNode(c Call) int {
 }
 
 // demoVoice returns the voice of the debater a call is for: its place in
-// opt.Debaters, modulo the voices. Every debater prompt names its own label
-// (the id unless the config gives one) before any other debater's, so the
-// label found first in the system prompt is the caller's; a blind prompt
-// names its alias instead, whose number gives the voice.
-func demoVoice(system string, opt DemoOptions) int {
-	voice, at := 0, -1
-	for i, id := range opt.Debaters {
-		label := id
-		if i < len(opt.Labels) && opt.Labels[i] != "" {
-			label = opt.Labels[i]
-		}
-		if j := strings.Index(system, label); j >= 0 && (at < 0 || j < at) {
-			voice, at = i, j
-		}
-		for _, alias := range []string{fmt.Sprintf("Debater %d", i+1), fmt.Sprintf("辩手 %d", i+1)} {
-			if j := strings.Index(system, alias); j >= 0 && (at < 0 || j < at) {
-				voice, at = i, j
+// opt.Debaters, modulo the voices. Every debater prompt ends by telling the
+// debater who it is ("You are Party A.", "你是Party A。"), with its label or,
+// when the prompt is blind, its alias, whose number gives the place.
+func demoVoice(c Call, opt DemoOptions) int {
+	for i := len(c.Messages) - 1; i >= 0; i-- {
+		text := c.Messages[i].Content
+		for j, id := range opt.Debaters {
+			label := id
+			if j < len(opt.Labels) && opt.Labels[j] != "" {
+				label = opt.Labels[j]
+			}
+			for _, name := range []string{label, fmt.Sprintf("Debater %d", j+1), fmt.Sprintf("辩手 %d", j+1)} {
+				if strings.Contains(text, "You are "+name+".") || strings.Contains(text, "你是"+name+"。") {
+					return j % len(demoPositions[0])
+				}
 			}
 		}
 	}
-	return voice % len(demoPositions[0])
+	return 0
 }
 
 // isRebuttal tells a rebuttal request from a position request: it shows the
@@ -191,81 +229,73 @@ func shownIDs(c Call, debaters []string) []string {
 	return out
 }
 
-// demoJudgment answers the judge for the node the prompt is about.
+// demoJudgment answers the judge for the node the prompt is about. Its
+// divergences are numbered d1, d2, … as the prompt asks.
 func demoJudgment(c Call, opt DemoOptions, forced bool) map[string]any {
 	ids := shownIDs(c, opt.Debaters)
-	sides := func(a, b string) map[string]string {
-		m := map[string]string{}
-		if len(ids) > 0 {
-			m[ids[0]] = a
-		}
-		if len(ids) > 1 {
-			m[ids[1]] = b
-		}
-		return m
-	}
 	uninvolved := []string{}
 	if len(ids) > 2 {
 		uninvolved = ids[2:]
 	}
-	divergence := func(i int) map[string]any {
-		return map[string]any{
-			"id": demoDivergences[i].id, "title": demoDivergences[i].title,
-			"sides":      sides("Yes: ship the first step this month behind a flag.", "Not yet: the runbook and a load test come first."),
-			"uninvolved": uninvolved,
-		}
-	}
+	var open []int // indexes into demoDivergences
 	consensus := []map[string]string{
 		{"point": "Measure before and after the change", "detail": "p99 latency and error rate, on the existing dashboard."},
-		{"point": "Keep a way back for one release", "detail": "The old path stays deployable until the new one has run a week."},
+		{"point": "Keep a way back for one release", "detail": "The old path stays deployable until the switch is complete."},
 	}
-	var divs []map[string]any
 	switch demoNode(c) {
 	case 3:
-		consensus = []map[string]string{{"point": "p99 under 200 ms for a week decides", "detail": "Checked by the on-call lead on the dashboard."}}
+		consensus = []map[string]string{{"point": "Both numbers decide, on the dashboard", "detail": "p99 under 200 ms and errors below 0.1%, checked by the on-call lead."}}
 		if forced {
-			divs = []map[string]any{divergence(2)}
+			open = []int{3}
 		}
 	case 2:
 		consensus = []map[string]string{{"point": "A written runbook before the first step", "detail": "Reviewed by on-call."}}
-		divs = []map[string]any{divergence(2)}
+		open = []int{2}
 	case 1:
-		consensus = []map[string]string{{"point": "The change pays for itself within a year", "detail": "Counting the two outages of last quarter."}}
+		consensus = []map[string]string{{"point": "The change pays for itself within a year", "detail": "Counting the incidents of last quarter."}}
 	default:
-		divs = []map[string]any{divergence(0), divergence(1)}
+		open = []int{0, 1}
 	}
-	if divs == nil {
-		divs = []map[string]any{}
+	divs, verdicts := []map[string]any{}, []map[string]string{}
+	for k, i := range open {
+		id := fmt.Sprintf("d%d", k+1)
+		d := demoDivergences[i]
+		sides := map[string]string{}
+		for n, claim := range []string{d.yes, d.no} {
+			if n < len(ids) {
+				sides[ids[n]] = claim
+			}
+		}
+		divs = append(divs, map[string]any{"id": id, "title": d.title, "sides": sides, "uninvolved": uninvolved})
+		verdicts = append(verdicts, demoVerdict(id, i, ids))
 	}
 	out := map[string]any{"consensus": consensus, "divergences": divs}
 	if forced {
-		verdicts := []map[string]string{}
-		for _, d := range divs {
-			verdicts = append(verdicts, demoVerdict(d["id"].(string), ids))
-		}
 		out["forcedVerdicts"] = verdicts
 	}
 	return out
 }
 
-// demoVerdict is the demo judge's verdict on the divergence id, favouring
-// the first of the party ids shown.
-func demoVerdict(id string, ids []string) map[string]string {
+// demoVerdict is the demo judge's verdict, under the divergence id, on
+// demoDivergences[i], naming the party whose side it takes among the ids
+// shown.
+func demoVerdict(id string, i int, ids []string) map[string]string {
+	d := demoDivergences[i]
 	favors := "none"
-	if len(ids) > 0 {
-		favors = ids[0]
+	if d.favors >= 0 && d.favors < len(ids) {
+		favors = ids[d.favors]
 	}
 	return map[string]string{
 		"divergenceId":   id,
 		"favors":         favors,
-		"recommendation": "Ship the first step behind a flag now; raise the flag past 10% only after the load test passes.",
-		"reasoning":      "It keeps the benefit of moving now and bounds the risk both sides named.",
+		"recommendation": d.verdict,
+		"reasoning":      d.reason,
 	}
 }
 
 // demoQuestion finds the divergences a panel judge is asked to decide, in
 // either prompt language: "### `id`: title".
-var demoQuestion = regexp.MustCompile("(?m)^### `([^`]+)`: ")
+var demoQuestion = regexp.MustCompile("(?m)^### `([^`]+)`: (.*)$")
 
 // demoPanelVerdicts answers a panel judge with a verdict on each divergence
 // it is asked to decide.
@@ -273,7 +303,13 @@ func demoPanelVerdicts(c Call, opt DemoOptions) map[string]any {
 	ids := shownIDs(c, opt.Debaters)
 	verdicts := []map[string]string{}
 	for _, m := range demoQuestion.FindAllStringSubmatch(c.Last(), -1) {
-		verdicts = append(verdicts, demoVerdict(m[1], ids))
+		i := len(demoDivergences) - 1
+		for k, d := range demoDivergences {
+			if strings.TrimSpace(m[2]) == d.title {
+				i = k
+			}
+		}
+		verdicts = append(verdicts, demoVerdict(m[1], i, ids))
 	}
 	return map[string]any{"forcedVerdicts": verdicts}
 }
@@ -308,4 +344,133 @@ func demoMotionReply(c Call, system string) (r Reply, ok bool) {
 		return Fenced(map[string]any{"close": true, "content": demoRuling}), true
 	}
 	return Reply{}, false
+}
+
+// demoSection returns the lines under the level-2 heading with one of the
+// given titles in a prompt's message, outside any fenced block: a prompt
+// quotes documents in fences, and their headings are not the prompt's.
+func demoSection(text string, titles ...string) []string {
+	var out []string
+	in, fence := false, ""
+	for _, line := range strings.Split(text, "\n") {
+		if fence != "" {
+			if strings.TrimSpace(line) == fence {
+				fence = ""
+			}
+			if in {
+				out = append(out, line)
+			}
+			continue
+		}
+		if t := strings.TrimLeft(line, " "); strings.HasPrefix(t, "```") {
+			fence = t[:len(t)-len(strings.TrimLeft(t, "`"))]
+		}
+		if h, ok := strings.CutPrefix(line, "## "); ok {
+			in = slices.Contains(titles, strings.TrimSpace(h))
+			continue
+		}
+		if in {
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// demoHeadings returns the level-3 headings among lines outside fences.
+func demoHeadings(lines []string) []string {
+	var out []string
+	fence := ""
+	for _, line := range lines {
+		t := strings.TrimSpace(line)
+		switch {
+		case fence != "":
+			if t == fence {
+				fence = ""
+			}
+		case strings.HasPrefix(t, "```"):
+			fence = t[:len(t)-len(strings.TrimLeft(t, "`"))]
+		case strings.HasPrefix(line, "### "):
+			out = append(out, strings.TrimSpace(line[4:]))
+		}
+	}
+	return out
+}
+
+// demoTopicID finds the id of a conclusion's heading: "Title (`id`)".
+var demoTopicID = regexp.MustCompile("\\(`([^`]+)`\\)$")
+
+// demoEdits proposes one edit to each shared-context document the prompt
+// quotes, naming the topics whose conclusions support it.
+func demoEdits(prompt string) string {
+	docs := demoHeadings(demoSection(prompt, "Shared-context documents", "共享上下文文档"))
+	if len(docs) == 0 {
+		return "No shared-context document was given, so none needs a change."
+	}
+	var topics []string
+	for _, h := range demoHeadings(demoSection(prompt, "Conclusions of the topics", "各议题结论")) {
+		if m := demoTopicID.FindStringSubmatch(h); m != nil {
+			topics = append(topics, "`"+m[1]+"`")
+		}
+	}
+	from := ""
+	if len(topics) > 0 {
+		from = " (from " + strings.Join(topics, ", ") + ")"
+	}
+	var b strings.Builder
+	for i, doc := range docs {
+		if i > 0 {
+			b.WriteString("\n\n")
+		}
+		fmt.Fprintf(&b, "## %s\n\n- Section *Rollouts*, new%s: \"Every change of this size ships behind a flag; the flag passes 10%% only after a load test at twice the peak and a runbook reviewed by on-call.\"", doc, from)
+	}
+	return b.String()
+}
+
+// demoSynthesis concludes the topic the prompt names from the agreed points
+// and verdicts it lists, so that each topic gets a conclusion of its own.
+func demoSynthesis(prompt string) string {
+	title := ""
+	for _, line := range demoSection(prompt, "Topic", "议题") {
+		if title = strings.TrimSpace(line); title != "" {
+			break
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "**%s** Decision: make the change in small steps; the first one ships this month behind a flag.", title)
+	var points, verdicts []string
+	for _, it := range demoItems(demoSection(prompt, "Agreed points", "合意要点")) {
+		points = append(points, strings.ToLower(it[0][:1])+it[0][1:])
+	}
+	for _, it := range demoItems(demoSection(prompt, "Forced verdicts", "裁决要点")) {
+		v := strings.TrimSuffix(strings.TrimSpace(it[1]), ".")
+		if v != "" {
+			verdicts = append(verdicts, strings.ToLower(v[:1])+v[1:])
+		}
+	}
+	if len(points) > 0 {
+		fmt.Fprintf(&b, " The debaters agreed on: %s.", strings.Join(points, "; "))
+	}
+	if len(verdicts) > 0 {
+		fmt.Fprintf(&b, " Where they did not agree, the judge decided: %s.", strings.Join(verdicts, "; "))
+	}
+	b.WriteString("\n\nRevisit the decision if the numbers on the dashboard do not hold at 10% of traffic.")
+	return b.String()
+}
+
+// demoItems returns the list items of a prompt written "- **lead**: rest",
+// each as its lead and its rest.
+func demoItems(lines []string) [][2]string {
+	var out [][2]string
+	for _, line := range lines {
+		rest, ok := strings.CutPrefix(line, "- **")
+		if !ok {
+			continue
+		}
+		lead, rest, ok := strings.Cut(rest, "**")
+		if !ok || lead == "" {
+			continue
+		}
+		out = append(out, [2]string{lead, strings.TrimPrefix(rest, ":")})
+	}
+	return out
 }

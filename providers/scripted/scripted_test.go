@@ -275,22 +275,22 @@ func TestDelayEndsWithClient(t *testing.T) {
 }
 
 // TestDemoAnswersDifferPerDebaterAndStep: in the demo every debater has a
-// voice of its own at every node and step, found from the label its prompt
-// names first (in either prompt language), and the same call always gets the
-// same answer.
+// voice of its own at every node and step, found from the line that tells
+// the debater who it is, at the end of its prompt (in either prompt
+// language), and the same call always gets the same answer.
 func TestDemoAnswersDifferPerDebaterAndStep(t *testing.T) {
 	opt := DemoOptions{Debaters: []string{"party-a", "party-b", "party-c"}, Labels: []string{"Party A", "", "Party C"}}
-	prompt := map[string]func(label string) string{
+	part := map[string]func(label string) string{
 		"en": func(label string) string {
-			return "You are an expert, taking part as " + label + " in a technical debate. The debaters are Party A, party-b, Party C."
+			return "\n\n## Your part\nYou are " + label + ". The debaters are Party A, party-b, Party C."
 		},
 		"zh": func(label string) string {
-			return "你是" + label + "。其他辩手：Party A、party-b、Party C。"
+			return "\n\n## 你的角色\n你是" + label + "。辩手有 Party A、party-b、Party C。"
 		},
 	}
 	nodes := []string{"the topic", demoDivergences[0].title, demoDivergences[1].title, demoDivergences[2].title}
 	seen := map[string]string{}
-	for lang, system := range prompt {
+	for lang, you := range part {
 		for ni, node := range nodes {
 			for _, step := range []string{"position", "rebuttal"} {
 				for i, label := range []string{"Party A", "party-b", "Party C"} {
@@ -298,7 +298,8 @@ func TestDemoAnswersDifferPerDebaterAndStep(t *testing.T) {
 					if step == "rebuttal" {
 						user = "Here are the other parties' positions on " + node + "."
 					}
-					c := Call{Seq: 7 * (i + 1), Model: "m", Messages: []Message{{Role: "system", Content: system(label)}, {Role: "user", Content: user}}}
+					system := "You are an expert, taking part as one of the debaters in a technical debate."
+					c := Call{Seq: 7 * (i + 1), Model: "m", Messages: []Message{{Role: "system", Content: system}, {Role: "user", Content: user + you(label)}}}
 					r := demoReply(c, opt)
 					if again := demoReply(Call{Seq: 1, Model: "m", Messages: c.Messages}, opt); again.Text != r.Text {
 						t.Errorf("%s %s %s: the answer depends on arrival order", lang, node, label)
