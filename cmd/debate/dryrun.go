@@ -11,6 +11,7 @@ import (
 	"github.com/debatehq/debate/internal/textwidth"
 	"github.com/debatehq/debate/orchestrator"
 	"github.com/debatehq/debate/prompts"
+	"github.com/debatehq/debate/render"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -167,10 +168,10 @@ func printCalls(tw io.Writer, cfg *configs.Config, pv *orchestrator.Preview, peo
 		fmt.Fprintln(tw, "  fallback\tnone configured: a participant that keeps failing is left out of its steps")
 	}
 	fmt.Fprintf(tw, "  concurrency\t%d calls in flight at most\n", cfg.Params.Concurrency)
-	fmt.Fprintf(tw, "  prompt size\t≈%d tokens for the %d round-1 position calls (≈4 characters a token)\n", pv.RoundOneTokens(), pv.RoundOneCalls())
-	fmt.Fprintf(tw, "  cacheable\t≈%d of them cache-eligible: a prefix an earlier call sent to the same model\n", min(pv.CacheEligibleTokens, pv.RoundOneTokens()))
+	fmt.Fprintf(tw, "  prompt size\t≈%s tokens for the %d round-1 position calls (≈4 characters a token)\n", render.Thousands(pv.RoundOneTokens()), pv.RoundOneCalls())
+	fmt.Fprintf(tw, "  cacheable\t≈%s of them cache-eligible: a prefix an earlier call sent to the same model\n", render.Thousands(min(pv.CacheEligibleTokens, pv.RoundOneTokens())))
 	if cfg.Budget.MaxTokens > 0 {
-		fmt.Fprintf(tw, "  budget\t%d tokens: past it no new child opens and open nodes get forced verdicts\n", cfg.Budget.MaxTokens)
+		fmt.Fprintf(tw, "  budget\t%s tokens: past it no new child opens and open nodes get forced verdicts\n", render.Thousands(cfg.Budget.MaxTokens))
 	}
 	fmt.Fprintf(tw, "  output\t%s (%s; run.json always)\n", cfg.Output.Dir, strings.Join(cfg.Output.Format, ", "))
 }
