@@ -12,7 +12,7 @@ import (
 // markdown is the one goldmark instance every page goes through: GFM, with
 // raw HTML shown as escaped text (rawAsText), links only to http(s), mailto
 // or the page itself, images turned into links and table alignment carried by
-// classes (sanitize), and a line break kept where the writer put one (hard
+// classes (sanitize), wide tables ready to stack on a phone (labelCells), and a line break kept where the writer put one (hard
 // wraps: "Question: …" and "Context: …" on lines of their own stay two
 // lines). It is safe for concurrent use.
 var markdown = goldmark.New(
@@ -22,7 +22,7 @@ var markdown = goldmark.New(
 	),
 	goldmark.WithParserOptions(
 		parser.WithAutoHeadingID(),
-		parser.WithASTTransformers(util.Prioritized(sanitize{}, 100)),
+		parser.WithASTTransformers(util.Prioritized(sanitize{}, 100), util.Prioritized(labelCells{}, 200)),
 	),
 	goldmark.WithRendererOptions(
 		renderer.WithNodeRenderers(util.Prioritized(rawAsText{}, 100)),
