@@ -306,8 +306,8 @@ body.summary td:nth-child(2) { min-width: 11rem; }
   main table.stack { border: 0; margin: 0.6rem 0; }
   main table.stack thead { display: none; }
   main table.stack tr { border: 1px solid var(--line); border-radius: 6px; margin: 0 0 0.6rem; padding: 0.3rem 0.6rem; }
-  main table.stack td { border: 0; padding: 0.1rem 0; text-align: left; white-space: normal; overflow-wrap: anywhere; }
+  main table.stack td { position: relative; border: 0; padding: 0.1rem 0 0.1rem calc(40% + 0.6rem); text-align: left; white-space: normal; overflow-wrap: anywhere; }
   main table.stack td:empty { display: none; }
-  main table.stack td::before { content: attr(data-label); display: inline-block; min-width: 40%; margin-right: 0.6rem; color: var(--muted); font-size: 0.85rem; }
+  main table.stack td::before { content: attr(data-label); position: absolute; left: 0; width: 40%; color: var(--muted); font-size: 0.85rem; }
 }
 `
