@@ -15,6 +15,12 @@ const argTimeLayout = "2006-01-02 15:04:05 UTC"
 // argSummaryRunes bounds the one-line summary of an argument in the tree.
 const argSummaryRunes = 100
 
+// argMaxIndent is the deepest level the argument tree indents to: a reply
+// deeper than that stays at this level, marked with the argument it
+// answers, so that a long chain of replies keeps its text readable on a
+// phone instead of becoming a staircase.
+const argMaxIndent = 4
+
 // Arguments renders a protocol debate as Markdown: a header with the debate's
 // id, type and state; the argument tree (each argument under its parent, with
 // seq, type, role, time and a one-line summary); every argument in full in seq
@@ -34,11 +40,18 @@ type argDoc struct {
 	timeline string       // the state timeline
 }
 
-// argSection is one argument in full; the first one also opens the section
-// of the arguments.
+// argSection is one argument in full: its heading's text and the Markdown
+// under it. The first one also opens the section of the arguments (open).
 type argSection struct {
-	a  protocol.Argument
-	md string
+	a       protocol.Argument
+	open    string
+	heading string
+	md      string
+}
+
+// markdown is the section as the Markdown report writes it.
+func (s argSection) markdown() string {
+	return s.open + "\n### " + s.heading + "\n\n" + s.md
 }
 
 func (doc argDoc) markdown() string {
@@ -46,7 +59,7 @@ func (doc argDoc) markdown() string {
 	b.WriteString(doc.head)
 	b.WriteString(doc.tree)
 	for _, s := range doc.args {
-		b.WriteString(s.md)
+		b.WriteString(s.markdown())
 	}
 	b.WriteString(doc.timeline)
 	return b.String()
@@ -109,7 +122,11 @@ func argumentsDoc(d protocol.Debate, args []protocol.Argument, w *words) argDoc 
 			continue
 		}
 		seen[it.a.ID] = true
-		fmt.Fprintf(&b, "%s- %s", strings.Repeat("  ", it.depth), argLabel(it.a))
+		fmt.Fprintf(&b, "%s- ", strings.Repeat("  ", min(it.depth, argMaxIndent)))
+		if it.depth > argMaxIndent {
+			fmt.Fprintf(&b, "↳ *"+w.replyTo+"* · ", seqOf[it.a.ParentID])
+		}
+		b.WriteString(argLabel(it.a))
 		if s := inlineText(shorten(it.a.Content, argSummaryRunes)); s != "" {
 			b.WriteString(" — " + s)
 		}
@@ -124,10 +141,10 @@ func argumentsDoc(d protocol.Debate, args []protocol.Argument, w *words) argDoc 
 
 	for i, a := range args {
 		b.Reset()
+		s := argSection{a: a, heading: fmt.Sprintf("#%d %s · %s", a.Seq, inlineText(string(a.Type)), inlineText(string(a.Role)))}
 		if i == 0 {
-			fmt.Fprintf(&b, "\n## %s\n", w.arguments)
+			s.open = fmt.Sprintf("\n## %s\n", w.arguments)
 		}
-		fmt.Fprintf(&b, "\n### #%d %s · %s\n\n", a.Seq, inlineText(string(a.Type)), inlineText(string(a.Role)))
 		meta := []string{argTime(a.CreatedAt)}
 		switch p, ok := seqOf[a.ParentID]; {
 		case a.ParentID == "":
@@ -143,7 +160,8 @@ func argumentsDoc(d protocol.Debate, args []protocol.Argument, w *words) argDoc 
 		} else {
 			b.WriteString("*" + w.noContent + "*\n")
 		}
-		doc.args = append(doc.args, argSection{a: a, md: b.String()})
+		s.md = b.String()
+		doc.args = append(doc.args, s)
 	}
 
 	b.Reset()

@@ -66,10 +66,29 @@ var argCases = []struct {
 		{protocol.Intervention, protocol.Arbitrator, 1, protocol.InterventionPending, ""},
 		{protocol.Ruling, protocol.Arbitrator, -1, protocol.AwaitingProposer, "Carry on.\r\nSetext heading\r\n==="},
 	}},
+	{"deep", "A long chain of replies", deepRows()},
 	{"motion_only", "", []argRow{
 		{protocol.Motion, protocol.Proposer, 0, protocol.AwaitingOpponent, strings.Repeat("A long motion sentence. ", 12)},
 	}},
 	{"empty", "No arguments given", nil},
+}
+
+// deepRows is a debate whose replies each answer the one before, deeper
+// than the tree indents, with an APPEAL written on lines of its own.
+func deepRows() []argRow {
+	rows := []argRow{{protocol.Motion, protocol.Proposer, 0, protocol.AwaitingOpponent, "Retry failed webhooks with exponential backoff, at most 8 attempts."}}
+	for i := 1; i < 9; i++ {
+		role, state := protocol.Opponent, protocol.AwaitingProposer
+		if i%2 == 0 {
+			role, state = protocol.Proposer, protocol.AwaitingOpponent
+		}
+		rows = append(rows, argRow{protocol.Claim, role, i, state, fmt.Sprintf("Point %d: the retry schedule needs jitter, or every receiver sees the same burst after an outage.", i)})
+	}
+	rows = append(rows,
+		argRow{protocol.Appeal, protocol.Proposer, 9, protocol.AwaitingArbitrator, "Question: jitter on every attempt, or only after the third?\nContext: plan v3 adds full jitter; CLAIM #9 asks for it from the first retry.\n\n- keep plan v3\n- jitter from the first retry"},
+		argRow{protocol.Ruling, protocol.Arbitrator, 10, protocol.Closed, "Jitter from the first retry."},
+	)
+	return rows
 }
 
 func TestArgumentsGolden(t *testing.T) {
@@ -96,29 +115,42 @@ func TestArgumentsTreeShape(t *testing.T) {
 			if again := string(Arguments(d, reversed)); again != out {
 				t.Fatalf("output depends on input order:\n%s", golden.Diff(out, again))
 			}
+			// Each argument sits under its parent, one level deeper, down to
+			// argMaxIndent; deeper replies stay there and name their parent.
 			tree := section(out, "## Argument tree")
-			depth := map[int]int{}
+			depth, indent, marked := map[int]int{}, map[int]int{}, map[int]int{}
 			for _, line := range strings.Split(tree, "\n") {
-				var seq int
+				var seq, parent int
 				trimmed := strings.TrimLeft(line, " ")
-				if _, err := fmt.Sscanf(trimmed, "- **#%d", &seq); err != nil {
+				item := strings.TrimPrefix(trimmed, "- ")
+				if _, err := fmt.Sscanf(item, "↳ *reply to #%d* · ", &parent); err == nil {
+					_, item, _ = strings.Cut(item, "* · ")
+				}
+				if _, err := fmt.Sscanf(item, "**#%d", &seq); err != nil || !strings.HasPrefix(trimmed, "- ") {
 					continue
 				}
-				if _, dup := depth[seq]; dup {
+				if _, dup := indent[seq]; dup {
 					t.Errorf("#%d listed twice", seq)
 				}
-				depth[seq] = (len(line) - len(trimmed)) / 2
+				indent[seq], marked[seq] = (len(line)-len(trimmed))/2, parent
 			}
-			if len(depth) != len(args) {
-				t.Errorf("tree lists %d arguments, want %d:\n%s", len(depth), len(args), tree)
+			if len(indent) != len(args) {
+				t.Errorf("tree lists %d arguments, want %d:\n%s", len(indent), len(args), tree)
 			}
 			for i, r := range tt.rows {
-				want := 0
+				seq := i + 1
 				if r.parent > 0 {
-					want = depth[r.parent] + 1
+					depth[seq] = depth[r.parent] + 1
 				}
-				if depth[i+1] != want {
-					t.Errorf("#%d at depth %d, want %d", i+1, depth[i+1], want)
+				if want := min(depth[seq], argMaxIndent); indent[seq] != want {
+					t.Errorf("#%d indented %d levels, want %d", seq, indent[seq], want)
+				}
+				want := 0
+				if depth[seq] > argMaxIndent {
+					want = r.parent
+				}
+				if marked[seq] != want {
+					t.Errorf("#%d marked as a reply to #%d, want %d (0: no mark)", seq, marked[seq], want)
 				}
 			}
 			timeline := section(out, "## State timeline")

@@ -24,6 +24,8 @@ func TestFragmentDisarmsActiveContent(t *testing.T) {
 		{"allowed links", "[h](https://a.example) [m](mailto:x@a.example) [p](#here) x@b.example", []string{`<a href="https://a.example">h</a>`, `<a href="mailto:x@a.example">m</a>`, `<a href="#here">p</a>`, `<a href="mailto:x@b.example">x@b.example</a>`}, nil},
 		{"alignment", "| a | b |\n|--:|:-:|\n| 1 | 2 |", []string{`<td class="align-right">1</td>`, `<td class="align-center">2</td>`}, []string{"style="}},
 		{"image", "![cat](https://example.com/cat.png)", []string{`<a href="https://example.com/cat.png">cat</a>`}, []string{"<img"}},
+		{"line breaks kept", "Question: which key?\nContext: v2", []string{"<p>Question: which key?<br>\nContext: v2</p>"}, nil},
+		{"list under a line", "Options:\n- a\n- b", []string{"<p>Options:</p>\n<ul>\n<li>a</li>\n<li>b</li>\n</ul>"}, nil},
 		{"gfm", "| a |\n|---|\n| ~~b~~ |", []string{"<table>", "<del>b</del>"}, nil},
 	}
 	for _, tt := range tests {

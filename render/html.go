@@ -5,13 +5,16 @@ import (
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/util"
 )
 
 // markdown is the one goldmark instance every page goes through: GFM, with
 // raw HTML shown as escaped text (rawAsText), links only to http(s), mailto
 // or the page itself, images turned into links and table alignment carried by
-// classes (sanitize). It is safe for concurrent use.
+// classes (sanitize), wide tables ready to stack on a phone (labelCells), and a line break kept where the writer put one (hard
+// wraps: "Question: …" and "Context: …" on lines of their own stay two
+// lines). It is safe for concurrent use.
 var markdown = goldmark.New(
 	goldmark.WithExtensions(
 		extension.NewTable(extension.WithTableCellAlignMethod(extension.TableCellAlignNone)),
@@ -19,10 +22,11 @@ var markdown = goldmark.New(
 	),
 	goldmark.WithParserOptions(
 		parser.WithAutoHeadingID(),
-		parser.WithASTTransformers(util.Prioritized(sanitize{}, 100)),
+		parser.WithASTTransformers(util.Prioritized(sanitize{}, 100), util.Prioritized(labelCells{}, 200)),
 	),
 	goldmark.WithRendererOptions(
 		renderer.WithNodeRenderers(util.Prioritized(rawAsText{}, 100)),
+		html.WithHardWraps(),
 	),
 )
 

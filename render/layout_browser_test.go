@@ -2,20 +2,62 @@ package render
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 )
 
-// TestSummaryFitsWindow opens each summary page golden in headless Chromium
-// at 1,024 and 1,280 px: the page never scrolls sideways and the table's
-// last column (Cost) ends inside the window. It skips without Chromium or
-// with -short.
-func TestSummaryFitsWindow(t *testing.T) {
+// reportLayout is what the browser measures on a report page.
+type reportLayout struct {
+	Overflow  int      `json:"overflow"`  // how far the page scrolls sideways
+	Client    int      `json:"client"`    // the window's width
+	LastRight float64  `json:"lastRight"` // where the rightmost last table column ends
+	Tables    int      `json:"tables"`
+	Labels    []string `json:"labels"` // SVG labels that leave their box
+	SVGShown  bool     `json:"svgShown"`
+}
+
+// measure reads the page's layout: its sideways scroll, the right edge of
+// the last shown column of every table (the header's, or in stacked rows
+// every cell's), and every SVG label whose box (getBBox) leaves its rect.
+const measure = `(() => {
+	const d = document.documentElement;
+	let right = 0, tables = 0;
+	for (const t of document.querySelectorAll("main table")) {
+		tables++;
+		for (const c of t.querySelectorAll("tr > :last-child")) {
+			const r = c.getBoundingClientRect();
+			if (r.width > 0) right = Math.max(right, r.right);
+		}
+	}
+	const labels = [];
+	let shown = false;
+	for (const a of document.querySelectorAll("figure.tree svg a")) {
+		const rect = a.querySelector("rect");
+		if (!rect || rect.getBoundingClientRect().width === 0) continue;
+		shown = true;
+		const r = rect.getBBox();
+		for (const t of a.querySelectorAll("text")) {
+			const b = t.getBBox();
+			if (b.x < r.x + 2 || b.x + b.width > r.x + r.width - 2) labels.push(t.textContent + " (" + Math.round(b.width) + " of " + r.width + " px)");
+		}
+	}
+	return {overflow: d.scrollWidth - d.clientWidth, client: d.clientWidth, lastRight: right, tables: tables, labels: labels, svgShown: shown};
+})()`
+
+// TestReportsFitWindow opens the topic, motion and summary page goldens in
+// headless Chromium at 390 px (a phone), 1,024 and 1,280 px: no page scrolls
+// sideways, every table's last column ends inside the window, and every
+// SVG label shown stays inside its box. With $DEBATE_REPORT_SCREENSHOTS set
+// it saves screenshots of a topic, a motion and a summary page at 390 and
+// 1,280 px there: the first screen and the part that is hardest to fit. It skips without Chromium or with -short.
+func TestReportsFitWindow(t *testing.T) {
 	bin := os.Getenv("DEBATE_CHROMIUM")
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
 		if bin == "" {
@@ -28,16 +70,49 @@ func TestSummaryFitsWindow(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: skipping the browser test")
 	}
-	pages, err := filepath.Glob(filepath.Join("testdata", "report_*_summary.html"))
-	if err != nil || len(pages) == 0 {
-		t.Fatalf("no summary goldens: %v", err)
+	var pages []string
+	for _, pattern := range []string{"report_*.html", "page_*.html", "motion_*.html"} {
+		found, err := filepath.Glob(filepath.Join("testdata", pattern))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages = append(pages, found...)
 	}
-	for _, width := range []int{1024, 1280} {
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		actx, cancelAlloc := chromedp.NewExecAllocator(ctx,
-			chromedp.ExecPath(bin), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-			chromedp.Flag("disable-background-networking", true), chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(width, 900))
-		bctx, cancelBrowser := chromedp.NewContext(actx)
+	kinds := map[string]int{}
+	for _, p := range pages {
+		switch {
+		case strings.Contains(p, "summary"):
+			kinds["summary"]++
+		case strings.HasPrefix(filepath.Base(p), "motion_"):
+			kinds["motion"]++
+		default:
+			kinds["topic"]++
+		}
+	}
+	if kinds["summary"] == 0 || kinds["motion"] == 0 || kinds["topic"] == 0 {
+		t.Fatalf("want topic, motion and summary goldens, found %v", kinds)
+	}
+	// The pages to photograph, each with the part of it to take apart from
+	// the window's first screen.
+	shots := map[string][]string{
+		"report_forced_billing-db.html": {".overview", "details.node"},
+		"motion_deep.html":              {".argtree", "#arg-10", "main > table"},
+		"report_forced_summary.html":    {"main table"},
+	}
+	dir := os.Getenv("DEBATE_REPORT_SCREENSHOTS")
+
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	actx, cancelAlloc := chromedp.NewExecAllocator(ctx,
+		chromedp.ExecPath(bin), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.Flag("disable-background-networking", true), chromedp.UserDataDir(t.TempDir()))
+	defer cancelAlloc()
+	bctx, cancelBrowser := chromedp.NewContext(actx)
+	defer cancelBrowser()
+	for _, width := range []int64{390, 1024, 1280} {
+		if _, err := chromedp.Run(bctx, chromedp.EmulateViewport(width, 900)); err != nil {
+			t.Fatalf("viewport %d px: %v", width, err)
+		}
 		for _, page := range pages {
 			abs, err := filepath.Abs(page)
 			if err != nil {
@@ -46,24 +121,38 @@ func TestSummaryFitsWindow(t *testing.T) {
 			if _, err := chromedp.RunResponse(bctx, chromedp.Navigate("file://"+abs)); err != nil {
 				t.Fatalf("%s at %d px: %v", page, width, err)
 			}
-			type layout struct {
-				Overflow  int     `json:"overflow"`
-				CostRight float64 `json:"costRight"`
-				Client    int     `json:"client"`
-			}
-			got, err := chromedp.Run(bctx, chromedp.Evaluate[layout](`(() => {
-				const d = document.documentElement, th = document.querySelector("table th:last-child");
-				return {overflow: d.scrollWidth - d.clientWidth, costRight: th ? th.getBoundingClientRect().right : 0, client: d.clientWidth};
-			})()`))
+			got, err := chromedp.Run(bctx, chromedp.Evaluate[reportLayout](measure))
 			if err != nil {
 				t.Fatalf("%s at %d px: %v", page, width, err)
 			}
-			if got.Overflow > 0 || got.CostRight > float64(got.Client) {
-				t.Errorf("%s at %d px: scrolls sideways by %d px; last column ends at %.0f of %d px", page, width, got.Overflow, got.CostRight, got.Client)
+			if got.Overflow > 0 {
+				t.Errorf("%s at %d px: scrolls sideways by %d px", page, width, got.Overflow)
+			}
+			if got.Tables > 0 && got.LastRight > float64(got.Client) {
+				t.Errorf("%s at %d px: a table's last column ends at %.0f of %d px", page, width, got.LastRight, got.Client)
+			}
+			for _, l := range got.Labels {
+				t.Errorf("%s at %d px: SVG label leaves its box: %s", page, width, l)
+			}
+			if sels := shots[filepath.Base(page)]; dir != "" && sels != nil && width != 1024 {
+				name := fmt.Sprintf("%s-%d", strings.TrimSuffix(filepath.Base(page), ".html"), width)
+				png, err := chromedp.Run(bctx, chromedp.CaptureScreenshot())
+				if err != nil {
+					t.Fatalf("screenshot %s: %v", page, err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, name+"-top.png"), png, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				for i, sel := range sels {
+					png, err := chromedp.Run(bctx, chromedp.Screenshot(chromedp.CSS(sel)))
+					if err != nil {
+						t.Fatalf("screenshot %s of %s: %v", sel, page, err)
+					}
+					if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s-part%d.png", name, i+1)), png, 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
 			}
 		}
-		cancelBrowser()
-		cancelAlloc()
-		cancel()
 	}
 }

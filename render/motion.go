@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"html"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -20,6 +21,8 @@ func Motion(run *tree.Run, m *tree.Motion) []byte {
 }
 
 // MotionHTML returns the HTML page of a motion: Motion's report, with the
+// motion's status as a badge under its title and each argument in a section
+// coloured, like a topic page's nodes, by what it did to the debate, the
 // reasoning a model gave with an argument folded under that argument, as
 // TopicHTML folds it under an answer. Like HTML it is self-contained, runs
 // no script and loads nothing.
@@ -30,14 +33,46 @@ func MotionHTML(run *tree.Run, m *tree.Motion) ([]byte, error) {
 		reasoning[a.ID] = a.Reasoning
 	}
 	p := &page{r: &report{run: run, w: wordsFor(run)}}
+	w := p.r.w
 	markdown := func(s string) { p.md(func(r *report) { r.b.WriteString(s) }) }
-	markdown(doc.head + doc.tree)
+	p.demo()
+	title, head, _ := strings.Cut(doc.head, "\n")
+	markdown(title)
+	fmt.Fprintf(&p.b, "<p class=\"badges\"><span class=\"st st-%s\">%s</span> <span class=\"st st-%s\">%s</span></p>\n",
+		statusClass(m.Status), html.EscapeString(w.motionStatus(m.Status)),
+		stateClass(protocol.State(m.State), m.Status), html.EscapeString(w.stateWord(protocol.State(m.State))))
+	markdown(head)
+	p.b.WriteString(`<div class="argtree">` + "\n")
+	markdown(doc.tree)
+	p.b.WriteString("</div>\n")
 	for _, s := range doc.args {
+		markdown(s.open)
+		class := stateClass(s.a.StateAfter, m.Status)
+		fmt.Fprintf(&p.b, "<section class=\"arg st-%s\" id=\"arg-%d\">\n<h3>%s <span class=\"st st-%s\">%s</span></h3>\n",
+			class, s.a.Seq, html.EscapeString(fmt.Sprintf("#%d %s · %s", s.a.Seq, s.a.Type, s.a.Role)), class,
+			html.EscapeString(w.stateWord(s.a.StateAfter)))
 		markdown(s.md)
 		p.reasoning(reasoning[s.a.ID])
+		p.b.WriteString("</section>\n")
 	}
 	markdown(doc.timeline)
 	return p.finish(m.Title, "motion")
+}
+
+// stateClass returns the status class whose colour a debate state takes on
+// a motion's page: an open debate (a debater's turn) is split, one waiting
+// for the arbitrator is forced, and a closed one takes the colour of how
+// the motion ended.
+func stateClass(s protocol.State, ended tree.Status) string {
+	switch s {
+	case protocol.AwaitingOpponent, protocol.AwaitingProposer:
+		return statusClass(tree.Split)
+	case protocol.AwaitingArbitrator, protocol.InterventionPending:
+		return statusClass(tree.Forced)
+	case protocol.Closed:
+		return statusClass(ended)
+	}
+	return statusClass(tree.Pending)
 }
 
 // motionDoc is the Markdown of a motion's report in parts: the debate's

@@ -83,6 +83,21 @@ func TestMotionGolden(t *testing.T) {
 	}
 }
 
+// TestMotionDeepGolden: a motion whose replies run deeper than the tree
+// indents, with an APPEAL on lines of its own, as a report and a page.
+func TestMotionDeepGolden(t *testing.T) {
+	t.Parallel()
+	run := motionRun()
+	m := motionFixture("m3", "deep", tree.Forced, "the arbitrator's ruling #11 closed the debate")
+	run.Motions = []tree.Motion{m}
+	golden.Assert(t, "testdata/motion_deep.md", Motion(run, &m))
+	page, err := MotionHTML(run, &m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden.Assert(t, "testdata/motion_deep.html", page)
+}
+
 // TestMotionSummaryWithTopicsGolden: a zh run of topics and motions sums
 // both up in Chinese, the motions after the topics' conclusions.
 func TestMotionSummaryWithTopicsGolden(t *testing.T) {
@@ -123,8 +138,8 @@ func TestMotionReasoningShown(t *testing.T) {
 			}
 			// Each fold follows its own argument, before the next one.
 			for _, c := range []struct{ after, reasoning, before string }{
-				{"#2 CLAIM · opponent</h3>", "The key is built from the plan text alone.", "#3 CLAIM · proposer</h3>"},
-				{"#5 RESOLUTION · proposer</h3>", "Both points are settled; resolve.", "#6 RULING · arbitrator</h3>"},
+				{`id="arg-2">` + "\n<h3>#2 CLAIM · opponent", "The key is built from the plan text alone.", `id="arg-3">`},
+				{`id="arg-5">` + "\n<h3>#5 RESOLUTION · proposer", "Both points are settled; resolve.", `id="arg-6">`},
 			} {
 				i, j, k := strings.Index(page, c.after), strings.Index(page, c.reasoning), strings.Index(page, c.before)
 				if i < 0 || !(i < j && j < k) || !strings.Contains(page[i:k], fold) {

@@ -34,8 +34,13 @@ func TopicHTML(run *tree.Run, t *tree.Topic) ([]byte, error) {
 		p.toc(t.Root)
 		fmt.Fprintf(&p.b, "<p><a href=\"#conclusion\">%s</a></p>\n", html.EscapeString(w.conclusion))
 		p.b.WriteString("</nav>\n")
-		p.b.WriteString(`<figure class="tree">` + "\n")
-		p.b.WriteString(svgTree(t.Root, w))
+		svg, wide := svgTree(t.Root, w)
+		if wide {
+			p.b.WriteString(`<figure class="tree wide">` + "\n")
+		} else {
+			p.b.WriteString(`<figure class="tree">` + "\n")
+		}
+		p.b.WriteString(svg)
 		p.legend()
 		p.b.WriteString("</figure>\n</div>\n")
 	}
@@ -235,11 +240,14 @@ func statusClass(s tree.Status) string {
 	return "pending"
 }
 
-// reportStyle is the part of the style sheet the topic and summary pages
-// add: status colours, the tree, the table of contents, foldable node
-// sections, columns of positions and a summary table that fits the window
+// reportStyle is the part of the style sheet the topic, motion and summary
+// pages add: status colours and badges, the tree, the table of contents,
+// foldable node sections, argument sections, columns of positions and a summary table that fits the window
 // (1,024 px and up) without scrolling sideways: compact numeric columns with
-// small wrapping headers, the topic column taking the slack.
+// small wrapping headers, the topic column taking the slack. Under 40rem a
+// wide table (labelCells) shows one block per row, each value beside its
+// column's heading; a tree drawing scales to the width, and one too wide
+// to read at that scale gives way to the table of contents beside it.
 const reportStyle = `
 :root { --split: #0969da; --converged: #1a7f37; --forced: #9a6700; --failed: #cf222e; --interrupted: #6e7781; --pending: #8c959f; --panel: #f6f8fa; }
 @media (prefers-color-scheme: dark) {
@@ -271,10 +279,13 @@ body.topic main, body.summary main { max-width: 96rem; }
 .st { font-size: 0.8rem; font-weight: 600; padding: 0.05em 0.5em; border-radius: 1em; border: 1px solid currentColor; white-space: nowrap; }
 .st.st-split { color: var(--split); } .st.st-converged { color: var(--converged); } .st.st-forced, .st.st-partial { color: var(--forced); }
 .st.st-failed { color: var(--failed); } .st.st-interrupted { color: var(--interrupted); } .st.st-pending { color: var(--pending); }
-details.node { border: 1px solid var(--line); border-left: 0.35rem solid var(--pending); border-radius: 6px; padding: 0 1rem 0.5rem; margin: 1.2rem 0; scroll-margin-top: 1rem; }
-details.node.st-split { border-left-color: var(--split); } details.node.st-converged { border-left-color: var(--converged); }
-details.node.st-forced, details.node.st-partial { border-left-color: var(--forced); } details.node.st-failed { border-left-color: var(--failed); }
-details.node.st-interrupted { border-left-color: var(--interrupted); }
+details.node, section.arg { border: 1px solid var(--line); border-left: 0.35rem solid var(--pending); border-radius: 6px; padding: 0 1rem 0.5rem; margin: 1.2rem 0; scroll-margin-top: 1rem; }
+.st-split:is(details.node, section.arg) { border-left-color: var(--split); } .st-converged:is(details.node, section.arg) { border-left-color: var(--converged); }
+:is(.st-forced, .st-partial):is(details.node, section.arg) { border-left-color: var(--forced); } .st-failed:is(details.node, section.arg) { border-left-color: var(--failed); }
+.st-interrupted:is(details.node, section.arg) { border-left-color: var(--interrupted); }
+section.arg > h3 { margin-top: 0.7rem; }
+.badges { display: flex; flex-wrap: wrap; gap: 0.4rem; margin: -0.2rem 0 1rem; }
+.argtree ul { padding-left: 1.1rem; }
 details.node > summary { cursor: pointer; padding: 0.6rem 0; }
 details.node > summary h2 { display: inline; font-size: 1.25rem; border: 0; margin: 0; padding: 0; }
 .cols { display: grid; grid-template-columns: repeat(auto-fit, minmax(22rem, 1fr)); gap: 0.8rem; }
@@ -288,4 +299,15 @@ body.summary th.align-right { font-size: 0.75rem; line-height: 1.25; width: 1%; 
 body.summary td:first-child { overflow-wrap: anywhere; min-width: 6rem; }
 body.summary td.align-right { white-space: nowrap; font-variant-numeric: tabular-nums; }
 body.summary td:nth-child(2) { min-width: 11rem; }
+@media (max-width: 40rem) {
+  .tree svg { max-width: 100%; height: auto; }
+  .tree.wide { display: none; }
+  main table.stack, main table.stack tbody, main table.stack tr, main table.stack td { display: block; width: auto; min-width: 0; }
+  main table.stack { border: 0; margin: 0.6rem 0; }
+  main table.stack thead { display: none; }
+  main table.stack tr { border: 1px solid var(--line); border-radius: 6px; margin: 0 0 0.6rem; padding: 0.3rem 0.6rem; }
+  main table.stack td { position: relative; border: 0; padding: 0.1rem 0 0.1rem calc(40% + 0.6rem); text-align: left; white-space: normal; overflow-wrap: anywhere; }
+  main table.stack td:empty { display: none; }
+  main table.stack td::before { content: attr(data-label); position: absolute; left: 0; width: 40%; color: var(--muted); font-size: 0.85rem; }
+}
 `

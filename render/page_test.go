@@ -1,11 +1,14 @@
 package render
 
 import (
+	"html"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/debatehq/debate/internal/golden"
+	"github.com/debatehq/debate/internal/textwidth"
 	"github.com/debatehq/debate/render/rendertest"
 	"github.com/debatehq/debate/tree"
 )
@@ -87,7 +90,7 @@ func TestSummaryPageLinksTopics(t *testing.T) {
 	if strings.Contains(s, "topic-evil.html") && strings.Contains(s, `href="topic-evil.html"`) {
 		t.Error("model text linked a page the run did not write")
 	}
-	if !strings.Contains(s, `<td class="align-right">`) || strings.Contains(s, "style=") {
+	if !strings.Contains(s, `<td class="align-right" data-label=`) || strings.Contains(s, "style=") {
 		t.Error("table alignment is not carried by classes")
 	}
 	if !strings.Contains(s, `<body class="summary">`) {
@@ -97,7 +100,10 @@ func TestSummaryPageLinksTopics(t *testing.T) {
 
 func TestSVGTreeLayout(t *testing.T) {
 	run := rendertest.EveryStatus()
-	svg := svgTree(run.Topics[0].Root, &english)
+	svg, wide := svgTree(run.Topics[0].Root, &english)
+	if !wide {
+		t.Error("a tree of four leaves is not marked too wide for a phone")
+	}
 	// Four leaves side by side (d1, d2, d3 and d4.1 under d4), a parent
 	// centred over its first and last child, one row per depth.
 	x := func(id string) string {
@@ -109,18 +115,64 @@ func TestSVGTreeLayout(t *testing.T) {
 	}
 	tests := map[string]string{
 		"d1":   "4,92",
-		"d2":   "198,92",
-		"d3":   "392,92",
-		"d4":   "586,92",
-		"d4.1": "586,180",
-		"root": "295,4",
+		"d2":   "214,92",
+		"d3":   "424,92",
+		"d4":   "634,92",
+		"d4.1": "634,180",
+		"root": "319,4",
 	}
 	for id, want := range tests {
 		if got := x(id); got != want {
 			t.Errorf("box of %s at %s, want %s", id, got, want)
 		}
 	}
-	if !strings.Contains(svg, `width="766" height="230"`) {
+	if !strings.Contains(svg, `width="830" height="230"`) {
 		t.Errorf("SVG size: %s", svg[:120])
+	}
+}
+
+var svgBoxRE = regexp.MustCompile(`<rect class="[^"]*" x="[0-9.]+" y="[0-9.]+" width="([0-9]+)"[^>]*/>((?:<text[^>]*>[^<]*</text>)+)`)
+var svgTextRE = regexp.MustCompile(`<text[^>]*>([^<]*)</text>`)
+
+// TestSVGLabelsFit: every label of every box, at the widest a column of
+// 12 px text runs, fits inside its box with room on both sides, in English
+// and Chinese and with titles far longer than a box; the box's title keeps
+// the whole text.
+func TestSVGLabelsFit(t *testing.T) {
+	t.Parallel()
+	long := rendertest.EveryStatus()
+	long.Topics[0].Root.Children[0].Title = strings.Repeat("WWW MMM ", 10)
+	long.Topics[0].Root.Children[1].Title = strings.Repeat("宽字符标题", 10)
+	long.Topics[0].Root.Children[1].ID = "d2-with-a-very-long-node-id"
+	tests := []struct {
+		name string
+		run  *tree.Run
+	}{
+		{"every status", rendertest.EveryStatus()},
+		{"chinese", rendertest.Chinese()},
+		{"long titles", long},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			root := tt.run.Topics[0].Root
+			svg, _ := svgTree(root, wordsFor(tt.run))
+			boxes := svgBoxRE.FindAllStringSubmatch(svg, -1)
+			if len(boxes) == 0 {
+				t.Fatalf("no boxes in\n%s", svg)
+			}
+			for _, b := range boxes {
+				w, _ := strconv.Atoi(b[1])
+				for _, m := range svgTextRE.FindAllStringSubmatch(b[2], -1) {
+					label := html.UnescapeString(m[1])
+					if need := float64(textwidth.String(label))*colPx + 2*labelPad; need > float64(w) {
+						t.Errorf("label %q needs %.0f px, its box is %d px", label, need, w)
+					}
+				}
+			}
+			if tt.name == "long titles" && !strings.Contains(svg, "<title>d1: "+strings.TrimSpace(strings.Repeat("WWW MMM ", 10))) {
+				t.Error("a cut label's box lost the whole title")
+			}
+		})
 	}
 }

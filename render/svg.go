@@ -11,19 +11,26 @@ import (
 
 // The geometry of the SVG tree, in pixels.
 const (
-	boxW     = 176 // a node's box
+	boxW     = 192 // a node's box
 	boxH     = 46
 	gapX     = 18 // between neighbouring boxes
 	gapY     = 42 // between levels
 	margin   = 4
-	boxChars = 24 // columns of title a box holds (CJK characters count two)
+	labelPad = 8   // between a label and its box's border
+	colPx    = 7.2 // the widest a column of 12 px text runs (0.6 em)
+	boxChars = 24  // columns of label a box holds (CJK characters count two)
+	// narrowPx is the widest tree that a 390 px phone shows at 0.8 of its
+	// size or more; a wider one gives way to the table of contents there.
+	narrowPx = 447
 )
 
 // svgTree draws the tree under root as an inline SVG: a tidy top-down layout
 // (leaves side by side in order, each parent centred over its children), one
 // box per node coloured by its status class and labelled with its id, status
-// and short title, each box a link to the node's section.
-func svgTree(root *tree.Node, w *words) string {
+// and short title, cut with "…" to fit the box (the box's title holds the
+// whole), each box a link to the node's section. wide reports whether the
+// tree is too wide to read on a phone.
+func svgTree(root *tree.Node, w *words) (svg string, wide bool) {
 	xs, ys := map[*tree.Node]float64{}, map[*tree.Node]float64{}
 	leaves, depth := 0, 0
 	var place func(n *tree.Node, d int) float64
@@ -69,13 +76,13 @@ func svgTree(root *tree.Node, w *words) string {
 			html.EscapeString(fmt.Sprintf("%s%s%s (%s)", n.ID, w.colonSep, title, status)))
 		fmt.Fprintf(&b, `<rect class="st-%s" x="%s" y="%s" width="%d" height="%d" rx="6"/>`,
 			statusClass(n.Status), num(x), num(y), boxW, boxH)
-		fmt.Fprintf(&b, `<text class="nid" x="%s" y="%s">%s</text>`, num(x+8), num(y+18),
+		fmt.Fprintf(&b, `<text class="nid" x="%s" y="%s">%s</text>`, num(x+labelPad), num(y+18),
 			html.EscapeString(textwidth.Cut(n.ID+" · "+status, boxChars)))
-		fmt.Fprintf(&b, `<text x="%s" y="%s">%s</text></a>`+"\n", num(x+8), num(y+36),
+		fmt.Fprintf(&b, `<text x="%s" y="%s">%s</text></a>`+"\n", num(x+labelPad), num(y+36),
 			html.EscapeString(textwidth.Cut(title, boxChars)))
 	})
 	b.WriteString("</svg>\n")
-	return b.String()
+	return b.String(), width > narrowPx
 }
 
 // num formats a coordinate without needless decimals.
