@@ -17,7 +17,14 @@ import (
 // ended, the turns used, the documents and the tokens spent — and the errors
 // the motion met.
 func Motion(run *tree.Run, m *tree.Motion) []byte {
-	return []byte(visible(motionDoc(run, m).markdown()))
+	doc := motionDoc(run, m)
+	if run != nil && run.Demo {
+		// Under the title, as a topic report says it; MotionHTML says it
+		// in its own banner.
+		title, rest, _ := strings.Cut(doc.head, "\n\n")
+		doc.head = title + "\n\n> **" + wordsFor(run).demo + "**\n\n" + rest
+	}
+	return []byte(visible(doc.markdown()))
 }
 
 // MotionHTML returns the HTML page of a motion: Motion's report, with the
@@ -120,11 +127,6 @@ func motionDoc(run *tree.Run, m *tree.Motion) argDoc {
 		}
 	}
 	doc.head += h.String()
-	if run != nil && run.Demo {
-		// Under the title, as a topic report says it.
-		title, rest, _ := strings.Cut(doc.head, "\n\n")
-		doc.head = title + "\n\n> **" + w.demo + "**\n\n" + rest
-	}
 	return doc
 }
 
