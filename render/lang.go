@@ -97,6 +97,7 @@ type words struct {
 	cachedFmt          string
 	eligibleFmt        string
 	byModelFmt         string
+	unansweredFmt      string
 	reasoningTokensFmt string
 	estimatedFmt       string
 	providerCostFmt    string
@@ -291,6 +292,7 @@ var english = words{
 	cachedFmt:          "; %s prompt tokens from the provider's cache",
 	eligibleFmt:        "; %s cache-eligible (%.1f %% of prompt tokens: a prefix already sent to the same model)",
 	byModelFmt:         "%s: %s prompt tokens, %s cache-eligible (%.1f %%), %s from the provider's cache",
+	unansweredFmt:      "%s: no call answered (%d failed)",
 	reasoningTokensFmt: "; %s reasoning tokens",
 	estimatedFmt:       "; estimated for %d calls whose provider reported no usage",
 	providerCostFmt:    " (the providers reported %s)",
@@ -453,6 +455,7 @@ var chinese = words{
 	cachedFmt:          "；其中 %s 个提示 token 来自服务方缓存",
 	eligibleFmt:        "；%s 个可缓存（占提示 token 的 %.1f %%：同一模型已发送过的前缀）",
 	byModelFmt:         "%s：提示 %s token，可缓存 %s（%.1f %%），服务方缓存 %s",
+	unansweredFmt:      "%s：没有一次调用得到回答（%d 次失败）",
 	reasoningTokensFmt: "；推理 token %s",
 	estimatedFmt:       "；%d 次调用的服务方未报告用量，为估算值",
 	providerCostFmt:    "（服务方报告 %s）",

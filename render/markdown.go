@@ -272,10 +272,7 @@ func fenced(info, body string) string {
 
 // Thousands formats a count as the reports print it, with commas between
 // groups of three digits: 41,230.
-func Thousands(n int) string { return groupDigits(n) }
-
-// groupDigits formats n with commas between groups of three digits.
-func groupDigits(n int) string {
+func Thousands(n int) string {
 	s := fmt.Sprint(n)
 	neg := strings.HasPrefix(s, "-")
 	s = strings.TrimPrefix(s, "-")

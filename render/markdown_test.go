@@ -108,8 +108,8 @@ func TestFencedOutlastsBackticks(t *testing.T) {
 
 func TestGroupDigitsAndCost(t *testing.T) {
 	for in, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 1234567: "1,234,567", -4500: "-4,500"} {
-		if got := groupDigits(in); got != want {
-			t.Errorf("groupDigits(%d) = %q, want %q", in, got, want)
+		if got := Thousands(in); got != want {
+			t.Errorf("Thousands(%d) = %q, want %q", in, got, want)
 		}
 	}
 	for in, want := range map[float64]string{0.5: "0.50", 0.8734: "0.8734", 12: "12.00", 0.12345: "0.1235"} {

@@ -104,7 +104,7 @@ func motionDoc(run *tree.Run, m *tree.Motion) argDoc {
 		item(w.document, fmt.Sprintf(w.documentFmt, inlineText(doc.Path), inlineText(doc.DocID), doc.Version))
 	}
 	u := m.Usage
-	tokens := fmt.Sprintf(w.tokensFmt, groupDigits(u.Total()), groupDigits(u.PromptTokens), groupDigits(u.CompletionTokens), u.Calls)
+	tokens := fmt.Sprintf(w.tokensFmt, Thousands(u.Total()), Thousands(u.PromptTokens), Thousands(u.CompletionTokens), u.Calls)
 	if u.Failures > 0 {
 		tokens += fmt.Sprintf(w.failedCallsFmt, u.Failures)
 	}
@@ -189,10 +189,10 @@ func (r *report) motions() {
 		m := &r.run.Motions[i]
 		usage = usage.Add(m.Usage)
 		r.printf("| %s | %s | %s | %s | %d | %d | %s | %s |\n", inlineText(m.ID), r.reportLink(m.ID, inlineText(m.Title)), w.motionStatus(m.Status),
-			w.stateWord(protocol.State(m.State)), m.Turns, len(m.Arguments), groupDigits(m.Usage.Total()), costCell(m.Usage.Cost))
+			w.stateWord(protocol.State(m.State)), m.Turns, len(m.Arguments), Thousands(m.Usage.Total()), costCell(m.Usage.Cost))
 	}
 	if len(r.run.Motions) > 1 {
-		r.printf("| **%s** | | | | | | %s | %s |\n", w.total, groupDigits(usage.Total()), costCell(usage.Cost))
+		r.printf("| **%s** | | | | | | %s | %s |\n", w.total, Thousands(usage.Total()), costCell(usage.Cost))
 	}
 	r.b.WriteString("\n")
 	for i := range r.run.Motions {

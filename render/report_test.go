@@ -303,7 +303,7 @@ func TestSummaryTotalsAddUp(t *testing.T) {
 					last = l
 				}
 			}
-			if want := "| " + groupDigits(tt.run.Usage.Total()) + " |"; !strings.Contains(last, want) {
+			if want := "| " + Thousands(tt.run.Usage.Total()) + " |"; !strings.Contains(last, want) {
 				t.Errorf("the table's last row %q lacks the header's total %q", last, want)
 			}
 			for _, l := range tt.lines {

@@ -73,7 +73,7 @@ func (r *report) summary() {
 		r.printf("| %s | %s | %s | %d | %d | %d | %d | %d | %d | %d | %s | %s |\n",
 			inlineText(t.ID), r.reportLink(t.ID, inlineText(t.Title)), w.statusWord(topicStatus(t)), s.Rounds,
 			s.Consensus, s.Divergences, s.Verdicts, s.Failed, t.Usage.Failures, len(t.Fallbacks),
-			groupDigits(t.Usage.Total()), costCell(t.Usage.Cost))
+			Thousands(t.Usage.Total()), costCell(t.Usage.Cost))
 	}
 	rows := len(r.run.Topics)
 	// The header's total counts calls no topic made: the motions' and the
@@ -89,14 +89,14 @@ func (r *report) summary() {
 		if other.u.Total() <= 0 && other.u.Failures <= 0 {
 			continue
 		}
-		r.printf("| | %s | | | | | | | %d | | %s | %s |\n", other.label, other.u.Failures, groupDigits(other.u.Total()), costCell(other.u.Cost))
+		r.printf("| | %s | | | | | | | %d | | %s | %s |\n", other.label, other.u.Failures, Thousands(other.u.Total()), costCell(other.u.Cost))
 		usage = usage.Add(other.u)
 		rows++
 	}
 	if rows > 1 {
 		r.printf("| **%s** | | | | %d | %d | %d | %d | %d | %d | %s | %s |\n", w.total,
 			sum.Consensus, sum.Divergences, sum.Verdicts, sum.Failed, usage.Failures, fallbacks,
-			groupDigits(usage.Total()), costCell(usage.Cost))
+			Thousands(usage.Total()), costCell(usage.Cost))
 	}
 	r.b.WriteString("\n")
 
@@ -205,7 +205,13 @@ func (r *report) modelLines(byModel map[string]tree.Usage) {
 	slices.Sort(models)
 	for _, m := range models {
 		u := byModel[m]
-		r.printf("> - %s\n", fmt.Sprintf(r.w.byModelFmt, inlineText(m), groupDigits(u.PromptTokens),
-			groupDigits(u.CacheEligiblePromptTokens), 100*u.CacheShare(), groupDigits(u.CachedPromptTokens)))
+		if u.PromptTokens == 0 && u.Failures > 0 {
+			// A model every call of which failed (its participant fell
+			// back) sent nothing that a cache could hold.
+			r.printf("> - %s\n", fmt.Sprintf(r.w.unansweredFmt, inlineText(m), u.Failures))
+			continue
+		}
+		r.printf("> - %s\n", fmt.Sprintf(r.w.byModelFmt, inlineText(m), Thousands(u.PromptTokens),
+			Thousands(u.CacheEligiblePromptTokens), 100*u.CacheShare(), Thousands(u.CachedPromptTokens)))
 	}
 }

@@ -145,18 +145,18 @@ func (r *report) headerLine(key, value string) {
 // usageLines writes the token and cost lines when anything was spent.
 func (r *report) usageLines(u tree.Usage) {
 	if u.Total() > 0 || u.Calls > 0 {
-		s := fmt.Sprintf(r.w.tokensFmt, groupDigits(u.Total()), groupDigits(u.PromptTokens), groupDigits(u.CompletionTokens), u.Calls)
+		s := fmt.Sprintf(r.w.tokensFmt, Thousands(u.Total()), Thousands(u.PromptTokens), Thousands(u.CompletionTokens), u.Calls)
 		if u.Failures > 0 {
 			s += fmt.Sprintf(r.w.failedCallsFmt, u.Failures)
 		}
 		if u.CachedPromptTokens > 0 {
-			s += fmt.Sprintf(r.w.cachedFmt, groupDigits(u.CachedPromptTokens))
+			s += fmt.Sprintf(r.w.cachedFmt, Thousands(u.CachedPromptTokens))
 		}
 		if u.CacheEligiblePromptTokens > 0 {
-			s += fmt.Sprintf(r.w.eligibleFmt, groupDigits(u.CacheEligiblePromptTokens), 100*u.CacheShare())
+			s += fmt.Sprintf(r.w.eligibleFmt, Thousands(u.CacheEligiblePromptTokens), 100*u.CacheShare())
 		}
 		if u.ReasoningTokens > 0 {
-			s += fmt.Sprintf(r.w.reasoningTokensFmt, groupDigits(u.ReasoningTokens))
+			s += fmt.Sprintf(r.w.reasoningTokensFmt, Thousands(u.ReasoningTokens))
 		}
 		if u.EstimatedCalls > 0 {
 			s += fmt.Sprintf(r.w.estimatedFmt, u.EstimatedCalls)
