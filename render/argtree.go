@@ -65,6 +65,12 @@ func (doc argDoc) markdown() string {
 	return b.String()
 }
 
+// headerItem is one "> - **key:** value" line of a report's header, as
+// topic reports and motion reports write it.
+func headerItem(w *words, key, value string) string {
+	return fmt.Sprintf("> - **%s%s** %s", key, w.colon, value)
+}
+
 // argumentsDoc builds the Markdown of Arguments in the words of w.
 func argumentsDoc(d protocol.Debate, args []protocol.Argument, w *words) argDoc {
 	var doc argDoc
@@ -90,7 +96,7 @@ func argumentsDoc(d protocol.Debate, args []protocol.Argument, w *words) argDoc 
 		title = fmt.Sprintf(w.debateTitle, inlineText(d.ID))
 	}
 	fmt.Fprintf(&b, "# %s\n\n", title)
-	item := func(label, value string) { fmt.Fprintf(&b, "- %s%s%s\n", label, w.colonSep, value) }
+	item := func(label, value string) { fmt.Fprintf(&b, "%s\n", headerItem(w, label, value)) }
 	item(w.debate, inlineText(d.ID))
 	item(w.debateType, inlineText(string(d.Type)))
 	item(w.state, w.stateWord(d.State))

@@ -56,7 +56,8 @@ const measure = `(() => {
 // sideways, every table's last column ends inside the window, and every
 // SVG label shown stays inside its box. With $DEBATE_REPORT_SCREENSHOTS set
 // it saves screenshots of a topic, a motion and a summary page at 390 and
-// 1,280 px there: the first screen and the part that is hardest to fit. It skips without Chromium or with -short.
+// 1,280 px there: the first screen and the part that is hardest to fit.
+// It skips without Chromium or with -short.
 func TestReportsFitWindow(t *testing.T) {
 	bin := os.Getenv("DEBATE_CHROMIUM")
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
@@ -100,6 +101,11 @@ func TestReportsFitWindow(t *testing.T) {
 		"report_forced_summary.html":    {"main table"},
 	}
 	dir := os.Getenv("DEBATE_REPORT_SCREENSHOTS")
+	if dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
 
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()

@@ -90,7 +90,7 @@ func motionDoc(run *tree.Run, m *tree.Motion) argDoc {
 	d, args := MotionDebate(m)
 	doc := argumentsDoc(d, args, w)
 	var h strings.Builder
-	item := func(label, value string) { fmt.Fprintf(&h, "- %s%s%s\n", label, w.colonSep, value) }
+	item := func(label, value string) { fmt.Fprintf(&h, "%s\n", headerItem(w, label, value)) }
 	item(w.motion, inlineText(m.ID))
 	for _, r := range []struct {
 		role protocol.Role

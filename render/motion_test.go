@@ -171,15 +171,15 @@ func TestMotionShows(t *testing.T) {
 	run := motionRun()
 	m1 := string(Motion(run, &run.Motions[0]))
 	for _, want := range []string{
-		"- Motion: m1", "- Opponent: gpt-5.2 (fell back from kimi-k2.5)", "- Arbitrator: a person",
-		"- Status: resolved ✓", "- Turns: 2 of at most 12", "`doc-1` (version 1)", "- Tokens: 15,456",
-		"## Argument tree", "## State timeline", "- State: CLOSED",
+		"- **Motion:** m1", "- **Opponent:** gpt-5.2 (fell back from kimi-k2.5)", "- **Arbitrator:** a person",
+		"- **Status:** resolved ✓", "- **Turns:** 2 of at most 12", "`doc-1` (version 1)", "- **Tokens:** 15,456",
+		"## Argument tree", "## State timeline", "- **State:** CLOSED",
 	} {
 		if !strings.Contains(m1, want) {
 			t.Errorf("motion report lacks %q:\n%s", want, m1)
 		}
 	}
-	if strings.Index(m1, "- Motion: m1") > strings.Index(m1, "## Argument tree") {
+	if strings.Index(m1, "- **Motion:** m1") > strings.Index(m1, "## Argument tree") {
 		t.Error("the run's facts are not in the header")
 	}
 	m2 := string(Motion(run, &run.Motions[1]))

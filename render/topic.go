@@ -139,7 +139,7 @@ func (r *report) demoLine() {
 
 // headerLine writes one "> - **key:** value" line of a report header.
 func (r *report) headerLine(key, value string) {
-	r.printf("> - **%s%s** %s\n", key, r.w.colon, value)
+	r.printf("%s\n", headerItem(r.w, key, value))
 }
 
 // usageLines writes the token and cost lines when anything was spent.
