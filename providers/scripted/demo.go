@@ -2,6 +2,7 @@ package scripted
 
 import (
 	"fmt"
+	"hash/fnv"
 	"regexp"
 	"slices"
 	"strings"
@@ -22,108 +23,6 @@ type DemoOptions struct {
 	Failing string
 	// Pace scales every answer's delay; 0 answers at once.
 	Pace time.Duration
-}
-
-// The divergences of the demo: the root splits into the first two, the
-// first converges, the second splits into the third, which converges below
-// the round limit or, at it, leaves the last one open for a forced verdict.
-// Each has the claims of the first two debaters' sides, the verdict a judge
-// forced on it with its reason, and the side that verdict takes (0 or 1, -1
-// for neither).
-var demoDivergences = []struct {
-	title, yes, no, verdict, reason string
-	favors                          int
-}{
-	{
-		"Is the change worth its cost at the team's current size?",
-		"Yes: the incidents of last quarter cost more than the first step does.",
-		"Not yet: counted with the learning curve, the first step costs twice as much.",
-		"Make the change: even at the larger estimate it costs less than last quarter's incidents.",
-		"Both sides accept the two-week estimate, and three engineer-weeks of incidents a quarter cost more.",
-		0,
-	},
-	{
-		"What has to be true before the switch, and who checks it?",
-		"A flag and a load test at twice the peak, run before the flag moves.",
-		"A runbook reviewed by on-call first; the load test checks the code, not the people.",
-		"Both are preconditions: the reviewed runbook before the first step, the load test before the flag passes 10%.",
-		"The runbook protects the people on call, the load test the code; neither replaces the other.",
-		-1,
-	},
-	{
-		"Which measurement decides that the switch is safe?",
-		"p99 latency on the checkout path, under 200 ms for a week at 10% of traffic.",
-		"The error rate, below 0.1% with no new alert of severity two or higher.",
-		"Both numbers decide, checked by the on-call lead on the dashboard.",
-		"Latency catches the slow path and the error rate the broken one; either alone misses a failure customers see.",
-		-1,
-	},
-	{
-		"How long must the numbers hold before the switch is complete: one week or two?",
-		"One week at 10% of traffic is enough.",
-		"Two weeks, one release cycle, or silent failures go unseen.",
-		"Two weeks, one release cycle: the flag stays at 10% until both numbers have held that long.",
-		"A release cycle is the shortest window in which a silent failure shows; a week at 10% of traffic can miss it.",
-		1,
-	},
-}
-
-// demoPositions[node][voice] and demoRebuttals[node][voice] are the
-// debaters' answers: node 0 is the root, node i+1 demoDivergences[i]; voice is
-// the debater's place in DemoOptions.Debaters, taken modulo the three voices
-// (one for the change, one against it for now, one asking for a measure).
-var demoPositions = [][]string{
-	{
-		"I support making the change now, in small steps.\n\n" +
-			"- The current design already costs us more in incidents than the change would: two outages last quarter traced back to it.\n" +
-			"- Each step can be shipped and rolled back on its own, behind a flag.\n\n" +
-			"What I would not do is change everything in one release. A first step that returns `Vec<String>` instead of `Option<Box<dyn Error>>` from the parser is small and safe.",
-		"I would wait one quarter.\n\n" +
-			"The risk is not the code but the operations around it: on-call, dashboards and runbooks all change at once. Before we switch I want:\n\n" +
-			"1. a load test at twice today's peak,\n" +
-			"2. a rollback that takes minutes, not hours,\n" +
-			"3. one engineer who owns the migration end to end.",
-		"Both sides have a point; the deciding question is measurement.\n\n" +
-			"If we cannot say *which number* tells us the new path is safe, we are not ready. Define it first — for example p99 latency under 200 ms and an error rate below 0.1% for a week — then move, in the steps the first position describes.",
-	},
-	{
-		"Yes. Two outages last quarter cost about three engineer-weeks of firefighting; the first step of the change costs one week. At our size we cannot afford to keep paying the incident tax.",
-		"The arithmetic leaves out the learning curve: every engineer on the team has to relearn the deploy path. Counted honestly, the first step costs two weeks, not one — still less than the outages, I concede.",
-		"The cost question settles itself once we write the numbers down: incidents in hours per month before and after. I expect the change to pay for itself within a year, but I want the table, not the hunch.",
-	},
-	{
-		"Two things before the switch: the flag, and a load test at twice the peak on the staging copy. I will run the test myself; the results go in the pull request.",
-		"A runbook first, reviewed by whoever is on call that week. Without it the first page at 3 a.m. lands on someone who has never seen the new path.",
-		"Whatever the list, someone has to check it against a number. I would name the on-call lead as the person who signs off, with the dashboard as evidence.",
-	},
-	{
-		"p99 latency on the checkout path: it is the number customers feel first. Under 200 ms for a week at 10% of traffic is enough.",
-		"Error rate, not latency: a fast wrong answer is worse than a slow right one. Below 0.1% for a week, and no new alert of severity two or higher.",
-		"Both numbers, and a week is too short: one release cycle, which is two weeks here. A single number invites gaming the dashboard.",
-	},
-}
-
-var demoRebuttals = [][]string{
-	{
-		"The load test is a fair demand and I accept it. A whole quarter of waiting is not: the two outages will not wait with us. I revise my proposal: first step behind a flag this month, load test before the flag reaches 100%.",
-		"A flag does limit the blast radius, I grant that. My concern stands for the on-call side: the runbook has to exist **before** the first step ships, not after the first page at 3 a.m.",
-		"We agree more than it looks. The open point is who decides that the numbers are good enough; I propose the on-call lead signs off, with the dashboard as evidence.",
-	},
-	{
-		"Two weeks instead of one is a fair correction, and the change still pays: I accept the larger estimate.",
-		"With the estimate corrected I have no objection on cost; my doubts are about readiness, not price.",
-		"The table now exists in outline and it favours the change; I withdraw my request for more figures on cost.",
-	},
-	{
-		"A reviewed runbook before the first step is cheap; I add it to my list. I still want the load test before the flag moves.",
-		"The load test is welcome, but it checks the code, not the people. I keep the runbook as a precondition.",
-		"Both lists are preconditions; neither says when the switch is done. That is the question left open.",
-	},
-	{
-		"Latency catches the slow path, the error rate the broken one; I would accept both, but a week at 10% is enough.",
-		"A week of latency alone misses silent failures. Two weeks and the error rate, or I cannot sign off.",
-		"We keep disagreeing about the window, one week or two; the judge should decide, since both sides have argued it fully.",
-	},
 }
 
 // Demo returns an in-memory fake (use it through HTTPClient; it has no
@@ -165,27 +64,52 @@ func demoReply(c Call, opt DemoOptions) Reply {
 	case strings.Contains(system, "independent judge") || strings.Contains(system, "裁判"):
 		return Text(demoSynthesis(c.Last()))
 	}
-	node, voice := demoNode(c), demoVoice(c, opt)
+	s, node := demoNode(c)
+	voice := demoVoice(c, opt)
 	if len(c.Messages) > 1 && isRebuttal(c) {
-		return Text(demoRebuttals[node][voice])
+		return Text(s.rebuttals[node][voice])
 	}
-	return Text(demoPositions[node][voice])
+	return Text(s.positions[node][voice])
 }
 
-// demoNodes is the number of demoDivergences that become nodes; the last
-// is only ever decided by a forced verdict.
+// demoNodes is the number of a script's divergences that become nodes;
+// the last is only ever decided by a forced verdict.
 const demoNodes = 3
 
-// demoNode returns the node a call is about: 0 for the root, i+1 for
-// demoDivergences[i]. A child's prompt recalls its parent's divergence, so
-// the deepest is looked for first.
-func demoNode(c Call) int {
-	for i := demoNodes - 1; i >= 0; i-- {
-		if c.Contains(demoDivergences[i].title) {
-			return i + 1
+// demoNode returns the script and the node a call is about: i+1 for the
+// script's divergences[i] when the prompt names one, else 0, the root of the
+// script its topic picks. A child's prompt recalls its parent's divergence,
+// so the deepest is looked for first.
+func demoNode(c Call) (*demoScript, int) {
+	for k := range demoScripts {
+		s := &demoScripts[k]
+		for i := demoNodes - 1; i >= 0; i-- {
+			if c.Contains(s.divergences[i].title) {
+				return s, i + 1
+			}
 		}
 	}
-	return 0
+	return demoScriptFor(demoTopic(c.Last())), 0
+}
+
+// demoTopic returns the topic a prompt's message names under its "Topic" or
+// "Original topic" heading, in either prompt language; "" if none.
+func demoTopic(text string) string {
+	for _, line := range demoSection(text, "Original topic", "原始议题", "Topic", "议题") {
+		if t := strings.TrimSpace(line); t != "" {
+			return t
+		}
+	}
+	return ""
+}
+
+// demoScriptFor picks the script of a topic from its title, so that topics
+// argue different cases and every call about one topic, in this run or a
+// resumed one, gets the same.
+func demoScriptFor(title string) *demoScript {
+	h := fnv.New32a()
+	h.Write([]byte(title))
+	return &demoScripts[h.Sum32()%uint32(len(demoScripts))]
 }
 
 // demoVoice returns the voice of the debater a call is for: its place in
@@ -202,7 +126,7 @@ func demoVoice(c Call, opt DemoOptions) int {
 			}
 			for _, name := range []string{label, fmt.Sprintf("Debater %d", j+1), fmt.Sprintf("辩手 %d", j+1)} {
 				if strings.Contains(text, "You are "+name+".") || strings.Contains(text, "你是"+name+"。") {
-					return j % len(demoPositions[0])
+					return j % len(demoScripts[0].positions[0])
 				}
 			}
 		}
@@ -237,29 +161,27 @@ func demoJudgment(c Call, opt DemoOptions, forced bool) map[string]any {
 	if len(ids) > 2 {
 		uninvolved = ids[2:]
 	}
-	var open []int // indexes into demoDivergences
-	consensus := []map[string]string{
-		{"point": "Measure before and after the change", "detail": "p99 latency and error rate, on the existing dashboard."},
-		{"point": "Keep a way back for one release", "detail": "The old path stays deployable until the switch is complete."},
-	}
-	switch demoNode(c) {
+	s, node := demoNode(c)
+	var open []int // indexes into s.divergences
+	switch node {
 	case 3:
-		consensus = []map[string]string{{"point": "Both numbers decide, on the dashboard", "detail": "p99 under 200 ms and errors below 0.1%, checked by the on-call lead."}}
 		if forced {
 			open = []int{3}
 		}
 	case 2:
-		consensus = []map[string]string{{"point": "A written runbook before the first step", "detail": "Reviewed by on-call."}}
 		open = []int{2}
 	case 1:
-		consensus = []map[string]string{{"point": "The change pays for itself within a year", "detail": "Counting the incidents of last quarter."}}
 	default:
 		open = []int{0, 1}
+	}
+	consensus := []map[string]string{}
+	for _, p := range s.consensus[node] {
+		consensus = append(consensus, map[string]string{"point": p.point, "detail": p.detail})
 	}
 	divs, verdicts := []map[string]any{}, []map[string]string{}
 	for k, i := range open {
 		id := fmt.Sprintf("d%d", k+1)
-		d := demoDivergences[i]
+		d := s.divergences[i]
 		sides := map[string]string{}
 		for n, claim := range []string{d.yes, d.no} {
 			if n < len(ids) {
@@ -267,7 +189,7 @@ func demoJudgment(c Call, opt DemoOptions, forced bool) map[string]any {
 			}
 		}
 		divs = append(divs, map[string]any{"id": id, "title": d.title, "sides": sides, "uninvolved": uninvolved})
-		verdicts = append(verdicts, demoVerdict(id, i, ids))
+		verdicts = append(verdicts, demoVerdict(id, d, ids))
 	}
 	out := map[string]any{"consensus": consensus, "divergences": divs}
 	if forced {
@@ -276,11 +198,9 @@ func demoJudgment(c Call, opt DemoOptions, forced bool) map[string]any {
 	return out
 }
 
-// demoVerdict is the demo judge's verdict, under the divergence id, on
-// demoDivergences[i], naming the party whose side it takes among the ids
-// shown.
-func demoVerdict(id string, i int, ids []string) map[string]string {
-	d := demoDivergences[i]
+// demoVerdict is the demo judge's verdict on d, under the divergence id,
+// naming the party whose side it takes among the ids shown.
+func demoVerdict(id string, d demoDivergence, ids []string) map[string]string {
 	favors := "none"
 	if d.favors >= 0 && d.favors < len(ids) {
 		favors = ids[d.favors]
@@ -298,18 +218,20 @@ func demoVerdict(id string, i int, ids []string) map[string]string {
 var demoQuestion = regexp.MustCompile("(?m)^### `([^`]+)`: (.*)$")
 
 // demoPanelVerdicts answers a panel judge with a verdict on each divergence
-// it is asked to decide.
+// it is asked to decide; one it does not know gets its script's open
+// question.
 func demoPanelVerdicts(c Call, opt DemoOptions) map[string]any {
 	ids := shownIDs(c, opt.Debaters)
+	s, _ := demoNode(c)
 	verdicts := []map[string]string{}
 	for _, m := range demoQuestion.FindAllStringSubmatch(c.Last(), -1) {
-		i := len(demoDivergences) - 1
-		for k, d := range demoDivergences {
-			if strings.TrimSpace(m[2]) == d.title {
-				i = k
+		d := s.divergences[len(s.divergences)-1]
+		for _, k := range s.divergences {
+			if strings.TrimSpace(m[2]) == k.title {
+				d = k
 			}
 		}
-		verdicts = append(verdicts, demoVerdict(m[1], i, ids))
+		verdicts = append(verdicts, demoVerdict(m[1], d, ids))
 	}
 	return map[string]any{"forcedVerdicts": verdicts}
 }
@@ -399,44 +321,60 @@ func demoHeadings(lines []string) []string {
 // demoTopicID finds the id of a conclusion's heading: "Title (`id`)".
 var demoTopicID = regexp.MustCompile("\\(`([^`]+)`\\)$")
 
-// demoEdits proposes one edit to each shared-context document the prompt
-// quotes, naming the topics whose conclusions support it.
+// demoEdits proposes edits to each shared-context document the prompt
+// quotes: for each topic, a rule of its script (the first document gets
+// each script's first rule, the next its second, and so on), naming the
+// topics whose conclusions support it.
 func demoEdits(prompt string) string {
 	docs := demoHeadings(demoSection(prompt, "Shared-context documents", "共享上下文文档"))
 	if len(docs) == 0 {
 		return "No shared-context document was given, so none needs a change."
 	}
-	var topics []string
+	var scripts []*demoScript          // in the order of their first topic
+	from := map[*demoScript][]string{} // the topic ids that picked each
 	for _, h := range demoHeadings(demoSection(prompt, "Conclusions of the topics", "各议题结论")) {
-		if m := demoTopicID.FindStringSubmatch(h); m != nil {
-			topics = append(topics, "`"+m[1]+"`")
+		title, id := h, ""
+		if m := demoTopicID.FindStringSubmatchIndex(h); m != nil {
+			title, id = strings.TrimSpace(h[:m[0]]), "`"+h[m[2]:m[3]]+"`"
+		}
+		s := demoScriptFor(title)
+		if _, ok := from[s]; !ok {
+			scripts = append(scripts, s)
+			from[s] = nil
+		}
+		if id != "" {
+			from[s] = append(from[s], id)
 		}
 	}
-	from := ""
-	if len(topics) > 0 {
-		from = " (from " + strings.Join(topics, ", ") + ")"
+	if len(scripts) == 0 {
+		scripts = append(scripts, &demoScripts[0])
 	}
 	var b strings.Builder
 	for i, doc := range docs {
 		if i > 0 {
 			b.WriteString("\n\n")
 		}
-		fmt.Fprintf(&b, "## %s\n\n- Section *Rollouts*, new%s: \"Every change of this size ships behind a flag; the flag passes 10%% only after a load test at twice the peak and a runbook reviewed by on-call.\"", doc, from)
+		fmt.Fprintf(&b, "## %s\n", doc)
+		for _, s := range scripts {
+			e := s.edits[i%len(s.edits)]
+			source := ""
+			if ids := from[s]; len(ids) > 0 {
+				source = " (from " + strings.Join(ids, ", ") + ")"
+			}
+			fmt.Fprintf(&b, "\n- Section *%s*, new%s: \"%s\"", e.section, source, e.rule)
+		}
 	}
 	return b.String()
 }
 
-// demoSynthesis concludes the topic the prompt names from the agreed points
-// and verdicts it lists, so that each topic gets a conclusion of its own.
+// demoSynthesis concludes the topic the prompt names, in the words of the
+// script its title picks, from the agreed points and verdicts the prompt
+// lists, so that each topic gets a conclusion of its own.
 func demoSynthesis(prompt string) string {
-	title := ""
-	for _, line := range demoSection(prompt, "Topic", "议题") {
-		if title = strings.TrimSpace(line); title != "" {
-			break
-		}
-	}
+	title := demoTopic(prompt)
+	s := demoScriptFor(title)
 	var b strings.Builder
-	fmt.Fprintf(&b, "**%s** Decision: make the change in small steps; the first one ships this month behind a flag.", title)
+	fmt.Fprintf(&b, "**%s** %s", title, s.decision)
 	var points, verdicts []string
 	for _, it := range demoItems(demoSection(prompt, "Agreed points", "合意要点")) {
 		points = append(points, strings.ToLower(it[0][:1])+it[0][1:])
@@ -453,7 +391,7 @@ func demoSynthesis(prompt string) string {
 	if len(verdicts) > 0 {
 		fmt.Fprintf(&b, " Where they did not agree, the judge decided: %s.", strings.Join(verdicts, "; "))
 	}
-	b.WriteString("\n\nRevisit the decision if the numbers on the dashboard do not hold at 10% of traffic.")
+	b.WriteString("\n\n" + s.revisit)
 	return b.String()
 }
 

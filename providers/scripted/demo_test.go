@@ -1,6 +1,7 @@
 package scripted
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -44,11 +45,12 @@ func TestDemoReadsTheRealPrompts(t *testing.T) {
 			}
 			call := asCall(t)
 			seen := map[string]string{}
+			script := demoScriptFor("Split the monolith?")
 			for i, p := range parties {
 				c := call(set.RootPosition(prompts.RootPosition{Party: p, Parties: parties, Documents: docs, Title: "Split the monolith?"}))
 				got := demoReply(c, opt).Text
-				if got != demoPositions[0][i] {
-					t.Errorf("%s's position: got %.40q, want its own voice %.40q", p.Label, got, demoPositions[0][i])
+				if want := script.positions[0][i]; got != want {
+					t.Errorf("%s's position: got %.40q, want its own voice %.40q", p.Label, got, want)
 				}
 				if other, dup := seen[got]; dup {
 					t.Errorf("%s holds %s's position", p.Label, other)
@@ -89,5 +91,113 @@ func TestDemoReadsTheRealPrompts(t *testing.T) {
 				t.Errorf("two topics got the same synthesis: %q", synthesis)
 			}
 		})
+	}
+}
+
+// TestDemoScriptsStandApart: the demo's scripts are debates of their own. A
+// divergence title belongs to one script and appears in no answer, so that
+// a prompt that names it names one script and one node; no two scripts
+// share an answer; and every text speaks of a change to a system, never of
+// a particular product.
+func TestDemoScriptsStandApart(t *testing.T) {
+	t.Parallel()
+	if len(demoScripts) < 3 {
+		t.Fatalf("%d demo scripts, want at least three", len(demoScripts))
+	}
+	titles := map[string]int{}
+	for k, s := range demoScripts {
+		for _, d := range s.divergences {
+			if other, dup := titles[d.title]; dup {
+				t.Errorf("scripts %d and %d share the divergence %q", other, k, d.title)
+			}
+			titles[d.title] = k
+		}
+	}
+	owner := map[string]int{}
+	for k, s := range demoScripts {
+		texts := []string{s.decision, s.revisit}
+		for node := range s.positions {
+			texts = append(texts, s.positions[node][:]...)
+			texts = append(texts, s.rebuttals[node][:]...)
+		}
+		for _, d := range s.divergences {
+			texts = append(texts, d.yes, d.no, d.verdict, d.reason)
+		}
+		for _, p := range s.consensus {
+			for _, c := range p {
+				texts = append(texts, c.point, c.detail)
+			}
+		}
+		for _, e := range s.edits {
+			texts = append(texts, e.rule)
+		}
+		for _, text := range texts {
+			if other, dup := owner[text]; dup {
+				t.Errorf("scripts %d and %d both say %.60q", other, k, text)
+			}
+			owner[text] = k
+			for title := range titles {
+				if strings.Contains(text, title) {
+					t.Errorf("script %d says the divergence title %q in %.60q", k, title, text)
+				}
+			}
+			for _, word := range []string{"parser", "checkout", "billing", "Vec<"} {
+				if strings.Contains(strings.ToLower(text), strings.ToLower(word)) {
+					t.Errorf("script %d speaks of %q, which a topic may not have: %.60q", k, word, text)
+				}
+			}
+		}
+	}
+}
+
+// TestDemoTopicsPickScripts: the script of a call is the one its topic's
+// title picks, on the real prompts of every step, so that two topics that
+// pick different scripts argue different cases all the way to their
+// conclusions and edits, and the same topic always gets the same answers.
+func TestDemoTopicsPickScripts(t *testing.T) {
+	t.Parallel()
+	opt := DemoOptions{Debaters: []string{"party-a", "party-b"}}
+	parties := []prompts.Party{{ID: "party-a", Label: "party-a"}, {ID: "party-b", Label: "party-b"}}
+	docs := []prompts.Document{{Path: "context/decisions.md", Content: "# Decisions"}}
+	set, err := prompts.New("en", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := asCall(t)
+	titles := demoTitles(t)
+	var conclusions []prompts.TopicConclusion
+	for k, title := range titles {
+		s := &demoScripts[k]
+		root := call(set.RootPosition(prompts.RootPosition{Party: parties[0], Parties: parties, Documents: docs, Title: title}))
+		child := call(set.ChildPosition(prompts.ChildPosition{Party: parties[1], Involved: true, RootTitle: title,
+			Path: []string{s.divergences[1].title}, Title: s.divergences[2].title}))
+		rebuttal := call(set.Rebuttal(prompts.Rebuttal{Party: parties[1], Title: s.divergences[0].title, Own: "Mine.",
+			Others: []prompts.PartyText{{Party: parties[0], Text: s.positions[1][0]}}}))
+		triage := call(set.Triage(prompts.Judge{Title: title, PartyIDs: []string{"party-a", "party-b"}, Round: 1, MaxRounds: 3,
+			Entries: []prompts.Entry{{Party: parties[0], Position: s.positions[0][0], Rebuttal: s.rebuttals[0][0]}}}))
+		synthesis := call(set.Synthesis(prompts.Synthesis{Title: title, Consensus: []prompts.Point{{Point: "Agreed", Detail: "Yes."}}}))
+		tests := []struct {
+			name, got, want string
+		}{
+			{"root position", demoReply(root, opt).Text, s.positions[0][0]},
+			{"child position", demoReply(child, opt).Text, s.positions[3][1]},
+			{"child rebuttal", demoReply(rebuttal, opt).Text, s.rebuttals[1][1]},
+			{"triage", demoReply(triage, opt).Text, s.divergences[0].title},
+			{"synthesis", demoReply(synthesis, opt).Text, s.decision},
+			{"synthesis", demoReply(synthesis, opt).Text, s.revisit},
+		}
+		for _, tt := range tests {
+			if !strings.Contains(tt.got, tt.want) {
+				t.Errorf("script %d, %s: got %.80q, want %.80q", k, tt.name, tt.got, tt.want)
+			}
+		}
+		conclusions = append(conclusions, prompts.TopicConclusion{ID: fmt.Sprintf("topic-%d", k), Title: title, Conclusion: s.decision})
+	}
+	edits := demoReply(call(set.Edits(prompts.Edits{Documents: docs, Topics: conclusions})), opt).Text
+	for k, s := range demoScripts {
+		want := fmt.Sprintf("*%s*, new (from `topic-%d`): \"%s\"", s.edits[0].section, k, s.edits[0].rule)
+		if !strings.Contains(edits, want) {
+			t.Errorf("edits lack script %d's rule %q:\n%s", k, want, edits)
+		}
 	}
 }

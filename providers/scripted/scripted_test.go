@@ -274,10 +274,30 @@ func TestDelayEndsWithClient(t *testing.T) {
 	})
 }
 
+// demoTitles returns a topic title for each demo script, one that picks it.
+func demoTitles(t *testing.T) []string {
+	t.Helper()
+	titles := make([]string, len(demoScripts))
+	left := len(demoScripts)
+	for n := 0; left > 0; n++ {
+		if n > 1000 {
+			t.Fatalf("no title picks some demo script: %q", titles)
+		}
+		title := fmt.Sprintf("Should we change part %d of the system?", n)
+		for k := range demoScripts {
+			if demoScriptFor(title) == &demoScripts[k] && titles[k] == "" {
+				titles[k] = title
+				left--
+			}
+		}
+	}
+	return titles
+}
+
 // TestDemoAnswersDifferPerDebaterAndStep: in the demo every debater has a
-// voice of its own at every node and step, found from the line that tells
-// the debater who it is, at the end of its prompt (in either prompt
-// language), and the same call always gets the same answer.
+// voice of its own at every node and step of every script, found from the
+// line that tells the debater who it is, at the end of its prompt (in either
+// prompt language), and the same call always gets the same answer.
 func TestDemoAnswersDifferPerDebaterAndStep(t *testing.T) {
 	opt := DemoOptions{Debaters: []string{"party-a", "party-b", "party-c"}, Labels: []string{"Party A", "", "Party C"}}
 	part := map[string]func(label string) string{
@@ -288,33 +308,38 @@ func TestDemoAnswersDifferPerDebaterAndStep(t *testing.T) {
 			return "\n\n## 你的角色\n你是" + label + "。辩手有 Party A、party-b、Party C。"
 		},
 	}
-	nodes := []string{"the topic", demoDivergences[0].title, demoDivergences[1].title, demoDivergences[2].title}
+	topic := map[string]string{"en": "## Topic\n", "zh": "## 议题\n"}
 	seen := map[string]string{}
-	for lang, you := range part {
-		for ni, node := range nodes {
-			for _, step := range []string{"position", "rebuttal"} {
-				for i, label := range []string{"Party A", "party-b", "Party C"} {
-					user := "State your position on " + node + "."
-					if step == "rebuttal" {
-						user = "Here are the other parties' positions on " + node + "."
+	for si, title := range demoTitles(t) {
+		s := &demoScripts[si]
+		nodes := []string{title, s.divergences[0].title, s.divergences[1].title, s.divergences[2].title}
+		for lang, you := range part {
+			for ni, node := range nodes {
+				for _, step := range []string{"position", "rebuttal"} {
+					for i, label := range []string{"Party A", "party-b", "Party C"} {
+						user := topic[lang] + node + "\n\nState your position."
+						if step == "rebuttal" {
+							user += "\n\nHere are the other parties' positions."
+						}
+						system := "You are an expert, taking part as one of the debaters in a technical debate."
+						c := Call{Seq: 7 * (i + 1), Model: "m", Messages: []Message{{Role: "system", Content: system}, {Role: "user", Content: user + you(label)}}}
+						r := demoReply(c, opt)
+						if again := demoReply(Call{Seq: 1, Model: "m", Messages: c.Messages}, opt); again.Text != r.Text {
+							t.Errorf("%s script %d %s %s: the answer depends on arrival order", lang, si, node, label)
+						}
+						want := s.positions[ni][i]
+						if step == "rebuttal" {
+							want = s.rebuttals[ni][i]
+						}
+						if r.Text != want {
+							t.Errorf("%s script %d node %d %s of %s: got %.40q, want %.40q", lang, si, ni, step, label, r.Text, want)
+						}
+						key := fmt.Sprint(si, ni, step, label)
+						if other, dup := seen[r.Text]; dup && other != key {
+							t.Errorf("%s script %d node %d %s of %s repeats the answer of %s", lang, si, ni, step, label, other)
+						}
+						seen[r.Text] = key
 					}
-					system := "You are an expert, taking part as one of the debaters in a technical debate."
-					c := Call{Seq: 7 * (i + 1), Model: "m", Messages: []Message{{Role: "system", Content: system}, {Role: "user", Content: user + you(label)}}}
-					r := demoReply(c, opt)
-					if again := demoReply(Call{Seq: 1, Model: "m", Messages: c.Messages}, opt); again.Text != r.Text {
-						t.Errorf("%s %s %s: the answer depends on arrival order", lang, node, label)
-					}
-					want := demoPositions[ni][i]
-					if step == "rebuttal" {
-						want = demoRebuttals[ni][i]
-					}
-					if r.Text != want {
-						t.Errorf("%s node %d %s of %s: got %.40q, want %.40q", lang, ni, step, label, r.Text, want)
-					}
-					if other, dup := seen[r.Text]; dup && other != fmt.Sprint(ni, step, label) {
-						t.Errorf("%s node %d %s of %s repeats the answer of %s", lang, ni, step, label, other)
-					}
-					seen[r.Text] = fmt.Sprint(ni, step, label)
 				}
 			}
 		}
