@@ -106,7 +106,8 @@ func TestRunDemo(t *testing.T) {
 // TestRunDemoReadsRight reads what a demo run of the full example writes as a
 // person would: the reports name only the shared-context files the config
 // gives and node ids the run has, every debater at a node says something of
-// its own, and each topic gets a synthesis of its own.
+// its own, and each topic argues a case of its own: its own root positions,
+// divergences and synthesis, and nothing about a parser.
 func TestRunDemoReadsRight(t *testing.T) {
 	t.Parallel()
 	const config = "../../configs/examples/full.jsonc"
@@ -121,7 +122,7 @@ func TestRunDemoReadsRight(t *testing.T) {
 	}
 	run := readRun(t, filepath.Join(out, "run.json"))
 	nodes := map[string]bool{}
-	syntheses := map[string]string{}
+	syntheses, positions, divergences := map[string]string{}, map[string]string{}, map[string]string{}
 	for _, tp := range run.Topics {
 		tp.Root.Walk(func(n *tree.Node) {
 			nodes[n.ID] = true
@@ -133,10 +134,28 @@ func TestRunDemoReadsRight(t *testing.T) {
 				said[text] = id
 			}
 		})
-		if other, dup := syntheses[tp.Synthesis]; dup || tp.Synthesis == "" {
-			t.Errorf("topic %s: synthesis %q is empty or the same as %s's", tp.ID, tp.Synthesis, other)
+		// Without its title, so that two topics differ in what they argue,
+		// not only in what they are called.
+		synthesis := strings.ReplaceAll(tp.Synthesis, tp.Title, "")
+		if other, dup := syntheses[synthesis]; dup || strings.TrimSpace(synthesis) == "" {
+			t.Errorf("topic %s: synthesis %q is empty or, but for the title, the same as %s's", tp.ID, tp.Synthesis, other)
 		}
-		syntheses[tp.Synthesis] = tp.ID
+		syntheses[synthesis] = tp.ID
+		for id, text := range tp.Root.Positions {
+			if other, dup := positions[text]; dup {
+				t.Errorf("%s's root position in %s is the same as in %s", id, tp.ID, other)
+			}
+			positions[text] = tp.ID
+		}
+		for _, c := range tp.Root.Children {
+			if other, dup := divergences[c.Title]; dup {
+				t.Errorf("%s %s debates %q, as %s does", tp.ID, c.ID, c.Title, other)
+			}
+			divergences[c.Title] = tp.ID + " " + c.ID
+		}
+	}
+	if len(run.Topics) < 2 {
+		t.Fatalf("%d topics, want two that argue their own case", len(run.Topics))
 	}
 	// A node id, not a colour such as #d29922.
 	nodeID := regexp.MustCompile(`(?:^|[^#\w])(d\d+(?:\.\d+)*)\b`)
@@ -157,11 +176,21 @@ func TestRunDemoReadsRight(t *testing.T) {
 				t.Errorf("%s names node %s, which the run does not have", filepath.Base(f), m[1])
 			}
 		}
+		if i := strings.Index(strings.ToLower(string(b)), "parser"); i >= 0 {
+			t.Errorf("%s speaks of a parser, which no topic has: %q", filepath.Base(f), b[max(0, i-60):min(len(b), i+60)])
+		}
 		for _, p := range path.FindAllString(string(b), -1) {
 			if !slices.Contains(cfg.SharedContext.Files, p) {
 				t.Errorf("%s names the file %s; the config's files are %q", filepath.Base(f), p, cfg.SharedContext.Files)
 			}
 		}
+	}
+	// A debater's Go signature, `<-chan Result` and all, reads as written.
+	if !slices.ContainsFunc(pages, func(f string) bool {
+		b, _ := os.ReadFile(f)
+		return strings.Contains(string(b), "(&lt;-chan Result, error)</code>")
+	}) {
+		t.Error("no page shows the demo's Go signature with its <-chan escaped")
 	}
 	summary, _ := os.ReadFile(filepath.Join(out, "summary.md"))
 	for _, p := range cfg.SharedContext.Files {
