@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // DemoOptions shapes the scripted debate of Demo.
@@ -103,10 +104,19 @@ func demoTopic(text string) string {
 	return ""
 }
 
-// demoScriptFor picks the script of a topic from its title, so that topics
-// argue different cases and every call about one topic, in this run or a
-// resumed one, gets the same.
+// demoScriptFor picks the script of a topic from its title: the first
+// script one of whose cues begins a word of the title, else one chosen by
+// the title's hash. Topics thus argue the case that fits them best, and
+// every call about one topic, in this run or a resumed one, gets the same.
 func demoScriptFor(title string) *demoScript {
+	words := strings.FieldsFunc(strings.ToLower(title), func(r rune) bool { return !unicode.IsLetter(r) })
+	for k := range demoScripts {
+		for _, cue := range demoScripts[k].cues {
+			if slices.ContainsFunc(words, func(w string) bool { return strings.HasPrefix(w, cue) }) {
+				return &demoScripts[k]
+			}
+		}
+	}
 	h := fnv.New32a()
 	h.Write([]byte(title))
 	return &demoScripts[h.Sum32()%uint32(len(demoScripts))]

@@ -201,3 +201,25 @@ func TestDemoTopicsPickScripts(t *testing.T) {
 		}
 	}
 }
+
+// TestDemoScriptFor: a topic plays the first script with a cue that
+// begins a word of its title, whatever the case, and always the same one.
+func TestDemoScriptFor(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		title string
+		want  int
+	}{
+		{"Should billing be extracted from the modular monolith into its own service now?", 2},
+		{"Should checkout charge the customer asynchronously through the outbox instead of synchronously?", 1},
+		{"Should the product catalogue cache be invalidated by events or by a short TTL?", 0},
+		{"RETRIES: how many, and how far apart?", 1},
+		{"Split the monolith?", 2},
+	}
+	for _, tt := range tests {
+		got := demoScriptFor(tt.title)
+		if got != &demoScripts[tt.want] || demoScriptFor(tt.title) != got {
+			t.Errorf("%q does not always pick script %d", tt.title, tt.want)
+		}
+	}
+}

@@ -26,8 +26,10 @@ type demoEdit struct{ section, rule string }
 // one doubtful of it, one asking what decides). consensus[node] is what the
 // judge finds agreed there. The synthesis opens with decision and closes
 // with revisit; edits are the rules the conclusion adds to the shared
-// context, one per document in turn.
+// context, one per document in turn. cues are the starts of words in a
+// topic's title that make the script the one the topic plays.
 type demoScript struct {
+	cues        []string
 	divergences [4]demoDivergence
 	positions   [4][3]string
 	rebuttals   [4][3]string
@@ -43,6 +45,7 @@ type demoScript struct {
 var demoScripts = []demoScript{
 	// Cost, preconditions and the measurement that ends the switch.
 	{
+		cues: []string{"cache", "latenc", "upgrad", "migrat", "replac", "databas", "version"},
 		divergences: [4]demoDivergence{
 			{
 				"Is the change worth its cost at the team's current size?",
@@ -147,6 +150,7 @@ var demoScripts = []demoScript{
 	},
 	// What users see when the new path fails, retries, paging.
 	{
+		cues: []string{"async", "retr", "queue", "outbox", "timeout", "webhook", "event"},
 		divergences: [4]demoDivergence{
 			{
 				"What does the user see when the new path fails: an error at once or a pending state?",
@@ -251,6 +255,7 @@ var demoScripts = []demoScript{
 	},
 	// Where the boundary goes, who owns it, how both paths agree.
 	{
+		cues: []string{"extract", "service", "split", "monolith", "module", "boundar", "owner"},
 		divergences: [4]demoDivergence{
 			{
 				"Where does the first step draw the boundary: around the calls or around the data?",
