@@ -27,9 +27,10 @@ type DemoOptions struct {
 }
 
 // Demo returns an in-memory fake (use it through HTTPClient; it has no
-// socket) that plays a plausible debate on any topic: debaters argue in
-// turn, the judge splits the root into two divergences, one converges, the
-// other splits again and is settled by forced verdicts at the round limit;
+// socket) that plays a plausible debate on any topic, one of several
+// scripts, the one the topic's title picks: debaters argue in turn, the
+// judge splits the root into two divergences, one converges, the other
+// splits again and is settled by forced verdicts at the round limit;
 // the model opt.Failing fails every call, so that its participant falls
 // back. On any motion the opponent raises issues, the proposer revises once
 // and then appeals, and the arbitrator's ruling closes the debate. Answers
