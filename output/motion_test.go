@@ -100,7 +100,7 @@ func TestWriteMotions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []string{"# Retry failed webhook deliveries", "- Status: resolved ✓", "**#3 RESOLUTION**", "## State timeline"} {
+	for _, s := range []string{"# Retry failed webhook deliveries", "- **Status:** resolved ✓", "**#3 RESOLUTION**", "## State timeline"} {
 		if !strings.Contains(string(md), s) {
 			t.Errorf("motion report lacks %q", s)
 		}
