@@ -157,12 +157,19 @@ func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, c Call, rep
 		return
 	}
 	base := wireChunk{ID: fmt.Sprintf("chatcmpl-%d", c.Seq), Object: "chat.completion.chunk", Created: time.Now().Unix(), Model: cmp.Or(reply.Model, c.Model)}
+	// Chunks with a pause between them go out one by one, as a provider
+	// sends tokens as it makes them; without a pause they share writes,
+	// as a busy connection coalesces them, so that the fake spends no
+	// write call per chunk of the processor it shares with the program
+	// it serves.
 	send := func(ch wireChunk) bool {
 		b, _ := json.Marshal(ch)
 		if _, err := fmt.Fprintf(w, "data: %s\n\n", b); err != nil {
 			return false
 		}
-		flush()
+		if reply.ChunkDelay > 0 {
+			flush()
+		}
 		return true
 	}
 	delta := func(d wireDelta, finish *string) bool {
