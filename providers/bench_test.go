@@ -1,8 +1,12 @@
 package providers
 
 import (
+	"bytes"
 	"context"
+	"io"
 	"net/http"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -89,4 +93,66 @@ func BenchmarkComplete(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkStreamDecode measures the client's side of one streamed answer
+// the size of a debater's (about 900 bytes in the fake's 16-byte chunks):
+// "decode" replays the fake's recorded event stream from memory, so only
+// reading and folding the events counts; "call" streams it from the
+// in-memory fake, whose writing counts too.
+func BenchmarkStreamDecode(b *testing.B) {
+	text := "Position at the root. " + strings.Repeat("An argument with its reasons. ", 30)
+	req := ask("a", "m", "State your position on the topic in one paragraph.")
+	run := func(b *testing.B, hc func(*providertest.Server) *http.Client) {
+		srv := providertest.New(b)
+		srv.Script(func(providertest.Call) providertest.Reply { return providertest.Text(text) })
+		c := newTestClient(b, srv, streamConfig(true, nil), Options{HTTPClient: hc(srv)})
+		b.ReportAllocs()
+		for b.Loop() {
+			resp, err := c.Complete(context.Background(), req)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if resp.Text != text {
+				b.Fatalf("text %q, want %q", resp.Text, text)
+			}
+		}
+	}
+	b.Run("decode", func(b *testing.B) {
+		run(b, func(srv *providertest.Server) *http.Client {
+			return &http.Client{Transport: &replay{next: srv.Transport()}}
+		})
+	})
+	b.Run("call", func(b *testing.B) {
+		run(b, func(srv *providertest.Server) *http.Client { return srv.HTTPClient() })
+	})
+}
+
+// replay answers every request with the response next gave to the first.
+type replay struct {
+	next   http.RoundTripper
+	once   sync.Once
+	header http.Header
+	body   []byte
+	err    error
+}
+
+func (r *replay) RoundTrip(req *http.Request) (*http.Response, error) {
+	r.once.Do(func() {
+		res, err := r.next.RoundTrip(req)
+		if err != nil {
+			r.err = err
+			return
+		}
+		defer res.Body.Close()
+		r.header = res.Header
+		r.body, r.err = io.ReadAll(res.Body)
+	})
+	if r.err != nil {
+		return nil, r.err
+	}
+	return &http.Response{
+		StatusCode: http.StatusOK, Header: r.header.Clone(), Request: req,
+		Body: io.NopCloser(bytes.NewReader(r.body)), ContentLength: -1,
+	}, nil
 }
