@@ -1,10 +1,12 @@
 package scripted
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
+	"iter"
 	"net/http"
 	"strings"
 	"time"
@@ -162,15 +164,20 @@ func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, c Call, rep
 	// as a busy connection coalesces them, so that the fake spends no
 	// write call per chunk of the processor it shares with the program
 	// it serves.
-	send := func(ch wireChunk) bool {
-		b, _ := json.Marshal(ch)
-		if _, err := fmt.Fprintf(w, "data: %s\n\n", b); err != nil {
+	var buf []byte
+	write := func(b []byte) bool {
+		if _, err := w.Write(b); err != nil {
 			return false
 		}
 		if reply.ChunkDelay > 0 {
 			flush()
 		}
 		return true
+	}
+	send := func(ch wireChunk) bool {
+		b, _ := json.Marshal(ch)
+		buf = append(append(append(buf[:0], "data: "...), b...), "\n\n"...)
+		return write(buf)
 	}
 	delta := func(d wireDelta, finish *string) bool {
 		ch := base
@@ -194,10 +201,23 @@ func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, c Call, rep
 		{reply.Refusal, func(d *wireDelta, s string) { d.Refusal = s }},
 		{reply.Text + echo, func(d *wireDelta, s string) { d.Content = s }},
 	} {
-		for _, piece := range pieces(part.text, size) {
-			var d wireDelta
-			part.set(&d, piece)
-			if !delta(d, nil) || !wait(r, reply.ChunkDelay) {
+		if part.text == "" {
+			continue
+		}
+		// Every chunk of a part is the same but for its piece of text: the
+		// JSON around the piece is encoded once, from a chunk whose piece
+		// is a marker, and only the piece is encoded per chunk.
+		var d wireDelta
+		part.set(&d, marker)
+		ch := base
+		ch.Choices = []wireChunkChoice{{Delta: d}}
+		tmpl, _ := json.Marshal(ch)
+		at := bytes.LastIndex(tmpl, []byte(markerJSON))
+		head, tail := tmpl[:at], tmpl[at+len(markerJSON):]
+		for piece := range pieces(part.text, size) {
+			q, _ := json.Marshal(piece)
+			buf = append(append(append(append(append(buf[:0], "data: "...), head...), q...), tail...), "\n\n"...)
+			if !write(buf) || !wait(r, reply.ChunkDelay) {
 				return
 			}
 		}
@@ -229,20 +249,29 @@ func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, c Call, rep
 	flush()
 }
 
-// pieces splits s into runs of about n bytes, never inside a UTF-8
+// pieces yields s in runs of about n bytes, never split inside a UTF-8
 // sequence.
-func pieces(s string, n int) []string {
-	var out []string
-	for len(s) > 0 {
-		i := min(n, len(s))
-		for i < len(s) && !utf8Start(s[i]) {
-			i++
+func pieces(s string, n int) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for len(s) > 0 {
+			i := min(n, len(s))
+			for i < len(s) && !utf8Start(s[i]) {
+				i++
+			}
+			if !yield(s[:i]) {
+				return
+			}
+			s = s[i:]
 		}
-		out = append(out, s[:i])
-		s = s[i:]
 	}
-	return out
 }
+
+// marker stands for a piece of text in a chunk encoded once per part;
+// markerJSON is how it reads in the JSON.
+const (
+	marker     = "\x00"
+	markerJSON = `"\u0000"`
+)
 
 func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
 
