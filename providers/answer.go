@@ -59,6 +59,7 @@ type answer struct {
 	filter           openai.ContentFilterResults
 	err              string // an error the server reported in the body
 	choices          bool   // any choice arrived
+	event            chunk  // the streamed event last decoded, reused
 }
 
 // chunk is one streamed event.
@@ -82,8 +83,14 @@ type chunk struct {
 // add folds one streamed event into the answer; only the first choice is
 // kept, as in a non-streamed call.
 func (a *answer) add(raw []byte) error {
-	var c chunk
-	if err := json.Unmarshal(raw, &c); err != nil {
+	// One chunk is reused for every event: its choices keep their backing
+	// array, cleared since encoding/json leaves fields absent from the
+	// event as they were.
+	choices := a.event.Choices[:cap(a.event.Choices)]
+	clear(choices)
+	a.event = chunk{Choices: choices[:0]}
+	c := &a.event
+	if err := json.Unmarshal(raw, c); err != nil {
 		return fmt.Errorf("%w: a streamed event is not JSON: %w", errInvalidResponse, err)
 	}
 	if c.Model != "" {
