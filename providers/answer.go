@@ -182,11 +182,11 @@ func decodeCompletion(body []byte) (*answer, error) {
 
 // readStream folds every event of a stream into an answer, telling onText
 // (when set) how much text each event brought.
-func readStream(s *openai.ChatCompletionStream, onText func(int)) (*answer, error) {
+func readStream(s *events, onText func(int)) (*answer, error) {
 	a := &answer{}
 	for {
 		before := a.content.Len() + a.reasoningContent.Len() + a.reasoning.Len()
-		raw, err := s.RecvRaw()
+		raw, err := s.next()
 		if errors.Is(err, io.EOF) {
 			return a, nil
 		}

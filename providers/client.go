@@ -372,7 +372,7 @@ func (c *Client) try(ctx context.Context, rt *route, r Request, req openai.ChatC
 // send makes the HTTP request, streamed or not, and reads the answer.
 //
 // A stream is opened with go-openai's CreateChatCompletionStream, but its
-// events are decoded here from RecvRaw: go-openai's chunk type drops the
+// events are read and decoded here (events): go-openai's chunk type drops the
 // "reasoning" delta (OpenRouter, Ollama, vLLM), usage.cost and DeepSeek's
 // cache counts, and it has no bound on silence, which the doer adds.
 func (c *Client) send(ctx context.Context, rt *route, req openai.ChatCompletionRequest, a *attempt, onText func(int)) (*answer, error) {
@@ -395,7 +395,10 @@ func (c *Client) send(ctx context.Context, rt *route, req openai.ChatCompletionR
 		// The server ignored "stream" and answered in one piece.
 		return decodeCompletion(a.plain)
 	}
-	ans, err := readStream(stream, onText)
+	if a.events == nil {
+		return nil, fmt.Errorf("%w: the stream has no body to read", errInvalidResponse)
+	}
+	ans, err := readStream(&events{r: a.events, limit: emptyLimit}, onText)
 	if err != nil {
 		return nil, err
 	}

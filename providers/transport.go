@@ -42,6 +42,8 @@ type attempt struct {
 	// plain is a one-piece JSON answer to a streamed request, from a server
 	// that ignores "stream".
 	plain []byte
+	// events is the body of a stream, to read its events from.
+	events *bufio.Reader
 }
 
 type attemptKey struct{}
@@ -152,6 +154,7 @@ func (d *doer) Do(req *http.Request) (*http.Response, error) {
 	}
 	br := bufio.NewReader(sb)
 	if a.stream && !onePiece(res.Header, br) {
+		a.events = br
 		res.Body = struct {
 			io.Reader
 			io.Closer
