@@ -40,36 +40,37 @@ type Message struct {
 // UnmarshalJSON takes content as a string or, as the API also allows, a
 // list of text parts, which it joins.
 func (m *Message) UnmarshalJSON(b []byte) error {
+	// Content is decoded as any, in the one pass over the message, rather
+	// than kept raw and decoded again: a prompt is most of a request.
 	var w struct {
-		Role    string          `json:"role"`
-		Content json.RawMessage `json:"content"`
+		Role    string `json:"role"`
+		Content any    `json:"content"`
 	}
 	if err := json.Unmarshal(b, &w); err != nil {
 		return err
 	}
 	m.Role, m.Content = w.Role, ""
-	if len(w.Content) == 0 || string(w.Content) == "null" {
+	switch c := w.Content.(type) {
+	case nil:
+		return nil
+	case string:
+		m.Content = c
+		return nil
+	case []any:
+		var sb strings.Builder
+		for _, p := range c {
+			part, _ := p.(map[string]any)
+			typ, _ := part["type"].(string)
+			text, _ := part["text"].(string)
+			if typ != "text" {
+				return fmt.Errorf("content part of type %q: the fake reads only text parts", typ)
+			}
+			sb.WriteString(text)
+		}
+		m.Content = sb.String()
 		return nil
 	}
-	if w.Content[0] != '[' {
-		return json.Unmarshal(w.Content, &m.Content)
-	}
-	var parts []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	if err := json.Unmarshal(w.Content, &parts); err != nil {
-		return err
-	}
-	var sb strings.Builder
-	for _, p := range parts {
-		if p.Type != "text" {
-			return fmt.Errorf("content part of type %q: the fake reads only text parts", p.Type)
-		}
-		sb.WriteString(p.Text)
-	}
-	m.Content = sb.String()
-	return nil
+	return fmt.Errorf("content is %T: want a string or a list of text parts", w.Content)
 }
 
 // Call is one request as the fake received it.
