@@ -40,22 +40,32 @@ type Message struct {
 // UnmarshalJSON takes content as a string or, as the API also allows, a
 // list of text parts, which it joins.
 func (m *Message) UnmarshalJSON(b []byte) error {
-	// Content is decoded as any, in the one pass over the message, rather
-	// than kept raw and decoded again: a prompt is most of a request.
-	var w struct {
-		Role    string `json:"role"`
-		Content any    `json:"content"`
-	}
+	var w sentMessage
 	if err := json.Unmarshal(b, &w); err != nil {
 		return err
 	}
-	m.Role, m.Content = w.Role, ""
+	msg, err := w.message()
+	*m = msg
+	return err
+}
+
+// sentMessage is a message as a request sends it. Its content is decoded
+// as any, in the one pass over the request, rather than kept raw and
+// decoded again: a prompt is most of a request.
+type sentMessage struct {
+	Role    string `json:"role"`
+	Content any    `json:"content"`
+}
+
+// message returns the message with its content's text parts joined.
+func (w sentMessage) message() (Message, error) {
+	m := Message{Role: w.Role}
 	switch c := w.Content.(type) {
 	case nil:
-		return nil
+		return m, nil
 	case string:
 		m.Content = c
-		return nil
+		return m, nil
 	case []any:
 		var sb strings.Builder
 		for _, p := range c {
@@ -63,14 +73,14 @@ func (m *Message) UnmarshalJSON(b []byte) error {
 			typ, _ := part["type"].(string)
 			text, _ := part["text"].(string)
 			if typ != "text" {
-				return fmt.Errorf("content part of type %q: the fake reads only text parts", typ)
+				return m, fmt.Errorf("content part of type %q: the fake reads only text parts", typ)
 			}
 			sb.WriteString(text)
 		}
 		m.Content = sb.String()
-		return nil
+		return m, nil
 	}
-	return fmt.Errorf("content is %T: want a string or a list of text parts", w.Content)
+	return m, fmt.Errorf("content is %T: want a string or a list of text parts", w.Content)
 }
 
 // Call is one request as the fake received it.
@@ -412,11 +422,11 @@ func (s *Server) MaxInFlightPath(path string) int {
 }
 
 type wireRequest struct {
-	Model               string    `json:"model"`
-	Messages            []Message `json:"messages"`
-	MaxTokens           int       `json:"max_tokens"`
-	MaxCompletionTokens int       `json:"max_completion_tokens"`
-	Temperature         *float64  `json:"temperature"`
+	Model               string        `json:"model"`
+	Messages            []sentMessage `json:"messages"`
+	MaxTokens           int           `json:"max_tokens"`
+	MaxCompletionTokens int           `json:"max_completion_tokens"`
+	Temperature         *float64      `json:"temperature"`
 	ResponseFormat      *struct {
 		Type string `json:"type"`
 	} `json:"response_format"`
@@ -442,11 +452,18 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "invalid_request", "decoding body: "+err.Error())
 		return
 	}
+	msgs := make([]Message, len(wr.Messages))
+	for i, m := range wr.Messages {
+		if msgs[i], err = m.message(); err != nil {
+			writeError(w, http.StatusBadRequest, "invalid_request", "decoding body: "+err.Error())
+			return
+		}
+	}
 	auth := r.Header.Get("Authorization")
 	call := Call{
 		Path:                r.URL.Path,
 		Model:               wr.Model,
-		Messages:            wr.Messages,
+		Messages:            msgs,
 		Authorized:          strings.HasPrefix(auth, "Bearer ") && len(strings.TrimSpace(auth[len("Bearer "):])) > 0,
 		MaxTokens:           wr.MaxTokens,
 		MaxCompletionTokens: wr.MaxCompletionTokens,
