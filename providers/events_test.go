@@ -97,3 +97,41 @@ func FuzzEvents(f *testing.F) {
 		t.Fatalf("more events than lines in %q", body)
 	})
 }
+
+// FuzzStreamBodyDrop checks that dropping comment and blank lines gives the
+// same bytes as doing it byte by byte, however the body is split into reads.
+func FuzzStreamBodyDrop(f *testing.F) {
+	f.Add(": OPENROUTER PROCESSING\n\ndata: {\"a\":1}\r\n\r\ndata: [DONE]\n\n", 7)
+	f.Add("data: x\n: comment\n\n:\ndata: y", 0)
+	f.Fuzz(func(t *testing.T, body string, at int) {
+		want := dropBytes([]byte(body))
+		at = min(max(at, 0), len(body))
+		s := &streamBody{}
+		first, second := []byte(body[:at]), []byte(body[at:])
+		got := append(first[:s.drop(first)], second[:s.drop(second)]...)
+		if string(got) != string(want) {
+			t.Fatalf("drop(%q) split at %d = %q, want %q", body, at, got, want)
+		}
+	})
+}
+
+// dropBytes is drop as a plain loop over the bytes.
+func dropBytes(b []byte) []byte {
+	var out []byte
+	mid, comment := false, false
+	for _, c := range b {
+		switch {
+		case comment:
+			comment = c != '\n'
+			continue
+		case !mid && c == ':':
+			comment = true
+			continue
+		case !mid && (c == '\n' || c == '\r'):
+			continue
+		}
+		out = append(out, c)
+		mid = c != '\n'
+	}
+	return out
+}

@@ -277,23 +277,33 @@ func (s *streamBody) Read(p []byte) (int, error) {
 }
 
 // drop removes comment and blank lines from b in place and returns the
-// length kept.
+// length kept. It moves whole lines, not bytes: a stream is mostly kept
+// lines.
 func (s *streamBody) drop(b []byte) int {
 	k := 0
-	for _, c := range b {
-		switch {
+	for i := 0; i < len(b); {
+		switch c := b[i]; {
 		case s.comment:
-			s.comment = c != '\n'
-			continue
+			j := bytes.IndexByte(b[i:], '\n')
+			if j < 0 {
+				return k
+			}
+			s.comment = false
+			i += j + 1
 		case !s.mid && c == ':':
 			s.comment = true
-			continue
+			i++
 		case !s.mid && (c == '\n' || c == '\r'):
-			continue
+			i++
+		default:
+			end := len(b)
+			if j := bytes.IndexByte(b[i:], '\n'); j >= 0 {
+				end = i + j + 1
+			}
+			k += copy(b[k:], b[i:end])
+			s.mid = b[end-1] != '\n'
+			i = end
 		}
-		b[k] = c
-		k++
-		s.mid = c != '\n'
 	}
 	return k
 }
