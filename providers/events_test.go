@@ -48,6 +48,10 @@ func TestEvents(t *testing.T) {
 			nil, "error, bad key"},
 		{"other lines up to the limit", "event: x\nid: 1\ndata: {}\ndata: [DONE]\n", 2, []string{`{}`}, ""},
 		{"other lines past the limit", "event: x\nid: 1\nretry: 3\ndata: {}\n", 2, nil, openai.ErrTooManyEmptyStreamMessages.Error()},
+		// The limit is on the lines between two events, as go-openai
+		// counts them: a long answer's blank separators never add up.
+		{"the limit counts anew after each event", strings.Repeat("data: {}\n\n: keep-alive\n", 5) + "data: [DONE]\n", 2,
+			[]string{`{}`, `{}`, `{}`, `{}`, `{}`}, ""},
 		{"no [DONE]", "data: {}\n", 300, []string{`{}`}, io.EOF.Error()},
 		{"a last line cut short is dropped", "data: {}\ndata: {\"a\"", 300, []string{`{}`}, io.EOF.Error()},
 	}

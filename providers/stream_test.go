@@ -38,6 +38,10 @@ func streamConfig(stream bool, edit func(*configs.Config)) *configs.Config {
 	})
 }
 
+// longAnswer comes in about a thousand of the fake's 16-byte chunks, each
+// event followed by the blank line that ends it.
+var longAnswer = strings.Repeat("One more word. ", 1067)
+
 func TestAnswersStreamedAsNot(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -59,6 +63,8 @@ func TestAnswersStreamedAsNot(t *testing.T) {
 			Response{Text: "12345678", FinishReason: "stop", Usage: Usage{PromptTokens: 2, CompletionTokens: 2, Estimated: true}}},
 		{"keep-alive comments past go-openai's empty-message limit", providertest.Reply{Text: "Late answer.", KeepAlives: 400, PromptTokens: 1, CompletionTokens: 3},
 			Response{Text: "Late answer.", FinishReason: "stop", Usage: Usage{PromptTokens: 1, CompletionTokens: 3}}},
+		{"a long answer in a thousand chunks", providertest.Reply{Text: longAnswer, PromptTokens: 1, CompletionTokens: 4000},
+			Response{Text: longAnswer, FinishReason: "stop", Usage: Usage{PromptTokens: 1, CompletionTokens: 4000}}},
 		{"a server that ignores stream", providertest.Reply{Text: "One piece.", IgnoreStream: true, PromptTokens: 1, CompletionTokens: 3},
 			Response{Text: "One piece.", FinishReason: "stop", Usage: Usage{PromptTokens: 1, CompletionTokens: 3}}},
 	}
