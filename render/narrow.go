@@ -49,7 +49,8 @@ func (labelCells) Transform(doc *ast.Document, reader text.Reader, _ parser.Cont
 	})
 }
 
-// plainText returns the text of n's inline content, without its markup.
+// plainText returns the text of n's inline content, without its markup;
+// inline HTML counts as text, as the page shows it.
 func plainText(n ast.Node, source []byte) []byte {
 	var b bytes.Buffer
 	_ = ast.Walk(n, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
@@ -64,6 +65,12 @@ func plainText(n ast.Node, source []byte) []byte {
 			}
 		case *ast.String:
 			b.Write(n.Value)
+		case *ast.RawHTML:
+			// Shown as written by the safe renderer, so as written here.
+			for i := 0; i < n.Segments.Len(); i++ {
+				seg := n.Segments.At(i)
+				b.Write(seg.Value(source))
+			}
 		case *ast.CodeSpan:
 			for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 				if t, ok := c.(*ast.Text); ok {
