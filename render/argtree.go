@@ -49,6 +49,12 @@ type argSection struct {
 	md      string
 }
 
+// argHeading is the heading of an argument's section: its seq, type and
+// role, each already in the form the page needs.
+func argHeading(seq int, typ, role string) string {
+	return fmt.Sprintf("#%d %s · %s", seq, typ, role)
+}
+
 // markdown is the section as the Markdown report writes it.
 func (s argSection) markdown() string {
 	return s.open + "\n### " + s.heading + "\n\n" + s.md
@@ -147,7 +153,7 @@ func argumentsDoc(d protocol.Debate, args []protocol.Argument, w *words) argDoc 
 
 	for i, a := range args {
 		b.Reset()
-		s := argSection{a: a, heading: fmt.Sprintf("#%d %s · %s", a.Seq, inlineText(string(a.Type)), inlineText(string(a.Role)))}
+		s := argSection{a: a, heading: argHeading(a.Seq, inlineText(string(a.Type)), inlineText(string(a.Role)))}
 		if i == 0 {
 			s.open = fmt.Sprintf("\n## %s\n", w.arguments)
 		}

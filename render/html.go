@@ -12,9 +12,10 @@ import (
 // markdown is the one goldmark instance every page goes through: GFM, with
 // raw HTML shown as escaped text (rawAsText), links only to http(s), mailto
 // or the page itself, images turned into links and table alignment carried by
-// classes (sanitize), wide tables ready to stack on a phone (labelCells), and a line break kept where the writer put one (hard
-// wraps: "Question: …" and "Context: …" on lines of their own stay two
-// lines). It is safe for concurrent use.
+// classes (sanitize), wide tables ready to stack on a phone (labelCells),
+// and a line break kept where the writer put one (hard wraps: "Question: …"
+// and "Context: …" on lines of their own stay two lines). It is safe for
+// concurrent use.
 var markdown = goldmark.New(
 	goldmark.WithExtensions(
 		extension.NewTable(extension.WithTableCellAlignMethod(extension.TableCellAlignNone)),

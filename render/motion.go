@@ -56,7 +56,7 @@ func MotionHTML(run *tree.Run, m *tree.Motion) ([]byte, error) {
 		markdown(s.open)
 		class := stateClass(s.a.StateAfter, m.Status)
 		fmt.Fprintf(&p.b, "<section class=\"arg st-%s\" id=\"arg-%d\">\n<h3>%s <span class=\"st st-%s\">%s</span></h3>\n",
-			class, s.a.Seq, html.EscapeString(fmt.Sprintf("#%d %s · %s", s.a.Seq, s.a.Type, s.a.Role)), class,
+			class, s.a.Seq, html.EscapeString(argHeading(s.a.Seq, string(s.a.Type), string(s.a.Role))), class,
 			html.EscapeString(w.stateWord(s.a.StateAfter)))
 		markdown(s.md)
 		p.reasoning(reasoning[s.a.ID])

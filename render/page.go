@@ -242,9 +242,10 @@ func statusClass(s tree.Status) string {
 
 // reportStyle is the part of the style sheet the topic, motion and summary
 // pages add: status colours and badges, the tree, the table of contents,
-// foldable node sections, argument sections, columns of positions and a summary table that fits the window
-// (1,024 px and up) without scrolling sideways: compact numeric columns with
-// small wrapping headers, the topic column taking the slack. Under 40rem a
+// foldable node sections, argument sections, columns of positions and a
+// summary table that fits the window (1,024 px and up) without scrolling
+// sideways: compact numeric columns with small wrapping headers, the topic
+// column taking the slack. Under 40rem a
 // wide table (labelCells) shows one block per row, each value beside its
 // column's heading; a tree drawing scales to the width, and one too wide
 // to read at that scale gives way to the table of contents beside it.
