@@ -296,12 +296,19 @@ func (s *Set) render(name string, data any) ([]Message, error) {
 	return msgs, nil
 }
 
-// breakMark is what {{breakpoint}} renders to before render cuts it out.
-const breakMark = "\uE000breakpoint\uE000"
+// breakMark is what {{breakpoint}} renders to before render cuts it out;
+// breakEdge, a private-use character, opens and closes it.
+const (
+	breakEdge = "\uE000"
+	breakMark = breakEdge + "breakpoint" + breakEdge
+)
 
 // cutBreaks returns text without its break marks and the offsets where they
 // were, leaving out one at the start or twice at one place; white space
-// before a mark ends the stable part too.
+// before a mark ends the stable part too. The parts between marks lose the
+// mark's private-use character and bytes that are not UTF-8 (as a request
+// body's encoding would replace them), so that no two parts join into a
+// mark that nobody placed.
 func cutBreaks(text string) (string, []int) {
 	if !strings.Contains(text, breakMark) {
 		return text, nil
@@ -312,7 +319,7 @@ func cutBreaks(text string) (string, []int) {
 		if i > 0 && b.Len() > 0 && (len(breaks) == 0 || breaks[len(breaks)-1] != b.Len()) {
 			breaks = append(breaks, b.Len())
 		}
-		b.WriteString(part)
+		b.WriteString(strings.ToValidUTF8(strings.ReplaceAll(part, breakEdge, ""), "\uFFFD"))
 	}
 	out := strings.TrimSpace(b.String())
 	lead := strings.Index(b.String(), out)
