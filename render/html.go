@@ -1,6 +1,11 @@
 package render
 
 import (
+	"bytes"
+	"embed"
+	"fmt"
+	"html/template"
+
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
@@ -31,19 +36,108 @@ var markdown = goldmark.New(
 	),
 )
 
-const pageHead = `<!DOCTYPE html>
-<html%s>
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
-<meta name="referrer" content="no-referrer">
-<title>%s</title>
-<style>%s</style>
-</head>
-<body class="%s">
-<main>
-`
+// templates holds the pages' templates, one set per body kind, each with
+// the frame every page shares: the head with its content security policy
+// and style sheet, and the demo banner.
+//
+//go:embed templates/*.html
+var templates embed.FS
+
+var pageTemplates = map[string]*template.Template{
+	"topic":    parsePage("templates/topic.html"),
+	"motion":   parsePage("templates/motion.html"),
+	"summary":  parsePage("templates/markdown.html"),
+	"markdown": parsePage("templates/markdown.html"),
+}
+
+func parsePage(body string) *template.Template {
+	return template.Must(template.New("page").ParseFS(templates, "templates/page.html", body))
+}
+
+// pageData is what a page's template fills in. Body is the kind's own data:
+// a topicBody, a motionBody, or rendered Markdown (template.HTML).
+type pageData struct {
+	Lang  string // the html element's lang, none when empty
+	Title string
+	Style template.CSS
+	Kind  string // the body's class: "topic", "motion", "summary" or "markdown"
+	Demo  string // the demo banner, none when empty
+	Body  any
+}
+
+// renderPage renders a page through its kind's template, with control
+// characters made visible.
+func renderPage(d pageData) ([]byte, error) {
+	t, ok := pageTemplates[d.Kind]
+	if !ok {
+		return nil, fmt.Errorf("render html: no page template for %q", d.Kind)
+	}
+	var out bytes.Buffer
+	if err := t.ExecuteTemplate(&out, "page", d); err != nil {
+		return nil, fmt.Errorf("render %s page: %w", d.Kind, err)
+	}
+	return []byte(visible(out.String())), nil
+}
+
+// topicBody is the body of a topic's page.
+type topicBody struct {
+	Heading    string
+	Intro      template.HTML
+	Overview   *overview // nil for a topic without a tree
+	Nodes      []nodeView
+	Conclusion string
+	End        template.HTML // the conclusion's Markdown
+}
+
+// overview is the table of contents beside the tree's drawing.
+type overview struct {
+	Contents, Conclusion string
+	TOC                  tocItem
+	Tree                 svgView
+	Legend               string
+	Keys                 []legendKey
+}
+
+// tocItem is a node's entry in the table of contents.
+type tocItem struct {
+	Anchor, Class, ID, Title, Status string
+	Children                         []tocItem
+}
+
+// legendKey is a status colour and its word.
+type legendKey struct{ Class, Word string }
+
+// nodeView is a node's foldable section.
+type nodeView struct {
+	Class, Anchor, Heading, Status string
+	Between                        template.HTML // who disagrees, for a child node
+	Steps                          []stepView    // positions and rebuttals
+	Triage                         string
+	Judgment                       template.HTML
+	Reasoning                      *reasoningView // the judge's
+	End                            template.HTML  // the node's status
+}
+
+// stepView is a step's heading and its answers as columns, or the note that
+// the step was not reached.
+type stepView struct {
+	Heading    string
+	Cols       []colView
+	NotReached template.HTML
+}
+
+// colView is one debater's answer.
+type colView struct {
+	Missing   bool
+	Body      template.HTML
+	Reasoning *reasoningView
+}
+
+// reasoningView is a model's reasoning, folded.
+type reasoningView struct {
+	Summary string
+	Body    template.HTML
+}
 
 const pageStyle = `
 :root { color-scheme: light dark; --fg: #1f2328; --bg: #ffffff; --muted: #59636e; --line: #d1d9e0; --code: #f6f8fa; --link: #0969da; }

@@ -3,7 +3,7 @@ package render
 import (
 	"bytes"
 	"fmt"
-	"html"
+	"html/template"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -193,12 +193,7 @@ func markdownPage(title string, md []byte) ([]byte, error) {
 	if err := markdown.Convert(md, &body); err != nil {
 		return nil, fmt.Errorf("render html %q: %w", title, err)
 	}
-	var page bytes.Buffer
-	page.Grow(len(pageHead) + len(pageStyle) + body.Len() + 256)
-	fmt.Fprintf(&page, pageHead, "", html.EscapeString(title), pageStyle, "page")
-	page.Write(body.Bytes())
-	page.WriteString("</main>\n</body>\n</html>\n")
-	return page.Bytes(), nil
+	return renderPage(pageData{Title: title, Style: pageStyle, Kind: "markdown", Body: template.HTML(body.String())})
 }
 
 // TestGoldenHeadingsInOrder reads every Markdown golden file: after its
@@ -223,6 +218,78 @@ func TestGoldenHeadingsInOrder(t *testing.T) {
 					t.Errorf("%q follows a level-%d heading", h, prev)
 				}
 				prev = level
+			}
+		})
+	}
+}
+
+// xssRun is a run of a tree and a motion with the web UI's XSS corpus in
+// every text its pages show: titles, ids, names, models, answers, reasoning,
+// the judge's text, errors, the synthesis and the proposed edits.
+func xssRun() *tree.Run {
+	run := rendertest.Forced()
+	run.Debaters[0].Label = rendertest.XSSTitle
+	run.Debaters[1].Model = rendertest.XSSTitle
+	run.Judge.Label = rendertest.XSSTitle
+	top := &run.Topics[0]
+	top.ID, top.Title, top.Synthesis = rendertest.XSSTitle, rendertest.XSSTitle, rendertest.XSS
+	top.Root.Children[0].ID = `d1"><script>alert("id")</script>`
+	top.Root.Walk(func(n *tree.Node) {
+		n.Title = rendertest.XSSTitle + n.Title
+		for _, texts := range []map[string]string{n.Positions, n.Rebuttals} {
+			for id := range texts {
+				texts[id] = rendertest.XSS
+			}
+		}
+		n.Reasoning = append(n.Reasoning, tree.Reasoning{Participant: "party-a", Step: tree.StepPosition, Text: rendertest.XSS})
+		n.Errors = append(n.Errors, tree.NodeError{Participant: "party-c", Step: tree.StepRebuttal, Message: rendertest.XSS})
+		if n.Judgment != nil {
+			for i := range n.Judgment.Consensus {
+				n.Judgment.Consensus[i].Detail = rendertest.XSS
+			}
+		}
+	})
+	run.Edits = rendertest.XSS
+	m := motionRun().Motions[0]
+	m.ID, m.Title = rendertest.XSSTitle, rendertest.XSSTitle
+	for i := range m.Arguments {
+		m.Arguments[i].Content, m.Arguments[i].Reasoning = rendertest.XSS, rendertest.XSS
+	}
+	m.Errors = append(m.Errors, tree.MotionError{Role: "opponent", Turn: 2, Message: rendertest.XSS, Raw: rendertest.XSS})
+	run.Motions = []tree.Motion{m}
+	return run
+}
+
+// TestReportPagesDisarmXSS runs the corpus the web UI's pages pass against
+// the topic, motion and summary pages: nothing of it is active, the titles
+// show as written and the Markdown still renders.
+func TestReportPagesDisarmXSS(t *testing.T) {
+	t.Parallel()
+	run := xssRun()
+	top, m := &run.Topics[0], &run.Motions[0]
+	pages := map[string]func() ([]byte, error){
+		"topic":  func() ([]byte, error) { return TopicHTML(run, top) },
+		"motion": func() ([]byte, error) { return MotionHTML(run, m) },
+		"summary": func() ([]byte, error) {
+			return SummaryHTML(run, map[string]string{top.ID: "topic-x.html", m.ID: "motion-x.html"})
+		},
+	}
+	for name, render := range pages {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			page, err := render()
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := string(page)
+			for _, bad := range rendertest.ActiveContent(s) {
+				t.Errorf("%s page %s", name, bad)
+			}
+			if !strings.Contains(s, "<strong>bold</strong>") {
+				t.Errorf("%s page lost the corpus's Markdown", name)
+			}
+			if !strings.Contains(s, "&lt;script&gt;alert(") {
+				t.Errorf("%s page does not show the hostile title as text", name)
 			}
 		})
 	}

@@ -2,7 +2,7 @@ package render
 
 import (
 	"fmt"
-	"html"
+	"html/template"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -39,31 +39,45 @@ func MotionHTML(run *tree.Run, m *tree.Motion) ([]byte, error) {
 	for _, a := range m.Arguments {
 		reasoning[a.ID] = a.Reasoning
 	}
-	p := &page{r: &report{run: run, w: wordsFor(run)}}
+	p := newPage(run)
 	w := p.r.w
-	markdown := func(s string) { p.md(func(r *report) { r.b.WriteString(s) }) }
-	p.demo()
+	markdown := func(s string) template.HTML { return p.md(func(r *report) { r.b.WriteString(s) }) }
 	title, head, _ := strings.Cut(doc.head, "\n")
-	markdown(title)
-	fmt.Fprintf(&p.b, "<p class=\"badges\"><span class=\"st st-%s\">%s</span> <span class=\"st st-%s\">%s</span></p>\n",
-		statusClass(m.Status), html.EscapeString(w.motionStatus(m.Status)),
-		stateClass(protocol.State(m.State), m.Status), html.EscapeString(w.stateWord(protocol.State(m.State))))
-	markdown(head)
-	p.b.WriteString(`<div class="argtree">` + "\n")
-	markdown(doc.tree)
-	p.b.WriteString("</div>\n")
-	for _, s := range doc.args {
-		markdown(s.open)
-		class := stateClass(s.a.StateAfter, m.Status)
-		fmt.Fprintf(&p.b, "<section class=\"arg st-%s\" id=\"arg-%d\">\n<h3>%s <span class=\"st st-%s\">%s</span></h3>\n",
-			class, s.a.Seq, html.EscapeString(argHeading(s.a.Seq, string(s.a.Type), string(s.a.Role))), class,
-			html.EscapeString(w.stateWord(s.a.StateAfter)))
-		markdown(s.md)
-		p.reasoning(reasoning[s.a.ID])
-		p.b.WriteString("</section>\n")
+	body := motionBody{
+		Title: markdown(title),
+		Badges: []legendKey{
+			{Class: statusClass(m.Status), Word: w.motionStatus(m.Status)},
+			{Class: stateClass(protocol.State(m.State), m.Status), Word: w.stateWord(protocol.State(m.State))},
+		},
+		Head: markdown(head),
+		Tree: markdown(doc.tree),
 	}
-	markdown(doc.timeline)
-	return p.finish(m.Title, "motion")
+	for _, s := range doc.args {
+		body.Args = append(body.Args, argView{
+			Open: markdown(s.open), Class: stateClass(s.a.StateAfter, m.Status), Seq: s.a.Seq,
+			Heading: visible(argHeading(s.a.Seq, string(s.a.Type), string(s.a.Role))),
+			State:   w.stateWord(s.a.StateAfter), Body: markdown(s.md), Reasoning: p.reasoning(reasoning[s.a.ID]),
+		})
+	}
+	body.Timeline = markdown(doc.timeline)
+	return p.finish(m.Title, "motion", body)
+}
+
+// motionBody is the body of a motion's page.
+type motionBody struct {
+	Title, Head, Tree, Timeline template.HTML
+	Badges                      []legendKey // how the motion ended, where the debate stands
+	Args                        []argView
+}
+
+// argView is an argument's section.
+type argView struct {
+	Open           template.HTML // the Markdown before the section
+	Class          string
+	Seq            int
+	Heading, State string
+	Body           template.HTML
+	Reasoning      *reasoningView
 }
 
 // stateClass returns the status class whose colour a debate state takes on

@@ -3,7 +3,7 @@ package render
 import (
 	"bytes"
 	"fmt"
-	"html"
+	"html/template"
 	"strings"
 
 	"github.com/yuin/goldmark/parser"
@@ -22,35 +22,29 @@ var ownPages = parser.NewContextKey()
 // rebuttals side by side when the page is wide, and the conclusion. Like
 // HTML it is self-contained, runs no script and loads nothing.
 func TopicHTML(run *tree.Run, t *tree.Topic) ([]byte, error) {
-	p := &page{r: &report{run: run, w: wordsFor(run)}}
+	p := newPage(run)
 	w := p.r.w
-	p.demo()
-	p.tag("h1", fmt.Sprintf(w.topicHeading, t.ID, t.Title))
-	p.md(func(r *report) { r.topicIntro(t) })
-	if t.Root != nil {
-		p.b.WriteString(`<div class="overview">` + "\n")
-		p.b.WriteString(`<nav class="toc">` + "\n")
-		p.tag("h2", w.contents)
-		p.toc(t.Root)
-		fmt.Fprintf(&p.b, "<p><a href=\"#conclusion\">%s</a></p>\n", html.EscapeString(w.conclusion))
-		p.b.WriteString("</nav>\n")
-		svg, wide := svgTree(t.Root, w)
-		if wide {
-			p.b.WriteString(`<figure class="tree wide">` + "\n")
-		} else {
-			p.b.WriteString(`<figure class="tree">` + "\n")
-		}
-		p.b.WriteString(svg)
-		p.legend()
-		p.b.WriteString("</figure>\n</div>\n")
+	body := topicBody{
+		Heading:    visible(fmt.Sprintf(w.topicHeading, t.ID, t.Title)),
+		Intro:      p.md(func(r *report) { r.topicIntro(t) }),
+		Conclusion: w.conclusion,
 	}
-	t.Root.Walk(p.node)
-	p.b.WriteString(`<section id="conclusion">` + "\n")
-	p.tag("h2", w.conclusion)
+	if t.Root != nil {
+		body.Overview = &overview{
+			Contents:   w.contents,
+			Conclusion: w.conclusion,
+			TOC:        p.toc(t.Root),
+			Tree:       treeView(t.Root, w),
+			Legend:     w.legend + w.colon,
+		}
+		for _, s := range []tree.Status{tree.Split, tree.Converged, tree.Partial, tree.Forced, tree.Failed, tree.Interrupted} {
+			body.Overview.Keys = append(body.Overview.Keys, legendKey{Class: statusClass(s), Word: w.statusWord(s)})
+		}
+	}
+	t.Root.Walk(func(n *tree.Node) { body.Nodes = append(body.Nodes, p.node(n)) })
 	// The SVG at the top draws the tree; the text tree stays for copying.
-	p.md(func(r *report) { r.topicEnd(t, false) })
-	p.b.WriteString("</section>\n")
-	return p.finish(fmt.Sprintf(w.topicHeading, t.ID, t.Title), "topic")
+	body.End = p.md(func(r *report) { r.topicEnd(t, false) })
+	return p.finish(fmt.Sprintf(w.topicHeading, t.ID, t.Title), "topic", body)
 }
 
 // SummaryHTML returns the HTML page of summary.md: every topic and motion
@@ -65,89 +59,70 @@ func SummaryHTML(run *tree.Run, pages map[string]string) ([]byte, error) {
 	for _, name := range pages {
 		allowed[name] = true
 	}
-	ctx := parser.NewContext()
+	p := newPage(run)
+	ctx := p.context()
 	ctx.Set(ownPages, func(dest string) bool { return allowed[dest] })
 	var body bytes.Buffer
 	if err := markdown.Convert(md, &body, parser.WithContext(ctx)); err != nil {
 		return nil, fmt.Errorf("render summary html: %w", err)
 	}
-	p := &page{r: &report{run: run, w: wordsFor(run)}}
-	p.demo()
-	p.b.Write(body.Bytes())
 	title, _, _ := strings.Cut(string(md), "\n")
-	return p.finish(strings.TrimPrefix(title, "# "), "summary")
+	return p.finish(strings.TrimPrefix(title, "# "), "summary", template.HTML(body.String()))
 }
 
-// page accumulates the body of an HTML page.
+// page gathers the parts of an HTML page.
 type page struct {
 	r   *report
-	b   bytes.Buffer
 	err error
 }
 
-// tag writes text, escaped, as an element.
-func (p *page) tag(name, text string) {
-	fmt.Fprintf(&p.b, "<%s>%s</%s>\n", name, html.EscapeString(text), name)
+// newPage returns a page of run.
+func newPage(run *tree.Run) *page {
+	return &page{r: &report{run: run, w: wordsFor(run)}}
 }
 
-// md renders the Markdown that fill writes into the page.
-func (p *page) md(fill func(r *report)) {
+// context returns a parser context for one of the page's Markdown parts.
+func (p *page) context() parser.Context {
+	return parser.NewContext()
+}
+
+// md renders the Markdown that fill writes.
+func (p *page) md(fill func(r *report)) template.HTML {
 	r := &report{run: p.r.run, w: p.r.w, reports: p.r.reports}
 	fill(r)
-	if err := markdown.Convert([]byte(r.b.String()), &p.b); err != nil && p.err == nil {
+	var out bytes.Buffer
+	if err := markdown.Convert([]byte(r.b.String()), &out, parser.WithContext(p.context())); err != nil && p.err == nil {
 		p.err = fmt.Errorf("render html: %w", err)
 	}
+	// goldmark escapes the text and drops what sanitize forbids.
+	return template.HTML(out.String())
 }
 
-// demo writes the banner of a demo run.
-func (p *page) demo() {
-	if p.r.run.Demo {
-		fmt.Fprintf(&p.b, "<p class=\"demo\">%s</p>\n", html.EscapeString(p.r.w.demo))
+// toc returns the table of contents of the tree under n.
+func (p *page) toc(n *tree.Node) tocItem {
+	item := tocItem{
+		Anchor: nodeAnchor(n.ID), Class: statusClass(n.Status), ID: visible(n.ID),
+		Title: visible(shorten(n.Title, 2*titleRunes)), Status: p.r.w.statusWord(n.Status),
 	}
-}
-
-// toc writes the table of contents of the tree under n as nested lists.
-func (p *page) toc(n *tree.Node) {
-	p.b.WriteString("<ol>\n")
-	var item func(n *tree.Node)
-	item = func(n *tree.Node) {
-		fmt.Fprintf(&p.b, `<li><a href="#%s"><span class="dot st-%s"></span>%s — %s</a> <span class="st st-%s">%s</span>`,
-			nodeAnchor(n.ID), statusClass(n.Status), html.EscapeString(n.ID), html.EscapeString(shorten(n.Title, 2*titleRunes)),
-			statusClass(n.Status), html.EscapeString(p.r.w.statusWord(n.Status)))
-		if len(n.Children) > 0 {
-			p.b.WriteString("\n<ol>\n")
-			for _, c := range n.Children {
-				item(c)
-			}
-			p.b.WriteString("</ol>\n")
-		}
-		p.b.WriteString("</li>\n")
+	for _, c := range n.Children {
+		item.Children = append(item.Children, p.toc(c))
 	}
-	item(n)
-	p.b.WriteString("</ol>\n")
+	return item
 }
 
-// legend writes what each status colour means.
-func (p *page) legend() {
-	p.b.WriteString(`<figcaption class="legend">`)
-	p.b.WriteString(html.EscapeString(p.r.w.legend + p.r.w.colon))
-	for _, s := range []tree.Status{tree.Split, tree.Converged, tree.Partial, tree.Forced, tree.Failed, tree.Interrupted} {
-		fmt.Fprintf(&p.b, ` <span class="key"><span class="dot st-%s"></span>%s</span>`, statusClass(s), html.EscapeString(p.r.w.statusWord(s)))
-	}
-	p.b.WriteString("</figcaption>\n")
-}
-
-// node writes one node's foldable section.
-func (p *page) node(n *tree.Node) {
+// node returns one node's foldable section.
+func (p *page) node(n *tree.Node) nodeView {
 	w := p.r.w
 	heading := fmt.Sprintf(w.roundRoot, n.Round)
 	if n.ID != tree.RootID {
 		heading = fmt.Sprintf(w.roundChild, n.Round, n.ID, n.Title)
 	}
-	fmt.Fprintf(&p.b, "<details class=\"node st-%s\" id=\"%s\" open>\n<summary><h2>%s</h2> <span class=\"st st-%s\">%s</span></summary>\n",
-		statusClass(n.Status), nodeAnchor(n.ID), html.EscapeString(heading), statusClass(n.Status), html.EscapeString(w.statusWord(n.Status)))
+	v := nodeView{
+		Class: statusClass(n.Status), Anchor: nodeAnchor(n.ID), Heading: visible(heading), Status: w.statusWord(n.Status),
+		Triage: w.triage,
+	}
 	if d := n.Divergence; d != nil && len(d.Sides) > 0 {
-		p.md(func(r *report) {
+		v.Between = p.md(func(r *report) {
 			r.printf("*"+w.between, r.names(r.sideIDs(d.Sides), " vs "))
 			if len(d.Uninvolved) > 0 {
 				r.printf(w.uninvolvedFmt, r.names(d.Uninvolved, w.listSep))
@@ -155,80 +130,72 @@ func (p *page) node(n *tree.Node) {
 			r.b.WriteString("*\n")
 		})
 	}
-	p.tag("h3", w.positions)
-	p.answers(p.r.answerList(n, n.Positions, tree.StepPosition, func(id string) string {
-		return inlineText(p.r.name(id)) + " — " + p.r.nodeModel(n.Models, id)
-	}))
-	p.tag("h3", w.rebuttals)
-	p.answers(p.r.answerList(n, n.Rebuttals, tree.StepRebuttal, func(id string) string {
-		return p.r.rebuttalTitle(n, id)
-	}))
-	if n.Judgment != nil && len(n.Judgment.ForcedVerdicts) > 0 || n.Status == tree.Forced {
-		p.tag("h3", w.forcedTriage)
-	} else {
-		p.tag("h3", w.triage)
+	v.Steps = []stepView{
+		p.step(w.positions, p.r.answerList(n, n.Positions, tree.StepPosition, func(id string) string {
+			return inlineText(p.r.name(id)) + " — " + p.r.nodeModel(n.Models, id)
+		})),
+		p.step(w.rebuttals, p.r.answerList(n, n.Rebuttals, tree.StepRebuttal, func(id string) string {
+			return p.r.rebuttalTitle(n, id)
+		})),
 	}
-	p.md(func(r *report) { r.judgment(n) })
-	p.reasoning(reasoningOf(n, p.r.run.Judge.ID, tree.StepJudge))
-	p.md(func(r *report) { r.status(n) })
-	p.b.WriteString("</details>\n")
+	if n.Judgment != nil && len(n.Judgment.ForcedVerdicts) > 0 || n.Status == tree.Forced {
+		v.Triage = w.forcedTriage
+	}
+	v.Judgment = p.md(func(r *report) { r.judgment(n) })
+	v.Reasoning = p.reasoning(reasoningOf(n, p.r.run.Judge.ID, tree.StepJudge))
+	v.End = p.md(func(r *report) { r.status(n) })
+	return v
 }
 
 // reasoning folds a model's reasoning, given beside its answer, under that
-// answer; it writes nothing when there is none.
-func (p *page) reasoning(text string) {
+// answer; it is nil when there is none.
+func (p *page) reasoning(text string) *reasoningView {
 	if strings.TrimSpace(text) == "" {
-		return
+		return nil
 	}
-	fmt.Fprintf(&p.b, "<details class=\"reasoning\">\n<summary>%s</summary>\n", html.EscapeString(p.r.w.modelReasoning))
-	p.md(func(r *report) { r.printf("%s\n", embedText(text, 5)) })
-	p.b.WriteString("</details>\n")
+	return &reasoningView{Summary: p.r.w.modelReasoning, Body: p.md(func(r *report) { r.printf("%s\n", embedText(text, 5)) })}
 }
 
-// answers writes the debaters' parts of a step as columns.
-func (p *page) answers(list []answer) {
+// step returns the debaters' parts of a step, shown as columns.
+func (p *page) step(heading string, list []answer) stepView {
+	v := stepView{Heading: heading}
 	if list == nil {
-		p.md(func(r *report) { r.printf("*%s*\n", r.w.notReached) })
-		return
+		v.NotReached = p.md(func(r *report) { r.printf("*%s*\n", r.w.notReached) })
+		return v
 	}
-	p.b.WriteString(`<div class="cols">` + "\n")
 	for _, a := range list {
-		class := "col"
-		if a.missing {
-			class += " missing"
-		}
-		fmt.Fprintf(&p.b, "<section class=\"%s\">\n", class)
-		p.md(func(r *report) { r.printf("#### %s\n\n%s\n", a.title, a.body) })
-		p.reasoning(a.reasoning)
-		p.b.WriteString("</section>\n")
+		v.Cols = append(v.Cols, colView{
+			Missing:   a.missing,
+			Body:      p.md(func(r *report) { r.printf("#### %s\n\n%s\n", a.title, a.body) }),
+			Reasoning: p.reasoning(a.reasoning),
+		})
 	}
-	p.b.WriteString("</div>\n")
+	return v
 }
 
-// finish wraps the body in a page of the given title and kind ("topic",
-// "summary"), which sets the body's class, with control characters made
-// visible.
-func (p *page) finish(title, kind string) ([]byte, error) {
+// finish renders the page of the given title and kind ("topic", "motion",
+// "summary"), which picks the body's template and sets its class, with
+// control characters made visible.
+func (p *page) finish(title, kind string, body any) ([]byte, error) {
 	if p.err != nil {
 		return nil, p.err
 	}
-	var out bytes.Buffer
-	out.Grow(len(pageHead) + len(pageStyle) + len(reportStyle) + p.b.Len() + 256)
-	lang := ` lang="en"`
+	lang := "en"
 	if p.r.run.Language == "zh" {
 		// Lets the browser pick Chinese glyphs for characters Chinese and
 		// Japanese share.
-		lang = ` lang="zh"`
+		lang = "zh"
 	}
-	fmt.Fprintf(&out, pageHead, lang, html.EscapeString(visible(title)), pageStyle+reportStyle, kind)
-	out.WriteString(visible(p.b.String()))
-	out.WriteString("</main>\n</body>\n</html>\n")
-	return out.Bytes(), nil
+	d := pageData{Lang: lang, Title: visible(title), Style: template.CSS(pageStyle + reportStyle), Kind: kind, Body: body}
+	if p.r.run.Demo {
+		d.Demo = p.r.w.demo
+	}
+	return renderPage(d)
 }
 
 // nodeAnchor returns the id attribute of a node's section.
 func nodeAnchor(id string) string {
-	return "node-" + html.EscapeString(strings.NewReplacer(" ", "-", "#", "-").Replace(id))
+	return "node-" + strings.NewReplacer(" ", "-", "#", "-").Replace(id)
 }
 
 // statusClass returns the CSS class suffix of a status.

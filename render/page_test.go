@@ -98,6 +98,17 @@ func TestSummaryPageLinksTopics(t *testing.T) {
 	}
 }
 
+// svgTree renders the drawing of the tree under root and tells whether it
+// is too wide for a phone.
+func svgTree(root *tree.Node, w *words) (string, bool) {
+	v := treeView(root, w)
+	var b strings.Builder
+	if err := pageTemplates["topic"].ExecuteTemplate(&b, "tree", v); err != nil {
+		panic(err)
+	}
+	return b.String(), v.Wide
+}
+
 func TestSVGTreeLayout(t *testing.T) {
 	run := rendertest.EveryStatus()
 	svg, wide := svgTree(run.Topics[0].Root, &english)

@@ -2,7 +2,6 @@ package render
 
 import (
 	"fmt"
-	"html"
 	"strings"
 
 	"github.com/debatehq/debate/internal/textwidth"
@@ -24,13 +23,37 @@ const (
 	narrowPx = 447
 )
 
-// svgTree draws the tree under root as an inline SVG: a tidy top-down layout
-// (leaves side by side in order, each parent centred over its children), one
-// box per node coloured by its status class and labelled with its id, status
-// and short title, cut with "…" to fit the box (the box's title holds the
-// whole), each box a link to the node's section. wide reports whether the
-// tree is too wide to read on a phone.
-func svgTree(root *tree.Node, w *words) (svg string, wide bool) {
+// svgView is the tree's drawing: its size, the edges as path data and one
+// box per node.
+type svgView struct {
+	Width, Height int
+	Label         string
+	Edges         []string
+	Boxes         []svgBox
+	Wide          bool // too wide to read on a phone
+}
+
+// svgBox is a node's box: a link to its section, titled with the whole of
+// its label, and its label's lines.
+type svgBox struct {
+	Anchor, Title, Class string
+	X, Y                 string
+	W, H                 int
+	Lines                []svgLine
+}
+
+// svgLine is a line of a box's label.
+type svgLine struct {
+	X, Y, Text string
+	Bold       bool
+}
+
+// treeView draws the tree under root as an inline SVG: a tidy top-down
+// layout (leaves side by side in order, each parent centred over its
+// children), one box per node coloured by its status class and labelled with
+// its id, status and short title, cut with "…" to fit the box (the box's
+// title holds the whole), each box a link to the node's section.
+func treeView(root *tree.Node, w *words) svgView {
 	xs, ys := map[*tree.Node]float64{}, map[*tree.Node]float64{}
 	leaves, depth := 0, 0
 	var place func(n *tree.Node, d int) float64
@@ -52,19 +75,19 @@ func svgTree(root *tree.Node, w *words) (svg string, wide bool) {
 		return x
 	}
 	place(root, 0)
-	width := leaves*(boxW+gapX) - gapX + 2*margin
-	height := (depth+1)*(boxH+gapY) - gapY + 2*margin
-
-	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="%s">`+"\n",
-		width, height, width, height, html.EscapeString(w.pathOverview))
+	v := svgView{
+		Width:  leaves*(boxW+gapX) - gapX + 2*margin,
+		Height: (depth+1)*(boxH+gapY) - gapY + 2*margin,
+		Label:  w.pathOverview,
+	}
+	v.Wide = v.Width > narrowPx
 	root.Walk(func(n *tree.Node) {
 		for _, c := range n.Children {
 			x1, y1 := xs[n]+boxW/2, ys[n]+boxH
 			x2, y2 := xs[c]+boxW/2, ys[c]
 			ym := (y1 + y2) / 2
-			fmt.Fprintf(&b, `<path class="edge" d="M%s %sC%s %s %s %s %s %s"/>`+"\n",
-				num(x1), num(y1), num(x1), num(ym), num(x2), num(ym), num(x2), num(y2))
+			v.Edges = append(v.Edges, fmt.Sprintf("M%s %sC%s %s %s %s %s %s",
+				num(x1), num(y1), num(x1), num(ym), num(x2), num(ym), num(x2), num(y2)))
 		}
 	})
 	// Boxes in depth-first order, the order of the sections they link to.
@@ -72,17 +95,16 @@ func svgTree(root *tree.Node, w *words) (svg string, wide bool) {
 		x, y := xs[n], ys[n]
 		status := w.statusWord(n.Status)
 		title := strings.Join(strings.Fields(n.Title), " ")
-		fmt.Fprintf(&b, `<a href="#%s"><title>%s</title>`, nodeAnchor(n.ID),
-			html.EscapeString(fmt.Sprintf("%s%s%s (%s)", n.ID, w.colonSep, title, status)))
-		fmt.Fprintf(&b, `<rect class="st-%s" x="%s" y="%s" width="%d" height="%d" rx="6"/>`,
-			statusClass(n.Status), num(x), num(y), boxW, boxH)
-		fmt.Fprintf(&b, `<text class="nid" x="%s" y="%s">%s</text>`, num(x+labelPad), num(y+18),
-			html.EscapeString(textwidth.Cut(n.ID+" · "+status, boxChars)))
-		fmt.Fprintf(&b, `<text x="%s" y="%s">%s</text></a>`+"\n", num(x+labelPad), num(y+36),
-			html.EscapeString(textwidth.Cut(title, boxChars)))
+		v.Boxes = append(v.Boxes, svgBox{
+			Anchor: nodeAnchor(n.ID), Class: statusClass(n.Status), X: num(x), Y: num(y), W: boxW, H: boxH,
+			Title: visible(fmt.Sprintf("%s%s%s (%s)", n.ID, w.colonSep, title, status)),
+			Lines: []svgLine{
+				{X: num(x + labelPad), Y: num(y + 18), Text: visible(textwidth.Cut(n.ID+" · "+status, boxChars)), Bold: true},
+				{X: num(x + labelPad), Y: num(y + 36), Text: visible(textwidth.Cut(title, boxChars))},
+			},
+		})
 	})
-	b.WriteString("</svg>\n")
-	return b.String(), width > narrowPx
+	return v
 }
 
 // num formats a coordinate without needless decimals.
