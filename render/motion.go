@@ -54,7 +54,7 @@ func MotionHTML(run *tree.Run, m *tree.Motion) ([]byte, error) {
 	}
 	for _, s := range doc.args {
 		body.Args = append(body.Args, argView{
-			Open: markdown(s.open), Class: stateClass(s.a.StateAfter, m.Status), Seq: s.a.Seq,
+			Open: markdown(s.open), Class: stateClass(s.a.StateAfter, m.Status), Anchor: argAnchor(s.a.Seq),
 			Heading: visible(argHeading(s.a.Seq, string(s.a.Type), string(s.a.Role))),
 			State:   w.stateWord(s.a.StateAfter), Body: markdown(s.md), Reasoning: p.reasoning(reasoning[s.a.ID]),
 		})
@@ -73,8 +73,7 @@ type motionBody struct {
 // argView is an argument's section.
 type argView struct {
 	Open           template.HTML // the Markdown before the section
-	Class          string
-	Seq            int
+	Class, Anchor  string
 	Heading, State string
 	Body           template.HTML
 	Reasoning      *reasoningView

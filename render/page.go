@@ -70,20 +70,37 @@ func SummaryHTML(run *tree.Run, pages map[string]string) ([]byte, error) {
 	return p.finish(strings.TrimPrefix(title, "# "), "summary", template.HTML(body.String()))
 }
 
-// page gathers the parts of an HTML page.
+// page gathers the parts of an HTML page. Its Markdown parts take their
+// heading ids from ids, so that no two elements of the page share one: the
+// third node's "Party A — gpt-5.2" is not the root's.
 type page struct {
 	r   *report
+	ids parser.IDs
 	err error
 }
 
-// newPage returns a page of run.
+// newPage returns a page of run, with the ids of the page's own elements
+// (the conclusion, every node's and argument's section) kept from the Markdown's headings.
 func newPage(run *tree.Run) *page {
-	return &page{r: &report{run: run, w: wordsFor(run)}}
+	ids := parser.NewContext().IDs()
+	ids.Put([]byte("conclusion"))
+	if run != nil {
+		for i := range run.Topics {
+			run.Topics[i].Root.Walk(func(n *tree.Node) { ids.Put([]byte(nodeAnchor(n.ID))) })
+		}
+		for _, m := range run.Motions {
+			for _, a := range m.Arguments {
+				ids.Put([]byte(argAnchor(a.Seq)))
+			}
+		}
+	}
+	return &page{r: &report{run: run, w: wordsFor(run)}, ids: ids}
 }
 
-// context returns a parser context for one of the page's Markdown parts.
+// context returns a parser context for one of the page's Markdown parts,
+// drawing heading ids from the page's.
 func (p *page) context() parser.Context {
-	return parser.NewContext()
+	return parser.NewContext(parser.WithIDs(p.ids))
 }
 
 // md renders the Markdown that fill writes.
@@ -196,6 +213,11 @@ func (p *page) finish(title, kind string, body any) ([]byte, error) {
 // nodeAnchor returns the id attribute of a node's section.
 func nodeAnchor(id string) string {
 	return "node-" + strings.NewReplacer(" ", "-", "#", "-").Replace(id)
+}
+
+// argAnchor returns the id attribute of a motion argument's section.
+func argAnchor(seq int) string {
+	return fmt.Sprintf("arg-%d", seq)
 }
 
 // statusClass returns the CSS class suffix of a status.

@@ -2,6 +2,9 @@ package render
 
 import (
 	"html"
+	"net/url"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -185,5 +188,40 @@ func TestSVGLabelsFit(t *testing.T) {
 				t.Error("a cut label's box lost the whole title")
 			}
 		})
+	}
+}
+
+var (
+	idAttrRE = regexp.MustCompile(`\sid="([^"]*)"`)
+	anchorRE = regexp.MustCompile(`\shref="#([^"]*)"`)
+)
+
+// TestPageIDsUnique reads every HTML golden: no two elements of a page share
+// an id, so a link to a later node's answer lands on that node's, not the
+// root's, and every link within the page lands on an element.
+func TestPageIDsUnique(t *testing.T) {
+	t.Parallel()
+	files, err := filepath.Glob("testdata/*.html")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no HTML goldens: %v", err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[string]bool{}
+		for _, m := range idAttrRE.FindAllStringSubmatch(string(b), -1) {
+			id := html.UnescapeString(m[1])
+			if seen[id] {
+				t.Errorf("%s: id %q appears more than once", f, id)
+			}
+			seen[id] = true
+		}
+		for _, m := range anchorRE.FindAllStringSubmatch(string(b), -1) {
+			if id, err := url.PathUnescape(html.UnescapeString(m[1])); err != nil || !seen[id] {
+				t.Errorf("%s: link to #%s lands nowhere", f, m[1])
+			}
+		}
 	}
 }
