@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -21,11 +22,14 @@ type reportLayout struct {
 	Tables    int      `json:"tables"`
 	Labels    []string `json:"labels"` // SVG labels that leave their box
 	SVGShown  bool     `json:"svgShown"`
+	TreeCut   int      `json:"treeCut"` // how far the tree's drawing scrolls inside its figure
+	Keys      []string `json:"keys"`    // the legend's colours, in its order
 }
 
 // measure reads the page's layout: its sideways scroll, the right edge of
 // the last shown column of every table (the header's, or in stacked rows
-// every cell's), and every SVG label whose box (getBBox) leaves its rect.
+// every cell's), every SVG label whose box (getBBox) leaves its rect, how
+// far the tree's figure scrolls sideways and the legend's colours.
 const measure = `(() => {
 	const d = document.documentElement;
 	let right = 0, tables = 0;
@@ -48,16 +52,23 @@ const measure = `(() => {
 			if (b.x < r.x + 2 || b.x + b.width > r.x + r.width - 2) labels.push(t.textContent + " (" + Math.round(b.width) + " of " + r.width + " px)");
 		}
 	}
-	return {overflow: d.scrollWidth - d.clientWidth, client: d.clientWidth, lastRight: right, tables: tables, labels: labels, svgShown: shown};
+	let cut = 0;
+	for (const f of document.querySelectorAll("figure.tree")) cut = Math.max(cut, f.scrollWidth - f.clientWidth);
+	const keys = [...document.querySelectorAll(".legend .dot")].map(k => getComputedStyle(k).backgroundColor);
+	return {overflow: d.scrollWidth - d.clientWidth, client: d.clientWidth, lastRight: right, tables: tables, labels: labels, svgShown: shown, treeCut: cut, keys: keys};
 })()`
 
 // TestReportsFitWindow opens the topic, motion and summary page goldens in
-// headless Chromium at 390 px (a phone), 1,024 and 1,280 px: no page scrolls
-// sideways, every table's last column ends inside the window, and every
-// SVG label shown stays inside its box. With $DEBATE_REPORT_SCREENSHOTS set
-// it saves screenshots of a topic, a motion and a summary page at 390 and
-// 1,280 px there: the first screen and the part that is hardest to fit.
-// It skips without Chromium or with -short.
+// headless Chromium at 360, 375 and 390 px (phones), 1,024 and 1,280 px: no
+// page scrolls sideways, every table's last column ends inside the window,
+// every SVG label shown stays inside its box, the tree's drawing (four
+// leaves on page_every_status.html) does not scroll inside its figure, and
+// each status in the legend has a colour of its own. With
+// $DEBATE_REPORT_SCREENSHOTS set it saves screenshots of a topic, a motion
+// and a summary page at 360, 375 and 1,280 px there: the first screen and
+// the part that is hardest to fit. Without Chromium it skips, saying so,
+// except under CI=true, where .ci/run has installed it and its absence is a
+// failure; with -short it skips.
 func TestReportsFitWindow(t *testing.T) {
 	bin := os.Getenv("DEBATE_CHROMIUM")
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
@@ -66,6 +77,9 @@ func TestReportsFitWindow(t *testing.T) {
 		}
 	}
 	if bin == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("no Chromium found under CI (.ci/run installs the chromium package; or set DEBATE_CHROMIUM)")
+		}
 		t.Skip("no Chromium found (set DEBATE_CHROMIUM or install chromium): skipping the browser test")
 	}
 	if testing.Short() {
@@ -93,13 +107,15 @@ func TestReportsFitWindow(t *testing.T) {
 	if kinds["summary"] == 0 || kinds["motion"] == 0 || kinds["topic"] == 0 {
 		t.Fatalf("want topic, motion and summary goldens, found %v", kinds)
 	}
-	// The pages to photograph, each with the part of it to take apart from
-	// the window's first screen.
+	// The pages to photograph, each with the parts of it to take apart from
+	// the window's first screen, and the widths to photograph them at.
 	shots := map[string][]string{
+		"page_every_status.html":        {".overview", "details.node"},
 		"report_forced_billing-db.html": {".overview", "details.node"},
 		"motion_deep.html":              {".argtree", "#arg-10", "main > table"},
 		"report_forced_summary.html":    {"main table"},
 	}
+	shotWidths := map[int64]bool{360: true, 375: true, 1280: true}
 	dir := os.Getenv("DEBATE_REPORT_SCREENSHOTS")
 	if dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -115,7 +131,7 @@ func TestReportsFitWindow(t *testing.T) {
 	defer cancelAlloc()
 	bctx, cancelBrowser := chromedp.NewContext(actx)
 	defer cancelBrowser()
-	for _, width := range []int64{390, 1024, 1280} {
+	for _, width := range []int64{360, 375, 390, 1024, 1280} {
 		if _, err := chromedp.Run(bctx, chromedp.EmulateViewport(width, 900)); err != nil {
 			t.Fatalf("viewport %d px: %v", width, err)
 		}
@@ -140,7 +156,13 @@ func TestReportsFitWindow(t *testing.T) {
 			for _, l := range got.Labels {
 				t.Errorf("%s at %d px: SVG label leaves its box: %s", page, width, l)
 			}
-			if sels := shots[filepath.Base(page)]; dir != "" && sels != nil && width != 1024 {
+			if got.TreeCut > 0 {
+				t.Errorf("%s at %d px: the tree's drawing scrolls sideways by %d px", page, width, got.TreeCut)
+			}
+			if distinct := len(slices.Compact(slices.Sorted(slices.Values(got.Keys)))); distinct != len(got.Keys) {
+				t.Errorf("%s at %d px: the legend's %d statuses have %d colours: %v", page, width, len(got.Keys), distinct, got.Keys)
+			}
+			if sels := shots[filepath.Base(page)]; dir != "" && sels != nil && shotWidths[width] {
 				name := fmt.Sprintf("%s-%d", strings.TrimSuffix(filepath.Base(page), ".html"), width)
 				png, err := chromedp.Run(bctx, chromedp.CaptureScreenshot())
 				if err != nil {

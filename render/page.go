@@ -230,18 +230,20 @@ func statusClass(s tree.Status) string {
 }
 
 // reportStyle is the part of the style sheet the topic, motion and summary
-// pages add: status colours and badges, the tree, the table of contents,
-// foldable node sections, argument sections, columns of positions and a
-// summary table that fits the window (1,024 px and up) without scrolling
-// sideways: compact numeric columns with small wrapping headers, the topic
-// column taking the slack. Under 40rem a
-// wide table (labelCells) shows one block per row, each value beside its
-// column's heading; a tree drawing scales to the width, and one too wide
-// to read at that scale gives way to the table of contents beside it.
+// pages add: a colour per status and badges, the tree, the table of
+// contents, foldable node sections, argument sections, columns of positions
+// (one column when the window is narrower than one) and a summary table that
+// fits the window (1,024 px and up) without scrolling sideways: compact
+// numeric columns with small wrapping headers, the topic column taking the
+// slack. The tree's drawing takes the width it needs beside the table of
+// contents, or a row of its own below it, and scales down to the width it
+// is given. Under 40rem a wide table (labelCells) shows one block per row,
+// each value beside its column's heading, and a tree too wide to read at
+// that scale gives way to the table of contents beside it.
 const reportStyle = `
-:root { --split: #0969da; --converged: #1a7f37; --forced: #9a6700; --failed: #cf222e; --interrupted: #6e7781; --pending: #8c959f; --panel: #f6f8fa; }
+:root { --split: #0969da; --converged: #1a7f37; --partial: #8250df; --forced: #9a6700; --failed: #cf222e; --interrupted: #6e7781; --pending: #8c959f; --panel: #f6f8fa; }
 @media (prefers-color-scheme: dark) {
-  :root { --split: #4493f8; --converged: #3fb950; --forced: #d29922; --failed: #f85149; --interrupted: #9198a1; --panel: #151b23; }
+  :root { --split: #4493f8; --converged: #3fb950; --partial: #ab7df8; --forced: #d29922; --failed: #f85149; --interrupted: #9198a1; --panel: #151b23; }
 }
 body.topic main, body.summary main { max-width: 96rem; }
 .demo { margin: 0 0 1rem; padding: 0.5rem 0.8rem; border: 2px dashed var(--forced); border-radius: 6px; font-weight: 600; }
@@ -251,34 +253,34 @@ body.topic main, body.summary main { max-width: 96rem; }
 .toc ol { list-style: none; padding-left: 1.1rem; margin: 0.2rem 0; }
 .toc > ol { padding-left: 0; }
 .toc a { text-decoration: none; }
-.tree { flex: 3 1 30rem; margin: 0; overflow-x: auto; }
-.tree svg { display: block; max-width: none; }
+.tree { flex: 1 1 auto; min-width: 0; margin: 0; overflow-x: auto; }
+.tree svg { display: block; max-width: 100%; height: auto; }
 .tree a:hover rect, .tree a:focus rect { stroke-width: 3; }
 .tree .edge { fill: none; stroke: var(--line); stroke-width: 1.5; }
 .tree rect { fill: var(--bg); stroke-width: 2; }
 .tree text { fill: var(--fg); font-size: 12px; font-family: system-ui, -apple-system, "Segoe UI", "Noto Sans", "PingFang SC", "Microsoft YaHei", sans-serif; }
 .tree text.nid { font-weight: 700; }
 .tree rect.st-split { stroke: var(--split); } .tree rect.st-converged { stroke: var(--converged); }
-.tree rect.st-partial { stroke: var(--forced); stroke-dasharray: 6 3; } .tree rect.st-forced { stroke: var(--forced); } .tree rect.st-failed { stroke: var(--failed); stroke-width: 3; }
+.tree rect.st-partial { stroke: var(--partial); stroke-dasharray: 6 3; } .tree rect.st-forced { stroke: var(--forced); } .tree rect.st-failed { stroke: var(--failed); stroke-width: 3; }
 .tree rect.st-interrupted { stroke: var(--interrupted); stroke-dasharray: 4 3; } .tree rect.st-pending { stroke: var(--pending); stroke-dasharray: 2 3; }
 .legend { font-size: 0.85rem; color: var(--muted); margin-top: 0.3rem; }
 .legend .key { margin-left: 0.6rem; white-space: nowrap; }
 .dot { display: inline-block; width: 0.7em; height: 0.7em; border-radius: 50%; margin-right: 0.35em; background: var(--pending); }
-.dot.st-split { background: var(--split); } .dot.st-converged { background: var(--converged); } .dot.st-forced, .dot.st-partial { background: var(--forced); }
+.dot.st-split { background: var(--split); } .dot.st-converged { background: var(--converged); } .dot.st-partial { background: var(--partial); } .dot.st-forced { background: var(--forced); }
 .dot.st-failed { background: var(--failed); } .dot.st-interrupted { background: var(--interrupted); }
 .st { font-size: 0.8rem; font-weight: 600; padding: 0.05em 0.5em; border-radius: 1em; border: 1px solid currentColor; white-space: nowrap; }
-.st.st-split { color: var(--split); } .st.st-converged { color: var(--converged); } .st.st-forced, .st.st-partial { color: var(--forced); }
+.st.st-split { color: var(--split); } .st.st-converged { color: var(--converged); } .st.st-partial { color: var(--partial); } .st.st-forced { color: var(--forced); }
 .st.st-failed { color: var(--failed); } .st.st-interrupted { color: var(--interrupted); } .st.st-pending { color: var(--pending); }
 details.node, section.arg { border: 1px solid var(--line); border-left: 0.35rem solid var(--pending); border-radius: 6px; padding: 0 1rem 0.5rem; margin: 1.2rem 0; scroll-margin-top: 1rem; }
 .st-split:is(details.node, section.arg) { border-left-color: var(--split); } .st-converged:is(details.node, section.arg) { border-left-color: var(--converged); }
-:is(.st-forced, .st-partial):is(details.node, section.arg) { border-left-color: var(--forced); } .st-failed:is(details.node, section.arg) { border-left-color: var(--failed); }
+.st-partial:is(details.node, section.arg) { border-left-color: var(--partial); } .st-forced:is(details.node, section.arg) { border-left-color: var(--forced); } .st-failed:is(details.node, section.arg) { border-left-color: var(--failed); }
 .st-interrupted:is(details.node, section.arg) { border-left-color: var(--interrupted); }
 section.arg > h3 { margin-top: 0.7rem; }
 .badges { display: flex; flex-wrap: wrap; gap: 0.4rem; margin: -0.2rem 0 1rem; }
 .argtree ul { padding-left: 1.1rem; }
 details.node > summary { cursor: pointer; padding: 0.6rem 0; }
 details.node > summary h2 { display: inline; font-size: 1.25rem; border: 0; margin: 0; padding: 0; }
-.cols { display: grid; grid-template-columns: repeat(auto-fit, minmax(22rem, 1fr)); gap: 0.8rem; }
+.cols { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(22rem, 100%), 1fr)); gap: 0.8rem; }
 .col { background: var(--panel); border-radius: 6px; padding: 0 0.9rem 0.3rem; min-width: 0; }
 .col.missing { border: 1px dashed var(--failed); }
 .col h4 { margin-top: 0.7rem; }
@@ -290,7 +292,6 @@ body.summary td:first-child { overflow-wrap: anywhere; min-width: 6rem; }
 body.summary td.align-right { white-space: nowrap; font-variant-numeric: tabular-nums; }
 body.summary td:nth-child(2) { min-width: 11rem; }
 @media (max-width: 40rem) {
-  .tree svg { max-width: 100%; height: auto; }
   .tree.wide { display: none; }
   main table.stack, main table.stack tbody, main table.stack tr, main table.stack td { display: block; width: auto; min-width: 0; }
   main table.stack { border: 0; margin: 0.6rem 0; }

@@ -119,7 +119,8 @@ func TestSVGTreeLayout(t *testing.T) {
 		t.Error("a tree of four leaves is not marked too wide for a phone")
 	}
 	// Four leaves side by side (d1, d2, d3 and d4.1 under d4), a parent
-	// centred over its first and last child, one row per depth.
+	// centred over its first and last child, one row per depth, every row
+	// as tall as a box of three lines of title.
 	x := func(id string) string {
 		m := regexp.MustCompile(`href="#node-` + regexp.QuoteMeta(id) + `"><title>[^<]*</title><rect class="[^"]*" x="([0-9.]+)" y="([0-9.]+)"`).FindStringSubmatch(svg)
 		if m == nil {
@@ -128,11 +129,11 @@ func TestSVGTreeLayout(t *testing.T) {
 		return m[1] + "," + m[2]
 	}
 	tests := map[string]string{
-		"d1":   "4,92",
-		"d2":   "214,92",
-		"d3":   "424,92",
-		"d4":   "634,92",
-		"d4.1": "634,180",
+		"d1":   "4,122",
+		"d2":   "214,122",
+		"d3":   "424,122",
+		"d4":   "634,122",
+		"d4.1": "634,240",
 		"root": "319,4",
 	}
 	for id, want := range tests {
@@ -140,8 +141,35 @@ func TestSVGTreeLayout(t *testing.T) {
 			t.Errorf("box of %s at %s, want %s", id, got, want)
 		}
 	}
-	if !strings.Contains(svg, `width="830" height="230"`) {
+	if !strings.Contains(svg, `width="830" height="320"`) {
 		t.Errorf("SVG size: %s", svg[:120])
+	}
+}
+
+func TestWrapLabel(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, in string
+		want     []string
+	}{
+		{"fits", "Short title", []string{"Short title"}},
+		{"empty", "", []string{""}},
+		{"between words", "Should the billing service own its database?", []string{"Should the billing", "service own its", "database?"}},
+		{"cut after three lines", strings.Repeat("word ", 20), []string{"word word word word word", "word word word word word", "word word word word wor…"}},
+		{"a word longer than a line", "Internationalisation-and-localisation-strategy", []string{"Internationalisation-and", "-localisation-strategy"}},
+		{"chinese", "是否将消息队列从 RabbitMQ 迁移到 Kafka？", []string{"是否将消息队列从", "RabbitMQ 迁移到 Kafka？"}},
+		{"chinese without spaces", strings.Repeat("宽字符标题", 8), []string{"宽字符标题宽字符标题宽字", "符标题宽字符标题宽字符标", "题宽字符标题宽字符标题…"}},
+	}
+	for _, tt := range tests {
+		got := wrapLabel(tt.in, boxChars, titleLines)
+		if strings.Join(got, "|") != strings.Join(tt.want, "|") {
+			t.Errorf("%s: wrapLabel(%q) = %q, want %q", tt.name, tt.in, got, tt.want)
+		}
+		for _, l := range got {
+			if w := textwidth.String(l); w > boxChars {
+				t.Errorf("%s: line %q takes %d columns, more than %d", tt.name, l, w, boxChars)
+			}
+		}
 	}
 }
 
