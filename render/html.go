@@ -40,7 +40,7 @@ var markdown = goldmark.New(
 // the frame every page shares: the head with its content security policy
 // and style sheet, and the demo banner.
 //
-//go:embed templates/*.html
+//go:embed templates
 var templates embed.FS
 
 var pageTemplates = map[string]*template.Template{
