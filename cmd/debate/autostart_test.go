@@ -242,6 +242,36 @@ func TestOpen(t *testing.T) {
 	}
 }
 
+// TestOpenWithoutBrowser: on a machine without a browser, where the system
+// opener lists every browser it did not find and the URL with its token,
+// debate open prints one line, its own, naming the URL without the token
+// and the way out. It changes PATH, so it runs alone.
+func TestOpenWithoutBrowser(t *testing.T) {
+	srv := newAgentServer(t, "")
+	dir := t.TempDir()
+	// What xdg-open prints and returns when it finds no browser.
+	script := "#!/bin/sh\n" +
+		"for b in www-browser links2 elinks links lynx w3m; do echo \"/usr/bin/xdg-open: 882: $b: not found\" >&2; done\n" +
+		"echo \"xdg-open: no method available for opening '$1'\" >&2\nexit 3\n"
+	if err := os.WriteFile(filepath.Join(dir, systemOpener()), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir)
+	r := invoke(t, map[string]string{"DEBATE_SERVER_URL": srv.url, "DEBATE_AUTH_TOKEN": "s3cret"}, "open", "d1")
+	lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
+	if r.code != exitFailed || len(lines) != 1 || r.stdout != "" {
+		t.Fatalf("exit %d, stdout %q, stderr:\n%s\nwant exit %d and one line", r.code, r.stdout, r.stderr, exitFailed)
+	}
+	for _, want := range []string{"start a browser for " + srv.url + "/debates/d1?token=…", systemOpener() + ": exit status 3", "set BROWSER"} {
+		if !strings.Contains(lines[0], want) {
+			t.Errorf("stderr %q lacks %q", lines[0], want)
+		}
+	}
+	if strings.Contains(r.stderr, "s3cret") {
+		t.Errorf("stderr shows the token: %q", r.stderr)
+	}
+}
+
 // TestStopLeavesAnotherProgramAlone: a pid file whose process runs but
 // does not listen on the address (the pid reused by another program) makes
 // --stop signal nothing and remove the pid file.

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strings"
 
@@ -80,10 +81,14 @@ func (o *openOptions) run(e *env) error {
 		page += "?token=" + url.QueryEscape(s.token)
 		shown += "?token=…"
 	}
-	cmd, err := e.browser(ctx, page)
+	cmd, quiet, err := e.browser(ctx, page)
 	if err == nil {
-		cmd.Stdout, cmd.Stderr = e.stdout, e.stderr
-		err = cmd.Run()
+		if !quiet {
+			cmd.Stdout, cmd.Stderr = e.stdout, e.stderr
+		}
+		if err = cmd.Run(); err != nil {
+			err = fmt.Errorf("%s: %w", filepath.Base(cmd.Args[0]), err)
+		}
 	}
 	if err != nil {
 		return fmt.Errorf("start a browser for %s: %w (set BROWSER to a browser command, or open the URL by hand)", shown, err)
@@ -93,13 +98,15 @@ func (o *openOptions) run(e *env) error {
 
 // browser returns the command that opens page: $BROWSER (its first entry
 // when it is a list; %s stands for the URL, else the URL is appended), else
-// the system's opener.
-func (e *env) browser(ctx context.Context, page string) (*exec.Cmd, error) {
+// the system's opener. quiet says the command's output is to be dropped:
+// xdg-open without a browser lists every one it tried and did not find, and
+// the URL with its token, where one line says that it failed.
+func (e *env) browser(ctx context.Context, page string) (cmd *exec.Cmd, quiet bool, err error) {
 	if v, ok := e.getenv("BROWSER"); ok && strings.TrimSpace(v) != "" {
 		first, _, _ := strings.Cut(v, string(os.PathListSeparator))
 		fields := strings.Fields(first)
 		if len(fields) == 0 {
-			return nil, fmt.Errorf("BROWSER %q names no command", v)
+			return nil, false, fmt.Errorf("BROWSER %q names no command", v)
 		}
 		replaced := false
 		for i, f := range fields {
@@ -110,11 +117,15 @@ func (e *env) browser(ctx context.Context, page string) (*exec.Cmd, error) {
 		if !replaced {
 			fields = append(fields, page)
 		}
-		return exec.CommandContext(ctx, fields[0], fields[1:]...), nil
+		return exec.CommandContext(ctx, fields[0], fields[1:]...), false, nil
 	}
-	opener := "xdg-open"
+	return exec.CommandContext(ctx, systemOpener(), page), true, nil
+}
+
+// systemOpener is the command that opens a URL in the desktop's browser.
+func systemOpener() string {
 	if runtime.GOOS == "darwin" {
-		opener = "open"
+		return "open"
 	}
-	return exec.CommandContext(ctx, opener, page), nil
+	return "xdg-open"
 }
