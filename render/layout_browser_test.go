@@ -66,7 +66,8 @@ const measure = `(() => {
 // each status in the legend has a colour of its own. With
 // $DEBATE_REPORT_SCREENSHOTS set it saves screenshots of a topic, a motion
 // and a summary page at 360, 375 and 1,280 px there: the first screen and
-// the part that is hardest to fit. Without Chromium it skips, saying so,
+// the part that is hardest to fit. With $DEBATE_REPORT_PAGES naming a
+// run's output folder, its pages are measured too. Without Chromium it skips, saying so,
 // except under CI=true, where .ci/run has installed it and its absence is a
 // failure; with -short it skips.
 func TestReportsFitWindow(t *testing.T) {
@@ -90,6 +91,13 @@ func TestReportsFitWindow(t *testing.T) {
 		found, err := filepath.Glob(filepath.Join("testdata", pattern))
 		if err != nil {
 			t.Fatal(err)
+		}
+		pages = append(pages, found...)
+	}
+	if dir := os.Getenv("DEBATE_REPORT_PAGES"); dir != "" {
+		found, err := filepath.Glob(filepath.Join(dir, "*.html"))
+		if err != nil || len(found) == 0 {
+			t.Fatalf("DEBATE_REPORT_PAGES=%s holds no pages: %v", dir, err)
 		}
 		pages = append(pages, found...)
 	}
