@@ -36,13 +36,17 @@ var markdown = goldmark.New(
 	),
 )
 
-// templates holds the pages' templates, one set per body kind, each with
-// the frame every page shares: the head with its content security policy
-// and style sheet, and the demo banner.
+// templates holds the pages' templates: page.html, the frame every page
+// shares (the head with its content security policy and style sheet, the
+// demo banner), and one body per kind of page.
 //
 //go:embed templates
 var templates embed.FS
 
+// pageTemplates maps a kind of page to its templates: the frame and the
+// kind's body. html/template escapes every value they are given but the
+// Markdown goldmark renders (template.HTML), which is escaped and
+// sanitized as it renders.
 var pageTemplates = map[string]*template.Template{
 	"topic":    parsePage("templates/topic.html"),
 	"motion":   parsePage("templates/motion.html"),
@@ -50,6 +54,7 @@ var pageTemplates = map[string]*template.Template{
 	"markdown": parsePage("templates/markdown.html"),
 }
 
+// parsePage parses the frame with the body template of the given file.
 func parsePage(body string) *template.Template {
 	return template.Must(template.New("page").ParseFS(templates, "templates/page.html", body))
 }
