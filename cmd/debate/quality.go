@@ -52,10 +52,12 @@ problems measured cannot tell the two apart.
 
 --task arithmetic generates Du et al.'s a+b*c+d-e*f (integers 0–29) from the
 seed; --task FILE.jsonl reads one {"id","question","answer"} object a line.
-budget.maxTokens stops the run between chunks of problems, with what it
-measured. With --dir the debates' reports are kept there, one folder a chunk,
-beside journals of every completed call: the same command with --resume goes
-on without paying again for them.
+Every arm is a run of the config, with its retries, fallback and pricing;
+single and vote are runs that stop after the position step. budget.maxTokens
+stops the run between chunks of problems, with what it measured. With --dir
+each run of each chunk keeps its reports and journal there (single-00001,
+vote-00001, debate-00001, ...): the same command with --resume goes on without
+paying again for any completed call.
 
 --demo needs no config and no key: scripted agents right with probability
 --agent-accuracy, which adopt the majority they are shown in a rebuttal with
