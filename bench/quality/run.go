@@ -8,7 +8,9 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/debatehq/debate/batch"
@@ -44,9 +46,38 @@ type Options struct {
 	// run of the same command, so a stopped run goes on without paying
 	// again for what it measured.
 	Resume bool
-	// Progress learns how many problems are measured, after each chunk.
-	Progress func(done, total int)
+	// Progress learns how far the run has come: as each arm's run starts
+	// and as it finishes each problem. It is called one call at a time.
+	Progress func(Progress)
 	Logger   *slog.Logger
+}
+
+// Progress is how far a quality run has come.
+type Progress struct {
+	// Measured problems have been measured in every arm, of Problems.
+	Measured, Problems int
+	// Arm is the arm whose run is playing ("" between chunks); it has
+	// finished Played of the Chunk problems it is putting.
+	Arm           string
+	Played, Chunk int
+}
+
+// tracker passes a run's progress to Options.Progress, one call at a time.
+type tracker struct {
+	mu sync.Mutex
+	f  func(Progress)
+	p  Progress
+}
+
+// update changes the progress and reports it.
+func (t *tracker) update(change func(*Progress)) {
+	if t.f == nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	change(&t.p)
+	t.f(t.p)
 }
 
 // defaultChunk is how many problems a chunk holds unless told otherwise.
@@ -59,6 +90,8 @@ type outcome struct {
 	usage  tree.Usage
 	// failure is why a debater gave no answer at all.
 	failure string
+	// sample is, when no answer could be read, what there was instead.
+	sample string
 }
 
 // Run measures every arm on the problems with cfg's models and returns the
@@ -75,6 +108,7 @@ func Run(ctx context.Context, cfg *configs.Config, problems []Problem, opt Optio
 	}
 	chunk := cmp.Or(opt.Chunk, defaultChunk)
 	m := newMeasure(arms)
+	tr := &tracker{f: opt.Progress, p: Progress{Problems: len(problems)}}
 	start := time.Now()
 	var stopped string
 	for lo := 0; lo < len(problems); lo += chunk {
@@ -86,14 +120,14 @@ func Run(ctx context.Context, cfg *configs.Config, problems []Problem, opt Optio
 			break
 		}
 		part := problems[lo:min(lo+chunk, len(problems))]
-		asked, err := ask(ctx, cfg, part, lo, opt, log)
+		asked, err := ask(ctx, cfg, part, lo, opt, tr, log)
 		if err != nil {
 			if ctx.Err() != nil {
 				break
 			}
 			return nil, err
 		}
-		debated, err := debate(ctx, cfg, part, lo, opt, log)
+		debated, err := debate(ctx, cfg, part, lo, opt, tr, log)
 		if err != nil {
 			if ctx.Err() != nil {
 				break
@@ -103,9 +137,7 @@ func Run(ctx context.Context, cfg *configs.Config, problems []Problem, opt Optio
 		for i, p := range part {
 			m.add(p, opt.Seed, asked[i], debated[i])
 		}
-		if opt.Progress != nil {
-			opt.Progress(lo+len(part), len(problems))
-		}
+		tr.update(func(p *Progress) { p.Measured, p.Arm = lo+len(part), "" })
 	}
 	if stopped == "" && ctx.Err() != nil {
 		stopped = "interrupted"
@@ -119,7 +151,7 @@ func Run(ctx context.Context, cfg *configs.Config, problems []Problem, opt Optio
 // positions-only runs: the first debater's (the single arm), then the
 // others' (with the first, the vote). It returns, per problem, each
 // debater's outcome; the usage of each run is on its first debater's.
-func ask(ctx context.Context, cfg *configs.Config, part []Problem, offset int, opt Options, log *slog.Logger) ([][]outcome, error) {
+func ask(ctx context.Context, cfg *configs.Config, part []Problem, offset int, opt Options, tr *tracker, log *slog.Logger) ([][]outcome, error) {
 	out := make([][]outcome, len(part))
 	for i := range out {
 		out[i] = make([]outcome, len(cfg.Debaters))
@@ -135,7 +167,7 @@ func ask(ctx context.Context, cfg *configs.Config, part []Problem, offset int, o
 		}
 		c := *cfg
 		c.Debaters = g.debaters
-		topics, err := play(ctx, &c, part, offset, g.name, opt, log)
+		topics, err := play(ctx, &c, part, offset, g.name, opt, tr, log)
 		if err != nil {
 			return nil, err
 		}
@@ -162,10 +194,46 @@ func answered(root *tree.Node, id string) outcome {
 				o.failure = e.Message
 			}
 		}
+		o.sample = "(" + o.failure + ")"
 		return o
 	}
 	a, read := ReadAnswer(text)
-	return outcome{answer: a, read: read}
+	o := outcome{answer: a, read: read}
+	if !read {
+		o.sample = sample(text)
+	}
+	return o
+}
+
+// sampleRunes bounds a sample of an unreadable answer.
+const sampleRunes = 48
+
+// sample is what a reader is shown of an answer without an answer line:
+// its last line that is not blank, cut to sampleRunes.
+func sample(text string) string {
+	lines := strings.Split(strings.TrimSpace(text), "\n")
+	last := strings.TrimSpace(lines[len(lines)-1])
+	if r := []rune(last); len(r) > sampleRunes {
+		last = string(r[:sampleRunes-1]) + "…"
+	}
+	if last == "" {
+		return "(an empty answer)"
+	}
+	return strconv.Quote(last)
+}
+
+// concludedSample is what a debate concluded instead of an answer line:
+// the root's first consensus point or verdict, else why the topic ended.
+func concludedSample(t *tree.Topic) string {
+	if j := t.Root.Judgment; j != nil {
+		switch {
+		case len(j.Consensus) > 0:
+			return sample(j.Consensus[0].Point)
+		case len(j.ForcedVerdicts) > 0:
+			return sample(j.ForcedVerdicts[0].Recommendation)
+		}
+	}
+	return fmt.Sprintf("(topic %s: %s)", t.Status, t.Root.StopReason)
 }
 
 // dumb reports the first debater (of those at out[·][at:]) that answered
@@ -192,7 +260,7 @@ func dumb(debaters []configs.Participant, out [][]outcome, at int) error {
 // play runs the part's problems as the topics of one batch run of c and
 // returns the topics, in the part's order. With a work folder, the run's
 // reports and journal are kept in its sub-folder name-NNNNN.
-func play(ctx context.Context, c *configs.Config, part []Problem, offset int, name string, opt Options, log *slog.Logger) ([]tree.Topic, error) {
+func play(ctx context.Context, c *configs.Config, part []Problem, offset int, name string, opt Options, tr *tracker, log *slog.Logger) ([]tree.Topic, error) {
 	alone := name != ArmDebate
 	c.Topics = make([]configs.Topic, len(part))
 	for i, p := range part {
@@ -204,7 +272,12 @@ func play(ctx context.Context, c *configs.Config, part []Problem, offset int, na
 	if opt.Concurrency > 0 {
 		c.Params.Concurrency = opt.Concurrency
 	}
-	bopt := batch.Options{JSON: io.Discard, Logger: log, PositionsOnly: alone}
+	bopt := batch.Options{JSON: io.Discard, Logger: log, PositionsOnly: alone, Events: func(ev tree.Event) {
+		if ev.Kind == tree.TopicFinished {
+			tr.update(func(p *Progress) { p.Played++ })
+		}
+	}}
+	tr.update(func(p *Progress) { p.Arm, p.Played, p.Chunk = name, 0, len(part) })
 	if opt.Dir != "" {
 		c.Output.Dir = filepath.Join(opt.Dir, fmt.Sprintf("%s-%05d", name, offset+1))
 		bopt.JSON, bopt.Resume = nil, opt.Resume
@@ -228,9 +301,9 @@ type debated struct{ concluded, lastVote outcome }
 
 // debate runs the part's problems as the topics of one batch run of cfg's
 // debate and reads each topic's answers.
-func debate(ctx context.Context, cfg *configs.Config, part []Problem, offset int, opt Options, log *slog.Logger) ([]debated, error) {
+func debate(ctx context.Context, cfg *configs.Config, part []Problem, offset int, opt Options, tr *tracker, log *slog.Logger) ([]debated, error) {
 	c := *cfg
-	topics, err := play(ctx, &c, part, offset, ArmDebate, opt, log)
+	topics, err := play(ctx, &c, part, offset, ArmDebate, opt, tr, log)
 	if err != nil {
 		return nil, err
 	}
@@ -255,6 +328,12 @@ func debate(ctx context.Context, cfg *configs.Config, part []Problem, offset int
 		out[i] = debated{
 			concluded: outcome{answer: concluded, read: read, usage: t.Usage},
 			lastVote:  outcome{answer: vote, read: voted, usage: t.Usage},
+		}
+		if !read {
+			out[i].concluded.sample = concludedSample(t)
+		}
+		if !voted {
+			out[i].lastVote.sample = sample(t.Root.Positions[ids[0]])
 		}
 	}
 	return out, nil
