@@ -34,17 +34,22 @@ func TestReportGolden(t *testing.T) {
 		name    string
 		rows    []row
 		stopped string
+		demo    bool
 	}{
 		{"report", []row{
 			{[]outcome{call("4", true), call("5", true), call("4.0", true)}, "4", "4", true},
 			{[]outcome{call("8", true), call("9", true), call("9", true)}, "9", "9", true},
 			{[]outcome{call("", false), call("Paris", true), call("Lyon", true)}, "", "PARIS", false},
 			{[]outcome{call("1", true), call("2", true), call("3", true)}, "0", "1", true},
-		}, "budget.maxTokens (5000) spent"},
+		}, "budget.maxTokens (5000) spent", false},
+		{"demo", []row{
+			{[]outcome{call("4", true), call("5", true), call("4", true)}, "4", "4", true},
+			{[]outcome{call("9", true), call("9", true), call("7", true)}, "9", "9", true},
+		}, "", true},
 		{"no-answer-line", []row{
 			{[]outcome{call("", false), call("", false), call("", false)}, "", "", false},
 			{[]outcome{call("", false), call("", false), call("", false)}, "", "", false},
-		}, ""},
+		}, "", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -67,6 +72,11 @@ func TestReportGolden(t *testing.T) {
 			}
 			rep := m.report(7)
 			rep.Task, rep.Problems, rep.Stopped, rep.WallMS = "arithmetic", 10, tc.stopped, 1234
+			if tc.demo {
+				single, vote := 0.6, VoteAccuracy(3, 0.6)
+				rep.Demo = &DemoParams{Agents: 3, AgentAccuracy: 0.6, Conformity: 0.5}
+				rep.Arms[0].Expected, rep.Arms[1].Expected = &single, &vote
+			}
 			for _, width := range []int{TableColumns, 60} {
 				text := rep.Format(width)
 				golden.Assert(t, filepath.Join("testdata", fmt.Sprintf("%s-%d.txt", tc.name, width)), []byte(text))
@@ -82,5 +92,30 @@ func TestReportGolden(t *testing.T) {
 			}
 			golden.Assert(t, filepath.Join("testdata", tc.name+".json"), append(b, '\n'))
 		})
+	}
+}
+
+// TestReading: the reading line follows the interval of debate − vote, and
+// sends the reader to the warnings first when there are any.
+func TestReading(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		low, high float64
+		warned    bool
+		want      string
+	}{
+		{0.05, 0.2, false, "debate − vote is above 0: debating beat a vote"},
+		{-0.2, -0.01, false, "debate − vote is below 0: a vote beat debating"},
+		{-0.1, 0.1, false, "debate − vote holds 0: 50 problems cannot tell debate from a vote"},
+		{0.05, 0.2, true, "fix the unreadable answers first"},
+	}
+	for _, tc := range tests {
+		r := &Report{Measured: 50, Diffs: []Diff{{Arm: ArmDebate, Baseline: ArmVote, Interval: Interval{Low: tc.low, High: tc.high}}}}
+		if tc.warned {
+			r.Warnings = []Warning{{Arm: ArmSingle}}
+		}
+		if got := r.Reading(); !strings.Contains(got, tc.want) || utf8.RuneCountInString(got) > TableColumns {
+			t.Errorf("interval %v–%v, warned %v: %q, want %q within %d columns", tc.low, tc.high, tc.warned, got, tc.want, TableColumns)
+		}
 	}
 }

@@ -27,17 +27,21 @@ func (r *Report) Format(width int) string {
 		b.WriteString(wrap(fmt.Sprintf("demo: %d scripted agents, accuracy %g, conformity %g", d.Agents, d.AgentAccuracy, d.Conformity), width, ""))
 	}
 	b.WriteString("\n")
-	if width < TableColumns {
+	narrow := width < TableColumns
+	if narrow {
 		r.stacked(&b)
 	} else {
 		r.table(&b)
 	}
 	if e := r.expected(); e != "" {
+		if narrow {
+			b.WriteString("\n")
+		}
 		b.WriteString(wrap(e, width, "  "))
 	}
 	b.WriteString("\n")
 	for _, d := range r.Diffs {
-		if width < TableColumns {
+		if narrow {
 			fmt.Fprintf(&b, "%s  %+.3f\n  95%% interval %+.3f to %+.3f\n  McNemar p = %.3g\n", d.Name, d.Mean, d.Interval.Low, d.Interval.High, d.McNemarP)
 			continue
 		}
