@@ -177,7 +177,7 @@ func ask(ctx context.Context, cfg *configs.Config, part []Problem, offset int, o
 			}
 			out[i][g.at].usage = t.Usage
 		}
-		if err := dumb(g.debaters, out, g.at); err != nil {
+		if err := silent(g.debaters, out, g.at); err != nil {
 			return nil, fmt.Errorf("the %s arm: %w", g.name, err)
 		}
 	}
@@ -194,7 +194,7 @@ func answered(root *tree.Node, id string) outcome {
 				o.failure = e.Message
 			}
 		}
-		o.sample = "(" + o.failure + ")"
+		o.sample = "(" + cut(o.failure) + ")"
 		return o
 	}
 	a, read := ReadAnswer(text)
@@ -213,13 +213,18 @@ const sampleRunes = 48
 func sample(text string) string {
 	lines := strings.Split(strings.TrimSpace(text), "\n")
 	last := strings.TrimSpace(lines[len(lines)-1])
-	if r := []rune(last); len(r) > sampleRunes {
-		last = string(r[:sampleRunes-1]) + "…"
-	}
 	if last == "" {
 		return "(an empty answer)"
 	}
-	return strconv.Quote(last)
+	return strconv.Quote(cut(last))
+}
+
+// cut shortens s to sampleRunes, marking the cut with "…".
+func cut(s string) string {
+	if r := []rune(s); len(r) > sampleRunes {
+		return string(r[:sampleRunes-1]) + "…"
+	}
+	return s
 }
 
 // concludedSample is what a debate concluded instead of an answer line:
@@ -236,11 +241,11 @@ func concludedSample(t *tree.Topic) string {
 	return fmt.Sprintf("(topic %s: %s)", t.Status, t.Root.StopReason)
 }
 
-// dumb reports the first debater (of those at out[·][at:]) that answered
+// silent reports the first debater (of those at out[·][at:]) that answered
 // none of the problems, with why: a model that cannot answer at all (its
 // key refused, the model unknown) ends the run rather than score every
 // problem as unreadable.
-func dumb(debaters []configs.Participant, out [][]outcome, at int) error {
+func silent(debaters []configs.Participant, out [][]outcome, at int) error {
 	for j, d := range debaters {
 		why := ""
 		for _, row := range out {
