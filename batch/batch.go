@@ -45,6 +45,9 @@ type Options struct {
 	// MotionDB is the debate database of the motions (see MotionDB); empty
 	// finds it from the config and the environment.
 	MotionDB string
+	// PositionsOnly asks each debater every topic once and ends the topic
+	// there (see orchestrator.Options.PositionsOnly).
+	PositionsOnly bool
 	// Events receives the engine's progress events; nil drops them.
 	Events func(tree.Event)
 	// Logger receives what happens along the run; nil discards it.
@@ -121,7 +124,7 @@ func Run(ctx context.Context, cfg *configs.Config, opt Options) (*Result, error)
 	if err != nil {
 		return nil, err
 	}
-	eopt := orchestrator.Options{Selection: sel, Events: opt.Events, Logger: log, Seed: &s}
+	eopt := orchestrator.Options{Selection: sel, Events: opt.Events, Logger: log, Seed: &s, PositionsOnly: opt.PositionsOnly}
 	if len(sel.Motions) > 0 {
 		mo, closeMotions, err := openMotions(ctx, cfg, opt, journal, notes, log)
 		if err != nil {

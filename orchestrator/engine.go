@@ -86,6 +86,12 @@ type Options struct {
 	// from; nil takes params.seed, and without that draws one. The run
 	// records the seed it used.
 	Seed *uint64
+	// PositionsOnly ends every topic at its root's position step: each
+	// debater is asked the question once, with no rebuttal, judgment or
+	// child debate. The root ends converged when every debater answered
+	// (partial otherwise); "debate bench quality" measures its lone
+	// answers this way, with the run's retries, fallback and pricing.
+	PositionsOnly bool
 	// Motions, when set, makes Run also play the config's motions (protocol
 	// debates) at the same time as the topics, under the same call limits:
 	// those of Selection, or all of them. Its own Motions field is ignored.

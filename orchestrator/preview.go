@@ -22,6 +22,52 @@ type Preview struct {
 	// CacheEligibleTokens are the previewed calls' prompt tokens in a
 	// prefix an earlier one of them sent to the same model and endpoint.
 	CacheEligibleTokens int
+	// WorstCase is the most a topic of the run may take.
+	WorstCase WorstCase
+}
+
+// AssumedDivergences is the branching a worst case assumes: the judge
+// decides how many divergences a node has, so the true worst case is
+// unbounded.
+const AssumedDivergences = 3
+
+// WorstCase is the most nodes and calls one topic may take when every node
+// splits into Branching divergences, down to the round limit, and every call
+// needs a repair.
+type WorstCase struct {
+	Rounds    int
+	Branching int
+	Nodes     int
+	// Calls counts, per topic, every node's positions and rebuttals, the
+	// inner nodes' triage, the last round's verdict calls, each with a
+	// repair, and the synthesis.
+	Calls int
+	// VerdictCalls is how many verdict calls a node of the last round makes:
+	// one per judge, twice when the order check asks again.
+	VerdictCalls int
+}
+
+// worstCase computes the worst case of the engine's run.
+func (e *Engine) worstCase() WorstCase {
+	w := WorstCase{Rounds: e.maxRounds, Branching: min(AssumedDivergences, max(e.cfg.Params.MaxDivergences, 1))}
+	leaves := 0
+	for r, level := 0, 1; r < w.Rounds; r, level = r+1, level*w.Branching {
+		w.Nodes += level
+		leaves = level
+	}
+	w.VerdictCalls = len(e.judges)
+	if e.cfg.Params.VerdictCheck == configs.VerdictCheckSwap {
+		w.VerdictCalls += len(e.judges)
+	}
+	synth := 0
+	if e.cfg.Synthesis() {
+		synth = 1
+	}
+	n := len(e.debaters)
+	// Every call may need a repair: each node's debaters and judge, and at
+	// the last round every judge's verdicts.
+	w.Calls = w.Nodes*2*n + (w.Nodes-leaves)*2 + leaves*2*w.VerdictCalls + synth
+	return w
 }
 
 // TopicPreview holds one topic's round-1 position calls, in config order,
@@ -52,7 +98,7 @@ func NewPreview(cfg *configs.Config, p *prompts.Set, sel *tree.Selection) (*Prev
 	if err != nil {
 		return nil, err
 	}
-	pv := &Preview{Judge: participant(e.judge)}
+	pv := &Preview{Judge: participant(e.judge), WorstCase: e.worstCase()}
 	for _, j := range e.judges {
 		pv.Judges = append(pv.Judges, participant(j))
 	}

@@ -182,6 +182,10 @@ func (t *topicRun) steps(ctx context.Context, n *tree.Node, lin lineage) {
 		t.stop(ctx, n, tree.Failed, "no debater answered the position step")
 		return
 	}
+	if t.e.opt.PositionsOnly {
+		t.posedOnly(ctx, n, posed)
+		return
+	}
 	rebutted := t.debaterStep(ctx, n, tree.StepRebuttal, posed, n.Rebuttals, func(i int) ([]prompts.Message, error) {
 		return t.e.p.Rebuttal(t.rebuttal(n, posed, i))
 	})
@@ -195,6 +199,17 @@ func (t *topicRun) steps(ctx context.Context, n *tree.Node, lin lineage) {
 	}
 	n.Missing = t.absences(n, posed, rebutted)
 	t.decide(ctx, n, posed)
+}
+
+// posedOnly ends a node of a positions-only run after its position step:
+// converged when every debater answered, partial otherwise.
+func (t *topicRun) posedOnly(ctx context.Context, n *tree.Node, posed []int) {
+	n.Missing = t.absences(n, posed, posed)
+	if len(n.Missing) == 0 {
+		t.stop(ctx, n, tree.Converged, "positions only: every debater answered once")
+		return
+	}
+	t.stop(ctx, n, tree.Partial, fmt.Sprintf("positions only: %d of %d debaters answered", len(posed), len(t.debaters)))
 }
 
 // absences lists, in config order, the debaters missing from the position

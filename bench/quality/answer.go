@@ -5,8 +5,11 @@ package quality
 
 import (
 	"math/big"
+	"regexp"
 	"strings"
 	"unicode"
+
+	"golang.org/x/text/width"
 )
 
 // answerMarks are the labels of a final answer line, in English and Chinese,
@@ -46,8 +49,13 @@ func answerOf(line string) (string, bool) {
 	if !found {
 		return "", false
 	}
-	v := strings.TrimFunc(rest, func(r rune) bool {
-		return unicode.IsSpace(r) || strings.ContainsRune("*_`$。.", r)
+	// Emphasis and spaces go from both ends, a full stop from the end only:
+	// ".5" is a number.
+	v := strings.TrimLeftFunc(rest, func(r rune) bool {
+		return unicode.IsSpace(r) || strings.ContainsRune("*_`$", r)
+	})
+	v = strings.TrimRightFunc(v, func(r rune) bool {
+		return unicode.IsSpace(r) || strings.ContainsRune("*_`$。.．", r)
 	})
 	// "Answer: <value>" echoes the instruction: it states no answer.
 	if strings.HasPrefix(v, "<") && strings.HasSuffix(v, ">") {
@@ -57,8 +65,8 @@ func answerOf(line string) (string, bool) {
 }
 
 // Same reports whether an answer read from a model matches the expected
-// one: numbers compare as numbers (42, 42.0 and 4.2e1 alike; 1,000 is 1000), other text
-// after trimming and case folding.
+// one: numbers compare as numbers (42, 42.0, ４２ and 4.2e1 alike; see
+// number), other text after trimming and case folding.
 func Same(got, want string) bool {
 	g, gok := number(got)
 	w, wok := number(want)
@@ -68,10 +76,27 @@ func Same(got, want string) bool {
 	return strings.EqualFold(strings.TrimSpace(got), strings.TrimSpace(want))
 }
 
-// number parses s as an exact rational, allowing thousands separators.
+var (
+	// thousands is a number whose commas group its digits by three.
+	thousands = regexp.MustCompile(`^[+-]?[0-9]{1,3}(,[0-9]{3})+(\.[0-9]*)?$`)
+	// decimalComma is a number with one comma and no point.
+	decimalComma = regexp.MustCompile(`^[+-]?[0-9]*,[0-9]+$`)
+)
+
+// number parses s as an exact rational. Full-width digits, signs and marks
+// read as their ASCII forms and a minus sign (−) as a hyphen. Commas that
+// group the digits by three separate thousands ("1,000", "12,345.5"); else
+// a lone comma is the decimal mark, as much of Europe writes it ("3,5" is
+// 3.5, never 35); any other comma makes s no number.
 func number(s string) (*big.Rat, bool) {
-	s = strings.ReplaceAll(strings.TrimSpace(s), ",", "")
-	if s == "" {
+	s = strings.ReplaceAll(width.Narrow.String(strings.TrimSpace(s)), "−", "-")
+	switch {
+	case thousands.MatchString(s):
+		s = strings.ReplaceAll(s, ",", "")
+	case decimalComma.MatchString(s):
+		s = strings.Replace(s, ",", ".", 1)
+	}
+	if s == "" || strings.Contains(s, ",") {
 		return nil, false
 	}
 	r, ok := new(big.Rat).SetString(s)

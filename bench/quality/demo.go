@@ -1,9 +1,9 @@
 package quality
 
 import (
+	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
-	"hash/fnv"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -117,10 +117,12 @@ func (d *Demo) judge(c scripted.Call, rng *rand.Rand) scripted.Reply {
 	return scripted.Fenced(out)
 }
 
-// rng returns the source of a call's draws: a hash of the seed, the model
-// and the messages.
+// rng returns the source of a call's draws: seeded from a SHA-256 of the
+// seed, the model and the messages. (An FNV hash of prompts that differ in
+// a few digits left the first draw measurably biased: agents of accuracy
+// 0.6 answered right 0.585 of the time over 9,000 answers.)
 func (d *Demo) rng(c scripted.Call) *rand.Rand {
-	h := fnv.New64a()
+	h := sha256.New()
 	_ = binary.Write(h, binary.LittleEndian, d.Seed)
 	h.Write([]byte(c.Model))
 	for _, m := range c.Messages {
@@ -129,7 +131,8 @@ func (d *Demo) rng(c scripted.Call) *rand.Rand {
 		h.Write([]byte{0})
 		h.Write([]byte(m.Content))
 	}
-	return rand.New(rand.NewPCG(d.Seed, h.Sum64()))
+	sum := h.Sum(nil)
+	return rand.New(rand.NewPCG(binary.LittleEndian.Uint64(sum[:8]), binary.LittleEndian.Uint64(sum[8:16])))
 }
 
 // shownAnswers reads a rebuttal call: the agent's own answer (its earlier

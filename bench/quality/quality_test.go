@@ -26,6 +26,9 @@ func TestReadAnswer(t *testing.T) {
 		{"last of several lines", "Answer: 10\nOn reflection:\nAnswer: 11", "11", true},
 		{"last on one line", "Answer: 10, no wait, Answer: 11", "11", true},
 		{"trailing prose ignored", "Answer: 7\n\nThanks for reading.", "7", true},
+		{"leading point kept", "Answer: .5", ".5", true},
+		{"final full stop dropped", "Answer: 3.5.", "3.5", true},
+		{"full-width digits and stop", "答案：４２．", "４２", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -48,6 +51,18 @@ func TestSame(t *testing.T) {
 		{"42.0", "42", true},
 		{"-3", "-3.00", true},
 		{"1,000", "1000", true},
+		{"12,345.5", "12345.5", true},
+		{".5", "0.5", true},
+		{"-.5", "-0.5", true},
+		{"3,5", "3.5", true},
+		{"3,5", "35", false},
+		{"0,25", "0.25", true},
+		{"1,2,3", "123", false},
+		{"12,34.5", "1234.5", false},
+		{"４２", "42", true},
+		{"－１２．５", "-12.5", true},
+		{"１，０００", "1000", true},
+		{"−7", "-7", true},
 		{"4.2e1", "42", true},
 		{"41", "42", false},
 		{" Paris ", "paris", true},

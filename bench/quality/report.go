@@ -4,8 +4,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/fnv"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/debatehq/debate/tree"
 )
@@ -26,6 +24,9 @@ type Report struct {
 	Demo  *DemoParams `json:"demo,omitempty"`
 	Arms  []ArmReport `json:"arms"`
 	Diffs []Diff      `json:"diffs"`
+	// Warnings name the arms whose answers were too often unreadable for
+	// their accuracy to measure anything but the answer format.
+	Warnings []Warning `json:"warnings,omitempty"`
 	// Stopped says why the run ended before the last problem, if it did.
 	Stopped string  `json:"stopped,omitempty"`
 	WallMS  float64 `json:"wallMs"`
@@ -55,6 +56,27 @@ type ArmReport struct {
 	CostPerCorrect float64 `json:"costPerCorrect"`
 }
 
+// Warning says that an arm's answers were unreadable more often than
+// maxUnreadable, with one of them.
+type Warning struct {
+	Arm        string `json:"arm"`
+	Unreadable int    `json:"unreadable"`
+	Measured   int    `json:"measured"`
+	// Sample is the end of one unreadable answer, quoted, or why there was
+	// none, in parentheses.
+	Sample string `json:"sample"`
+}
+
+// maxUnreadable is the share of unreadable answers past which an arm's
+// accuracy is not worth reading.
+const maxUnreadable = 0.1
+
+// String is the warning as a sentence.
+func (w Warning) String() string {
+	return fmt.Sprintf("warning: %s: no answer line in %d of %d answers, e.g. %s",
+		w.Arm, w.Unreadable, w.Measured, w.Sample)
+}
+
 // Diff is the paired difference of two arms' accuracy on the same
 // problems, with its 95 % paired bootstrap interval and the exact McNemar
 // p-value.
@@ -73,11 +95,12 @@ type measure struct {
 	correct map[string][]bool
 	read    map[string]int
 	usage   map[string]tree.Usage
-	tokens  int // spent by every arm together
+	sample  map[string]string // the first unreadable answer of each arm
+	tokens  int               // spent by every arm together
 }
 
 func newMeasure(names []string) *measure {
-	return &measure{names: names, correct: map[string][]bool{}, read: map[string]int{}, usage: map[string]tree.Usage{}}
+	return &measure{names: names, correct: map[string][]bool{}, read: map[string]int{}, usage: map[string]tree.Usage{}, sample: map[string]string{}}
 }
 
 // add records one problem: the lone answers of every debater (the first
@@ -94,6 +117,8 @@ func (m *measure) add(p Problem, seed uint64, asked []outcome, d debated) {
 	vote := outcome{read: len(votes) > 0, usage: voteUsage}
 	if vote.read {
 		vote.answer = Plurality(votes, tieSeed(seed, p.ID, ArmVote))
+	} else if len(asked) > 0 {
+		vote.sample = asked[0].sample
 	}
 	single := outcome{}
 	if len(asked) > 0 {
@@ -104,6 +129,8 @@ func (m *measure) add(p Problem, seed uint64, asked []outcome, d debated) {
 		m.correct[name] = append(m.correct[name], o.read && Same(o.answer, p.Answer))
 		if o.read {
 			m.read[name]++
+		} else if m.sample[name] == "" {
+			m.sample[name] = o.sample
 		}
 		m.usage[name] = m.usage[name].Add(o.usage)
 	}
@@ -128,6 +155,9 @@ func (m *measure) report(seed uint64) *Report {
 		}
 		if c > 0 {
 			a.CostPerCorrect = u.Cost / float64(c)
+		}
+		if r.Measured > 0 && float64(a.Unreadable) > maxUnreadable*float64(r.Measured) {
+			r.Warnings = append(r.Warnings, Warning{Arm: name, Unreadable: a.Unreadable, Measured: r.Measured, Sample: m.sample[name]})
 		}
 		r.Arms = append(r.Arms, a)
 	}
@@ -154,36 +184,4 @@ func tieSeed(seed uint64, problem, arm string) uint64 {
 	_ = binary.Write(h, binary.LittleEndian, seed)
 	h.Write([]byte(problem + "\x00" + arm))
 	return h.Sum64()
-}
-
-// Text is the report as a person reads it.
-func (r *Report) Text() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "debate bench quality: task %s, %d of %d problems, seed %d\n", r.Task, r.Measured, r.Problems, r.Seed)
-	if d := r.Demo; d != nil {
-		fmt.Fprintf(&b, "demo: %d scripted agents, accuracy %g, conformity %g\n", d.Agents, d.AgentAccuracy, d.Conformity)
-	}
-	b.WriteString("\n")
-	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
-	head := "arm\taccuracy\t95% interval\texpected\tunreadable\ttokens/problem\tcost/problem\tcost/correct\t"
-	fmt.Fprintln(tw, head)
-	for _, a := range r.Arms {
-		exp := "-"
-		if a.Expected != nil {
-			exp = fmt.Sprintf("%.3f", *a.Expected)
-		}
-		fmt.Fprintf(tw, "%s\t%.3f\t%.3f–%.3f\t%s\t%d\t%.0f\t%.4f\t%.4f\t\n", a.Name, a.Accuracy, a.Interval.Low, a.Interval.High,
-			exp, a.Unreadable, a.TokensPerProblem, a.CostPerProblem, a.CostPerCorrect)
-	}
-	tw.Flush()
-	b.WriteString("\n")
-	for _, d := range r.Diffs {
-		fmt.Fprintf(&b, "%-16s %+.3f  95%% interval %+.3f to %+.3f  (paired bootstrap; exact McNemar p = %.3g)\n",
-			d.Name, d.Mean, d.Interval.Low, d.Interval.High, d.McNemarP)
-	}
-	if r.Stopped != "" {
-		fmt.Fprintf(&b, "\nstopped: %s\n", r.Stopped)
-	}
-	fmt.Fprintf(&b, "\nwall time %.1fs\n", r.WallMS/1000)
-	return b.String()
 }

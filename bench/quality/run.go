@@ -7,18 +7,14 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
 	"time"
-
-	"github.com/sourcegraph/conc/pool"
 
 	"github.com/debatehq/debate/batch"
 	"github.com/debatehq/debate/configs"
-	"github.com/debatehq/debate/internal/ctxwait"
-	"github.com/debatehq/debate/orchestrator"
-	"github.com/debatehq/debate/providers"
-	"github.com/debatehq/debate/store"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -42,63 +38,77 @@ type Options struct {
 	// Chunk is how many problems are measured between two looks at the
 	// budget (0: a default).
 	Chunk int
-	// Dir, when set, is the work folder: the journal of the lone answers
-	// and, for each chunk of problems, the debates' folder with its
-	// reports and journal. Without it nothing is kept.
+	// Dir, when set, is the work folder: for each chunk of problems and
+	// each run (single, vote, debate), a folder with the run's reports and
+	// journal. Without it nothing is kept.
 	Dir string
 	// Resume reuses every call the journals in Dir hold, from an earlier
 	// run of the same command, so a stopped run goes on without paying
 	// again for what it measured.
 	Resume bool
-	// Progress learns how many problems are measured, after each chunk.
-	Progress func(done, total int)
+	// Progress learns how far the run has come: as each arm's run starts
+	// and as it finishes each problem. It is called one call at a time.
+	Progress func(Progress)
 	Logger   *slog.Logger
 }
 
-// askJournal is the journal of the lone answers in the work folder.
-const askJournal = "answers.db"
+// Progress is how far a quality run has come.
+type Progress struct {
+	// Measured problems have been measured in every arm, of Problems.
+	Measured, Problems int
+	// Arm is the arm whose run is playing ("" between chunks); it has
+	// finished Played of the Chunk problems it is putting.
+	Arm           string
+	Played, Chunk int
+}
 
-// completer makes one model call; *providers.Client is one.
-type completer interface {
-	Complete(ctx context.Context, r providers.Request) (providers.Response, error)
+// tracker passes a run's progress to Options.Progress, one call at a time.
+type tracker struct {
+	mu sync.Mutex
+	f  func(Progress)
+	p  Progress
+}
+
+// update changes the progress and reports it.
+func (t *tracker) update(change func(*Progress)) {
+	if t.f == nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	change(&t.p)
+	t.f(t.p)
 }
 
 // defaultChunk is how many problems a chunk holds unless told otherwise.
 const defaultChunk = 20
 
-// outcome is one problem's answer in one arm.
+// outcome is one problem's answer in one arm, or why there is none.
 type outcome struct {
 	answer string
 	read   bool
 	usage  tree.Usage
+	// failure is why a debater gave no answer at all.
+	failure string
+	// sample is, when no answer could be read, what there was instead.
+	sample string
 }
 
 // Run measures every arm on the problems with cfg's models and returns the
-// report. It stops before a chunk once the run has spent cfg's
-// budget.maxTokens, or when ctx ends, and reports what it measured.
+// report. Every arm is a batch run of cfg: the lone answers are runs whose
+// topics stop after the position step, so that every call has the run's
+// retries, fallback, journal and pricing. Run stops before a chunk once the
+// arms have spent cfg's budget.maxTokens together, or when ctx ends, and
+// reports what it measured; within a chunk no arm is cut short by the
+// budget, which would bias it.
 func Run(ctx context.Context, cfg *configs.Config, problems []Problem, opt Options) (*Report, error) {
 	log := cmp.Or(opt.Logger, slog.New(slog.DiscardHandler))
 	if len(cfg.Debaters) == 0 {
 		return nil, errors.New("debaters: the config has none: add at least one debater")
 	}
-	client, err := providers.New(cfg, providers.Options{Concurrency: opt.Concurrency, Logger: log})
-	if err != nil {
-		return nil, err
-	}
-	var asker completer = client
-	if opt.Dir != "" {
-		if err := os.MkdirAll(opt.Dir, 0o755); err != nil {
-			return nil, fmt.Errorf("the work folder: %w", err)
-		}
-		j, err := store.OpenJournal(ctx, filepath.Join(opt.Dir, askJournal), !opt.Resume)
-		if err != nil {
-			return nil, err
-		}
-		defer j.Close()
-		asker = orchestrator.NewJournaled(client, j, log)
-	}
 	chunk := cmp.Or(opt.Chunk, defaultChunk)
 	m := newMeasure(arms)
+	tr := &tracker{f: opt.Progress, p: Progress{Problems: len(problems)}}
 	start := time.Now()
 	var stopped string
 	for lo := 0; lo < len(problems); lo += chunk {
@@ -110,14 +120,14 @@ func Run(ctx context.Context, cfg *configs.Config, problems []Problem, opt Optio
 			break
 		}
 		part := problems[lo:min(lo+chunk, len(problems))]
-		asked, err := ask(ctx, cfg, asker, part, opt)
+		asked, err := ask(ctx, cfg, part, lo, opt, tr, log)
 		if err != nil {
 			if ctx.Err() != nil {
 				break
 			}
 			return nil, err
 		}
-		debated, err := debate(ctx, cfg, part, lo, opt, log)
+		debated, err := debate(ctx, cfg, part, lo, opt, tr, log)
 		if err != nil {
 			if ctx.Err() != nil {
 				break
@@ -127,9 +137,7 @@ func Run(ctx context.Context, cfg *configs.Config, problems []Problem, opt Optio
 		for i, p := range part {
 			m.add(p, opt.Seed, asked[i], debated[i])
 		}
-		if opt.Progress != nil {
-			opt.Progress(lo+len(part), len(problems))
-		}
+		tr.update(func(p *Progress) { p.Measured, p.Arm = lo+len(part), "" })
 	}
 	if stopped == "" && ctx.Err() != nil {
 		stopped = "interrupted"
@@ -139,99 +147,129 @@ func Run(ctx context.Context, cfg *configs.Config, problems []Problem, opt Optio
 	return rep, nil
 }
 
-// ask puts each problem to every debater once, alone: the first debater's
-// answer is the single arm's, all of them the vote's.
-func ask(ctx context.Context, cfg *configs.Config, client completer, part []Problem, opt Options) ([][]outcome, error) {
+// ask puts each problem of the part to every debater once, alone, in two
+// positions-only runs: the first debater's (the single arm), then the
+// others' (with the first, the vote). It returns, per problem, each
+// debater's outcome; the usage of each run is on its first debater's.
+func ask(ctx context.Context, cfg *configs.Config, part []Problem, offset int, opt Options, tr *tracker, log *slog.Logger) ([][]outcome, error) {
 	out := make([][]outcome, len(part))
-	p := pool.New().WithContext(ctx).WithMaxGoroutines(max(1, opt.Concurrency))
-	for i, pr := range part {
+	for i := range out {
 		out[i] = make([]outcome, len(cfg.Debaters))
-		for j, d := range cfg.Debaters {
-			p.Go(func(ctx context.Context) error {
-				var err error
-				out[i][j], err = askOne(ctx, cfg, client, d, pr)
-				return err
-			})
-		}
 	}
-	if err := p.Wait(); err != nil {
-		return nil, err
+	groups := []struct {
+		name     string
+		debaters []configs.Participant
+		at       int
+	}{{ArmSingle, cfg.Debaters[:1], 0}, {ArmVote, cfg.Debaters[1:], 1}}
+	for _, g := range groups {
+		if len(g.debaters) == 0 {
+			continue
+		}
+		c := *cfg
+		c.Debaters = g.debaters
+		topics, err := play(ctx, &c, part, offset, g.name, opt, tr, log)
+		if err != nil {
+			return nil, err
+		}
+		for i, t := range topics {
+			for j, d := range g.debaters {
+				out[i][g.at+j] = answered(t.Root, d.ID)
+			}
+			out[i][g.at].usage = t.Usage
+		}
+		if err := silent(g.debaters, out, g.at); err != nil {
+			return nil, fmt.Errorf("the %s arm: %w", g.name, err)
+		}
 	}
 	return out, nil
 }
 
-// attempts is how often a lone question is tried when its failures may
-// pass (server errors, rate limits, timeouts) before its answer counts as
-// unreadable.
-const attempts = 3
-
-// askOne puts p to the debater d alone. A failure that no retry mends (a
-// refused request, a filtered answer) is an unreadable answer; one that
-// says the model cannot answer at all (key refused, model unknown) ends
-// the run with the error.
-func askOne(ctx context.Context, cfg *configs.Config, client completer, d configs.Participant, p Problem) (outcome, error) {
-	req := providers.Request{
-		Participant: d.ID, Model: d.Model,
-		Messages: []providers.Message{
-			{Role: "system", Content: instruction(cfg.Prompts.Language, false)},
-			{Role: "user", Content: p.Question},
-		},
-		Origin: providers.Origin{Topic: p.ID, Step: "quality"},
-	}
-	delay := time.Duration(cmp.Or(cfg.Fallback.RetryDelay, 1000)) * time.Millisecond
-	var o outcome
-	for a := 1; a <= attempts; a++ {
-		req.Attempt = a
-		r, err := client.Complete(ctx, req)
-		o.usage = o.usage.Add(usageOf(cfg, r, err == nil))
-		if err == nil {
-			o.answer, o.read = ReadAnswer(r.Text)
-			return o, nil
-		}
-		var pe *providers.Error
-		if !errors.As(err, &pe) {
-			return o, err
-		}
-		switch pe.Kind.Class() {
-		case providers.Unusable:
-			return o, fmt.Errorf("debater %s: %w", d.ID, err)
-		case providers.Permanent:
-			return o, ctx.Err()
-		}
-		if err := ctxwait.Sleep(ctx, max(pe.RetryAfter, delay<<(a-1))); err != nil {
-			return o, err
-		}
-	}
-	return o, nil
-}
-
-// usageOf is a call's usage, priced from cfg's pricing when it has the
-// model's price, else at what the provider reported.
-func usageOf(cfg *configs.Config, r providers.Response, ok bool) tree.Usage {
-	u := tree.Usage{PromptTokens: r.Usage.PromptTokens, CompletionTokens: r.Usage.CompletionTokens,
-		CachedPromptTokens: r.Usage.CachedPromptTokens, Calls: 1, Cost: r.Usage.Cost}
+// answered is a debater's outcome at a positions-only root.
+func answered(root *tree.Node, id string) outcome {
+	text, ok := root.Positions[id]
 	if !ok {
-		u.Failures = 1
+		o := outcome{failure: "no answer"}
+		for _, e := range root.Errors {
+			if e.Participant == id {
+				o.failure = e.Message
+			}
+		}
+		o.sample = "(" + cut(o.failure) + ")"
+		return o
 	}
-	if p, found := cfg.Pricing[r.Model]; found {
-		cached := min(u.CachedPromptTokens, u.PromptTokens)
-		u.Cost = (float64(u.PromptTokens-cached)*p.Input + float64(cached)*cmp.Or(p.CachedInput, p.Input) +
-			float64(u.CompletionTokens)*p.Output) / 1e6
+	a, read := ReadAnswer(text)
+	o := outcome{answer: a, read: read}
+	if !read {
+		o.sample = sample(text)
 	}
-	return u
+	return o
 }
 
-// debated is one problem's outcomes in the tree run: what the run
-// concluded, and the majority of the debaters' last answers.
-type debated struct{ concluded, lastVote outcome }
+// sampleRunes bounds a sample of an unreadable answer.
+const sampleRunes = 48
 
-// debate runs the part's problems as the topics of one batch run of cfg's
-// debate, through batch.Run, and reads each topic's answers.
-func debate(ctx context.Context, cfg *configs.Config, part []Problem, offset int, opt Options, log *slog.Logger) ([]debated, error) {
-	c := *cfg
+// sample is what a reader is shown of an answer without an answer line:
+// its last line that is not blank, cut to sampleRunes.
+func sample(text string) string {
+	lines := strings.Split(strings.TrimSpace(text), "\n")
+	last := strings.TrimSpace(lines[len(lines)-1])
+	if last == "" {
+		return "(an empty answer)"
+	}
+	return strconv.Quote(cut(last))
+}
+
+// cut shortens s to sampleRunes, marking the cut with "…".
+func cut(s string) string {
+	if r := []rune(s); len(r) > sampleRunes {
+		return string(r[:sampleRunes-1]) + "…"
+	}
+	return s
+}
+
+// concludedSample is what a debate concluded instead of an answer line:
+// the root's first consensus point or verdict, else why the topic ended.
+func concludedSample(t *tree.Topic) string {
+	if j := t.Root.Judgment; j != nil {
+		switch {
+		case len(j.Consensus) > 0:
+			return sample(j.Consensus[0].Point)
+		case len(j.ForcedVerdicts) > 0:
+			return sample(j.ForcedVerdicts[0].Recommendation)
+		}
+	}
+	return fmt.Sprintf("(topic %s: %s)", t.Status, t.Root.StopReason)
+}
+
+// silent reports the first debater (of those at out[·][at:]) that answered
+// none of the problems, with why: a model that cannot answer at all (its
+// key refused, the model unknown) ends the run rather than score every
+// problem as unreadable.
+func silent(debaters []configs.Participant, out [][]outcome, at int) error {
+	for j, d := range debaters {
+		why := ""
+		for _, row := range out {
+			if row[at+j].failure == "" {
+				why = ""
+				break
+			}
+			why = cmp.Or(why, row[at+j].failure)
+		}
+		if why != "" {
+			return fmt.Errorf("debater %s answered none of %d problems: %s", d.ID, len(out), why)
+		}
+	}
+	return nil
+}
+
+// play runs the part's problems as the topics of one batch run of c and
+// returns the topics, in the part's order. With a work folder, the run's
+// reports and journal are kept in its sub-folder name-NNNNN.
+func play(ctx context.Context, c *configs.Config, part []Problem, offset int, name string, opt Options, tr *tracker, log *slog.Logger) ([]tree.Topic, error) {
+	alone := name != ArmDebate
 	c.Topics = make([]configs.Topic, len(part))
 	for i, p := range part {
-		c.Topics[i] = topicOf(p, offset+i, cfg.Prompts.Language)
+		c.Topics[i] = topicOf(p, offset+i, c.Prompts.Language, alone)
 	}
 	c.Motions, c.Protocol, c.Budget = nil, nil, configs.Budget{}
 	off := false
@@ -239,28 +277,48 @@ func debate(ctx context.Context, cfg *configs.Config, part []Problem, offset int
 	if opt.Concurrency > 0 {
 		c.Params.Concurrency = opt.Concurrency
 	}
-	bopt := batch.Options{JSON: io.Discard, Logger: log}
+	bopt := batch.Options{JSON: io.Discard, Logger: log, PositionsOnly: alone, Events: func(ev tree.Event) {
+		if ev.Kind == tree.TopicFinished {
+			tr.update(func(p *Progress) { p.Played++ })
+		}
+	}}
+	tr.update(func(p *Progress) { p.Arm, p.Played, p.Chunk = name, 0, len(part) })
 	if opt.Dir != "" {
-		c.Output.Dir = filepath.Join(opt.Dir, fmt.Sprintf("debates-%05d", offset+1))
-		bopt = batch.Options{Resume: opt.Resume, Logger: log}
+		c.Output.Dir = filepath.Join(opt.Dir, fmt.Sprintf("%s-%05d", name, offset+1))
+		bopt.JSON, bopt.Resume = nil, opt.Resume
 	}
-	res, err := batch.Run(ctx, &c, bopt)
+	res, err := batch.Run(ctx, c, bopt)
+	if err == nil {
+		err = res.Err
+	}
 	if err != nil {
-		return nil, fmt.Errorf("the debate arm: %w", err)
+		return nil, fmt.Errorf("the %s arm: %w", name, err)
 	}
-	if res.Err != nil {
-		return nil, fmt.Errorf("the debate arm: %w", res.Err)
+	if len(res.Run.Topics) != len(part) {
+		return nil, fmt.Errorf("the %s arm: %d topics played of %d", name, len(res.Run.Topics), len(part))
+	}
+	return res.Run.Topics, nil
+}
+
+// debated is one problem's outcomes in the tree run: what the run
+// concluded, and the majority of the debaters' last answers.
+type debated struct{ concluded, lastVote outcome }
+
+// debate runs the part's problems as the topics of one batch run of cfg's
+// debate and reads each topic's answers.
+func debate(ctx context.Context, cfg *configs.Config, part []Problem, offset int, opt Options, tr *tracker, log *slog.Logger) ([]debated, error) {
+	c := *cfg
+	topics, err := play(ctx, &c, part, offset, ArmDebate, opt, tr, log)
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, d := range cfg.Debaters {
+		ids = append(ids, d.ID)
 	}
 	out := make([]debated, len(part))
 	for i := range part {
-		if i >= len(res.Run.Topics) {
-			break
-		}
-		t := &res.Run.Topics[i]
-		var ids []string
-		for _, d := range cfg.Debaters {
-			ids = append(ids, d.ID)
-		}
+		t := &topics[i]
 		concluded, read := Concluded(t)
 		last := LastAnswers(t, ids)
 		if !read && t.Status == tree.Converged && len(last) == len(ids) && count(sameAs(last, last[0])) == len(last) {
@@ -276,28 +334,26 @@ func debate(ctx context.Context, cfg *configs.Config, part []Problem, offset int
 			concluded: outcome{answer: concluded, read: read, usage: t.Usage},
 			lastVote:  outcome{answer: vote, read: voted, usage: t.Usage},
 		}
+		if !read {
+			out[i].concluded.sample = concludedSample(t)
+		}
+		if !voted {
+			out[i].lastVote.sample = sample(t.Root.Positions[ids[0]])
+		}
 	}
 	return out, nil
 }
 
-// topicOf is the topic a problem is debated as: its question as the title
-// (or as the background, when it does not fit on one line), and the
-// instruction to end with an answer line.
-func topicOf(p Problem, i int, lang string) configs.Topic {
-	t := configs.Topic{ID: fmt.Sprintf("q%05d", i+1), Title: p.Question, Annotations: []string{instruction(lang, true)}}
-	if len(p.Question) > 200 || containsNewline(p.Question) {
+// topicOf is the topic a problem is put as: its question as the title (or
+// as the background, when it does not fit on one line), and the
+// instruction to end with an answer line, to a debater alone or to a
+// debate.
+func topicOf(p Problem, i int, lang string, alone bool) configs.Topic {
+	t := configs.Topic{ID: fmt.Sprintf("q%05d", i+1), Title: p.Question, Annotations: []string{instruction(lang, !alone)}}
+	if len(p.Question) > 200 || strings.ContainsAny(p.Question, "\r\n") {
 		t.Title, t.Background = fmt.Sprintf("Question %s", p.ID), p.Question
 	}
 	return t
-}
-
-func containsNewline(s string) bool {
-	for _, r := range s {
-		if r == '\n' || r == '\r' {
-			return true
-		}
-	}
-	return false
 }
 
 // Concluded reads the answer a topic's run concluded: the last answer line

@@ -15,10 +15,6 @@ import (
 	"github.com/debatehq/debate/tree"
 )
 
-// assumedDivergences is the branching the dry-run plan assumes: the judge
-// decides how many divergences a node has, so the true worst case is unbounded.
-const assumedDivergences = 3
-
 // dryRunAll prints what a run of the selection would send: the topics'
 // calls, then the motions'.
 func dryRunAll(e *env, cfg *configs.Config, sel tree.Selection) error {
@@ -119,28 +115,8 @@ func printPeople(tw io.Writer, cfg *configs.Config, people []tree.Participant, j
 // printCalls prints the call plan: rounds, calls per node, the worst case,
 // retries, fallbacks, concurrency, prompt size, budget and output.
 func printCalls(tw io.Writer, cfg *configs.Config, pv *orchestrator.Preview, people []tree.Participant) {
-	n := len(pv.Debaters)
-	rounds := cfg.Params.MaxRounds
-	perNode := 2*n + 1
-	nodes := 0
-	branching := min(assumedDivergences, max(cfg.Params.MaxDivergences, 1))
-	leaves := 0
-	for r, level := 0, 1; r < rounds; r, level = r+1, level*branching {
-		nodes += level
-		leaves = level
-	}
+	n, w := len(pv.Debaters), pv.WorstCase
 	judges := len(pv.Judges)
-	verdictCalls := judges // the chair's forced verdicts and each other judge's
-	if cfg.Params.VerdictCheck == configs.VerdictCheckSwap {
-		verdictCalls += judges
-	}
-	synth := 0
-	if cfg.Synthesis() {
-		synth = 1
-	}
-	// Every call may need a repair: each node's debaters and judge, and at
-	// the last round every judge's verdicts.
-	calls := nodes*2*n + (nodes-leaves)*2 + leaves*2*verdictCalls + synth
 	mode := "in parallel"
 	if !cfg.ParallelCalls() {
 		mode = "one after another"
@@ -149,18 +125,18 @@ func printCalls(tw io.Writer, cfg *configs.Config, pv *orchestrator.Preview, peo
 	if r := cfg.API.MaxRetries; r != nil {
 		retries = *r
 	}
-	fmt.Fprintf(tw, "  rounds\tup to %d (the root is round 1; the last round's judge forces verdicts)\n", rounds)
-	fmt.Fprintf(tw, "  per node\t%d calls: %d positions and %d rebuttals (%s), 1 judge, +1 if its JSON needs repair\n", perNode, n, n, mode)
+	fmt.Fprintf(tw, "  rounds\tup to %d (the root is round 1; the last round's judge forces verdicts)\n", w.Rounds)
+	fmt.Fprintf(tw, "  per node\t%d calls: %d positions and %d rebuttals (%s), 1 judge, +1 if its JSON needs repair\n", 2*n+1, n, n, mode)
 	all := ""
 	if len(pv.Topics) > 1 {
-		all = fmt.Sprintf("; %d for %s", calls*len(pv.Topics), plural(len(pv.Topics), "topic", "topics"))
+		all = fmt.Sprintf("; %d for %s", w.Calls*len(pv.Topics), plural(len(pv.Topics), "topic", "topics"))
 	}
-	if judges > 1 || verdictCalls > judges || cfg.Params.Recuse {
+	if judges > 1 || w.VerdictCalls > judges || cfg.Params.Recuse {
 		fmt.Fprintf(tw, "  panel\t%s: %s chairs triage, repair, synthesis and edits; at the last round %d verdict calls per node (%s)\n",
-			plural(judges, "judge", "judges"), pv.Judge.ID, verdictCalls, panelPlan(cfg, judges))
+			plural(judges, "judge", "judges"), pv.Judge.ID, w.VerdictCalls, panelPlan(cfg, judges))
 	}
 	fmt.Fprintf(tw, "  worst case\t%d nodes and %d calls per topic if every node splits into %d divergences (the judge decides)%s\n",
-		nodes, calls, branching, all)
+		w.Nodes, w.Calls, w.Branching, all)
 	fmt.Fprintf(tw, "  retries\tup to %d per call on a fallback or without one, backoff from %d ms (never sooner than Retry-After)\n", retries, cfg.Fallback.RetryDelay)
 	if slices.ContainsFunc(people, func(p tree.Participant) bool { return p.Fallback != "" }) {
 		fmt.Fprintf(tw, "  fallback\tafter %d failed attempts in a row (at once on 401/403, 404 or a prompt too long), the same call goes on with the fallback for the rest of the topic\n", cfg.Fallback.MaxConsecutiveFailures)

@@ -2,7 +2,10 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"log/slog"
+	"strings"
+	"sync"
 
 	"github.com/spf13/pflag"
 
@@ -48,14 +51,18 @@ unreadable. Each arm gets its accuracy with a 95% Wilson interval, tokens and
 cost per problem and per correct answer; "debate − vote" and "debate − single"
 are the paired differences on the same problems with a 95% paired bootstrap
 interval and the exact McNemar p-value. An interval that holds 0 means the
-problems measured cannot tell the two apart.
+problems measured cannot tell the two apart; the report's last line says how
+to read it. An arm with more than a tenth of its answers unreadable is named
+in a warning, with one of those answers, and the command exits 1.
 
 --task arithmetic generates Du et al.'s a+b*c+d-e*f (integers 0–29) from the
 seed; --task FILE.jsonl reads one {"id","question","answer"} object a line.
-budget.maxTokens stops the run between chunks of problems, with what it
-measured. With --dir the debates' reports are kept there, one folder a chunk,
-beside journals of every completed call: the same command with --resume goes
-on without paying again for them.
+Every arm is a run of the config, with its retries, fallback and pricing;
+single and vote are runs that stop after the position step. budget.maxTokens
+stops the run between chunks of problems, with what it measured. With --dir
+each run of each chunk keeps its reports and journal there (single-00001,
+vote-00001, debate-00001, ...): the same command with --resume goes on without
+paying again for any completed call.
 
 --demo needs no config and no key: scripted agents right with probability
 --agent-accuracy, which adopt the majority they are shown in a rebuttal with
@@ -74,7 +81,8 @@ accuracy of single and vote is printed beside the measured one.`,
   debate bench quality --config debate.jsonc --task questions.jsonl --json
 `,
 			exits: `  0    every problem was measured
-  1    the run failed, or was stopped by the budget before the last problem
+  1    the run failed, was stopped by the budget before the last problem, or
+       more than a tenth of an arm's answers had no answer line
   2    bad flags, a bad config or a bad task file (the error names the line)
   130  interrupted by Ctrl-C: what was measured is printed
 `,
@@ -134,7 +142,7 @@ func (o *benchQualityOptions) run(e *env) error {
 	}
 	var cfg *configs.Config
 	if !o.demo {
-		if cfg, err = e.loadConfig(o.config, configs.Options{}); err != nil {
+		if cfg, err = e.loadConfig(o.config, configs.Options{Getenv: e.getenv}); err != nil {
 			return err
 		}
 	}
@@ -147,43 +155,112 @@ func (o *benchQualityOptions) run(e *env) error {
 	}
 	ctx, stop := e.interruptible(nil)
 	defer stop()
-	opt := quality.Options{Task: o.task, Seed: o.seed, Concurrency: concurrency, Dir: o.dir, Resume: o.resume,
-		Logger: slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))}
+	logs := io.Writer(e.stderr)
+	opt := quality.Options{Task: o.task, Seed: o.seed, Concurrency: concurrency, Dir: o.dir, Resume: o.resume}
 	if t := e.terminalOf(e.stderr); t.ok {
 		defer t.stop()
-		opt.Progress = func(done, total int) { fmt.Fprintf(e.stderr, "\r%s", bar(done, total, 30)) }
-		defer fmt.Fprint(e.stderr, "\r\033[K")
+		line := &progressLine{w: e.stderr, width: t.width}
+		defer line.clear()
+		opt.Progress, logs = line.draw, line
 	}
+	opt.Logger = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	var r *quality.Report
 	if o.demo {
 		r, err = quality.RunDemo(ctx, problems, o.DemoOptions, opt)
 	} else {
 		r, err = quality.Run(ctx, cfg, problems, opt)
 	}
+	if line, ok := logs.(*progressLine); ok {
+		line.clear() // before the report, which may share the terminal
+	}
 	var rep report
 	if r != nil {
-		rep = r
+		rep = sizedReport{r, e.reportWidth()}
 	}
 	return e.benchOutcome(ctx, o.json, rep, err, func() string {
-		if r.Measured < r.Problems {
+		switch {
+		case r.Measured < r.Problems:
 			return fmt.Sprintf("%d of %d problems measured: %s", r.Measured, r.Problems, r.Stopped)
+		case len(r.Warnings) > 0:
+			return "too many answers lack an answer line; see the warnings"
 		}
 		return ""
 	})
 }
 
-// bar draws done of total as a bar of width cells and a count.
+// sizedReport is a quality report printed for a terminal's width.
+type sizedReport struct {
+	*quality.Report
+	width int
+}
+
+func (s sizedReport) Text() string { return s.Format(s.width) }
+
+// reportWidth is the width of the terminal stdout is, 0 when it is none.
+func (e *env) reportWidth() int {
+	t := e.terminalOf(e.stdout)
+	if !t.ok {
+		return 0
+	}
+	defer t.stop()
+	return t.width()
+}
+
+// progressLine draws a quality run's progress on one line of a terminal,
+// and is the writer of the log lines, which it prints above that line.
+type progressLine struct {
+	mu    sync.Mutex
+	w     io.Writer
+	width func() int
+	shown string // the line drawn, "" when none is
+}
+
+// draw redraws the line for p.
+func (l *progressLine) draw(p quality.Progress) {
+	s := fmt.Sprintf("%s %d/%d problems", bar(p.Measured, p.Problems, 20), p.Measured, p.Problems)
+	if p.Arm != "" {
+		s += fmt.Sprintf(" · %s %d/%d", p.Arm, p.Played, p.Chunk)
+	}
+	if w := l.width(); w > 1 {
+		if r := []rune(s); len(r) >= w {
+			s = string(r[:w-1])
+		}
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.shown = s
+	fmt.Fprintf(l.w, "\r%s\033[K", s)
+}
+
+// Write prints a log line above the progress line.
+func (l *progressLine) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.shown != "" {
+		io.WriteString(l.w, "\r\033[K")
+	}
+	n, err := l.w.Write(b)
+	if l.shown != "" {
+		fmt.Fprintf(l.w, "\r%s\033[K", l.shown)
+	}
+	return n, err
+}
+
+// clear erases the line; it is drawn again at the next progress.
+func (l *progressLine) clear() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.shown != "" {
+		io.WriteString(l.w, "\r\033[K")
+		l.shown = ""
+	}
+}
+
+// bar draws done of total as a bar of width cells.
 func bar(done, total, width int) string {
 	full := 0
 	if total > 0 {
 		full = done * width / total
 	}
-	b := make([]rune, width)
-	for i := range b {
-		b[i] = '░'
-		if i < full {
-			b[i] = '█'
-		}
-	}
-	return fmt.Sprintf("%s %d/%d problems", string(b), done, total)
+	return strings.Repeat("█", full) + strings.Repeat("░", width-full)
 }

@@ -1,13 +1,17 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/debatehq/debate/internal/vtscreen"
+	"github.com/debatehq/debate/providers/providertest"
 )
 
 // TestBenchQuality runs "debate bench quality" as a user would: a demo as
@@ -64,31 +68,81 @@ func TestBenchQuality(t *testing.T) {
 	})
 }
 
-// TestBenchQualityProgress checks the progress bar a terminal gets: a count
-// after each chunk, erased before the report.
+// TestBenchQualityProgress checks what a terminal shows, with stdout and
+// stderr on the same screen: a progress line per problem and arm, erased
+// before the report starts, and the report at the terminal's width: the
+// table from 80 columns, the arms stacked below.
 func TestBenchQualityProgress(t *testing.T) {
 	t.Parallel()
-	var out, errb bytes.Buffer
-	e := &env{
-		stdin: strings.NewReader(""), stdout: &out, stderr: &errb,
-		getenv: call{}.getenv,
-		term: func(io.Writer) terminal {
-			return terminal{ok: true, width: func() int { return 80 }, stop: func() {}}
-		},
+	tests := []struct {
+		width int
+		shows string
+	}{
+		{80, "arm          accuracy  95% interval  unreadable"},
+		{60, "  accuracy     0."},
 	}
-	if code := e.main([]string{"bench", "quality", "--demo", "--problems", "30"}); code != exitOK {
-		t.Fatalf("exit %d\n%s%s", code, out.String(), errb.String())
+	for _, tc := range tests {
+		t.Run(fmt.Sprint(tc.width), func(t *testing.T) {
+			t.Parallel()
+			var out syncBuffer
+			e := &env{
+				stdin: strings.NewReader(""), stdout: &out, stderr: &out,
+				getenv: call{}.getenv,
+				term: func(io.Writer) terminal {
+					return terminal{ok: true, width: func() int { return tc.width }, stop: func() {}}
+				},
+			}
+			if code := e.main([]string{"bench", "quality", "--demo", "--problems", "30"}); code != exitOK {
+				t.Fatalf("exit %d\n%s", code, out.String())
+			}
+			for _, want := range []string{"0/30 problems · single 1/20", "20/30 problems · debate 10/10", "30/30 problems"} {
+				if !strings.Contains(out.String(), want) {
+					t.Errorf("the progress lacks %q:\n%q", want, out.String())
+				}
+			}
+			screen := vtscreen.New(tc.width)
+			screen.Write([]byte(out.String()))
+			lines := screen.Lines()
+			if len(lines) == 0 || !strings.HasPrefix(lines[0], "debate bench quality: task arithmetic") {
+				t.Errorf("the screen does not start with the report: %q", lines)
+			}
+			text := strings.Join(lines, "\n")
+			if !strings.Contains(text, tc.shows) || strings.ContainsAny(text, "█░") {
+				t.Errorf("the screen at %d columns lacks %q or keeps progress:\n%s", tc.width, tc.shows, text)
+			}
+			for _, line := range lines {
+				if n := utf8.RuneCountInString(line); n > tc.width {
+					t.Errorf("a line of %d columns wraps on a terminal of %d: %q", n, tc.width, line)
+				}
+			}
+		})
 	}
-	bar := errb.String()
-	for _, want := range []string{"20/30 problems", "30/30 problems"} {
-		if !strings.Contains(bar, "\r") || !strings.Contains(bar, want) {
-			t.Errorf("stderr lacks %q:\n%q", want, bar)
+}
+
+// TestBenchQualityNoAnswerLine runs the command against models that never
+// write an answer line: every arm is warned about with a sample of what
+// the models wrote, the reading line says to fix that first, cost per
+// correct answer is "—", and the exit status is 1.
+func TestBenchQualityNoAnswerLine(t *testing.T) {
+	t.Parallel()
+	srv := providertest.New(t)
+	scriptJudges(srv)
+	cfgPath := writeConfig(t, srv, 1, "")
+	r := invoke(t, map[string]string{"TEST_API_KEY": testKey}, "bench", "quality", "--config", cfgPath, "--problems", "5")
+	if r.code != exitFailed {
+		t.Errorf("exit %d, want %d", r.code, exitFailed)
+	}
+	for _, want := range []string{
+		`warning: single: no answer line in 5 of 5 answers, e.g. "Position of m-a: I`,
+		`warning: debate: no answer line in 5 of 5 answers, e.g. "Do yes"`,
+		"Reading: fix the unreadable answers first",
+		"—\n",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
 		}
 	}
-	if !strings.HasSuffix(bar, "\r\x1b[K") {
-		t.Errorf("the bar is not erased at the end: %q", bar)
-	}
-	if !strings.Contains(out.String(), "debate-vote") {
-		t.Errorf("stdout lacks the report:\n%s", out.String())
+	if !strings.Contains(r.stderr, "too many answers lack an answer line; see the warnings") {
+		t.Errorf("stderr does not say why the status is 1:\n%s", r.stderr)
 	}
 }

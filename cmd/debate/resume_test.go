@@ -6,13 +6,17 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/debatehq/debate/batch"
 	"github.com/debatehq/debate/providers/providertest"
 	"github.com/debatehq/debate/store"
+	"github.com/debatehq/debate/tree"
 )
 
 // TestHelperRun is not a test: it is the body of the child process that
@@ -182,4 +186,114 @@ func TestRunKeepsUnfinishedJournal(t *testing.T) {
 	if again.code != exitOK || strings.Contains(again.stderr, "starts afresh") {
 		t.Errorf("a run after a finished one: exit %d, says:\n%s", again.code, again.stderr)
 	}
+}
+
+// TestRunShardResumeCommand: a --shard 1/2 run interrupted by Ctrl-C prints
+// a resume command that keeps every flag that changes what runs; run as
+// printed, it plays that shard's topics alone, reuses the calls completed
+// before the interrupt, and finishes.
+func TestRunShardResumeCommand(t *testing.T) {
+	t.Parallel()
+	srv := providertest.New(t, providertest.WithLatency(20*time.Millisecond))
+	scriptJudges(srv)
+	var extra string
+	for _, id := range []string{"t2", "t3", "t4"} {
+		extra += `, {"id": "` + id + `", "title": "Question ` + id + `"}`
+	}
+	cfgPath := writeConfig(t, srv, 2, extra)
+	out := filepath.Join(filepath.Dir(cfgPath), "shard-1")
+	vars := map[string]string{"TEST_API_KEY": testKey}
+
+	// The first judge call interrupts the run: one topic's positions and
+	// rebuttals are journaled by then, no judgment is.
+	var armed atomic.Bool
+	armed.Store(true)
+	sigs := make(chan chan<- os.Signal, 1)
+	srv.On(func(c providertest.Call) bool { return c.Model == "m-judge" && armed.Load() },
+		func(providertest.Call) providertest.Reply {
+			if armed.CompareAndSwap(true, false) {
+				(<-sigs) <- syscall.SIGINT
+			}
+			return triage()
+		})
+	var stdout, stderr strings.Builder
+	e := &env{
+		stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr,
+		getenv: call{vars: vars}.getenv,
+		notify: func(c chan<- os.Signal) { sigs <- c },
+	}
+	args := []string{"run", "-c", cfgPath, "--shard", "1/2", "--output", out, "--format", "markdown",
+		"--concurrency", "2", "--max-rounds", "1", "--seed", "7", "--topic", "t1,t2,t3"}
+	if code := e.main(args); code != exitInterrupted {
+		t.Fatalf("exit %d, want %d\n%s", code, exitInterrupted, stderr.String())
+	}
+	interrupted := readRun(t, filepath.Join(out, "run.json"))
+	var mine []string
+	for _, tp := range interrupted.Topics {
+		mine = append(mine, tp.ID)
+	}
+	if len(mine) != 2 {
+		t.Fatalf("shard 1/2 of three topics played %v", mine)
+	}
+
+	printed := resumeLine(t, stderr.String())
+	for _, flag := range []string{"--shard 1/2", "--format markdown", "--concurrency 2", "--max-rounds 1", "--seed 7", "--topic t1 --topic t2 --topic t3", "--output " + out} {
+		if !strings.Contains(printed, flag) {
+			t.Errorf("the resume command drops %q: %s", flag, printed)
+		}
+	}
+	calls := srv.Count()
+	resumed := invoke(t, vars, strings.Fields(printed)[1:]...)
+	if resumed.code != exitOK {
+		t.Fatalf("%s: exit %d\n%s", printed, resumed.code, resumed.stderr)
+	}
+	run := readRun(t, filepath.Join(out, "run.json"))
+	var ids []string
+	for _, tp := range run.Topics {
+		ids = append(ids, tp.ID)
+		if tp.Status == tree.Interrupted || tp.Status == tree.Failed {
+			t.Errorf("topic %s ended %s after the resume", tp.ID, tp.Status)
+		}
+	}
+	if !slices.Equal(ids, mine) || run.Shard == nil || run.Shard.String() != "1/2" {
+		t.Errorf("the resumed run played %v as shard %v, want %v as 1/2", ids, run.Shard, mine)
+	}
+	if _, err := os.Stat(filepath.Join(out, "summary.html")); !os.IsNotExist(err) {
+		t.Errorf("the resumed run wrote HTML though --format markdown was given: %v", err)
+	}
+	asked := 0
+	for _, c := range srv.Calls()[calls:] {
+		if c.Model != "m-judge" {
+			asked++
+		}
+	}
+	if whole := 2 * 2 * 3; asked >= whole {
+		t.Errorf("the resumed run made %d debater calls, all %d of its topics: it reused none", asked, whole)
+	}
+	for _, c := range srv.Calls() {
+		for _, id := range []string{"t2", "t3", "t4"} {
+			if !slices.Contains(mine, id) && c.Contains("Question "+id) {
+				t.Errorf("%s was asked about %s, which is not in shard 1/2", c.Model, id)
+			}
+		}
+	}
+}
+
+// resumeLine returns the resume command printed in stderr: as the value of
+// a log line's resume field, or on a line of its own on a terminal.
+func resumeLine(t *testing.T, stderr string) string {
+	t.Helper()
+	for _, line := range strings.Split(stderr, "\n") {
+		if _, field, ok := strings.Cut(line, ` resume="`); ok {
+			line, _, _ = strings.Cut(field, `"`)
+		}
+		if strings.HasPrefix(line, "debate run ") && strings.HasSuffix(line, " --resume") {
+			if strings.ContainsAny(line, `'\`) {
+				t.Fatalf("the test cannot split a quoted command: %s", line)
+			}
+			return line
+		}
+	}
+	t.Fatalf("no resume command in:\n%s", stderr)
+	return ""
 }

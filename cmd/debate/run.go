@@ -37,6 +37,8 @@ type runOptions struct {
 	// defaults; slice is what --shard names.
 	maxRoundsSet, concurrencySet, seedSet bool
 	slice                                 *tree.Shard
+	// given records the flags of the command line, for the resume command.
+	given []givenFlag
 }
 
 var knownFormats = []string{"markdown", "json", "html"}
@@ -122,6 +124,7 @@ func (o *runOptions) args(fs *pflag.FlagSet) error {
 		return usagef("unexpected argument %q (flags only; did you mean --config %s?)", fs.Arg(0), fs.Arg(0))
 	}
 	o.maxRoundsSet, o.concurrencySet, o.seedSet = fs.Changed("max-rounds"), fs.Changed("concurrency"), fs.Changed("seed")
+	o.given = recordFlags(fs, notResumed)
 	if fs.Changed("shard") {
 		s, err := parseShard(o.shard)
 		if err != nil {
@@ -373,23 +376,57 @@ func quantity(n int, one, other string) string {
 	return render.Thousands(n) + " " + other
 }
 
-// resumeCommand returns the command line that resumes this run.
+// notResumed are the flags the resume command leaves out: --resume, which
+// it adds, and those that change nothing the run plays.
+var notResumed = []string{"resume", "dry-run", "verbose"}
+
+// givenFlag is one flag of a command line with the values it was given.
+type givenFlag struct {
+	name   string
+	values []string // none for a boolean flag set to true
+}
+
+// recordFlags returns the flags of fs the command line set, but skip:
+// --config first, then the others in the order of fs.
+func recordFlags(fs *pflag.FlagSet, skip []string) []givenFlag {
+	var out []givenFlag
+	fs.Visit(func(f *pflag.Flag) {
+		if slices.Contains(skip, f.Name) {
+			return
+		}
+		g := givenFlag{name: f.Name}
+		switch v := f.Value.(type) {
+		case pflag.SliceValue:
+			g.values = v.GetSlice()
+		default:
+			if f.Value.Type() == "bool" {
+				if f.Value.String() != "true" {
+					return
+				}
+				break
+			}
+			g.values = []string{f.Value.String()}
+		}
+		if f.Name == "config" {
+			out = append([]givenFlag{g}, out...)
+			return
+		}
+		out = append(out, g)
+	})
+	return out
+}
+
+// resumeCommand returns the command line that resumes this run: every flag
+// the run was given that changes what it plays, and --resume.
 func (o *runOptions) resumeCommand() string {
-	args := []string{"debate", "run", "--config", shellQuote(o.config)}
-	for _, t := range o.topics {
-		args = append(args, "--topic", shellQuote(t))
-	}
-	if o.maxRounds > 0 {
-		args = append(args, "--max-rounds", fmt.Sprint(o.maxRounds))
-	}
-	if o.output != "" {
-		args = append(args, "--output", shellQuote(o.output))
-	}
-	if o.seedSet {
-		args = append(args, "--seed", fmt.Sprint(o.seed))
-	}
-	if o.demo {
-		args = append(args, "--demo")
+	args := []string{"debate", "run"}
+	for _, g := range o.given {
+		if len(g.values) == 0 {
+			args = append(args, "--"+g.name)
+		}
+		for _, v := range g.values {
+			args = append(args, "--"+g.name, shellQuote(v))
+		}
 	}
 	return strings.Join(append(args, "--resume"), " ")
 }
