@@ -121,6 +121,10 @@ type Params struct {
 	// time with the sides in reverse order; a judge whose choice changes
 	// casts no vote there. "" asks once.
 	VerdictCheck string `json:"verdictCheck,omitempty"`
+	// FailOn lists the decisions (agreed, decided, split, undecided) that
+	// make "debate run" exit with its own code once every report is
+	// written; --fail-on replaces it.
+	FailOn []string `json:"failOn,omitempty"`
 }
 
 // VerdictCheckSwap is the params.verdictCheck that asks each forced verdict
@@ -177,6 +181,9 @@ type Prompts struct {
 // Budget bounds a run's spending.
 type Budget struct {
 	MaxTokens int `json:"maxTokens,omitempty"`
+	// MaxCost caps the run's actual spend, in the currency of pricing:
+	// each call's cost as its provider reported it, else pricing × tokens.
+	MaxCost float64 `json:"maxCost,omitempty"`
 }
 
 // Price is the cost of a model per million tokens.
