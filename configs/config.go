@@ -4,6 +4,8 @@
 // once with its file position.
 package configs
 
+import "github.com/debatehq/debate/tree"
+
 // Config is a whole debate configuration file. Field names follow the seed
 // design so that a seed-shaped config loads unchanged.
 type Config struct {
@@ -125,6 +127,16 @@ type Params struct {
 	// make "debate run" exit with its own code once every report is
 	// written; --fail-on replaces it.
 	FailOn []string `json:"failOn,omitempty"`
+}
+
+// FailOnDecisions returns params.failOn as decisions; Validate refuses a
+// word that is not one.
+func (p Params) FailOnDecisions() []tree.Outcome {
+	out := make([]tree.Outcome, 0, len(p.FailOn))
+	for _, d := range p.FailOn {
+		out = append(out, tree.Outcome(d))
+	}
+	return out
 }
 
 // VerdictCheckSwap is the params.verdictCheck that asks each forced verdict

@@ -306,13 +306,13 @@ func errReason(err error) string {
 func (c *Config) validateOutput(r *reporter) {
 	for i, f := range c.Output.Format {
 		switch f {
-		case "markdown", "json", "html":
+		case "markdown", "json", "html", "junit":
 		default:
 			path := "output.format"
 			if c.src.written(indexPath(path, i)) {
 				path = indexPath(path, i)
 			}
-			r.at(path, `unknown format %q; use "markdown", "json" or "html"`, f)
+			r.at(path, `unknown format %q; use "markdown", "json", "html" or "junit"`, f)
 		}
 	}
 }

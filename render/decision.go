@@ -119,14 +119,16 @@ func (r *report) decisionWord(t *tree.Topic) string {
 	return s
 }
 
-// DecisionParagraph returns the Markdown paragraph that opens a topic's
-// report: the decision in bold, then what was decided and how (agreement,
-// the judge's verdicts, a panel's votes), and what stays in dispute.
-func DecisionParagraph(run *tree.Run, t *tree.Topic) string {
+// DecisionSentences says in the run's language what a topic decided and
+// how (agreement, the judge's verdicts, a panel's votes), and what stays in
+// dispute: the paragraph that opens its report, without the decision word.
+func DecisionSentences(run *tree.Run, t *tree.Topic) string {
 	r := &report{run: run, w: wordsFor(run)}
-	return r.decisionParagraph(t)
+	return r.decisionSentences(t)
 }
 
+// decisionParagraph is the paragraph that opens a topic's report: the
+// decision in bold, then its sentences.
 func (r *report) decisionParagraph(t *tree.Topic) string {
 	return fmt.Sprintf("**%s%s %s** — %s", r.decisionWords().heading, r.w.colon, r.decisionWord(t), r.decisionSentences(t))
 }

@@ -83,7 +83,7 @@ func (r *report) summary() {
 		r.printf("| %s | %s | %s | %d | %d | %d | %s | %d | %d | %d | %s | %s |\n",
 			inlineText(t.ID), r.reportLink(t.ID, inlineText(t.Title)), r.decisionWords().outcomes[o], s.Rounds,
 			s.Consensus, s.Divergences, r.verdictCell(v), s.Failed, t.Usage.Failures, len(t.Fallbacks),
-			Thousands(t.Usage.Total()), costCell(t.Usage.Cost))
+			Thousands(t.Usage.Total()), CostText(t.Usage.Cost))
 	}
 	rows := len(r.run.Topics)
 	// The header's total counts calls no topic made: the motions' and the
@@ -99,14 +99,14 @@ func (r *report) summary() {
 		if other.u.Total() <= 0 && other.u.Failures <= 0 {
 			continue
 		}
-		r.printf("| | %s | | | | | | | %d | | %s | %s |\n", other.label, other.u.Failures, Thousands(other.u.Total()), costCell(other.u.Cost))
+		r.printf("| | %s | | | | | | | %d | | %s | %s |\n", other.label, other.u.Failures, Thousands(other.u.Total()), CostText(other.u.Cost))
 		usage = usage.Add(other.u)
 		rows++
 	}
 	if rows > 1 {
 		r.printf("| **%s** | | | | %d | %d | %s | %d | %d | %d | %s | %s |\n", w.total,
 			sum.Consensus, sum.Divergences, r.verdictCell(verdicts), sum.Failed, usage.Failures, fallbacks,
-			Thousands(usage.Total()), costCell(usage.Cost))
+			Thousands(usage.Total()), CostText(usage.Cost))
 	}
 	r.b.WriteString("\n")
 
@@ -170,8 +170,8 @@ func rest(run, part tree.Usage) tree.Usage {
 	return u
 }
 
-// costCell formats a cost for the summary table, "—" when unpriced.
-func costCell(c float64) string {
+// CostText formats a cost as the reports do, "—" when unpriced.
+func CostText(c float64) string {
 	if c == 0 {
 		return "—"
 	}
