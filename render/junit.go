@@ -85,11 +85,17 @@ func JUnit(run *tree.Run, failOn []tree.Outcome, reports map[string]string) ([]b
 	return append(append([]byte(xml.Header), body...), '\n'), nil
 }
 
-// verdictLines lists every forced verdict of a topic, one a line.
+// verdictLines lists every forced verdict of a topic, one a line, with
+// each judge's recommendation under a split or unstable one.
 func (r *report) verdictLines(t *tree.Topic) string {
 	var b strings.Builder
 	for _, v := range t.Root.AllVerdicts() {
 		fmt.Fprintf(&b, "- %s (%s): %s\n", oneLine(cmp.Or(v.Divergence.Title, v.DivergenceID)), v.Node, oneLine(r.recommendation(v.Verdict)))
+		if v.Split || v.Unstable {
+			for _, vote := range v.Votes {
+				fmt.Fprintf(&b, "  - %s: %s\n", r.judgeName(vote.Judge), oneLine(vote.Recommendation))
+			}
+		}
 	}
 	return b.String()
 }
