@@ -107,7 +107,7 @@ func stepSummary(run *tree.Run, files []string, runURL string) string {
 		fmt.Fprintf(&b, "| %s | %s | %d | %d | %s |\n", cell(t.ID+": "+t.Title), t.DecisionText(),
 			t.Verdicts.Given, t.Verdicts.Missing, render.CostText(t.Usage.Cost))
 	}
-	fmt.Fprintf(&b, "\nCost %s, %s tokens in %s calls.", render.CostText(run.Usage.Cost), render.Thousands(run.Usage.Total()), render.Thousands(run.Usage.Calls))
+	fmt.Fprintf(&b, "\n%s tokens in %s calls, cost %s.", render.Thousands(run.Usage.Total()), render.Thousands(run.Usage.Calls), render.CostText(run.Usage.Cost))
 	var reports []string
 	for _, f := range files {
 		if base := filepath.Base(f); base == "summary.md" || base == "summary.html" || base == "junit.xml" {
