@@ -62,7 +62,7 @@ else $DEBATE_DB, else the shared default), so they can be watched there; with
 --resume continues the same debates.`,
 			usage: `  debate run --config <file.jsonc> [--topic <id>]... [--max-rounds <n>]
              [--dry-run | --demo] [--output <dir>] [--concurrency <n>]
-             [--format markdown|json|html]... [--resume] [--seed <n>]
+             [--format markdown|json|html|junit]... [--resume] [--seed <n>]
              [--shard <i/n>] [--fail-on <decisions>] [--strict-budget]
              [--verbose]
 `,
@@ -125,7 +125,7 @@ func (o *runOptions) flags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.dryRun, "dry-run", false, "print the round-1 prompts and the call plan; call no model")
 	fs.StringVarP(&o.output, "output", "o", "", "output folder, overriding output.dir; \"-\" prints run JSON to stdout")
 	fs.IntVar(&o.concurrency, "concurrency", 0, fmt.Sprintf("cap on model calls in flight for the whole run, 1 to %d (default params.concurrency, %d)", configs.MaxConcurrency, configs.DefaultConcurrency))
-	fs.StringSliceVar(&o.formats, "format", nil, "report formats: markdown, json, html (repeat or comma-separate; run.json is always written)")
+	fs.StringSliceVar(&o.formats, "format", nil, "report formats: markdown, json, html, junit (repeat or comma-separate; run.json is always written)")
 	fs.BoolVar(&o.resume, "resume", false, "reuse every call an earlier, interrupted run of this config completed; call models only for the rest")
 	fs.BoolVar(&o.demo, "demo", false, "play the config against a built-in scripted model: real reports in seconds, no API key, no network")
 	fs.BoolVarP(&o.verbose, "verbose", "v", false, "on a terminal, print log lines above the live lines, every one (failed attempts, fallbacks…), instead of sentences")
