@@ -47,8 +47,23 @@ func (r *report) summary() {
 	r.headerLine(w.maxRounds, fmt.Sprint(r.run.MaxRounds))
 	r.b.WriteString("\n")
 	r.decisionList()
+	fallbacks := r.statistics()
+	r.fallbackList(fallbacks)
+	r.conclusions()
+	r.motions()
+	r.printf("## %s\n\n", w.proposedEdits)
+	if strings.TrimSpace(r.run.Edits) == "" {
+		r.printf("%s\n", w.noEdits)
+		return
+	}
+	r.block(r.run.Edits, 2)
+}
 
-	dw := r.decisionWords()
+// statistics writes the run's usage and the table of the topics, with the
+// motions' and the run's own calls and a total row; it returns the number
+// of fallbacks.
+func (r *report) statistics() int {
+	w, dw := r.w, r.decisionWords()
 	r.printf("## %s\n\n", dw.statistics)
 	if u := r.run.Usage; u.Total() > 0 || u.Calls > 0 || u.Cost > 0 {
 		r.usageLines(u)
@@ -109,7 +124,12 @@ func (r *report) summary() {
 			Thousands(usage.Total()), CostText(usage.Cost))
 	}
 	r.b.WriteString("\n")
+	return fallbacks
+}
 
+// fallbackList writes every fallback of the topics with its reason.
+func (r *report) fallbackList(fallbacks int) {
+	w := r.w
 	r.printf("## %s\n\n", w.fallbacks)
 	if fallbacks == 0 {
 		r.printf("%s\n\n", w.noFallbacks)
@@ -127,7 +147,12 @@ func (r *report) summary() {
 	if fallbacks > 0 {
 		r.b.WriteString("\n")
 	}
+}
 
+// conclusions writes each topic's conclusion: its synthesis, else its
+// consensus points and verdicts.
+func (r *report) conclusions() {
+	w := r.w
 	r.printf("## %s\n\n", w.conclusions)
 	for i := range r.run.Topics {
 		t := &r.run.Topics[i]
@@ -145,14 +170,6 @@ func (r *report) summary() {
 		r.decisions(t.Root, false)
 		r.b.WriteString("\n")
 	}
-
-	r.motions()
-	r.printf("## %s\n\n", w.proposedEdits)
-	if strings.TrimSpace(r.run.Edits) == "" {
-		r.printf("%s\n", w.noEdits)
-		return
-	}
-	r.block(r.run.Edits, 2)
 }
 
 // rest is the part of the run's usage that part does not count, in the
