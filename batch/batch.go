@@ -158,7 +158,7 @@ func Run(ctx context.Context, cfg *configs.Config, opt Options) (*Result, error)
 		}
 		return res, err
 	}
-	res.Files, err = output.Write(cfg.Output.Dir, run, output.Options{Formats: cfg.Output.Format, Raw: raw.files()})
+	res.Files, err = output.Write(cfg.Output.Dir, run, output.Options{Formats: cfg.Output.Format, Raw: raw.files(), FailOn: cfg.Params.FailOnDecisions()})
 	if err != nil {
 		return res, fmt.Errorf("write reports: %w", err)
 	}

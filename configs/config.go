@@ -4,6 +4,8 @@
 // once with its file position.
 package configs
 
+import "github.com/debatehq/debate/tree"
+
 // Config is a whole debate configuration file. Field names follow the seed
 // design so that a seed-shaped config loads unchanged.
 type Config struct {
@@ -121,6 +123,20 @@ type Params struct {
 	// time with the sides in reverse order; a judge whose choice changes
 	// casts no vote there. "" asks once.
 	VerdictCheck string `json:"verdictCheck,omitempty"`
+	// FailOn lists the decisions (agreed, decided, split, undecided) that
+	// make "debate run" exit with its own code once every report is
+	// written; --fail-on replaces it.
+	FailOn []string `json:"failOn,omitempty"`
+}
+
+// FailOnDecisions returns params.failOn as decisions; Validate refuses a
+// word that is not one.
+func (p Params) FailOnDecisions() []tree.Outcome {
+	out := make([]tree.Outcome, 0, len(p.FailOn))
+	for _, d := range p.FailOn {
+		out = append(out, tree.Outcome(d))
+	}
+	return out
 }
 
 // VerdictCheckSwap is the params.verdictCheck that asks each forced verdict
@@ -177,6 +193,9 @@ type Prompts struct {
 // Budget bounds a run's spending.
 type Budget struct {
 	MaxTokens int `json:"maxTokens,omitempty"`
+	// MaxCost caps the run's actual spend, in the currency of pricing:
+	// each call's cost as its provider reported it, else pricing × tokens.
+	MaxCost float64 `json:"maxCost,omitempty"`
 }
 
 // Price is the cost of a model per million tokens.

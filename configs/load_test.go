@@ -328,6 +328,17 @@ func TestProblems(t *testing.T) {
 			},
 		},
 		{
+			name: "a money cap below zero and a decision that is none",
+			text: "{" + validBody + `
+  "params": { "failOn": ["split", "forced"] },
+  "budget": { "maxCost": -0.5 },
+}`,
+			want: []string{
+				`8:35 params.failOn[1] | "forced" is not a decision: want any of agreed, decided, split, undecided`,
+				"9:15 budget.maxCost | must be 0 (no limit) or more, in the currency of pricing (got -0.5)",
+			},
+		},
+		{
 			name: "numbers no one can mean",
 			text: "{" + validBody + `
   "api": { "timeout": 18446744073710, "maxRetries": 9223372036854775807, "maxConcurrent": 5000, "requestsPerMinute": 1e9 },

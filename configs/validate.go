@@ -2,6 +2,7 @@ package configs
 
 import (
 	"errors"
+	"fmt"
 	"maps"
 	"net/url"
 	"os"
@@ -9,6 +10,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/debatehq/debate/tree"
 )
 
 // topicIDPattern keeps topic ids usable in file names.
@@ -70,6 +73,14 @@ func (c *Config) validate(r *reporter) {
 		r.at("budget.maxTokens", "must be 0 (no limit) or more (got %d)", c.Budget.MaxTokens)
 	}
 	r.atMost("budget.maxTokens", int64(c.Budget.MaxTokens), MaxBudgetTokens, "a trillion tokens")
+	if c.Budget.MaxCost < 0 {
+		r.at("budget.maxCost", "must be 0 (no limit) or more, in the currency of pricing (got %g)", c.Budget.MaxCost)
+	}
+	for i, d := range c.Params.FailOn {
+		if !slices.Contains(tree.Outcomes, tree.Outcome(d)) {
+			r.at(fmt.Sprintf("params.failOn[%d]", i), "%q is not a decision: want any of %s", d, tree.KnownOutcomes())
+		}
+	}
 	for _, model := range slices.Sorted(maps.Keys(c.Pricing)) {
 		p := c.Pricing[model]
 		if p.Input < 0 {
@@ -295,13 +306,13 @@ func errReason(err error) string {
 func (c *Config) validateOutput(r *reporter) {
 	for i, f := range c.Output.Format {
 		switch f {
-		case "markdown", "json", "html":
+		case "markdown", "json", "html", "junit":
 		default:
 			path := "output.format"
 			if c.src.written(indexPath(path, i)) {
 				path = indexPath(path, i)
 			}
-			r.at(path, `unknown format %q; use "markdown", "json" or "html"`, f)
+			r.at(path, `unknown format %q; use "markdown", "json", "html" or "junit"`, f)
 		}
 	}
 }

@@ -115,6 +115,7 @@ type Engine struct {
 	judges    []configs.Participant // the panel, chair first
 	log       *slog.Logger
 	spent     atomic.Int64  // tokens spent by the whole run, for the budget
+	spentCost atomic.Int64  // what the run spent, in billionths of the pricing's currency, for the budget
 	calls     atomic.Uint64 // numbers the calls, so that retries can be told from new calls
 	prefixes  prefix.Book   // the prompts sent per model and endpoint, for the cache-eligible count
 }
@@ -299,8 +300,39 @@ func (e *Engine) retryDelay() time.Duration {
 
 func (e *Engine) jitter() float64 { return e.opt.Jitter() }
 
-// overBudget reports whether the run has spent more tokens than its budget.
+// overBudget reports whether the run has spent more tokens, or more money,
+// than its budget.
 func (e *Engine) overBudget() bool {
-	b := e.cfg.Budget.MaxTokens
-	return b > 0 && e.spent.Load() >= int64(b)
+	b := e.cfg.Budget
+	return b.MaxTokens > 0 && e.spent.Load() >= int64(b.MaxTokens) ||
+		b.MaxCost > 0 && e.spentMoney() >= b.MaxCost
+}
+
+// budgetReason says which budget was reached, as a forced node's stop
+// reason.
+func (e *Engine) budgetReason() string {
+	b := e.cfg.Budget
+	if b.MaxTokens > 0 && e.spent.Load() >= int64(b.MaxTokens) {
+		return fmt.Sprintf("budget of %d tokens reached: verdicts forced", b.MaxTokens)
+	}
+	return fmt.Sprintf("budget of %g (budget.maxCost) spent: verdicts forced", b.MaxCost)
+}
+
+// nanos is the unit spentCost counts in: a billionth of the currency.
+const nanos = 1e9
+
+// spentMoney returns what the run's calls cost so far: each call's cost as its
+// provider reported it, else its tokens at the model's price, estimated
+// tokens included; a call of a model with neither costs nothing.
+func (e *Engine) spentMoney() float64 {
+	return float64(e.spentCost.Load()) / nanos
+}
+
+// spend adds the cost of one answered call of model to what the run spent.
+func (e *Engine) spend(model string, u tree.Usage) {
+	c := u.ProviderCost
+	if p, ok := e.cfg.Pricing[model]; ok && c == 0 {
+		c = cost(u, p)
+	}
+	e.spentCost.Add(int64(c * nanos))
 }

@@ -394,6 +394,7 @@ func (r *roster) do(ctx context.Context, c call, model string, attempt int, id u
 	u := usage(resp.Usage)
 	r.book.add(model, u)
 	e.spent.Add(int64(u.Total()))
+	e.spend(model, u)
 	ev.Kind, ev.Usage = tree.CallFinished, u
 	e.emit(ev)
 	return resp, nil

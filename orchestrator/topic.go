@@ -68,8 +68,10 @@ func (e *Engine) runTopic(ctx context.Context, ct configs.Topic) tree.Topic {
 	out.Usage = tr.r.book.total(e.cfg.Pricing)
 	out.ByModel = tr.r.book.priced(e.cfg.Pricing)
 	out.StartedAt, out.FinishedAt = started, e.opt.Now()
-	e.log.Info("topic finished", tree.EventKey, tree.TopicFinished, "topic", ct.ID, "status", out.Status, "nodes", root.Stats().Nodes, "tokens", out.Usage.Total())
-	e.emit(tree.Event{Kind: tree.TopicFinished, Topic: ct.ID, Status: out.Status, Usage: out.Usage})
+	out.Settle()
+	e.log.Info("topic finished", tree.EventKey, tree.TopicFinished, "topic", ct.ID, "status", out.Status, "decision", out.DecisionText(),
+		"nodes", root.Stats().Nodes, "tokens", out.Usage.Total())
+	e.emit(tree.Event{Kind: tree.TopicFinished, Topic: ct.ID, Status: out.Status, Decision: out.Decision, Cause: out.Cause, Verdicts: out.Verdicts, Usage: out.Usage})
 	return out
 }
 
@@ -83,14 +85,14 @@ func (e *Engine) brokenTopic(ct configs.Topic, p *panics.Recovered) tree.Topic {
 	root := tree.NewNode(tree.RootID, ct.Title, ct.Background)
 	root.Status, root.StopReason = tree.Failed, msg
 	if p := panics.Try(func() {
-		e.emit(tree.Event{Kind: tree.TopicFinished, Topic: ct.ID, Status: tree.Failed, Err: msg})
+		e.emit(tree.Event{Kind: tree.TopicFinished, Topic: ct.ID, Status: tree.Failed, Decision: tree.Undecided, Cause: tree.CauseFailed, Err: msg})
 	}); p != nil {
 		e.log.Error("announcing a panicked topic's end panicked", "topic", ct.ID, "panic", p.String())
 	}
 	return tree.Topic{
 		ID: ct.ID, Title: ct.Title, Background: ct.Background,
 		Annotations: ct.Annotations, CoreQuestions: ct.CoreQuestions,
-		Root: root, Status: tree.Failed, Fallbacks: []tree.Fallback{},
+		Root: root, Status: tree.Failed, Decision: tree.Undecided, Cause: tree.CauseFailed, Fallbacks: []tree.Fallback{},
 	}
 }
 
@@ -425,11 +427,10 @@ func (t *topicRun) decide(ctx context.Context, n *tree.Node, posed []int) {
 	if n.Divergence == nil {
 		data.Context = n.Context
 	}
-	budgetReason := fmt.Sprintf("budget of %d tokens reached: verdicts forced", e.cfg.Budget.MaxTokens)
 	reason, forced := fmt.Sprintf("round limit %d reached: verdicts forced", e.maxRounds), n.Round >= e.maxRounds
 	if !forced && e.overBudget() {
-		reason, forced = budgetReason, true
-		data.BudgetSpent = true
+		reason, forced = e.budgetReason(), true
+		data.BudgetSpent, n.Budget = true, true
 	}
 	if !t.judgeNode(ctx, n, data, posed, forced) {
 		return
@@ -448,7 +449,8 @@ func (t *topicRun) decide(ctx context.Context, n *tree.Node, posed []int) {
 			if len(n.Judgment.Divergences) == 0 {
 				t.agreed(ctx, n)
 			} else {
-				t.stop(ctx, n, tree.Forced, budgetReason+missingNote(n.Judgment))
+				n.Budget = true
+				t.stop(ctx, n, tree.Forced, e.budgetReason()+missingNote(n.Judgment))
 			}
 		}
 	default:

@@ -21,15 +21,21 @@ const (
 	FormatMarkdown = "markdown"
 	FormatJSON     = "json"
 	FormatHTML     = "html"
+	// FormatJUnit writes junit.xml: a test case per topic, failing when
+	// its decision is in Options.FailOn.
+	FormatJUnit = "junit"
 )
 
 // Options says what Write writes beside run.json.
 type Options struct {
-	// Formats lists markdown, json and html. Markdown is written when it is
-	// listed or when the list is empty; HTML when it is listed.
+	// Formats lists markdown, json, html and junit. Markdown is written
+	// when it is listed or when the list is empty; HTML and junit.xml when
+	// they are listed.
 	Formats []string
 	// Raw files are written under raw/ when there are any.
 	Raw []RawFile
+	// FailOn lists the decisions whose topics fail in junit.xml.
+	FailOn []tree.Outcome
 }
 
 // RawFile is one file of raw requests and responses, secrets already removed.
@@ -54,7 +60,7 @@ type file struct {
 // written like any other. Write returns the paths it wrote, in that order; when a file cannot
 // be written it still writes the others and returns every error joined.
 func Write(dir string, run *tree.Run, opt Options) ([]string, error) {
-	markdown, html, err := formats(opt.Formats)
+	markdown, html, junit, err := formats(opt.Formats)
 	if err != nil {
 		return nil, err
 	}
@@ -105,6 +111,13 @@ func Write(dir string, run *tree.Run, opt Options) ([]string, error) {
 		addPage("summary.md", page, err)
 	}
 	files = append(files, pages...)
+	if junit {
+		if body, err := render.JUnit(run, opt.FailOn, reports); err != nil {
+			errs = append(errs, err)
+		} else {
+			files = append(files, file{"junit.xml", body})
+		}
+	}
 	body, err := EncodeRun(run)
 	if err != nil {
 		errs = append(errs, err)
@@ -143,7 +156,7 @@ func htmlName(md string) string {
 }
 
 // formats reads the requested formats.
-func formats(list []string) (markdown, html bool, err error) {
+func formats(list []string) (markdown, html, junit bool, err error) {
 	markdown = len(list) == 0
 	for _, f := range list {
 		switch f {
@@ -151,12 +164,14 @@ func formats(list []string) (markdown, html bool, err error) {
 			markdown = true
 		case FormatHTML:
 			html = true
+		case FormatJUnit:
+			junit = true
 		case FormatJSON:
 		default:
-			return false, false, fmt.Errorf("output format %q: must be one of markdown, json, html", f)
+			return false, false, false, fmt.Errorf("output format %q: must be one of markdown, json, html, junit", f)
 		}
 	}
-	return markdown, html, nil
+	return markdown, html, junit, nil
 }
 
 // rawName makes a raw file name a plain file name: characters other than

@@ -74,7 +74,6 @@ type words struct {
 	colRounds          string
 	colConsensus       string
 	colDivergences     string
-	colVerdicts        string
 	colFailures        string
 	colFailedCalls     string
 	colFallbacks       string
@@ -232,7 +231,6 @@ var english = words{
 	colRounds:          "Rounds",
 	colConsensus:       "Consensus",
 	colDivergences:     "Divergences",
-	colVerdicts:        "Forced verdicts",
 	colFailures:        "Failed nodes",
 	colFailedCalls:     "Failed calls",
 	colFallbacks:       "Fallbacks",
@@ -394,7 +392,6 @@ var chinese = words{
 	colRounds:          "轮数",
 	colConsensus:       "合意数",
 	colDivergences:     "分歧数",
-	colVerdicts:        "强制裁决",
 	colFailures:        "失败节点",
 	colFailedCalls:     "失败调用",
 	colFallbacks:       "回退",

@@ -87,11 +87,12 @@ func (r *report) topicEnd(t *tree.Topic, withMermaid bool) {
 }
 
 // topicIntro writes what comes before a topic's nodes: its header lines,
-// background, annotations and core questions.
+// the decision paragraph, background, annotations and core questions.
 func (r *report) topicIntro(t *tree.Topic) {
 	w := r.w
 	r.topicHeader(t)
 	r.b.WriteString("\n")
+	r.printf("%s\n\n", r.decisionParagraph(t))
 	if strings.TrimSpace(t.Background) != "" {
 		r.printf("**%s%s**\n\n", w.background, w.colon)
 		r.block(t.Background, 4)

@@ -11,7 +11,7 @@ import (
 )
 
 // SchemaVersion is the version of the run.json schema that Run encodes to.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // Status is the state of a node or of a whole topic.
 type Status string
@@ -286,7 +286,10 @@ type Node struct {
 	// Reasoning holds the reasoning of the node's answers (positions,
 	// rebuttals, the judgment used) that came with any, in config order.
 	Reasoning []Reasoning `json:"reasoning,omitempty"`
-	Children  []*Node     `json:"children"`
+	// Budget marks a node whose verdicts the run's budget forced before
+	// the round limit: the topic was cut short.
+	Budget   bool    `json:"budget,omitempty"`
+	Children []*Node `json:"children"`
 }
 
 // NewNode returns an empty pending node with its maps and slices made, so that
@@ -345,15 +348,21 @@ type Alias struct {
 
 // Topic is one topic of a run together with its debate tree.
 type Topic struct {
-	ID            string     `json:"id"`
-	Title         string     `json:"title"`
-	Background    string     `json:"background,omitempty"`
-	Annotations   []string   `json:"annotations,omitempty"`
-	CoreQuestions []string   `json:"coreQuestions,omitempty"`
-	Status        Status     `json:"status"`
-	Root          *Node      `json:"root"`
-	Fallbacks     []Fallback `json:"fallbacks"`
-	Usage         Usage      `json:"usage"`
+	ID            string   `json:"id"`
+	Title         string   `json:"title"`
+	Background    string   `json:"background,omitempty"`
+	Annotations   []string `json:"annotations,omitempty"`
+	CoreQuestions []string `json:"coreQuestions,omitempty"`
+	Status        Status   `json:"status"`
+	// Decision is what the topic decided, and Cause why it is Undecided;
+	// Verdicts counts its forced verdicts by what became of them. Settle
+	// sets all three from the tree.
+	Decision  Outcome      `json:"decision"`
+	Cause     Cause        `json:"cause,omitempty"`
+	Verdicts  VerdictCount `json:"verdicts"`
+	Root      *Node        `json:"root"`
+	Fallbacks []Fallback   `json:"fallbacks"`
+	Usage     Usage        `json:"usage"`
 	// ByModel is Usage per model.
 	ByModel map[string]Usage `json:"byModel,omitempty"`
 	// Aliases say which neutral name stood for which debater in the topic's

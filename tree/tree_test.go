@@ -172,6 +172,12 @@ func TestRunFinished(t *testing.T) {
 			t.Errorf("%s: Finished = %v, want %v", tt.name, got, tt.want)
 		}
 	}
+	// A forced topic whose judge gave no verdict is not finished.
+	r := &Run{Topics: []Topic{{Status: Forced, Root: &Node{Status: Forced, Judgment: &Judgment{ForcedVerdicts: []Verdict{{Missing: true}}}}}}}
+	r.Topics[0].Settle()
+	if r.Finished() {
+		t.Error("a run whose judge gave no verdict is finished")
+	}
 }
 
 func TestRunInterrupted(t *testing.T) {

@@ -53,7 +53,7 @@ replaced.`,
 
 func (o *mergeOptions) flags(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.output, "output", "o", "", "folder of the merged run (required); an earlier run folder there is replaced")
-	fs.StringSliceVar(&o.formats, "format", nil, "report formats: markdown, json, html (default: those the shards wrote; run.json is always written)")
+	fs.StringSliceVar(&o.formats, "format", nil, "report formats: markdown, json, html, junit (default: those the shards wrote; run.json is always written)")
 }
 
 func (o *mergeOptions) args(fs *pflag.FlagSet) error {
