@@ -29,6 +29,8 @@ const (
 	MaxResponseBytes = 1 << 30
 	// MaxBudgetTokens bounds budget.maxTokens: a trillion tokens.
 	MaxBudgetTokens = 1_000_000_000_000
+	// MaxPrice bounds a pricing entry: a million per million tokens.
+	MaxPrice = 1_000_000
 )
 
 // atMost reports the number at path when it is above limit, saying what the

@@ -52,7 +52,7 @@ func TestParticipantSamplingProblems(t *testing.T) {
 	assertProblems(t, err, []string{
 		"debaters[0].maxTokens | must be at least 1",
 		"debaters[1].temperature | between 0 and 2",
-		`pricing["m1"].cachedInput | must be 0 or more`,
+		`pricing["m1"].cachedInput | price must be 0 to 1000000`,
 	})
 }
 

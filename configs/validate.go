@@ -72,14 +72,13 @@ func (c *Config) validate(r *reporter) {
 	r.atMost("budget.maxTokens", int64(c.Budget.MaxTokens), MaxBudgetTokens, "a trillion tokens")
 	for _, model := range slices.Sorted(maps.Keys(c.Pricing)) {
 		p := c.Pricing[model]
-		if p.Input < 0 {
-			r.at(joinPath(keyPath("pricing", model), "input"), "price must be 0 or more (got %g)", p.Input)
-		}
-		if p.Output < 0 {
-			r.at(joinPath(keyPath("pricing", model), "output"), "price must be 0 or more (got %g)", p.Output)
-		}
-		if p.CachedInput < 0 {
-			r.at(joinPath(keyPath("pricing", model), "cachedInput"), "price must be 0 or more (got %g)", p.CachedInput)
+		for _, f := range []struct {
+			name  string
+			price float64
+		}{{"input", p.Input}, {"output", p.Output}, {"cachedInput", p.CachedInput}} {
+			if !(f.price >= 0 && f.price <= MaxPrice) {
+				r.at(joinPath(keyPath("pricing", model), f.name), "price must be 0 to %d per million tokens (got %g)", MaxPrice, f.price)
+			}
 		}
 	}
 }
