@@ -239,8 +239,9 @@ func (t *topicRun) panelVerdicts(ctx context.Context, m *member, n *tree.Node, b
 	}
 	c := call{node: n.ID, step: tree.StepVerdict, who: m, msgs: messages(pm), json: true, schema: panelSchema(base.PartyIDs), reaskCut: true}
 	var got map[string]tree.Verdict
+	sent := quotesOf(c.msgs)
 	check := func(s string) error {
-		vs, err := parseVerdicts(s, ids, base.PartyIDs)
+		vs, err := parseVerdicts(s, sent, ids, base.PartyIDs)
 		if err == nil {
 			got = t.unaliasVerdicts(vs)
 		}
@@ -287,11 +288,11 @@ func (t *topicRun) unaliasVerdicts(vs []tree.Verdict) map[string]tree.Verdict {
 }
 
 // parseVerdicts reads a panel judge's answer: the first candidate object
-// (see candidates) holding exactly one verdict for each of the divergences
+// (see candidates), objects of what it was sent left out, holding exactly one verdict for each of the divergences
 // ids, each naming the party it favors among parties, or "none", with a
 // recommendation. Otherwise the error is that of the first candidate.
-func parseVerdicts(answer string, ids, parties []string) ([]tree.Verdict, error) {
-	objs := candidates(answer)
+func parseVerdicts(answer string, sent quotes, ids, parties []string) ([]tree.Verdict, error) {
+	objs := candidates(answer, sent)
 	if len(objs) == 0 {
 		return nil, errNoJSON
 	}
