@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/debatehq/debate/internal/regular"
 )
 
 // topicIDPattern keeps topic ids usable in file names.
@@ -273,7 +275,7 @@ func (c *Config) readSharedContext(r *reporter) {
 			r.at(path, "empty file name; remove the entry or name a file")
 			continue
 		}
-		b, err := readFile(c.resolve(f), MaxDocumentBytes)
+		b, err := regular.ReadFile(c.resolve(f), MaxDocumentBytes)
 		if err != nil {
 			r.at(path, "cannot read %s: %s; fix the path (relative paths start at the config file's folder)", c.resolve(f), errReason(err))
 			continue
