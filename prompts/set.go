@@ -366,8 +366,10 @@ func tidy(v reflect.Value) reflect.Value {
 }
 
 // tidyText drops trailing white space and leading blank lines, keeping the
-// indentation of the first non-blank line.
+// indentation of the first non-blank line, and the private-use character of
+// break marks: only a template places a breakpoint, never a text it shows.
 func tidyText(s string) string {
+	s = strings.ReplaceAll(s, breakEdge, "")
 	s = strings.TrimRightFunc(s, unicode.IsSpace)
 	i := strings.IndexFunc(s, func(r rune) bool { return !unicode.IsSpace(r) })
 	if i < 0 {
