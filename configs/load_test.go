@@ -370,6 +370,18 @@ func TestProblems(t *testing.T) {
 			},
 		},
 		{
+			name: "ids a verdict or a file name cannot carry",
+			text: `{"debaters": [{"id": "none", "model": "m1"}, {"id": "N-o-N-e", "model": "m2"}, {"id": "` + strings.Repeat("p", 65) + `", "model": "m2"}],
+ "reviewer": {"id": "r", "model": "m3"},
+ "topics": [{"id": "` + strings.Repeat("t", 300) + `", "title": "T"}]}`,
+			want: []string{
+				`1:16 debaters[0].id | "none" is how a verdict says it favors no debater; choose another id`,
+				`1:47 debaters[1].id | "N-o-N-e" is how a verdict says it favors no debater`,
+				`1:81 debaters[2].id | must be at most 64 bytes (it names files), got 65`,
+				`3:14 topics[0].id | must be at most 64 bytes (it names the report's file), got 300`,
+			},
+		},
+		{
 			name: "topic ids and titles",
 			text: `{"debaters": [{"id": "a", "model": "m1"}, {"id": "b", "model": "m2"}],
  "reviewer": {"id": "r", "model": "m3"},
