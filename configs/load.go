@@ -47,7 +47,7 @@ type Options struct {
 func Load(path string, opt Options) (*Config, error) {
 	text, err := regular.ReadFile(path, MaxConfigBytes)
 	if err != nil {
-		return nil, fmt.Errorf("read config %s: %w", path, err)
+		return nil, fmt.Errorf("read config: %w", err)
 	}
 	return load(path, text, opt)
 }

@@ -44,7 +44,7 @@ func ReadFolder(dir string) (Folder, error) {
 		return Folder{}, fmt.Errorf("%s: no run.json: not a run folder (\"debate run --shard i/n --output %s\" writes one)", dir, dir)
 	}
 	if err != nil {
-		return Folder{}, fmt.Errorf("%s: run.json: %w", dir, err)
+		return Folder{}, fmt.Errorf("%s: %w", dir, err)
 	}
 	run, err := DecodeRun(b)
 	if err != nil {
@@ -84,10 +84,10 @@ func readRaw(dir string) ([]RawFile, error) {
 		}
 		body, err := regular.ReadFileNoFollow(filepath.Join(dir, e.Name()), left)
 		if errors.Is(err, regular.ErrTooLarge) {
-			err = fmt.Errorf("%w: the raw/ files hold more than %s", regular.ErrTooLarge, regular.Size(MaxRawBytes))
+			return nil, fmt.Errorf("%w: the raw/ files hold more than %s", regular.ErrTooLarge, regular.Size(MaxRawBytes))
 		}
 		if err != nil {
-			return nil, fmt.Errorf("raw/%s: %w", e.Name(), err)
+			return nil, err
 		}
 		left -= int64(len(body))
 		out = append(out, RawFile{Name: e.Name(), Body: body})

@@ -243,21 +243,21 @@ func TestReadFolderRefuses(t *testing.T) {
 	}{
 		{"run.json from /dev/zero", func(dir string) error {
 			return os.Symlink("/dev/zero", filepath.Join(dir, "run.json"))
-		}, "run.json: a symbolic link"},
+		}, "open {dir}/run.json: a symbolic link"},
 		{"run.json a FIFO", func(dir string) error {
 			return syscall.Mkfifo(filepath.Join(dir, "run.json"), 0o600)
-		}, "run.json: not a regular file"},
+		}, "open {dir}/run.json: not a regular file"},
 		{"raw/ linked to another folder", func(dir string) error {
 			return errors.Join(writeRun(dir), os.Symlink(filepath.Dir(secret), filepath.Join(dir, "raw")))
 		}, "raw: a symbolic link"},
 		{"a raw/ file linked elsewhere", func(dir string) error {
 			return errors.Join(writeRun(dir), os.Mkdir(filepath.Join(dir, "raw"), 0o755),
 				os.Symlink(secret, filepath.Join(dir, "raw", "0001.json")))
-		}, "raw/0001.json: a symbolic link"},
+		}, "open {dir}/raw/0001.json: a symbolic link"},
 		{"a raw/ FIFO", func(dir string) error {
 			return errors.Join(writeRun(dir), os.Mkdir(filepath.Join(dir, "raw"), 0o755),
 				syscall.Mkfifo(filepath.Join(dir, "raw", "0001.json"), 0o600))
-		}, "raw/0001.json: not a regular file"},
+		}, "open {dir}/raw/0001.json: not a regular file"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -267,8 +267,9 @@ func TestReadFolderRefuses(t *testing.T) {
 				t.Fatal(err)
 			}
 			f, err := ReadFolder(dir)
-			if err == nil || !strings.Contains(err.Error(), dir+": "+tt.want) {
-				t.Fatalf("ReadFolder: %v, want an error saying %q", err, dir+": "+tt.want)
+			want := dir + ": " + strings.ReplaceAll(tt.want, "{dir}", dir)
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Fatalf("ReadFolder: %v, want an error saying %q", err, want)
 			}
 			if len(f.Raw) != 0 {
 				t.Errorf("read %d raw files", len(f.Raw))

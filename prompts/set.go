@@ -140,7 +140,7 @@ func readOverrides(dir string, texts, origins map[string]string) error {
 		path := filepath.Join(dir, e.Name())
 		b, err := regular.ReadFile(path, MaxTemplateBytes)
 		if err != nil {
-			return fmt.Errorf("prompts: template override %s: %w", path, err)
+			return fmt.Errorf("prompts: template override: %w", err)
 		}
 		texts[name] = string(b)
 		origins[name] = path

@@ -53,7 +53,7 @@ const (
 func readTaskFile(path string, n int) ([]Problem, error) {
 	f, err := regular.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("--task: %s: %w", path, err)
+		return nil, fmt.Errorf("--task: %w", err)
 	}
 	defer f.Close()
 	return readTasks(f, path, n)

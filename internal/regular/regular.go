@@ -21,7 +21,7 @@ var (
 )
 
 // ReadFile reads the regular file at path (a symbolic link to one counts),
-// at most limit bytes of it: a file longer than limit is refused after
+// at most limit bytes of it, its errors naming path (*fs.PathError): a file longer than limit is refused after
 // limit+1 bytes, whatever it claims its size to be.
 func ReadFile(path string, limit int64) ([]byte, error) {
 	return read(path, limit, os.Stat)
@@ -50,23 +50,28 @@ func read(path string, limit int64, stat func(string) (fs.FileInfo, error)) ([]b
 		return nil, err
 	}
 	if int64(len(b)) > limit {
-		return nil, fmt.Errorf("%w: more than %s, the limit", ErrTooLarge, Size(limit))
+		return nil, &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w: more than %s, the limit", ErrTooLarge, Size(limit))}
 	}
 	return b, nil
 }
 
 // open checks path with stat before opening it (opening a FIFO would wait
 // for a writer) and checks that what it opened is the file it checked.
+// Its errors are *fs.PathError naming path.
 func open(path string, stat func(string) (fs.FileInfo, error)) (*os.File, error) {
+	refuse := func(err error) (*os.File, error) { return nil, &fs.PathError{Op: "open", Path: path, Err: err} }
 	before, err := stat(path)
+	if pe, ok := errors.AsType[*fs.PathError](err); ok {
+		return refuse(pe.Err)
+	}
 	if err != nil {
-		return nil, err
+		return refuse(err)
 	}
 	if before.Mode()&fs.ModeSymlink != 0 {
-		return nil, ErrSymlink
+		return refuse(ErrSymlink)
 	}
 	if !before.Mode().IsRegular() {
-		return nil, ErrNotRegular
+		return refuse(ErrNotRegular)
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -74,7 +79,7 @@ func open(path string, stat func(string) (fs.FileInfo, error)) (*os.File, error)
 	}
 	if after, err := f.Stat(); err != nil || !after.Mode().IsRegular() || !os.SameFile(before, after) {
 		f.Close()
-		return nil, ErrNotRegular
+		return refuse(ErrNotRegular)
 	}
 	return f, nil
 }
