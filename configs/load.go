@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	"github.com/tailscale/hujson"
+
+	"github.com/debatehq/debate/internal/regular"
 )
 
 // Options tune Load.
@@ -43,9 +45,9 @@ type Options struct {
 // key of the offending field (for a missing field, the brace of the object
 // that should hold it), in file order.
 func Load(path string, opt Options) (*Config, error) {
-	text, err := readFile(path, MaxConfigBytes)
+	text, err := regular.ReadFile(path, MaxConfigBytes)
 	if err != nil {
-		return nil, fmt.Errorf("read config %s: %w", path, err)
+		return nil, fmt.Errorf("read config: %w", err)
 	}
 	return load(path, text, opt)
 }

@@ -10,7 +10,9 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 
+	"github.com/debatehq/debate/internal/regular"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -83,14 +85,13 @@ func (c *Config) validate(r *reporter) {
 	}
 	for _, model := range slices.Sorted(maps.Keys(c.Pricing)) {
 		p := c.Pricing[model]
-		if p.Input < 0 {
-			r.at(joinPath(keyPath("pricing", model), "input"), "price must be 0 or more (got %g)", p.Input)
-		}
-		if p.Output < 0 {
-			r.at(joinPath(keyPath("pricing", model), "output"), "price must be 0 or more (got %g)", p.Output)
-		}
-		if p.CachedInput < 0 {
-			r.at(joinPath(keyPath("pricing", model), "cachedInput"), "price must be 0 or more (got %g)", p.CachedInput)
+		for _, f := range []struct {
+			name  string
+			price float64
+		}{{"input", p.Input}, {"output", p.Output}, {"cachedInput", p.CachedInput}} {
+			if !(f.price >= 0 && f.price <= MaxPrice) {
+				r.at(joinPath(keyPath("pricing", model), f.name), "price must be 0 to %d per million tokens (got %g)", MaxPrice, f.price)
+			}
 		}
 	}
 }
@@ -148,6 +149,10 @@ func (c *Config) validateParticipants(r *reporter) map[string]string {
 	check := func(path string, p *Participant) {
 		if strings.TrimSpace(p.ID) == "" {
 			r.missing(path, "id", `required: add an "id" field naming this participant, e.g. "party-a"`)
+		} else if reservedID(p.ID) {
+			r.at(joinPath(path, "id"), `%q is how a verdict says it favors no debater; choose another id, e.g. "party-n"`, p.ID)
+		} else if len(p.ID) > MaxIDLength {
+			r.at(joinPath(path, "id"), "must be at most %d bytes (it names files), got %d", MaxIDLength, len(p.ID))
 		} else if prev, dup := owner[p.ID]; dup {
 			r.at(joinPath(path, "id"), "duplicate id %q (already used by %s); give every debater and judge its own id", p.ID, prev)
 		} else {
@@ -285,7 +290,7 @@ func (c *Config) readSharedContext(r *reporter) {
 			r.at(path, "empty file name; remove the entry or name a file")
 			continue
 		}
-		b, err := readFile(c.resolve(f), MaxDocumentBytes)
+		b, err := regular.ReadFile(c.resolve(f), MaxDocumentBytes)
 		if err != nil {
 			r.at(path, "cannot read %s: %s; fix the path (relative paths start at the config file's folder)", c.resolve(f), errReason(err))
 			continue
@@ -325,6 +330,19 @@ func (c *Config) resolve(p string) string {
 	return filepath.Join(c.Dir, p)
 }
 
+// reservedID reports whether a participant id reads as "none" to a judge
+// (case, spaces and punctuation aside): the favors of a verdict that takes
+// no debater's side.
+func reservedID(id string) bool {
+	kept := strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return unicode.ToLower(r)
+		}
+		return -1
+	}, id)
+	return kept == "none"
+}
+
 // uniqueID checks the id of the topic or motion at path: present, usable in a
 // file name, and not already in owner (id → path of its first user), where it
 // is then recorded. duplicate formats the message for an id used twice.
@@ -334,6 +352,8 @@ func (r *reporter) uniqueID(path, id, example string, owner map[string]string, d
 		r.missing(path, "id", `required: add an "id" made of letters, digits, "-", "_" or ".", e.g. %q`, example)
 	case !topicIDPattern.MatchString(id) || id == "." || id == "..":
 		r.at(joinPath(path, "id"), `%q cannot be used in a file name; use only letters, digits, "-", "_" and "."`, id)
+	case len(id) > MaxIDLength:
+		r.at(joinPath(path, "id"), "must be at most %d bytes (it names the report's file), got %d", MaxIDLength, len(id))
 	case owner[id] != "":
 		r.at(joinPath(path, "id"), duplicate, id, owner[id])
 	default:

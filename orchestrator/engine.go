@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -118,6 +119,7 @@ type Engine struct {
 	spentCost atomic.Int64  // what the run spent, in billionths of the pricing's currency, for the budget
 	calls     atomic.Uint64 // numbers the calls, so that retries can be told from new calls
 	prefixes  prefix.Book   // the prompts sent per model and endpoint, for the cache-eligible count
+	badUsage  sync.Once     // logs the first implausible usage
 }
 
 // New returns an engine for cfg that makes its calls through c and builds its

@@ -579,8 +579,9 @@ func (t *topicRun) judgment(ctx context.Context, judge *member, node string, dat
 	}
 	c := call{node: node, step: tree.StepJudge, who: judge, msgs: messages(pm), json: true, schema: judgmentSchema(forced, data.PartyIDs), reaskCut: true}
 	var partial *tree.Judgment // a valid consensus whose verdicts are missing
+	sent := quotesOf(c.msgs)
 	check := func(s string) error {
-		got, err := parseJudgment(s, forced, data.PartyIDs)
+		got, err := parseJudgment(s, sent, forced, data.PartyIDs)
 		if err != nil {
 			if got != nil {
 				partial = got

@@ -5,6 +5,7 @@ package tree
 
 import (
 	"encoding/json"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -110,20 +111,45 @@ type Usage struct {
 	ProviderCost float64 `json:"providerCost,omitempty"`
 }
 
-// Add returns the sum of u and v.
+// Add returns the sum of u and v. Counts stop at the largest int and costs
+// at the largest float64 rather than wrap or become infinite.
 func (u Usage) Add(v Usage) Usage {
 	return Usage{
-		PromptTokens:              u.PromptTokens + v.PromptTokens,
-		CompletionTokens:          u.CompletionTokens + v.CompletionTokens,
-		CachedPromptTokens:        u.CachedPromptTokens + v.CachedPromptTokens,
-		CacheEligiblePromptTokens: u.CacheEligiblePromptTokens + v.CacheEligiblePromptTokens,
-		ReasoningTokens:           u.ReasoningTokens + v.ReasoningTokens,
-		Calls:                     u.Calls + v.Calls,
-		EstimatedCalls:            u.EstimatedCalls + v.EstimatedCalls,
-		Failures:                  u.Failures + v.Failures,
-		Cost:                      u.Cost + v.Cost,
-		ProviderCost:              u.ProviderCost + v.ProviderCost,
+		PromptTokens:              addCount(u.PromptTokens, v.PromptTokens),
+		CompletionTokens:          addCount(u.CompletionTokens, v.CompletionTokens),
+		CachedPromptTokens:        addCount(u.CachedPromptTokens, v.CachedPromptTokens),
+		CacheEligiblePromptTokens: addCount(u.CacheEligiblePromptTokens, v.CacheEligiblePromptTokens),
+		ReasoningTokens:           addCount(u.ReasoningTokens, v.ReasoningTokens),
+		Calls:                     addCount(u.Calls, v.Calls),
+		EstimatedCalls:            addCount(u.EstimatedCalls, v.EstimatedCalls),
+		Failures:                  addCount(u.Failures, v.Failures),
+		Cost:                      addCost(u.Cost, v.Cost),
+		ProviderCost:              addCost(u.ProviderCost, v.ProviderCost),
 	}
+}
+
+// addCount adds two counts, saturating at the bounds of int.
+func addCount(a, b int) int {
+	s := a + b
+	switch {
+	case a > 0 && b > 0 && s < 0:
+		return math.MaxInt
+	case a < 0 && b < 0 && s >= 0:
+		return math.MinInt
+	}
+	return s
+}
+
+// addCost adds two costs, saturating at the largest finite float64; NaN
+// counts as zero.
+func addCost(a, b float64) float64 {
+	if math.IsNaN(a) {
+		a = 0
+	}
+	if math.IsNaN(b) {
+		b = 0
+	}
+	return max(min(a+b, math.MaxFloat64), -math.MaxFloat64)
 }
 
 // MergeByModel adds every model's usage in src to dst, which it returns
