@@ -153,10 +153,7 @@ func Usable(rows []CheckRow) bool {
 // host is the host of a base URL, without credentials; the default
 // endpoint's when base is empty.
 func host(base string) string {
-	if base == "" {
-		base = "https://api.openai.com/v1"
-	}
-	u, err := url.Parse(base)
+	u, err := url.Parse(cmp.Or(base, defaultBaseURL))
 	if err != nil {
 		return "?"
 	}

@@ -3,6 +3,7 @@ package wire
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"io"
 )
 
@@ -32,7 +33,7 @@ var dataField = []byte("data:")
 func (e *Events) Next() ([]byte, error) {
 	for !e.done {
 		line, err := e.line()
-		if len(line) == 0 && err != nil {
+		if err != nil && (len(line) == 0 || !errors.Is(err, io.EOF)) {
 			return nil, err
 		}
 		line = bytes.TrimSpace(line)
