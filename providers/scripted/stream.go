@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/debatehq/debate/providers/wire"
 )
 
 // StatusGatewayTimeout is Cloudflare's 524: the origin did not start its
@@ -94,33 +96,6 @@ func UnknownModel(model string) Reply {
 		Text: fmt.Sprintf("The model `%s` does not exist or you do not have access to it.", model)}
 }
 
-type wireDelta struct {
-	Role             string `json:"role,omitempty"`
-	Content          string `json:"content,omitempty"`
-	ReasoningContent string `json:"reasoning_content,omitempty"`
-	Reasoning        string `json:"reasoning,omitempty"`
-	Refusal          string `json:"refusal,omitempty"`
-}
-
-type wireChunkChoice struct {
-	Index        int       `json:"index"`
-	Delta        wireDelta `json:"delta"`
-	FinishReason *string   `json:"finish_reason"`
-}
-
-type wireChunk struct {
-	ID      string            `json:"id"`
-	Object  string            `json:"object"`
-	Created int64             `json:"created"`
-	Model   string            `json:"model"`
-	Choices []wireChunkChoice `json:"choices"`
-	Usage   *wireUsage        `json:"usage,omitempty"`
-	Error   *struct {
-		Code    int    `json:"code"`
-		Message string `json:"message"`
-	} `json:"error,omitempty"`
-}
-
 // writeStream answers a streamed request with server-sent events in
 // OpenAI's shape: headers at once, keep-alive comments, then after delay a
 // role chunk, reasoning and content deltas, a finish chunk, a usage chunk
@@ -158,7 +133,7 @@ func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, c Call, rep
 	if !wait(r, delay) {
 		return
 	}
-	base := wireChunk{ID: fmt.Sprintf("chatcmpl-%d", c.Seq), Object: "chat.completion.chunk", Created: time.Now().Unix(), Model: cmp.Or(reply.Model, c.Model)}
+	base := wire.Chunk{ID: fmt.Sprintf("chatcmpl-%d", c.Seq), Object: "chat.completion.chunk", Created: time.Now().Unix(), Model: cmp.Or(reply.Model, c.Model)}
 	// Chunks with a pause between them go out one by one, as a provider
 	// sends tokens as it makes them; without a pause they share writes,
 	// as a busy connection coalesces them, so that the fake spends no
@@ -174,17 +149,17 @@ func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, c Call, rep
 		}
 		return true
 	}
-	send := func(ch wireChunk) bool {
+	send := func(ch wire.Chunk) bool {
 		b, _ := json.Marshal(ch)
 		buf = append(append(append(buf[:0], "data: "...), b...), "\n\n"...)
 		return write(buf)
 	}
-	delta := func(d wireDelta, finish *string) bool {
+	delta := func(d wire.Delta, finish wire.FinishReason) bool {
 		ch := base
-		ch.Choices = []wireChunkChoice{{Delta: d, FinishReason: finish}}
+		ch.Choices = []wire.Choice{{Delta: &d, FinishReason: finish}}
 		return send(ch)
 	}
-	if !delta(wireDelta{Role: "assistant"}, nil) {
+	if !delta(wire.Delta{Role: "assistant"}, wire.FinishReason{}) {
 		return
 	}
 	echo := ""
@@ -194,12 +169,12 @@ func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, c Call, rep
 	size := cmp.Or(reply.ChunkBytes, 16)
 	for _, part := range []struct {
 		text string
-		set  func(*wireDelta, string)
+		set  func(*wire.Delta, string)
 	}{
-		{reply.ReasoningContent, func(d *wireDelta, s string) { d.ReasoningContent = s }},
-		{reply.Reasoning, func(d *wireDelta, s string) { d.Reasoning = s }},
-		{reply.Refusal, func(d *wireDelta, s string) { d.Refusal = s }},
-		{reply.Text + echo, func(d *wireDelta, s string) { d.Content = s }},
+		{reply.ReasoningContent, func(d *wire.Delta, s string) { d.ReasoningContent = s }},
+		{reply.Reasoning, func(d *wire.Delta, s string) { d.Reasoning = s }},
+		{reply.Refusal, func(d *wire.Delta, s string) { d.Refusal = s }},
+		{reply.Text + echo, func(d *wire.Delta, s string) { d.Content.Text = s }},
 	} {
 		if part.text == "" {
 			continue
@@ -207,10 +182,10 @@ func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, c Call, rep
 		// Every chunk of a part is the same but for its piece of text: the
 		// JSON around the piece is encoded once, from a chunk whose piece
 		// is a marker, and only the piece is encoded per chunk.
-		var d wireDelta
+		var d wire.Delta
 		part.set(&d, marker)
 		ch := base
-		ch.Choices = []wireChunkChoice{{Delta: d}}
+		ch.Choices = []wire.Choice{{Delta: &d}}
 		tmpl, _ := json.Marshal(ch)
 		at := bytes.LastIndex(tmpl, []byte(markerJSON))
 		head, tail := tmpl[:at], tmpl[at+len(markerJSON):]
@@ -222,24 +197,26 @@ func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, c Call, rep
 			}
 		}
 	}
-	finish := cmp.Or(reply.FinishReason, "stop")
+	finish := wire.Finished(cmp.Or(reply.FinishReason, "stop"))
+	if reply.NoFinish {
+		finish = wire.FinishReason{}
+	}
 	if reply.StreamError != "" {
-		finish = "error"
 		ch := base
-		ch.Error = &struct {
-			Code    int    `json:"code"`
-			Message string `json:"message"`
-		}{502, reply.StreamError}
-		ch.Choices = []wireChunkChoice{{Delta: wireDelta{}, FinishReason: &finish}}
+		ch.Error = &wire.ErrorDetail{Code: "502", Message: reply.StreamError}
+		if reply.FinishReason == "" {
+			finish = wire.Finished(wire.FinishError)
+		}
+		ch.Choices = []wire.Choice{{Delta: &wire.Delta{}, FinishReason: finish}}
 		if !send(ch) {
 			return
 		}
-	} else if !delta(wireDelta{}, &finish) {
+	} else if !delta(wire.Delta{}, finish) {
 		return
 	}
 	if u := usage(c, reply); u != nil && c.IncludeUsage {
 		ch := base
-		ch.Choices, ch.Usage = []wireChunkChoice{}, u
+		ch.Choices, ch.Usage = []wire.Choice{}, u
 		if !send(ch) {
 			return
 		}

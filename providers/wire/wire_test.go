@@ -123,3 +123,31 @@ func TestDecodeError(t *testing.T) {
 		})
 	}
 }
+
+// FuzzDecode checks that any answer or error body decodes without a panic,
+// and that usage never fails an answer that is JSON otherwise.
+func FuzzDecode(f *testing.F) {
+	f.Add(`{"choices":[{"message":{"content":[{"type":"thinking","thinking":[{"type":"text","text":"t"}]}]},"finish_reason":3}],"usage":{"prompt_tokens":"1e30"}}`)
+	f.Add(`{"error":{"message":"x","metadata":{"raw":"{\"error\":{\"message\":\"y\"}}"}}}`)
+	f.Add(`[{"error":"z"}]`)
+	f.Fuzz(func(t *testing.T, body string) {
+		var c Completion
+		err := json.Unmarshal([]byte(body), &c)
+		var plain struct {
+			Usage json.RawMessage `json:"usage"`
+		}
+		if err != nil && json.Unmarshal([]byte(body), &plain) == nil && len(plain.Usage) > 0 {
+			var without map[string]json.RawMessage
+			if json.Unmarshal([]byte(body), &without) == nil {
+				delete(without, "usage")
+				b, _ := json.Marshal(without)
+				if json.Unmarshal(b, &Completion{}) == nil {
+					t.Fatalf("%s: the usage failed an answer: %v", body, err)
+				}
+			}
+		}
+		if d, ok := DecodeError([]byte(body)); ok {
+			_ = d.Reason()
+		}
+	})
+}
