@@ -34,8 +34,8 @@ func (a *answer) add(c *wire.Completion) {
 	if c.Model != "" {
 		a.model = c.Model
 	}
-	if c.Usage != nil {
-		a.usage = c.Usage
+	if u := c.Reported(); u != nil {
+		a.usage = u
 	}
 	if c.Error != nil {
 		a.err = c.Error

@@ -208,9 +208,21 @@ type Completion struct {
 	Model   string   `json:"model,omitempty"`
 	Choices []Choice `json:"choices"`
 	Usage   *Usage   `json:"usage,omitempty"`
+	// XGroq carries Groq's usage of a stream that was not asked for it.
+	XGroq *struct {
+		Usage *Usage `json:"usage,omitempty"`
+	} `json:"x_groq,omitempty"`
 	// Error is an error reported in a 200: an error chunk of a stream
 	// (OpenRouter), or a gateway's body.
 	Error *ErrorDetail `json:"error,omitempty"`
+}
+
+// Reported returns the usage the answer reports: its own, else Groq's.
+func (c *Completion) Reported() *Usage {
+	if c.Usage == nil && c.XGroq != nil {
+		return c.XGroq.Usage
+	}
+	return c.Usage
 }
 
 // Chunk is one event of a stream.
