@@ -131,10 +131,15 @@ func estimateTokens(n int) int { return (n + 3) / 4 }
 
 // usage converts what the provider reported; the part of total_tokens
 // beyond prompt and completion is billed output.
+// Cached prompt tokens are OpenAI's prompt_tokens_details, else DeepSeek's
+// cache hits.
 func usage(u *wire.Usage) Usage {
-	out := Usage{
-		PromptTokens: u.PromptTokens, CompletionTokens: u.Billed(),
-		CachedPromptTokens: u.Cached(), ReasoningTokens: u.Reasoning(),
+	out := Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.Billed(), CachedPromptTokens: u.PromptCacheHitTokens}
+	if d := u.PromptTokensDetails; d != nil && d.CachedTokens > 0 {
+		out.CachedPromptTokens = d.CachedTokens
+	}
+	if d := u.CompletionTokensDetails; d != nil {
+		out.ReasoningTokens = d.ReasoningTokens
 	}
 	if u.Cost != nil {
 		out.Cost = *u.Cost

@@ -79,6 +79,9 @@ type endpoint struct {
 	url     string              // base URL without credentials, for errors
 	sem     *semaphore.Weighted // nil: no cap of its own
 	limiter *rate.Limiter       // nil: unlimited
+
+	maxConcurrent int     // the tightest cap asked for; 0: none
+	rpm           float64 // the tightest rate asked for; 0: none
 }
 
 // route is how one participant calls: its endpoint and its merged settings.
@@ -131,45 +134,12 @@ func New(cfg *configs.Config, opt Options) (*Client, error) {
 		sampling[p.ID] = p
 	}
 	c.redactor = newRedactor(cfg.Secrets())
-
-	// Participants that share a base URL and key share one endpoint; when
-	// they ask for different caps, the tightest one holds.
-	type limits struct {
-		maxConcurrent int
-		rpm           float64
+	endpoints, err := c.endpoints(apis)
+	if err != nil {
+		return nil, err
 	}
-	endpointKey := func(a configs.API) string { return a.BaseURL + "\x00" + a.APIKey }
-	lim := map[string]limits{}
-	for _, a := range apis {
-		k := endpointKey(a)
-		l := lim[k]
-		l.maxConcurrent = tighter(l.maxConcurrent, a.MaxConcurrent)
-		l.rpm = tighter(l.rpm, a.RequestsPerMinute)
-		lim[k] = l
-	}
-	endpoints := map[string]*endpoint{}
 	for id, a := range apis {
-		if a.Timeout <= 0 {
-			return nil, fmt.Errorf("participant %q: api.timeout: must be greater than 0 milliseconds (got %d)", id, a.Timeout)
-		}
-		k := endpointKey(a)
-		ep := endpoints[k]
-		if ep == nil {
-			var err error
-			ep, err = c.newEndpoint(a)
-			if err != nil {
-				return nil, fmt.Errorf("participant %q: %w", id, err)
-			}
-			ep.key = fmt.Sprint(len(endpoints))
-			if l := lim[k]; l.maxConcurrent > 0 {
-				ep.sem = semaphore.NewWeighted(int64(l.maxConcurrent))
-			}
-			if l := lim[k]; l.rpm > 0 {
-				ep.limiter = rate.NewLimiter(rate.Limit(l.rpm/60), 1)
-			}
-			endpoints[k] = ep
-		}
-		rt, err := newRoute(ep, a, cfg.Params, sampling[id])
+		rt, err := newRoute(endpoints[endpointKey(a)], a, cfg.Params, sampling[id])
 		if err != nil {
 			return nil, fmt.Errorf("participant %q: %w", id, err)
 		}
@@ -180,6 +150,41 @@ func New(cfg *configs.Config, opt Options) (*Client, error) {
 		}
 	}
 	return c, nil
+}
+
+func endpointKey(a configs.API) string { return a.BaseURL + "\x00" + a.APIKey }
+
+// endpoints builds one endpoint for each distinct base URL and key of apis
+// (by participant id). Participants that share one share its caps; when
+// they ask for different caps, the tightest one holds.
+func (c *Client) endpoints(apis map[string]configs.API) (map[string]*endpoint, error) {
+	out := map[string]*endpoint{}
+	for _, id := range slices.Sorted(maps.Keys(apis)) {
+		a := apis[id]
+		if a.Timeout <= 0 {
+			return nil, fmt.Errorf("participant %q: api.timeout: must be greater than 0 milliseconds (got %d)", id, a.Timeout)
+		}
+		ep := out[endpointKey(a)]
+		if ep == nil {
+			var err error
+			if ep, err = c.newEndpoint(a); err != nil {
+				return nil, fmt.Errorf("participant %q: %w", id, err)
+			}
+			ep.key = fmt.Sprint(len(out))
+			out[endpointKey(a)] = ep
+		}
+		ep.maxConcurrent = tighter(ep.maxConcurrent, a.MaxConcurrent)
+		ep.rpm = tighter(ep.rpm, a.RequestsPerMinute)
+	}
+	for _, ep := range out {
+		if ep.maxConcurrent > 0 {
+			ep.sem = semaphore.NewWeighted(int64(ep.maxConcurrent))
+		}
+		if ep.rpm > 0 {
+			ep.limiter = rate.NewLimiter(rate.Limit(ep.rpm/60), 1)
+		}
+	}
+	return out, nil
 }
 
 // newRoute merges the endpoint settings with the participant's own sampling
@@ -275,7 +280,7 @@ func (c *Client) Complete(ctx context.Context, r Request) (Response, error) {
 		if e == nil {
 			return resp, nil
 		}
-		a, change, ok := refused(e, r, req, s, extraKeys(rt.extra))
+		a, change, ok := refused(e, r, req, s, slices.Sorted(maps.Keys(rt.extra)))
 		if !ok {
 			if e.Kind == KindNoSystem && !s.noSystem {
 				// Nothing to take out: the model cannot answer this prompt.
@@ -295,15 +300,6 @@ func (c *Client) Complete(ctx context.Context, r Request) (Response, error) {
 	}
 	return Response{}, &Error{Kind: KindBadRequest, Model: r.Model, Endpoint: rt.ep.url,
 		Err: fmt.Errorf("the server kept refusing parameters after %d changes", maxAdaptations)}
-}
-
-func extraKeys(m map[string]json.RawMessage) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // exchange is what one attempt left behind: the status, the wait the
@@ -484,10 +480,9 @@ func (c *Client) classify(ctx, actx context.Context, err error, a *exchange, rt 
 	if e.Status == 0 {
 		e.Status = a.status
 	}
-	if a.status >= 200 && a.status < 300 && !e.Kind.Transient() && !answerKind(e.Kind) {
+	var answer *answerError
+	if a.status >= 200 && a.status < 300 && !errors.As(err, &answer) && (e.Kind == KindNetwork || !e.Kind.Transient()) {
 		// A 200 whose body could not be read as a completion.
-		e.Kind = KindInvalidResponse
-	} else if a.status >= 200 && a.status < 300 && e.Kind == KindNetwork {
 		e.Kind = KindInvalidResponse
 	}
 	e.RetryAfter = a.retryAfter

@@ -120,25 +120,20 @@ type Error struct {
 
 // Error describes the failure: kind, model, endpoint, status and cause.
 func (e *Error) Error() string {
-	var b strings.Builder
-	b.WriteString(e.Kind.String())
-	b.WriteString(" error")
+	s := e.Kind.String() + " error"
 	if e.Model != "" {
-		b.WriteString(" from model ")
-		b.WriteString(e.Model)
+		s += " from model " + e.Model
 	}
 	if e.Endpoint != "" {
-		b.WriteString(" at ")
-		b.WriteString(e.Endpoint)
+		s += " at " + e.Endpoint
 	}
 	if e.Status != 0 {
-		fmt.Fprintf(&b, " (status %d)", e.Status)
+		s += fmt.Sprintf(" (status %d)", e.Status)
 	}
 	if e.Err != nil {
-		b.WriteString(": ")
-		b.WriteString(e.Err.Error())
+		s += ": " + e.Err.Error()
 	}
-	return b.String()
+	return s
 }
 
 // Unwrap returns the cause.
@@ -146,11 +141,6 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // errInvalidResponse marks a 200 that carries no usable answer.
 var errInvalidResponse = errors.New("invalid response")
-
-// answerKind reports the kinds of a 200 whose answer cannot be used.
-func answerKind(k Kind) bool {
-	return k == KindEmpty || k == KindCut || k == KindFiltered || k == KindAborted
-}
 
 // answerError is a 200 whose answer cannot be used, in the provider's words.
 type answerError struct {

@@ -348,14 +348,7 @@ func (s *Server) Count() int {
 }
 
 // CountModel returns the number of requests received for model.
-func (s *Server) CountModel(model string) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if c := s.byModel[model]; c != nil {
-		return c.total
-	}
-	return 0
-}
+func (s *Server) CountModel(model string) int { return s.count(s.byModel, model).total }
 
 // MaxInFlight returns the most requests that were being served at once.
 func (s *Server) MaxInFlight() int {
@@ -365,24 +358,43 @@ func (s *Server) MaxInFlight() int {
 }
 
 // MaxInFlightModel returns the most requests for model served at once.
-func (s *Server) MaxInFlightModel(model string) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if c := s.byModel[model]; c != nil {
-		return c.max
-	}
-	return 0
-}
+func (s *Server) MaxInFlightModel(model string) int { return s.count(s.byModel, model).max }
 
 // MaxInFlightPath returns the most requests on one URL path (for example
 // "/a/v1/chat/completions") served at once.
-func (s *Server) MaxInFlightPath(path string) int {
+func (s *Server) MaxInFlightPath(path string) int { return s.count(s.byPath, path).max }
+
+// count returns a copy of the counter for k in m.
+func (s *Server) count(m map[string]*counter, k string) counter {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if c := s.byPath[path]; c != nil {
-		return c.max
+	return *s.counter(m, k)
+}
+
+// readCall reads a request as the call it makes.
+func readCall(r *http.Request) (Call, error) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		return Call{}, fmt.Errorf("reading body: %w", err)
 	}
-	return 0
+	var wr wire.Request
+	if err := json.Unmarshal(body, &wr); err != nil {
+		return Call{}, fmt.Errorf("decoding body: %w", err)
+	}
+	token, bearer := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	call := Call{
+		Path: r.URL.Path, Model: wr.Model, Body: body,
+		Authorized: bearer && strings.TrimSpace(token) != "",
+		MaxTokens:  wr.MaxTokens, MaxCompletionTokens: wr.MaxCompletionTokens, Temperature: wr.Temperature,
+		Stream: wr.Stream, IncludeUsage: wr.StreamOptions != nil && wr.StreamOptions.IncludeUsage,
+	}
+	for _, m := range wr.Messages {
+		call.Messages = append(call.Messages, Message{Role: m.Role, Content: m.Content.Text})
+	}
+	if wr.ResponseFormat != nil {
+		call.ResponseFormat = string(wr.ResponseFormat.Type)
+	}
+	return call, nil
 }
 
 // ServeHTTP serves POST .../chat/completions.
@@ -391,37 +403,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not_found", "scripted: no route for "+r.Method+" "+r.URL.Path)
 		return
 	}
-	body, err := io.ReadAll(r.Body)
+	call, err := readCall(r)
 	if err != nil {
-		writeError(w, http.StatusBadRequest, "invalid_request", "reading body: "+err.Error())
+		writeError(w, http.StatusBadRequest, "invalid_request", err.Error())
 		return
 	}
-	var wr wire.Request
-	if err := json.Unmarshal(body, &wr); err != nil {
-		writeError(w, http.StatusBadRequest, "invalid_request", "decoding body: "+err.Error())
-		return
-	}
-	msgs := make([]Message, len(wr.Messages))
-	for i, m := range wr.Messages {
-		msgs[i] = Message{Role: m.Role, Content: m.Content.Text}
-	}
-	auth := r.Header.Get("Authorization")
-	call := Call{
-		Path:                r.URL.Path,
-		Model:               wr.Model,
-		Messages:            msgs,
-		Authorized:          strings.HasPrefix(auth, "Bearer ") && len(strings.TrimSpace(auth[len("Bearer "):])) > 0,
-		MaxTokens:           wr.MaxTokens,
-		MaxCompletionTokens: wr.MaxCompletionTokens,
-		Temperature:         wr.Temperature,
-		Stream:              wr.Stream,
-		IncludeUsage:        wr.StreamOptions != nil && wr.StreamOptions.IncludeUsage,
-		Body:                body,
-	}
-	if wr.ResponseFormat != nil {
-		call.ResponseFormat = string(wr.ResponseFormat.Type)
-	}
-
 	reply := s.enter(&call)
 	// The call leaves the count before its last bytes are written: a
 	// client may finish as soon as it has them.
@@ -463,7 +449,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	status := cmp.Or(reply.Status, http.StatusOK)
 	echo := ""
 	if reply.EchoAuthorization {
-		echo = " (authorization: " + auth + ")"
+		echo = " (authorization: " + r.Header.Get("Authorization") + ")"
 	}
 	leave()
 	switch {
@@ -609,16 +595,11 @@ func writeError(w http.ResponseWriter, status int, code, msg string) {
 }
 
 func errorType(status int) string {
-	switch {
-	case status == http.StatusTooManyRequests:
-		return "rate_limit_error"
-	case status == http.StatusUnauthorized:
-		return "authentication_error"
-	case status >= 500:
+	types := map[int]string{http.StatusTooManyRequests: "rate_limit_error", http.StatusUnauthorized: "authentication_error"}
+	if status >= 500 {
 		return "server_error"
-	default:
-		return "invalid_request_error"
 	}
+	return cmp.Or(types[status], "invalid_request_error")
 }
 
 // usage is the usage a reply reports, nil for none.

@@ -30,24 +30,14 @@ func (e *ErrorDetail) UnmarshalJSON(b []byte) error {
 	if len(b) > 0 && b[0] == '"' {
 		return json.Unmarshal(b, &e.Message)
 	}
-	var w struct {
-		Message  json.RawMessage `json:"message"`
-		Type     json.RawMessage `json:"type"`
-		Param    json.RawMessage `json:"param"`
-		Code     json.RawMessage `json:"code"`
-		Status   json.RawMessage `json:"status"`
-		Metadata *struct {
-			Provider json.RawMessage `json:"provider_name"`
-			Raw      json.RawMessage `json:"raw"`
-		} `json:"metadata"`
-	}
-	if err := json.Unmarshal(b, &w); err != nil {
+	var m, meta map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
 		return err
 	}
-	e.Message, e.Type, e.Param = text(w.Message), text(w.Type), text(w.Param)
-	e.Code, e.Status = text(w.Code), text(w.Status)
-	if m := w.Metadata; m != nil {
-		e.Provider, e.Raw = text(m.Provider), rawReason(text(m.Raw))
+	e.Message, e.Type, e.Param = text(m["message"]), text(m["type"]), text(m["param"])
+	e.Code, e.Status = text(m["code"]), text(m["status"])
+	if json.Unmarshal(m["metadata"], &meta) == nil {
+		e.Provider, e.Raw = text(meta["provider_name"]), rawReason(text(meta["raw"]))
 	}
 	return nil
 }
@@ -111,21 +101,18 @@ func DecodeError(body []byte) (*ErrorDetail, bool) {
 		}
 		return DecodeError(list[0])
 	}
-	var w struct {
-		Error   *ErrorDetail    `json:"error"`
-		Message json.RawMessage `json:"message"`
-		Detail  json.RawMessage `json:"detail"`
-	}
-	if len(body) == 0 || body[0] != '{' || json.Unmarshal(body, &w) != nil {
+	var m map[string]json.RawMessage
+	if len(body) == 0 || body[0] != '{' || json.Unmarshal(body, &m) != nil {
 		return nil, false
 	}
-	switch {
-	case w.Error != nil:
-		return w.Error, true
-	case text(w.Message) != "":
-		return &ErrorDetail{Message: text(w.Message)}, true
-	case text(w.Detail) != "":
-		return &ErrorDetail{Message: text(w.Detail)}, true
+	var d ErrorDetail
+	if text(m["error"]) != "" && json.Unmarshal(m["error"], &d) == nil {
+		return &d, true
+	}
+	for _, k := range []string{"message", "detail"} {
+		if t := text(m[k]); t != "" {
+			return &ErrorDetail{Message: t}, true
+		}
 	}
 	return nil, false
 }

@@ -38,73 +38,45 @@ type CompletionDetails struct {
 // call, far below an overflow when counts are summed.
 const maxCount = 1 << 40
 
-// count is a token count as sent: a number, possibly written 12.0 or
-// "12"; bad when it is none.
-type count struct {
-	n   int
-	bad bool
-}
-
-func (c *count) UnmarshalJSON(b []byte) error {
-	s := string(bytes.Trim(bytes.TrimSpace(b), `"`))
+// number reads a count or a cost as sent: a number, possibly written 12.0
+// or "12"; ok is false when it is none (text, negative, absurdly large)
+// and, for a count, when it is a fraction. Absent or null is 0.
+func number(raw json.RawMessage, fraction bool) (float64, bool) {
+	s := string(bytes.Trim(bytes.TrimSpace(raw), `"`))
 	if s == "null" || s == "" {
-		return nil
+		return 0, true
 	}
 	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || f < 0 || f > maxCount || f != math.Trunc(f) {
-		c.bad = true
-		return nil
+	if err != nil || f < 0 || f > maxCount || !fraction && f != math.Trunc(f) {
+		return 0, false
 	}
-	c.n = int(f)
-	return nil
-}
-
-// money is a cost as sent: a number or a number in a string; anything else
-// is no cost.
-type money struct{ v *float64 }
-
-func (m *money) UnmarshalJSON(b []byte) error {
-	s := string(bytes.Trim(bytes.TrimSpace(b), `"`))
-	if f, err := strconv.ParseFloat(s, 64); err == nil && f >= 0 && !math.IsInf(f, 0) {
-		m.v = &f
-	}
-	return nil
+	return f, true
 }
 
 // UnmarshalJSON reads usage leniently: it never fails, and marks counts it
-// cannot read as Unusable.
+// cannot read as Unusable; details that are no object are left out.
 func (u *Usage) UnmarshalJSON(b []byte) error {
-	var w struct {
-		Prompt     count `json:"prompt_tokens"`
-		Completion count `json:"completion_tokens"`
-		Total      count `json:"total_tokens"`
-		PromptD    *struct {
-			Cached count `json:"cached_tokens"`
-		} `json:"prompt_tokens_details"`
-		CompletionD *struct {
-			Reasoning count `json:"reasoning_tokens"`
-		} `json:"completion_tokens_details"`
-		CacheHit count `json:"prompt_cache_hit_tokens"`
-		Cost     money `json:"cost"`
-	}
 	*u = Usage{}
-	if err := json.Unmarshal(b, &w); err != nil {
+	var m, pd, cd map[string]json.RawMessage
+	if json.Unmarshal(b, &m) != nil {
 		u.Unusable = true
 		return nil
 	}
-	counts := []*count{&w.Prompt, &w.Completion, &w.Total, &w.CacheHit}
-	u.PromptTokens, u.CompletionTokens, u.TotalTokens = w.Prompt.n, w.Completion.n, w.Total.n
-	u.PromptCacheHitTokens, u.Cost = w.CacheHit.n, w.Cost.v
-	if d := w.PromptD; d != nil {
-		u.PromptTokensDetails = &PromptDetails{CachedTokens: d.Cached.n}
-		counts = append(counts, &d.Cached)
+	get := func(m map[string]json.RawMessage, k string) int {
+		f, ok := number(m[k], false)
+		u.Unusable = u.Unusable || !ok
+		return int(f)
 	}
-	if d := w.CompletionD; d != nil {
-		u.CompletionTokensDetails = &CompletionDetails{ReasoningTokens: d.Reasoning.n}
-		counts = append(counts, &d.Reasoning)
+	u.PromptTokens, u.CompletionTokens, u.TotalTokens = get(m, "prompt_tokens"), get(m, "completion_tokens"), get(m, "total_tokens")
+	u.PromptCacheHitTokens = get(m, "prompt_cache_hit_tokens")
+	if json.Unmarshal(m["prompt_tokens_details"], &pd) == nil && pd != nil {
+		u.PromptTokensDetails = &PromptDetails{CachedTokens: get(pd, "cached_tokens")}
 	}
-	for _, c := range counts {
-		u.Unusable = u.Unusable || c.bad
+	if json.Unmarshal(m["completion_tokens_details"], &cd) == nil && cd != nil {
+		u.CompletionTokensDetails = &CompletionDetails{ReasoningTokens: get(cd, "reasoning_tokens")}
+	}
+	if f, ok := number(m["cost"], true); ok && m["cost"] != nil && string(m["cost"]) != "null" {
+		u.Cost = &f
 	}
 	return nil
 }
@@ -112,22 +84,6 @@ func (u *Usage) UnmarshalJSON(b []byte) error {
 // Reported reports whether the usage says anything: a count above zero.
 func (u *Usage) Reported() bool {
 	return u != nil && !u.Unusable && (u.PromptTokens > 0 || u.CompletionTokens > 0 || u.TotalTokens > 0)
-}
-
-// Cached returns the prompt tokens served from the provider's cache.
-func (u *Usage) Cached() int {
-	if d := u.PromptTokensDetails; d != nil && d.CachedTokens > 0 {
-		return d.CachedTokens
-	}
-	return u.PromptCacheHitTokens
-}
-
-// Reasoning returns the completion tokens spent on reasoning.
-func (u *Usage) Reasoning() int {
-	if d := u.CompletionTokensDetails; d != nil {
-		return d.ReasoningTokens
-	}
-	return 0
 }
 
 // Billed returns the output tokens billed: the completion tokens, and the

@@ -49,12 +49,9 @@ var ownFields = []string{"model", "messages", "stream"}
 // order.
 func (r *Request) Encode() ([]byte, error) {
 	type plain Request
-	if len(r.Extra) == 0 {
-		return json.Marshal((*plain)(r))
-	}
 	b, err := json.Marshal((*plain)(r))
-	if err != nil {
-		return nil, err
+	if err != nil || len(r.Extra) == 0 {
+		return b, err
 	}
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(b, &m); err != nil {

@@ -65,7 +65,8 @@ func TestDecodeCompletion(t *testing.T) {
 		{"an absurd count", `{"choices":[],"usage":{"prompt_tokens":1e30,"completion_tokens":7}}`, "", "", "", false, 0, 7, true},
 		{"a negative count", `{"choices":[],"usage":{"prompt_tokens":-4,"completion_tokens":7}}`, "", "", "", false, 0, 7, true},
 		{"a fraction", `{"choices":[],"usage":{"prompt_tokens":4.5,"completion_tokens":7}}`, "", "", "", false, 0, 7, true},
-		{"details that are no object", `{"choices":[],"usage":{"prompt_tokens":4,"completion_tokens":7,"prompt_tokens_details":"x"}}`, "", "", "", false, 0, 0, true},
+		{"details that are no object are left out", `{"choices":[],"usage":{"prompt_tokens":4,"completion_tokens":7,"prompt_tokens_details":"x"}}`, "", "", "", false, 4, 7, false},
+		{"a usage that is no object", `{"choices":[],"usage":[1,2]}`, "", "", "", false, 0, 0, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
