@@ -21,7 +21,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	openai "github.com/sashabaranov/go-openai"
 )
@@ -114,7 +116,7 @@ func (c *Content) UnmarshalJSON(b []byte) error {
 	case len(b) == 0 || b[0] == 'n':
 		return nil
 	case b[0] == '"':
-		return json.Unmarshal(b, &c.Text)
+		return unquote(b, &c.Text)
 	case b[0] != '[':
 		// A number or an object is no content a model wrote.
 		return nil
@@ -134,6 +136,27 @@ func (c *Content) UnmarshalJSON(b []byte) error {
 	}
 	c.Text, c.Reasoning = text.String(), reasoning.String()
 	return nil
+}
+
+// unquote reads a JSON string, which its caller's decoder found valid, into
+// s: one without escapes as it stands, as most streamed pieces are, which
+// spares a second decoder per event.
+func unquote(b []byte, s *string) error {
+	if !utf8.Valid(b) {
+		// encoding/json makes each invalid byte U+FFFD.
+		return json.Unmarshal(b, s)
+	}
+	if len(b) >= 2 && bytes.IndexByte(b, '\\') < 0 {
+		*s = string(b[1 : len(b)-1])
+		return nil
+	}
+	// Go's escapes are JSON's but for \/ and surrogate pairs, which
+	// strconv refuses.
+	if u, err := strconv.Unquote(string(b)); err == nil {
+		*s = u
+		return nil
+	}
+	return json.Unmarshal(b, s)
 }
 
 // thinking returns the text of a thinking part: its "thinking" as a string
@@ -172,7 +195,7 @@ func (f *FinishReason) UnmarshalJSON(b []byte) error {
 		return nil
 	case b[0] == '"':
 		f.Set = true
-		return json.Unmarshal(b, &f.Reason)
+		return unquote(b, &f.Reason)
 	}
 	f.Reason, f.Set = string(b), true
 	return nil

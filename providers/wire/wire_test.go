@@ -53,6 +53,8 @@ func TestDecodeCompletion(t *testing.T) {
 			"hi", "", "stop", true, 3, 1, false},
 		{"content as thinking and text parts", `{"choices":[{"message":{"content":[{"type":"thinking","thinking":[{"type":"text","text":"hm"},{"type":"text","text":"m"}]},{"type":"text","text":"yes"},{"type":"image_url","image_url":{"url":"x"}}]},"finish_reason":"stop"}]}`,
 			"yes", "hmm", "stop", true, 0, 0, false},
+		{"escapes JSON has and Go lacks", `{"choices":[{"message":{"content":"a\/b \ud83d\ude00\n\"q\" \u00e9"},"finish_reason":"stop"}]}`,
+			"a/b \U0001F600\n\"q\" \u00e9", "", "stop", true, 0, 0, false},
 		{"a null content and null reasoning", `{"choices":[{"message":{"content":null,"reasoning":null},"finish_reason":"length"}]}`,
 			"", "", "length", true, 0, 0, false},
 		{"a numeric finish reason", `{"choices":[{"message":{"content":"a"},"finish_reason":128009}]}`, "a", "", "128009", true, 0, 0, false},
