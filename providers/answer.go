@@ -99,13 +99,7 @@ func readStream(br *bufio.Reader, onText func(int)) (*answer, error) {
 			return a, err
 		}
 		before := a.textLen()
-		// One chunk is reused for every event: its choices keep their
-		// backing array, cleared since encoding/json leaves fields absent
-		// from the event as they were.
-		choices := a.chunk.Choices[:cap(a.chunk.Choices)]
-		clear(choices)
-		a.chunk = wire.Chunk{Choices: choices[:0]}
-		if err := json.Unmarshal(data, &a.chunk); err != nil {
+		if err := wire.DecodeChunk(data, &a.chunk); err != nil {
 			return a, fmt.Errorf("%w: a streamed event is not JSON: %w", errInvalidResponse, err)
 		}
 		a.add(&a.chunk)
