@@ -35,13 +35,12 @@ type scan struct {
 
 // next skips blanks and returns the byte at the cursor, 0 at the end.
 func (s *scan) next() byte {
-	for s.i < len(s.b) && bytes.IndexByte([]byte(" \t\r\n"), s.b[s.i]) >= 0 {
-		s.i++
+	for ; s.i < len(s.b); s.i++ {
+		if c := s.b[s.i]; c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			return c
+		}
 	}
-	if s.i >= len(s.b) {
-		return 0
-	}
-	return s.b[s.i]
+	return 0
 }
 
 func (s *scan) eat(c byte) bool {
