@@ -286,7 +286,7 @@ func (t *topicRun) panelVerdicts(ctx context.Context, m *member, n *tree.Node, b
 		return answer{verdicts: got, model: model}
 	case ctx.Err() != nil:
 		return answer{model: model, err: ctx.Err()}
-	case !t.r.switchTo(c, fmt.Sprintf("answer invalid after repair: %v", problem)):
+	case !t.r.switchTo(c, problem.Error()):
 		return answer{model: model, err: fmt.Errorf("judge %w", problem)}
 	}
 	resp, model, err = t.r.call(ctx, c)

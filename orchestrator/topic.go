@@ -263,9 +263,9 @@ func (t *topicRun) agreed(ctx context.Context, n *tree.Node) {
 // indices of the debaters that answered.
 func (t *topicRun) debaterStep(ctx context.Context, n *tree.Node, step tree.Step, who []int, into map[string]string, build func(i int) ([]prompts.Message, error)) []int {
 	type answer struct {
-		text, reasoning, model string
-		cut                    bool
-		err                    error
+		text, reasoning, model, finish string
+		cut                            bool
+		err                            error
 	}
 	answers := make([]answer, len(who))
 	one := func(k int) {
@@ -276,7 +276,7 @@ func (t *topicRun) debaterStep(ctx context.Context, n *tree.Node, step tree.Step
 			return
 		}
 		resp, model, err := t.r.call(ctx, call{node: n.ID, step: step, who: m, msgs: messages(pm)})
-		answers[k] = answer{text: resp.Text, reasoning: resp.Reasoning, model: model, cut: resp.Cut(), err: err}
+		answers[k] = answer{text: resp.Text, reasoning: resp.Reasoning, model: model, finish: resp.FinishReason, cut: resp.Cut(), err: err}
 	}
 	if p := firstPanic(each(len(who), t.e.cfg.ParallelCalls(), one)); p != nil {
 		panic(p) // the node fails with it
@@ -293,6 +293,9 @@ func (t *topicRun) debaterStep(ctx context.Context, n *tree.Node, step tree.Step
 			into[id] = a.text
 			models[id] = a.model
 			n.SetReasoning(id, step, a.reasoning)
+			if a.finish != "" && a.finish != "stop" && !a.cut {
+				n.Finishes = append(n.Finishes, tree.Finish{Participant: id, Step: step, Reason: a.finish})
+			}
 			if a.cut {
 				n.Warnings = append(n.Warnings, tree.Warning{Participant: id, Step: step, Message: t.cutWarning()})
 			}
@@ -609,7 +612,7 @@ func (t *topicRun) judgment(ctx context.Context, judge *member, node string, dat
 		return nil, model, raw, "", ctx.Err()
 	case partial != nil:
 		return keepConsensus(partial), model, raw, reasoning, nil
-	case !t.r.switchTo(c, fmt.Sprintf("answer invalid after repair: %v", problem)):
+	case !t.r.switchTo(c, problem.Error()):
 		return nil, model, raw, "", fmt.Errorf("judge %w", problem)
 	}
 	resp, model, err = t.r.call(ctx, c)

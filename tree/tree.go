@@ -282,6 +282,15 @@ type Reasoning struct {
 	Text        string `json:"text"`
 }
 
+// Finish is how a participant's answer at one step of a node ended when its
+// provider gave a finish reason other than "stop" or "length" ("eos",
+// "end_turn", a number): a finished answer all the same, its reason kept.
+type Finish struct {
+	Participant string `json:"participant"`
+	Step        Step   `json:"step"`
+	Reason      string `json:"reason"`
+}
+
 // Node is one debate in the tree: the root topic or a divergence.
 type Node struct {
 	ID         string      `json:"id"`
@@ -314,8 +323,11 @@ type Node struct {
 	Reasoning []Reasoning `json:"reasoning,omitempty"`
 	// Budget marks a node whose verdicts the run's budget forced before
 	// the round limit: the topic was cut short.
-	Budget   bool    `json:"budget,omitempty"`
-	Children []*Node `json:"children"`
+	Budget bool `json:"budget,omitempty"`
+	// Finishes are the unusual finish reasons of the node's answers, in
+	// config order.
+	Finishes []Finish `json:"finishReasons,omitempty"`
+	Children []*Node  `json:"children"`
 }
 
 // NewNode returns an empty pending node with its maps and slices made, so that
