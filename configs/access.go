@@ -369,6 +369,13 @@ func (c *Config) Blind() bool {
 	return c.Params.Blind == nil || *c.Params.Blind
 }
 
+// Quotes reports whether debaters quote the shared documents and the engine
+// verifies their quotes: params.quotes (default true) when there are shared
+// documents to quote.
+func (c *Config) Quotes() bool {
+	return (c.Params.Quotes == nil || *c.Params.Quotes) && len(c.SharedContext.Documents) > 0
+}
+
 // urlSecrets returns the credentials a URL carries: the password of its
 // user info and the values of its query.
 func urlSecrets(raw string) []string {

@@ -121,6 +121,13 @@ type Params struct {
 	// time with the sides in reverse order; a judge whose choice changes
 	// casts no vote there. "" asks once.
 	VerdictCheck string `json:"verdictCheck,omitempty"`
+	// Quotes asks the debaters to quote the shared documents and has the
+	// engine verify each quote before a judge or another debater reads it
+	// (default true; there is nothing to quote without shared documents).
+	Quotes *bool `json:"quotes,omitempty"`
+	// MaxQuoteChars is the longest quote that can be verified, in
+	// characters.
+	MaxQuoteChars int `json:"maxQuoteChars,omitempty"`
 }
 
 // VerdictCheckSwap is the params.verdictCheck that asks each forced verdict

@@ -221,6 +221,10 @@ func (c *Config) validateParams(r *reporter) {
 		r.at("params.maxDivergences", "must be at least 1 (got %d)", p.MaxDivergences)
 	}
 	r.atMost("params.maxDivergences", int64(p.MaxDivergences), MaxDivergences, "child debates of one node")
+	if p.MaxQuoteChars < 1 {
+		r.at("params.maxQuoteChars", "must be at least 1 character (got %d)", p.MaxQuoteChars)
+	}
+	r.atMost("params.maxQuoteChars", int64(p.MaxQuoteChars), MaxQuoteChars, "characters of one quote")
 	if p.MaxTokensPerResponse < 1 {
 		r.at("params.maxTokensPerResponse", "must be at least 1 (got %d)", p.MaxTokensPerResponse)
 	}
