@@ -76,7 +76,7 @@ func Merge(folders []Folder) (*tree.Run, error) {
 	}
 	merged := *shards[0].Run
 	merged.Shard = nil
-	merged.Topics, merged.Motions, merged.Usage, merged.Adaptations, merged.ByModel = []tree.Topic{}, nil, tree.Usage{}, nil, nil
+	merged.Topics, merged.Motions, merged.Usage, merged.Adaptations, merged.ByModel, merged.Quotes = []tree.Topic{}, nil, tree.Usage{}, nil, nil, nil
 	seen := map[string]string{}
 	var edits []string
 	for _, f := range shards {
@@ -88,6 +88,7 @@ func Merge(folders []Folder) (*tree.Run, error) {
 		merged.FinishedAt = latest(merged.FinishedAt, p.FinishedAt)
 		merged.Usage = merged.Usage.Add(p.Usage)
 		merged.ByModel = tree.MergeByModel(merged.ByModel, p.ByModel)
+		merged.Quotes = merged.Quotes.Merge(p.Quotes)
 		merged.Demo = merged.Demo || p.Demo
 		merged.Adaptations = mergeAdaptations(merged.Adaptations, p.Adaptations)
 		if strings.TrimSpace(p.Edits) != "" {
