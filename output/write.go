@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/debatehq/debate/render"
@@ -30,6 +31,18 @@ type Options struct {
 	Formats []string
 	// Raw files are written under raw/ when there are any.
 	Raw []RawFile
+	// Documents are the shared documents the run's debaters could quote. A
+	// copy of each one a verified quote points into is written under
+	// documents/ (render.DocumentFile), for the reports' links to the lines
+	// quoted: the text as it is beside the Markdown, a page with numbered
+	// lines beside the HTML.
+	Documents []Document
+}
+
+// Document is a shared document by the name the run's quotes give it.
+type Document struct {
+	Name string
+	Text string
 }
 
 // RawFile is one file of raw requests and responses, secrets already removed.
@@ -111,6 +124,7 @@ func Write(dir string, run *tree.Run, opt Options) ([]string, error) {
 	} else {
 		files = append(files, file{"run.json", body})
 	}
+	files = append(files, documentFiles(run, opt.Documents, markdown, html, &errs)...)
 	rawUsed := map[string]bool{}
 	for _, r := range opt.Raw {
 		files = append(files, file{filepath.Join("raw", uniqueName(rawName(r.Name), rawUsed)), r.Body})
@@ -119,9 +133,13 @@ func Write(dir string, run *tree.Run, opt Options) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("create output folder: %w", err)
 	}
-	if len(opt.Raw) > 0 {
-		if err := os.MkdirAll(filepath.Join(dir, "raw"), 0o755); err != nil {
-			return nil, fmt.Errorf("create raw folder: %w", err)
+	for _, f := range files {
+		sub := filepath.Dir(f.name)
+		if sub == "." {
+			continue
+		}
+		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
+			return nil, fmt.Errorf("create %s folder: %w", sub, err)
 		}
 	}
 	var written []string
@@ -135,6 +153,32 @@ func Write(dir string, run *tree.Run, opt Options) ([]string, error) {
 	}
 	syncDir(dir)
 	return written, errors.Join(errs...)
+}
+
+// documentFiles returns the copies of the documents that a verified quote
+// of run points into: the text with the Markdown reports, the numbered page
+// with the HTML ones.
+func documentFiles(run *tree.Run, docs []Document, markdown, html bool, errs *[]error) []file {
+	var out []file
+	for _, name := range render.QuotedDocuments(run) {
+		i := slices.IndexFunc(docs, func(d Document) bool { return d.Name == name })
+		if i < 0 {
+			continue
+		}
+		path := filepath.FromSlash(render.DocumentFile(name))
+		if markdown {
+			out = append(out, file{path, []byte(docs[i].Text)})
+		}
+		if html {
+			page, err := render.DocumentHTML(run, name, docs[i].Text)
+			if err != nil {
+				*errs = append(*errs, err)
+				continue
+			}
+			out = append(out, file{path + ".html", page})
+		}
+	}
+	return out
 }
 
 // htmlName returns the name of the HTML page of a Markdown report.

@@ -42,6 +42,7 @@ func (r *report) summary() {
 	}
 	r.headerLine(w.debaters, strings.Join(debaters, "; "))
 	r.headerLine(w.judge, fmt.Sprintf("%s — %s", inlineText(r.run.Judge.Name()), inlineText(r.run.Judge.Model)))
+	r.quoteLine(r.run.Quotes)
 	r.headerLine(w.maxRounds, fmt.Sprint(r.run.MaxRounds))
 	r.usageLines(r.run.Usage)
 	r.modelLines(r.run.ByModel)
