@@ -260,6 +260,7 @@ func (c *Config) clone() Config {
 	}
 	cp.SharedContext.Files = slices.Clone(c.SharedContext.Files)
 	cp.SharedContext.Documents = slices.Clone(c.SharedContext.Documents)
+	cp.SharedContext.Skipped = slices.Clone(c.SharedContext.Skipped)
 	cp.Output.Format = slices.Clone(c.Output.Format)
 	cp.Pricing = maps.Clone(c.Pricing)
 	cp.Warnings = slices.Clone(c.Warnings)

@@ -151,11 +151,17 @@ type Topic struct {
 
 // SharedContext is the background every root position sees.
 type SharedContext struct {
+	// Files are files to share, by name or by glob ("docs/**/*.md").
 	Files  []string `json:"files,omitempty"`
 	Inline string   `json:"inline,omitempty"`
+	// MaxBytes caps the size of all the files together; 0 means
+	// DefaultMaxSharedBytes.
+	MaxBytes int64 `json:"maxBytes,omitempty"`
 
 	// Documents holds the files' contents, read by Load, in Files order.
 	Documents []Document `json:"-"`
+	// Skipped lists the files a glob matched but Load did not read.
+	Skipped []SkippedFile `json:"-"`
 }
 
 // Document is one shared-context file as read.

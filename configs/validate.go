@@ -268,25 +268,6 @@ func (c *Config) validateTopics(r *reporter) {
 	}
 }
 
-// readSharedContext reads every shared-context file, resolved against the
-// config's folder, into Documents.
-func (c *Config) readSharedContext(r *reporter) {
-	c.SharedContext.Documents = nil
-	for i, f := range c.SharedContext.Files {
-		path := indexPath("sharedContext.files", i)
-		if strings.TrimSpace(f) == "" {
-			r.at(path, "empty file name; remove the entry or name a file")
-			continue
-		}
-		b, err := readFile(c.resolve(f), MaxDocumentBytes)
-		if err != nil {
-			r.at(path, "cannot read %s: %s; fix the path (relative paths start at the config file's folder)", c.resolve(f), errReason(err))
-			continue
-		}
-		c.SharedContext.Documents = append(c.SharedContext.Documents, Document{Path: f, Content: string(b)})
-	}
-}
-
 // errReason is the short reason of a file error, without the path that the
 // message already names.
 func errReason(err error) string {
