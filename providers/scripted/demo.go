@@ -71,6 +71,9 @@ func demoReply(c Call, opt DemoOptions) Reply {
 	if len(c.Messages) > 1 && isRebuttal(c) {
 		return Text(s.rebuttals[node][voice])
 	}
+	if q := demoQuote(c, voice); node == 0 && q != "" {
+		return Text(s.positions[node][voice] + "\n\n" + q)
+	}
 	return Text(s.positions[node][voice])
 }
 
