@@ -130,29 +130,41 @@ func Write(dir string, run *tree.Run, opt Options) ([]string, error) {
 		files = append(files, file{filepath.Join("raw", uniqueName(rawName(r.Name), rawUsed)), r.Body})
 	}
 
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("create output folder: %w", err)
+	written, err := writeAll(dir, files)
+	if err != nil {
+		return nil, err
 	}
-	for _, f := range files {
-		sub := filepath.Dir(f.name)
-		if sub == "." {
-			continue
-		}
-		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
-			return nil, fmt.Errorf("create %s folder: %w", sub, err)
+	return written.paths, errors.Join(append(errs, written.errs...)...)
+}
+
+// writing is what writeAll did: the paths it wrote and the files it could
+// not write.
+type writing struct {
+	paths []string
+	errs  []error
+}
+
+// writeAll writes files under dir, creating dir and the files' folders; it
+// fails when a folder cannot be made and otherwise goes on past a file it
+// cannot write.
+func writeAll(dir string, files []file) (writing, error) {
+	var w writing
+	for _, d := range append([]file{{name: "."}}, files...) {
+		sub := filepath.Join(dir, filepath.Dir(d.name))
+		if err := os.MkdirAll(sub, 0o755); err != nil {
+			return w, fmt.Errorf("create folder %s: %w", sub, err)
 		}
 	}
-	var written []string
 	for _, f := range files {
 		path := filepath.Join(dir, f.name)
 		if err := writeFile(path, f.body); err != nil {
-			errs = append(errs, err)
+			w.errs = append(w.errs, err)
 			continue
 		}
-		written = append(written, path)
+		w.paths = append(w.paths, path)
 	}
 	syncDir(dir)
-	return written, errors.Join(errs...)
+	return w, nil
 }
 
 // documentFiles returns the copies of the documents that a verified quote
