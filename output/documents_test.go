@@ -55,3 +55,24 @@ func TestWriteCopiesQuotedDocuments(t *testing.T) {
 		})
 	}
 }
+
+// TestReadFolderKeepsQuotedDocuments: a slice's copies of its quoted
+// documents are read back, so that a merged run links its quotes too.
+func TestReadFolderKeepsQuotedDocuments(t *testing.T) {
+	t.Parallel()
+	run := rendertest.Converged()
+	run.Topics[0].Root.Quotes = []tree.AnswerQuotes{{Participant: "party-a", Step: tree.StepPosition, Quotes: []tree.Quote{
+		{Text: "one file", Status: tree.QuoteVerified, Document: "docs/design.md", FirstLine: 2, LastLine: 2},
+	}}}
+	dir := t.TempDir()
+	if _, err := Write(dir, run, Options{Documents: []Document{{Name: "docs/design.md", Text: "# Design\none file\n"}}}); err != nil {
+		t.Fatal(err)
+	}
+	f, err := ReadFolder(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Documents) != 1 || f.Documents[0] != (Document{Name: "docs/design.md", Text: "# Design\none file\n"}) {
+		t.Errorf("documents read back %+v", f.Documents)
+	}
+}

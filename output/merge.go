@@ -12,18 +12,22 @@ import (
 	"strings"
 	"time"
 
+	"github.com/debatehq/debate/render"
 	"github.com/debatehq/debate/tree"
 )
 
-// Folder is a run folder read back: its run.json and its raw/ files.
+// Folder is a run folder read back: its run.json, its raw/ files and the
+// copies of the documents its quotes point into.
 type Folder struct {
-	Dir string
-	Run *tree.Run
-	Raw []RawFile
+	Dir       string
+	Run       *tree.Run
+	Raw       []RawFile
+	Documents []Document
 }
 
 // ReadFolder reads the run.json of the run folder dir, and its raw/ files
-// when there are any.
+// and its documents' copies (as the Markdown reports link them) when there
+// are any.
 func ReadFolder(dir string) (Folder, error) {
 	b, err := os.ReadFile(filepath.Join(dir, "run.json"))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -53,6 +57,12 @@ func ReadFolder(dir string) (Folder, error) {
 			return Folder{}, fmt.Errorf("%s: %w", dir, err)
 		}
 		f.Raw = append(f.Raw, RawFile{Name: e.Name(), Body: body})
+	}
+	for _, name := range render.QuotedDocuments(run) {
+		body, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(render.DocumentFile(name))))
+		if err == nil {
+			f.Documents = append(f.Documents, Document{Name: name, Text: string(body)})
+		}
 	}
 	return f, nil
 }
