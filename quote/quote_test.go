@@ -1,6 +1,7 @@
 package quote
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -128,4 +129,24 @@ func FuzzMark(f *testing.F) {
 			t.Errorf("Mark(%q) = %q: %d verified markings, %d verified quotes", s, got, n, verified)
 		}
 	})
+}
+
+// BenchmarkMark marks an answer of ten quotes against shared documents of
+// 2 MiB, the default cap: the work of one reader's view of one answer.
+func BenchmarkMark(b *testing.B) {
+	var doc strings.Builder
+	for i := 0; doc.Len() < 2<<20; i++ {
+		fmt.Fprintf(&doc, "%d. Decision %d: every service keeps its own store and publishes its changes.\n", i, i)
+	}
+	v := New([]Document{{Name: "docs/decisions.md", Text: doc.String()}}, 0)
+	var answer strings.Builder
+	for i := range 10 {
+		fmt.Fprintf(&answer, "Claim %d rests on <quote>Decision %d: every service keeps its own store</quote>.\n", i, 2000*i+1000)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		if _, qs := v.Mark(answer.String()); len(qs) != 10 || !qs[9].Verified {
+			b.Fatalf("quotes %+v", qs)
+		}
+	}
 }
