@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -113,6 +114,7 @@ type Engine struct {
 	calls     atomic.Uint64   // numbers the calls, so that retries can be told from new calls
 	prefixes  prefix.Book     // the prompts sent per model and endpoint, for the cache-eligible count
 	quotes    *quote.Verifier // checks the debaters' quotes; nil when quotes are off
+	marked    sync.Map        // an answer's text → the same with its quotes marked, each made once
 }
 
 // New returns an engine for cfg that makes its calls through c and builds its

@@ -23,12 +23,17 @@ func verifier(cfg *configs.Config) *quote.Verifier {
 func (t *topicRun) quoting() bool { return t.e.quotes != nil }
 
 // shown is a debater's answer as another reader sees it: with every quote
-// marked verified or unverified by the engine when quotes are on.
+// marked verified or unverified by the engine when quotes are on. An
+// answer is marked once, however many read it.
 func (t *topicRun) shown(text string) string {
 	if t.e.quotes == nil {
 		return text
 	}
+	if m, ok := t.e.marked.Load(text); ok {
+		return m.(string)
+	}
 	marked, _ := t.e.quotes.Mark(text)
+	t.e.marked.Store(text, marked)
 	return marked
 }
 
