@@ -158,11 +158,23 @@ func Run(ctx context.Context, cfg *configs.Config, opt Options) (*Result, error)
 		}
 		return res, err
 	}
-	res.Files, err = output.Write(cfg.Output.Dir, run, output.Options{Formats: cfg.Output.Format, Raw: raw.files(), FailOn: cfg.Params.FailOnDecisions()})
+	res.Files, err = output.Write(cfg.Output.Dir, run, output.Options{Formats: cfg.Output.Format, Raw: raw.files(), FailOn: cfg.Params.FailOnDecisions(), Documents: copies(cfg)})
 	if err != nil {
 		return res, fmt.Errorf("write reports: %w", err)
 	}
 	return res, nil
+}
+
+// copies are the shared documents a run's output may keep a copy of: all
+// but those that look like secrets.
+func copies(cfg *configs.Config) []output.Document {
+	var out []output.Document
+	for _, d := range cfg.SharedContext.Documents {
+		if !configs.LooksSecret(d.Path, d.Content) {
+			out = append(out, output.Document{Name: d.Path, Text: d.Content})
+		}
+	}
+	return out
 }
 
 // openJournal opens the journal of completed calls in the output folder:

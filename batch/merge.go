@@ -67,12 +67,14 @@ func Merge(dirs []string, out string, formats []string) (*Merged, error) {
 		return nil, err
 	}
 	var raw []output.RawFile
+	var docs []output.Document
 	for _, f := range folders {
+		docs = append(docs, f.Documents...)
 		for _, r := range f.Raw {
 			raw = append(raw, output.RawFile{Name: fmt.Sprintf("shard-%d-%s", f.Run.Shard.Index, r.Name), Body: r.Body})
 		}
 	}
-	files, err := output.WriteFolder(out, run, output.Options{Formats: formats, Raw: raw})
+	files, err := output.WriteFolder(out, run, output.Options{Formats: formats, Raw: raw, Documents: docs})
 	if err != nil {
 		return nil, fmt.Errorf("write the merged run: %w", err)
 	}

@@ -16,6 +16,8 @@ const (
 	MaxRounds = 10
 	// MaxDivergences bounds params.maxDivergences: child debates of one node.
 	MaxDivergences = 20
+	// MaxQuoteChars bounds params.maxQuoteChars: characters of one quote.
+	MaxQuoteChars = 100_000
 	// MaxTurns bounds protocol.maxTurns: proposer replies in a motion.
 	MaxTurns = 200
 	// MaxTokensPerResponse bounds params.maxTokensPerResponse.

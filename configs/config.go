@@ -127,6 +127,13 @@ type Params struct {
 	// make "debate run" exit with its own code once every report is
 	// written; --fail-on replaces it.
 	FailOn []string `json:"failOn,omitempty"`
+	// Quotes asks the debaters to quote the shared documents and has the
+	// engine verify each quote before a judge or another debater reads it
+	// (default true; there is nothing to quote without shared documents).
+	Quotes *bool `json:"quotes,omitempty"`
+	// MaxQuoteChars is the longest quote that can be verified, in
+	// characters.
+	MaxQuoteChars int `json:"maxQuoteChars,omitempty"`
 }
 
 // FailOnDecisions returns params.failOn as decisions; Validate refuses a
@@ -160,11 +167,17 @@ type Topic struct {
 
 // SharedContext is the background every root position sees.
 type SharedContext struct {
+	// Files are files to share, by name or by glob ("docs/**/*.md").
 	Files  []string `json:"files,omitempty"`
 	Inline string   `json:"inline,omitempty"`
+	// MaxBytes caps the size of all the files together; 0 means
+	// DefaultMaxSharedBytes.
+	MaxBytes int64 `json:"maxBytes,omitempty"`
 
 	// Documents holds the files' contents, read by Load, in Files order.
 	Documents []Document `json:"-"`
+	// Skipped lists the files a glob matched but Load did not read.
+	Skipped []SkippedFile `json:"-"`
 }
 
 // Document is one shared-context file as read.

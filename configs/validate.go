@@ -12,7 +12,6 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/debatehq/debate/internal/regular"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -237,6 +236,10 @@ func (c *Config) validateParams(r *reporter) {
 		r.at("params.maxDivergences", "must be at least 1 (got %d)", p.MaxDivergences)
 	}
 	r.atMost("params.maxDivergences", int64(p.MaxDivergences), MaxDivergences, "child debates of one node")
+	if p.MaxQuoteChars < 1 {
+		r.at("params.maxQuoteChars", "must be at least 1 character (got %d)", p.MaxQuoteChars)
+	}
+	r.atMost("params.maxQuoteChars", int64(p.MaxQuoteChars), MaxQuoteChars, "characters of one quote")
 	if p.MaxTokensPerResponse < 1 {
 		r.at("params.maxTokensPerResponse", "must be at least 1 (got %d)", p.MaxTokensPerResponse)
 	}
@@ -277,25 +280,6 @@ func (c *Config) validateTopics(r *reporter) {
 		if strings.TrimSpace(t.Title) == "" {
 			r.missing(path, "title", `required: add a "title" stating the question to debate`)
 		}
-	}
-}
-
-// readSharedContext reads every shared-context file, resolved against the
-// config's folder, into Documents.
-func (c *Config) readSharedContext(r *reporter) {
-	c.SharedContext.Documents = nil
-	for i, f := range c.SharedContext.Files {
-		path := indexPath("sharedContext.files", i)
-		if strings.TrimSpace(f) == "" {
-			r.at(path, "empty file name; remove the entry or name a file")
-			continue
-		}
-		b, err := regular.ReadFile(c.resolve(f), MaxDocumentBytes)
-		if err != nil {
-			r.at(path, "cannot read %s: %s; fix the path (relative paths start at the config file's folder)", c.resolve(f), errReason(err))
-			continue
-		}
-		c.SharedContext.Documents = append(c.SharedContext.Documents, Document{Path: f, Content: string(b)})
 	}
 }
 

@@ -76,6 +76,9 @@ func demoReply(c scripted.Call, opt Options) scripted.Reply {
 	if len(c.Messages) > 1 && isRebuttal(c) {
 		return scripted.Text(s.rebuttals[node][voice])
 	}
+	if q := demoQuote(c, voice); node == 0 && q != "" {
+		return scripted.Text(s.positions[node][voice] + "\n\n" + q)
+	}
 	return scripted.Text(s.positions[node][voice])
 }
 

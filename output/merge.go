@@ -12,15 +12,19 @@ import (
 	"strings"
 	"time"
 
+	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/internal/regular"
+	"github.com/debatehq/debate/render"
 	"github.com/debatehq/debate/tree"
 )
 
-// Folder is a run folder read back: its run.json and its raw/ files.
+// Folder is a run folder read back: its run.json, its raw/ files and the
+// copies of the documents its quotes point into.
 type Folder struct {
-	Dir string
-	Run *tree.Run
-	Raw []RawFile
+	Dir       string
+	Run       *tree.Run
+	Raw       []RawFile
+	Documents []Document
 }
 
 // Caps on what ReadFolder reads of a run folder.
@@ -32,9 +36,10 @@ const (
 )
 
 // ReadFolder reads the run.json of the run folder dir, and its raw/ files
-// when there are any. It reads regular files only, never through a
-// symbolic link, run.json up to MaxRunBytes and the raw/ files up to
-// MaxRawBytes in all.
+// and its documents' copies (as the Markdown reports link them) when there
+// are any. It reads regular files only, never through a symbolic link,
+// run.json up to MaxRunBytes, the raw/ files up to MaxRawBytes in all and
+// each document copy up to configs.MaxDocumentBytes.
 func ReadFolder(dir string) (Folder, error) {
 	b, err := regular.ReadFileNoFollow(filepath.Join(dir, "run.json"), MaxRunBytes)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -54,7 +59,14 @@ func ReadFolder(dir string) (Folder, error) {
 	if err != nil {
 		return Folder{}, fmt.Errorf("%s: %w", dir, err)
 	}
-	return Folder{Dir: dir, Run: run, Raw: raw}, nil
+	f := Folder{Dir: dir, Run: run, Raw: raw}
+	for _, name := range render.QuotedDocuments(run) {
+		body, err := regular.ReadFileNoFollow(filepath.Join(dir, filepath.FromSlash(render.DocumentFile(name))), configs.MaxDocumentBytes)
+		if err == nil {
+			f.Documents = append(f.Documents, Document{Name: name, Text: string(body)})
+		}
+	}
+	return f, nil
 }
 
 // readRaw reads the files of a folder's raw/, none when there is no raw/,
@@ -114,7 +126,7 @@ func Merge(folders []Folder) (*tree.Run, error) {
 	}
 	merged := *shards[0].Run
 	merged.Shard = nil
-	merged.Topics, merged.Motions, merged.Usage, merged.Adaptations, merged.ByModel = []tree.Topic{}, nil, tree.Usage{}, nil, nil
+	merged.Topics, merged.Motions, merged.Usage, merged.Adaptations, merged.ByModel, merged.Quotes = []tree.Topic{}, nil, tree.Usage{}, nil, nil, nil
 	seen := map[string]string{}
 	var edits []string
 	for _, f := range shards {
@@ -126,6 +138,7 @@ func Merge(folders []Folder) (*tree.Run, error) {
 		merged.FinishedAt = latest(merged.FinishedAt, p.FinishedAt)
 		merged.Usage = merged.Usage.Add(p.Usage)
 		merged.ByModel = tree.MergeByModel(merged.ByModel, p.ByModel)
+		merged.Quotes = merged.Quotes.Merge(p.Quotes)
 		merged.Demo = merged.Demo || p.Demo
 		merged.Adaptations = mergeAdaptations(merged.Adaptations, p.Adaptations)
 		if strings.TrimSpace(p.Edits) != "" {

@@ -178,6 +178,7 @@ func TestMergeKnowsEveryRunField(t *testing.T) {
 		"Motions":       "concatenated, in config order",
 		"Usage":         "summed",
 		"ByModel":       "summed per model",
+		"Quotes":        "summed, in total and per debater",
 		"Edits":         "joined in shard order",
 		"Shard":         "dropped: the merged run is whole",
 		"Demo":          "true if any slice was a demo run",

@@ -327,7 +327,11 @@ type Node struct {
 	// Finishes are the unusual finish reasons of the node's answers, in
 	// config order.
 	Finishes []Finish `json:"finishReasons,omitempty"`
-	Children []*Node  `json:"children"`
+	// Quotes holds the quotes of the node's answers, as the engine checked
+	// them, for each answer that made any, in config order and position
+	// before rebuttal.
+	Quotes   []AnswerQuotes `json:"quotes,omitempty"`
+	Children []*Node        `json:"children"`
 }
 
 // NewNode returns an empty pending node with its maps and slices made, so that
@@ -406,6 +410,9 @@ type Topic struct {
 	// Aliases say which neutral name stood for which debater in the topic's
 	// blind prompts, in alias order; absent when the prompts named them.
 	Aliases []Alias `json:"aliases,omitempty"`
+	// Quotes counts the quotes of the topic's answers, when quotes were
+	// checked.
+	Quotes *QuoteTally `json:"quotes,omitempty"`
 	// Synthesis is the judge's written conclusion for the topic, if asked for.
 	Synthesis string `json:"synthesis,omitempty"`
 	// StartedAt and FinishedAt bound the topic's own work within the run.
@@ -448,6 +455,9 @@ type Run struct {
 	// ByModel is Usage per model, over the topics, the motions and the
 	// edits call.
 	ByModel map[string]Usage `json:"byModel,omitempty"`
+	// Quotes counts the quotes of every topic's answers, when quotes were
+	// checked.
+	Quotes *QuoteTally `json:"quotes,omitempty"`
 	// Adaptations are the parameters servers refused and what was sent
 	// instead for the rest of the run.
 	Adaptations []Adaptation `json:"adaptations,omitempty"`
