@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/journal"
 	"github.com/debatehq/debate/orchestrator"
 	"github.com/debatehq/debate/output"
 	"github.com/debatehq/debate/prompts"
@@ -100,9 +101,7 @@ func Run(ctx context.Context, cfg *configs.Config, opt Options) (*Result, error)
 	var (
 		completer orchestrator.Completer = client
 		journaled *orchestrator.Journaled
-		journal   orchestrator.Journal
-		notes     orchestrator.Notebook
-		j         *store.Journal
+		j         *journal.Journal
 	)
 	if opt.JSON == nil {
 		release, err := output.Lock(cfg.Output.Dir)
@@ -115,15 +114,15 @@ func Run(ctx context.Context, cfg *configs.Config, opt Options) (*Result, error)
 		}
 		defer j.Close()
 		journaled = orchestrator.NewJournaled(client, j, log)
-		completer, journal, notes = journaled, j, j
+		completer = journaled
 	}
-	s, err := seed(ctx, cfg, sel, journal)
+	s, err := seed(ctx, cfg, sel, j)
 	if err != nil {
 		return nil, err
 	}
 	eopt := orchestrator.Options{Selection: sel, Events: opt.Events, Logger: log, Seed: &s}
 	if len(sel.Motions) > 0 {
-		mo, closeMotions, err := openMotions(ctx, cfg, opt, journal, notes, log)
+		mo, closeMotions, err := openMotions(ctx, cfg, opt, j, log)
 		if err != nil {
 			return nil, err
 		}
@@ -165,7 +164,7 @@ func Run(ctx context.Context, cfg *configs.Config, opt Options) (*Result, error)
 // openJournal opens the journal of completed calls in the output folder:
 // the one a resumed run continues, or a fresh one, after keeping the journal
 // of an unfinished run under a name of its own.
-func openJournal(ctx context.Context, cfg *configs.Config, resume bool, log *slog.Logger) (*store.Journal, error) {
+func openJournal(ctx context.Context, cfg *configs.Config, resume bool, log *slog.Logger) (*journal.Journal, error) {
 	path := filepath.Join(cfg.Output.Dir, JournalFile)
 	if !resume {
 		kept, n, err := keepUnfinishedJournal(ctx, path, filepath.Join(cfg.Output.Dir, "run.json"), time.Now())
@@ -177,7 +176,7 @@ func openJournal(ctx context.Context, cfg *configs.Config, resume bool, log *slo
 				n, kept, JournalFile))
 		}
 	}
-	j, err := store.OpenJournal(ctx, path, !resume)
+	j, err := journal.Open(ctx, path, !resume)
 	if err != nil {
 		return nil, err
 	}
@@ -194,7 +193,7 @@ func openJournal(ctx context.Context, cfg *configs.Config, resume bool, log *slo
 
 // openMotions opens the motions' debate database and returns the engine's
 // motion options, and how to close the database.
-func openMotions(ctx context.Context, cfg *configs.Config, opt Options, j orchestrator.Journal, notes orchestrator.Notebook, log *slog.Logger) (*orchestrator.MotionOptions, func(), error) {
+func openMotions(ctx context.Context, cfg *configs.Config, opt Options, j *journal.Journal, log *slog.Logger) (*orchestrator.MotionOptions, func(), error) {
 	roles, err := prompts.NewRoles(cfg.Prompts.Language, cfg.Prompts.Dir)
 	if err != nil {
 		return nil, nil, err
@@ -223,7 +222,7 @@ func openMotions(ctx context.Context, cfg *configs.Config, opt Options, j orches
 				}
 				remove()
 			}
-			return &orchestrator.MotionOptions{Store: st, Roles: roles, RunID: id, Journal: notes}, closeAll, nil
+			return &orchestrator.MotionOptions{Store: st, Roles: roles, RunID: id, Journal: notebook(j)}, closeAll, nil
 		}
 	}
 	remove()
@@ -248,4 +247,12 @@ func DebateDB(explicit string, getenv func(string) (string, bool)) (string, erro
 		return explicit, nil
 	}
 	return store.DefaultPathFrom(getenv)
+}
+
+// notebook returns j as the motions' notebook: none without a journal.
+func notebook(j *journal.Journal) orchestrator.Notebook {
+	if j == nil {
+		return nil
+	}
+	return j
 }

@@ -7,33 +7,21 @@ import (
 	"hash/fnv"
 	"math/rand/v2"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/journal"
 	"github.com/debatehq/debate/orchestrator"
 	"github.com/debatehq/debate/output"
-	"github.com/debatehq/debate/store"
 	"github.com/debatehq/debate/tree"
 )
 
 // JournalFile is where a run journals its completed calls, in the output
 // folder.
 const JournalFile = ".debate-journal.db"
-
-// runIDKey is the journal entry that keeps a run's id, so that a resumed run
-// continues the same debates in the debate database.
-var runIDKey = store.NoteKey("run id")
-
-// seedKey is the journal entry that keeps a run's seed, so that a resumed
-// run draws the same aliases and orders.
-var seedKey = store.NoteKey("seed")
-
-// legacyRunIDKey is where journals written before notes kept the run id.
-const legacyRunIDKey = "motions:run-id"
 
 // keepUnfinishedJournal looks at the journal at path before a run that does
 // not resume. When it holds calls of a run that did not finish — no run.json
@@ -58,7 +46,7 @@ func keepUnfinishedJournal(ctx context.Context, path, runJSON string, now time.T
 			}
 		}
 	}
-	j, err := store.OpenJournal(ctx, path, false)
+	j, err := journal.Open(ctx, path, false)
 	if err != nil {
 		return "", 0, err
 	}
@@ -78,17 +66,14 @@ func keepUnfinishedJournal(ctx context.Context, path, runJSON string, now time.T
 
 // runID returns the id of this run's debates: the one the journal keeps when
 // resuming, else a new one, recorded in the journal when there is one.
-func runID(ctx context.Context, j orchestrator.Journal) (string, error) {
+func runID(ctx context.Context, j *journal.Journal) (string, error) {
 	if j != nil {
-		v, ok, err := j.Lookup(ctx, runIDKey)
-		if err == nil && !ok {
-			v, ok, err = j.Lookup(ctx, legacyRunIDKey)
-		}
+		id, ok, err := j.RunID(ctx)
 		if err != nil {
 			return "", fmt.Errorf("read the run id from the journal: %w", err)
 		}
-		if ok && len(v) > 0 {
-			return string(v), nil
+		if ok {
+			return id, nil
 		}
 	}
 	id, err := uuid.NewV7()
@@ -96,7 +81,7 @@ func runID(ctx context.Context, j orchestrator.Journal) (string, error) {
 		return "", fmt.Errorf("new run id: %w", err)
 	}
 	if j != nil {
-		if err := j.Record(ctx, runIDKey, []byte(id.String())); err != nil {
+		if err := j.SetRunID(ctx, id.String()); err != nil {
 			return "", fmt.Errorf("record the run id in the journal: %w", err)
 		}
 	}
@@ -108,19 +93,17 @@ func runID(ctx context.Context, j orchestrator.Journal) (string, error) {
 // run, one drawn from the shards' common digest so that every slice draws
 // alike, else a new one. A seed not configured is recorded in the journal
 // when there is one.
-func seed(ctx context.Context, cfg *configs.Config, sel *tree.Selection, j orchestrator.Journal) (uint64, error) {
+func seed(ctx context.Context, cfg *configs.Config, sel *tree.Selection, j *journal.Journal) (uint64, error) {
 	if cfg.Params.Seed != nil {
 		return *cfg.Params.Seed, nil
 	}
 	if j != nil {
-		v, ok, err := j.Lookup(ctx, seedKey)
+		n, ok, err := j.Seed(ctx)
 		if err != nil {
 			return 0, fmt.Errorf("read the seed from the journal: %w", err)
 		}
 		if ok {
-			if n, err := strconv.ParseUint(string(v), 10, 64); err == nil {
-				return n, nil
-			}
+			return n, nil
 		}
 	}
 	n := rand.Uint64()
@@ -131,7 +114,7 @@ func seed(ctx context.Context, cfg *configs.Config, sel *tree.Selection, j orche
 	}
 	n >>= 64 - orchestrator.SeedBits
 	if j != nil {
-		if err := j.Record(ctx, seedKey, []byte(strconv.FormatUint(n, 10))); err != nil {
+		if err := j.SetSeed(ctx, n); err != nil {
 			return 0, fmt.Errorf("record the seed in the journal: %w", err)
 		}
 	}

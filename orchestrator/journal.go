@@ -15,7 +15,7 @@ import (
 )
 
 // Journal keeps the results of completed calls so that a resumed run repeats
-// none of them. *store.Journal is one.
+// none of them. *journal.Journal is one.
 type Journal interface {
 	Lookup(ctx context.Context, key string) ([]byte, bool, error)
 	Record(ctx context.Context, key string, value []byte) error

@@ -16,9 +16,9 @@ import (
 	"github.com/debatehq/debate/batch"
 	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/internal/ctxwait"
+	"github.com/debatehq/debate/journal"
 	"github.com/debatehq/debate/orchestrator"
 	"github.com/debatehq/debate/providers"
-	"github.com/debatehq/debate/store"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -90,7 +90,7 @@ func Run(ctx context.Context, cfg *configs.Config, problems []Problem, opt Optio
 		if err := os.MkdirAll(opt.Dir, 0o755); err != nil {
 			return nil, fmt.Errorf("the work folder: %w", err)
 		}
-		j, err := store.OpenJournal(ctx, filepath.Join(opt.Dir, askJournal), !opt.Resume)
+		j, err := journal.Open(ctx, filepath.Join(opt.Dir, askJournal), !opt.Resume)
 		if err != nil {
 			return nil, err
 		}
