@@ -1,69 +1,112 @@
 // Package prefix measures how much of a prompt a provider could serve from
-// its cache: the longest prefix of the prompt already sent earlier in the
-// run under the same key (a model at an endpoint).
+// its cache: the prefixes of the prompt already sent earlier in the run
+// under the same key (a model at an endpoint).
 //
 // Providers cache in blocks of tokens, so a Book counts in blocks of Block
-// bytes: a prompt's cache-eligible length is the number of its leading
-// whole blocks that an earlier prompt of the same key began with.
+// bytes: each of a prompt's leading whole blocks counts when an earlier
+// prompt of the same key carried the same prefix up to and including it.
 //
 // Which call of two alike ones was first depends on timing, but the total
 // per key does not: every distinct prefix counts once for each prompt that
-// carries it but the first.
+// carries it but the first. Sent one after the other, a prompt counts
+// exactly the longest prefix an earlier one shared.
+//
+// A Book remembers at most MaxBlocks prefixes; past that it forgets the
+// oldest, as a provider's cache does.
 package prefix
 
 import (
 	"hash/maphash"
-	"maps"
 	"sync"
+	"sync/atomic"
 )
 
 // Block is the granularity of the measure, in bytes (about 16 tokens).
 const Block = 64
 
+// shards is how many locks share the prefixes: each prefix is kept, and
+// checked, under the lock its hash picks.
+const shards = 256
+
+// MaxBlocks is how many prefixes a Book remembers (64 MiB of prompts'
+// distinct text).
+const MaxBlocks = 1 << 20
+
 // Book remembers the prefixes sent per key. The zero value is ready to use
 // and safe for concurrent use.
 type Book struct {
-	mu   sync.Mutex
-	seed maphash.Seed
-	seen map[string]map[uint64]struct{}
-	sum  map[string]int
+	once   sync.Once
+	seed   maphash.Seed
+	shards [shards]shard
+	sums   sync.Map // key → *atomic.Int64, the bytes found shared
+	// perShard bounds each shard; 0: MaxBlocks / shards.
+	perShard int
 }
 
-// Add records prompt as sent under key and returns how many of its leading
-// bytes (a multiple of Block) an earlier prompt of the same key shared.
+// shard is a set of prefix hashes that forgets its oldest past its bound.
+type shard struct {
+	mu   sync.Mutex
+	seen map[uint64]struct{}
+	ring []uint64 // the hashes in seen, oldest at next once full
+	next int
+}
+
+// Add records prompt as sent under key and returns how many of its bytes
+// (a multiple of Block) earlier prompts of the same key shared.
 func (b *Book) Add(key, prompt string) int {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.seen == nil {
-		b.seen = map[string]map[uint64]struct{}{}
-		b.sum = map[string]int{}
+	b.once.Do(func() {
 		b.seed = maphash.MakeSeed()
-	}
-	set := b.seen[key]
-	if set == nil {
-		set = map[uint64]struct{}{}
-		b.seen[key] = set
-	}
+		if b.perShard == 0 {
+			b.perShard = MaxBlocks / shards
+		}
+	})
+	// The key starts the hash, so one set serves every key.
 	var h maphash.Hash
 	h.SetSeed(b.seed)
-	matched, hit := 0, true
+	h.WriteString(key)
+	h.WriteByte(0)
+	matched := 0
 	for end := Block; end <= len(prompt); end += Block {
 		h.WriteString(prompt[end-Block : end])
 		sum := h.Sum64()
-		if _, ok := set[sum]; ok && hit {
-			matched = end
-			continue
+		if b.shards[sum%shards].seenBefore(sum, b.perShard) {
+			matched += Block
 		}
-		hit = false
-		set[sum] = struct{}{}
 	}
-	b.sum[key] += matched
+	if matched > 0 {
+		n, _ := b.sums.LoadOrStore(key, new(atomic.Int64))
+		n.(*atomic.Int64).Add(int64(matched))
+	}
 	return matched
+}
+
+// seenBefore reports whether sum is in s, adding it if not.
+func (s *shard) seenBefore(sum uint64, limit int) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.seen[sum]; ok {
+		return true
+	}
+	if s.seen == nil {
+		s.seen = map[uint64]struct{}{}
+	}
+	s.seen[sum] = struct{}{}
+	if len(s.ring) < limit {
+		s.ring = append(s.ring, sum)
+		return false
+	}
+	delete(s.seen, s.ring[s.next])
+	s.ring[s.next] = sum
+	s.next = (s.next + 1) % limit
+	return false
 }
 
 // Totals returns the bytes that Add found shared, summed per key.
 func (b *Book) Totals() map[string]int {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return maps.Clone(b.sum)
+	m := map[string]int{}
+	b.sums.Range(func(k, v any) bool {
+		m[k.(string)] = int(v.(*atomic.Int64).Load())
+		return true
+	})
+	return m
 }
