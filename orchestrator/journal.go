@@ -31,9 +31,8 @@ type Journaled struct {
 	j   Journal
 	log *slog.Logger
 
-	mu    sync.Mutex
-	seen  map[string]int    // calls issued so far, by request digest
-	calls map[uint64]string // the key of each call still being tried, by call id
+	seen  sync.Map // request digest → *atomic.Int64, the calls issued so far
+	calls sync.Map // call id → the key of the call, while it is being tried
 
 	replayed atomic.Int64
 }
@@ -44,7 +43,7 @@ func NewJournaled(c Completer, j Journal, log *slog.Logger) *Journaled {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Journaled{c: c, j: j, log: log, seen: map[string]int{}, calls: map[uint64]string{}}
+	return &Journaled{c: c, j: j, log: log}
 }
 
 // Adaptations returns what the wrapped Completer adapted to, if it does.
@@ -99,16 +98,13 @@ func (jc *Journaled) key(r providers.Request) string {
 	b, _ := json.Marshal(r) // every sent field of a request shapes its answer
 	sum := sha256.Sum256(b)
 	digest := hex.EncodeToString(sum[:])
-	jc.mu.Lock()
-	defer jc.mu.Unlock()
-	if k, ok := jc.calls[r.Call]; ok && r.Call != 0 && strings.HasPrefix(k, digest+"#") {
-		return k
+	if k, ok := jc.calls.Load(r.Call); ok && strings.HasPrefix(k.(string), digest+"#") {
+		return k.(string)
 	}
-	n := jc.seen[digest]
-	jc.seen[digest] = n + 1
-	k := digest + "#" + strconv.Itoa(n)
+	n, _ := jc.seen.LoadOrStore(digest, new(atomic.Int64))
+	k := digest + "#" + strconv.FormatInt(n.(*atomic.Int64).Add(1)-1, 10)
 	if r.Call != 0 {
-		jc.calls[r.Call] = k
+		jc.calls.Store(r.Call, k)
 	}
 	return k
 }
@@ -116,7 +112,5 @@ func (jc *Journaled) key(r providers.Request) string {
 // done forgets the key of a call that has its answer, from the model or
 // from the journal.
 func (jc *Journaled) done(r providers.Request) {
-	jc.mu.Lock()
-	delete(jc.calls, r.Call)
-	jc.mu.Unlock()
+	jc.calls.Delete(r.Call)
 }

@@ -189,9 +189,10 @@ func TestJournaledRetryIsNotANewCall(t *testing.T) {
 	if a, b := ask(jc, 7, 1), ask(jc, 8, 1); calls != 0 || a != first || b != second {
 		t.Errorf("resumed run: %d calls, answers %q, %q; want 0 calls and the recorded answers in order", calls, a, b)
 	}
-	if len(jc.calls) != 0 {
-		t.Errorf("%d answered calls still hold a key: %v", len(jc.calls), jc.calls)
-	}
+	jc.calls.Range(func(call, key any) bool {
+		t.Errorf("answered call %v still holds key %v", call, key)
+		return true
+	})
 }
 
 // TestJournaledFallbackKeepsItsOwnAnswer: when a call's primary model fails

@@ -1,15 +1,15 @@
 // Package prefix measures how much of a prompt a provider could serve from
-// its cache: the prefixes of the prompt already sent earlier in the run
-// under the same key (a model at an endpoint).
+// its cache: the longest prefix of the prompt already sent earlier in the
+// run under the same key (a model at an endpoint).
 //
 // Providers cache in blocks of tokens, so a Book counts in blocks of Block
-// bytes: each of a prompt's leading whole blocks counts when an earlier
-// prompt of the same key carried the same prefix up to and including it.
+// bytes: a prompt's cache-eligible length is the number of its leading
+// whole blocks that an earlier prompt of the same key began with.
 //
-// Which call of two alike ones was first depends on timing, but the total
-// per key does not: every distinct prefix counts once for each prompt that
-// carries it but the first. Sent one after the other, a prompt counts
-// exactly the longest prefix an earlier one shared.
+// Sent one after the other, prompts count the same in any order: every
+// distinct prefix counts once for each prompt that carries it but the
+// first. Prompts sent at the same moment may each miss a prefix the other
+// is adding, as they would at a provider.
 //
 // A Book remembers at most MaxBlocks prefixes; past that it forgets the
 // oldest, as a provider's cache does.
@@ -28,9 +28,9 @@ const Block = 64
 // checked, under the lock its hash picks.
 const shards = 256
 
-// MaxBlocks is how many prefixes a Book remembers (64 MiB of prompts'
-// distinct text).
-const MaxBlocks = 1 << 20
+// MaxBlocks is how many prefixes a Book remembers (128 MiB of prompts'
+// distinct text, in about 40 MB).
+const MaxBlocks = 1 << 21
 
 // Book remembers the prefixes sent per key. The zero value is ready to use
 // and safe for concurrent use.
@@ -51,8 +51,8 @@ type shard struct {
 	next int
 }
 
-// Add records prompt as sent under key and returns how many of its bytes
-// (a multiple of Block) earlier prompts of the same key shared.
+// Add records prompt as sent under key and returns how many of its leading
+// bytes (a multiple of Block) an earlier prompt of the same key shared.
 func (b *Book) Add(key, prompt string) int {
 	b.once.Do(func() {
 		b.seed = maphash.MakeSeed()
@@ -65,13 +65,17 @@ func (b *Book) Add(key, prompt string) int {
 	h.SetSeed(b.seed)
 	h.WriteString(key)
 	h.WriteByte(0)
-	matched := 0
+	matched, hit := 0, true
 	for end := Block; end <= len(prompt); end += Block {
 		h.WriteString(prompt[end-Block : end])
 		sum := h.Sum64()
-		if b.shards[sum%shards].seenBefore(sum, b.perShard) {
-			matched += Block
+		// Past the first miss every prefix is new to a provider's cache,
+		// but it is added for the prompts to come.
+		if b.shards[sum%shards].seenBefore(sum, b.perShard) && hit {
+			matched = end
+			continue
 		}
+		hit = false
 	}
 	if matched > 0 {
 		n, _ := b.sums.LoadOrStore(key, new(atomic.Int64))
