@@ -1,0 +1,77 @@
+package journal
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"path/filepath"
+)
+
+// CacheFile is the file a Cache keeps in its folder.
+const CacheFile = "calls.db"
+
+// Cache keeps completed calls across runs, in a folder that several runs,
+// at the same time too, may share: a call is kept under the digest of what
+// shapes its answer, so that a later run sending the same request takes the
+// answer instead of paying for it again. Past its size bound it drops its
+// oldest entries first. It is safe for concurrent use.
+type Cache struct {
+	db     *sql.DB
+	writes *committer
+}
+
+// OpenCache opens (creating if needed) the cache in dir, bounded to
+// maxBytes of keys and answers (0: unbounded).
+func OpenCache(ctx context.Context, dir string, maxBytes int64) (*Cache, error) {
+	db, err := openDB(ctx, filepath.Join(dir, CacheFile), `CREATE TABLE IF NOT EXISTS calls (
+		seq   INTEGER PRIMARY KEY AUTOINCREMENT,
+		key   TEXT NOT NULL UNIQUE,
+		value BLOB NOT NULL,
+		size  INTEGER NOT NULL
+	)`)
+	if err != nil {
+		return nil, fmt.Errorf("call cache: %w", err)
+	}
+	db.SetMaxOpenConns(4) // lookups read beside the writer
+	write := func(ctx context.Context, tx *sql.Tx, rows []row) error {
+		// The first run to finish a call keeps its answer: another run
+		// sharing the folder may have recorded the same call meanwhile.
+		if err := upsert(`INSERT INTO calls (key, value, size) VALUES (?1, ?2, length(?1) + length(?2))
+			ON CONFLICT (key) DO NOTHING`)(ctx, tx, rows); err != nil || maxBytes <= 0 {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `DELETE FROM calls WHERE seq <= (
+			SELECT seq FROM (SELECT seq, sum(size) OVER (ORDER BY seq DESC) AS kept FROM calls)
+			WHERE kept > ? ORDER BY seq DESC LIMIT 1)`, maxBytes)
+		return err
+	}
+	return &Cache{db: db, writes: newCommitter(db, write)}, nil
+}
+
+// Lookup returns the answer kept under key, if any.
+func (c *Cache) Lookup(ctx context.Context, key string) ([]byte, bool, error) {
+	var v []byte
+	err := c.db.QueryRowContext(ctx, `SELECT value FROM calls WHERE key = ?`, key).Scan(&v)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil, false, nil
+	case err != nil:
+		return nil, false, fmt.Errorf("call cache lookup: %w", err)
+	}
+	return v, true, nil
+}
+
+// Record keeps value under key unless the cache holds that key already,
+// and returns once it is on disk.
+func (c *Cache) Record(ctx context.Context, key string, value []byte) error {
+	if err := c.writes.add(ctx, row{key, value}); err != nil {
+		return fmt.Errorf("call cache record: %w", err)
+	}
+	return nil
+}
+
+// Close closes the file. Every Record must have returned.
+func (c *Cache) Close() error {
+	return c.db.Close()
+}
