@@ -98,11 +98,7 @@ func Run(ctx context.Context, cfg *configs.Config, opt Options) (*Result, error)
 	if err != nil {
 		return nil, err
 	}
-	var (
-		completer orchestrator.Completer = client
-		journaled *orchestrator.Journaled
-		j         *journal.Journal
-	)
+	var j *journal.Journal
 	if opt.JSON == nil {
 		release, err := output.Lock(cfg.Output.Dir)
 		if err != nil {
@@ -113,7 +109,22 @@ func Run(ctx context.Context, cfg *configs.Config, opt Options) (*Result, error)
 			return nil, err
 		}
 		defer j.Close()
-		journaled = orchestrator.NewJournaled(client, j, log)
+	}
+	jopt := orchestrator.JournalOptions{Endpoint: cfg.Endpoint, Pricing: cfg.Pricing, Logger: log}
+	if j != nil {
+		jopt.Journal = j
+	}
+	if cfg.Cache.Dir != "" {
+		c, err := journal.OpenCache(ctx, cfg.Cache.Dir, cfg.Cache.MaxBytes)
+		if err != nil {
+			return nil, err
+		}
+		defer c.Close()
+		jopt.Cache = c
+	}
+	journaled := orchestrator.NewJournaled(client, jopt)
+	var completer orchestrator.Completer = client
+	if jopt.Journal != nil || jopt.Cache != nil {
 		completer = journaled
 	}
 	s, err := seed(ctx, cfg, sel, j)
@@ -143,9 +154,11 @@ func Run(ctx context.Context, cfg *configs.Config, opt Options) (*Result, error)
 		run.Config = b
 	}
 	run.Demo = opt.Demo
-	res := &Result{Run: run, Err: runErr}
-	if journaled != nil {
-		res.Replayed = journaled.Replayed()
+	res := &Result{Run: run, Err: runErr, Replayed: journaled.Replayed()}
+	if jopt.Cache != nil {
+		for i := range run.Topics {
+			run.Topics[i].Cache = journaled.CacheUse(run.Topics[i].ID)
+		}
 	}
 	if opt.JSON != nil {
 		b, err := output.EncodeRun(run)
@@ -167,13 +180,15 @@ func Run(ctx context.Context, cfg *configs.Config, opt Options) (*Result, error)
 func openJournal(ctx context.Context, cfg *configs.Config, resume bool, log *slog.Logger) (*journal.Journal, error) {
 	path := filepath.Join(cfg.Output.Dir, JournalFile)
 	if !resume {
-		kept, n, err := keepUnfinishedJournal(ctx, path, filepath.Join(cfg.Output.Dir, "run.json"), time.Now())
-		if err != nil {
+		kept, err := keepUnfinishedJournal(ctx, path, filepath.Join(cfg.Output.Dir, "run.json"), time.Now())
+		switch {
+		case err != nil:
 			return nil, err
-		}
-		if kept != "" {
+		case kept != nil && kept.err != nil:
+			log.Warn(fmt.Sprintf("the output folder holds a journal this run cannot read (%v); without --resume this run starts afresh and keeps that file as %s", kept.err, kept.path))
+		case kept != nil:
 			log.Warn(fmt.Sprintf("the output folder holds the journal of an unfinished run (%d completed calls); without --resume this run starts afresh and keeps that journal as %s (to continue that run instead, stop this one, rename the file back to %s and add --resume)",
-				n, kept, JournalFile))
+				kept.calls, kept.path, JournalFile))
 		}
 	}
 	j, err := journal.Open(ctx, path, !resume)

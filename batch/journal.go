@@ -23,15 +23,23 @@ import (
 // folder.
 const JournalFile = ".debate-journal.db"
 
+// keptJournal is the journal of an earlier run that a run not resuming
+// kept under a name of its own.
+type keptJournal struct {
+	path  string
+	calls int   // the completed calls it holds
+	err   error // why it cannot be read, when it cannot
+}
+
 // keepUnfinishedJournal looks at the journal at path before a run that does
 // not resume. When it holds calls of a run that did not finish — no run.json
-// written after it, or one with interrupted work — it renames the journal
-// (and its SQLite side files) to a name of its own beside it and returns that
-// name and how many calls it holds. Otherwise it returns "".
-func keepUnfinishedJournal(ctx context.Context, path, runJSON string, now time.Time) (string, int, error) {
+// written after it, or one with interrupted work — or cannot be read, it
+// renames the journal (and its SQLite side files) to a name of its own
+// beside it and says so. Otherwise it returns nil.
+func keepUnfinishedJournal(ctx context.Context, path, runJSON string, now time.Time) (*keptJournal, error) {
 	st, err := os.Stat(path)
 	if err != nil {
-		return "", 0, nil
+		return nil, nil
 	}
 	journalTime := st.ModTime()
 	for _, side := range []string{"-wal", "-shm"} {
@@ -42,26 +50,26 @@ func keepUnfinishedJournal(ctx context.Context, path, runJSON string, now time.T
 	if rs, err := os.Stat(runJSON); err == nil && !rs.ModTime().Before(journalTime) {
 		if b, err := os.ReadFile(runJSON); err == nil {
 			if run, err := output.DecodeRun(b); err == nil && !run.Interrupted() {
-				return "", 0, nil
+				return nil, nil
 			}
 		}
 	}
+	k := &keptJournal{path: strings.TrimSuffix(path, ".db") + "." + now.UTC().Format("20060102T150405Z") + ".db"}
 	j, err := journal.Open(ctx, path, false)
-	if err != nil {
-		return "", 0, err
+	if err == nil {
+		k.calls, err = j.Len(ctx)
+		j.Close()
 	}
-	n, err := j.Len(ctx)
-	j.Close()
-	if err != nil || n == 0 {
-		return "", 0, err
+	k.err = err
+	if err == nil && k.calls == 0 {
+		return nil, nil
 	}
-	kept := strings.TrimSuffix(path, ".db") + "." + now.UTC().Format("20060102T150405Z") + ".db"
 	for _, side := range []string{"", "-wal", "-shm"} {
-		if err := os.Rename(path+side, kept+side); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return "", 0, fmt.Errorf("keep the unfinished run's journal: %w", err)
+		if err := os.Rename(path+side, k.path+side); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("keep the earlier run's journal: %w", err)
 		}
 	}
-	return kept, n, nil
+	return k, nil
 }
 
 // runID returns the id of this run's debates: the one the journal keeps when

@@ -70,6 +70,9 @@ func (c *Config) validate(r *reporter) {
 		r.at("budget.maxTokens", "must be 0 (no limit) or more (got %d)", c.Budget.MaxTokens)
 	}
 	r.atMost("budget.maxTokens", int64(c.Budget.MaxTokens), MaxBudgetTokens, "a trillion tokens")
+	if c.Cache.MaxBytes < 0 {
+		r.at("cache.maxBytes", "must be 0 (the default, %d bytes) or more (got %d)", DefaultCacheBytes, c.Cache.MaxBytes)
+	}
 	for _, model := range slices.Sorted(maps.Keys(c.Pricing)) {
 		p := c.Pricing[model]
 		if p.Input < 0 {

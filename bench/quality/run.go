@@ -95,7 +95,7 @@ func Run(ctx context.Context, cfg *configs.Config, problems []Problem, opt Optio
 			return nil, err
 		}
 		defer j.Close()
-		asker = orchestrator.NewJournaled(client, j, log)
+		asker = orchestrator.NewJournaled(client, orchestrator.JournalOptions{Journal: j, Logger: log})
 	}
 	chunk := cmp.Or(opt.Chunk, defaultChunk)
 	m := newMeasure(arms)
