@@ -11,6 +11,21 @@ import (
 // CacheFile is the file a Cache keeps in its folder.
 const CacheFile = "calls.db"
 
+// cacheSchema creates the table of calls and keeps the sum of their sizes
+// in size, for every writer sharing the file.
+var cacheSchema = []string{
+	`CREATE TABLE IF NOT EXISTS calls (
+		seq   INTEGER PRIMARY KEY AUTOINCREMENT,
+		key   TEXT NOT NULL UNIQUE,
+		value BLOB NOT NULL,
+		size  INTEGER NOT NULL
+	)`,
+	`CREATE TABLE IF NOT EXISTS size (id INTEGER PRIMARY KEY CHECK (id = 0), bytes INTEGER NOT NULL)`,
+	`INSERT OR IGNORE INTO size (id, bytes) SELECT 0, total(size) FROM calls`,
+	`CREATE TRIGGER IF NOT EXISTS calls_added AFTER INSERT ON calls BEGIN UPDATE size SET bytes = bytes + new.size; END`,
+	`CREATE TRIGGER IF NOT EXISTS calls_dropped AFTER DELETE ON calls BEGIN UPDATE size SET bytes = bytes - old.size; END`,
+}
+
 // Cache keeps completed calls across runs, in a folder that several runs,
 // at the same time too, may share: a call is kept under the digest of what
 // shapes its answer, so that a later run sending the same request takes the
@@ -24,12 +39,7 @@ type Cache struct {
 // OpenCache opens (creating if needed) the cache in dir, bounded to
 // maxBytes of keys and answers (0: unbounded).
 func OpenCache(ctx context.Context, dir string, maxBytes int64) (*Cache, error) {
-	db, err := openDB(ctx, filepath.Join(dir, CacheFile), `CREATE TABLE IF NOT EXISTS calls (
-		seq   INTEGER PRIMARY KEY AUTOINCREMENT,
-		key   TEXT NOT NULL UNIQUE,
-		value BLOB NOT NULL,
-		size  INTEGER NOT NULL
-	)`)
+	db, err := openDB(ctx, filepath.Join(dir, CacheFile), cacheSchema...)
 	if err != nil {
 		return nil, fmt.Errorf("call cache: %w", err)
 	}
@@ -41,9 +51,11 @@ func OpenCache(ctx context.Context, dir string, maxBytes int64) (*Cache, error) 
 			ON CONFLICT (key) DO NOTHING`)(ctx, tx, rows); err != nil || maxBytes <= 0 {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `DELETE FROM calls WHERE seq <= (
+		// Over the bound, the oldest entries go until a tenth of it is
+		// free, so that the scan this takes is not made at every commit.
+		_, err := tx.ExecContext(ctx, `DELETE FROM calls WHERE (SELECT bytes FROM size) > ?1 AND seq <= (
 			SELECT seq FROM (SELECT seq, sum(size) OVER (ORDER BY seq DESC) AS kept FROM calls)
-			WHERE kept > ? ORDER BY seq DESC LIMIT 1)`, maxBytes)
+			WHERE kept > ?1 * 9 / 10 ORDER BY seq DESC LIMIT 1)`, maxBytes)
 		return err
 	}
 	return &Cache{db: db, writes: newCommitter(db, write)}, nil

@@ -20,7 +20,8 @@ func TestCacheDropsOldestFirst(t *testing.T) {
 	}{
 		{"unbounded", 0, 10},
 		{"room for all", 1000, 10},
-		{"room for three and a half", 350, 3},
+		{"room for three and a half", 350, 3}, // over it, down to 315 bytes
+		{"room for nine and a half", 950, 8},  // over it, down to 855 bytes
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
