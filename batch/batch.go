@@ -15,6 +15,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/debatehq/debate/configs"
@@ -87,41 +88,15 @@ func Run(ctx context.Context, cfg *configs.Config, opt Options) (*Result, error)
 		return nil, err
 	}
 	var raw rawLog
-	popt := providers.Options{Concurrency: cfg.Params.Concurrency, Logger: log}
-	if opt.Demo {
-		popt.HTTPClient = prepareDemo(cfg, log).HTTPClient()
-	}
-	if cfg.Output.IncludeRawResponses {
-		popt.Record = raw.add
-	}
-	client, err := providers.New(cfg, popt)
+	client, err := newClient(cfg, opt, &raw, log)
 	if err != nil {
 		return nil, err
 	}
-	var j *journal.Journal
-	if opt.JSON == nil {
-		release, err := output.Lock(cfg.Output.Dir)
-		if err != nil {
-			return nil, err
-		}
-		defer release()
-		if j, err = openJournal(ctx, cfg, opt.Resume, log); err != nil {
-			return nil, err
-		}
-		defer j.Close()
+	j, jopt, closeStores, err := openStores(ctx, cfg, opt, log)
+	if err != nil {
+		return nil, err
 	}
-	jopt := orchestrator.JournalOptions{Endpoint: cfg.Endpoint, Pricing: cfg.Pricing, Logger: log}
-	if j != nil {
-		jopt.Journal = j
-	}
-	if cfg.Cache.Dir != "" {
-		c, err := journal.OpenCache(ctx, cfg.Cache.Dir, cfg.Cache.MaxBytes)
-		if err != nil {
-			return nil, err
-		}
-		defer c.Close()
-		jopt.Cache = c
-	}
+	defer closeStores()
 	journaled := orchestrator.NewJournaled(client, jopt)
 	var completer orchestrator.Completer = client
 	if jopt.Journal != nil || jopt.Cache != nil {
@@ -172,6 +147,58 @@ func Run(ctx context.Context, cfg *configs.Config, opt Options) (*Result, error)
 		return res, fmt.Errorf("write reports: %w", err)
 	}
 	return res, nil
+}
+
+// newClient returns the providers' client of the run: to the scripted model
+// for a demo, recording every exchange in raw when the config asks for the
+// raw responses.
+func newClient(cfg *configs.Config, opt Options, raw *rawLog, log *slog.Logger) (*providers.Client, error) {
+	popt := providers.Options{Concurrency: cfg.Params.Concurrency, Logger: log}
+	if opt.Demo {
+		popt.HTTPClient = prepareDemo(cfg, log).HTTPClient()
+	}
+	if cfg.Output.IncludeRawResponses {
+		popt.Record = raw.add
+	}
+	return providers.New(cfg, popt)
+}
+
+// openStores opens what keeps the run's answers: the output folder (locked)
+// with its journal, unless the run goes to Options.JSON, and the call cache
+// when cache.dir is set. It returns the journal, the options that wrap the
+// client in both, and how to close them.
+func openStores(ctx context.Context, cfg *configs.Config, opt Options, log *slog.Logger) (*journal.Journal, orchestrator.JournalOptions, func(), error) {
+	jopt := orchestrator.JournalOptions{Endpoint: cfg.Endpoint, Pricing: cfg.Pricing, Logger: log}
+	var closers []func() error
+	closeAll := func() {
+		for _, c := range slices.Backward(closers) {
+			c()
+		}
+	}
+	var j *journal.Journal
+	if opt.JSON == nil {
+		release, err := output.Lock(cfg.Output.Dir)
+		if err != nil {
+			return nil, jopt, nil, err
+		}
+		closers = append(closers, func() error { release(); return nil })
+		if j, err = openJournal(ctx, cfg, opt.Resume, log); err != nil {
+			closeAll()
+			return nil, jopt, nil, err
+		}
+		closers = append(closers, j.Close)
+		jopt.Journal = j
+	}
+	if cfg.Cache.Dir != "" {
+		c, err := journal.OpenCache(ctx, cfg.Cache.Dir, cfg.Cache.MaxBytes)
+		if err != nil {
+			closeAll()
+			return nil, jopt, nil, err
+		}
+		closers = append(closers, c.Close)
+		jopt.Cache = c
+	}
+	return j, jopt, closeAll, nil
 }
 
 // openJournal opens the journal of completed calls in the output folder:
