@@ -76,14 +76,16 @@ func (c *Cache) Lookup(ctx context.Context, key string) ([]byte, bool, error) {
 
 // Record keeps value under key unless the cache holds that key already,
 // and returns once it is on disk.
-func (c *Cache) Record(ctx context.Context, key string, value []byte) error {
-	if err := c.writes.add(ctx, row{key, value}); err != nil {
+func (c *Cache) Record(_ context.Context, key string, value []byte) error {
+	if err := c.writes.add(row{key, value}); err != nil {
 		return fmt.Errorf("call cache record: %w", err)
 	}
 	return nil
 }
 
-// Close closes the file. Every Record must have returned.
+// Close commits what Record was given and closes the file; Record fails
+// after it.
 func (c *Cache) Close() error {
+	c.writes.close()
 	return c.db.Close()
 }

@@ -3,9 +3,10 @@
 // resume after a crash or an interrupt, and the Cache of completed calls
 // shared by the runs that name the same folder.
 //
-// Both write in group commits: a call's entry is on disk when Record
-// returns, yet concurrent writers share transactions instead of queueing
-// for the one connection. A Journal answers lookups from memory.
+// Both write in group commits, by a writer goroutine of their own that
+// Close stops: a call's entry is on disk when Record returns, yet
+// concurrent writers share transactions instead of queueing for the one
+// connection. A Journal answers lookups from memory.
 package journal
 
 import (
@@ -128,9 +129,9 @@ func (j *Journal) Lookup(_ context.Context, key string) ([]byte, bool, error) {
 
 // Record stores value under key, replacing what was there, and returns
 // once it is on disk.
-func (j *Journal) Record(ctx context.Context, key string, value []byte) error {
+func (j *Journal) Record(_ context.Context, key string, value []byte) error {
 	j.mem.Store(key, value)
-	if err := j.calls.add(ctx, row{key, value}); err != nil {
+	if err := j.calls.add(row{key, value}); err != nil {
 		return fmt.Errorf("journal record: %w", err)
 	}
 	return nil
@@ -148,9 +149,9 @@ func (j *Journal) Note(_ context.Context, name string) ([]byte, bool, error) {
 }
 
 // SetNote records value as the note named name, replacing what was there.
-func (j *Journal) SetNote(ctx context.Context, name string, value []byte) error {
+func (j *Journal) SetNote(_ context.Context, name string, value []byte) error {
 	j.note.Store(name, value)
-	if err := j.notes.add(ctx, row{name, value}); err != nil {
+	if err := j.notes.add(row{name, value}); err != nil {
 		return fmt.Errorf("journal note %q: %w", name, err)
 	}
 	return nil
@@ -194,7 +195,10 @@ func (j *Journal) Len(ctx context.Context) (int, error) {
 	return n, nil
 }
 
-// Close closes the file. Every Record and SetNote must have returned.
+// Close commits what Record and SetNote were given and closes the file;
+// Record and SetNote fail after it.
 func (j *Journal) Close() error {
+	j.calls.close()
+	j.notes.close()
 	return j.db.Close()
 }

@@ -61,9 +61,8 @@ type batch struct {
 	err  error
 }
 
-// committer writes rows in group commits: a row is written by the first
-// writer that finds no commit under way, together with every row that
-// arrived meanwhile; the others wait for their batch. Calls to add wait
+// committer writes rows in group commits: one goroutine writes, in one
+// transaction, every row added since its last commit. Calls to add wait
 // for their own row's commit, so a row added is on disk when add returns,
 // while concurrent writers share one transaction instead of queueing for
 // the connection one by one.
@@ -72,43 +71,72 @@ type committer struct {
 	// write stores rows within tx.
 	write func(ctx context.Context, tx *sql.Tx, rows []row) error
 
-	mu   sync.Mutex
-	cur  *batch
-	busy bool // a writer is committing
+	mu     sync.Mutex
+	cur    *batch        // the rows waiting for the next commit
+	wake   chan struct{} // tells the writer that cur has rows
+	closed bool
+	done   chan struct{} // closed when the writer has stopped
 }
 
+// errClosed is the error of a row added after close.
+var errClosed = errors.New("closed")
+
 func newCommitter(db *sql.DB, write func(context.Context, *sql.Tx, []row) error) *committer {
-	return &committer{db: db, write: write, cur: &batch{done: make(chan struct{})}}
+	c := &committer{db: db, write: write, cur: &batch{done: make(chan struct{})},
+		wake: make(chan struct{}, 1), done: make(chan struct{})}
+	go c.run()
+	return c
 }
 
 // add writes r and returns once it is committed.
-func (c *committer) add(ctx context.Context, r row) error {
+func (c *committer) add(r row) error {
 	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return errClosed
+	}
 	mine := c.cur
 	mine.rows = append(mine.rows, r)
-	if c.busy {
-		c.mu.Unlock()
-		<-mine.done
-		return mine.err
-	}
-	c.busy = true
 	c.mu.Unlock()
-	// Commit until no row is left waiting: a waiter is woken only by
-	// the commit of its batch.
-	for {
-		c.mu.Lock()
-		b := c.cur
-		if len(b.rows) == 0 {
-			c.busy = false
-			c.mu.Unlock()
-			return mine.err
-		}
-		c.cur = &batch{done: make(chan struct{})}
-		c.mu.Unlock()
-		// The rows are other writers' too: their commit outlives ctx.
-		b.err = c.commit(context.WithoutCancel(ctx), b.rows)
-		close(b.done)
+	select {
+	case c.wake <- struct{}{}:
+	default: // the writer is told already
 	}
+	<-mine.done
+	return mine.err
+}
+
+// run is the writer: it commits the waiting rows each time it is woken,
+// until close, after a last commit of what is left.
+func (c *committer) run() {
+	defer close(c.done)
+	for range c.wake {
+		c.flush()
+	}
+	c.flush()
+}
+
+// flush commits the waiting rows, if any.
+func (c *committer) flush() {
+	c.mu.Lock()
+	b := c.cur
+	c.cur = &batch{done: make(chan struct{})}
+	c.mu.Unlock()
+	if len(b.rows) > 0 {
+		b.err = c.commit(context.Background(), b.rows)
+	}
+	close(b.done)
+}
+
+// close stops the writer once the rows added before are committed.
+func (c *committer) close() {
+	c.mu.Lock()
+	if !c.closed {
+		c.closed = true
+		close(c.wake)
+	}
+	c.mu.Unlock()
+	<-c.done
 }
 
 func (c *committer) commit(ctx context.Context, rows []row) error {
