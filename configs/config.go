@@ -24,6 +24,7 @@ type Config struct {
 	Prompts       Prompts          `json:"prompts"`
 	Budget        Budget           `json:"budget"`
 	Pricing       map[string]Price `json:"pricing,omitempty"`
+	Cache         Cache            `json:"cache"`
 	// Protocol and Motions configure batch protocol debates (proposer,
 	// opponent, arbitrator); see protocol.go.
 	Protocol *Protocol `json:"protocol,omitempty"`
@@ -209,6 +210,15 @@ type Budget struct {
 	// MaxCost caps the run's actual spend, in the currency of pricing:
 	// each call's cost as its provider reported it, else pricing × tokens.
 	MaxCost float64 `json:"maxCost,omitempty"`
+}
+
+// Cache is the call cache shared across runs (see README "The call cache").
+type Cache struct {
+	// Dir is the cache's folder; "": no cache.
+	Dir string `json:"dir,omitempty"`
+	// MaxBytes bounds the cache; past it the oldest answers go first.
+	// 0: DefaultCacheBytes.
+	MaxBytes int64 `json:"maxBytes,omitempty"`
 }
 
 // Price is the cost of a model per million tokens.

@@ -33,6 +33,8 @@ const (
 	DefaultFormat = "markdown"
 	// DefaultLanguage is prompts.language: "en".
 	DefaultLanguage = "en"
+	// DefaultCacheBytes is cache.maxBytes: 1 GiB.
+	DefaultCacheBytes = 1 << 30
 )
 
 // ApplyDefaults fills every unset field with its default: api.timeout
@@ -103,6 +105,9 @@ func (c *Config) applyDefaults(src *source) {
 	}
 	if c.Output.Dir == "" {
 		c.Output.Dir = DefaultOutputDir
+	}
+	if c.Cache.MaxBytes == 0 {
+		c.Cache.MaxBytes = DefaultCacheBytes
 	}
 	if len(c.Output.Format) == 0 {
 		c.Output.Format = Formats{DefaultFormat}

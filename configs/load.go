@@ -102,6 +102,7 @@ func load(path string, text []byte, opt Options) (*Config, error) {
 	cfg.applyDefaults(src)
 	cfg.Output.Dir = cfg.resolve(cfg.Output.Dir)
 	cfg.Prompts.Dir = cfg.resolve(cfg.Prompts.Dir)
+	cfg.Cache.Dir = cfg.resolve(cfg.Cache.Dir)
 	if cfg.Protocol != nil && !strings.Contains(cfg.Protocol.DB, "://") {
 		cfg.Protocol.DB = cfg.resolve(cfg.Protocol.DB)
 	}

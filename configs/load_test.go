@@ -229,7 +229,7 @@ func TestProblems(t *testing.T) {
 		{
 			name: "unknown field far from every name",
 			text: "{" + validBody + "\n  \"zzzzzz\": 1,\n}",
-			want: []string{"8:3 zzzzzz | known fields here: api, budget, debaters"},
+			want: []string{"8:3 zzzzzz | known fields here: api, budget, cache, debaters"},
 		},
 		{
 			name: "misspelt required field is reported once",

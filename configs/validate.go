@@ -82,6 +82,9 @@ func (c *Config) validate(r *reporter) {
 			r.at(fmt.Sprintf("params.failOn[%d]", i), "%q is not a decision: want any of %s", d, tree.KnownOutcomes())
 		}
 	}
+	if c.Cache.MaxBytes < 0 {
+		r.at("cache.maxBytes", "must be 0 (the default, %d bytes) or more (got %d)", DefaultCacheBytes, c.Cache.MaxBytes)
+	}
 	for _, model := range slices.Sorted(maps.Keys(c.Pricing)) {
 		p := c.Pricing[model]
 		for _, f := range []struct {

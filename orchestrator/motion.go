@@ -67,7 +67,7 @@ type MotionOptions struct {
 }
 
 // Notebook keeps the notes of a run beside its journal of calls: what a
-// resumed run needs that is not the answer of a call. *store.Journal is one.
+// resumed run needs that is not the answer of a call. *journal.Journal is one.
 type Notebook interface {
 	Note(ctx context.Context, name string) ([]byte, bool, error)
 	SetNote(ctx context.Context, name string, value []byte) error

@@ -507,6 +507,11 @@ func (e *Engine) usage(resp providers.Response, msgs []providers.Message, model 
 		})
 		pu = estimate(msgs, resp)
 	}
+	return usage(pu)
+}
+
+// usage is the usage of one call as the provider's figures pu give it.
+func usage(pu providers.Usage) tree.Usage {
 	u := tree.Usage{
 		PromptTokens: pu.PromptTokens, CompletionTokens: pu.CompletionTokens,
 		CachedPromptTokens: pu.CachedPromptTokens, ReasoningTokens: pu.ReasoningTokens,

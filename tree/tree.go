@@ -418,6 +418,21 @@ type Topic struct {
 	// StartedAt and FinishedAt bound the topic's own work within the run.
 	StartedAt  time.Time `json:"startedAt,omitzero"`
 	FinishedAt time.Time `json:"finishedAt,omitzero"`
+	// Cache says, for a run with a call cache, how many of the topic's
+	// calls were made afresh and which the cache answered.
+	Cache *CacheUse `json:"cache,omitempty"`
+}
+
+// CacheUse is how a topic's answered calls split between calls made by
+// the run and answers taken from the call cache.
+type CacheUse struct {
+	// Fresh counts the calls this run made (and paid for).
+	Fresh int `json:"fresh"`
+	// Cached counts the answers taken from the cache.
+	Cached int `json:"cached"`
+	// CachedUsage is the tokens and cost of the cached answers when they
+	// were made: counted in the topic's usage, not paid by this run.
+	CachedUsage Usage `json:"cachedUsage"`
 }
 
 // Adaptation is a parameter a server refused for a model, and what was
