@@ -11,15 +11,6 @@ import (
 	"time"
 )
 
-// cpuTime is the CPU time (user + system) the process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 // processCPU is the CPU time (user + system) process pid has used, from
 // /proc/<pid>/stat; 0 where there is no such file.
 func processCPU(pid int) time.Duration {

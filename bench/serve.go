@@ -18,6 +18,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/debatehq/debate/internal/testkit"
 	"github.com/debatehq/debate/server"
 	"github.com/debatehq/debate/store"
 )
@@ -153,7 +154,7 @@ func Serve(ctx context.Context, o ServeOptions) (*ServeReport, error) {
 	wlat := make([][]time.Duration, o.Writers)
 	plat := make([][]time.Duration, o.Pollers)
 	var wake []time.Duration
-	cpu0, scpu0, start := cpuTime(), t.cpu(), time.Now()
+	cpu0, scpu0, start := testkit.CPUTime(), t.cpu(), time.Now()
 	var wg sync.WaitGroup
 	for i := range o.Writers {
 		wg.Go(func() { wlat[i] = c.write(lctx, fmt.Sprintf("bench-%d", i), heads[i], &errs) })
@@ -163,7 +164,7 @@ func Serve(ctx context.Context, o ServeOptions) (*ServeReport, error) {
 	}
 	wg.Go(func() { wake = c.wake(lctx, "bench-wake", o.WakeRounds, &errs) })
 	wg.Wait()
-	elapsed, cpu, scpu := time.Since(start), cpuTime()-cpu0, t.cpu()-scpu0
+	elapsed, cpu, scpu := time.Since(start), testkit.CPUTime()-cpu0, t.cpu()-scpu0
 	r.LoadAfter = loadAverage()
 	if err := ctx.Err(); err != nil {
 		return nil, err

@@ -22,6 +22,7 @@ import (
 
 	"github.com/debatehq/debate/batch"
 	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/internal/testkit"
 	"github.com/debatehq/debate/output"
 	"github.com/debatehq/debate/providers/scripted"
 	"github.com/debatehq/debate/tree"
@@ -156,9 +157,9 @@ func Tree(ctx context.Context, o TreeOptions) (*TreeReport, error) {
 		return nil, fmt.Errorf("bench tree: the generated config: %w", err)
 	}
 	peak := sampleHeap(10 * time.Millisecond)
-	cpu0 := cpuTime()
+	cpu0 := testkit.CPUTime()
 	res, err := batch.Run(ctx, cfg, batch.Options{})
-	done, cpu := time.Now(), cpuTime()-cpu0
+	done, cpu := time.Now(), testkit.CPUTime()-cpu0
 	peakHeap := peak()
 	if res == nil {
 		return nil, fmt.Errorf("bench tree: run: %w", err)
