@@ -26,7 +26,7 @@ import (
 // ServeOptions describe the load on a protocol server.
 type ServeOptions struct {
 	Writers  int           // agents writing, each on a debate of its own
-	Pollers  int           // agents polling without waiting, as the seed's did
+	Pollers  int           // agents polling without waiting, as in vjcspy/aweave
 	Duration time.Duration // of the measured load
 	// WakeRounds is the number of submit → waiting long-poll measurements,
 	// made during the load and again once it is over (50 when 0).
@@ -329,7 +329,7 @@ func (a *agent) create(id string) (string, error) {
 	return argumentID(b)
 }
 
-// cycle is the writers' round as the seed's agents play it: the opponent
+// cycle is the writers' round as vjcspy/aweave's agents play it: the opponent
 // answers, the proposer answers, the opponent again, the proposer appeals,
 // the arbitrator rules without closing, the proposer aligns with a CLAIM.
 var cycle = []struct{ path, role string }{

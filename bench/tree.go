@@ -1,9 +1,9 @@
-// Package bench makes the performance figures of SPEC Part 3 reproducible
+// Package bench makes the program's performance figures reproducible
 // (debate bench). Tree runs a config file through batch.Run, the entry
 // "debate run" calls — the providers' clients, the engine with its journal,
 // the reports — against the scripted model (providers/scripted) served on
 // loopback with a fixed latency and a fault mix; Serve drives a protocol server over
-// HTTP the way the seed's agents do.
+// HTTP the way vjcspy/aweave's agents do.
 package bench
 
 import (

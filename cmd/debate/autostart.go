@@ -45,7 +45,7 @@ func (e *env) self(args []string) (*exec.Cmd, error) {
 }
 
 // autoStart starts a server for an agent command whose server does not
-// answer, as the seed's CLI does: only for a loopback URL, only when
+// answer, as vjcspy/aweave's CLI does: only for a loopback URL, only when
 // DEBATE_AUTO_START is not 0, and only when nothing listens there. It
 // returns what it started, or nil.
 func (e *env) autoStart(ctx context.Context, s conn) (*startedServer, error) {
