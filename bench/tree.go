@@ -11,10 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"math/rand/v2"
-	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,6 +19,7 @@ import (
 
 	"github.com/debatehq/debate/batch"
 	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/internal/loopback"
 	"github.com/debatehq/debate/internal/testkit"
 	"github.com/debatehq/debate/output"
 	"github.com/debatehq/debate/providers/scripted"
@@ -140,16 +138,14 @@ func Tree(ctx context.Context, o TreeOptions) (*TreeReport, error) {
 	timeout := max(10*o.Latency, 2*time.Second)
 	wl := &workload{fanout: o.Fanout, faults: o.Faults, timeout: timeout, rng: rand.New(rand.NewPCG(o.Seed, 1))}
 	fake := scripted.New(scripted.WithLatency(o.Latency), scripted.WithScript(wl.reply), scripted.WithoutLog())
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	base, stop, err := loopback.Serve(fake)
 	if err != nil {
 		return nil, fmt.Errorf("bench tree: start the fake API: %w", err)
 	}
-	hs := &http.Server{Handler: fake, ErrorLog: slog.NewLogLogger(slog.DiscardHandler, slog.LevelError)}
-	go hs.Serve(ln)
-	defer hs.Close()
+	defer stop()
 
 	path := filepath.Join(dir, "bench.jsonc")
-	if err := writeConfig(path, o, "http://"+ln.Addr().String()+"/v1", timeout); err != nil {
+	if err := writeConfig(path, o, base+"/v1", timeout); err != nil {
 		return nil, err
 	}
 	cfg, err := configs.Load(path, configs.Options{})
