@@ -64,8 +64,8 @@ type Result struct {
 }
 
 // Run plays the selected topics and motions of cfg and writes the reports.
-// cfg must have been loaded and validated; a demo adapts it to the scripted
-// model in place. Run returns an error, and no result, when the run cannot
+// cfg must have been loaded and validated; it is left unchanged (a demo
+// plays a copy adapted to the scripted model). Run returns an error, and no result, when the run cannot
 // start; when it has run but writing its reports failed, it returns the
 // result with the files written so far and the error.
 func Run(ctx context.Context, cfg *configs.Config, opt Options) (*Result, error) {
@@ -88,6 +88,8 @@ func Run(ctx context.Context, cfg *configs.Config, opt Options) (*Result, error)
 	var raw rawLog
 	popt := providers.Options{Concurrency: cfg.Params.Concurrency, Logger: log}
 	if opt.Demo {
+		demo := cfg.Clone()
+		cfg = &demo
 		popt.HTTPClient = prepareDemo(cfg, log).HTTPClient()
 	}
 	if cfg.Output.IncludeRawResponses {

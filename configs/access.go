@@ -166,7 +166,7 @@ func (c *Config) Secrets() []string {
 // credentials in every base URL and the database URL masked (redact.URL),
 // safe to marshal into a run record. The config itself is left unchanged.
 func (c *Config) Redacted() Config {
-	cp := c.clone()
+	cp := c.Clone()
 	mask := func(a *API) {
 		if a != nil && a.APIKey != "" {
 			a.APIKey = redactedKey
@@ -202,8 +202,9 @@ func (c *Config) Redacted() Config {
 	return cp
 }
 
-// clone returns a deep copy of the config.
-func (c *Config) clone() Config {
+// Clone returns a deep copy of the config: changing the copy, down to its
+// participants' endpoints and the protocol roles, leaves c as it is.
+func (c *Config) Clone() Config {
 	cp := *c
 	cp.API = c.API.clone()
 	cp.Debaters = make([]Participant, len(c.Debaters))
