@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/sourcegraph/conc/pool"
@@ -285,19 +286,10 @@ func debate(ctx context.Context, cfg *configs.Config, part []Problem, offset int
 // instruction to end with an answer line.
 func topicOf(p Problem, i int, lang string) configs.Topic {
 	t := configs.Topic{ID: fmt.Sprintf("q%05d", i+1), Title: p.Question, Annotations: []string{instruction(lang, true)}}
-	if len(p.Question) > 200 || containsNewline(p.Question) {
+	if len(p.Question) > 200 || strings.ContainsAny(p.Question, "\r\n") {
 		t.Title, t.Background = fmt.Sprintf("Question %s", p.ID), p.Question
 	}
 	return t
-}
-
-func containsNewline(s string) bool {
-	for _, r := range s {
-		if r == '\n' || r == '\r' {
-			return true
-		}
-	}
-	return false
 }
 
 // Concluded reads the answer a topic's run concluded: the last answer line
