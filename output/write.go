@@ -51,13 +51,51 @@ type file struct {
 // "-2", "-3"… before ".md"), one per motion (MotionFile), summary.md, their
 // .html pages when asked, run.json, and raw/ when there are raw files. Each
 // file is written atomically. A run with failed or interrupted nodes is
-// written like any other. Write returns the paths it wrote, in that order; when a file cannot
-// be written it still writes the others and returns every error joined.
+// written like any other. Write returns the paths it wrote, in that order;
+// when a file cannot be written it still writes the others and returns every
+// error joined.
 func Write(dir string, run *tree.Run, opt Options) ([]string, error) {
 	markdown, html, err := formats(opt.Formats)
 	if err != nil {
 		return nil, err
 	}
+	files, errs := reportFiles(run, markdown, html)
+	body, err := EncodeRun(run)
+	if err != nil {
+		errs = append(errs, err)
+	} else {
+		files = append(files, file{"run.json", body})
+	}
+	rawUsed := map[string]bool{}
+	for _, r := range opt.Raw {
+		files = append(files, file{filepath.Join("raw", uniqueName(rawName(r.Name), rawUsed)), r.Body})
+	}
+
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("create output folder: %w", err)
+	}
+	if len(opt.Raw) > 0 {
+		if err := os.MkdirAll(filepath.Join(dir, "raw"), 0o755); err != nil {
+			return nil, fmt.Errorf("create raw folder: %w", err)
+		}
+	}
+	var written []string
+	for _, f := range files {
+		path := filepath.Join(dir, f.name)
+		if err := writeFile(path, f.body); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		written = append(written, path)
+	}
+	syncDir(dir)
+	return written, errors.Join(errs...)
+}
+
+// reportFiles renders the reports of run in the formats asked: the Markdown
+// reports of every topic and motion and the summary, then their HTML pages.
+// A page that cannot be rendered is left out and its error returned.
+func reportFiles(run *tree.Run, markdown, html bool) ([]file, []error) {
 	var files, pages []file
 	var errs []error
 	addPage := func(name string, page []byte, err error) {
@@ -104,37 +142,7 @@ func Write(dir string, run *tree.Run, opt Options) ([]string, error) {
 		page, err := render.SummaryHTML(run, htmlPages)
 		addPage("summary.md", page, err)
 	}
-	files = append(files, pages...)
-	body, err := EncodeRun(run)
-	if err != nil {
-		errs = append(errs, err)
-	} else {
-		files = append(files, file{"run.json", body})
-	}
-	rawUsed := map[string]bool{}
-	for _, r := range opt.Raw {
-		files = append(files, file{filepath.Join("raw", uniqueName(rawName(r.Name), rawUsed)), r.Body})
-	}
-
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("create output folder: %w", err)
-	}
-	if len(opt.Raw) > 0 {
-		if err := os.MkdirAll(filepath.Join(dir, "raw"), 0o755); err != nil {
-			return nil, fmt.Errorf("create raw folder: %w", err)
-		}
-	}
-	var written []string
-	for _, f := range files {
-		path := filepath.Join(dir, f.name)
-		if err := writeFile(path, f.body); err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		written = append(written, path)
-	}
-	syncDir(dir)
-	return written, errors.Join(errs...)
+	return append(files, pages...), errs
 }
 
 // htmlName returns the name of the HTML page of a Markdown report.
