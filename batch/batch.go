@@ -142,26 +142,35 @@ func Run(ctx context.Context, cfg *configs.Config, opt Options) (*Result, error)
 		return nil, runErr
 	}
 	run.Shard = sel.Shard
-	if b, err := json.Marshal(cfg.Redacted()); err == nil {
-		run.Config = b
-	}
-	run.Demo = opt.Demo
 	res := &Result{Run: run, Err: runErr}
 	if journaled != nil {
 		res.Replayed = journaled.Replayed()
+	}
+	return res, write(cfg, opt, res, raw.files())
+}
+
+// write records the config, redacted, and whether it is a demo in res's run
+// and writes the run as opt asks: as JSON to opt.JSON, else as reports (with
+// the raw dumps) in the output folder, whose paths it adds to res.
+func write(cfg *configs.Config, opt Options, res *Result, raw []output.RawFile) error {
+	run := res.Run
+	run.Demo = opt.Demo
+	if b, err := json.Marshal(cfg.Redacted()); err == nil {
+		run.Config = b
 	}
 	if opt.JSON != nil {
 		b, err := output.EncodeRun(run)
 		if err == nil {
 			_, err = opt.JSON.Write(b)
 		}
-		return res, err
+		return err
 	}
-	res.Files, err = output.Write(cfg.Output.Dir, run, output.Options{Formats: cfg.Output.Format, Raw: raw.files()})
+	var err error
+	res.Files, err = output.Write(cfg.Output.Dir, run, output.Options{Formats: cfg.Output.Format, Raw: raw})
 	if err != nil {
-		return res, fmt.Errorf("write reports: %w", err)
+		return fmt.Errorf("write reports: %w", err)
 	}
-	return res, nil
+	return nil
 }
 
 // openJournal opens the journal of completed calls in the output folder:
