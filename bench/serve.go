@@ -147,6 +147,25 @@ func Serve(ctx context.Context, o ServeOptions) (*ServeReport, error) {
 		return nil, err
 	}
 
+	if err := c.measure(ctx, o, t, heads, r); err != nil {
+		return nil, err
+	}
+	c.hc.CloseIdleConnections()
+	stopped = true
+	if err := t.stop(); err != nil {
+		return r, err
+	}
+	r.Arguments, r.SeqChecked, err = checkSeqs(ctx, db, o.Writers)
+	if err != nil {
+		return r, err
+	}
+	return r, nil
+}
+
+// measure drives the writers, pollers and wake-ups of o against t for
+// o.Duration, the writers on the debates whose heads are given, then the
+// wake-ups of an idle server, and puts the figures in r.
+func (c *agent) measure(ctx context.Context, o ServeOptions, t *target, heads []string, r *ServeReport) error {
 	var errs errorCount
 	r.LoadBefore = loadAverage()
 	lctx, cancel := context.WithTimeout(ctx, o.Duration)
@@ -167,7 +186,7 @@ func Serve(ctx context.Context, o ServeOptions) (*ServeReport, error) {
 	elapsed, cpu, scpu := time.Since(start), testkit.CPUTime()-cpu0, t.cpu()-scpu0
 	r.LoadAfter = loadAverage()
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return err
 	}
 	r.DurationMS = ms(elapsed)
 	r.Writes = summarize(slices.Concat(wlat...), elapsed)
@@ -182,16 +201,7 @@ func Serve(ctx context.Context, o ServeOptions) (*ServeReport, error) {
 		}
 	}
 	r.Errors, r.FirstError = errs.get()
-	c.hc.CloseIdleConnections()
-	stopped = true
-	if err := t.stop(); err != nil {
-		return r, err
-	}
-	r.Arguments, r.SeqChecked, err = checkSeqs(ctx, db, o.Writers)
-	if err != nil {
-		return r, err
-	}
-	return r, nil
+	return nil
 }
 
 // target is the server under load.
