@@ -47,6 +47,22 @@ func (r *report) summary() {
 	r.modelLines(r.run.ByModel)
 	r.b.WriteString("\n")
 
+	fallbacks := r.topicTable()
+	r.fallbackList(fallbacks)
+	r.conclusions()
+	r.motions()
+	r.printf("## %s\n\n", w.proposedEdits)
+	if strings.TrimSpace(r.run.Edits) == "" {
+		r.printf("%s\n", w.noEdits)
+		return
+	}
+	r.block(r.run.Edits, 2)
+}
+
+// topicTable writes the table of topics, with a row for the calls no topic
+// made and a total, and returns how many fallbacks the topics had.
+func (r *report) topicTable() int {
+	w := r.w
 	cols := []string{w.colID, w.colTopic, w.colStatus, w.colRounds, w.colConsensus, w.colDivergences, w.colVerdicts,
 		w.colFailures, w.colFailedCalls, w.colFallbacks, w.colTokens, w.colCost}
 	r.printf("| %s |\n|", strings.Join(cols, " | "))
@@ -99,7 +115,12 @@ func (r *report) summary() {
 			Thousands(usage.Total()), costCell(usage.Cost))
 	}
 	r.b.WriteString("\n")
+	return fallbacks
+}
 
+// fallbackList writes the section of the model switches, n of them.
+func (r *report) fallbackList(fallbacks int) {
+	w := r.w
 	r.printf("## %s\n\n", w.fallbacks)
 	if fallbacks == 0 {
 		r.printf("%s\n\n", w.noFallbacks)
@@ -117,7 +138,12 @@ func (r *report) summary() {
 	if fallbacks > 0 {
 		r.b.WriteString("\n")
 	}
+}
 
+// conclusions writes each topic's conclusion: its synthesis, else its
+// consensus and verdicts.
+func (r *report) conclusions() {
+	w := r.w
 	r.printf("## %s\n\n", w.conclusions)
 	for i := range r.run.Topics {
 		t := &r.run.Topics[i]
@@ -135,14 +161,6 @@ func (r *report) summary() {
 		r.decisions(t.Root, false)
 		r.b.WriteString("\n")
 	}
-
-	r.motions()
-	r.printf("## %s\n\n", w.proposedEdits)
-	if strings.TrimSpace(r.run.Edits) == "" {
-		r.printf("%s\n", w.noEdits)
-		return
-	}
-	r.block(r.run.Edits, 2)
 }
 
 // rest is the part of the run's usage that part does not count, in the
