@@ -7,7 +7,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -36,9 +35,6 @@ func processCPU(pid int) time.Duration {
 	}
 	return time.Duration(utime+stime) * 10 * time.Millisecond
 }
-
-// terminate asks p to stop cleanly.
-func terminate(p *os.Process) error { return p.Signal(syscall.SIGTERM) }
 
 // peakRSS is the process's resident-memory high-water mark in bytes (VmHWM
 // of /proc/self/status); 0 where there is no such file.

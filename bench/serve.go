@@ -235,15 +235,6 @@ func inProcess(ctx context.Context, db string) (*target, error) {
 		}}, nil
 }
 
-// childTarget starts the server of spawn on db in a process of its own.
-func childTarget(ctx context.Context, spawn Spawn, db string) (*target, error) {
-	c, err := startChild(ctx, spawn, db)
-	if err != nil {
-		return nil, err
-	}
-	return &target{base: c.base, cpu: c.cpu, stop: c.stop}, nil
-}
-
 // agent is the HTTP side of the load generator: requests built once, and
 // answers read only as far as the next request needs.
 type agent struct {
