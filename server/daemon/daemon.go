@@ -3,9 +3,9 @@
 // demand): it starts one and waits until it answers, finds it again through
 // its pid file, reports on it and stops it. A server in the foreground
 // (Launch, for the bench): it starts one, waits until it answers and stops
-// it. The server keeps its own pid file with
-// KeepPidFile. One pid file and one log per address live in the state
-// folder, so that any later command finds the server of an address.
+// it. A background server keeps its own pid file with KeepPidFile. One pid
+// file and one log per address live in the state folder, so that any later
+// command finds the server of an address.
 package daemon
 
 import (
