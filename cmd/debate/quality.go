@@ -8,6 +8,7 @@ import (
 
 	"github.com/debatehq/debate/bench/quality"
 	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/output"
 )
 
 // benchQualityOptions are the flags of "debate bench quality".
@@ -151,7 +152,7 @@ func (o *benchQualityOptions) run(e *env) error {
 		Logger: slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))}
 	if t := e.terminalOf(e.stderr); t.ok {
 		defer t.stop()
-		opt.Progress = func(done, total int) { fmt.Fprintf(e.stderr, "\r%s", bar(done, total, 30)) }
+		opt.Progress = func(done, total int) { fmt.Fprintf(e.stderr, "\r%s", output.Bar(done, total, 30, "problems")) }
 		defer fmt.Fprint(e.stderr, "\r\033[K")
 	}
 	var r *quality.Report
@@ -170,20 +171,4 @@ func (o *benchQualityOptions) run(e *env) error {
 		}
 		return ""
 	})
-}
-
-// bar draws done of total as a bar of width cells and a count.
-func bar(done, total, width int) string {
-	full := 0
-	if total > 0 {
-		full = done * width / total
-	}
-	b := make([]rune, width)
-	for i := range b {
-		b[i] = '░'
-		if i < full {
-			b[i] = '█'
-		}
-	}
-	return fmt.Sprintf("%s %d/%d problems", string(b), done, total)
 }
