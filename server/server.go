@@ -67,7 +67,8 @@ type Options struct {
 	// MaxConns caps the connections open at once (DefaultMaxConns when
 	// 0), MaxConnsPerClient those of one client IP address
 	// (DefaultMaxConnsPerClient when 0). Past a cap, the oldest connection
-	// that waits for its client is closed to make room, else the new one is
+	// stuck before its request is closed to make room, else the oldest idle
+	// keep-alive one is closed after its next answer, else the new one is
 	// answered 503 (see limitListener).
 	MaxConns, MaxConnsPerClient int
 	// Pages, when set, serves the pages of a browser's requests (package
@@ -108,6 +109,8 @@ type Server struct {
 	limit atomic.Pointer[limitListener]
 	// fails slows clients that send wrong tokens.
 	fails failures
+	// freshGrace is the limit listener's (see freshGrace).
+	freshGrace time.Duration
 }
 
 // New returns a server over st. The caller keeps ownership of st and closes
@@ -136,7 +139,7 @@ func New(st *store.Store, opt Options) *Server {
 	}
 	var p [4]byte
 	_, _ = rand.Read(p[:])
-	s := &Server{st: st, opt: opt, log: opt.Logger, mux: http.NewServeMux(), routes: http.NewServeMux(), idPrefix: hex.EncodeToString(p[:])}
+	s := &Server{st: st, opt: opt, log: opt.Logger, mux: http.NewServeMux(), routes: http.NewServeMux(), idPrefix: hex.EncodeToString(p[:]), freshGrace: freshGrace}
 	s.stopCtx, s.stop = context.WithCancel(context.Background())
 	if opt.Token != "" {
 		s.token = sha256.Sum256([]byte(opt.Token))
@@ -199,7 +202,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	if a, ok := ln.Addr().(*net.TCPAddr); ok {
 		s.listenIP.Store(a.IP)
 	}
-	lim := newLimitListener(ln, s.opt.MaxConns, s.opt.MaxConnsPerClient, spareConns)
+	lim := newLimitListener(ln, s.opt.MaxConns, s.opt.MaxConnsPerClient, spareConns, s.freshGrace)
 	s.limit.Store(lim)
 	ln = lim
 	var fresh freshConns
