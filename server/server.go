@@ -107,8 +107,10 @@ type Server struct {
 	waiting atomic.Int64
 	// limit is the listener of Serve, which counts the open connections.
 	limit atomic.Pointer[limitListener]
-	// fails slows clients that send wrong tokens.
-	fails failures
+	// fails slows clients that send wrong tokens; holdDelay is holdDelay
+	// but in tests.
+	fails     failures
+	holdDelay atomic.Int64
 	// freshGrace is the limit listener's (see freshGrace).
 	freshGrace time.Duration
 }
@@ -141,6 +143,7 @@ func New(st *store.Store, opt Options) *Server {
 	_, _ = rand.Read(p[:])
 	s := &Server{st: st, opt: opt, log: opt.Logger, mux: http.NewServeMux(), routes: http.NewServeMux(), idPrefix: hex.EncodeToString(p[:]), freshGrace: freshGrace}
 	s.stopCtx, s.stop = context.WithCancel(context.Background())
+	s.holdDelay.Store(int64(holdDelay))
 	if opt.Token != "" {
 		s.token = sha256.Sum256([]byte(opt.Token))
 	}
@@ -380,8 +383,9 @@ func (s *Server) withAuth(next http.Handler) http.Handler {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ip := remoteIP(r)
-		if s.fails.blocked(ip) {
+		net := clientNet(remoteIP(r))
+		sessionPost := r.Method == http.MethodPost && r.URL.Path == SessionPath
+		if (sessionPost || presented(r)) && s.fails.blocked(net) && !s.hold(r) {
 			s.throttled(w, r)
 			return
 		}
@@ -390,9 +394,10 @@ func (s *Server) withAuth(next http.Handler) http.Handler {
 			s.exchange(w, r)
 			return
 		}
-		if !ok && !(r.Method == http.MethodPost && r.URL.Path == SessionPath) {
-			if presented(r) {
-				s.fails.failed(ip)
+		if !ok && !sessionPost {
+			if presented(r) && !s.fails.failed(net) {
+				s.throttled(w, r)
+				return
 			}
 			if p := s.opt.Pages; p != nil && p.Page(r) != nil && p.AskToken(w, r) {
 				return
