@@ -49,7 +49,7 @@ func (s *Server) session(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !s.tokenMatches(req.Token) {
-		if !s.fails.failed(clientNet(remoteIP(r))) {
+		if s.failed(r, clientNet(remoteIP(r))) {
 			s.throttled(w, r)
 			return
 		}

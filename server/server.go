@@ -385,9 +385,13 @@ func (s *Server) withAuth(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		net := clientNet(remoteIP(r))
 		sessionPost := r.Method == http.MethodPost && r.URL.Path == SessionPath
-		if (sessionPost || presented(r)) && s.fails.blocked(net) && !s.hold(r) {
-			s.throttled(w, r)
-			return
+		held := (sessionPost || presented(r)) && s.fails.blocked(net)
+		if held {
+			if !s.hold(r) {
+				s.throttled(w, r)
+				return
+			}
+			r = r.WithContext(context.WithValue(r.Context(), heldKey{}, true))
 		}
 		ok := s.authorized(r)
 		if ok && s.tokenInPageURL(r) {
@@ -395,7 +399,7 @@ func (s *Server) withAuth(next http.Handler) http.Handler {
 			return
 		}
 		if !ok && !sessionPost {
-			if presented(r) && !s.fails.failed(net) {
+			if presented(r) && s.failed(r, net) {
 				s.throttled(w, r)
 				return
 			}

@@ -85,6 +85,18 @@ func (f *failures) failed(net netip.Prefix) bool {
 	return f.all.Allow() && own
 }
 
+// heldKey is the request context key set when the request's token was
+// held (see hold).
+type heldKey struct{}
+
+// failed counts a wrong token of r from net and reports whether to answer
+// it 429: when it was held, or is past a budget now. (The budget refills
+// while a token is held, so the hold itself is what tells.)
+func (s *Server) failed(r *http.Request, net netip.Prefix) bool {
+	within := s.fails.failed(net)
+	return !within || r.Context().Value(heldKey{}) != nil
+}
+
 // clientNet is the network a client address is counted in: the loopback
 // addresses as one, an IPv4 address alone, an IPv6 address with its /64.
 func clientNet(ip netip.Addr) netip.Prefix {

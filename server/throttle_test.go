@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestWrongTokensAreSlowed: a client that sends wrong tokens (as a Bearer
@@ -128,5 +129,21 @@ func TestFailuresForgetOldest(t *testing.T) {
 		if got := f.blocked(nets[i]); got != want {
 			t.Errorf("%v blocked: %v, want %v", nets[i], got, want)
 		}
+	}
+}
+
+// TestHeldWrongTokenIs429: a wrong token held because its network spent its
+// budget is answered 429, though the budget refilled during the hold.
+func TestHeldWrongTokenIs429(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, Options{Token: "right"})
+	f.srv.holdDelay.Store(int64(1100 * time.Millisecond)) // longer than one refill (failRate)
+	for i := range failBurst {
+		if r := f.call("GET", "/debates", "", "Authorization", "Bearer wrong"); r.status != http.StatusUnauthorized {
+			t.Fatalf("attempt %d: %d, want 401", i+1, r.status)
+		}
+	}
+	if r := f.call("GET", "/debates", "", "Authorization", "Bearer wrong"); r.status != http.StatusTooManyRequests {
+		t.Fatalf("a held wrong token: %d, want 429", r.status)
 	}
 }
