@@ -407,3 +407,23 @@ func TestCapRetiresKeepAlive(t *testing.T) {
 		})
 	}
 }
+
+// TestAgentsOnOneHost: by default one client address may hold 300
+// long-polls at once (128 writers and 128 pollers on one host, with room to
+// spare), none refused.
+func TestAgentsOnOneHost(t *testing.T) {
+	t.Parallel()
+	const agents = 300
+	f := newFixture(t, Options{})
+	motion := f.create("d1").Argument.ID
+	srv := New(f.st, Options{Logger: discardLogger()})
+	addr := serveLoopback(t, srv)
+	for range agents {
+		sendPartial(t, addr, "GET /debates/d1/poll?role=proposer&wait=60&argument_id="+motion+" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+	}
+	giveUp := time.Now().Add(30 * time.Second) // a guard against a hang only
+	waitFor(func() bool { return srv.Waiting() == agents || time.Now().After(giveUp) })
+	if w, n := srv.Waiting(), srv.OpenConns(); w != agents || n != agents {
+		t.Errorf("%d long-polls held on %d connections, want %d", w, n, agents)
+	}
+}

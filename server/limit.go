@@ -17,7 +17,7 @@ import (
 // Defaults of the connection caps (Options.MaxConns, MaxConnsPerClient).
 const (
 	DefaultMaxConns          = 1024
-	DefaultMaxConnsPerClient = 256
+	DefaultMaxConnsPerClient = 512
 )
 
 // limitListener bounds the connections a server holds open: at most max in
