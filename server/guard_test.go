@@ -193,6 +193,7 @@ func TestBusyFlood(t *testing.T) {
 	f := newFixture(t, Options{})
 	motion := f.create("d1").Argument.ID
 	srv := New(f.st, Options{Logger: discardLogger(), MaxConns: busy, MaxConnsPerClient: busy})
+	srv.freshGrace = 0 // the idle connections below count as stuck at once
 	addr := serveLoopback(t, srv)
 	for range busy {
 		sendPartial(t, addr, "GET /debates/d1/poll?role=proposer&wait=60&argument_id="+motion+" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
@@ -425,5 +426,47 @@ func TestAgentsOnOneHost(t *testing.T) {
 	waitFor(func() bool { return srv.Waiting() == agents || time.Now().After(giveUp) })
 	if w, n := srv.Waiting(), srv.OpenConns(); w != agents || n != agents {
 		t.Errorf("%d long-polls held on %d connections, want %d", w, n, agents)
+	}
+}
+
+// TestYoungSpareKept: past the caps and the spare places, a spare
+// connection that opened a moment ago, its request maybe on the way, is
+// not closed to make room: the new connection is refused instead.
+func TestYoungSpareKept(t *testing.T) {
+	t.Parallel()
+	inner, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln := newLimitListener(inner, 1, 1, 1, time.Hour)
+	t.Cleanup(func() { ln.Close() })
+	addr := inner.Addr().String()
+	var spare *limitedConn
+	for i := range 2 {
+		sendPartial(t, addr, "")
+		c, err := ln.Accept()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		lc := c.(*limitedConn)
+		if i == 0 {
+			lc.idle.Store(false) // busy
+		} else {
+			spare = lc
+		}
+	}
+	br := bufio.NewReader(sendPartial(t, addr, ""))
+	go func() { _, _ = ln.Accept() }() // refuses the third, then waits until Cleanup closes ln
+	res, err := http.ReadResponse(br, nil)
+	if err != nil || res.StatusCode != http.StatusServiceUnavailable {
+		t.Fatalf("the third connection: %v %v, want 503", res, err)
+	}
+	res.Body.Close()
+	ln.mu.Lock()
+	kept := spare.elem != nil
+	ln.mu.Unlock()
+	if !kept {
+		t.Error("the young spare connection was closed to make room")
 	}
 }

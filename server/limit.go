@@ -102,7 +102,7 @@ func (l *limitListener) admit(c net.Conn) *limitedConn {
 		lc.spare = true
 		l.pushLocked(&l.extra, lc)
 	default:
-		if v := l.oldest(&l.extra, anyConn, (*limitedConn).waiting); v != nil {
+		if v := l.oldest(&l.extra, anyConn, func(c *limitedConn) bool { return c.stuck(l.grace) || c.keptAlive() }); v != nil {
 			l.removeLocked(v)
 			evicted = append(evicted, v)
 			lc.spare = true
