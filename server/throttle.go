@@ -39,6 +39,14 @@ type failures struct {
 	order list.List                      // of *failing, least recently failed first
 	all   *rate.Limiter                  // every network's failures
 	max   int                            // maxFailures when 0
+	now   func() time.Time               // time.Now when nil
+}
+
+func (f *failures) clock() time.Time {
+	if f.now != nil {
+		return f.now()
+	}
+	return time.Now()
 }
 
 // failing is the failure budget of one network.
@@ -52,11 +60,12 @@ type failing struct {
 func (f *failures) blocked(net netip.Prefix) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.all != nil && f.all.Tokens() < 1 {
+	now := f.clock()
+	if f.all != nil && f.all.TokensAt(now) < 1 {
 		return true
 	}
 	e := f.m[net]
-	return e != nil && e.Value.(*failing).lim.Tokens() < 1
+	return e != nil && e.Value.(*failing).lim.TokensAt(now) < 1
 }
 
 // failed counts a failed attempt from net, and reports whether it was
@@ -81,8 +90,9 @@ func (f *failures) failed(net netip.Prefix) bool {
 		f.m[net] = e
 	}
 	f.order.MoveToBack(e)
-	own := e.Value.(*failing).lim.Allow()
-	return f.all.Allow() && own
+	now := f.clock()
+	own := e.Value.(*failing).lim.AllowN(now, 1)
+	return f.all.AllowN(now, 1) && own
 }
 
 // heldKey is the request context key set when the request's token was

@@ -30,6 +30,7 @@ func TestWrongTokensAreSlowed(t *testing.T) {
 			t.Parallel()
 			f := newFixture(t, Options{Token: "right"})
 			f.srv.holdDelay.Store(0)
+			f.srv.fails.now = frozen()
 			for range 10 {
 				if r := f.call("GET", "/debates", ""); r.status != http.StatusUnauthorized {
 					t.Fatalf("no token: %d %s", r.status, r.raw)
@@ -84,6 +85,7 @@ func TestThrottleByNetwork(t *testing.T) {
 			t.Parallel()
 			srv := New(storeFor(t), Options{Token: "right", Logger: discardLogger()})
 			srv.holdDelay.Store(0)
+			srv.fails.now = frozen()
 			call := func(addr, token string) int {
 				r := httptest.NewRequest(http.MethodGet, "/health", nil)
 				r.RemoteAddr = addr + ":40000"
@@ -116,7 +118,7 @@ func TestThrottleByNetwork(t *testing.T) {
 // least recently, not everyone's failures.
 func TestFailuresForgetOldest(t *testing.T) {
 	t.Parallel()
-	f := failures{max: 3}
+	f := failures{max: 3, now: frozen()}
 	nets := []netip.Prefix{clientNet(netip.MustParseAddr("10.0.0.1")), clientNet(netip.MustParseAddr("10.0.0.2")),
 		clientNet(netip.MustParseAddr("10.0.0.3")), clientNet(netip.MustParseAddr("10.0.0.4"))}
 	for _, n := range nets[:3] {
@@ -146,4 +148,11 @@ func TestHeldWrongTokenIs429(t *testing.T) {
 	if r := f.call("GET", "/debates", "", "Authorization", "Bearer wrong"); r.status != http.StatusTooManyRequests {
 		t.Fatalf("a held wrong token: %d, want 429", r.status)
 	}
+}
+
+// frozen is a clock that stands still, so that no budget refills while a
+// test spends it.
+func frozen() func() time.Time {
+	t0 := time.Now()
+	return func() time.Time { return t0 }
 }
