@@ -122,6 +122,7 @@ func TestSlowFlood(t *testing.T) {
 		flood, batch        = 2000, 100
 	)
 	srv := New(storeFor(t), Options{Logger: discardLogger(), MaxConns: maxConns, MaxConnsPerClient: perClient})
+	srv.freshGrace = 0 // the flood's connections count as stuck at once
 	addr := serveLoopback(t, srv)
 	health := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
 	ask := func() {
@@ -192,6 +193,7 @@ func TestBusyFlood(t *testing.T) {
 	f := newFixture(t, Options{})
 	motion := f.create("d1").Argument.ID
 	srv := New(f.st, Options{Logger: discardLogger(), MaxConns: busy, MaxConnsPerClient: busy})
+	srv.freshGrace = 0 // the idle connections below count as stuck at once
 	addr := serveLoopback(t, srv)
 	for range busy {
 		sendPartial(t, addr, "GET /debates/d1/poll?role=proposer&wait=60&argument_id="+motion+" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
@@ -254,7 +256,7 @@ func TestRefusedPastSpares(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln := newLimitListener(inner, 1, 1, 1)
+	ln := newLimitListener(inner, 1, 1, 1, 0)
 	accepted := make(chan net.Conn)
 	go func() {
 		defer close(accepted)
@@ -314,4 +316,157 @@ func openFDs(t *testing.T) int {
 		t.Skip("no /proc/self/fd:", err)
 	}
 	return len(ents)
+}
+
+// TestCapRetiresKeepAlive: a client at its connection cap that opens one
+// more is served on it, and none of its connections is closed under a
+// request: a connection that never sent one is closed first; else the
+// oldest idle keep-alive connection answers its next request, with
+// Connection: close, and only then closes.
+func TestCapRetiresKeepAlive(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		kinds []string // per connection at the cap: "kept" (answered once, idle) or "new" (no request yet)
+		grace time.Duration
+		// closeAfter: the connection (index) whose next answer is its last;
+		// -1 for none. closed: the connection closed to make room; -1 for
+		// none.
+		closeAfter, closed int
+	}{
+		{"idle keep-alives", []string{"kept", "kept"}, 0, 0, -1},
+		{"one never sent a request", []string{"kept", "new"}, 0, -1, 1},
+		{"one just opened", []string{"kept", "new"}, time.Hour, 0, -1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := New(storeFor(t), Options{Logger: discardLogger(), MaxConns: 64, MaxConnsPerClient: len(tt.kinds)})
+			srv.freshGrace = tt.grace
+			addr := serveLoopback(t, srv)
+			health := func(c net.Conn, br *bufio.Reader) (*http.Response, error) {
+				if _, err := io.WriteString(c, "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"); err != nil {
+					return nil, err
+				}
+				res, err := http.ReadResponse(br, nil)
+				if err == nil {
+					_, _ = io.Copy(io.Discard, res.Body)
+					res.Body.Close()
+				}
+				return res, err
+			}
+			conns := make([]net.Conn, len(tt.kinds))
+			brs := make([]*bufio.Reader, len(tt.kinds))
+			kept := 0
+			for i, kind := range tt.kinds {
+				conns[i] = sendPartial(t, addr, "")
+				brs[i] = bufio.NewReader(conns[i])
+				if kind == "kept" {
+					kept++
+					if res, err := health(conns[i], brs[i]); err != nil || res.Close {
+						t.Fatalf("connection %d: %v, close %v", i, err, res != nil && res.Close)
+					}
+				}
+			}
+			// Wait until the server holds every connection and counts the
+			// answered ones idle.
+			waitFor(func() bool {
+				l := srv.limit.Load()
+				l.mu.Lock()
+				defer l.mu.Unlock()
+				n := 0
+				for e := l.conns.Front(); e != nil; e = e.Next() {
+					if e.Value.(*limitedConn).keptAlive() {
+						n++
+					}
+				}
+				return l.conns.Len() == len(tt.kinds) && n == kept
+			})
+			c := sendPartial(t, addr, "")
+			if res, err := health(c, bufio.NewReader(c)); err != nil || res.StatusCode != http.StatusOK {
+				t.Fatalf("the connection past the cap: %v", err)
+			}
+			for i := range conns {
+				if tt.kinds[i] == "new" && i != tt.closed {
+					continue
+				}
+				if i == tt.closed {
+					assertClosed(t, brs[i])
+					continue
+				}
+				res, err := health(conns[i], brs[i])
+				if err != nil || res.StatusCode != http.StatusOK {
+					t.Fatalf("connection %d: its next request failed: %v", i, err)
+				}
+				if res.Close != (i == tt.closeAfter) {
+					t.Errorf("connection %d: Connection: close is %v, want %v", i, res.Close, i == tt.closeAfter)
+				}
+				if i == tt.closeAfter {
+					assertClosed(t, brs[i])
+				}
+			}
+		})
+	}
+}
+
+// TestAgentsOnOneHost: by default one client address may hold 300
+// long-polls at once (128 writers and 128 pollers on one host, with room to
+// spare), none refused.
+func TestAgentsOnOneHost(t *testing.T) {
+	t.Parallel()
+	const agents = 300
+	f := newFixture(t, Options{})
+	motion := f.create("d1").Argument.ID
+	srv := New(f.st, Options{Logger: discardLogger()})
+	addr := serveLoopback(t, srv)
+	for range agents {
+		sendPartial(t, addr, "GET /debates/d1/poll?role=proposer&wait=60&argument_id="+motion+" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+	}
+	giveUp := time.Now().Add(30 * time.Second) // a guard against a hang only
+	waitFor(func() bool { return srv.Waiting() == agents || time.Now().After(giveUp) })
+	if w, n := srv.Waiting(), srv.OpenConns(); w != agents || n != agents {
+		t.Errorf("%d long-polls held on %d connections, want %d", w, n, agents)
+	}
+}
+
+// TestYoungSpareKept: past the caps and the spare places, a spare
+// connection that opened a moment ago, its request maybe on the way, is
+// not closed to make room: the new connection is refused instead.
+func TestYoungSpareKept(t *testing.T) {
+	t.Parallel()
+	inner, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln := newLimitListener(inner, 1, 1, 1, time.Hour)
+	t.Cleanup(func() { ln.Close() })
+	addr := inner.Addr().String()
+	var spare *limitedConn
+	for i := range 2 {
+		sendPartial(t, addr, "")
+		c, err := ln.Accept()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		lc := c.(*limitedConn)
+		if i == 0 {
+			lc.idle.Store(false) // busy
+		} else {
+			spare = lc
+		}
+	}
+	br := bufio.NewReader(sendPartial(t, addr, ""))
+	go func() { _, _ = ln.Accept() }() // refuses the third, then waits until Cleanup closes ln
+	res, err := http.ReadResponse(br, nil)
+	if err != nil || res.StatusCode != http.StatusServiceUnavailable {
+		t.Fatalf("the third connection: %v %v, want 503", res, err)
+	}
+	res.Body.Close()
+	ln.mu.Lock()
+	kept := spare.elem != nil
+	ln.mu.Unlock()
+	if !kept {
+		t.Error("the young spare connection was closed to make room")
+	}
 }

@@ -17,17 +17,29 @@ import (
 // Defaults of the connection caps (Options.MaxConns, MaxConnsPerClient).
 const (
 	DefaultMaxConns          = 1024
-	DefaultMaxConnsPerClient = 256
+	DefaultMaxConnsPerClient = 512
 )
 
 // limitListener bounds the connections a server holds open: at most max in
 // all and perClient per client IP address. When a new connection would pass
-// a cap, the oldest connection within it that waits for its client (no
-// request yet, idle between requests, or a request body still arriving) is
-// closed to make room; when none waits, the new connection is answered 503
-// and closed. So a flood of slow connections costs at most max descriptors
-// and goroutines, and a client that sends its request at once (/health) is
-// served whatever the flood.
+// a cap, room is made within it:
+//
+//   - the oldest connection that is stuck (no request for freshGrace since
+//     it opened, or a request body still arriving freshGrace after its
+//     headers) is closed: a client sends its request at once, though a
+//     busy server may take a while to read it;
+//   - else the oldest idle keep-alive connection (between requests) is
+//     retired: counted out of the caps at once, and closed after its next
+//     answer, which carries Connection: close. Closing it now could cut a
+//     request its client is sending on it, which the client cannot always
+//     tell from a lost one. At most max connections are retiring; past
+//     that the oldest of them is closed;
+//   - when none is either, the new connection is answered 503 and closed.
+//
+// So a flood of slow connections costs at most max descriptors and
+// goroutines (twice that while idle ones retire), a client that sends its
+// request at once (/health) is served whatever the flood, and a client's
+// keep-alive connection is never closed under a request.
 //
 // A flood of busy connections (each with a request in progress, none
 // waiting) leaves nothing to close: then up to spares connections are taken
@@ -40,19 +52,25 @@ const (
 type limitListener struct {
 	net.Listener
 	max, perClient, spares int
+	grace                  time.Duration // see freshGrace
 
-	mu    sync.Mutex
-	conns list.List // of *limitedConn within the caps, oldest first
-	extra list.List // of *limitedConn past the caps, oldest first
-	perIP map[netip.Addr]int
+	mu       sync.Mutex
+	conns    list.List // of *limitedConn within the caps, oldest first
+	extra    list.List // of *limitedConn past the caps, oldest first
+	retiring list.List // of *limitedConn retired from the caps, oldest first
+	perIP    map[netip.Addr]int
 }
 
 // spareConns is how many connections a limitListener takes past its caps
 // for /health.
 const spareConns = 8
 
-func newLimitListener(ln net.Listener, max, perClient, spares int) *limitListener {
-	return &limitListener{Listener: ln, max: max, perClient: perClient, spares: spares, perIP: map[netip.Addr]int{}}
+// freshGrace is how long a new connection may wait for its first request
+// before it counts as stuck.
+const freshGrace = time.Second
+
+func newLimitListener(ln net.Listener, max, perClient, spares int, grace time.Duration) *limitListener {
+	return &limitListener{Listener: ln, max: max, perClient: perClient, spares: spares, grace: grace, perIP: map[netip.Addr]int{}}
 }
 
 // Accept returns the next connection within the caps.
@@ -72,23 +90,23 @@ func (l *limitListener) Accept() (net.Conn, error) {
 // admit counts c in, closing the connections it evicts, or returns nil when
 // no room can be made.
 func (l *limitListener) admit(c net.Conn) *limitedConn {
-	lc := &limitedConn{Conn: c, l: l, ip: clientIP(c.RemoteAddr())}
+	lc := &limitedConn{Conn: c, l: l, ip: clientIP(c.RemoteAddr()), born: time.Now()}
 	lc.idle.Store(true)
 	l.mu.Lock()
 	evicted, ok := l.makeRoomLocked(lc.ip)
 	switch {
 	case ok:
-		lc.elem = l.conns.PushBack(lc)
+		l.pushLocked(&l.conns, lc)
 		l.perIP[lc.ip]++
 	case l.extra.Len() < l.spares:
 		lc.spare = true
-		lc.elem = l.extra.PushBack(lc)
+		l.pushLocked(&l.extra, lc)
 	default:
-		if v := l.oldestWaiting(&l.extra, func(*limitedConn) bool { return true }); v != nil {
+		if v := l.oldest(&l.extra, anyConn, func(c *limitedConn) bool { return c.stuck(l.grace) || c.keptAlive() }); v != nil {
 			l.removeLocked(v)
 			evicted = append(evicted, v)
 			lc.spare = true
-			lc.elem = l.extra.PushBack(lc)
+			l.pushLocked(&l.extra, lc)
 		} else {
 			lc = nil
 		}
@@ -100,61 +118,85 @@ func (l *limitListener) admit(c net.Conn) *limitedConn {
 	return lc
 }
 
-// makeRoomLocked counts out the connections a new one from ip evicts to stay
-// within the caps, and reports whether that made room.
+// makeRoomLocked makes room within the caps for a new connection from ip,
+// and reports whether it could; evicted are the connections to close.
 func (l *limitListener) makeRoomLocked(ip netip.Addr) (evicted []*limitedConn, ok bool) {
 	if l.perIP[ip] >= l.perClient {
-		v := l.oldestWaiting(&l.conns, func(o *limitedConn) bool { return o.ip == ip })
-		if v == nil {
-			return nil, false
-		}
-		l.removeLocked(v)
-		evicted = append(evicted, v)
-	}
-	if l.conns.Len() >= l.max {
-		v := l.oldestWaiting(&l.conns, func(*limitedConn) bool { return true })
-		if v == nil {
+		if evicted, ok = l.makeRoomAmong(evicted, func(o *limitedConn) bool { return o.ip == ip }); !ok {
 			return evicted, false
 		}
-		l.removeLocked(v)
-		evicted = append(evicted, v)
+	}
+	if l.conns.Len() >= l.max {
+		return l.makeRoomAmong(evicted, anyConn)
 	}
 	return evicted, true
 }
 
-// oldestWaiting returns the oldest connection of conns in scope that waits
-// for its client, or nil.
-func (l *limitListener) oldestWaiting(conns *list.List, in func(*limitedConn) bool) *limitedConn {
+// makeRoomAmong counts out one connection of l.conns in scope: the oldest
+// stuck one, to be closed (appended to evicted), else the oldest idle one,
+// retired. It reports whether there was one.
+func (l *limitListener) makeRoomAmong(evicted []*limitedConn, in func(*limitedConn) bool) ([]*limitedConn, bool) {
+	stuck := func(c *limitedConn) bool { return c.stuck(l.grace) }
+	if v := l.oldest(&l.conns, in, stuck); v != nil {
+		l.removeLocked(v)
+		return append(evicted, v), true
+	}
+	v := l.oldest(&l.conns, in, (*limitedConn).keptAlive)
+	if v == nil {
+		return evicted, false
+	}
+	l.removeLocked(v)
+	v.retire.Store(true)
+	if l.retiring.Len() >= l.max {
+		old := l.retiring.Front().Value.(*limitedConn)
+		l.removeLocked(old)
+		evicted = append(evicted, old)
+	}
+	l.pushLocked(&l.retiring, v)
+	return evicted, true
+}
+
+// anyConn is the scope of every connection.
+func anyConn(*limitedConn) bool { return true }
+
+// oldest returns the oldest connection of conns in scope for which is
+// holds, or nil.
+func (l *limitListener) oldest(conns *list.List, in, is func(*limitedConn) bool) *limitedConn {
 	for e := conns.Front(); e != nil; e = e.Next() {
-		if c := e.Value.(*limitedConn); in(c) && c.waiting() {
+		if c := e.Value.(*limitedConn); in(c) && is(c) {
 			return c
 		}
 	}
 	return nil
 }
 
+// pushLocked counts c into conns, one of l's lists.
+func (l *limitListener) pushLocked(conns *list.List, c *limitedConn) {
+	c.list = conns
+	c.elem = conns.PushBack(c)
+}
+
+// removeLocked counts c out of its list, and out of its client's count when
+// it was within the caps.
 func (l *limitListener) removeLocked(c *limitedConn) {
 	if c.elem == nil {
 		return
 	}
-	if c.spare {
-		l.extra.Remove(c.elem)
-		c.elem = nil
-		return
-	}
-	l.conns.Remove(c.elem)
+	c.list.Remove(c.elem)
 	c.elem = nil
-	if l.perIP[c.ip]--; l.perIP[c.ip] <= 0 {
-		delete(l.perIP, c.ip)
+	if c.list == &l.conns {
+		if l.perIP[c.ip]--; l.perIP[c.ip] <= 0 {
+			delete(l.perIP, c.ip)
+		}
 	}
 }
 
-// open is the number of connections counted in, within the caps and past
-// them.
+// open is the number of connections counted in: within the caps, past
+// them, and retiring.
 func (l *limitListener) open() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.conns.Len() + l.extra.Len()
+	return l.conns.Len() + l.extra.Len() + l.retiring.Len()
 }
 
 // tooMany, refusedBody and refused are the answer of a connection past the
@@ -187,15 +229,21 @@ type limitedConn struct {
 	net.Conn
 	l    *limitListener
 	ip   netip.Addr
+	born time.Time
+	list *list.List    // the list of l that counts c; guarded by l.mu
 	elem *list.Element // nil once counted out; guarded by l.mu
 	// spare: taken past the caps, for /health alone.
 	spare bool
 
-	// idle: no request is being served (http.StateNew, StateIdle); body:
-	// the request's body is still awaited (see withBodyGuard); answering: a
-	// handler took the request that is being served, so what is written is
-	// its answer (see Write).
-	idle, body, answering atomic.Bool
+	// idle: no request is being served (http.StateNew, StateIdle); served:
+	// a request was answered, so an idle connection is a keep-alive one;
+	// body: the request's body is still awaited (see withBodyGuard), since
+	// bodySince;
+	// answering: a handler took the request that is being served, so what
+	// is written is its answer (see Write); retire: the next answer is the
+	// last (see limitListener).
+	idle, served, body, answering, retire atomic.Bool
+	bodySince                             atomic.Int64 // Unix nanoseconds
 }
 
 // Write writes p, the answer of a handler as it is; an error answer that
@@ -213,12 +261,28 @@ func (c *limitedConn) Write(p []byte) (int, error) {
 	return c.Conn.Write(p)
 }
 
+// waiting reports whether c waits for its client.
 func (c *limitedConn) waiting() bool { return c.idle.Load() || c.body.Load() }
+
+// stuck reports whether c waits for its client in a request: its first
+// request has not arrived within grace, or its body is still arriving.
+func (c *limitedConn) stuck(grace time.Duration) bool {
+	if c.body.Load() {
+		return time.Since(time.Unix(0, c.bodySince.Load())) >= grace
+	}
+	return c.idle.Load() && !c.served.Load() && time.Since(c.born) >= grace
+}
+
+// keptAlive reports whether c is idle between requests.
+func (c *limitedConn) keptAlive() bool { return c.idle.Load() && c.served.Load() }
 
 // waitBody marks that the connection's request body is (or no longer is)
 // awaited; c may be nil.
 func (c *limitedConn) waitBody(on bool) {
 	if c != nil {
+		if on {
+			c.bodySince.Store(time.Now().UnixNano())
+		}
 		c.body.Store(on)
 	}
 }
@@ -257,11 +321,15 @@ func trackIdle(c net.Conn, st http.ConnState) {
 		if idle {
 			lc.answering.Store(false)
 		}
+		if st == http.StateIdle {
+			lc.served.Store(true)
+		}
 	}
 }
 
 // withConnLimits marks a request's connection as answered by a handler
-// (see limitedConn.Write) and, on a connection past the caps, serves
+// (see limitedConn.Write), makes the answer on a retiring connection its
+// last (Connection: close), and, on a connection past the caps, serves
 // /health alone: anything else is answered 503 TOO_MANY_CONNECTIONS and the
 // connection closed.
 func withConnLimits(next http.Handler) http.Handler {
@@ -272,6 +340,9 @@ func withConnLimits(next http.Handler) http.Handler {
 			return
 		}
 		lc.answering.Store(true)
+		if lc.retire.Load() {
+			w.Header().Set("Connection", "close")
+		}
 		if lc.spare && !(r.URL.Path == "/health" && (r.Method == http.MethodGet || r.Method == http.MethodHead)) {
 			h := w.Header()
 			h.Set("Connection", "close")

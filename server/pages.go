@@ -49,7 +49,10 @@ func (s *Server) session(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !s.tokenMatches(req.Token) {
-		s.fails.failed(remoteIP(r))
+		if s.failed(r, clientNet(remoteIP(r))) {
+			s.throttled(w, r)
+			return
+		}
 		s.writeError(w, r, protocol.Errorf(protocol.CodeAuthFailed, "this is not the server's token").
 			WithSuggestion("use the token the server was started with (--token or DEBATE_AUTH_TOKEN)"))
 		return

@@ -67,7 +67,8 @@ type Options struct {
 	// MaxConns caps the connections open at once (DefaultMaxConns when
 	// 0), MaxConnsPerClient those of one client IP address
 	// (DefaultMaxConnsPerClient when 0). Past a cap, the oldest connection
-	// that waits for its client is closed to make room, else the new one is
+	// stuck before its request is closed to make room, else the oldest idle
+	// keep-alive one is closed after its next answer, else the new one is
 	// answered 503 (see limitListener).
 	MaxConns, MaxConnsPerClient int
 	// Pages, when set, serves the pages of a browser's requests (package
@@ -106,8 +107,12 @@ type Server struct {
 	waiting atomic.Int64
 	// limit is the listener of Serve, which counts the open connections.
 	limit atomic.Pointer[limitListener]
-	// fails slows clients that send wrong tokens.
-	fails failures
+	// fails slows clients that send wrong tokens; holdDelay is holdDelay
+	// but in tests.
+	fails     failures
+	holdDelay atomic.Int64
+	// freshGrace is the limit listener's (see freshGrace).
+	freshGrace time.Duration
 }
 
 // New returns a server over st. The caller keeps ownership of st and closes
@@ -136,8 +141,9 @@ func New(st *store.Store, opt Options) *Server {
 	}
 	var p [4]byte
 	_, _ = rand.Read(p[:])
-	s := &Server{st: st, opt: opt, log: opt.Logger, mux: http.NewServeMux(), routes: http.NewServeMux(), idPrefix: hex.EncodeToString(p[:])}
+	s := &Server{st: st, opt: opt, log: opt.Logger, mux: http.NewServeMux(), routes: http.NewServeMux(), idPrefix: hex.EncodeToString(p[:]), freshGrace: freshGrace}
 	s.stopCtx, s.stop = context.WithCancel(context.Background())
+	s.holdDelay.Store(int64(holdDelay))
 	if opt.Token != "" {
 		s.token = sha256.Sum256([]byte(opt.Token))
 	}
@@ -199,7 +205,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	if a, ok := ln.Addr().(*net.TCPAddr); ok {
 		s.listenIP.Store(a.IP)
 	}
-	lim := newLimitListener(ln, s.opt.MaxConns, s.opt.MaxConnsPerClient, spareConns)
+	lim := newLimitListener(ln, s.opt.MaxConns, s.opt.MaxConnsPerClient, spareConns, s.freshGrace)
 	s.limit.Store(lim)
 	ln = lim
 	var fresh freshConns
@@ -377,19 +383,25 @@ func (s *Server) withAuth(next http.Handler) http.Handler {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ip := remoteIP(r)
-		if s.fails.blocked(ip) {
-			s.throttled(w, r)
-			return
+		net := clientNet(remoteIP(r))
+		sessionPost := r.Method == http.MethodPost && r.URL.Path == SessionPath
+		held := (sessionPost || presented(r)) && s.fails.blocked(net)
+		if held {
+			if !s.hold(r) {
+				s.throttled(w, r)
+				return
+			}
+			r = r.WithContext(context.WithValue(r.Context(), heldKey{}, true))
 		}
 		ok := s.authorized(r)
 		if ok && s.tokenInPageURL(r) {
 			s.exchange(w, r)
 			return
 		}
-		if !ok && !(r.Method == http.MethodPost && r.URL.Path == SessionPath) {
-			if presented(r) {
-				s.fails.failed(ip)
+		if !ok && !sessionPost {
+			if presented(r) && s.failed(r, net) {
+				s.throttled(w, r)
+				return
 			}
 			if p := s.opt.Pages; p != nil && p.Page(r) != nil && p.AskToken(w, r) {
 				return

@@ -56,7 +56,7 @@ func (s *Server) websocket(w http.ResponseWriter, r *http.Request) {
 	reqID := requestID(w)
 	s.sockets.Add(1)
 	defer s.sockets.Done()
-	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: s.opt.OriginPatterns})
+	conn, err := websocket.Accept(frameLimitWriter{w, s.opt.MaxBody}, r, &websocket.AcceptOptions{OriginPatterns: s.opt.OriginPatterns})
 	if err != nil {
 		return // Accept has answered the request
 	}

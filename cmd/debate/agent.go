@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/url"
 	"os"
 	"regexp"
@@ -315,14 +316,50 @@ func (a *agent) readContent(e *env) (content string, ok bool, err error) {
 		if a.file == "" {
 			return "", false, usagef("--file needs a path (or - for stdin)")
 		}
-		f, err := os.Open(a.file)
+		f, err := openRegular(a.file)
 		if err != nil {
-			return "", false, usageError{fmt.Errorf("--file: %w", err)}
+			return "", false, err
 		}
 		defer f.Close()
 		s, err := readAll(f, a.file)
 		return s, err == nil, err
 	}
+}
+
+// openRegular opens the --file path, a regular file of at most maxInput
+// bytes: a named pipe would block the command before it could be
+// interrupted, and a device such as /dev/zero never ends.
+func openRegular(path string) (*os.File, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, usageError{fmt.Errorf("--file: %w", err)}
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, usagef("--file %s: %s, not a regular file; give a file, or pipe it in with --stdin", path, fileKind(fi.Mode()))
+	}
+	if fi.Size() > maxInput {
+		return nil, usagef("--file %s: %d bytes, more than %d MiB; share it as a document in parts, or shorten it", path, fi.Size(), maxInput>>20)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, usageError{fmt.Errorf("--file: %w", err)}
+	}
+	return f, nil
+}
+
+// fileKind names the kind of a file that is not a regular one.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a folder"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "a special file"
 }
 
 func readAll(r io.Reader, name string) (string, error) {

@@ -6,8 +6,9 @@ package linediff
 import "strings"
 
 // maxDiffCells bounds the table of the line diff (rows × columns of the part
-// that differs); larger changes are shown as everything removed and added.
-const maxDiffCells = 4 << 20
+// that differs, 4 bytes each, so 4 MiB at most); larger changes are shown as
+// everything removed and added.
+const maxDiffCells = 1 << 20
 
 // Line is one line of a diff: Op is ' ' (in both), '-' (only in the old
 // text) or '+' (only in the new one).

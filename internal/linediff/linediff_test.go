@@ -59,7 +59,7 @@ func FuzzTexts(f *testing.F) {
 		if old == new {
 			for _, l := range Texts(old, new) {
 				if l.Op != ' ' {
-					t.Fatalf("equal texts differ: %q", l)
+					t.Fatalf("equal texts differ: %q", string(l.Op)+l.Text)
 				}
 			}
 		}

@@ -111,7 +111,7 @@ func (c *Client) Health(ctx context.Context) error {
 func (c *Client) CreateDebate(ctx context.Context, req api.CreateDebateRequest) (api.WriteResult, error) {
 	req.ClientRequestID = requestID(req.ClientRequestID)
 	var out api.WriteResult
-	return out, c.do(ctx, http.MethodPost, "/debates", nil, req, &out, WriteRetry)
+	return out, c.post(ctx, "/debates", req.ClientRequestID, req, &out)
 }
 
 // ListOptions filter ListDebates; zero values are the server's defaults.
@@ -160,14 +160,14 @@ func (c *Client) DeleteDebate(ctx context.Context, id string) error {
 // Submit submits a CLAIM (req.Role is the proposer or the opponent).
 func (c *Client) Submit(ctx context.Context, debateID string, req api.ArgumentRequest) (api.WriteResult, error) {
 	req.ClientRequestID = requestID(req.ClientRequestID)
-	return c.write(ctx, debatePath(debateID, "arguments"), req)
+	return c.write(ctx, debatePath(debateID, "arguments"), req.ClientRequestID, req)
 }
 
 // Appeal submits the proposer's APPEAL.
 func (c *Client) Appeal(ctx context.Context, debateID string, req api.ArgumentRequest) (api.WriteResult, error) {
 	req.Role = ""
 	req.ClientRequestID = requestID(req.ClientRequestID)
-	return c.write(ctx, debatePath(debateID, "appeal"), req)
+	return c.write(ctx, debatePath(debateID, "appeal"), req.ClientRequestID, req)
 }
 
 // Resolution submits the proposer's RESOLUTION; the server closes the debate
@@ -175,26 +175,34 @@ func (c *Client) Appeal(ctx context.Context, debateID string, req api.ArgumentRe
 func (c *Client) Resolution(ctx context.Context, debateID string, req api.ArgumentRequest) (api.WriteResult, error) {
 	req.Role = ""
 	req.ClientRequestID = requestID(req.ClientRequestID)
-	return c.write(ctx, debatePath(debateID, "resolution"), req)
+	return c.write(ctx, debatePath(debateID, "resolution"), req.ClientRequestID, req)
 }
 
 // Intervention submits the arbitrator's INTERVENTION.
 func (c *Client) Intervention(ctx context.Context, debateID string, req api.InterventionRequest) (api.WriteResult, error) {
 	req.ClientRequestID = requestID(req.ClientRequestID)
-	return c.write(ctx, debatePath(debateID, "intervention"), req)
+	return c.write(ctx, debatePath(debateID, "intervention"), req.ClientRequestID, req)
 }
 
 // Ruling submits the arbitrator's RULING; req.Close closes the debate.
 func (c *Client) Ruling(ctx context.Context, debateID string, req api.RulingRequest) (api.WriteResult, error) {
 	req.ClientRequestID = requestID(req.ClientRequestID)
-	return c.write(ctx, debatePath(debateID, "ruling"), req)
+	return c.write(ctx, debatePath(debateID, "ruling"), req.ClientRequestID, req)
 }
 
-// write posts an argument whose client_request_id is set, so that every
-// retry carries the same one.
-func (c *Client) write(ctx context.Context, path string, body any) (api.WriteResult, error) {
+// write posts an argument whose client_request_id is key.
+func (c *Client) write(ctx context.Context, path, key string, body any) (api.WriteResult, error) {
 	var out api.WriteResult
-	return out, c.do(ctx, http.MethodPost, path, nil, body, &out, WriteRetry)
+	return out, c.post(ctx, path, key, body, &out)
+}
+
+// post sends a write whose client_request_id is key, so that every retry
+// carries the same one, and retries it for up to WriteRetry. The key also
+// goes in the Idempotency-Key header, which lets net/http send the write
+// again at once when a kept-alive connection turns out closed before its
+// answer.
+func (c *Client) post(ctx context.Context, path, key string, body, out any) error {
+	return c.doEach(ctx, http.MethodPost, path, nil, key, body, out, WriteRetry, 0)
 }
 
 // Poll asks for the newest argument after afterArgumentID (any argument when
@@ -217,21 +225,21 @@ func (c *Client) poll(ctx context.Context, debateID, role, afterArgumentID strin
 		q.Set("wait", strconv.FormatFloat(wait.Seconds(), 'f', -1, 64))
 	}
 	var out api.PollResult
-	return out, c.doEach(ctx, http.MethodGet, debatePath(debateID, "poll"), q, nil, &out, retryFor, attempt)
+	return out, c.doEach(ctx, http.MethodGet, debatePath(debateID, "poll"), q, "", nil, &out, retryFor, attempt)
 }
 
 // CreateDocument stores version 1 of a new document.
 func (c *Client) CreateDocument(ctx context.Context, req api.CreateDocumentRequest) (api.DocumentResult, error) {
 	req.ClientRequestID = requestID(req.ClientRequestID)
 	var out api.DocumentResult
-	return out, c.do(ctx, http.MethodPost, "/documents", nil, req, &out, WriteRetry)
+	return out, c.post(ctx, "/documents", req.ClientRequestID, req, &out)
 }
 
 // SubmitDocument stores the next version of document id.
 func (c *Client) SubmitDocument(ctx context.Context, id string, req api.SubmitDocumentRequest) (api.DocumentResult, error) {
 	req.ClientRequestID = requestID(req.ClientRequestID)
 	var out api.DocumentResult
-	return out, c.do(ctx, http.MethodPost, "/documents/"+url.PathEscape(id)+"/versions", nil, req, &out, WriteRetry)
+	return out, c.post(ctx, "/documents/"+url.PathEscape(id)+"/versions", req.ClientRequestID, req, &out)
 }
 
 // GetDocument returns a version of document id (the latest when version is
@@ -264,11 +272,12 @@ func requestID(id string) string {
 // since the first attempt (or ctx ends), and decodes the data of a successful
 // answer into out.
 func (c *Client) do(ctx context.Context, method, path string, q url.Values, body, out any, retryFor time.Duration) error {
-	return c.doEach(ctx, method, path, q, body, out, retryFor, 0)
+	return c.doEach(ctx, method, path, q, "", body, out, retryFor, 0)
 }
 
-// doEach is do with each attempt bounded by attempt (0: only by ctx).
-func (c *Client) doEach(ctx context.Context, method, path string, q url.Values, body, out any, retryFor, attempt time.Duration) error {
+// doEach is do with each attempt bounded by attempt (0: only by ctx), and
+// key, when not empty, in the Idempotency-Key header.
+func (c *Client) doEach(ctx context.Context, method, path string, q url.Values, key string, body, out any, retryFor, attempt time.Duration) error {
 	var payload []byte
 	if body != nil {
 		var err error
@@ -288,7 +297,7 @@ func (c *Client) doEach(ctx context.Context, method, path string, q url.Values, 
 		if attempt > 0 {
 			actx, cancel = context.WithTimeout(ctx, attempt)
 		}
-		err := c.once(actx, method, u, payload, out)
+		err := c.once(actx, method, u, key, payload, out)
 		cancel()
 		if err != nil && ctx.Err() != nil && last != nil {
 			// The deadline cut a retry: what made the retries needed
@@ -327,7 +336,7 @@ func Transient(err error) bool {
 	return false
 }
 
-func (c *Client) once(ctx context.Context, method, u string, payload []byte, out any) error {
+func (c *Client) once(ctx context.Context, method, u, key string, payload []byte, out any) error {
 	var rd io.Reader
 	if payload != nil {
 		rd = bytes.NewReader(payload)
@@ -340,6 +349,9 @@ func (c *Client) once(ctx context.Context, method, u string, payload []byte, out
 		req.Header.Set("Content-Type", "application/json")
 	}
 	req.Header.Set("Accept", "application/json")
+	if key != "" {
+		req.Header.Set("Idempotency-Key", key)
+	}
 	if c.token != "" {
 		req.Header.Set("Authorization", "Bearer "+c.token)
 	}

@@ -307,3 +307,47 @@ func TestDeadlineDuringRetries(t *testing.T) {
 		t.Fatalf("after %d calls: %v, want the 503 that made the retry needed", calls.Load(), err)
 	}
 }
+
+// TestWriteOnClosedKeepAlive: a server that closes a kept-alive connection
+// as a write arrives on it (as one does at its connection cap or idle
+// timeout) does not fail the write: it is sent again at once, with the same
+// client_request_id, not after the retry pause.
+func TestWriteOnClosedKeepAlive(t *testing.T) {
+	t.Parallel()
+	ts, _ := newServer(t, "")
+	inner := ts.Config.Handler
+	var cut atomic.Bool
+	var mu sync.Mutex
+	var submits []string // Idempotency-Key of each attempt
+	ts.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/debates/d1/arguments" {
+			inner.ServeHTTP(w, r)
+			return
+		}
+		mu.Lock()
+		submits = append(submits, r.Header.Get("Idempotency-Key"))
+		mu.Unlock()
+		if cut.CompareAndSwap(false, true) {
+			c, _, err := http.NewResponseController(w).Hijack()
+			if err == nil {
+				c.Close() // no answer: the connection ends under the request
+			}
+			return
+		}
+		inner.ServeHTTP(w, r)
+	})
+	c := New(ts.URL, "", ts.Client())
+	c.backoff = time.Hour // a retry by the pause would outlast the deadline
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	w, err := c.CreateDebate(ctx, api.CreateDebateRequest{DebateID: "d1", Title: "T", DebateType: "general_debate", MotionContent: "M"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Submit(ctx, "d1", api.ArgumentRequest{Role: "opponent", TargetID: w.Argument.ID, Content: "No.", ClientRequestID: "k1"})
+	mu.Lock()
+	defer mu.Unlock()
+	if err != nil || len(submits) != 2 || submits[0] != "k1" || submits[1] != "k1" {
+		t.Fatalf("submit on a closed keep-alive: %v; attempts with keys %q", err, submits)
+	}
+}

@@ -1,14 +1,16 @@
 package web
 
 import (
+	"context"
+	"fmt"
 	"html/template"
+	"io"
 	"net/http"
 	"net/url"
 	"regexp"
 	"strconv"
 	"time"
 
-	"github.com/debatehq/debate/internal/linediff"
 	"github.com/debatehq/debate/protocol"
 	"github.com/debatehq/debate/render"
 	"github.com/debatehq/debate/server/api"
@@ -19,12 +21,14 @@ import (
 type documentData struct {
 	Doc      api.Document
 	Created  time.Time
-	HTML     template.HTML
+	HTML     template.HTML // empty when the version has more than MaxLines lines or renders to more than MaxHTML bytes
+	TextURL  string        // the version as plain text, when HTML is empty
+	MaxHTML  int
+	MaxLines int
 	Versions []versionLink
 	From     int // the version the diff starts from; 0: no diff
-	Diff     []linediff.Line
-	Added    int
-	Removed  int
+	FromURL  string
+	Diff     diffView
 }
 
 type versionLink struct {
@@ -33,9 +37,38 @@ type versionLink struct {
 	Current bool
 }
 
+// Bounds of the rendered version a document's page shows; a version past
+// them is linked as plain text instead, so that a page stays under 2 MB
+// with its diff and a render takes tens of megabytes at most.
+const (
+	maxDocumentHTML = 1 << 20 // bytes of HTML
+	maxRenderLines  = 20_000  // lines of text
+)
+
+// renderDocument renders content for a document's page, one render at a
+// time (see handler.renders); it returns nil when content is past the
+// bounds above.
+func (h *handler) renderDocument(ctx context.Context, content string) ([]byte, error) {
+	if countLines(content) > maxRenderLines {
+		return nil, nil
+	}
+	select {
+	case h.renders <- struct{}{}:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("render a document: %w", ctx.Err())
+	}
+	body, err := render.Fragment([]byte(content))
+	<-h.renders
+	if err != nil || len(body) > maxDocumentHTML {
+		return nil, err
+	}
+	return body, nil
+}
+
 // document serves a document as a page: ?version= (the latest by default)
 // rendered, links to every version, and the diff from ?from= (the version
-// before by default) to the version shown.
+// before by default) to the version shown. With ?format=text it serves the
+// version's text as it is.
 func (h *handler) document(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	version, err := api.QueryInt(q, "version", 0)
@@ -59,12 +92,24 @@ func (h *handler) document(w http.ResponseWriter, r *http.Request) {
 			WithSuggestion("compare with an earlier version, e.g. from=1"))
 		return
 	}
-	body, err := render.Fragment([]byte(doc.Content))
-	if err != nil {
-		h.internal(w, r, err)
+	if q.Get("format") == "text" {
+		h.headers(w, "text/plain; charset=utf-8")
+		if r.Method != http.MethodHead {
+			_, _ = io.WriteString(w, doc.Content)
+		}
 		return
 	}
-	d := documentData{Doc: api.FromDocument(doc), Created: doc.CreatedAt, HTML: template.HTML(body), From: from}
+	d := documentData{Doc: api.FromDocument(doc), Created: doc.CreatedAt, From: from, MaxHTML: maxDocumentHTML, MaxLines: maxRenderLines}
+	body, err := h.renderDocument(r.Context(), doc.Content)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	if body != nil {
+		d.HTML = template.HTML(body)
+	} else {
+		d.TextURL = documentURL(id, doc.Version, 0) + "&format=text" // doc.Version > 0: the URL has a query
+	}
 	for v := 1; v <= doc.LatestVersion; v++ {
 		d.Versions = append(d.Versions, versionLink{Version: v, URL: documentURL(id, v, 0), Current: v == doc.Version})
 	}
@@ -74,15 +119,8 @@ func (h *handler) document(w http.ResponseWriter, r *http.Request) {
 			h.fail(w, r, err)
 			return
 		}
-		d.Diff = linediff.Texts(old.Content, doc.Content)
-		for _, l := range d.Diff {
-			switch l.Op {
-			case '+':
-				d.Added++
-			case '-':
-				d.Removed++
-			}
-		}
+		d.Diff = viewDiff(old.Content, doc.Content)
+		d.FromURL = documentURL(id, from, 0)
 	}
 	title := doc.Title
 	if title == "" {

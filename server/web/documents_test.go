@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -72,5 +73,71 @@ func TestArgumentDocRefs(t *testing.T) {
 	}
 	if got := env.Data.Arguments[1].Docs; len(got) != 0 {
 		t.Errorf("intervention's docs %v, want none", got)
+	}
+}
+
+// TestDocumentPageLargeVersions: two versions of a document at the size
+// limit give a page of bounded size, whose diff says what it left out and
+// links to the older version.
+func TestDocumentPageLargeVersions(t *testing.T) {
+	t.Parallel()
+	const limit = store.DefaultDocumentLimit
+	fill := func(line func(i int) string) string {
+		var b strings.Builder
+		for i := 0; ; i++ {
+			l := line(i) + "\n"
+			if b.Len()+len(l) > limit {
+				return b.String()
+			}
+			b.WriteString(l)
+		}
+	}
+	prose := func(tag string) func(int) string {
+		return func(i int) string {
+			return fmt.Sprintf("%s sentence %06d of the plan, long enough to be a line of prose & <code>", tag, i)
+		}
+	}
+	tenth := func(i int) string {
+		if i%10 == 9 {
+			return prose("Changed")(i)
+		}
+		return prose("Kept")(i)
+	}
+	tests := []struct {
+		name, old, new, note string
+	}{
+		{"a byte per line", fill(func(int) string { return "a" }), fill(func(int) string { return "b" }), "Too long to compare line by line"},
+		{"every line changed", fill(prose("Old")), fill(prose("New")), "Changed entirely"},
+		{"every tenth line changed", fill(prose("Kept")), fill(tenth), "more changed lines are not shown"},
+	}
+	f := newFixture(t, "", nil, store.Options{})
+	ctx := context.Background()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v1, _, err := f.st.CreateDocument(ctx, protocol.NewDocument{Title: tt.name, Content: tt.old})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, _, err := f.st.SubmitDocument(ctx, v1.ID, tt.new, ""); err != nil {
+				t.Fatal(err)
+			}
+			p := f.get("/documents/"+v1.ID, browserAccept, "")
+			if p.status != http.StatusOK {
+				t.Fatalf("%d %s", p.status, p.body)
+			}
+			if len(p.body) >= 2_000_000 {
+				t.Errorf("page of %d bytes from two versions of %d and %d", len(p.body), len(tt.old), len(tt.new))
+			}
+			if !strings.Contains(p.body, tt.note) || !strings.Contains(p.body, `href="/documents/`+v1.ID+`?version=1"`) {
+				t.Errorf("want %q and a link to version 1 in the diff:\n%.2000s", tt.note, mainOf(t, p.body))
+			}
+			if !strings.Contains(p.body, "format=text") {
+				return
+			}
+			if txt := f.get("/documents/"+v1.ID+"?version=2&format=text", browserAccept, ""); txt.body != tt.new ||
+				!strings.HasPrefix(txt.header.Get("Content-Type"), "text/plain") {
+				t.Errorf("version 2 as text: %s, %d bytes, want %d", txt.header.Get("Content-Type"), len(txt.body), len(tt.new))
+			}
+		})
 	}
 }

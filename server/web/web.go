@@ -154,6 +154,10 @@ type handler struct {
 	style   template.CSS
 	csp     string
 	states  map[string]stateInfo
+	// renders holds a slot per document version being rendered: a large
+	// version takes tens of megabytes to render, so they render one at a
+	// time.
+	renders chan struct{}
 }
 
 func newHandler(st *store.Store, opt Options) *handler {
@@ -167,6 +171,7 @@ func newHandler(st *store.Store, opt Options) *handler {
 		st:      st,
 		log:     opt.Logger,
 		reports: newReports(opt.Reports),
+		renders: make(chan struct{}, 1),
 		pages:   map[string]*template.Template{},
 		script:  template.JS(js),
 		style:   template.CSS(css),
