@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/internal/httpwatch"
 	"github.com/debatehq/debate/orchestrator"
 	"github.com/debatehq/debate/output"
 	"github.com/debatehq/debate/prompts"
@@ -96,6 +97,9 @@ func Run(ctx context.Context, cfg *configs.Config, opt Options) (*Result, error)
 	if cfg.Output.IncludeRawResponses {
 		popt.Record = raw.add
 	}
+	// The engine learns when each attempt's request leaves, having waited
+	// for its call slot, and when the exchange is over.
+	popt.HTTPClient = httpwatch.Client(popt.HTTPClient)
 	client, err := providers.New(cfg, popt)
 	if err != nil {
 		return nil, err

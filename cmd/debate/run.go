@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -408,10 +409,29 @@ func (o *runOptions) finished(progress *output.Progress, log *slog.Logger, res *
 	if o.resume && res.Replayed > 0 {
 		fmt.Fprintf(&b, "%s came from the journal of the earlier run.\n", quantity(res.Replayed, "call", "calls"))
 	}
+	b.WriteString(nextStep(res.Files))
 	if interrupted && o.output != "-" {
 		b.WriteString(o.resumeHint())
 	}
 	progress.Say(b.String())
+}
+
+// nextStep tells where to read the run: its summary page in a browser, or
+// its summary.md; "" when it wrote neither (run.json on stdout).
+func nextStep(files []string) string {
+	var md string
+	for _, f := range files {
+		switch filepath.Base(f) {
+		case "summary.html":
+			return "Next: open " + f + " in a browser.\n"
+		case "summary.md":
+			md = f
+		}
+	}
+	if md == "" {
+		return ""
+	}
+	return "Next: read " + md + ".\n"
 }
 
 // quantity writes n, with thousands separators as the reports print counts,
