@@ -511,7 +511,9 @@ func (p *Progress) lines(now time.Time, width int) []liveLine {
 		out = append(out, liveLine{text: textwidth.Cut(text, width), mark: len(sm.mark), color: sm.color})
 		if l.status == tree.Failed {
 			for _, r := range l.reasons {
-				out = append(out, liveLine{text: textwidth.Cut("    "+r.participant+": "+oneLine(r.err), width)})
+				for _, row := range wrap(r.participant+": "+r.err, width-4, maxReasonRows) {
+					out = append(out, liveLine{text: "    " + row})
+				}
 			}
 		}
 	}
@@ -636,6 +638,33 @@ func plural(n int, one, other string) string {
 		return one
 	}
 	return other
+}
+
+// maxReasonRows is the most rows a failure under a failed topic takes.
+const maxReasonRows = 3
+
+// wrap breaks the words of s into at most rows rows of at most width
+// columns; the last row is cut with "…" when words are left.
+func wrap(s string, width, rows int) []string {
+	var out []string
+	line := ""
+	for _, w := range strings.Fields(s) {
+		switch {
+		case line == "":
+			line = w
+		case textwidth.String(line)+1+textwidth.String(w) <= width:
+			line += " " + w
+		case len(out) == rows-1:
+			return append(out, textwidth.Cut(line+" "+w, width))
+		default:
+			out = append(out, textwidth.Cut(line, width))
+			line = w
+		}
+	}
+	if line != "" {
+		out = append(out, textwidth.Cut(line, width))
+	}
+	return out
 }
 
 // oneLine collapses the whitespace of s, newlines included.

@@ -422,6 +422,41 @@ func countPrefix(rows []string, prefix string) int {
 	return n
 }
 
+// TestWrap: a failure under a failed topic is broken at spaces into rows
+// that fit, its end (where "connection refused" is) kept when it fits in
+// three rows.
+func TestWrap(t *testing.T) {
+	t.Parallel()
+	refused := `a: network error from model gpt-5.2 at http://127.0.0.1:1/v1: Post "http://127.0.0.1:1/v1/chat/completions": dial tcp 127.0.0.1:1: connect: connection refused`
+	tests := []struct {
+		name  string
+		s     string
+		width int
+		want  []string
+	}{
+		{"fits", "a: 503", 20, []string{"a: 503"}},
+		{"wrapped", refused, 76, []string{
+			"a: network error from model gpt-5.2 at http://127.0.0.1:1/v1: Post",
+			`"http://127.0.0.1:1/v1/chat/completions": dial tcp 127.0.0.1:1: connect:`,
+			"connection refused",
+		}},
+		{"cut on the last row", refused, 30, []string{
+			"a: network error from model",
+			"gpt-5.2 at",
+			`http://127.0.0.1:1/v1: Post "…`,
+		}},
+		{"a word too long", "b: " + strings.Repeat("x", 12), 8, []string{"b:", "xxxxxxx…"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if got := wrap(tt.s, tt.width, maxReasonRows); !slices.Equal(got, tt.want) {
+				t.Errorf("wrap(%d) =\n%q\nwant\n%q", tt.width, got, tt.want)
+			}
+		})
+	}
+}
+
 func TestCompact(t *testing.T) {
 	for in, want := range map[int]string{0: "0", 999: "999", 1000: "1.0k", 12345: "12.3k", 4_100_000: "4.1M"} {
 		if got := compact(in); got != want {
