@@ -184,6 +184,24 @@ func TestValidate(t *testing.T) {
 			}
 		}
 	})
+	t.Run("a model taken for a reasoning model is named with what it is not sent", func(t *testing.T) {
+		t.Parallel()
+		cfg := filepath.Join(t.TempDir(), "debate.jsonc")
+		text := `{"api": {"baseURL": "http://127.0.0.1:1/v1", "apiKey": "k"},
+ "debaters": [{"id": "a", "model": "o3-deployment", "temperature": 0.7}, {"id": "b", "model": "m", "fallback": "openai/gpt-5-mini"}],
+ "reviewer": {"id": "r", "model": "m"},
+ "topics": [{"id": "t", "title": "T"}]}`
+		if err := os.WriteFile(cfg, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r := invoke(t, nil, "validate", "--config", cfg)
+		want := cfg + ": ok (2 debaters, 1 topic)\n" +
+			`note: debater "a" runs o3-deployment, taken for a reasoning model by its name: temperature 0.7 (its own) is not sent, and its token limit goes as max_completion_tokens, not max_tokens` + "\n" +
+			`note: debater "b" runs openai/gpt-5-mini, taken for a reasoning model by its name: its token limit goes as max_completion_tokens, not max_tokens` + "\n"
+		if r.code != exitOK || r.stdout != want {
+			t.Errorf("exit %d, stdout:\n%s\nwant:\n%s", r.code, r.stdout, want)
+		}
+	})
 	t.Run("a missing variable names itself and the field", func(t *testing.T) {
 		t.Parallel()
 		r := invoke(t, map[string]string{"KIMI_API_KEY": "sk-b"}, "validate", "--config", "../../configs/examples/full.jsonc")
