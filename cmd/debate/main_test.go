@@ -128,8 +128,19 @@ func TestValidate(t *testing.T) {
 	keys := map[string]string{"DEBATE_API_KEY": "sk-a", "KIMI_API_KEY": "sk-b", "ANTHROPIC_API_KEY": "sk-c"}
 	t.Run("examples are valid", func(t *testing.T) {
 		t.Parallel()
-		for _, f := range []string{"minimal.jsonc", "full.jsonc"} {
-			r := invoke(t, keys, "validate", "--config", filepath.Join("../../configs/examples", f))
+		files, _ := filepath.Glob("../../configs/examples/*.jsonc")
+		if len(files) < 4 {
+			t.Fatalf("%d example configs: %q", len(files), files)
+		}
+		for _, f := range files {
+			r := invoke(t, keys, "validate", "--config", f)
+			if filepath.Base(f) == "openrouter.jsonc" {
+				// One key, and only that one; not even a warning.
+				r = invoke(t, map[string]string{"OPENROUTER_API_KEY": "sk-or-a"}, "validate", "--config", f)
+				if r.stderr != "" {
+					t.Errorf("%s: %s", f, r.stderr)
+				}
+			}
 			if r.code != exitOK || !strings.Contains(r.stdout, ": ok (") {
 				t.Errorf("%s: exit %d\n%s%s", f, r.code, r.stdout, r.stderr)
 			}
@@ -327,7 +338,8 @@ func TestDryRunPlanAlignsCJK(t *testing.T) {
 
 // TestHelpFitsEightyColumns: every help text, the top one and each
 // command's (through "debate help X", "X --help" and, for a command with
-// subcommands, each of theirs), fits a terminal of 80 columns.
+// subcommands, each of theirs), fits a terminal of 80 columns, and its
+// examples paste into a shell.
 func TestHelpFitsEightyColumns(t *testing.T) {
 	t.Parallel()
 	texts := map[string]string{"debate --help": invoke(t, nil, "--help").stdout}
@@ -348,6 +360,10 @@ func TestHelpFitsEightyColumns(t *testing.T) {
 		}
 		if strings.Contains(text, "[=true|false]") {
 			t.Errorf("%s shows a switch as taking a value", name)
+		}
+		// An example continued on the next line pastes into a shell as is.
+		if strings.Contains(text, `\\`) {
+			t.Errorf("%s holds a doubled backslash, which a shell does not take for a line continuation", name)
 		}
 		for i, line := range strings.Split(text, "\n") {
 			if w := textwidth.String(line); w > 80 {

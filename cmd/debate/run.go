@@ -76,8 +76,8 @@ else $DEBATE_DB, else the shared default), so they can be watched there; with
   debate run --config debate.jsonc --dry-run
 
   # Run two topics with at most 2 rounds, writing Markdown and HTML reports.
-  DEBATE_API_KEY=sk-... debate run -c debate.jsonc \\
-      --topic topic-6 --topic topic-7 --max-rounds 2 \\
+  DEBATE_API_KEY=sk-... debate run -c debate.jsonc \
+      --topic topic-6 --topic topic-7 --max-rounds 2 \
       --format markdown,html --output out/
 
   # After a crash or Ctrl-C: finish the run without repeating a completed call.
