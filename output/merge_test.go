@@ -174,6 +174,7 @@ func TestMergeKnowsEveryRunField(t *testing.T) {
 		"Usage":         "summed",
 		"ByModel":       "summed per model",
 		"Edits":         "joined in shard order",
+		"Documents":     "the same (digest), from the first shard that played topics",
 		"Shard":         "dropped: the merged run is whole",
 		"Demo":          "true if any slice was a demo run",
 		"Adaptations":   "the union, sorted",

@@ -146,30 +146,33 @@ func TestTopicShows(t *testing.T) {
 }
 
 func TestSummaryShows(t *testing.T) {
+	// A run without shared documents has no section for edits to them.
+	noEdits := []string{"Proposed edits", "No edits were proposed."}
 	tests := []struct {
 		fixture string
 		has     []string
+		hasNot  []string
 	}{
 		{"converged", []string{
 			"# Debate summary",
 			"| ID | Topic | Decision | Rounds | Consensus | Divergences | Verdicts | Failed nodes | Failed calls | Fallbacks | Tokens | Cost |",
 			"| pagination | Should the public API keep offset pagination or move to cursors? | agreed | 1 | 3 | 0 | 0 | 0 | 0 | 0 | 22,335 | — |",
-			"## Proposed edits to the shared documents\n\nNo edits were proposed.\n",
-		}},
+		}, noEdits},
 		{"forced", []string{
 			"| billing-db | Should the billing service move from PostgreSQL to a distributed SQL database? | decided | 3 | 4 | 6 | 2 | 0 | 2 | 1 | 118,289 | 0.8734 |",
 			"## Fallbacks\n\n- billing-db: Party C switched from gemini-3.1-pro-preview to claude-sonnet-4-6 at d2 — ",
 			"### billing-db: Should the billing service move from PostgreSQL to a distributed SQL database? — decided\n\nStay on PostgreSQL and add an EU cluster.",
 			"#### What to do",
 			"## Proposed edits to the shared documents\n\n### docs/decisions.md",
-		}},
-		{"failed", []string{"| undecided | 2 | 2 | 2 | 0 | 1 |", "> ⚠ Incomplete: 1 failed and 0 interrupted nodes"}},
+		}, nil},
+		{"failed", []string{"| undecided | 2 | 2 | 2 | 0 | 1 |", "> ⚠ Incomplete: 1 failed and 0 interrupted nodes"}, noEdits},
 		{"interrupted", []string{
 			"| owners | Require code owners' approval for every merge? | agreed | 1 |",
 			"| repo-layout | Monorepo or one repository per service? | undecided | 2 | 1 | 2 | 0 | 0 | 0 | 0 | 14,100 | — |",
 			"| **Total** | | | | 2 | 2 | 0 | 0 | 0 | 0 | 24,600 | — |", "No participant fell back to its fallback model.",
-		}},
-		{"chinese", []string{"# 辩论汇总", "| 编号 | 议题 | 决定 | 轮数 | 合意数 | 分歧数 | 裁决 |", "## 各议题结论", "## 需要更新到共享文档的内容", "未提出修改建议。"}},
+		}, noEdits},
+		// Shared documents, no edit proposed: the section says so.
+		{"chinese", []string{"# 辩论汇总", "| 编号 | 议题 | 决定 | 轮数 | 合意数 | 分歧数 | 裁决 |", "## 各议题结论", "## 需要更新到共享文档的内容\n\n未提出修改建议。\n"}, nil},
 	}
 	runs := map[string]*tree.Run{}
 	for _, f := range rendertest.Fixtures() {
@@ -181,6 +184,11 @@ func TestSummaryShows(t *testing.T) {
 			for _, s := range tt.has {
 				if !strings.Contains(got, s) {
 					t.Errorf("summary lacks %q", s)
+				}
+			}
+			for _, s := range tt.hasNot {
+				if strings.Contains(got, s) {
+					t.Errorf("summary has %q", s)
 				}
 			}
 		})

@@ -16,8 +16,8 @@ import (
 // missing, failed nodes, failed calls, fallbacks, tokens, cost) and a total
 // row, every fallback with its reason, each topic's
 // conclusion (its synthesis if present, else its consensus points and
-// verdicts), the motions (see motions) and the proposed edits to the shared
-// documents. A run of motions only gets the header and the motions. reports
+// verdicts), the motions (see motions) and, for a run with shared documents,
+// the proposed edits to them. A run of motions only gets the header and the motions. reports
 // maps a topic id to the file name of its report, relative to the summary;
 // a topic without one is not linked.
 func Summary(run *tree.Run, reports map[string]string) []byte {
@@ -51,9 +51,20 @@ func (r *report) summary() {
 	r.fallbackList(fallbacks)
 	r.conclusions()
 	r.motions()
-	r.printf("## %s\n\n", w.proposedEdits)
-	if strings.TrimSpace(r.run.Edits) == "" {
-		r.printf("%s\n", w.noEdits)
+	r.proposedEdits()
+}
+
+// proposedEdits writes the judge's proposed edits to the shared documents,
+// or that none were proposed; nothing for a run without shared documents
+// and without edits.
+func (r *report) proposedEdits() {
+	edits := strings.TrimSpace(r.run.Edits) != ""
+	if !edits && len(r.run.Documents) == 0 {
+		return
+	}
+	r.printf("## %s\n\n", r.w.proposedEdits)
+	if !edits {
+		r.printf("%s\n", r.w.noEdits)
 		return
 	}
 	r.block(r.run.Edits, 2)
