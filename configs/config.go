@@ -24,6 +24,7 @@ type Config struct {
 	Prompts       Prompts          `json:"prompts"`
 	Budget        Budget           `json:"budget"`
 	Pricing       map[string]Price `json:"pricing,omitempty"`
+	Cache         Cache            `json:"cache"`
 	// Protocol and Motions configure batch protocol debates (proposer,
 	// opponent, arbitrator); see protocol.go.
 	Protocol *Protocol `json:"protocol,omitempty"`
@@ -127,6 +128,13 @@ type Params struct {
 	// make "debate run" exit with its own code once every report is
 	// written; --fail-on replaces it.
 	FailOn []string `json:"failOn,omitempty"`
+	// Quotes asks the debaters to quote the shared documents and has the
+	// engine verify each quote before a judge or another debater reads it
+	// (default true; there is nothing to quote without shared documents).
+	Quotes *bool `json:"quotes,omitempty"`
+	// MaxQuoteChars is the longest quote that can be verified, in
+	// characters.
+	MaxQuoteChars int `json:"maxQuoteChars,omitempty"`
 }
 
 // FailOnDecisions returns params.failOn as decisions; Validate refuses a
@@ -160,11 +168,17 @@ type Topic struct {
 
 // SharedContext is the background every root position sees.
 type SharedContext struct {
+	// Files are files to share, by name or by glob ("docs/**/*.md").
 	Files  []string `json:"files,omitempty"`
 	Inline string   `json:"inline,omitempty"`
+	// MaxBytes caps the size of all the files together; 0 means
+	// DefaultMaxSharedBytes.
+	MaxBytes int64 `json:"maxBytes,omitempty"`
 
 	// Documents holds the files' contents, read by Load, in Files order.
 	Documents []Document `json:"-"`
+	// Skipped lists the files a glob matched but Load did not read.
+	Skipped []SkippedFile `json:"-"`
 }
 
 // Document is one shared-context file as read.
@@ -196,6 +210,15 @@ type Budget struct {
 	// MaxCost caps the run's actual spend, in the currency of pricing:
 	// each call's cost as its provider reported it, else pricing × tokens.
 	MaxCost float64 `json:"maxCost,omitempty"`
+}
+
+// Cache is the call cache shared across runs (see README "The call cache").
+type Cache struct {
+	// Dir is the cache's folder; "": no cache.
+	Dir string `json:"dir,omitempty"`
+	// MaxBytes bounds the cache; past it the oldest answers go first.
+	// 0: DefaultCacheBytes.
+	MaxBytes int64 `json:"maxBytes,omitempty"`
 }
 
 // Price is the cost of a model per million tokens.

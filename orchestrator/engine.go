@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -21,6 +22,7 @@ import (
 	"github.com/debatehq/debate/internal/prefix"
 	"github.com/debatehq/debate/prompts"
 	"github.com/debatehq/debate/providers"
+	"github.com/debatehq/debate/quote"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -114,10 +116,13 @@ type Engine struct {
 	judge     configs.Participant   // the panel's chair
 	judges    []configs.Participant // the panel, chair first
 	log       *slog.Logger
-	spent     atomic.Int64  // tokens spent by the whole run, for the budget
-	spentCost atomic.Int64  // what the run spent, in billionths of the pricing's currency, for the budget
-	calls     atomic.Uint64 // numbers the calls, so that retries can be told from new calls
-	prefixes  prefix.Book   // the prompts sent per model and endpoint, for the cache-eligible count
+	spent     atomic.Int64    // tokens spent by the whole run, for the budget
+	spentCost atomic.Int64    // what the run spent, in billionths of the pricing's currency, for the budget
+	calls     atomic.Uint64   // numbers the calls, so that retries can be told from new calls
+	prefixes  prefix.Book     // the prompts sent per model and endpoint, for the cache-eligible count
+	badUsage  sync.Once       // logs the first implausible usage
+	quotes    *quote.Verifier // checks the debaters' quotes; nil when quotes are off
+	marked    sync.Map        // an answer's text → the same with its quotes marked, each made once
 }
 
 // New returns an engine for cfg that makes its calls through c and builds its
@@ -129,6 +134,7 @@ func New(cfg *configs.Config, c Completer, p *prompts.Set, opt Options) *Engine 
 func newEngine(cfg *configs.Config, c Completer, p builder, opt Options) *Engine {
 	e := &Engine{cfg: cfg, c: c, p: p, opt: opt, debaters: cfg.Debaters}
 	e.judges = cfg.Panel()
+	e.quotes = verifier(cfg)
 	if len(e.judges) == 0 && cfg.Judge != nil {
 		e.judges = []configs.Participant{*cfg.Judge}
 	}
@@ -229,6 +235,7 @@ func (e *Engine) Run(ctx context.Context) (*tree.Run, error) {
 	run.ByModel = tree.MergeByModel(nil, byEdit)
 	for _, t := range run.Topics {
 		usage = usage.Add(t.Usage)
+		run.Quotes = run.Quotes.Merge(t.Quotes)
 		run.ByModel = tree.MergeByModel(run.ByModel, t.ByModel)
 	}
 	for _, m := range run.Motions {

@@ -58,6 +58,9 @@ func (e *Engine) runTopic(ctx context.Context, ct configs.Topic) tree.Topic {
 		Annotations: ct.Annotations, CoreQuestions: ct.CoreQuestions,
 		Root: root, Status: root.Summarize(), Aliases: tr.aliasRecord(),
 	}
+	if tr.quoting() {
+		out.Quotes = tree.TallyQuotes(root)
+	}
 	if e.cfg.Synthesis() && root.Judgment != nil && root.Status != tree.Failed && ctx.Err() == nil {
 		if p := panics.Try(func() { out.Synthesis = tr.synthesize(ctx, root) }); p != nil {
 			e.log.Error("synthesis panicked", "topic", ct.ID, "panic", p.String())
@@ -263,9 +266,9 @@ func (t *topicRun) agreed(ctx context.Context, n *tree.Node) {
 // indices of the debaters that answered.
 func (t *topicRun) debaterStep(ctx context.Context, n *tree.Node, step tree.Step, who []int, into map[string]string, build func(i int) ([]prompts.Message, error)) []int {
 	type answer struct {
-		text, reasoning, model string
-		cut                    bool
-		err                    error
+		text, reasoning, model, finish string
+		cut                            bool
+		err                            error
 	}
 	answers := make([]answer, len(who))
 	one := func(k int) {
@@ -276,7 +279,7 @@ func (t *topicRun) debaterStep(ctx context.Context, n *tree.Node, step tree.Step
 			return
 		}
 		resp, model, err := t.r.call(ctx, call{node: n.ID, step: step, who: m, msgs: messages(pm)})
-		answers[k] = answer{text: resp.Text, reasoning: resp.Reasoning, model: model, cut: resp.Cut(), err: err}
+		answers[k] = answer{text: resp.Text, reasoning: resp.Reasoning, model: model, finish: resp.FinishReason, cut: resp.Cut(), err: err}
 	}
 	if p := firstPanic(each(len(who), t.e.cfg.ParallelCalls(), one)); p != nil {
 		panic(p) // the node fails with it
@@ -291,8 +294,12 @@ func (t *topicRun) debaterStep(ctx context.Context, n *tree.Node, step tree.Step
 		switch {
 		case a.err == nil:
 			into[id] = a.text
+			t.recordQuotes(n, id, step, a.text)
 			models[id] = a.model
 			n.SetReasoning(id, step, a.reasoning)
+			if a.finish != "" && a.finish != "stop" && !a.cut {
+				n.Finishes = append(n.Finishes, tree.Finish{Participant: id, Step: step, Reason: a.finish})
+			}
 			if a.cut {
 				n.Warnings = append(n.Warnings, tree.Warning{Participant: id, Step: step, Message: t.cutWarning()})
 			}
@@ -327,6 +334,7 @@ func (t *topicRun) position(n *tree.Node, lin lineage, i int) ([]prompts.Message
 			Background:    t.topic.Background,
 			Annotations:   t.topic.Annotations,
 			CoreQuestions: t.topic.CoreQuestions,
+			Quotes:        t.quoting(),
 		})
 	}
 	sides, uninvolved := t.sides(n.Divergence, t.shuffle(t.all(), n.ID, tree.StepPosition, me.ID), t.party)
@@ -340,6 +348,7 @@ func (t *topicRun) position(n *tree.Node, lin lineage, i int) ([]prompts.Message
 		Uninvolved:       uninvolved,
 		PreviousPosition: lin.positions[me.ID],
 		PreviousRebuttal: lin.rebuttals[me.ID],
+		Quotes:           t.quoting(),
 	})
 }
 
@@ -347,13 +356,13 @@ func (t *topicRun) position(n *tree.Node, lin lineage, i int) ([]prompts.Message
 // other debaters that answered, in the order drawn for i at this node.
 func (t *topicRun) rebuttal(n *tree.Node, posed []int, i int) prompts.Rebuttal {
 	me := t.debaters[i].p
-	r := prompts.Rebuttal{Party: t.party(i), Title: n.Title, Own: n.Positions[me.ID]}
+	r := prompts.Rebuttal{Party: t.party(i), Title: n.Title, Own: n.Positions[me.ID], Quotes: t.quoting()}
 	for _, k := range t.shuffle(posed, n.ID, tree.StepRebuttal, me.ID) {
 		if k == i {
 			continue
 		}
 		o := t.debaters[k].p
-		r.Others = append(r.Others, prompts.PartyText{Party: t.party(k), Text: n.Positions[o.ID]})
+		r.Others = append(r.Others, prompts.PartyText{Party: t.party(k), Text: t.shown(n.Positions[o.ID])})
 	}
 	return r
 }
@@ -423,6 +432,7 @@ func (t *topicRun) decide(ctx context.Context, n *tree.Node, posed []int) {
 		MaxRounds:      e.maxRounds,
 		MaxDivergences: e.cfg.Params.MaxDivergences,
 		Favors:         t.blind() || t.voting(),
+		Quotes:         t.quoting(),
 	}
 	if n.Divergence == nil {
 		data.Context = n.Context
@@ -516,7 +526,7 @@ func (t *topicRun) readerData(base prompts.Judge, n *tree.Node, posed, order []i
 	data.Entries = nil
 	for _, i := range t.inOrder(posed, order) {
 		m := t.debaters[i].p
-		data.Entries = append(data.Entries, prompts.Entry{Party: t.party(i), Position: n.Positions[m.ID], Rebuttal: n.Rebuttals[m.ID]})
+		data.Entries = append(data.Entries, prompts.Entry{Party: t.party(i), Position: t.shown(n.Positions[m.ID]), Rebuttal: t.shown(n.Rebuttals[m.ID])})
 	}
 	return data
 }
@@ -579,8 +589,9 @@ func (t *topicRun) judgment(ctx context.Context, judge *member, node string, dat
 	}
 	c := call{node: node, step: tree.StepJudge, who: judge, msgs: messages(pm), json: true, schema: judgmentSchema(forced, data.PartyIDs), reaskCut: true}
 	var partial *tree.Judgment // a valid consensus whose verdicts are missing
+	sent := quotesOf(c.msgs)
 	check := func(s string) error {
-		got, err := parseJudgment(s, forced, data.PartyIDs)
+		got, err := parseJudgment(s, sent, forced, data.PartyIDs)
 		if err != nil {
 			if got != nil {
 				partial = got
@@ -608,7 +619,7 @@ func (t *topicRun) judgment(ctx context.Context, judge *member, node string, dat
 		return nil, model, raw, "", ctx.Err()
 	case partial != nil:
 		return keepConsensus(partial), model, raw, reasoning, nil
-	case !t.r.switchTo(c, fmt.Sprintf("answer invalid after repair: %v", problem)):
+	case !t.r.switchTo(c, problem.Error()):
 		return nil, model, raw, "", fmt.Errorf("judge %w", problem)
 	}
 	resp, model, err = t.r.call(ctx, c)

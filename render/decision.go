@@ -130,7 +130,7 @@ func DecisionSentences(run *tree.Run, t *tree.Topic) string {
 // decisionParagraph is the paragraph that opens a topic's report: the
 // decision in bold, then its sentences.
 func (r *report) decisionParagraph(t *tree.Topic) string {
-	return fmt.Sprintf("**%s%s %s** — %s", r.decisionWords().heading, r.w.colon, r.decisionWord(t), r.decisionSentences(t))
+	return fmt.Sprintf("**%s%s%s** — %s", r.decisionWords().heading, r.w.colonSep, r.decisionWord(t), r.decisionSentences(t))
 }
 
 // decisionSentences says what was decided and how, and what stays in

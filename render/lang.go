@@ -48,6 +48,12 @@ type words struct {
 	verdictUnstable    string
 	aliases            string
 	aliasFmt           string // alias, debater
+	quotes             string
+	quoteCountFmt      string // debater, made, verified, unverified
+	quoteVerified      string
+	quoteUnverified    string
+	quoteLineFmt       string // document, line
+	quoteLinesFmt      string // document, lines
 	judges             string
 	votes              string
 	noSide             string
@@ -205,6 +211,12 @@ var english = words{
 	verdictUnstable:  "⚠ unstable: a judge changed its choice when the sides were shown in reverse order",
 	aliases:          "Blind aliases",
 	aliasFmt:         "%s = %s",
+	quotes:           "Quotes of the shared documents",
+	quoteCountFmt:    "%s %d made, %d verified, %d unverified",
+	quoteVerified:    "✓ verified",
+	quoteUnverified:  "✗ unverified",
+	quoteLineFmt:     "%s, line %s",
+	quoteLinesFmt:    "%s, lines %s",
 	judges:           "Judges",
 	votes:            "Votes",
 	noSide:           "no side",
@@ -370,6 +382,12 @@ var chinese = words{
 	verdictUnstable:  "⚠ 不稳定：调换各方顺序后有裁判改变了选择",
 	aliases:          "匿名代号",
 	aliasFmt:         "%s = %s",
+	quotes:           "共享文档引用",
+	quoteCountFmt:    "%s 共 %d 条，已核实 %d 条，未核实 %d 条",
+	quoteVerified:    "✓ 已核实",
+	quoteUnverified:  "✗ 未核实",
+	quoteLineFmt:     "%s 第 %s 行",
+	quoteLinesFmt:    "%s 第 %s 行",
 	judges:           "评审团",
 	votes:            "投票",
 	noSide:           "不支持任何一方",

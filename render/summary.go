@@ -46,6 +46,7 @@ func (r *report) summary() {
 	}
 	r.headerLine(w.debaters, strings.Join(debaters, "; "))
 	r.headerLine(w.judge, fmt.Sprintf("%s — %s", inlineText(r.run.Judge.Name()), inlineText(r.run.Judge.Model)))
+	r.quoteLine(r.run.Quotes)
 	r.headerLine(w.maxRounds, fmt.Sprint(r.run.MaxRounds))
 	r.b.WriteString("\n")
 	r.decisionList()

@@ -31,7 +31,8 @@ summary.md, every topic's and motion's report, and HTML pages when the shards
 wrote them. The reports are rendered afresh from the shards' run.json files.
 
 merge refuses folders without run.json, shards of different configs or --topic
-selections, a shard given twice and a missing one, and then writes nothing.
+selections, a shard given twice and a missing one, and a run.json or raw/ file
+that is a symbolic link, a device or a pipe, and then writes nothing.
 The output folder is written all at once; an earlier run folder there is
 replaced.`,
 			usage: "  debate merge <shard-folder>... --output <dir> [--format markdown|json|html]...\n",

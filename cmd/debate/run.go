@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -37,6 +38,8 @@ type runOptions struct {
 	// worst case exceeds budget.maxCost.
 	failOn       string
 	strictBudget bool
+	cache        string
+	noCache      bool
 
 	// maxRoundsSet and concurrencySet tell the flags given from their
 	// defaults; slice is what --shard names.
@@ -67,7 +70,7 @@ else $DEBATE_DB, else the shared default), so they can be watched there; with
              [--dry-run | --demo] [--output <dir>] [--concurrency <n>]
              [--format markdown|json|html|junit]... [--resume] [--seed <n>]
              [--shard <i/n>] [--fail-on <decisions>] [--strict-budget]
-             [--verbose]
+             [--cache <dir> | --no-cache] [--verbose]
 `,
 			examples: `  # Real reports in seconds from a built-in scripted model: no key, no network.
   debate run --config debate.jsonc --demo --output demo-output
@@ -133,6 +136,8 @@ func (o *runOptions) flags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.demo, "demo", false, "play the config against a built-in scripted model: real reports in seconds, no API key, no network")
 	fs.BoolVarP(&o.verbose, "verbose", "v", false, "on a terminal, print log lines above the live lines, every one (failed attempts, fallbacks…), instead of sentences")
 	fs.Uint64Var(&o.seed, "seed", 0, "draw the debaters' aliases and the order they are shown in from `n`: the same seed sends the same prompts (default params.seed, else a drawn seed recorded in run.json)")
+	fs.StringVar(&o.cache, "cache", "", "take the answer of every call an earlier run with this cache folder made, and keep new ones there (sets cache.dir)")
+	fs.BoolVar(&o.noCache, "no-cache", false, "use no call cache, whatever cache.dir says: every call is made afresh")
 	fs.StringVar(&o.shard, "shard", "", "run only slice `i/n` of the selected topics and motions, the i-th of n (e.g. 2/4); \"debate merge\" combines the slices' folders")
 	fs.StringVar(&o.failOn, "fail-on", "", "exit 8 once every report is written when a topic's decision is one of `decisions` (comma-separated: agreed, decided, split, undecided; replaces params.failOn)")
 	fs.BoolVar(&o.strictBudget, "strict-budget", false, "refuse to start when the dry run's worst-case cost exceeds budget.maxCost")
@@ -217,6 +222,9 @@ func (o *runOptions) load(e *env) (*configs.Config, error) {
 	if o.demo && o.dryRun {
 		return nil, usagef("--demo and --dry-run: pick one (--dry-run shows the prompts, --demo plays a scripted debate)")
 	}
+	if o.noCache && o.cache != "" {
+		return nil, usagef("--cache and --no-cache: pick one")
+	}
 	if o.output == "-" && o.resume {
 		return nil, usagef("--resume needs an output folder: its journal of completed calls lives there")
 	}
@@ -251,6 +259,12 @@ func (o *runOptions) load(e *env) (*configs.Config, error) {
 		for _, d := range failOn {
 			cfg.Params.FailOn = append(cfg.Params.FailOn, string(d))
 		}
+	}
+	if o.cache != "" {
+		cfg.Cache.Dir = o.cache
+	}
+	if o.noCache {
+		cfg.Cache.Dir = ""
 	}
 	return cfg, nil
 }
@@ -382,6 +396,9 @@ func (o *runOptions) finished(progress *output.Progress, log *slog.Logger, res *
 		if o.resume {
 			args = append(args, "from journal", res.Replayed)
 		}
+		if s := cacheSummary(run); s != "" {
+			args = append(args, "cache", strings.TrimSpace(s))
+		}
 		log.Info("run finished", args...)
 		return
 	}
@@ -409,6 +426,7 @@ func (o *runOptions) finished(progress *output.Progress, log *slog.Logger, res *
 	if o.resume && res.Replayed > 0 {
 		fmt.Fprintf(&b, "%s came from the journal of the earlier run.\n", quantity(res.Replayed, "call", "calls"))
 	}
+	b.WriteString(cacheSummary(run))
 	b.WriteString(nextStep(res.Files))
 	if interrupted && o.output != "-" {
 		b.WriteString(o.resumeHint())
@@ -432,6 +450,26 @@ func nextStep(files []string) string {
 		return ""
 	}
 	return "Next: read " + md + ".\n"
+}
+
+// cacheSummary says, for a run with a call cache, how many calls the cache
+// answered, what they had cost, and per topic how many calls were fresh;
+// "" without a cache.
+func cacheSummary(run *tree.Run) string {
+	var cached tree.Usage
+	var topics []string
+	for _, t := range run.Topics {
+		if t.Cache == nil {
+			continue
+		}
+		cached = cached.Add(t.Cache.CachedUsage)
+		topics = append(topics, fmt.Sprintf("%s %d of %d", t.ID, t.Cache.Fresh, t.Cache.Fresh+t.Cache.Cached))
+	}
+	if topics == nil {
+		return ""
+	}
+	return fmt.Sprintf("Call cache: %s answered from the cache (%s, cost %s when made, not paid again); fresh calls per topic: %s.\n",
+		quantity(cached.Calls, "call", "calls"), quantity(cached.Total(), "token", "tokens"), strconv.FormatFloat(cached.Cost, 'f', 4, 64), strings.Join(topics, ", "))
 }
 
 // quantity writes n, with thousands separators as the reports print counts,
