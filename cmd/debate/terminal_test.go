@@ -230,6 +230,7 @@ func TestRunLiveLineInFlight(t *testing.T) {
 		n, _ := strconv.Atoi(f[1])
 		most = max(most, n)
 	}
+	t.Logf("%d live lines drawn, at most %d calls in flight on one; the fake served at most %d at once", len(frames), most, srv.MaxInFlight())
 	if len(frames) == 0 || most > 2 {
 		t.Errorf("%d live lines drawn, at most %d calls in flight on one; want some, none above 2", len(frames), most)
 	}
