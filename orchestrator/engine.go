@@ -219,6 +219,9 @@ func (e *Engine) Run(ctx context.Context) (*tree.Run, error) {
 		}
 	}
 	if len(topics) > 0 {
+		for _, d := range e.cfg.SharedContext.Documents {
+			run.Documents = append(run.Documents, d.Path)
+		}
 		if p := panics.Try(func() { edits, byEdit = e.edits(ctx, run) }); p != nil {
 			e.log.Error("the edits call panicked; the run goes on without proposed edits", "panic", p.String())
 		}

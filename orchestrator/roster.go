@@ -12,6 +12,7 @@ import (
 
 	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/internal/ctxwait"
+	"github.com/debatehq/debate/internal/httpwatch"
 	"github.com/debatehq/debate/prompts"
 	"github.com/debatehq/debate/providers"
 	"github.com/debatehq/debate/tree"
@@ -356,8 +357,14 @@ func (r *roster) do(ctx context.Context, c call, model string, attempt int, id u
 	}
 	e := r.e
 	ev := r.event(tree.CallStarted, c)
-	ev.Model = model
+	ev.Model, ev.Call = model, id
 	e.emit(ev)
+	if e.opt.Events != nil {
+		ctx = httpwatch.With(ctx, httpwatch.Watch{
+			Sent: func() { ev := ev; ev.Kind = tree.RequestSent; e.emit(ev) },
+			Done: func() { ev := ev; ev.Kind = tree.RequestDone; e.emit(ev) },
+		})
+	}
 	req := providers.Request{Participant: c.who.p.ID, Model: model, Messages: c.msgs, JSON: c.json, Attempt: attempt, Call: id,
 		Origin: providers.Origin{Topic: r.scope, Node: c.node, Step: string(c.step)}}
 	if c.maxTokens > 0 {

@@ -61,6 +61,10 @@ func TestSynthesis(t *testing.T) {
 			if got := (run.Edits != ""); got != tc.wantEdits {
 				t.Errorf("edits %q", run.Edits)
 			}
+			// The run names its shared documents, edited or not.
+			if got := strings.Join(run.Documents, ","); got != map[bool]string{true: "decisions.md"}[tc.docs] {
+				t.Errorf("documents %q", got)
+			}
 			final := func(e tree.Event) bool { return e.Step == tree.StepSynthesis || e.Step == tree.StepEdits }
 			if got := rec.count(tree.CallStarted, final); got != tc.wantCalls {
 				t.Errorf("%d synthesis and edits calls, want %d", got, tc.wantCalls)

@@ -144,6 +144,10 @@ func Merge(folders []Folder) (*tree.Run, error) {
 		if strings.TrimSpace(p.Edits) != "" {
 			edits = append(edits, p.Edits)
 		}
+		if len(merged.Documents) == 0 {
+			// One config: every shard that played topics lists the same.
+			merged.Documents = p.Documents
+		}
 		for _, id := range itemIDs(p) {
 			if other, ok := seen[id]; ok {
 				return nil, fmt.Errorf("%s and %s both hold %q: the shards overlap", other, f.Dir, id)

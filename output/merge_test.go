@@ -180,6 +180,7 @@ func TestMergeKnowsEveryRunField(t *testing.T) {
 		"ByModel":       "summed per model",
 		"Quotes":        "summed, in total and per debater",
 		"Edits":         "joined in shard order",
+		"Documents":     "the same (digest), from the first shard that played topics",
 		"Shard":         "dropped: the merged run is whole",
 		"Demo":          "true if any slice was a demo run",
 		"Adaptations":   "the union, sorted",

@@ -62,9 +62,10 @@ type Progress struct {
 	mu     sync.Mutex
 	topics []*topicLine
 	byID   map[string]*topicLine
-	total  counts // run-wide counts of routine events no topic claims
-	drawn  []int  // the columns of each live line now on the screen
-	width  int    // the width they were drawn at
+	total  counts              // run-wide counts of the calls no topic claims
+	calls  map[uint64]*attempt // the current attempt of each call, by id
+	drawn  []int               // the columns of each live line now on the screen
+	width  int                 // the width they were drawn at
 	last   time.Time
 	closed bool
 
@@ -72,20 +73,47 @@ type Progress struct {
 	stopped chan struct{}
 }
 
-// counts are the routine events a live line counts: failed attempts (each
-// is retried or ends its call) and fallbacks.
+// counts are what a live line counts of its calls: attempts waiting for a
+// call slot (queued) and requests out (in flight), then the routine events:
+// retries (attempts made again after a failure, on the same model or its
+// fallback) and fallbacks.
 type counts struct {
-	failedAttempts, fallbacks int
+	queued, inFlight   int
+	retries, fallbacks int
 }
+
+// attempt is where the current attempt of a call is, and the counts of the
+// line it belongs to.
+type attempt struct {
+	c     *counts
+	phase phase
+	// failed: the attempt failed, so the call's next attempt is a retry.
+	failed bool
+}
+
+// phase is where an attempt is: waiting for its call slot, with a request
+// out, or neither (between two requests, or over).
+type phase int
+
+const (
+	idle phase = iota
+	queued
+	sent
+)
+
+// reason is the first failure of one participant within a topic.
+type reason struct{ participant, err string }
 
 type topicLine struct {
 	ProgressTopic
 	started, finished time.Time
 	known, done       int
-	inFlight          int
 	tokens            int
 	counts
-	status tree.Status
+	// reasons are the first failure of each participant that failed, in
+	// the order they failed; shown under the line of a failed topic.
+	reasons []reason
+	status  tree.Status
 	// decision is a finished topic's decision in words, with its cause
 	// and its missing verdicts.
 	decision string
@@ -102,7 +130,7 @@ func NewProgress(w io.Writer, opt ProgressOptions) *Progress {
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
-	p := &Progress{w: w, opt: opt, byID: map[string]*topicLine{}}
+	p := &Progress{w: w, opt: opt, byID: map[string]*topicLine{}, calls: map[uint64]*attempt{}}
 	for _, t := range opt.Topics {
 		l := p.topic(t.ID)
 		l.Title, l.motion = t.Title, t.Motion
@@ -210,13 +238,15 @@ func (p *Progress) Handle(ev tree.Event) {
 	if ev.Scope() == "" {
 		// A call of the run as a whole (the proposed edits): no line of its
 		// own; its routine events are counted on the line of all topics.
-		if ev.Kind == tree.AttemptFailed || ev.Kind == tree.FellBack {
-			p.total.add(ev.Kind)
+		before := p.total.String()
+		p.count(ev, &p.total)
+		if p.total.String() != before {
 			p.draw()
 		}
 		return
 	}
 	l := p.topic(ev.Scope())
+	p.count(ev, &l.counts)
 	now := ev.Time
 	if now.IsZero() {
 		now = p.opt.Now()
@@ -246,19 +276,12 @@ func (p *Progress) Handle(ev tree.Event) {
 	case tree.Ruled:
 		l.rulings++
 		important = true
-	case tree.CallStarted:
-		l.inFlight++
-	case tree.CallFinished:
-		l.inFlight--
+	case tree.CallFinished, tree.CallProgress:
 		l.tokens += ev.Usage.Total()
-	case tree.CallProgress:
-		l.tokens += ev.Usage.Total()
-	case tree.CallFailed:
-		// Counted as a failed attempt on its AttemptFailed, which an attempt
-		// cut short by an interrupt does not get.
-		l.inFlight--
-	case tree.AttemptFailed, tree.FellBack:
-		l.add(ev.Kind)
+	case tree.AttemptFailed:
+		l.failed(ev)
+		important = true
+	case tree.FellBack:
 		important = true
 	}
 	if l.started.IsZero() {
@@ -275,6 +298,68 @@ func (p *Progress) Handle(ev tree.Event) {
 	if important || p.opt.Now().Sub(p.last) >= 100*time.Millisecond {
 		p.draw()
 	}
+}
+
+// count follows the attempts of ev's call on c: queued from its start to
+// its request, in flight while a request is out; an attempt that starts
+// after a failed one is a retry. The caller holds p.mu.
+func (p *Progress) count(ev tree.Event, c *counts) {
+	if ev.Kind == tree.FellBack {
+		c.fallbacks++
+		return
+	}
+	a := p.calls[ev.Call]
+	if a == nil {
+		if ev.Kind != tree.CallStarted {
+			return
+		}
+		a = &attempt{c: c}
+		p.calls[ev.Call] = a
+	}
+	switch ev.Kind {
+	case tree.CallStarted:
+		if a.failed {
+			c.retries++
+		}
+		a.failed = false
+		a.move(queued)
+	case tree.RequestSent:
+		a.move(sent)
+	case tree.RequestDone, tree.CallFailed:
+		a.move(idle)
+	case tree.CallFinished:
+		a.move(idle)
+		delete(p.calls, ev.Call)
+	case tree.AttemptFailed:
+		a.failed = true
+	}
+}
+
+// move puts the attempt in phase to, counting it where it now is.
+func (a *attempt) move(to phase) {
+	a.c.shift(a.phase, -1)
+	a.c.shift(to, +1)
+	a.phase = to
+}
+
+// shift adds d to the count of attempts in phase ph.
+func (c *counts) shift(ph phase, d int) {
+	switch ph {
+	case queued:
+		c.queued += d
+	case sent:
+		c.inFlight += d
+	}
+}
+
+// failed keeps the first failure of the participant of a failed attempt.
+func (l *topicLine) failed(ev tree.Event) {
+	for _, r := range l.reasons {
+		if r.participant == ev.Participant {
+			return
+		}
+	}
+	l.reasons = append(l.reasons, reason{ev.Participant, ev.Err})
 }
 
 // logEvent writes the plain-log form of an event (not on a terminal). Call
@@ -424,8 +509,15 @@ func (p *Progress) lines(now time.Time, width int) []liveLine {
 			text = head + textwidth.Pad(states[i], wstate) + "  " + textwidth.Cut(oneLine(l.Title), room)
 		}
 		out = append(out, liveLine{text: textwidth.Cut(text, width), mark: len(sm.mark), color: sm.color})
+		if l.status == tree.Failed {
+			for _, r := range l.reasons {
+				for _, row := range wrap(r.participant+": "+r.err, width-4, maxReasonRows) {
+					out = append(out, liveLine{text: "    " + row})
+				}
+			}
+		}
 	}
-	if c := p.total; c != (counts{}) {
+	if c := p.total; c.String() != "" {
 		out = append(out, liveLine{text: textwidth.Cut("  all topics: "+strings.TrimPrefix(c.String(), " · "), width)})
 	}
 	if p.opt.Demo {
@@ -447,17 +539,14 @@ func (l *topicLine) state(now time.Time, short bool) string {
 		elapsed = end.Sub(l.started).Truncate(time.Second)
 	}
 	events := l.counts.String()
-	if short {
-		events = l.counts.short()
-	}
 	if l.motion {
 		return l.motionState(elapsed, events, short)
 	}
 	switch {
 	case l.status == tree.Pending && short:
-		return fmt.Sprintf("nodes %d/%d · calls %d%s · %s", l.done, l.known, max(0, l.inFlight), events, elapsed)
+		return fmt.Sprintf("nodes %d/%d · %s%s · %s", l.done, l.known, l.calls(), events, elapsed)
 	case l.status == tree.Pending:
-		return fmt.Sprintf("nodes %d/%d · calls %d%s · %s tok · %s", l.done, l.known, max(0, l.inFlight), events, compact(l.tokens), elapsed)
+		return fmt.Sprintf("nodes %d/%d · %s%s · %s tok · %s", l.done, l.known, l.calls(), events, compact(l.tokens), elapsed)
 	case short:
 		return fmt.Sprintf("%s · %d %s%s", l.outcome(), l.done, plural(l.done, "node", "nodes"), events)
 	}
@@ -507,47 +596,33 @@ func (l *topicLine) motionState(elapsed time.Duration, events string, short bool
 	}
 	switch {
 	case l.status == tree.Pending && short:
-		return fmt.Sprintf("turn %d · calls %d%s · %s", l.turn, max(0, l.inFlight), events, elapsed)
+		return fmt.Sprintf("turn %d · %s%s · %s", l.turn, l.calls(), events, elapsed)
 	case l.status == tree.Pending:
-		return fmt.Sprintf("turn %d · calls %d%s · %s tok · %s", l.turn, max(0, l.inFlight), events, compact(l.tokens), elapsed)
+		return fmt.Sprintf("turn %d · %s%s · %s tok · %s", l.turn, l.calls(), events, compact(l.tokens), elapsed)
 	case short:
 		return fmt.Sprintf("%s · %d %s%s", status, l.turn, plural(l.turn, "turn", "turns"), events)
 	}
 	return fmt.Sprintf("%s · %d %s%s · %s tok · %s", status, l.turn, plural(l.turn, "turn", "turns"), events, compact(l.tokens), elapsed)
 }
 
-// add counts one routine event of kind k.
-func (c *counts) add(k tree.EventKind) {
-	switch k {
-	case tree.AttemptFailed:
-		c.failedAttempts++
-	case tree.FellBack:
-		c.fallbacks++
+// calls says how many of a running line's attempts have a request out and
+// how many wait for a call slot, when any does.
+func (c counts) calls() string {
+	s := fmt.Sprintf("%d in flight", max(0, c.inFlight))
+	if c.queued > 0 {
+		s += fmt.Sprintf(" · %d queued", c.queued)
 	}
+	return s
 }
 
-// short is String with shorter words.
-func (c counts) short() string {
-	var b strings.Builder
-	for _, f := range []struct {
-		n    int
-		word string
-	}{{c.failedAttempts, "failed"}, {c.fallbacks, "fallback"}} {
-		if f.n > 0 {
-			fmt.Fprintf(&b, " · %d %s", f.n, f.word)
-		}
-	}
-	return b.String()
-}
-
-// String lists the non-zero counts, each after " · ".
+// String lists the non-zero counts of routine events, each after " · ".
 func (c counts) String() string {
 	var b strings.Builder
 	for _, f := range []struct {
 		n          int
 		one, other string
 	}{
-		{c.failedAttempts, "failed attempt", "failed attempts"},
+		{c.retries, "retry", "retries"},
 		{c.fallbacks, "fallback", "fallbacks"},
 	} {
 		if f.n > 0 {
@@ -563,6 +638,33 @@ func plural(n int, one, other string) string {
 		return one
 	}
 	return other
+}
+
+// maxReasonRows is the most rows a failure under a failed topic takes.
+const maxReasonRows = 3
+
+// wrap breaks the words of s into at most rows rows of at most width
+// columns; the last row is cut with "…" when words are left.
+func wrap(s string, width, rows int) []string {
+	var out []string
+	line := ""
+	for _, w := range strings.Fields(s) {
+		switch {
+		case line == "":
+			line = w
+		case textwidth.String(line)+1+textwidth.String(w) <= width:
+			line += " " + w
+		case len(out) == rows-1:
+			return append(out, textwidth.Cut(line+" "+w, width))
+		default:
+			out = append(out, textwidth.Cut(line, width))
+			line = w
+		}
+	}
+	if line != "" {
+		out = append(out, textwidth.Cut(line, width))
+	}
+	return out
 }
 
 // oneLine collapses the whitespace of s, newlines included.

@@ -20,10 +20,10 @@ func progressEvents() []tree.Event {
 	return []tree.Event{
 		{Kind: tree.TopicStarted, Topic: "t1"},
 		{Kind: tree.NodeStarted, Topic: "t1", Node: "root"},
-		{Kind: tree.CallStarted, Topic: "t1", Node: "root", Participant: "a"},
-		{Kind: tree.CallFinished, Topic: "t1", Node: "root", Participant: "a", Usage: tree.Usage{PromptTokens: 1500, CompletionTokens: 700}},
-		{Kind: tree.CallStarted, Topic: "t1", Node: "root", Participant: "b"},
-		{Kind: tree.CallFailed, Topic: "t1", Node: "root", Participant: "b", Model: "m-b", Err: "server error 503"},
+		{Kind: tree.CallStarted, Call: 1, Topic: "t1", Node: "root", Participant: "a"},
+		{Kind: tree.CallFinished, Call: 1, Topic: "t1", Node: "root", Participant: "a", Usage: tree.Usage{PromptTokens: 1500, CompletionTokens: 700}},
+		{Kind: tree.CallStarted, Call: 2, Topic: "t1", Node: "root", Participant: "b"},
+		{Kind: tree.CallFailed, Call: 2, Topic: "t1", Node: "root", Participant: "b", Model: "m-b", Err: "server error 503"},
 		{Kind: tree.FellBack, Topic: "t1", Fallback: &tree.Fallback{Participant: "b", From: "m-b", To: "m-b2", Node: "root", Reason: "2 consecutive failures"}},
 		{Kind: tree.NodeFinished, Topic: "t1", Node: "root", Status: tree.Failed, Err: "no debater answered"},
 		{Kind: tree.TopicFinished, Topic: "t1", Status: tree.Failed},
@@ -58,8 +58,7 @@ func TestProgressPlainLogs(t *testing.T) {
 
 // drive plays a run of two topics on a terminal display of the given width:
 // calls, failed attempts reported and logged by the engine (one retried), a
-// fallback, a
-// failed attempt of the run's own, a failed node, a warning
+// fallback, a retried attempt of the run's own, a failed node, a warning
 // from the engine; then closes it and lists the files written, as the run
 // command does. It returns the emulated screen.
 func drive(t *testing.T, width int, verbose bool, titles [2]string) *vtscreen.Screen {
@@ -82,20 +81,27 @@ func drive(t *testing.T, width int, verbose bool, titles [2]string) *vtscreen.Sc
 		if ev.Kind == tree.CallFailed {
 			// The engine reports each failed attempt as an event and logs it
 			// with the event's kind.
-			failed := tree.Event{Kind: tree.AttemptFailed, Topic: "t1", Node: "root", Participant: "b", Time: ev.Time}
+			failed := ev
+			failed.Kind = tree.AttemptFailed
 			log.Info("attempt failed; retrying", tree.EventKey, tree.AttemptFailed, "topic", "t1", "node", "root", "participant", "b", "attempt", 1, "err", "server error 503", "wait", "1s")
 			p.Handle(failed)
-			log.Warn("call failed", tree.EventKey, tree.AttemptFailed, "topic", "t1", "node", "root", "participant", "b", "attempt", 2, "err", "server error 503")
+			retry := ev
+			retry.Kind, retry.Err = tree.CallStarted, ""
+			p.Handle(retry)
+			failed.Err = "server error 502"
+			p.Handle(ev)
+			log.Warn("call failed", tree.EventKey, tree.AttemptFailed, "topic", "t1", "node", "root", "participant", "b", "attempt", 2, "err", "server error 502")
 			p.Handle(failed)
 			log.With(tree.EventKey, tree.AttemptFailed).Warn("call failed", "topic", "", "participant", "judge", "step", "edits", "attempt", 1, "err", "server error 503")
-			p.Handle(tree.Event{Kind: tree.AttemptFailed, Participant: "judge", Step: tree.StepEdits, Time: ev.Time})
+			for _, k := range []tree.EventKind{tree.CallStarted, tree.CallFailed, tree.AttemptFailed, tree.CallStarted} {
+				p.Handle(tree.Event{Kind: k, Call: 9, Participant: "judge", Step: tree.StepEdits, Time: ev.Time})
+			}
 		}
 		p.Handle(tree.Event{Kind: tree.NodeStarted, Topic: "topic-two", Node: "d" + string(rune('1'+i)), Time: ev.Time})
 	}
 	log.Warn("synthesis failed", "topic", "topic-two", "err", "judge unreachable")
 	// The run's own calls (the proposed edits) belong to no topic.
-	p.Handle(tree.Event{Kind: tree.CallStarted, Step: tree.StepEdits, Time: clock})
-	p.Handle(tree.Event{Kind: tree.CallFinished, Step: tree.StepEdits, Time: clock})
+	p.Handle(tree.Event{Kind: tree.CallFinished, Call: 9, Step: tree.StepEdits, Time: clock})
 	p.Handle(tree.Event{Kind: tree.TopicFinished, Topic: "topic-two", Status: tree.Forced, Decision: tree.Undecided, Cause: tree.CauseNoVerdict,
 		Verdicts: tree.VerdictCount{Missing: 2}, Time: clock.Add(20 * time.Second)})
 	p.Close()
@@ -131,7 +137,10 @@ func TestProgressScreen(t *testing.T) {
 				}
 			}
 			for _, want := range []string{
-				"failed · 1 node · 2 failed attempts · 1 fallback · 2.2k tok · 8s",
+				"failed · 1 node · 1 retry · 1 fallback · 2.2k tok · 8s",
+				// Under a failed topic, the first failure of each
+				// participant that failed.
+				"    b: server error 503\n",
 				// A forced topic whose judge gave no verdict says so.
 				"undecided (2 verdicts missing) · 0 nodes · ",
 				"t1: node root failed: no debater answered",
@@ -153,8 +162,8 @@ func TestProgressScreen(t *testing.T) {
 					t.Errorf("screen shows %q:\n%s", not, text)
 				}
 			}
-			if !strings.Contains(text, "all topics: 1 failed") {
-				t.Errorf("the run's own failed attempt is not counted:\n%s", text)
+			if !strings.Contains(text, "all topics: 1 retry") {
+				t.Errorf("the run's own retried attempt is not counted:\n%s", text)
 			}
 		})
 	}
@@ -229,37 +238,55 @@ func TestProgressCountsEvents(t *testing.T) {
 		msg   string
 		event tree.EventKind // "" for a record that names no event
 	}
+	// attempt returns the events of one attempt of call id of topic:
+	// started, its request sent and answered, and then kind (CallFinished,
+	// or CallFailed with its AttemptFailed).
+	attempt := func(topic string, id uint64, kind tree.EventKind) []tree.Event {
+		evs := []tree.Event{{Kind: tree.CallStarted}, {Kind: tree.RequestSent}, {Kind: tree.RequestDone}, {Kind: kind}}
+		if kind == tree.CallFailed {
+			evs = append(evs, tree.Event{Kind: tree.AttemptFailed})
+		}
+		for i := range evs {
+			evs[i].Topic, evs[i].Call, evs[i].Participant = topic, id, "a"
+		}
+		return evs
+	}
+	fellBack := func(topic string) []tree.Event {
+		return []tree.Event{{Kind: tree.FellBack, Topic: topic, Fallback: &tree.Fallback{}}}
+	}
 	tests := []struct {
 		name    string
-		events  []tree.Event
+		events  [][]tree.Event
+		want    map[string]counts // by topic; "": the run's own calls
 		records []record
 		hidden  []string // messages left out of the screen
 		shown   []string // messages printed above the live lines
 	}{{
 		name: "retries and a fallback",
-		events: []tree.Event{
-			{Kind: tree.AttemptFailed, Topic: "t1"}, {Kind: tree.AttemptFailed, Topic: "t1"},
-			{Kind: tree.FellBack, Topic: "t1", Fallback: &tree.Fallback{}},
-			{Kind: tree.AttemptFailed, Topic: "t2"},
+		events: [][]tree.Event{
+			attempt("t1", 1, tree.CallFailed), attempt("t1", 1, tree.CallFailed), fellBack("t1"), attempt("t1", 1, tree.CallFinished),
+			attempt("t2", 2, tree.CallFailed), attempt("t2", 2, tree.CallFinished),
 		},
+		want:    map[string]counts{"t1": {retries: 2, fallbacks: 1}, "t2": {retries: 1}},
 		records: []record{{"attempt failed; retrying", tree.AttemptFailed}, {"participant falls back", tree.FellBack}},
 		hidden:  []string{"attempt failed; retrying", "participant falls back"},
 	}, {
-		name:    "records alone count nothing",
-		events:  []tree.Event{{Kind: tree.CallStarted, Topic: "t1"}, {Kind: tree.CallFailed, Topic: "t1"}},
+		name:    "a failed attempt not made again is no retry",
+		events:  [][]tree.Event{attempt("t1", 1, tree.CallFailed), attempt("t2", 2, tree.CallFinished)},
 		records: []record{{"attempt failed; retrying", ""}, {"call failed", ""}, {"participant falls back for the rest of the topic", ""}},
 		shown:   []string{"attempt failed; retrying", "call failed", "participant falls back"},
 	}, {
-		name: "an interrupted attempt is no failed attempt",
-		events: []tree.Event{
-			{Kind: tree.CallStarted, Topic: "t2"}, {Kind: tree.CallFailed, Topic: "t2", Err: "context canceled"},
-		},
+		name: "an interrupted attempt is no retry",
+		events: [][]tree.Event{{
+			{Kind: tree.CallStarted, Call: 3, Topic: "t2"}, {Kind: tree.CallFailed, Call: 3, Topic: "t2", Err: "context canceled"},
+		}},
 	}, {
 		name: "the run's own calls",
-		events: []tree.Event{
-			{Kind: tree.AttemptFailed}, {Kind: tree.AttemptFailed}, {Kind: tree.FellBack, Fallback: &tree.Fallback{}},
-			{Kind: tree.AttemptFailed, Topic: "t2"},
+		events: [][]tree.Event{
+			attempt("", 4, tree.CallFailed), attempt("", 4, tree.CallFailed), fellBack(""), attempt("", 4, tree.CallFinished),
+			attempt("t2", 5, tree.CallFailed),
 		},
+		want:    map[string]counts{"": {retries: 2, fallbacks: 1}},
 		records: []record{{"edits failed", ""}, {"call failed", tree.AttemptFailed}, {"topic finished", tree.TopicFinished}},
 		hidden:  []string{"call failed", "topic finished"},
 		shown:   []string{"edits failed"},
@@ -271,10 +298,10 @@ func TestProgressCountsEvents(t *testing.T) {
 				Terminal: true, Width: func() int { return 100 },
 				Topics: []ProgressTopic{{ID: "t1"}, {ID: "t2"}},
 			})
-			want := map[string]*counts{"t1": {}, "t2": {}, "": {}}
-			for _, ev := range tt.events {
-				p.Handle(ev)
-				want[ev.Topic].add(ev.Kind)
+			for _, evs := range tt.events {
+				for _, ev := range evs {
+					p.Handle(ev)
+				}
 			}
 			for _, r := range tt.records {
 				args := []any{"topic", "t1"}
@@ -293,7 +320,7 @@ func TestProgressCountsEvents(t *testing.T) {
 						line = r
 					}
 				}
-				if got, w := eventCounts(line), *want[id]; got != w {
+				if got, w := eventCounts(line), tt.want[id]; got != w {
 					t.Errorf("%s: the live line counts [%v], the events [%v]:\n%s", id, got, w, text)
 				}
 			}
@@ -303,7 +330,7 @@ func TestProgressCountsEvents(t *testing.T) {
 					all = r
 				}
 			}
-			if got, w := eventCounts(all), *want[""]; got != w {
+			if got, w := eventCounts(all), tt.want[""]; got != w {
 				t.Errorf("all topics: the line counts [%v], the run's own events [%v]:\n%s", got, w, text)
 			}
 			for _, m := range tt.hidden {
@@ -320,6 +347,48 @@ func TestProgressCountsEvents(t *testing.T) {
 	}
 }
 
+// TestProgressQueuedApart: an attempt is queued from its start to its
+// request, in flight while a request is out; an attempt that sends none
+// (answered by the journal) leaves the queue when it ends.
+func TestProgressQueuedApart(t *testing.T) {
+	t.Parallel()
+	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	screen := vtscreen.New(100)
+	p := NewProgress(screen, ProgressOptions{
+		Terminal: true, Width: func() int { return 100 }, Now: func() time.Time { return clock },
+		Topics: []ProgressTopic{{ID: "t1"}},
+	})
+	steps := []struct {
+		kind tree.EventKind
+		call uint64
+		want string
+	}{
+		{tree.CallStarted, 1, "0 in flight · 1 queued"},
+		{tree.CallStarted, 2, "0 in flight · 2 queued"},
+		{tree.RequestSent, 1, "1 in flight · 1 queued"},
+		{tree.RequestSent, 2, "2 in flight"},
+		{tree.RequestDone, 1, "1 in flight"},
+		{tree.RequestSent, 1, "2 in flight"}, // sent again, adapted to the server
+		{tree.RequestDone, 1, "1 in flight"},
+		{tree.CallFinished, 1, "1 in flight"},
+		{tree.RequestDone, 2, "0 in flight"},
+		{tree.CallFailed, 2, "0 in flight"},
+		{tree.AttemptFailed, 2, "0 in flight"},
+		{tree.CallStarted, 2, "0 in flight · 1 queued · 1 retry"},
+		{tree.CallFinished, 2, "0 in flight · 1 retry"},
+	}
+	for i, st := range steps {
+		clock = clock.Add(time.Second) // past the redraw interval
+		p.Handle(tree.Event{Kind: st.kind, Call: st.call, Topic: "t1", Participant: "a", Time: clock})
+		rows := screen.Rows()
+		line := rows[len(rows)-1]
+		if !strings.Contains(line, "nodes 0/0 · "+st.want+" · ") {
+			t.Errorf("step %d, %s of call %d: live line %q, want %q", i, st.kind, st.call, line, st.want)
+		}
+	}
+	p.Close()
+}
+
 // eventCounts reads the counts a live line shows.
 func eventCounts(line string) counts {
 	var c counts
@@ -330,8 +399,12 @@ func eventCounts(line string) counts {
 			continue
 		}
 		switch word {
-		case "failed":
-			c.failedAttempts = n
+		case "in":
+			c.inFlight = n
+		case "queued":
+			c.queued = n
+		case "retry", "retries":
+			c.retries = n
 		case "fallback", "fallbacks":
 			c.fallbacks = n
 		}
@@ -347,6 +420,41 @@ func countPrefix(rows []string, prefix string) int {
 		}
 	}
 	return n
+}
+
+// TestWrap: a failure under a failed topic is broken at spaces into rows
+// that fit, its end (where "connection refused" is) kept when it fits in
+// three rows.
+func TestWrap(t *testing.T) {
+	t.Parallel()
+	refused := `a: network error from model gpt-5.2 at http://127.0.0.1:1/v1: Post "http://127.0.0.1:1/v1/chat/completions": dial tcp 127.0.0.1:1: connect: connection refused`
+	tests := []struct {
+		name  string
+		s     string
+		width int
+		want  []string
+	}{
+		{"fits", "a: 503", 20, []string{"a: 503"}},
+		{"wrapped", refused, 76, []string{
+			"a: network error from model gpt-5.2 at http://127.0.0.1:1/v1: Post",
+			`"http://127.0.0.1:1/v1/chat/completions": dial tcp 127.0.0.1:1: connect:`,
+			"connection refused",
+		}},
+		{"cut on the last row", refused, 30, []string{
+			"a: network error from model",
+			"gpt-5.2 at",
+			`http://127.0.0.1:1/v1: Post "…`,
+		}},
+		{"a word too long", "b: " + strings.Repeat("x", 12), 8, []string{"b:", "xxxxxxx…"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if got := wrap(tt.s, tt.width, maxReasonRows); !slices.Equal(got, tt.want) {
+				t.Errorf("wrap(%d) =\n%q\nwant\n%q", tt.width, got, tt.want)
+			}
+		})
+	}
 }
 
 func TestCompact(t *testing.T) {
@@ -366,7 +474,7 @@ func TestProgressCountsStreamedTokens(t *testing.T) {
 		Terminal: true, Width: func() int { return 100 }, Now: func() time.Time { return clock },
 		Topics: []ProgressTopic{{ID: "t1"}},
 	})
-	call := tree.Event{Topic: "t1", Node: "root", Participant: "a"}
+	call := tree.Event{Call: 1, Topic: "t1", Node: "root", Participant: "a"}
 	steps := []struct {
 		kind  tree.EventKind
 		usage tree.Usage
@@ -447,8 +555,8 @@ func motionEvents() []tree.Event {
 	return []tree.Event{
 		{Kind: tree.MotionStarted, Motion: "m1"},
 		{Kind: tree.TurnStarted, Motion: "m1", Turn: 1, Role: "opponent"},
-		{Kind: tree.CallStarted, Motion: "m1", Turn: 1, Participant: "opponent"},
-		{Kind: tree.CallFinished, Motion: "m1", Turn: 1, Participant: "opponent", Usage: tree.Usage{PromptTokens: 900, CompletionTokens: 300}},
+		{Kind: tree.CallStarted, Call: 1, Motion: "m1", Turn: 1, Participant: "opponent"},
+		{Kind: tree.CallFinished, Call: 1, Motion: "m1", Turn: 1, Participant: "opponent", Usage: tree.Usage{PromptTokens: 900, CompletionTokens: 300}},
 		{Kind: tree.Argued, Motion: "m1", Turn: 1, Role: "opponent", Argument: "CLAIM", Seq: 2},
 		{Kind: tree.Argued, Motion: "m1", Turn: 1, Role: "proposer", Argument: "CLAIM", Seq: 3},
 		{Kind: tree.TurnStarted, Motion: "m1", Turn: 2, Role: "opponent"},
@@ -470,7 +578,7 @@ func TestProgressMotion(t *testing.T) {
 		upTo     int // events played
 		want     []string
 	}{
-		{"running", true, 6, []string{"… m1  turn 1 · calls 0 · 1.2k tok · 0s  Should we?"}},
+		{"running", true, 6, []string{"… m1  turn 1 · 0 in flight · 1.2k tok · 0s  Should we?"}},
 		{"ruled", true, 11, []string{"⚖ m1  ruled · 2 turns · 1 ruling · 1.2k tok · 10s  Should we?"}},
 		{"log", false, 11, []string{
 			`msg="motion started" motion=m1`,

@@ -95,6 +95,10 @@ type words struct {
 	fallbacks          string
 	fallbackFmt        string // topic, participant, from, to, node
 	noFallbacks        string
+	adaptations        string // heads the changes to requests a server refused
+	adaptedFmt         string // model, host, what was sent, the server's words
+	withoutFmt         string // the parameter left out
+	insteadFmt         string // what was sent, the parameter it replaces
 	demo               string
 	contents           string
 	legend             string
@@ -258,6 +262,10 @@ var english = words{
 	fallbacks:          "Fallbacks",
 	fallbackFmt:        "%s: %s switched from %s to %s at %s",
 	noFallbacks:        "No participant fell back to its fallback model.",
+	adaptations:        "Adaptations to the servers",
+	adaptedFmt:         "%s at %s: %s. The server said: “%s”",
+	withoutFmt:         "sent without %s",
+	insteadFmt:         "sent %s instead of %s",
 	demo:               "Demo: every answer here was written by the built-in scripted model; no real model was called.",
 	contents:           "Contents",
 	legend:             "Status",
@@ -425,6 +433,10 @@ var chinese = words{
 	fallbacks:          "模型回退",
 	fallbackFmt:        "%s：%s 从 %s 回退到 %s（于 %s）",
 	noFallbacks:        "没有参与者回退到备用模型。",
+	adaptations:        "对服务器的适配",
+	adaptedFmt:         "%s（%s）：%s。服务器的原话：“%s”",
+	withoutFmt:         "请求不再发送 %s",
+	insteadFmt:         "请求改为发送 %s，代替 %s",
 	demo:               "演示：本报告中的所有回答均由内置的脚本模型生成，未调用任何真实模型。",
 	contents:           "目录",
 	legend:             "状态",

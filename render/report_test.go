@@ -146,30 +146,36 @@ func TestTopicShows(t *testing.T) {
 }
 
 func TestSummaryShows(t *testing.T) {
+	// A run without shared documents has no section for edits to them, one
+	// without adaptations none for those.
+	noEdits := []string{"Proposed edits", "No edits were proposed.", "Adaptations"}
 	tests := []struct {
 		fixture string
 		has     []string
+		hasNot  []string
 	}{
 		{"converged", []string{
 			"# Debate summary",
 			"| ID | Topic | Decision | Rounds | Consensus | Divergences | Verdicts | Failed nodes | Failed calls | Fallbacks | Tokens | Cost |",
 			"| pagination | Should the public API keep offset pagination or move to cursors? | agreed | 1 | 3 | 0 | 0 | 0 | 0 | 0 | 22,335 | — |",
-			"## Proposed edits to the shared documents\n\nNo edits were proposed.\n",
-		}},
+		}, noEdits},
 		{"forced", []string{
 			"| billing-db | Should the billing service move from PostgreSQL to a distributed SQL database? | decided | 3 | 4 | 6 | 2 | 0 | 2 | 1 | 118,289 | 0.8734 |",
 			"## Fallbacks\n\n- billing-db: Party C switched from gemini-3.1-pro-preview to claude-sonnet-4-6 at d2 — ",
 			"### billing-db: Should the billing service move from PostgreSQL to a distributed SQL database? — decided\n\nStay on PostgreSQL and add an EU cluster.",
 			"#### What to do",
 			"## Proposed edits to the shared documents\n\n### docs/decisions.md",
-		}},
-		{"failed", []string{"| undecided | 2 | 2 | 2 | 0 | 1 |", "> ⚠ Incomplete: 1 failed and 0 interrupted nodes"}},
+			"## Adaptations to the servers\n\n- o3-deployment at api.openai.com: sent max_completion_tokens instead of max_tokens. The server said: “Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.”\n" +
+				"- o3-deployment at api.openai.com: sent without temperature (the model's default). The server said: “Unsupported value: 'temperature' does not support 0.7 with this model. Only the default (1) value is supported.”\n",
+		}, nil},
+		{"failed", []string{"| undecided | 2 | 2 | 2 | 0 | 1 |", "> ⚠ Incomplete: 1 failed and 0 interrupted nodes"}, noEdits},
 		{"interrupted", []string{
 			"| owners | Require code owners' approval for every merge? | agreed | 1 |",
 			"| repo-layout | Monorepo or one repository per service? | undecided | 2 | 1 | 2 | 0 | 0 | 0 | 0 | 14,100 | — |",
 			"| **Total** | | | | 2 | 2 | 0 | 0 | 0 | 0 | 24,600 | — |", "No participant fell back to its fallback model.",
-		}},
-		{"chinese", []string{"# 辩论汇总", "| 编号 | 议题 | 决定 | 轮数 | 合意数 | 分歧数 | 裁决 |", "## 各议题结论", "## 需要更新到共享文档的内容", "未提出修改建议。"}},
+		}, noEdits},
+		// Shared documents, no edit proposed: the section says so.
+		{"chinese", []string{"# 辩论汇总", "| 编号 | 议题 | 决定 | 轮数 | 合意数 | 分歧数 | 裁决 |", "## 各议题结论", "## 需要更新到共享文档的内容\n\n未提出修改建议。\n"}, nil},
 	}
 	runs := map[string]*tree.Run{}
 	for _, f := range rendertest.Fixtures() {
@@ -181,6 +187,11 @@ func TestSummaryShows(t *testing.T) {
 			for _, s := range tt.has {
 				if !strings.Contains(got, s) {
 					t.Errorf("summary lacks %q", s)
+				}
+			}
+			for _, s := range tt.hasNot {
+				if strings.Contains(got, s) {
+					t.Errorf("summary has %q", s)
 				}
 			}
 		})
@@ -310,6 +321,33 @@ func TestSummaryTotalsAddUp(t *testing.T) {
 				if !strings.Contains(got, l+"\n") {
 					t.Errorf("summary lacks the row %q:\n%s", l, got)
 				}
+			}
+		})
+	}
+}
+
+// TestAdapted: each change the client makes to a refused request reads as
+// what the requests now carry.
+func TestAdapted(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		param, change string
+		want          string
+	}{
+		{"max_tokens", "max_completion_tokens", "sent max_completion_tokens instead of max_tokens"},
+		{"temperature", "left out (the model's default)", "sent without temperature (the model's default)"},
+		{"response_format", "json_schema", "sent response_format json_schema instead of json_object"},
+		{"response_format", "left out (the answer's JSON is read from its text)", "sent without response_format (the answer's JSON is read from its text)"},
+		{"stream_options", "left out (usage estimated when missing)", "sent without stream_options (usage estimated when missing)"},
+		{"stream", "no streaming", "sent without stream"},
+		{"reasoning_effort", "left out", "sent without reasoning_effort"},
+		{"system", "sent as the first user message", "system sent as the first user message"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.param+" "+tt.change, func(t *testing.T) {
+			t.Parallel()
+			if got := english.adapted(tree.Adaptation{Param: tt.param, Change: tt.change}); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
 			}
 		})
 	}

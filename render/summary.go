@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -14,10 +15,11 @@ import (
 // usage and a table with one row per topic (linked to its report, decision,
 // status, rounds reached, consensus points, divergences, verdicts given and
 // missing, failed nodes, failed calls, fallbacks, tokens, cost) and a total
-// row, every fallback with its reason, each topic's
+// row, every fallback with its reason, every change made to the requests a
+// server refused (as sentences; none without), each topic's
 // conclusion (its synthesis if present, else its consensus points and
-// verdicts), the motions (see motions) and the proposed edits to the shared
-// documents. A run of motions only gets the header and the motions. reports
+// verdicts), the motions (see motions) and, for a run with shared documents,
+// the proposed edits to them. A run of motions only gets the header and the motions. reports
 // maps a topic id to the file name of its report, relative to the summary;
 // a topic without one is not linked.
 func Summary(run *tree.Run, reports map[string]string) []byte {
@@ -50,11 +52,23 @@ func (r *report) summary() {
 	r.decisionList()
 	fallbacks := r.statistics()
 	r.fallbackList(fallbacks)
+	r.adaptationList()
 	r.conclusions()
 	r.motions()
-	r.printf("## %s\n\n", w.proposedEdits)
-	if strings.TrimSpace(r.run.Edits) == "" {
-		r.printf("%s\n", w.noEdits)
+	r.proposedEdits()
+}
+
+// proposedEdits writes the judge's proposed edits to the shared documents,
+// or that none were proposed; nothing for a run without shared documents
+// and without edits.
+func (r *report) proposedEdits() {
+	edits := strings.TrimSpace(r.run.Edits) != ""
+	if !edits && len(r.run.Documents) == 0 {
+		return
+	}
+	r.printf("## %s\n\n", r.w.proposedEdits)
+	if !edits {
+		r.printf("%s\n", r.w.noEdits)
 		return
 	}
 	r.block(r.run.Edits, 2)
@@ -148,6 +162,47 @@ func (r *report) fallbackList(fallbacks int) {
 	if fallbacks > 0 {
 		r.b.WriteString("\n")
 	}
+}
+
+// adaptationList writes, when a server refused a parameter, what was sent
+// instead for the rest of the run, one sentence per model and endpoint.
+func (r *report) adaptationList() {
+	if len(r.run.Adaptations) == 0 {
+		return
+	}
+	w := r.w
+	r.printf("## %s\n\n", w.adaptations)
+	for _, a := range r.run.Adaptations {
+		r.printf("- "+w.adaptedFmt+"\n", inlineText(a.Model), inlineText(host(a.Endpoint)), inlineText(w.adapted(a)), inlineText(a.Reason))
+	}
+	r.b.WriteString("\n")
+}
+
+// adapted says what the requests of an adaptation carry: without the
+// parameter ("left out (the model's default)", "no streaming"), another in
+// its place ("max_completion_tokens"), or the change as the client put it
+// ("system", "sent as the first user message").
+func (w *words) adapted(a tree.Adaptation) string {
+	switch rest, ok := strings.CutPrefix(a.Change, "left out"); {
+	case ok:
+		return fmt.Sprintf(w.withoutFmt, a.Param+rest)
+	case a.Change == "no streaming":
+		return fmt.Sprintf(w.withoutFmt, a.Param)
+	case a.Param == "response_format" && !strings.Contains(a.Change, " "):
+		// The one change of format: a schema where a JSON object was refused.
+		return fmt.Sprintf(w.insteadFmt, "response_format "+a.Change, "json_object")
+	case !strings.Contains(a.Change, " "):
+		return fmt.Sprintf(w.insteadFmt, a.Change, a.Param)
+	}
+	return a.Param + " " + a.Change
+}
+
+// host is the host of an endpoint's base URL, or the URL when it has none.
+func host(endpoint string) string {
+	if u, err := url.Parse(endpoint); err == nil && u.Host != "" {
+		return u.Host
+	}
+	return endpoint
 }
 
 // conclusions writes each topic's conclusion: its synthesis, else its

@@ -26,6 +26,15 @@ const (
 	// adding every event's tokens counts each call once, as its provider
 	// reported it.
 	CallProgress EventKind = "call_progress"
+	// RequestSent reports that an attempt's request left for the server: it
+	// has its call slot (params.concurrency) and passed the endpoint's caps
+	// and rate limit. Between its CallStarted and its RequestSent an attempt
+	// waits. An attempt adapted to the server sends more than one request.
+	RequestSent EventKind = "request_sent"
+	// RequestDone reports that the exchange of a RequestSent is over (its
+	// answer read, or no answer came): it comes before the attempt gives
+	// its call slot back.
+	RequestDone EventKind = "request_done"
 )
 
 // The kinds of progress events of a motion, a protocol debate played in
@@ -65,6 +74,7 @@ type Event struct {
 	Argument    string // the type of an Argued event's argument: CLAIM, APPEAL…
 	Seq         int    // the argument's or ruling's number in its debate
 	Closes      bool   // a Ruled event's ruling closes the debate
+	Call        uint64 // the model call of a call event; its attempts share it
 	Participant string
 	Step        Step
 	Model       string

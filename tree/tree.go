@@ -476,6 +476,9 @@ type Run struct {
 	// Adaptations are the parameters servers refused and what was sent
 	// instead for the rest of the run.
 	Adaptations []Adaptation `json:"adaptations,omitempty"`
+	// Documents are the paths of the shared-context documents the judge
+	// may propose edits to; none: the run had no shared documents.
+	Documents []string `json:"documents,omitempty"`
 	// Edits holds the judge's proposed edits to the shared-context documents.
 	Edits string `json:"edits,omitempty"`
 	// Shard is set when the run played one slice of its selection

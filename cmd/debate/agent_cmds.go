@@ -91,7 +91,7 @@ func createCommand() *command {
 opponent; wait for its answer with the printed wait_command. Resending the same
 command (same --client-request-id) returns the debate already created.`,
 		`  id=$(debate generate-id | jq -r .id)
-  debate create --debate-id "$id" --title 'Cache layer' \\
+  debate create --debate-id "$id" --title 'Cache layer' \
       --type coding_plan_debate --file plan.md
 `, true,
 		func() options {
@@ -240,9 +240,9 @@ other side with the printed wait_command.`,
 		what:   "the CLAIM",
 		role:   true,
 		target: true,
-		examples: `  debate submit --debate-id "$id" --role opponent --target-id "$arg" \\
+		examples: `  debate submit --debate-id "$id" --role opponent --target-id "$arg" \
       --file review.md
-  echo 'Agreed; see doc 0191…' | debate submit --debate-id "$id" \\
+  echo 'Agreed; see doc 0191…' | debate submit --debate-id "$id" \
       --role proposer --target-id "$arg" --stdin
 `,
 		send: func(ctx context.Context, c *client.Client, id string, w write) (api.WriteResult, error) {
@@ -262,7 +262,7 @@ Give the context and the options, the last being "something else". Both sides
 then wait for the ruling.`,
 		what:   "the APPEAL",
 		target: true,
-		examples: `  debate appeal --debate-id "$id" --target-id "$arg" \\
+		examples: `  debate appeal --debate-id "$id" --target-id "$arg" \
       --content 'Option A: … Option B: … Option C: something else'
 `,
 		send: func(ctx context.Context, c *client.Client, id string, w write) (api.WriteResult, error) {
@@ -283,7 +283,7 @@ at once with an automatic closing RULING (auto_ruling in the answer), and the
 debate is CLOSED.`,
 		what:   "the RESOLUTION",
 		target: true,
-		examples: `  debate request-completion --debate-id "$id" --target-id "$arg" \\
+		examples: `  debate request-completion --debate-id "$id" --target-id "$arg" \
       --content 'All issues resolved; final plan in doc 0191…'
 `,
 		send: func(ctx context.Context, c *client.Client, id string, w write) (api.WriteResult, error) {
@@ -323,7 +323,7 @@ awaited. Both sides then wait for your RULING. The content is optional.`,
 		what:     "the INTERVENTION",
 		optional: true,
 		examples: `  debate intervention --debate-id "$id"
-  debate intervention --debate-id "$id" \\
+  debate intervention --debate-id "$id" \
       --content 'Stop: the plan ignores the migration.'
 `,
 		send: func(ctx context.Context, c *client.Client, id string, w write) (api.WriteResult, error) {

@@ -78,7 +78,7 @@ the deadline wait prints {"status":"timeout", …, "retry_command":"debate wait
 waiting. A server that restarts meanwhile (connection refused, 502, 503) is
 waited for until the deadline. Ctrl-C stops it (exit 130).`,
 		`  debate wait --debate-id "$id" --role opponent --argument-id "$arg"
-  debate wait --debate-id "$id" --role proposer --argument-id "$arg" \\
+  debate wait --debate-id "$id" --role proposer --argument-id "$arg" \
       --deadline 10m
 `, true,
 		func() options { return &waitOptions{agent: agent{name: "wait", remote: true, longPoll: true}} })

@@ -145,6 +145,11 @@ func printCalls(tw io.Writer, cfg *configs.Config, pv *orchestrator.Preview, peo
 		fmt.Fprintln(tw, "  fallback\tnone configured: a participant that keeps failing is left out of its steps")
 	}
 	fmt.Fprintf(tw, "  concurrency\t%d calls in flight at most\n", cfg.Params.Concurrency)
+	head := "reasoning"
+	for _, n := range reasoningNotes(cfg) {
+		fmt.Fprintf(tw, "  %s\t%s\n", head, n)
+		head = ""
+	}
 	fmt.Fprintf(tw, "  prompt size\t≈%s tokens for the %d round-1 position calls (≈4 characters a token)\n", render.Thousands(pv.RoundOneTokens()), pv.RoundOneCalls())
 	fmt.Fprintf(tw, "  cacheable\t≈%s of them cache-eligible: a prefix an earlier call sent to the same model\n", render.Thousands(min(pv.CacheEligibleTokens, pv.RoundOneTokens())))
 	if cfg.Budget.MaxTokens > 0 {

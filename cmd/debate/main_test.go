@@ -128,8 +128,19 @@ func TestValidate(t *testing.T) {
 	keys := map[string]string{"DEBATE_API_KEY": "sk-a", "KIMI_API_KEY": "sk-b", "ANTHROPIC_API_KEY": "sk-c"}
 	t.Run("examples are valid", func(t *testing.T) {
 		t.Parallel()
-		for _, f := range []string{"minimal.jsonc", "full.jsonc"} {
-			r := invoke(t, keys, "validate", "--config", filepath.Join("../../configs/examples", f))
+		files, _ := filepath.Glob("../../configs/examples/*.jsonc")
+		if len(files) < 4 {
+			t.Fatalf("%d example configs: %q", len(files), files)
+		}
+		for _, f := range files {
+			r := invoke(t, keys, "validate", "--config", f)
+			if filepath.Base(f) == "openrouter.jsonc" {
+				// One key, and only that one; not even a warning.
+				r = invoke(t, map[string]string{"OPENROUTER_API_KEY": "sk-or-a"}, "validate", "--config", f)
+				if r.stderr != "" {
+					t.Errorf("%s: %s", f, r.stderr)
+				}
+			}
 			if r.code != exitOK || !strings.Contains(r.stdout, ": ok (") {
 				t.Errorf("%s: exit %d\n%s%s", f, r.code, r.stdout, r.stderr)
 			}
@@ -182,6 +193,24 @@ func TestValidate(t *testing.T) {
 			if r.code != exitUsage || !strings.Contains(r.stderr, cfg+":5:") || !strings.Contains(r.stderr, "prompts.dir: ") || !strings.Contains(r.stderr, "notes.txt") {
 				t.Errorf("%s: exit %d, want %d and a problem at prompts.dir naming notes.txt:\n%s", cmd, r.code, exitUsage, r.stderr)
 			}
+		}
+	})
+	t.Run("a model taken for a reasoning model is named with what it is not sent", func(t *testing.T) {
+		t.Parallel()
+		cfg := filepath.Join(t.TempDir(), "debate.jsonc")
+		text := `{"api": {"baseURL": "http://127.0.0.1:1/v1", "apiKey": "k"},
+ "debaters": [{"id": "a", "model": "o3-deployment", "temperature": 0.7}, {"id": "b", "model": "m", "fallback": "openai/gpt-5-mini"}],
+ "reviewer": {"id": "r", "model": "m"},
+ "topics": [{"id": "t", "title": "T"}]}`
+		if err := os.WriteFile(cfg, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r := invoke(t, nil, "validate", "--config", cfg)
+		want := cfg + ": ok (2 debaters, 1 topic)\n" +
+			`note: debater "a" runs o3-deployment, taken for a reasoning model by its name: temperature 0.7 (its own) is not sent, and its token limit goes as max_completion_tokens, not max_tokens` + "\n" +
+			`note: debater "b" runs openai/gpt-5-mini, taken for a reasoning model by its name: its token limit goes as max_completion_tokens, not max_tokens` + "\n"
+		if r.code != exitOK || r.stdout != want {
+			t.Errorf("exit %d, stdout:\n%s\nwant:\n%s", r.code, r.stdout, want)
 		}
 	})
 	t.Run("a missing variable names itself and the field", func(t *testing.T) {
@@ -309,7 +338,8 @@ func TestDryRunPlanAlignsCJK(t *testing.T) {
 
 // TestHelpFitsEightyColumns: every help text, the top one and each
 // command's (through "debate help X", "X --help" and, for a command with
-// subcommands, each of theirs), fits a terminal of 80 columns.
+// subcommands, each of theirs), fits a terminal of 80 columns, and its
+// examples paste into a shell.
 func TestHelpFitsEightyColumns(t *testing.T) {
 	t.Parallel()
 	texts := map[string]string{"debate --help": invoke(t, nil, "--help").stdout}
@@ -330,6 +360,10 @@ func TestHelpFitsEightyColumns(t *testing.T) {
 		}
 		if strings.Contains(text, "[=true|false]") {
 			t.Errorf("%s shows a switch as taking a value", name)
+		}
+		// An example continued on the next line pastes into a shell as is.
+		if strings.Contains(text, `\\`) {
+			t.Errorf("%s holds a doubled backslash, which a shell does not take for a line continuation", name)
 		}
 		for i, line := range strings.Split(text, "\n") {
 			if w := textwidth.String(line); w > 80 {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -79,8 +80,8 @@ else $DEBATE_DB, else the shared default), so they can be watched there; with
   debate run --config debate.jsonc --dry-run
 
   # Run two topics with at most 2 rounds, writing Markdown and HTML reports.
-  DEBATE_API_KEY=sk-... debate run -c debate.jsonc \\
-      --topic topic-6 --topic topic-7 --max-rounds 2 \\
+  DEBATE_API_KEY=sk-... debate run -c debate.jsonc \
+      --topic topic-6 --topic topic-7 --max-rounds 2 \
       --format markdown,html --output out/
 
   # After a crash or Ctrl-C: finish the run without repeating a completed call.
@@ -427,10 +428,29 @@ func (o *runOptions) finished(progress *output.Progress, log *slog.Logger, res *
 		fmt.Fprintf(&b, "%s came from the journal of the earlier run.\n", quantity(res.Replayed, "call", "calls"))
 	}
 	b.WriteString(cacheSummary(run))
+	b.WriteString(nextStep(res.Files))
 	if interrupted && o.output != "-" {
 		b.WriteString(o.resumeHint())
 	}
 	progress.Say(b.String())
+}
+
+// nextStep tells where to read the run: its summary page in a browser, or
+// its summary.md; "" when it wrote neither (run.json on stdout).
+func nextStep(files []string) string {
+	var md string
+	for _, f := range files {
+		switch filepath.Base(f) {
+		case "summary.html":
+			return "Next: open " + f + " in a browser.\n"
+		case "summary.md":
+			md = f
+		}
+	}
+	if md == "" {
+		return ""
+	}
+	return "Next: read " + md + ".\n"
 }
 
 // cacheSummary says, for a run with a call cache, how many calls the cache

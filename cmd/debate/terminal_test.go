@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -91,8 +93,12 @@ func TestRunOnTerminal(t *testing.T) {
 					continue
 				}
 				// The live line counts what run.json records: every failed
-				// attempt (retried or not) and every fallback.
-				for _, want := range []string{fmt.Sprintf(" %d failed", tp.Usage.Failures), fmt.Sprintf(" %d fallback", len(tp.Fallbacks))} {
+				// attempt was made again (retried, or by the fallback), and
+				// every fallback.
+				for _, want := range []string{
+					" " + plural(tp.Usage.Failures, "retry", "retries"),
+					" " + plural(len(tp.Fallbacks), "fallback", "fallbacks"),
+				} {
 					if tp.Usage.Failures == 0 || !strings.Contains(finals[0], want) {
 						t.Errorf("final line of %s lacks %q: %s", tp.ID, want, finals[0])
 					}
@@ -119,6 +125,9 @@ func TestRunOnTerminal(t *testing.T) {
 			if run.Usage.Total() < 1000 || !strings.Contains(strings.Join(lines, " "), end) {
 				t.Errorf("the screen lacks the closing count %q", end)
 			}
+			if next := "Next: open " + filepath.Join(out, "summary.html") + " in a browser."; lines[len(lines)-1] != next {
+				t.Errorf("the screen ends on %q, want the next step %q", lines[len(lines)-1], next)
+			}
 			for _, not := range []string{"attempt failed", "call failed", "falls back"} {
 				if strings.Contains(text, not) {
 					t.Errorf("the screen shows the routine log line %q", not)
@@ -130,6 +139,100 @@ func TestRunOnTerminal(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestRunLiveLineInFlight runs "debate run --concurrency 2" on a terminal
+// against a fake that counts the requests it serves at once. The first two
+// debaters' requests are held, once both are at the fake the display is
+// asked to redraw until the live line shows them in flight and the third
+// debater's call queued. No live
+// line ever drawn counts more than 2 calls in flight.
+func TestRunLiveLineInFlight(t *testing.T) {
+	t.Parallel()
+	srv := providertest.New(t)
+	scriptJudges(srv)
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const apart = "2 in flight · 1 queued"
+	var (
+		mu   sync.Mutex
+		raw  bytes.Buffer
+		once sync.Once
+	)
+	shown, read := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(read)
+		buf := make([]byte, 4096)
+		for {
+			n, err := r.Read(buf)
+			mu.Lock()
+			raw.Write(buf[:n])
+			if bytes.Contains(raw.Bytes(), []byte(apart)) {
+				once.Do(func() { close(shown) })
+			}
+			mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	resize := make(chan os.Signal)
+	var held, in atomic.Int32
+	both := make(chan struct{}) // the two held requests are at the fake
+	srv.On(func(c providertest.Call) bool { return c.Model != "m-judge" && held.Add(1) <= 2 },
+		func(c providertest.Call) providertest.Reply {
+			if in.Add(1) == 2 {
+				close(both)
+			}
+			select {
+			case <-both:
+			case <-t.Context().Done():
+				return providertest.Status(500, "test over")
+			}
+			for {
+				select {
+				case <-shown:
+					return providertest.Text("Position of " + c.Model + ": held until the live line showed it.")
+				case resize <- syscall.SIGWINCH:
+				case <-t.Context().Done():
+					return providertest.Status(500, "test over")
+				}
+			}
+		})
+	e := &env{
+		stdin: strings.NewReader(""), stdout: w, stderr: w,
+		getenv: func(k string) (string, bool) { return testKey, k == "TEST_API_KEY" },
+		term: func(io.Writer) terminal {
+			return terminal{ok: true, width: func() int { return 100 }, resize: resize, stop: func() {}}
+		},
+	}
+	code := e.main([]string{"run", "-c", writeConfig(t, srv, 2, ""), "--concurrency", "2"})
+	w.Close()
+	<-read
+	r.Close()
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, raw.String())
+	}
+	if got := srv.MaxInFlight(); got != 2 {
+		t.Errorf("the fake served %d requests at once, want 2", got)
+	}
+	select {
+	case <-shown:
+	default:
+		t.Errorf("no live line showed %q", apart)
+	}
+	frames := regexp.MustCompile(`(\d+) in flight`).FindAllStringSubmatch(raw.String(), -1)
+	most := 0
+	for _, f := range frames {
+		n, _ := strconv.Atoi(f[1])
+		most = max(most, n)
+	}
+	t.Logf("%d live lines drawn, at most %d calls in flight on one; the fake served at most %d at once", len(frames), most, srv.MaxInFlight())
+	if len(frames) == 0 || most > 2 {
+		t.Errorf("%d live lines drawn, at most %d calls in flight on one; want some, none above 2", len(frames), most)
 	}
 }
 

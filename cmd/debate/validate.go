@@ -20,7 +20,9 @@ func validateCommand() *command {
 		name: "validate", summary: "check a config and print every problem in it",
 		help: help{
 			about: `Check a config: parse it, expand ${ENV} variables, apply defaults and report
-every problem at once, each as file:line:col: field: message.`,
+every problem at once, each as file:line:col: field: message. A valid config
+gets a note for each model taken for a reasoning model by its name, with the
+parameters its requests will not carry.`,
 			usage:    "  debate validate --config <file.jsonc>\n",
 			examples: "  debate validate --config debate.jsonc\n",
 			exits: `  0  the config is valid
@@ -42,6 +44,9 @@ func (o *validateOptions) run(e *env) error {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "%s: ok (%s, %s)\n", o.config, plural(len(cfg.Debaters), "debater", "debaters"), plural(len(cfg.Topics), "topic", "topics"))
+	for _, n := range reasoningNotes(cfg) {
+		fmt.Fprintf(e.stdout, "note: %s\n", n)
+	}
 	return nil
 }
 

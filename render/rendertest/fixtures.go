@@ -26,7 +26,8 @@ type Fixture struct {
 // Fixtures returns fresh copies of every fixture run: a converged one-node
 // topic, a three-level tree with forced verdicts and a fallback, a topic with
 // a failed node and a missing debater, an interrupted run of two topics, and
-// a Chinese-language topic.
+// a Chinese-language topic. Only the forced one and the Chinese one have
+// shared documents, the Chinese one without proposed edits.
 func Fixtures() []Fixture {
 	return []Fixture{
 		{"converged", Converged()},
@@ -218,6 +219,13 @@ func Forced() *tree.Run {
 	}}
 	run.Usage = run.Topics[0].Usage
 	run.Config = json.RawMessage(`{"debaters":[{"id":"party-a","label":"Party A","model":"gpt-5.2"},{"id":"party-b","label":"Party B","model":"kimi-k2.5"},{"id":"party-c","label":"Party C","model":"gemini-3.1-pro-preview","fallback":"claude-sonnet-4-6"}],"reviewer":{"id":"reviewer","label":"Judge","model":"qwen3.5-plus"},"params":{"maxRounds":3}}`)
+	run.Documents = []string{"docs/decisions.md"}
+	run.Adaptations = []tree.Adaptation{
+		{Endpoint: "https://api.openai.com/v1", Model: "o3-deployment", Param: "max_tokens", Change: "max_completion_tokens",
+			Reason: "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead."},
+		{Endpoint: "https://api.openai.com/v1", Model: "o3-deployment", Param: "temperature", Change: "left out (the model's default)",
+			Reason: "Unsupported value: 'temperature' does not support 0.7 with this model. Only the default (1) value is supported."},
+	}
 	run.Edits = "## docs/decisions.md\n\n- Add: \"EU tenants are served by an eu-west PostgreSQL primary (clause 7.2).\"\n- Replace the line \"All data lives in us-east\" with \"Customer data lives in the customer's region.\""
 	return settled(run)
 }
@@ -299,6 +307,8 @@ func Interrupted() *tree.Run {
 func Chinese() *tree.Run {
 	run := baseRun(2)
 	run.Language = "zh"
+	// Shared documents, to which the judge proposed no edit.
+	run.Documents = []string{"docs/架构决策.md"}
 	run.Debaters = []tree.Participant{
 		{ID: "party-a", Label: "方 A", Model: "gpt-5.2"},
 		{ID: "party-b", Label: "方 B", Model: "kimi-k2.5"},
