@@ -27,9 +27,9 @@ func BenchmarkComplete(b *testing.B) {
 		oc.HTTPClient = srv.HTTPClient()
 		client := openai.NewClientWithConfig(oc)
 		creq := openai.ChatCompletionRequest{
-			Model:     req.Model,
-			Messages:  []openai.ChatCompletionMessage{{Role: "user", Content: req.Messages[0].Content}},
-			MaxTokens: 500,
+			Model:               req.Model,
+			Messages:            []openai.ChatCompletionMessage{{Role: "user", Content: req.Messages[0].Content}},
+			MaxCompletionTokens: 500,
 		}
 		return func() {
 			if _, err := client.CreateChatCompletion(context.Background(), creq); err != nil {

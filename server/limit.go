@@ -261,9 +261,6 @@ func (c *limitedConn) Write(p []byte) (int, error) {
 	return c.Conn.Write(p)
 }
 
-// waiting reports whether c waits for its client.
-func (c *limitedConn) waiting() bool { return c.idle.Load() || c.body.Load() }
-
 // stuck reports whether c waits for its client in a request: its first
 // request has not arrived within grace, or its body is still arriving.
 func (c *limitedConn) stuck(grace time.Duration) bool {
