@@ -165,11 +165,11 @@ func Run(ctx context.Context, cfg *configs.Config, opt Options) (*Result, error)
 	return res, nil
 }
 
-// copies are the shared documents a run's output may keep a copy of: all
-// but those that look like secrets.
+// copies are the documents a run's output may keep a copy of, shared or a
+// topic's own: all but those that look like secrets.
 func copies(cfg *configs.Config) []output.Document {
 	var out []output.Document
-	for _, d := range cfg.SharedContext.Documents {
+	for _, d := range cfg.AllDocuments() {
 		if !configs.LooksSecret(d.Path, d.Content) {
 			out = append(out, output.Document{Name: d.Path, Text: d.Content})
 		}
