@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/debatehq/debate/providers/scripted"
 )
@@ -18,8 +20,8 @@ import (
 // judge that takes the majority of the debaters' final answers. On a
 // problem with a passage an agent also quotes the passage's line that
 // answers it, word for word with probability QuoteAccuracy, else altered to
-// fit its answer; the judge trusts what verified quotes say over the
-// majority, and, alone without the passage, guesses. Every draw is a
+// fit its answer; the judge trusts the answers verified quotes bear out
+// over the others, and, alone without the passage, guesses. Every draw is a
 // function of Seed, the model and the messages, so the same run gives the
 // same answers whatever the order of the calls.
 type Demo struct {
@@ -120,8 +122,8 @@ func (d *Demo) problem(c scripted.Call) (string, bool) {
 	return "", false
 }
 
-// judge answers a judge's call with the count that the verified quotes it
-// is shown state, else the majority of the final answers of the debaters,
+// judge answers a judge's call with the majority of the final answers of
+// the debaters that a verified quote it is shown states, else of them all,
 // as the consensus, and no divergence; a tie is drawn. Asked for forced
 // verdicts, it gives the same consensus and none. Asked alone, it answers
 // as an agent would, but guesses a count it has no passage for.
@@ -146,8 +148,8 @@ func (d *Demo) judge(c scripted.Call, rng *rand.Rand) scripted.Reply {
 		}
 	}
 	detail := "The answer most of the debaters gave last."
-	if quoted := verifiedCounts(c.Last()); len(quoted) > 0 {
-		finals, detail = quoted, "The count the verified quotes of the passage state."
+	if trusted := borneOut(c.Last(), finals); len(trusted) > 0 {
+		finals, detail = trusted, "The answer the verified quotes of the passage bear out."
 	}
 	consensus := []map[string]string{}
 	if len(finals) > 0 {
@@ -209,20 +211,23 @@ func shownAnswers(c scripted.Call) (own string, others []string) {
 // verifiedQuote matches a quote the engine verified, capturing its text.
 var verifiedQuote = regexp.MustCompile(`(?s)<quote status="verified"[^>]*>(.*?)</quote>`)
 
-// verifiedCounts are the counts of crates the verified quotes in text
-// state.
-func verifiedCounts(text string) []string {
-	var out []string
+// borneOut returns the answers that a verified quote in text states, word
+// for word: the answers the passage bears out.
+func borneOut(text string, answers []string) []string {
+	var words []string
 	for _, m := range verifiedQuote.FindAllStringSubmatch(text, -1) {
-		if n := crates.FindStringSubmatch(m[1]); n != nil {
-			out = append(out, n[1])
+		for _, w := range strings.Fields(m[1]) {
+			words = append(words, strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }))
+		}
+	}
+	var out []string
+	for _, a := range answers {
+		if slices.ContainsFunc(words, func(w string) bool { return Same(w, a) }) {
+			out = append(out, a)
 		}
 	}
 	return out
 }
-
-// crates matches the count of a passage's line, as passageLine writes it.
-var crates = regexp.MustCompile(`\b([0-9]+) crates\b`)
 
 // majority returns the answer more than half of answers give.
 func majority(answers []string) (string, bool) {
