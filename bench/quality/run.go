@@ -48,7 +48,8 @@ func hasPassages(problems []Problem) bool {
 
 // Options tune a quality run.
 type Options struct {
-	// Task names the problems in the report: "arithmetic" or the file.
+	// Task names the problems in the report: "arithmetic", "passage" or
+	// the file.
 	Task string
 	Seed uint64
 	// Concurrency caps the model calls in flight.

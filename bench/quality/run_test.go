@@ -249,3 +249,28 @@ func TestRunDemoPassages(t *testing.T) {
 		t.Errorf("no paired difference with judge-alone in\n%s", rep.Text())
 	}
 }
+
+// TestDemoOptionsCheck: an option out of range is refused, naming its flag.
+func TestDemoOptionsCheck(t *testing.T) {
+	t.Parallel()
+	ok := DemoOptions{Agents: 3, AgentAccuracy: 0.6, Conformity: 0.5, QuoteAccuracy: 0.8}
+	tests := []struct {
+		name   string
+		change func(*DemoOptions)
+		want   string // "" for no error
+	}{
+		{"in range", func(*DemoOptions) {}, ""},
+		{"no agents", func(o *DemoOptions) { o.Agents = 0 }, "--agents"},
+		{"accuracy above 1", func(o *DemoOptions) { o.AgentAccuracy = 1.5 }, "--agent-accuracy"},
+		{"negative conformity", func(o *DemoOptions) { o.Conformity = -0.1 }, "--conformity"},
+		{"quote accuracy above 1", func(o *DemoOptions) { o.QuoteAccuracy = 2 }, "--quote-accuracy"},
+	}
+	for _, tt := range tests {
+		o := ok
+		tt.change(&o)
+		err := o.Check()
+		if (err == nil) != (tt.want == "") || (err != nil && !strings.Contains(err.Error(), tt.want)) {
+			t.Errorf("%s: %v, want an error naming %q", tt.name, err, tt.want)
+		}
+	}
+}
