@@ -167,11 +167,11 @@ func write(cfg *configs.Config, opt Options, res *Result, raw []output.RawFile) 
 	return nil
 }
 
-// copies are the shared documents a run's output may keep a copy of: all
-// but those that look like secrets.
+// copies are the documents a run's output may keep a copy of, shared or a
+// topic's own: all but those that look like secrets.
 func copies(cfg *configs.Config) []output.Document {
 	var out []output.Document
-	for _, d := range cfg.SharedContext.Documents {
+	for _, d := range cfg.AllDocuments() {
 		if !configs.LooksSecret(d.Path, d.Content) {
 			out = append(out, output.Document{Name: d.Path, Text: d.Content})
 		}

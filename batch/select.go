@@ -93,7 +93,7 @@ func resultConfig(cfg configs.Config) configs.Config {
 }
 
 // configDigest identifies what a run's results depend on: the config without
-// its secrets, the shared documents' contents and the selected items. Where
+// its secrets, the documents' contents and the selected items. Where
 // the reports go and how many calls run at once are left out, so that shards
 // written to different folders on different machines still match.
 func configDigest(cfg *configs.Config, items []string) (string, error) {
@@ -102,7 +102,7 @@ func configDigest(cfg *configs.Config, items []string) (string, error) {
 		Config    configs.Config     `json:"config"`
 		Documents []configs.Document `json:"documents"`
 		Items     []string           `json:"items"`
-	}{cp, cfg.SharedContext.Documents, items})
+	}{cp, cfg.AllDocuments(), items})
 	if err != nil {
 		return "", fmt.Errorf("digest the config: %w", err)
 	}

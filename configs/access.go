@@ -237,15 +237,24 @@ func (c *Config) Clone() Config {
 	for i := range cp.Topics {
 		cp.Topics[i].Annotations = slices.Clone(cp.Topics[i].Annotations)
 		cp.Topics[i].CoreQuestions = slices.Clone(cp.Topics[i].CoreQuestions)
+		if sc := cp.Topics[i].SharedContext; sc != nil {
+			cp.Topics[i].SharedContext = sc.clone()
+		}
 	}
-	cp.SharedContext.Files = slices.Clone(c.SharedContext.Files)
-	cp.SharedContext.Documents = slices.Clone(c.SharedContext.Documents)
-	cp.SharedContext.Skipped = slices.Clone(c.SharedContext.Skipped)
+	cp.SharedContext = *c.SharedContext.clone()
 	cp.Output.Format = slices.Clone(c.Output.Format)
 	cp.Pricing = maps.Clone(c.Pricing)
 	cp.Warnings = slices.Clone(c.Warnings)
 	c.cloneProtocol(&cp)
 	return cp
+}
+
+func (sc *SharedContext) clone() *SharedContext {
+	cp := *sc
+	cp.Files = slices.Clone(sc.Files)
+	cp.Documents = slices.Clone(sc.Documents)
+	cp.Skipped = slices.Clone(sc.Skipped)
+	return &cp
 }
 
 func (a API) clone() API {
@@ -352,7 +361,7 @@ func (c *Config) Blind() bool {
 
 // Quotes reports whether debaters quote the shared documents and the engine
 // verifies their quotes: params.quotes (default true) when there are shared
-// documents to quote.
+// documents, or a topic's own, to quote.
 func (c *Config) Quotes() bool {
-	return (c.Params.Quotes == nil || *c.Params.Quotes) && len(c.SharedContext.Documents) > 0
+	return (c.Params.Quotes == nil || *c.Params.Quotes) && len(c.AllDocuments()) > 0
 }

@@ -165,9 +165,14 @@ type Topic struct {
 	Background    string   `json:"background,omitempty"`
 	Annotations   []string `json:"annotations,omitempty"`
 	CoreQuestions []string `json:"coreQuestions,omitempty"`
+	// SharedContext is the topic's own documents and notes: its debaters
+	// see them after the run's shared ones, and may quote them; a judge
+	// never sees them.
+	SharedContext *SharedContext `json:"sharedContext,omitempty"`
 }
 
-// SharedContext is the background every root position sees.
+// SharedContext is the background every root position sees: of every
+// topic at the top of a config, of one topic on the topic.
 type SharedContext struct {
 	// Files are files to share, by name or by glob ("docs/**/*.md").
 	Files  []string `json:"files,omitempty"`

@@ -10,6 +10,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -50,17 +51,27 @@ func LooksSecret(name, text string) bool {
 // than a file's name.
 func isGlob(f string) bool { return strings.ContainsAny(f, "*?[{") }
 
-// readSharedContext reads every shared-context file, resolved against the
-// config's folder, into Documents. A glob's files are read in name order,
-// except those .gitignore ignores, hidden, binary ones and those that look
-// like secrets, which are listed in Skipped; a file named literally is always
-// read. A file named twice is read once. The documents together may hold at
-// most sharedContext.maxBytes.
+// readSharedContext reads the files of the run's shared context and of
+// each topic's own into their Documents.
 func (c *Config) readSharedContext(r *reporter) {
-	sc := &c.SharedContext
+	c.readDocuments(r, &c.SharedContext, "sharedContext")
+	for i := range c.Topics {
+		if sc := c.Topics[i].SharedContext; sc != nil {
+			c.readDocuments(r, sc, joinPath(indexPath("topics", i), "sharedContext"))
+		}
+	}
+}
+
+// readDocuments reads every file of sc (written at field), resolved against
+// the config's folder, into sc.Documents. A glob's files are read in name
+// order, except those .gitignore ignores, hidden, binary ones and those that
+// look like secrets, which are listed in Skipped; a file named literally is
+// always read. A file named twice is read once. The documents together may
+// hold at most sc.MaxBytes.
+func (c *Config) readDocuments(r *reporter, sc *SharedContext, field string) {
 	sc.Documents, sc.Skipped = nil, nil
 	if sc.MaxBytes < 0 {
-		r.at("sharedContext.maxBytes", "must be 0 (the default, %s) or more (got %d)", regular.Size(DefaultMaxSharedBytes), sc.MaxBytes)
+		r.at(joinPath(field, "maxBytes"), "must be 0 (the default, %s) or more (got %d)", regular.Size(DefaultMaxSharedBytes), sc.MaxBytes)
 	}
 	limit := sc.MaxBytes
 	if limit <= 0 {
@@ -69,14 +80,14 @@ func (c *Config) readSharedContext(r *reporter) {
 	seen := map[string]bool{}
 	var total int64
 	for i, f := range sc.Files {
-		at := indexPath("sharedContext.files", i)
+		at := indexPath(joinPath(field, "files"), i)
 		if strings.TrimSpace(f) == "" {
 			r.at(at, "empty file name; remove the entry or name a file")
 			continue
 		}
 		names := []string{f}
 		if isGlob(f) {
-			names = c.globShared(r, i, f)
+			names = c.globShared(r, sc, at, i, f)
 		}
 		for _, name := range names {
 			if seen[filepath.Clean(name)] {
@@ -93,7 +104,7 @@ func (c *Config) readSharedContext(r *reporter) {
 				continue
 			}
 			if total += int64(len(b)); total > limit {
-				r.at(at, "the shared documents pass sharedContext.maxBytes (%s) at %s; name fewer files, or raise the limit", regular.Size(limit), name)
+				r.at(at, "the shared documents pass %s.maxBytes (%s) at %s; name fewer files, or raise the limit", field, regular.Size(limit), name)
 				return
 			}
 			sc.Documents = append(sc.Documents, Document{Path: name, Content: string(b)})
@@ -114,12 +125,12 @@ func unreadable(b []byte) string {
 	return ""
 }
 
-// globShared returns the files the glob f (entry i) matches, as names
-// relative to the config's folder when f is, in name order. Matches that
-// .gitignore ignores, hidden ones and those whose names look like secrets
-// are recorded as skipped; a glob that matches nothing is a problem.
-func (c *Config) globShared(r *reporter, i int, f string) []string {
-	at := indexPath("sharedContext.files", i)
+// globShared returns the files the glob f (entry i of sc's files, written
+// at at) matches, as names relative to the config's folder when f is, in
+// name order. Matches that .gitignore ignores, hidden ones and those whose
+// names look like secrets are recorded in sc.Skipped; a glob that matches
+// nothing is a problem.
+func (c *Config) globShared(r *reporter, sc *SharedContext, at string, i int, f string) []string {
 	base, pattern := doublestar.SplitPattern(filepath.ToSlash(f))
 	root := c.resolve(filepath.FromSlash(base))
 	matches, err := doublestar.Glob(os.DirFS(root), pattern, doublestar.WithFilesOnly(), doublestar.WithFailOnIOErrors())
@@ -137,11 +148,11 @@ func (c *Config) globShared(r *reporter, i int, f string) []string {
 		name := path.Join(base, m)
 		switch {
 		case secretName(m):
-			c.SharedContext.Skipped = append(c.SharedContext.Skipped, SkippedFile{Entry: i, Path: name, Reason: "looks like a secret"})
+			sc.Skipped = append(sc.Skipped, SkippedFile{Entry: i, Path: name, Reason: "looks like a secret"})
 		case strings.HasPrefix(path.Base(m), "."):
-			c.SharedContext.Skipped = append(c.SharedContext.Skipped, SkippedFile{Entry: i, Path: name, Reason: "hidden file"})
+			sc.Skipped = append(sc.Skipped, SkippedFile{Entry: i, Path: name, Reason: "hidden file"})
 		case ignored.ignores(filepath.Join(root, filepath.FromSlash(m))):
-			c.SharedContext.Skipped = append(c.SharedContext.Skipped, SkippedFile{Entry: i, Path: name, Reason: "ignored by .gitignore"})
+			sc.Skipped = append(sc.Skipped, SkippedFile{Entry: i, Path: name, Reason: "ignored by .gitignore"})
 		default:
 			out = append(out, name)
 		}
@@ -216,14 +227,65 @@ func (g *ignorer) file(dir string) *ignore.GitIgnore {
 
 // skippedWarnings lists the files the globs skipped, each at its glob.
 func (c *Config) skippedWarnings(r *reporter) []Problem {
+	out := skipped(r, &c.SharedContext, "sharedContext")
+	for i, t := range c.Topics {
+		if t.SharedContext != nil {
+			out = append(out, skipped(r, t.SharedContext, joinPath(indexPath("topics", i), "sharedContext"))...)
+		}
+	}
+	return out
+}
+
+// skipped lists the files the globs of sc (written at field) skipped.
+func skipped(r *reporter, sc *SharedContext, field string) []Problem {
 	var out []Problem
-	for _, s := range c.SharedContext.Skipped {
-		field := indexPath("sharedContext.files", s.Entry)
+	for _, s := range sc.Skipped {
+		at := indexPath(joinPath(field, "files"), s.Entry)
 		off := -1
 		if r.src != nil {
-			off = r.src.offset(field)
+			off = r.src.offset(at)
 		}
-		out = append(out, r.make(field, off, fmt.Sprintf("skipped %s: %s; name it literally to share it", s.Path, s.Reason)))
+		out = append(out, r.make(at, off, fmt.Sprintf("skipped %s: %s; name it literally to share it", s.Path, s.Reason)))
+	}
+	return out
+}
+
+// Documents returns the documents topic t's debaters see and may quote:
+// the shared ones, then those of the topic's own that are not shared.
+func (c *Config) Documents(t Topic) []Document {
+	if t.SharedContext == nil || len(t.SharedContext.Documents) == 0 {
+		return c.SharedContext.Documents
+	}
+	return addDocuments(slices.Clone(c.SharedContext.Documents), t.SharedContext.Documents)
+}
+
+// addDocuments appends to docs each of more whose name it does not hold.
+func addDocuments(docs, more []Document) []Document {
+	for _, d := range more {
+		if !slices.ContainsFunc(docs, func(e Document) bool { return e.Path == d.Path }) {
+			docs = append(docs, d)
+		}
+	}
+	return docs
+}
+
+// Inline returns the inline notes topic t's debaters see: the shared ones,
+// then the topic's own.
+func (c *Config) Inline(t Topic) string {
+	if t.SharedContext == nil || t.SharedContext.Inline == "" {
+		return c.SharedContext.Inline
+	}
+	return strings.TrimSpace(c.SharedContext.Inline + "\n\n" + t.SharedContext.Inline)
+}
+
+// AllDocuments returns every document of the run: the shared ones, then
+// each topic's own, each name once.
+func (c *Config) AllDocuments() []Document {
+	out := slices.Clone(c.SharedContext.Documents)
+	for _, t := range c.Topics {
+		if t.SharedContext != nil {
+			out = addDocuments(out, t.SharedContext.Documents)
+		}
 	}
 	return out
 }

@@ -154,3 +154,67 @@ func TestLooksSecret(t *testing.T) {
 		}
 	}
 }
+
+func TestTopicSharedContext(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		topics string // the topics list, as JSON
+		docs   map[string][]string
+		inline map[string]string
+		warn   string // a warning the load gives, "" for none
+		err    string // a problem the load reports, "" for none
+	}{
+		{"a topic's files follow the shared ones, its notes too",
+			`[{"id": "t1", "title": "Q", "sharedContext": {"files": ["docs/sub/*.md"], "inline": "Own notes."}}, {"id": "t2", "title": "R"}]`,
+			map[string][]string{"t1": {"docs/design.md", "docs/sub/api.md"}, "t2": {"docs/design.md"}},
+			map[string]string{"t1": "Shared notes.\n\nOwn notes.", "t2": "Shared notes."}, "", ""},
+		{"a topic's glob skips as the shared one does, and a shared file is listed once",
+			`[{"id": "t1", "title": "Q", "sharedContext": {"files": ["docs/*"]}}]`,
+			map[string][]string{"t1": {"docs/design.md"}}, nil,
+			"topics[0].sharedContext.files[0]: skipped docs/.env: looks like a secret", ""},
+		{"a missing file is located at the topic",
+			`[{"id": "t1", "title": "Q", "sharedContext": {"files": ["docs/none.md"]}}]`, nil, nil, "",
+			"topics[0].sharedContext.files[0]: cannot read"},
+		{"an unknown field is named",
+			`[{"id": "t1", "title": "Q", "sharedContext": {"file": ["docs/design.md"]}}]`, nil, nil, "",
+			"topics[0].sharedContext.file: unknown field"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			body := strings.Replace(validBody, `[{ "id": "t1", "title": "Question" }]`, tt.topics, 1)
+			path := writeConfig(t, "{"+body+"\n  \"sharedContext\": { \"files\": [\"docs/design.md\"], \"inline\": \"Shared notes.\" },\n}")
+			writeTree(t, filepath.Dir(path), sharedTree)
+			cfg, err := Load(path, Options{Getenv: testEnv})
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("Load: %v, want a problem with %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			for id, want := range tt.docs {
+				topic, _ := cfg.TopicByID(id)
+				var got []string
+				for _, d := range cfg.Documents(topic) {
+					got = append(got, d.Path)
+				}
+				if !slices.Equal(got, want) {
+					t.Errorf("%s: documents %q, want %q", id, got, want)
+				}
+				if w, ok := tt.inline[id]; ok && cfg.Inline(topic) != w {
+					t.Errorf("%s: inline %q, want %q", id, cfg.Inline(topic), w)
+				}
+			}
+			if tt.warn != "" && !slices.ContainsFunc(cfg.Warnings, func(p Problem) bool { return strings.Contains(p.Error(), tt.warn) }) {
+				t.Errorf("warnings %v, want one with %q", cfg.Warnings, tt.warn)
+			}
+			if !cfg.Quotes() {
+				t.Error("Quotes() = false with documents to quote")
+			}
+		})
+	}
+}

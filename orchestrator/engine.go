@@ -22,7 +22,6 @@ import (
 	"github.com/debatehq/debate/internal/prefix"
 	"github.com/debatehq/debate/prompts"
 	"github.com/debatehq/debate/providers"
-	"github.com/debatehq/debate/quote"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -116,13 +115,12 @@ type Engine struct {
 	judge     configs.Participant   // the panel's chair
 	judges    []configs.Participant // the panel, chair first
 	log       *slog.Logger
-	spent     atomic.Int64    // tokens spent by the whole run, for the budget
-	spentCost atomic.Int64    // what the run spent, in billionths of the pricing's currency, for the budget
-	calls     atomic.Uint64   // numbers the calls, so that retries can be told from new calls
-	prefixes  prefix.Book     // the prompts sent per model and endpoint, for the cache-eligible count
-	badUsage  sync.Once       // logs the first implausible usage
-	quotes    *quote.Verifier // checks the debaters' quotes; nil when quotes are off
-	marked    sync.Map        // an answer's text → the same with its quotes marked, each made once
+	spent     atomic.Int64  // tokens spent by the whole run, for the budget
+	spentCost atomic.Int64  // what the run spent, in billionths of the pricing's currency, for the budget
+	calls     atomic.Uint64 // numbers the calls, so that retries can be told from new calls
+	prefixes  prefix.Book   // the prompts sent per model and endpoint, for the cache-eligible count
+	badUsage  sync.Once     // logs the first implausible usage
+	quotes    *checker      // checks the quotes of the shared documents; nil when quotes are off
 }
 
 // New returns an engine for cfg that makes its calls through c and builds its
@@ -134,7 +132,7 @@ func New(cfg *configs.Config, c Completer, p *prompts.Set, opt Options) *Engine 
 func newEngine(cfg *configs.Config, c Completer, p builder, opt Options) *Engine {
 	e := &Engine{cfg: cfg, c: c, p: p, opt: opt, debaters: cfg.Debaters}
 	e.judges = cfg.Panel()
-	e.quotes = verifier(cfg)
+	e.quotes = newChecker(cfg, cfg.SharedContext.Documents)
 	if len(e.judges) == 0 && cfg.Judge != nil {
 		e.judges = []configs.Participant{*cfg.Judge}
 	}

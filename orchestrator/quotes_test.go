@@ -150,3 +150,61 @@ func answerSteps(n *tree.Node) []string {
 	}
 	return out
 }
+
+// TestTopicDocumentsQuoted runs two topics without shared documents, the
+// first with a document of its own: its debaters see the document and their
+// quotes of it are checked; the second topic's are left as written; no
+// judge ever reads the document.
+func TestTopicDocumentsQuoted(t *testing.T) {
+	t.Parallel()
+	quotes := true
+	cfg := testConfig(1, "t1", "t2")
+	cfg.Params.Quotes = &quotes
+	cfg.Topics[0].SharedContext = &configs.SharedContext{Documents: []configs.Document{{Path: "docs/design.md", Content: design}}}
+	run, srv := overHTTP(t, cfg, &script{says: quoting})
+	const unquoted = "Writes go through a single writer."
+	tests := []struct {
+		topic    string
+		want     []string // in the judge's last request of the topic
+		unwanted []string
+	}{
+		{"t1", []string{markedA, markedB, markedC, "Only verified quotes are evidence"}, []string{unquoted}},
+		{"t2", []string{quoting["party-a"], quoting["party-c"]}, []string{`status="unverified"`, "Only verified quotes", unquoted}},
+	}
+	for _, tt := range tests {
+		var judge, position *providertest.Call
+		for _, c := range srv.Calls() {
+			if !c.Contains("Topic " + tt.topic + " ") {
+				continue
+			}
+			switch {
+			case c.Model == "model-j":
+				judge = &c
+			case c.Model == "model-a" && position == nil:
+				position = &c
+			}
+		}
+		if judge == nil || position == nil {
+			t.Fatalf("%s: the judge or party A was never called", tt.topic)
+		}
+		if got, want := position.Contains(unquoted), tt.topic == "t1"; got != want {
+			t.Errorf("%s: party A's position request shows the document: %v, want %v", tt.topic, got, want)
+		}
+		for _, w := range tt.want {
+			if !judge.Contains(w) {
+				t.Errorf("%s: the judge's request lacks %q; body:\n%s", tt.topic, w, judge.Body)
+			}
+		}
+		for _, u := range tt.unwanted {
+			if judge.Contains(u) {
+				t.Errorf("%s: the judge's request holds %q", tt.topic, u)
+			}
+		}
+	}
+	if q := run.Topics[0].Quotes; q == nil || q.Total.Verified != 4 {
+		t.Errorf("t1 quotes %+v, want 4 verified", q)
+	}
+	if q := run.Topics[1].Quotes; q != nil {
+		t.Errorf("t2 quotes %+v, want none counted", q)
+	}
+}

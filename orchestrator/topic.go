@@ -28,10 +28,11 @@ type topicRun struct {
 	// order; aliasOrder lists the debaters' indices by alias number.
 	aliases    []prompts.Party
 	aliasOrder []int
+	quotes     *checker // of the documents the topic's debaters see; nil when quotes are off
 }
 
 func (e *Engine) newTopicRun(t configs.Topic) *topicRun {
-	tr := &topicRun{e: e, topic: t, r: e.newRoster(t.ID)}
+	tr := &topicRun{e: e, topic: t, r: e.newRoster(t.ID), quotes: e.topicChecker(t)}
 	for _, d := range e.debaters {
 		tr.debaters = append(tr.debaters, tr.r.add(d))
 	}
@@ -321,15 +322,16 @@ func (t *topicRun) position(n *tree.Node, lin lineage, i int) ([]prompts.Message
 		for _, k := range t.byAlias() {
 			parties = append(parties, t.party(k))
 		}
-		docs := make([]prompts.Document, len(t.e.cfg.SharedContext.Documents))
-		for k, d := range t.e.cfg.SharedContext.Documents {
+		shared := t.e.cfg.Documents(t.topic)
+		docs := make([]prompts.Document, len(shared))
+		for k, d := range shared {
 			docs[k] = prompts.Document{Path: d.Path, Content: d.Content}
 		}
 		return t.e.p.RootPosition(prompts.RootPosition{
 			Party:         t.party(i),
 			Parties:       parties,
 			Documents:     docs,
-			Inline:        t.e.cfg.SharedContext.Inline,
+			Inline:        t.e.cfg.Inline(t.topic),
 			Title:         t.topic.Title,
 			Background:    t.topic.Background,
 			Annotations:   t.topic.Annotations,

@@ -49,8 +49,8 @@ func (c QuoteCount) add(q Quote) QuoteCount {
 	return c
 }
 
-// plus is the sum of two counts.
-func (c QuoteCount) plus(d QuoteCount) QuoteCount {
+// Plus is the sum of two counts.
+func (c QuoteCount) Plus(d QuoteCount) QuoteCount {
 	return QuoteCount{Made: c.Made + d.Made, Verified: c.Verified + d.Verified, Unverified: c.Unverified + d.Unverified}
 }
 
@@ -89,9 +89,9 @@ func (t *QuoteTally) Merge(u *QuoteTally) *QuoteTally {
 		if x == nil {
 			continue
 		}
-		out.Total = out.Total.plus(x.Total)
+		out.Total = out.Total.Plus(x.Total)
 		for id, c := range maps.All(x.ByDebater) {
-			out.ByDebater[id] = out.ByDebater[id].plus(c)
+			out.ByDebater[id] = out.ByDebater[id].Plus(c)
 		}
 	}
 	return out

@@ -3,6 +3,7 @@ package quality
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -211,16 +212,21 @@ func TestReadTasks(t *testing.T) {
 	tests := []struct {
 		name, in, err string
 		ids           []string
+		passages      []string
 	}{
-		{"strings and numbers", `{"id":"a","question":"2+2?","answer":"4"}` + "\n\n" + `{"id":"b","question":"3+3?","answer":6}` + "\n", "", []string{"a", "b"}},
-		{"id from the line", `{"question":"2+2?","answer":4}`, "", []string{"1"}},
-		{"broken line", `{"id":"a","question":"q","answer":"1"}` + "\n" + `{"id":"b","question":` + "\n", "tasks.jsonl:2: not a task object", nil},
-		{"missing answer", `{"id":"a","question":"q"}`, "tasks.jsonl:1: answer: missing", nil},
-		{"missing question", `{"id":"a","answer":"1"}`, "tasks.jsonl:1: question: missing", nil},
-		{"unknown field", `{"id":"a","question":"q","answer":"1","hint":"x"}`, `tasks.jsonl:1: not a task object (json: unknown field "hint")`, nil},
-		{"duplicate id", `{"id":"a","question":"q","answer":"1"}` + "\n" + `{"id":"a","question":"q","answer":"1"}`, `tasks.jsonl:2: id "a" is already the id of line 1`, nil},
-		{"two values", `{"question":"q","answer":"1"} {}`, "tasks.jsonl:1: more than one JSON value", nil},
-		{"empty", "\n\n", "tasks.jsonl: no tasks", nil},
+		{"a passage", `{"id":"a","question":"How many crates?","answer":12,"passage":"The ledger records 12 crates.\nNothing else."}` + "\n" + `{"id":"b","question":"2+2?","answer":4}`,
+			"", []string{"a", "b"}, []string{"The ledger records 12 crates.\nNothing else.", ""}},
+		{"empty passage", `{"id":"a","question":"q","answer":"1","passage":" "}`, "tasks.jsonl:1: passage: empty", nil, nil},
+		{"passage not a string", `{"id":"a","question":"q","answer":"1","passage":3}`, "tasks.jsonl:1: not a task object", nil, nil},
+		{"strings and numbers", `{"id":"a","question":"2+2?","answer":"4"}` + "\n\n" + `{"id":"b","question":"3+3?","answer":6}` + "\n", "", []string{"a", "b"}, nil},
+		{"id from the line", `{"question":"2+2?","answer":4}`, "", []string{"1"}, nil},
+		{"broken line", `{"id":"a","question":"q","answer":"1"}` + "\n" + `{"id":"b","question":` + "\n", "tasks.jsonl:2: not a task object", nil, nil},
+		{"missing answer", `{"id":"a","question":"q"}`, "tasks.jsonl:1: answer: missing", nil, nil},
+		{"missing question", `{"id":"a","answer":"1"}`, "tasks.jsonl:1: question: missing", nil, nil},
+		{"unknown field", `{"id":"a","question":"q","answer":"1","hint":"x"}`, `tasks.jsonl:1: not a task object (json: unknown field "hint")`, nil, nil},
+		{"duplicate id", `{"id":"a","question":"q","answer":"1"}` + "\n" + `{"id":"a","question":"q","answer":"1"}`, `tasks.jsonl:2: id "a" is already the id of line 1`, nil, nil},
+		{"two values", `{"question":"q","answer":"1"} {}`, "tasks.jsonl:1: more than one JSON value", nil, nil},
+		{"empty", "\n\n", "tasks.jsonl: no tasks", nil, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -235,12 +241,16 @@ func TestReadTasks(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var ids []string
+			var ids, passages []string
 			for _, p := range ps {
 				ids = append(ids, p.ID)
+				passages = append(passages, p.Passage)
 			}
 			if strings.Join(ids, ",") != strings.Join(tt.ids, ",") {
 				t.Errorf("ids = %v, want %v", ids, tt.ids)
+			}
+			if tt.passages != nil && !slices.Equal(passages, tt.passages) {
+				t.Errorf("passages = %q, want %q", passages, tt.passages)
 			}
 		})
 	}
@@ -264,13 +274,14 @@ func FuzzReadAnswer(f *testing.F) {
 func FuzzReadTasks(f *testing.F) {
 	f.Add(`{"id":"a","question":"q","answer":"1"}`)
 	f.Add(`{"question":"q","answer":1.5}` + "\n" + `{"id":2,"question":"r","answer":"x"}`)
+	f.Add(`{"id":"p","question":"q","answer":"1","passage":"one line\nanother"}`)
 	f.Fuzz(func(t *testing.T, s string) {
 		ps, err := ReadTasks(strings.NewReader(s), "f")
 		if err == nil && len(ps) == 0 {
 			t.Fatalf("no error and no tasks for %q", s)
 		}
 		for _, p := range ps {
-			if p.ID == "" || strings.TrimSpace(p.Question) == "" || strings.TrimSpace(p.Answer) == "" {
+			if p.ID == "" || strings.TrimSpace(p.Question) == "" || strings.TrimSpace(p.Answer) == "" || (p.Passage != "" && strings.TrimSpace(p.Passage) == "") {
 				t.Fatalf("an incomplete task %+v from %q", p, s)
 			}
 		}

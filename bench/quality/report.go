@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/fnv"
+	"slices"
 
 	"github.com/debatehq/debate/tree"
 )
@@ -37,6 +38,9 @@ type DemoParams struct {
 	Agents        int     `json:"agents"`
 	AgentAccuracy float64 `json:"agentAccuracy"`
 	Conformity    float64 `json:"conformity"`
+	// QuoteAccuracy is the chance that an agent quotes a passage word for
+	// word, when the problems have passages.
+	QuoteAccuracy *float64 `json:"quoteAccuracy,omitempty"`
 }
 
 // ArmReport is one arm's figures.
@@ -54,6 +58,8 @@ type ArmReport struct {
 	// CostPerCorrect is the cost of the arm divided by its correct
 	// answers; 0 when none is correct.
 	CostPerCorrect float64 `json:"costPerCorrect"`
+	// Quotes counts the arm's quotes of the passages, when it made any.
+	Quotes *QuoteShare `json:"quotes,omitempty"`
 }
 
 // Warning says that an arm's answers were unreadable more often than
@@ -95,26 +101,33 @@ type measure struct {
 	correct map[string][]bool
 	read    map[string]int
 	usage   map[string]tree.Usage
+	quotes  map[string]tree.QuoteCount
 	sample  map[string]string // the first unreadable answer of each arm
 	tokens  int               // spent by every arm together
 }
 
 func newMeasure(names []string) *measure {
-	return &measure{names: names, correct: map[string][]bool{}, read: map[string]int{}, usage: map[string]tree.Usage{}, sample: map[string]string{}}
+	return &measure{names: names, correct: map[string][]bool{}, read: map[string]int{}, usage: map[string]tree.Usage{},
+		quotes: map[string]tree.QuoteCount{}, sample: map[string]string{}}
 }
 
+// has reports whether the arm is measured.
+func (m *measure) has(arm string) bool { return slices.Contains(m.names, arm) }
+
 // add records one problem: the lone answers of every debater (the first
-// one's is the single arm's) and the tree run's.
+// one's is the single arm's), the tree run's and the judge's alone.
 func (m *measure) add(p Problem, seed uint64, asked []outcome, d debated) {
 	var votes []string
 	var voteUsage tree.Usage
+	var voteQuotes tree.QuoteCount
 	for _, o := range asked {
 		voteUsage = voteUsage.Add(o.usage)
+		voteQuotes = voteQuotes.Plus(o.quotes)
 		if o.read {
 			votes = append(votes, o.answer)
 		}
 	}
-	vote := outcome{read: len(votes) > 0, usage: voteUsage}
+	vote := outcome{read: len(votes) > 0, usage: voteUsage, quotes: voteQuotes}
 	if vote.read {
 		vote.answer = Plurality(votes, tieSeed(seed, p.ID, ArmVote))
 	} else if len(asked) > 0 {
@@ -125,8 +138,12 @@ func (m *measure) add(p Problem, seed uint64, asked []outcome, d debated) {
 		single = asked[0]
 	}
 	d.lastVote.usage = tree.Usage{} // the same run as the debate arm's: counted once
-	for name, o := range map[string]outcome{ArmSingle: single, ArmVote: vote, ArmDebate: d.concluded, ArmDebateVote: d.lastVote} {
+	for name, o := range map[string]outcome{ArmSingle: single, ArmVote: vote, ArmDebate: d.concluded, ArmDebateVote: d.lastVote, ArmJudgeAlone: d.judge} {
+		if !m.has(name) {
+			continue
+		}
 		m.correct[name] = append(m.correct[name], o.read && Same(o.answer, p.Answer))
+		m.quotes[name] = m.quotes[name].Plus(o.quotes)
 		if o.read {
 			m.read[name]++
 		} else if m.sample[name] == "" {
@@ -135,7 +152,7 @@ func (m *measure) add(p Problem, seed uint64, asked []outcome, d debated) {
 		m.usage[name] = m.usage[name].Add(o.usage)
 	}
 	// single's call is one of vote's.
-	m.tokens += voteUsage.Total() + d.concluded.usage.Total()
+	m.tokens += voteUsage.Total() + d.concluded.usage.Total() + d.judge.usage.Total()
 }
 
 // report computes the figures of what was measured.
@@ -156,12 +173,16 @@ func (m *measure) report(seed uint64) *Report {
 		if c > 0 {
 			a.CostPerCorrect = u.Cost / float64(c)
 		}
+		a.Quotes = shareOf(m.quotes[name])
 		if r.Measured > 0 && float64(a.Unreadable) > maxUnreadable*float64(r.Measured) {
 			r.Warnings = append(r.Warnings, Warning{Arm: name, Unreadable: a.Unreadable, Measured: r.Measured, Sample: m.sample[name]})
 		}
 		r.Arms = append(r.Arms, a)
 	}
-	for _, base := range []string{ArmVote, ArmSingle} {
+	for _, base := range []string{ArmVote, ArmSingle, ArmJudgeAlone} {
+		if !m.has(base) {
+			continue
+		}
 		mean, ci := PairedDiff(m.correct[ArmDebate], m.correct[base], seed)
 		r.Diffs = append(r.Diffs, Diff{Name: ArmDebate + " − " + base, Arm: ArmDebate, Baseline: base, Mean: mean, Interval: ci,
 			McNemarP: McNemar(m.correct[ArmDebate], m.correct[base])})

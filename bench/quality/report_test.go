@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -29,32 +30,43 @@ func TestReportGolden(t *testing.T) {
 		asked             []outcome
 		concluded, voted  string
 		concludedReadable bool
+		judge             string // the judge's answer alone, with passages
 	}
 	tests := []struct {
 		name    string
 		rows    []row
 		stopped string
 		demo    bool
+		passage bool
 	}{
 		{"report", []row{
-			{[]outcome{call("4", true), call("5", true), call("4.0", true)}, "4", "4", true},
-			{[]outcome{call("8", true), call("9", true), call("9", true)}, "9", "9", true},
-			{[]outcome{call("", false), call("Paris", true), call("Lyon", true)}, "", "PARIS", false},
-			{[]outcome{call("1", true), call("2", true), call("3", true)}, "0", "1", true},
-		}, "budget.maxTokens (5000) spent", false},
+			{[]outcome{call("4", true), call("5", true), call("4.0", true)}, "4", "4", true, ""},
+			{[]outcome{call("8", true), call("9", true), call("9", true)}, "9", "9", true, ""},
+			{[]outcome{call("", false), call("Paris", true), call("Lyon", true)}, "", "PARIS", false, ""},
+			{[]outcome{call("1", true), call("2", true), call("3", true)}, "0", "1", true, ""},
+		}, "budget.maxTokens (5000) spent", false, false},
 		{"demo", []row{
-			{[]outcome{call("4", true), call("5", true), call("4", true)}, "4", "4", true},
-			{[]outcome{call("9", true), call("9", true), call("7", true)}, "9", "9", true},
-		}, "", true},
+			{[]outcome{call("4", true), call("5", true), call("4", true)}, "4", "4", true, ""},
+			{[]outcome{call("9", true), call("9", true), call("7", true)}, "9", "9", true, ""},
+		}, "", true, false},
 		{"no-answer-line", []row{
-			{[]outcome{call("", false), call("", false), call("", false)}, "", "", false},
-			{[]outcome{call("", false), call("", false), call("", false)}, "", "", false},
-		}, "", false},
+			{[]outcome{call("", false), call("", false), call("", false)}, "", "", false, ""},
+			{[]outcome{call("", false), call("", false), call("", false)}, "", "", false, ""},
+		}, "", false, false},
+		{"passage", []row{
+			{[]outcome{call("4", true), call("5", true), call("4", true)}, "4", "4", true, "17"},
+			{[]outcome{call("9", true), call("9", true), call("7", true)}, "9", "9", true, "9"},
+			{[]outcome{call("3", true), call("2", true), call("2", true)}, "paris", "2", true, "40"},
+		}, "", true, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			m := newMeasure(arms)
+			names := arms
+			if tc.passage {
+				names = append(slices.Clone(arms), ArmJudgeAlone)
+			}
+			m := newMeasure(names)
 			ps := []Problem{{ID: "1", Answer: "4"}, {ID: "2", Answer: "9"}, {ID: "3", Answer: "paris"}, {ID: "4", Answer: "0"}}
 			run := tree.Usage{PromptTokens: 900, CompletionTokens: 300, Calls: 7, Cost: 0.02}
 			for i, r := range tc.rows {
@@ -68,6 +80,16 @@ func TestReportGolden(t *testing.T) {
 				if !d.lastVote.read {
 					d.lastVote.sample = `"I would rather not say."`
 				}
+				if tc.passage {
+					// The second debater misquotes the passage; the others quote it right.
+					for k := range r.asked {
+						r.asked[k].quotes = tree.QuoteCount{Made: 1, Verified: 1}
+					}
+					r.asked[1].quotes = tree.QuoteCount{Made: 1, Unverified: 1}
+					d.concluded.quotes = tree.QuoteCount{Made: 3, Verified: 2, Unverified: 1}
+					d.lastVote.quotes = d.concluded.quotes
+					d.judge = call(r.judge, true)
+				}
 				m.add(ps[i], 7, r.asked, d)
 			}
 			rep := m.report(7)
@@ -75,6 +97,10 @@ func TestReportGolden(t *testing.T) {
 			if tc.demo {
 				single, vote := 0.6, VoteAccuracy(3, 0.6)
 				rep.Demo = &DemoParams{Agents: 3, AgentAccuracy: 0.6, Conformity: 0.5}
+				if tc.passage {
+					q := 0.8
+					rep.Task, rep.Demo.QuoteAccuracy = "passage", &q
+				}
 				rep.Arms[0].Expected, rep.Arms[1].Expected = &single, &vote
 			}
 			for _, width := range []int{TableColumns, 60} {

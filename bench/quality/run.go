@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -24,13 +25,31 @@ const (
 	ArmVote       = "vote"
 	ArmDebate     = "debate"
 	ArmDebateVote = "debate-vote"
+	// ArmJudgeAlone is the judge answering alone, without the passage the
+	// debaters read: measured when a problem has a passage.
+	ArmJudgeAlone = "judge-alone"
 )
 
 var arms = []string{ArmSingle, ArmVote, ArmDebate, ArmDebateVote}
 
+// armsFor returns the arms measured on the problems: the four, and
+// judge-alone when a problem has a passage.
+func armsFor(problems []Problem) []string {
+	if hasPassages(problems) {
+		return append(slices.Clone(arms), ArmJudgeAlone)
+	}
+	return arms
+}
+
+// hasPassages reports whether a problem has a passage.
+func hasPassages(problems []Problem) bool {
+	return slices.ContainsFunc(problems, func(p Problem) bool { return p.Passage != "" })
+}
+
 // Options tune a quality run.
 type Options struct {
-	// Task names the problems in the report: "arithmetic" or the file.
+	// Task names the problems in the report: "arithmetic", "passage" or
+	// the file.
 	Task string
 	Seed uint64
 	// Concurrency caps the model calls in flight.
@@ -88,6 +107,8 @@ type outcome struct {
 	answer string
 	read   bool
 	usage  tree.Usage
+	// quotes counts the quotes the answer (or the run) made of a passage.
+	quotes tree.QuoteCount
 	// failure is why a debater gave no answer at all.
 	failure string
 	// sample is, when no answer could be read, what there was instead.
@@ -107,7 +128,7 @@ func Run(ctx context.Context, cfg *configs.Config, problems []Problem, opt Optio
 		return nil, errors.New("debaters: the config has none: add at least one debater")
 	}
 	chunk := cmp.Or(opt.Chunk, defaultChunk)
-	m := newMeasure(arms)
+	m := newMeasure(armsFor(problems))
 	tr := &tracker{f: opt.Progress, p: Progress{Problems: len(problems)}}
 	start := time.Now()
 	var stopped string
@@ -128,6 +149,9 @@ func Run(ctx context.Context, cfg *configs.Config, problems []Problem, opt Optio
 			return nil, err
 		}
 		debated, err := debate(ctx, cfg, part, lo, opt, tr, log)
+		if err == nil && m.has(ArmJudgeAlone) {
+			err = judgeAlone(ctx, cfg, part, lo, opt, tr, log, debated)
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				break
@@ -174,6 +198,9 @@ func ask(ctx context.Context, cfg *configs.Config, part []Problem, offset int, o
 		for i, t := range topics {
 			for j, d := range g.debaters {
 				out[i][g.at+j] = answered(t.Root, d.ID)
+				if t.Quotes != nil {
+					out[i][g.at+j].quotes = t.Quotes.ByDebater[d.ID]
+				}
 			}
 			out[i][g.at].usage = t.Usage
 		}
@@ -270,6 +297,9 @@ func play(ctx context.Context, c *configs.Config, part []Problem, offset int, na
 	c.Topics = make([]configs.Topic, len(part))
 	for i, p := range part {
 		c.Topics[i] = topicOf(p, offset+i, c.Prompts.Language, alone)
+		if name == ArmJudgeAlone {
+			c.Topics[i].SharedContext = nil
+		}
 	}
 	c.Motions, c.Protocol, c.Budget = nil, nil, configs.Budget{}
 	off := false
@@ -301,8 +331,36 @@ func play(ctx context.Context, c *configs.Config, part []Problem, offset int, na
 }
 
 // debated is one problem's outcomes in the tree run: what the run
-// concluded, and the majority of the debaters' last answers.
-type debated struct{ concluded, lastVote outcome }
+// concluded, and the majority of the debaters' last answers; and the
+// judge's answer alone, when that arm is measured.
+type debated struct{ concluded, lastVote, judge outcome }
+
+// judgeAlone puts each problem of the part to the judge (the panel's
+// chair) alone, without its passage, in a positions-only run, and records
+// its outcomes in out.
+func judgeAlone(ctx context.Context, cfg *configs.Config, part []Problem, offset int, opt Options, tr *tracker, log *slog.Logger, out []debated) error {
+	panel := cfg.Panel()
+	if len(panel) == 0 {
+		return errors.New("reviewer: the config has no judge to answer alone: add a reviewer")
+	}
+	c := *cfg
+	c.Debaters = panel[:1]
+	c.SharedContext = configs.SharedContext{} // a judge never reads the documents
+	topics, err := play(ctx, &c, part, offset, ArmJudgeAlone, opt, tr, log)
+	if err != nil {
+		return err
+	}
+	answers := make([][]outcome, len(part))
+	for i, t := range topics {
+		answers[i] = []outcome{answered(t.Root, panel[0].ID)}
+		answers[i][0].usage = t.Usage
+		out[i].judge = answers[i][0]
+	}
+	if err := silent(panel[:1], answers, 0); err != nil {
+		return fmt.Errorf("the %s arm: %w", ArmJudgeAlone, err)
+	}
+	return nil
+}
 
 // debate runs the part's problems as the topics of one batch run of cfg's
 // debate and reads each topic's answers.
@@ -330,9 +388,13 @@ func debate(ctx context.Context, cfg *configs.Config, part []Problem, offset int
 		if voted {
 			vote = Plurality(last, tieSeed(opt.Seed, part[i].ID, ArmDebateVote))
 		}
+		var quotes tree.QuoteCount
+		if t.Quotes != nil {
+			quotes = t.Quotes.Total
+		}
 		out[i] = debated{
-			concluded: outcome{answer: concluded, read: read, usage: t.Usage},
-			lastVote:  outcome{answer: vote, read: voted, usage: t.Usage},
+			concluded: outcome{answer: concluded, read: read, usage: t.Usage, quotes: quotes},
+			lastVote:  outcome{answer: vote, read: voted, usage: t.Usage, quotes: quotes},
 		}
 		if !read {
 			out[i].concluded.sample = concludedSample(t)
@@ -345,13 +407,16 @@ func debate(ctx context.Context, cfg *configs.Config, part []Problem, offset int
 }
 
 // topicOf is the topic a problem is put as: its question as the title (or
-// as the background, when it does not fit on one line), and the
-// instruction to end with an answer line, to a debater alone or to a
-// debate.
+// as the background, when it does not fit on one line), the instruction
+// to end with an answer line, to a debater alone or to a debate, and its
+// passage as the topic's own document, named after the topic.
 func topicOf(p Problem, i int, lang string, alone bool) configs.Topic {
 	t := configs.Topic{ID: fmt.Sprintf("q%05d", i+1), Title: p.Question, Annotations: []string{instruction(lang, !alone)}}
 	if len(p.Question) > 200 || strings.ContainsAny(p.Question, "\r\n") {
 		t.Title, t.Background = fmt.Sprintf("Question %s", p.ID), p.Question
+	}
+	if p.Passage != "" {
+		t.SharedContext = &configs.SharedContext{Documents: []configs.Document{{Path: "passage-" + t.ID + ".txt", Content: p.Passage}}}
 	}
 	return t
 }

@@ -3,6 +3,7 @@ package quality
 import (
 	"context"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -204,5 +205,72 @@ func TestRunConvergedWithoutAnswerLine(t *testing.T) {
 	}
 	if a := rep.Arms[2]; a.Name != ArmDebate || a.Correct != 3 || a.Unreadable != 0 {
 		t.Errorf("debate arm %+v, want 3 correct and none unreadable", a)
+	}
+}
+
+// TestRunDemoPassages checks the demo's passage problems against
+// themselves: judge-alone is reported as a fifth arm, every arm of the
+// debaters has its share of verified quotes within its interval of the
+// agents' quote accuracy, and the judge, trusting verified quotes, beats
+// itself alone. The seed is fixed (see TestRunDemo).
+func TestRunDemoPassages(t *testing.T) {
+	t.Parallel()
+	ps := Passages(150, 3)
+	demo := DemoOptions{Agents: 3, AgentAccuracy: 0.6, Conformity: 0.5, QuoteAccuracy: 0.7}
+	rep, err := RunDemo(context.Background(), ps, demo, Options{Seed: 3, Concurrency: 32, Chunk: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	byName := map[string]ArmReport{}
+	for _, a := range rep.Arms {
+		names = append(names, a.Name)
+		byName[a.Name] = a
+		if a.Unreadable != 0 {
+			t.Errorf("%s: %d unreadable answers from the scripted agents", a.Name, a.Unreadable)
+		}
+		switch q := a.Quotes; {
+		case a.Name == ArmJudgeAlone && q != nil:
+			t.Errorf("%s: quotes %+v without a passage to quote", a.Name, q)
+		case a.Name != ArmJudgeAlone && (q == nil || !q.Interval.Contains(demo.QuoteAccuracy)):
+			t.Errorf("%s: verified quotes %+v, want a share whose interval holds %g", a.Name, q, demo.QuoteAccuracy)
+		}
+	}
+	if want := append(slices.Clone(arms), ArmJudgeAlone); !slices.Equal(names, want) {
+		t.Fatalf("arms %v, want %v", names, want)
+	}
+	if rep.Demo.QuoteAccuracy == nil || *rep.Demo.QuoteAccuracy != demo.QuoteAccuracy {
+		t.Errorf("demo parameters %+v, want the quote accuracy", rep.Demo)
+	}
+	if d, j := byName[ArmDebate], byName[ArmJudgeAlone]; d.Interval.Low <= j.Interval.High {
+		t.Errorf("debate %.3f (%.3f–%.3f) does not beat judge-alone %.3f (%.3f–%.3f)", d.Accuracy, d.Interval.Low, d.Interval.High, j.Accuracy, j.Interval.Low, j.Interval.High)
+	}
+	if !strings.Contains(rep.Text(), "debate − judge-alone") {
+		t.Errorf("no paired difference with judge-alone in\n%s", rep.Text())
+	}
+}
+
+// TestDemoOptionsCheck: an option out of range is refused, naming its flag.
+func TestDemoOptionsCheck(t *testing.T) {
+	t.Parallel()
+	ok := DemoOptions{Agents: 3, AgentAccuracy: 0.6, Conformity: 0.5, QuoteAccuracy: 0.8}
+	tests := []struct {
+		name   string
+		change func(*DemoOptions)
+		want   string // "" for no error
+	}{
+		{"in range", func(*DemoOptions) {}, ""},
+		{"no agents", func(o *DemoOptions) { o.Agents = 0 }, "--agents"},
+		{"accuracy above 1", func(o *DemoOptions) { o.AgentAccuracy = 1.5 }, "--agent-accuracy"},
+		{"negative conformity", func(o *DemoOptions) { o.Conformity = -0.1 }, "--conformity"},
+		{"quote accuracy above 1", func(o *DemoOptions) { o.QuoteAccuracy = 2 }, "--quote-accuracy"},
+	}
+	for _, tt := range tests {
+		o := ok
+		tt.change(&o)
+		err := o.Check()
+		if (err == nil) != (tt.want == "") || (err != nil && !strings.Contains(err.Error(), tt.want)) {
+			t.Errorf("%s: %v, want an error naming %q", tt.name, err, tt.want)
+		}
 	}
 }

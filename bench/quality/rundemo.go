@@ -17,6 +17,9 @@ type DemoOptions struct {
 	Agents        int
 	AgentAccuracy float64
 	Conformity    float64
+	// QuoteAccuracy is the chance that an agent quotes a passage word for
+	// word.
+	QuoteAccuracy float64
 }
 
 // Check reports the first option out of range, naming its flag.
@@ -28,6 +31,8 @@ func (o DemoOptions) Check() error {
 		return fmt.Errorf("--agent-accuracy must be a probability from 0 to 1, e.g. 0.6 (got %v)", o.AgentAccuracy)
 	case !(o.Conformity >= 0 && o.Conformity <= 1):
 		return fmt.Errorf("--conformity must be a probability from 0 to 1, e.g. 0.5 (got %v)", o.Conformity)
+	case !(o.QuoteAccuracy >= 0 && o.QuoteAccuracy <= 1):
+		return fmt.Errorf("--quote-accuracy must be a probability from 0 to 1, e.g. 0.8 (got %v)", o.QuoteAccuracy)
 	}
 	return nil
 }
@@ -51,6 +56,10 @@ func RunDemo(ctx context.Context, problems []Problem, d DemoOptions, opt Options
 		return nil, err
 	}
 	rep.Demo = &DemoParams{Agents: d.Agents, AgentAccuracy: d.AgentAccuracy, Conformity: d.Conformity}
+	if hasPassages(problems) {
+		q := d.QuoteAccuracy
+		rep.Demo.QuoteAccuracy = &q
+	}
 	single, vote := d.AgentAccuracy, VoteAccuracy(d.Agents, d.AgentAccuracy)
 	for i := range rep.Arms {
 		switch rep.Arms[i].Name {
@@ -70,7 +79,7 @@ func serveDemo(problems []Problem, d DemoOptions, seed uint64) (*configs.Config,
 	for i := range d.Agents {
 		agents = append(agents, fmt.Sprintf("demo-agent-%d", i+1))
 	}
-	model := NewDemo(problems, d.AgentAccuracy, d.Conformity, seed, agents, demoJudge)
+	model := NewDemo(problems, d, seed, agents, demoJudge)
 	fake := scripted.New(scripted.WithScript(model.Reply), scripted.WithoutLog())
 	base, closeFake, err := loopback.Serve(fake)
 	if err != nil {
@@ -128,12 +137,15 @@ func demoConfig(dir, baseURL string, agents []string) (*configs.Config, error) {
 	return c, nil
 }
 
-// LoadProblems returns the problems of a task: "arithmetic" generates n
-// from seed; any other task is a JSONL file, of which the first n are
-// taken (all when n is 0).
+// LoadProblems returns the problems of a task: "arithmetic" and "passage"
+// generate n from seed; any other task is a JSONL file, of which the first
+// n are taken (all when n is 0).
 func LoadProblems(task string, n int, seed uint64) ([]Problem, error) {
-	if task == "arithmetic" {
+	switch task {
+	case "arithmetic":
 		return Arithmetic(n, seed), nil
+	case "passage":
+		return Passages(n, seed), nil
 	}
 	return readTaskFile(task, n)
 }

@@ -14,11 +14,13 @@ import (
 	"github.com/debatehq/debate/internal/regular"
 )
 
-// Problem is one question with its expected answer.
+// Problem is one question with its expected answer, and the passage, if it
+// has one, that the debaters read and the judge does not.
 type Problem struct {
 	ID       string `json:"id"`
 	Question string `json:"question"`
 	Answer   string `json:"answer"`
+	Passage  string `json:"passage,omitempty"`
 }
 
 // Arithmetic returns n problems of Du et al.'s arithmetic task,
@@ -60,8 +62,9 @@ func readTaskFile(path string, n int) ([]Problem, error) {
 }
 
 // ReadTasks reads a JSONL task file: one {"id","question","answer"} object a
-// line, blank lines skipped. A bad line is an error naming name and the line.
-// An answer may be a JSON string or number; a missing id is the line number.
+// line, with an optional "passage" string, blank lines skipped. A bad line is
+// an error naming name and the line. An answer may be a JSON string or
+// number; a missing id is the line number.
 func ReadTasks(r io.Reader, name string) ([]Problem, error) { return readTasks(r, name, 0) }
 
 // readTasks reads tasks as ReadTasks does, stopping after the n-th when n
@@ -111,6 +114,7 @@ func decodeTask(b []byte) (Problem, error) {
 		ID       json.RawMessage `json:"id"`
 		Question *string         `json:"question"`
 		Answer   json.RawMessage `json:"answer"`
+		Passage  *string         `json:"passage"`
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
@@ -131,6 +135,12 @@ func decodeTask(b []byte) (Problem, error) {
 	p.Question = *raw.Question
 	if p.Answer, err = scalar(raw.Answer); err != nil || strings.TrimSpace(p.Answer) == "" {
 		return Problem{}, errors.New("answer: missing or empty: give the expected answer as a string or a number")
+	}
+	if raw.Passage != nil {
+		if strings.TrimSpace(*raw.Passage) == "" {
+			return Problem{}, errors.New("passage: empty: give the text the debaters read, or leave the field out")
+		}
+		p.Passage = *raw.Passage
 	}
 	return p, nil
 }

@@ -39,13 +39,18 @@ func (r *Report) Format(width int) string {
 		}
 		b.WriteString(wrap(e, width, "  "))
 	}
+	b.WriteString(r.quoteLines(width))
 	b.WriteString("\n")
+	pad := 16
+	for _, d := range r.Diffs {
+		pad = max(pad, len([]rune(d.Name))+1)
+	}
 	for _, d := range r.Diffs {
 		if narrow {
 			fmt.Fprintf(&b, "%s  %+.3f\n  95%% interval %+.3f to %+.3f\n  McNemar p = %.3g\n", d.Name, d.Mean, d.Interval.Low, d.Interval.High, d.McNemarP)
 			continue
 		}
-		fmt.Fprintf(&b, "%-16s %+.3f  95%% interval %+.3f to %+.3f  McNemar p = %.3g\n", d.Name, d.Mean, d.Interval.Low, d.Interval.High, d.McNemarP)
+		fmt.Fprintf(&b, "%-*s %+.3f  95%% interval %+.3f to %+.3f  McNemar p = %.3g\n", pad, d.Name, d.Mean, d.Interval.Low, d.Interval.High, d.McNemarP)
 	}
 	b.WriteString("\n")
 	for _, w := range r.Warnings {

@@ -27,7 +27,7 @@ type benchQualityOptions struct {
 	quality.DemoOptions
 }
 
-// The defaults of --problems with --task arithmetic, and of --concurrency
+// The defaults of --problems with a generated task, and of --concurrency
 // with --demo.
 const (
 	defaultArithmetic = 100
@@ -38,14 +38,16 @@ func benchQualityCommand() *command {
 	return &command{
 		name: "bench quality", summary: "whether debating beats one answer or a vote",
 		help: help{
-			about: `Put each problem of a task to the config's own models four ways and print how
-often each way is right:
+			about: `Put each problem of a task to the config's own models four ways (five with
+passages) and print how often each way is right:
   single       the first debater answers alone (one call)
   vote         every debater answers once; the most common answer wins
                (a tie is drawn from the seed)
   debate       the full debate of the config on the problem; its answer is
                what the run concluded (the judge's consensus or verdict)
   debate-vote  the most common of the debaters' last answers in that debate
+  judge-alone  the judge answers alone, without the passage (only when a
+               problem has one)
 Answers are read from a final "Answer: <value>" line (答案： in Chinese),
 which the prompts ask for; an answer without one is wrong and counted as
 unreadable. Each arm gets its accuracy with a 95% Wilson interval, tokens and
@@ -57,7 +59,12 @@ to read it. An arm with more than a tenth of its answers unreadable is named
 in a warning, with one of those answers, and the command exits 1.
 
 --task arithmetic generates Du et al.'s a+b*c+d-e*f (integers 0–29) from the
-seed; --task FILE.jsonl reads one {"id","question","answer"} object a line.
+seed; --task passage generates reading problems (a depot's ledger, and a
+count only the ledger gives); --task FILE.jsonl reads one
+{"id","question","answer"} object a line, with an optional "passage": a text
+the debaters see as a document of the topic, and may quote, and the judge
+does not. With passages the report adds, per arm, the share of the quotes the
+engine verified.
 Every arm is a run of the config, with its retries, fallback and pricing;
 single and vote are runs that stop after the position step. budget.maxTokens
 stops the run between chunks of problems, with what it measured. With --dir
@@ -68,15 +75,20 @@ paying again for any completed call.
 --demo needs no config and no key: scripted agents right with probability
 --agent-accuracy, which adopt the majority they are shown in a rebuttal with
 probability --conformity, and a judge that takes the majority; the expected
-accuracy of single and vote is printed beside the measured one.`,
-			usage: `  debate bench quality --config FILE [--task arithmetic|FILE.jsonl]
+accuracy of single and vote is printed beside the measured one. With
+--task passage the agents quote the ledger word for word with probability
+--quote-accuracy (else reworded to fit their answer), and the judge trusts
+the count a verified quote states over the majority.`,
+			usage: `  debate bench quality --config FILE [--task arithmetic|passage|FILE.jsonl]
                        [--problems N] [--seed S] [--concurrency N]
                        [--dir DIR [--resume]] [--json]
   debate bench quality --demo [--agent-accuracy P] [--conformity C] [--agents N]
+                       [--task arithmetic|passage] [--quote-accuracy Q]
                        [--problems N] [--seed S] [--json]
 `,
 			examples: `  debate bench quality --demo --agent-accuracy 0.6 --conformity 0.5 \
       --problems 400 --seed 1
+  debate bench quality --demo --task passage --quote-accuracy 0.8 --problems 200
   debate bench quality --config debate.jsonc --problems 50 --dir q
   debate bench quality --config debate.jsonc --problems 50 --dir q --resume
   debate bench quality --config debate.jsonc --task questions.jsonl --json
@@ -94,8 +106,8 @@ accuracy of single and vote is printed beside the measured one.`,
 
 func (o *benchQualityOptions) flags(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.config, "config", "c", "", "the config whose debaters and judge are measured")
-	fs.StringVar(&o.task, "task", "arithmetic", `the problems: "arithmetic" or a JSONL file of {"id","question","answer"} lines`)
-	fs.IntVar(&o.problems, "problems", 0, "how many problems: of arithmetic, 100 unless given; of a file, the first N, or all")
+	fs.StringVar(&o.task, "task", "arithmetic", `the problems: "arithmetic", "passage" or a JSONL file of {"id","question","answer"} lines`)
+	fs.IntVar(&o.problems, "problems", 0, "how many problems: of arithmetic or passage, 100 unless given; of a file, the first N, or all")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the generated problems, the tie draws, the bootstrap and the debates' aliases")
 	fs.IntVar(&o.concurrency, "concurrency", 0, "cap on model calls in flight (default: the config's params.concurrency; with --demo 16)")
 	fs.BoolVar(&o.json, "json", false, "print one JSON object instead of text")
@@ -105,6 +117,7 @@ func (o *benchQualityOptions) flags(fs *pflag.FlagSet) {
 	fs.Float64Var(&o.AgentAccuracy, "agent-accuracy", 0.6, "with --demo: the chance that an agent's own answer is right")
 	fs.Float64Var(&o.Conformity, "conformity", 0.5, "with --demo: the chance that an agent adopts the majority answer it is shown")
 	fs.IntVar(&o.Agents, "agents", 3, "with --demo: how many scripted agents debate")
+	fs.Float64Var(&o.QuoteAccuracy, "quote-accuracy", 0.8, "with --demo and passages: the chance that an agent quotes the passage word for word")
 }
 
 // check reports the first flag out of range.
@@ -134,7 +147,7 @@ func (o *benchQualityOptions) run(e *env) error {
 		return err
 	}
 	n := o.problems
-	if n == 0 && o.task == "arithmetic" {
+	if n == 0 && (o.task == "arithmetic" || o.task == "passage") {
 		n = defaultArithmetic
 	}
 	problems, err := quality.LoadProblems(o.task, n, o.seed)
