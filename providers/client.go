@@ -295,6 +295,9 @@ func (c *Client) Complete(ctx context.Context, r Request) (Response, error) {
 		a.Endpoint, a.Model = rt.ep.url, r.Model
 		a.Reason = c.redactor.redact(a.Reason)
 		change(&s)
+		if r.OnAdapt != nil {
+			r.OnAdapt(a)
+		}
 		if c.learn.learn(rt.ep, r.Model, a, change) {
 			c.log.Warn("adapted to the server", "model", r.Model, "endpoint", rt.ep.url,
 				"param", a.Param, "change", a.Change, "reason", a.Reason)
