@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -102,7 +103,9 @@ func printCheck(e *env, rows []providers.CheckRow) {
 	}
 	tw.Flush()
 	for _, r := range rows {
-		if r.FirstFailure != "" {
+		// A first attempt that failed as the retry did is said once, by
+		// the detail.
+		if r.FirstFailure != "" && !strings.HasSuffix(r.FirstFailure, ": "+r.Detail) {
 			fmt.Fprintf(e.stdout, "\n%s, %s: the first attempt failed, retried: %s", r.Participant, r.Model, r.FirstFailure)
 		}
 		if r.Detail != "" {
