@@ -76,8 +76,14 @@ var checkSchema = json.RawMessage(`{"type":"object","properties":{"ok":{"type":"
 // after adapting a parameter or without streaming; an answer cut at the
 // token limit still proves the key and the model.
 func Check(ctx context.Context, cfg *configs.Config, opt CheckOptions) ([]CheckRow, error) {
+	c, err := New(cfg, Options{HTTPClient: opt.HTTPClient, Concurrency: 2 * max(len(cfg.Participants()), 1)})
+	if err != nil {
+		return nil, err
+	}
 	var rows []CheckRow
-	var reqs []Request
+	var probes []Request
+	var at []int              // row → its probe
+	index := map[string]int{} // a request as sent → its probe
 	for _, p := range cfg.Participants() {
 		for i, model := range []string{p.Model, p.Fallback} {
 			if model == "" {
@@ -87,24 +93,14 @@ func Check(ctx context.Context, cfg *configs.Config, opt CheckOptions) ([]CheckR
 			if cfg.AnswersInJSON(p.ID) {
 				r.JSON, r.Schema, r.SchemaName = true, checkSchema, "check"
 			}
-			reqs = append(reqs, r)
+			k := c.sent(r)
+			if _, ok := index[k]; !ok {
+				index[k] = len(probes)
+				probes = append(probes, r)
+			}
+			at = append(at, index[k])
 			rows = append(rows, CheckRow{Participant: p.ID, Fallback: i == 1, Model: model, Host: host(cfg.Endpoint(p.ID).BaseURL)})
 		}
-	}
-	c, err := New(cfg, Options{HTTPClient: opt.HTTPClient, Concurrency: max(len(reqs), 1)})
-	if err != nil {
-		return nil, err
-	}
-	var probes []Request
-	at := make([]int, len(reqs)) // row → its probe
-	index := map[string]int{}    // a request as sent → its probe
-	for i, r := range reqs {
-		k := c.sent(r)
-		if _, ok := index[k]; !ok {
-			index[k] = len(probes)
-			probes = append(probes, r)
-		}
-		at[i] = index[k]
 	}
 	timeout := cmp.Or(opt.Timeout, 30*time.Second)
 	delay := time.Duration(cfg.Fallback.RetryDelay) * time.Millisecond
@@ -142,7 +138,8 @@ func (c *Client) probe(ctx context.Context, r Request, timeout, delay time.Durat
 		cancel()
 		latency := time.Since(start)
 		var e *Error
-		if r.Attempt == 1 && !answered(err) && errors.As(err, &e) && e.Kind.Transient() && e.Kind != KindTimeout && pause(ctx, min(cmp.Or(e.RetryAfter, delay), timeout)) {
+		retry := r.Attempt == 1 && !answered(err) && errors.As(err, &e) && e.Kind.Transient() && e.Kind != KindTimeout
+		if retry && pause(ctx, min(cmp.Or(e.RetryAfter, delay), timeout)) {
 			first = e
 			continue
 		}
