@@ -40,6 +40,10 @@ type Config struct {
 	// ${NAME} whose variable is not set.
 	Warnings []Problem `json:"-"`
 
+	// keyVars names, by participant id ("" for the top-level api), the
+	// environment variable that supplied the endpoint's api.apiKey.
+	keyVars map[string]string
+
 	// src remembers where each field was written, so that a later Validate
 	// can still report positions.
 	src *source

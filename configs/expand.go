@@ -73,12 +73,13 @@ func refName(s string) (string, bool) {
 
 // expandAll expands ${NAME} in every string reachable from v (json fields
 // only), calling missing for each variable that is not set with the field
-// path it appears in.
-func expandAll(v reflect.Value, path string, getenv func(string) (string, bool), missing func(path, name string)) {
+// path it appears in, and whole for each string that is one reference to a
+// variable that is set.
+func expandAll(v reflect.Value, path string, getenv func(string) (string, bool), missing, whole func(path, name string)) {
 	switch v.Kind() {
 	case reflect.Pointer:
 		if !v.IsNil() {
-			expandAll(v.Elem(), path, getenv, missing)
+			expandAll(v.Elem(), path, getenv, missing, whole)
 		}
 	case reflect.Interface:
 		// A value of a free-form JSON object (api.extraBody): expand a
@@ -86,7 +87,7 @@ func expandAll(v reflect.Value, path string, getenv func(string) (string, bool),
 		if !v.IsNil() && v.CanSet() {
 			elem := reflect.New(v.Elem().Type()).Elem()
 			elem.Set(v.Elem())
-			expandAll(elem, path, getenv, missing)
+			expandAll(elem, path, getenv, missing, whole)
 			v.Set(elem)
 		}
 	case reflect.Struct:
@@ -100,24 +101,27 @@ func expandAll(v reflect.Value, path string, getenv func(string) (string, bool),
 			if name == "" {
 				name = f.Name
 			}
-			expandAll(v.Field(i), joinPath(path, name), getenv, missing)
+			expandAll(v.Field(i), joinPath(path, name), getenv, missing, whole)
 		}
 	case reflect.Slice:
 		for i := range v.Len() {
-			expandAll(v.Index(i), indexPath(path, i), getenv, missing)
+			expandAll(v.Index(i), indexPath(path, i), getenv, missing, whole)
 		}
 	case reflect.Map:
 		iter := v.MapRange()
 		for iter.Next() {
 			elem := reflect.New(v.Type().Elem()).Elem()
 			elem.Set(iter.Value())
-			expandAll(elem, keyPath(path, iter.Key().String()), getenv, missing)
+			expandAll(elem, keyPath(path, iter.Key().String()), getenv, missing, whole)
 			v.SetMapIndex(iter.Key(), elem)
 		}
 	case reflect.String:
 		out, names := expandString(v.String(), getenv)
 		for _, n := range names {
 			missing(path, n)
+		}
+		if name, ok := refName(v.String()); ok && len(name)+3 == v.Len() && len(names) == 0 {
+			whole(path, name)
 		}
 		if v.CanSet() {
 			v.SetString(out)

@@ -86,6 +86,7 @@ func load(path string, text []byte, opt Options) (*Config, error) {
 	}
 
 	var warnings []Problem
+	keyVars := map[string]string{} // the value of an api.apiKey → the variable it came from
 	expandAll(reflect.ValueOf(&cfg).Elem(), "", getenv, func(field, name string) {
 		if opt.DryRun {
 			warnings = append(warnings, r.make(field, src.offset(field),
@@ -93,6 +94,11 @@ func load(path string, text []byte, opt Options) (*Config, error) {
 			return
 		}
 		r.at(field, "environment variable %s is not set; export it, or write the value in the file", name)
+	}, func(field, name string) {
+		if field == "apiKey" || strings.HasSuffix(field, ".apiKey") {
+			val, _ := getenv(name)
+			keyVars[val] = name
+		}
 	})
 
 	cfg.Path = path
@@ -117,6 +123,7 @@ func load(path string, text []byte, opt Options) (*Config, error) {
 		sortProblems(r.ps)
 		return nil, Problems(r.ps)
 	}
+	cfg.rememberKeyVariables(keyVars)
 	warnings = append(warnings, cfg.SelfPreference()...)
 	warnings = append(warnings, cfg.skippedWarnings(r)...)
 	sortProblems(warnings)

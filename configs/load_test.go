@@ -857,3 +857,42 @@ func FuzzLoad(f *testing.F) {
 		_ = cfg.Redacted()
 	})
 }
+
+// TestKeyVariable: the loader remembers which variable supplied each
+// endpoint's key, so that a refused key can be traced to it; a key written
+// in the file, or assembled from more than a reference, names none.
+func TestKeyVariable(t *testing.T) {
+	t.Parallel()
+	path := writeConfig(t, `{
+  "api": { "apiKey": "${DEBATE_API_KEY}" },
+  "debaters": [
+    { "id": "a", "model": "m1" },
+    { "id": "kimi", "model": "m2", "api": { "baseURL": "https://kimi.example/v1", "apiKey": "${KIMI_API_KEY}" } },
+    { "id": "written", "model": "m2", "api": { "apiKey": "sk-in-the-file" } },
+    { "id": "mixed", "model": "m2", "api": { "apiKey": "sk-${KIMI_API_KEY}" } },
+    { "id": "empty", "model": "m2", "api": { "baseURL": "https://e.example/v1", "apiKey": "${EMPTY_KEY}" } },
+  ],
+  "reviewer": { "id": "r", "model": "m3" },
+  "topics": [{ "id": "t1", "title": "Question" }],
+}`)
+	getenv := env(map[string]string{"DEBATE_API_KEY": "sk-default", "KIMI_API_KEY": "sk-kimi", "EMPTY_KEY": ""})
+	cfg, err := Load(path, Options{Getenv: getenv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ id, want string }{
+		{"", "DEBATE_API_KEY"},
+		{"a", "DEBATE_API_KEY"},
+		{"r", "DEBATE_API_KEY"},
+		{"kimi", "KIMI_API_KEY"},
+		{"written", ""},
+		{"mixed", ""},
+		// An empty key overrides nothing: the top-level key is sent.
+		{"empty", "DEBATE_API_KEY"},
+	}
+	for _, tt := range tests {
+		if got := cfg.KeyVariable(tt.id); got != tt.want {
+			t.Errorf("KeyVariable(%q) = %q, want %q", tt.id, got, tt.want)
+		}
+	}
+}

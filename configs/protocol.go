@@ -346,3 +346,19 @@ func (c *Config) protocolAPIs() []*API {
 	}
 	return out
 }
+
+// AnswersInJSON reports whether the participant with id gives answers that
+// are read as JSON, so that its requests ask for api.responseFormat: a
+// judge, the proposer and a model arbitrator.
+func (c *Config) AnswersInJSON(id string) bool {
+	for _, p := range c.Panel() {
+		if p.ID == id {
+			return true
+		}
+	}
+	if c.Protocol != nil && c.Protocol.Proposer != nil && c.Protocol.Proposer.ID == id {
+		return true
+	}
+	a := c.modelArbitrator()
+	return a != nil && a.ID == id
+}

@@ -3,12 +3,14 @@ package providers
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
 	"net/http"
 	"net/url"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/sourcegraph/conc/iter"
@@ -37,104 +39,168 @@ type CheckOptions struct {
 // CheckRow is what one probe found for one participant's model: its
 // primary or its fallback.
 type CheckRow struct {
-	Participant string        `json:"participant"`
-	Fallback    bool          `json:"fallback,omitempty"` // the row is the participant's fallback model
-	Model       string        `json:"model"`
-	Host        string        `json:"host"` // the endpoint's host, no credentials
-	Result      string        `json:"result"`
-	Usable      bool          `json:"usable"`
-	Detail      string        `json:"detail,omitempty"` // the failure or the adaptation, keys redacted
-	Latency     time.Duration `json:"-"`
-	LatencyMS   int64         `json:"latencyMs"`
+	Participant string `json:"participant"`
+	Fallback    bool   `json:"fallback,omitempty"` // the row is the participant's fallback model
+	Model       string `json:"model"`
+	Host        string `json:"host"` // the endpoint's host, no credentials
+	Result      string `json:"result"`
+	Usable      bool   `json:"usable"`
+	Detail      string `json:"detail,omitempty"` // the failure or the adaptations, keys redacted
+	// Retried says that the first attempt failed in a way a run retries,
+	// and the result is the second's; FirstFailure is why, keys redacted.
+	Retried      bool          `json:"retried,omitempty"`
+	FirstFailure string        `json:"firstFailure,omitempty"`
+	Latency      time.Duration `json:"-"`
+	LatencyMS    int64         `json:"latencyMs"`
 }
 
 // checkPrompt is the tiny call a probe makes: with a system message, as
 // every prompt of a run has one, so that a model refusing it shows here.
+// It names JSON, which a server asked for a JSON object requires.
 var checkPrompt = []Message{
 	{Role: "system", Content: "You check that a model answers."},
-	{Role: "user", Content: "Reply with the single word: ok"},
+	{Role: "user", Content: `Reply with the single word ok, or, when you are asked for JSON, with the JSON object {"ok": true}.`},
 }
 
-// checkMaxTokens leaves a reasoning model room to say "ok".
-const checkMaxTokens = 64
+// checkSchema is the answer's schema a probe sends to an endpoint whose
+// api.responseFormat is "json_schema".
+var checkSchema = json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"],"additionalProperties":false}`)
 
-// Check makes one tiny call per distinct endpoint and model of cfg
-// (primaries and fallbacks of every participant), all in parallel, and
-// returns a row per participant and model in participant order. A model is
-// usable when it answered, even after adapting a parameter or without
-// streaming; an answer cut at the token limit still proves the key and the
-// model.
+// Check makes one tiny call per distinct request of cfg's participants
+// (primaries and fallbacks), all in parallel, and returns a row per
+// participant and model in participant order. Each request is shaped as
+// the participant's calls in a run are: its parameters, its endpoint's
+// headers and extra body, and, for a participant whose answers are read as
+// JSON, the configured response_format. A transient failure is tried once
+// more, as a run would retry it. A model is usable when it answered, even
+// after adapting a parameter or without streaming; an answer cut at the
+// token limit still proves the key and the model.
 func Check(ctx context.Context, cfg *configs.Config, opt CheckOptions) ([]CheckRow, error) {
-	type probe struct {
-		participant string
-		model       string
-		key         string
+	c, err := New(cfg, Options{HTTPClient: opt.HTTPClient, Concurrency: 2 * max(len(cfg.Participants()), 1)})
+	if err != nil {
+		return nil, err
 	}
 	var rows []CheckRow
-	var probes []probe
-	index := map[string]int{} // probe key → probe
+	var probes []Request
+	var at []int              // row → its probe
+	index := map[string]int{} // a request as sent → its probe
 	for _, p := range cfg.Participants() {
-		api := cfg.Endpoint(p.ID)
 		for i, model := range []string{p.Model, p.Fallback} {
 			if model == "" {
 				continue
 			}
-			k := api.BaseURL + "\x00" + api.APIKey + "\x00" + model
+			r := Request{Participant: p.ID, Model: model, Messages: checkPrompt}
+			if cfg.AnswersInJSON(p.ID) {
+				r.JSON, r.Schema, r.SchemaName = true, checkSchema, "check"
+			}
+			k := c.sent(r)
 			if _, ok := index[k]; !ok {
 				index[k] = len(probes)
-				probes = append(probes, probe{participant: p.ID, model: model, key: k})
+				probes = append(probes, r)
 			}
-			rows = append(rows, CheckRow{Participant: p.ID, Fallback: i == 1, Model: model, Host: host(api.BaseURL)})
+			at = append(at, index[k])
+			rows = append(rows, CheckRow{Participant: p.ID, Fallback: i == 1, Model: model, Host: host(cfg.Endpoint(p.ID).BaseURL)})
 		}
 	}
-	c, err := New(cfg, Options{HTTPClient: opt.HTTPClient, Concurrency: max(len(probes), 1)})
-	if err != nil {
-		return nil, err
-	}
 	timeout := cmp.Or(opt.Timeout, 30*time.Second)
-	found := iter.Map(probes, func(p *probe) CheckRow {
-		pctx, cancel := context.WithTimeout(ctx, timeout)
-		defer cancel()
-		n := checkMaxTokens
-		start := time.Now()
-		_, err := c.Complete(pctx, Request{Participant: p.participant, Model: p.model, Messages: checkPrompt, MaxTokens: &n})
-		return c.verdict(p.participant, p.model, err, time.Since(start))
-	})
+	delay := time.Duration(cfg.Fallback.RetryDelay) * time.Millisecond
+	found := iter.Map(probes, func(r *Request) CheckRow { return c.probe(ctx, *r, timeout, delay) })
 	for i := range rows {
-		api := cfg.Endpoint(rows[i].Participant)
-		f := found[index[api.BaseURL+"\x00"+api.APIKey+"\x00"+rows[i].Model]]
-		rows[i].Result, rows[i].Usable, rows[i].Detail, rows[i].Latency = f.Result, f.Usable, f.Detail, f.Latency
-		rows[i].LatencyMS = f.Latency.Milliseconds()
+		f := found[at[i]]
+		f.Participant, f.Fallback, f.Model, f.Host = rows[i].Participant, rows[i].Fallback, rows[i].Model, rows[i].Host
+		rows[i] = f
 	}
 	return rows, ctx.Err()
 }
 
-// verdict says what a probe's outcome means.
-func (c *Client) verdict(participant, model string, err error, latency time.Duration) CheckRow {
+// sent identifies r as it goes on the wire: endpoint, headers and body.
+func (c *Client) sent(r Request) string {
+	rt := c.route(r.Participant)
+	body, err := c.chatRequest(r, rt, shape{}).Encode()
+	if err != nil {
+		return fmt.Sprint(r.Participant, "\x00", r.Model, "\x00", err)
+	}
+	return fmt.Sprint(rt.ep.key, "\x00", rt.headers, "\x00", string(body))
+}
+
+// probe makes r, each attempt within timeout, and once more after delay
+// (or the wait the server asked for, up to timeout) when the first attempt
+// failed in a way a run retries; not after its own timeout, which a second
+// wait as long would only repeat.
+func (c *Client) probe(ctx context.Context, r Request, timeout, delay time.Duration) CheckRow {
+	var adapted []Adaptation
+	r.OnAdapt = func(a Adaptation) { adapted = append(adapted, a) }
+	var first *Error
+	for r.Attempt = 1; ; r.Attempt++ {
+		start := time.Now()
+		actx, cancel := context.WithTimeout(ctx, timeout)
+		_, err := c.Complete(actx, r)
+		cancel()
+		latency := time.Since(start)
+		var e *Error
+		retry := r.Attempt == 1 && !answered(err) && errors.As(err, &e) && e.Kind.Transient() && e.Kind != KindTimeout
+		if retry && pause(ctx, min(cmp.Or(e.RetryAfter, delay), timeout)) {
+			first = e
+			continue
+		}
+		row := c.verdict(err, adapted, latency)
+		if first != nil {
+			row.Retried, row.FirstFailure = true, first.Kind.String()+": "+failure(first)
+		}
+		return row
+	}
+}
+
+// pause waits d, and reports false if ctx ends first.
+func pause(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// answered reports whether a probe's outcome proves the key and the model:
+// an answer, even an empty one or one cut at the token limit.
+func answered(err error) bool {
+	var e *Error
+	return err == nil || errors.As(err, &e) && (e.Kind == KindCut || e.Kind == KindEmpty)
+}
+
+// failure says why an attempt failed: the server's error status and its
+// reason. The table names the participant, the model and the endpoint.
+func failure(e *Error) string {
+	if e.Status >= 300 {
+		return fmt.Sprintf("status %d: %s", e.Status, reason(e))
+	}
+	return reason(e)
+}
+
+// verdict says what a probe's outcome means, given the adaptations it made.
+func (c *Client) verdict(err error, adapted []Adaptation, latency time.Duration) CheckRow {
 	row := CheckRow{Latency: latency.Round(time.Millisecond)}
+	row.LatencyMS = row.Latency.Milliseconds()
 	var e *Error
 	switch {
-	case err == nil, errors.As(err, &e) && (e.Kind == KindCut || e.Kind == KindEmpty):
+	case answered(err):
 		row.Result, row.Usable = CheckOK, true
-		ep := c.route(participant).ep.url
-		for _, a := range c.Adaptations() {
-			if a.Endpoint != ep || a.Model != model {
-				continue
+		var said []string
+		for _, a := range adapted {
+			if row.Result != CheckNoStreaming {
+				row.Result = CheckAdapted
 			}
-			row.Result = CheckAdapted
 			if a.Param == "stream" {
 				row.Result = CheckNoStreaming
 			}
-			row.Detail = a.describe()
+			said = append(said, a.describe())
 		}
+		row.Detail = strings.Join(said, "; ")
 		return row
 	case errors.As(err, &e):
-		// The table names the participant, the model and the endpoint:
-		// the detail is the server's status and reason.
-		row.Detail = reason(e)
-		if e.Status != 0 {
-			row.Detail = fmt.Sprintf("status %d: %s", e.Status, row.Detail)
-		}
+		row.Detail = failure(e)
 		switch e.Kind {
 		case KindAuth:
 			row.Result = CheckKeyRefused

@@ -1,6 +1,7 @@
 package providers
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -85,5 +86,135 @@ func TestCheckNamesReasons(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestCheckRetriesOnce: a failure a run would retry is tried once more, and
+// the row says so; a failure a retry cannot mend is tried once.
+func TestCheckRetriesOnce(t *testing.T) {
+	t.Parallel()
+	aborted := providertest.Reply{FinishReason: "error", StreamError: "Internal Server Error"}
+	tests := []struct {
+		name    string
+		replies []providertest.Reply // in order; the last answers any further call
+		want    string               // result, retried, usable
+		first   string               // the first failure, when retried
+		calls   int
+	}{
+		{"an aborted answer, then an answer", []providertest.Reply{aborted, providertest.Text("ok")}, "ok retried usable",
+			`aborted answer: the provider reported an error in the answer (finish_reason "error"): Internal Server Error (code 502)`, 2},
+		{"a 503, then an answer", []providertest.Reply{providertest.Status(503, "overloaded"), providertest.Text("ok")}, "ok retried usable",
+			"server: status 503: overloaded", 2},
+		{"a 429 twice", []providertest.Reply{providertest.RateLimited("0")}, "rate limit retried unusable",
+			"rate limit: status 429: rate limit reached (code rate_limit_exceeded)", 2},
+		{"a refused key", []providertest.Reply{providertest.RefuseKey()}, "key refused once unusable", "", 1},
+		{"an answer", []providertest.Reply{providertest.Text("ok")}, "ok once usable", "", 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := providertest.New(t)
+			n := len(tt.replies) - 1
+			srv.Enqueue("m", tt.replies[:n]...)
+			srv.ReplyTo("m", tt.replies[n])
+			cfg := streamConfig(true, func(c *configs.Config) {
+				c.Debaters = []configs.Participant{{ID: "a", Model: "m"}}
+				c.Reviewer = nil
+			})
+			rows, err := Check(t.Context(), cfg, CheckOptions{HTTPClient: srv.HTTPClient()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := rows[0]
+			got := fmt.Sprintf("%s %s %s", r.Result, map[bool]string{true: "retried", false: "once"}[r.Retried],
+				map[bool]string{true: "usable", false: "unusable"}[r.Usable])
+			if got != tt.want || r.FirstFailure != tt.first {
+				t.Errorf("got %q, first failure %q\nwant %q, first failure %q", got, r.FirstFailure, tt.want, tt.first)
+			}
+			if c := srv.CountModel("m"); c != tt.calls {
+				t.Errorf("%d calls, want %d", c, tt.calls)
+			}
+		})
+	}
+}
+
+// TestCheckSendsRunShape: a probe is the participant's request as a run
+// sends it — its temperature, token limit and extra body; a judge's
+// response_format — so that a refusal is met, and adapted to, in check.
+// Participants whose requests are the same share one probe.
+func TestCheckSendsRunShape(t *testing.T) {
+	t.Parallel()
+	// A server that takes no response_format at all, in OpenAI's words for
+	// an argument it does not know.
+	noFormat := func(c providertest.Call) (providertest.Reply, bool) {
+		return providertest.Raw(400, `{"error":{"message":"Unrecognized request argument supplied: response_format","type":"invalid_request_error","param":null,"code":null}}`),
+			c.ResponseFormat != ""
+	}
+	tests := []struct {
+		name   string
+		format string
+		refuse providertest.Refusal
+		sent   string // the judge's first response_format
+		result string
+		detail string
+	}{
+		{"json_object, accepted", "json_object", nil, "json_object", "ok", ""},
+		{"json_schema, accepted", "json_schema", nil, "json_schema", "ok", ""},
+		{"json_object, refused for json_schema", "json_object", providertest.RefuseJSONObject(), "json_object",
+			"parameter adapted", "response_format for m at http://scripted.invalid/v1: json_schema"},
+		{"json_object, refused outright", "json_object", noFormat, "json_object",
+			"parameter adapted", "response_format for m at http://scripted.invalid/v1: left out (the answer's JSON is read from its text)"},
+		{"no response_format", "", noFormat, "", "ok", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := providertest.New(t)
+			if tt.refuse != nil {
+				srv.Refuse("m", tt.refuse)
+			}
+			cfg := streamConfig(true, func(c *configs.Config) {
+				c.Debaters = []configs.Participant{
+					{ID: "warm", Model: "plain", Temperature: ptr(0.7), MaxTokens: 300,
+						API: &configs.API{ExtraBody: map[string]any{"provider": map[string]any{"order": []any{"x"}}}}},
+					{ID: "same", Model: "plain", Temperature: ptr(0.7), MaxTokens: 300,
+						API: &configs.API{ExtraBody: map[string]any{"provider": map[string]any{"order": []any{"x"}}}}},
+					{ID: "titled", Model: "plain", Temperature: ptr(0.7), MaxTokens: 300,
+						API: &configs.API{ExtraBody: map[string]any{"provider": map[string]any{"order": []any{"x"}}}, Headers: map[string]string{"X-Title": "t"}}},
+				}
+				c.Reviewer = &configs.Participant{ID: "judge", Model: "m", API: &configs.API{ResponseFormat: tt.format}}
+			})
+			rows, err := Check(t.Context(), cfg, CheckOptions{HTTPClient: srv.HTTPClient()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			judge := rows[3]
+			if judge.Result != tt.result || judge.Detail != tt.detail || !judge.Usable {
+				t.Errorf("judge: %s, %q; want %s, %q", judge.Result, judge.Detail, tt.result, tt.detail)
+			}
+			var judged, plain []providertest.Call
+			for _, c := range srv.Calls() {
+				if c.Model == "m" {
+					judged = append(judged, c)
+				} else {
+					plain = append(plain, c)
+				}
+			}
+			if len(judged) == 0 || judged[0].ResponseFormat != tt.sent {
+				t.Fatalf("the judge's calls %+v, want the first with response_format %q", judged, tt.sent)
+			}
+			if tt.format == "json_schema" && !strings.Contains(string(judged[0].Body), `"name":"check"`) {
+				t.Errorf("json_schema without the answer's schema: %s", judged[0].Body)
+			}
+			// warm and same send one request; titled's header sets it apart.
+			if len(plain) != 2 {
+				t.Fatalf("%d probes of the debaters' model, want 2", len(plain))
+			}
+			for _, c := range plain {
+				if c.Temperature == nil || *c.Temperature != 0.7 || c.MaxTokens != 300 || !strings.Contains(string(c.Body), `"provider":{"order":["x"]}`) {
+					t.Errorf("debater's probe without its parameters: %s", c.Body)
+				}
+			}
+		})
 	}
 }

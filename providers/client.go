@@ -97,6 +97,7 @@ type route struct {
 	maxTokens      int
 	temperature    *float64
 	cacheControl   bool
+	keyVar         string // the environment variable the key came from, "" if none
 }
 
 // New builds the clients of every distinct endpoint in cfg, which must carry
@@ -143,6 +144,7 @@ func New(cfg *configs.Config, opt Options) (*Client, error) {
 		if err != nil {
 			return nil, fmt.Errorf("participant %q: %w", id, err)
 		}
+		rt.keyVar = cfg.KeyVariable(id)
 		if id == "" {
 			c.def = rt
 		} else {
@@ -293,6 +295,9 @@ func (c *Client) Complete(ctx context.Context, r Request) (Response, error) {
 		a.Endpoint, a.Model = rt.ep.url, r.Model
 		a.Reason = c.redactor.redact(a.Reason)
 		change(&s)
+		if r.OnAdapt != nil {
+			r.OnAdapt(a)
+		}
 		if c.learn.learn(rt.ep, r.Model, a, change) {
 			c.log.Warn("adapted to the server", "model", r.Model, "endpoint", rt.ep.url,
 				"param", a.Param, "change", a.Change, "reason", a.Reason)
@@ -358,6 +363,7 @@ func (c *Client) try(ctx context.Context, rt *route, r Request, req *wire.Reques
 	if err != nil {
 		e = c.classify(ctx, actx, err, x, rt)
 		e.Model, e.Endpoint = r.Model, rt.ep.url
+		e.traceKey(rt.keyVar, rt.ep.apiKey == "")
 	}
 	c.log.Debug("model call", "participant", r.Participant, "model", r.Model, "stream", req.Stream,
 		"attempt", max(r.Attempt, 1), "status", x.status, "latency", latency, "ok", e == nil)
@@ -439,7 +445,7 @@ func (c *Client) send(ctx context.Context, rt *route, body []byte, stream bool, 
 		if err != nil {
 			return nil, err
 		}
-		return nil, newStatusError(res.StatusCode, raw, c.redactor.redact)
+		return nil, newStatusError(res.StatusCode, raw, stream, c.redactor.redact)
 	}
 	br := bufio.NewReader(res.Body)
 	if stream && !onePiece(res.Header, br) {

@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"html"
 	"io"
 	"net"
+	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 	"syscall"
@@ -138,6 +141,20 @@ func (e *Error) Error() string {
 
 // Unwrap returns the cause.
 func (e *Error) Unwrap() error { return e.Err }
+
+// traceKey adds to a refused key the environment variable it came from, by
+// name, so that the user knows what to fix; empty says the variable was
+// set to nothing.
+func (e *Error) traceKey(variable string, empty bool) {
+	if e.Kind != KindAuth || variable == "" {
+		return
+	}
+	if empty {
+		e.Err = fmt.Errorf("%w (the key comes from ${%s}, which is empty: export the key in it)", e.Err, variable)
+		return
+	}
+	e.Err = fmt.Errorf("%w (the key comes from ${%s}: check that it holds a current key for this endpoint)", e.Err, variable)
+}
 
 // errInvalidResponse marks a 200 that carries no usable answer.
 var errInvalidResponse = errors.New("invalid response")
@@ -271,9 +288,11 @@ type statusError struct {
 }
 
 // newStatusError reads an error response's body: the provider's reason,
-// nested detail included, redacted and shortened; or the start of a body
-// that is no JSON error, which often names the failing proxy.
-func newStatusError(status int, body []byte, redact func(string) string) *statusError {
+// nested detail included, redacted and shortened; the <title> of an HTML
+// error page (a gateway's); or the start of another body that is no JSON
+// error, which often names the failing proxy. A gateway's timeout of a
+// call that was not streamed says how to avoid it.
+func newStatusError(status int, body []byte, stream bool, redact func(string) string) *statusError {
 	e := &statusError{status: status}
 	d, ok := wire.DecodeError(body)
 	switch {
@@ -281,13 +300,34 @@ func newStatusError(status int, body []byte, redact func(string) string) *status
 		e.detail, e.msg = d, redact(d.Reason())
 	case len(strings.TrimSpace(string(body))) == 0:
 		e.msg = "empty body"
+	case pageTitle(body) != "":
+		e.msg = "HTML page: " + redact(pageTitle(body))
 	default:
 		e.msg = "non-JSON body: " + redact(strings.Join(strings.Fields(string(body)), " "))
 	}
 	if len(e.msg) > maxBody {
 		e.msg = e.msg[:maxBody] + "…"
 	}
+	if !stream && (status == http.StatusGatewayTimeout || status == statusOriginTimeout) {
+		e.msg += " (the gateway gave up waiting for an answer in one piece: set api.stream: true, and the answer starts at once)"
+	}
 	return e
+}
+
+// statusOriginTimeout is Cloudflare's 524: the origin did not start its
+// answer in time.
+const statusOriginTimeout = 524
+
+// titleTag finds an HTML page's title.
+var titleTag = regexp.MustCompile(`(?is)<title[^>]*>(.*?)</title>`)
+
+// pageTitle returns the title of an HTML error page, "" if body has none.
+func pageTitle(body []byte) string {
+	m := titleTag.FindSubmatch(body)
+	if m == nil {
+		return ""
+	}
+	return strings.Join(strings.Fields(html.UnescapeString(string(m[1]))), " ")
 }
 
 func (s *statusError) Error() string { return s.msg }

@@ -85,29 +85,56 @@ func TestErrorText(t *testing.T) {
 
 // status is an error response as the client reads it.
 func status(code int, body string) error {
-	return newStatusError(code, []byte(body), func(s string) string { return s })
+	return newStatusError(code, []byte(body), true, func(s string) string { return s })
 }
 
+// gatewayPage is an HTML error page in the shape Cloudflare documents for
+// its 5xx errors: a long head of styles before the body's text.
+const gatewayPage = `<!DOCTYPE html>
+<!--[if lt IE 7]> <html class="no-js ie6 oldie" lang="en-US"> <![endif]-->
+<head>
+<title>api.example.com | 524: A timeout occurred</title>
+<meta charset="UTF-8" />
+<meta name="robots" content="noindex, nofollow" />
+<link rel="stylesheet" id="cf_styles-css" href="/cdn-cgi/styles/main.css" />
+<style>body{margin:0;padding:0}</style>
+</head>
+<body><h1>A timeout occurred</h1><p>The origin web server timed out responding to this request.</p></body>
+</html>`
+
 // TestStatusErrorText: the message is the provider's own reason, nested
-// detail included, keys redacted, a long body shortened.
+// detail included, or an HTML page's title, keys redacted, a long body
+// shortened; a gateway's timeout of an answer in one piece says to stream.
 func TestStatusErrorText(t *testing.T) {
 	t.Parallel()
 	r := newRedactor([]string{"sk-secret-0123456789"})
+	const hint = " (the gateway gave up waiting for an answer in one piece: set api.stream: true, and the answer starts at once)"
 	tests := []struct {
-		name, body, want string
+		name   string
+		status int
+		stream bool
+		body   string
+		want   string
 	}{
-		{"a JSON error", `{"error":{"message":"Incorrect API key provided: sk-secret-0123456789.","code":"invalid_api_key"}}`,
+		{"a JSON error", 401, true, `{"error":{"message":"Incorrect API key provided: sk-secret-0123456789.","code":"invalid_api_key"}}`,
 			"Incorrect API key provided: [REDACTED]. (code invalid_api_key)"},
-		{"a gateway's upstream reason", `{"error":{"code":429,"message":"Provider returned error","metadata":{"provider_name":"Google","raw":"g/m is rate-limited upstream; key sk-secret-0123456789"}}}`,
+		{"a gateway's upstream reason", 429, true, `{"error":{"code":429,"message":"Provider returned error","metadata":{"provider_name":"Google","raw":"g/m is rate-limited upstream; key sk-secret-0123456789"}}}`,
 			"Provider returned error: upstream Google says: g/m is rate-limited upstream; key [REDACTED] (code 429)"},
-		{"a body that is no JSON", "<html>sk-secret-0123456789 " + strings.Repeat("y", 5000),
+		{"a body that is no JSON", 502, true, "<html>sk-secret-0123456789 " + strings.Repeat("y", 5000),
 			"non-JSON body: <html>[REDACTED] " + strings.Repeat("y", maxBody-len("non-JSON body: <html>[REDACTED] ")) + "…"},
-		{"an empty body", "", "empty body"},
+		{"an empty body", 502, true, "", "empty body"},
+		{"an HTML page, streamed", 524, true, gatewayPage, "HTML page: api.example.com | 524: A timeout occurred"},
+		{"an HTML page, in one piece", 524, false, gatewayPage, "HTML page: api.example.com | 524: A timeout occurred" + hint},
+		{"a title with entities over lines", 504, false, "<html><head><TITLE>\n  Gateway &amp; proxy\n timeout</TITLE></head></html>",
+			"HTML page: Gateway & proxy timeout" + hint},
+		{"a gateway's plain text", 524, false, "error code: 524", "non-JSON body: error code: 524" + hint},
+		{"another 5xx in one piece", 502, false, strings.ReplaceAll(gatewayPage, "524: A timeout occurred", "502: Bad gateway"),
+			"HTML page: api.example.com | 502: Bad gateway"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			if got := newStatusError(502, []byte(tt.body), r.redact).Error(); got != tt.want {
+			if got := newStatusError(tt.status, []byte(tt.body), tt.stream, r.redact).Error(); got != tt.want {
 				t.Errorf("got  %q\nwant %q", got, tt.want)
 			}
 		})

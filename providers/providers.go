@@ -56,6 +56,9 @@ type Request struct {
 	// event of a streamed answer brought, as they arrive, from the calling
 	// goroutine.
 	OnText func(bytes int) `json:"-"`
+	// OnAdapt, when set, learns each change this call makes to its request
+	// after the server refused a parameter, from the calling goroutine.
+	OnAdapt func(Adaptation) `json:"-"`
 }
 
 // Origin places a call in a run: topic, node and step, as the caller names

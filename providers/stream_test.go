@@ -226,7 +226,7 @@ func TestBoundedBodies(t *testing.T) {
 // TestGateway524 is a model that answers after 3 s behind a gateway that
 // answers 524 to a response not started within 1 s (scaled down tenfold):
 // streamed, the headers start the response at once and the answer arrives;
-// not streamed, the 524 is reported by its number.
+// not streamed, the 524 is reported by its number with the hint to stream.
 func TestGateway524(t *testing.T) {
 	t.Parallel()
 	streamedOrNot(t, func(t *testing.T, stream bool) {
@@ -245,7 +245,8 @@ func TestGateway524(t *testing.T) {
 			return
 		}
 		e := asError(t, err)
-		if e.Status != 524 || e.Kind != KindServer || !strings.Contains(e.Error(), "error code: 524") {
+		if e.Status != 524 || e.Kind != KindServer || !strings.Contains(e.Error(), "error code: 524") ||
+			!strings.Contains(e.Error(), "set api.stream: true") {
 			t.Errorf("not streamed: %v, want the gateway's 524", e)
 		}
 	})

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -30,10 +31,14 @@ func checkCommand() *command {
 	return &command{
 		name: "check", summary: "try each endpoint and model of a config once",
 		help: help{
-			about: `Make one tiny streamed call per distinct endpoint and model of a config
-(primaries and fallbacks), all in parallel, and print per participant and
-model: the endpoint's host, the result (ok, key refused, model not found,
-parameter adapted, no streaming, timeout, ...) and the latency. No key is
+			about: `Make one tiny call per participant and model of a config (primaries and
+fallbacks), all in parallel, shaped as the run's calls are: the
+participant's temperature and token limit, the endpoint's headers and
+extra body, and a judge's response_format. Participants whose calls are
+the same share one. A failure a run would retry is tried once more. Print
+per participant and model: the endpoint's host, the result (ok, key
+refused, model not found, parameter adapted, no streaming, timeout, ...)
+and the latency; below, each failure, adaptation and retry. No key is
 printed.`,
 			usage:    "  debate check --config <file.jsonc> [--json]\n",
 			examples: "  debate check --config debate.jsonc\n  debate check --config debate.jsonc --json\n",
@@ -90,10 +95,19 @@ func printCheck(e *env, rows []providers.CheckRow) {
 		if r.Fallback {
 			model += " (fallback)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%v\n", r.Participant, model, r.Host, r.Result, r.Latency.Round(time.Millisecond))
+		result := r.Result
+		if r.Retried {
+			result += " after a retry"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%v\n", r.Participant, model, r.Host, result, r.Latency.Round(time.Millisecond))
 	}
 	tw.Flush()
 	for _, r := range rows {
+		// A first attempt that failed as the retry did is said once, by
+		// the detail.
+		if r.FirstFailure != "" && !strings.HasSuffix(r.FirstFailure, ": "+r.Detail) {
+			fmt.Fprintf(e.stdout, "\n%s, %s: the first attempt failed, retried: %s", r.Participant, r.Model, r.FirstFailure)
+		}
 		if r.Detail != "" {
 			fmt.Fprintf(e.stdout, "\n%s, %s: %s", r.Participant, r.Model, r.Detail)
 		}

@@ -61,7 +61,8 @@ func TestCheck(t *testing.T) {
 		want     []string
 	}{
 		{"a refused key and an unknown model", "", false, exitFailed,
-			[]string{`party-a +gpt-4o +127\.0\.0\.1:\d+ +ok `, `party-b +gpt-4o .* key refused`, `party-c +gpt-typo .* model not found`, `judge +qwen-plus .* ok `}},
+			[]string{`party-a +gpt-4o +127\.0\.0\.1:\d+ +ok `, `party-b +gpt-4o .* key refused`, `party-c +gpt-typo .* model not found`, `judge +qwen-plus .* ok `,
+				`party-b, gpt-4o: status 401: .*\(the key comes from \$\{OTHER_KEY\}: check that it holds a current key for this endpoint\)`}},
 		{"a fallback that answers is tried too", "gpt-4o-mini", false, exitFailed,
 			[]string{`party-c +gpt-typo .* model not found`, `party-c +gpt-4o-mini \(fallback\) .* ok `}},
 		{"as JSON", "", true, exitFailed, []string{`"version": 1`, `"ok": false`, `"result": "key refused"`, `"latencyMs": \d+`}},
@@ -121,5 +122,30 @@ func TestCheckExitCodes(t *testing.T) {
 	}
 	if r := invoke(t, nil, "check"); r.code != exitUsage {
 		t.Errorf("no --config: exit %d, want 2", r.code)
+	}
+}
+
+// TestCheckRetry: an answer that ends in finish_reason "error" on the first
+// request only is retried once, as a run would, and check exits 0, saying
+// so in the table and below it.
+func TestCheckRetry(t *testing.T) {
+	t.Parallel()
+	srv := providertest.New(t)
+	srv.Enqueue("m1", providertest.Reply{FinishReason: "error", StreamError: "Internal Server Error"})
+	path := filepath.Join(t.TempDir(), "flaky.jsonc")
+	os.WriteFile(path, []byte(fmt.Sprintf(`{"api": {"baseURL": %q, "apiKey": "k"},
+  "debaters": [{"id": "a", "model": "m1"}, {"id": "b", "model": "m2"}],
+  "reviewer": {"id": "r", "model": "m3"}, "fallback": {"retryDelay": 10}, "topics": [{"id": "t", "title": "T"}]}`, srv.URL())), 0o644)
+	r := invoke(t, nil, "check", "--config", path)
+	if r.code != exitOK {
+		t.Errorf("exit %d, want 0\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, w := range []string{`a +m1 .* ok after a retry `, `a, m1: the first attempt failed, retried: aborted answer: .*finish_reason "error".*Internal Server Error`} {
+		if !regexp.MustCompile(w).MatchString(r.stdout) {
+			t.Errorf("output lacks %q:\n%s", w, r.stdout)
+		}
+	}
+	if n := srv.CountModel("m1"); n != 2 {
+		t.Errorf("m1 called %d times, want twice", n)
 	}
 }
