@@ -183,29 +183,12 @@ func (e *Engine) Run(ctx context.Context) (*tree.Run, error) {
 		mo = &m
 	}
 	playMotions := mo != nil && len(mo.Motions) > 0
-	run := &tree.Run{
-		SchemaVersion: tree.SchemaVersion,
-		StartedAt:     e.opt.Now(),
-		Language:      e.cfg.Prompts.Language,
-		MaxRounds:     e.maxRounds,
-		Seed:          e.seed,
-		Judge:         participant(e.judge),
-		Topics:        make([]tree.Topic, len(topics)),
-	}
-	for _, d := range e.debaters {
-		run.Debaters = append(run.Debaters, participant(d))
-	}
-	if len(e.judges) > 1 {
-		for _, j := range e.judges {
-			run.Judges = append(run.Judges, participant(j))
-		}
-	}
+	run := e.newRun(len(topics))
 
 	var (
 		wg     conc.WaitGroup
 		motErr error
 		edits  string
-		usage  tree.Usage
 		byEdit map[string]tree.Usage
 	)
 	if playMotions {
@@ -227,6 +210,46 @@ func (e *Engine) Run(ctx context.Context) (*tree.Run, error) {
 	wg.Wait()
 
 	run.Edits = edits
+	total(run, byEdit)
+	e.countEligible(run)
+	run.Adaptations = adaptations(e.c)
+	run.FinishedAt = e.opt.Now()
+	if err := ctx.Err(); err != nil {
+		return run, fmt.Errorf("run interrupted: %w", context.Cause(ctx))
+	}
+	if motErr != nil && run.Motions == nil {
+		return run, motErr
+	}
+	return run, nil
+}
+
+// newRun returns the run's record before any topic is played: its
+// settings, participants and room for n topics.
+func (e *Engine) newRun(n int) *tree.Run {
+	run := &tree.Run{
+		SchemaVersion: tree.SchemaVersion,
+		StartedAt:     e.opt.Now(),
+		Language:      e.cfg.Prompts.Language,
+		MaxRounds:     e.maxRounds,
+		Seed:          e.seed,
+		Judge:         participant(e.judge),
+		Topics:        make([]tree.Topic, n),
+	}
+	for _, d := range e.debaters {
+		run.Debaters = append(run.Debaters, participant(d))
+	}
+	if len(e.judges) > 1 {
+		for _, j := range e.judges {
+			run.Judges = append(run.Judges, participant(j))
+		}
+	}
+	return run
+}
+
+// total sums the usage, the usage per model and the quotes of the run's
+// topics and motions and of the edits call (byEdit, per model) into run.
+func total(run *tree.Run, byEdit map[string]tree.Usage) {
+	var usage tree.Usage
 	for _, m := range sortedKeys(byEdit) {
 		usage = usage.Add(byEdit[m])
 	}
@@ -241,16 +264,6 @@ func (e *Engine) Run(ctx context.Context) (*tree.Run, error) {
 		run.ByModel = tree.MergeByModel(run.ByModel, m.ByModel)
 	}
 	run.Usage = usage
-	e.countEligible(run)
-	run.Adaptations = adaptations(e.c)
-	run.FinishedAt = e.opt.Now()
-	if err := ctx.Err(); err != nil {
-		return run, fmt.Errorf("run interrupted: %w", context.Cause(ctx))
-	}
-	if motErr != nil && run.Motions == nil {
-		return run, motErr
-	}
-	return run, nil
 }
 
 // selected returns the topics of the selection, or every topic.
