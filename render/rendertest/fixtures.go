@@ -162,6 +162,30 @@ func Forced() *tree.Run {
 		Consensus: []tree.Consensus{{Point: "A second PostgreSQL cluster adds one pipeline target, not double the work", Detail: "Migrations and Terraform are already parameterised by region."}},
 	}
 
+	forcedResidency(root)
+	run.Topics = []tree.Topic{{
+		ID: "billing-db", Title: root.Title, Status: tree.Forced, Root: root,
+		Annotations: []string{"The EU contract (clause 7.2) was signed in January 2026."},
+		Fallbacks:   []tree.Fallback{{Participant: "party-c", From: "gemini-3.1-pro-preview", To: "claude-sonnet-4-6", Node: "d2", Reason: "2 consecutive failures: 503 Service Unavailable"}},
+		Usage:       tree.Usage{PromptTokens: 96412, CompletionTokens: 21877, Calls: 27, Failures: 2, Cost: 0.8734},
+		Synthesis:   "Stay on PostgreSQL and add an EU cluster.\n\n# What to do\n\n1. Route EU tenants to an eu-west primary.\n2. Replicate price overrides to the EU; keep the base catalogue in us-east.",
+	}}
+	run.Usage = run.Topics[0].Usage
+	run.Config = json.RawMessage(`{"debaters":[{"id":"party-a","label":"Party A","model":"gpt-5.2"},{"id":"party-b","label":"Party B","model":"kimi-k2.5"},{"id":"party-c","label":"Party C","model":"gemini-3.1-pro-preview","fallback":"claude-sonnet-4-6"}],"reviewer":{"id":"reviewer","label":"Judge","model":"qwen3.5-plus"},"params":{"maxRounds":3}}`)
+	run.Documents = []string{"docs/decisions.md"}
+	run.Adaptations = []tree.Adaptation{
+		{Endpoint: "https://api.openai.com/v1", Model: "o3-deployment", Param: "max_tokens", Change: "max_completion_tokens",
+			Reason: "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead."},
+		{Endpoint: "https://api.openai.com/v1", Model: "o3-deployment", Param: "temperature", Change: "left out (the model's default)",
+			Reason: "Unsupported value: 'temperature' does not support 0.7 with this model. Only the default (1) value is supported."},
+	}
+	run.Edits = "## docs/decisions.md\n\n- Add: \"EU tenants are served by an eu-west PostgreSQL primary (clause 7.2).\"\n- Replace the line \"All data lives in us-east\" with \"Customer data lives in the customer's region.\""
+	return settled(run)
+}
+
+// forcedResidency adds the second divergence of Forced's root to it: a
+// fallback at d2 and two forced verdicts a round below.
+func forcedResidency(root *tree.Node) {
 	d2 := child(root, root.Judgment.Divergences[1], tree.Split, "2 divergences remain")
 	d2.Models["party-c"] = "claude-sonnet-4-6"
 	d2.RebuttalModels["party-c"] = "claude-sonnet-4-6"
@@ -210,24 +234,6 @@ func Forced() *tree.Run {
 		},
 		ForcedVerdicts: []tree.Verdict{{DivergenceID: "V2", Recommendation: "Keep the base catalogue in us-east; treat price overrides as customer data stored in the EU.", Reasoning: "Only the overrides identify a customer; mirroring the catalogue adds work without legal benefit."}},
 	}
-	run.Topics = []tree.Topic{{
-		ID: "billing-db", Title: root.Title, Status: tree.Forced, Root: root,
-		Annotations: []string{"The EU contract (clause 7.2) was signed in January 2026."},
-		Fallbacks:   []tree.Fallback{{Participant: "party-c", From: "gemini-3.1-pro-preview", To: "claude-sonnet-4-6", Node: "d2", Reason: "2 consecutive failures: 503 Service Unavailable"}},
-		Usage:       tree.Usage{PromptTokens: 96412, CompletionTokens: 21877, Calls: 27, Failures: 2, Cost: 0.8734},
-		Synthesis:   "Stay on PostgreSQL and add an EU cluster.\n\n# What to do\n\n1. Route EU tenants to an eu-west primary.\n2. Replicate price overrides to the EU; keep the base catalogue in us-east.",
-	}}
-	run.Usage = run.Topics[0].Usage
-	run.Config = json.RawMessage(`{"debaters":[{"id":"party-a","label":"Party A","model":"gpt-5.2"},{"id":"party-b","label":"Party B","model":"kimi-k2.5"},{"id":"party-c","label":"Party C","model":"gemini-3.1-pro-preview","fallback":"claude-sonnet-4-6"}],"reviewer":{"id":"reviewer","label":"Judge","model":"qwen3.5-plus"},"params":{"maxRounds":3}}`)
-	run.Documents = []string{"docs/decisions.md"}
-	run.Adaptations = []tree.Adaptation{
-		{Endpoint: "https://api.openai.com/v1", Model: "o3-deployment", Param: "max_tokens", Change: "max_completion_tokens",
-			Reason: "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead."},
-		{Endpoint: "https://api.openai.com/v1", Model: "o3-deployment", Param: "temperature", Change: "left out (the model's default)",
-			Reason: "Unsupported value: 'temperature' does not support 0.7 with this model. Only the default (1) value is supported."},
-	}
-	run.Edits = "## docs/decisions.md\n\n- Add: \"EU tenants are served by an eu-west PostgreSQL primary (clause 7.2).\"\n- Replace the line \"All data lives in us-east\" with \"Customer data lives in the customer's region.\""
-	return settled(run)
 }
 
 // Failed returns a run with a failed node (the judge gave no valid JSON) and
