@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/fnv"
 
+	"github.com/debatehq/debate/internal/stats"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -143,7 +144,7 @@ func (m *measure) report(seed uint64) *Report {
 	r := &Report{Version: ReportVersion, Seed: seed, Measured: len(m.correct[ArmSingle])}
 	for _, name := range m.names {
 		c := count(m.correct[name])
-		a := ArmReport{Name: name, Correct: c, Unreadable: r.Measured - m.read[name], Interval: Wilson(c, r.Measured)}
+		a := ArmReport{Name: name, Correct: c, Unreadable: r.Measured - m.read[name], Interval: stats.Wilson(c, r.Measured)}
 		u := m.usage[name]
 		if name == ArmDebateVote {
 			u = m.usage[ArmDebate]
