@@ -234,6 +234,7 @@ func (e *Engine) Run(ctx context.Context) (*tree.Run, error) {
 	run.Usage = usage
 	e.countEligible(run)
 	run.Adaptations = adaptations(e.c)
+	run.Tally()
 	run.FinishedAt = e.opt.Now()
 	if err := ctx.Err(); err != nil {
 		return run, fmt.Errorf("run interrupted: %w", context.Cause(ctx))

@@ -11,7 +11,7 @@ import (
 )
 
 // SchemaVersion is the version of the run.json schema that Run encodes to.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // Status is the state of a node or of a whole topic.
 type Status string
@@ -222,6 +222,9 @@ type Judgment struct {
 	Consensus      []Consensus  `json:"consensus"`
 	Divergences    []Divergence `json:"divergences"`
 	ForcedVerdicts []Verdict    `json:"forcedVerdicts,omitempty"`
+	// Stances are each debater's stance after the node's rebuttals as the
+	// judge read them.
+	Stances []Stance `json:"stances,omitempty"`
 }
 
 // NodeError records a failure inside a node: which participant, at which step.
@@ -359,6 +362,10 @@ type Topic struct {
 	// Aliases say which neutral name stood for which debater in the topic's
 	// blind prompts, in alias order; absent when the prompts named them.
 	Aliases []Alias `json:"aliases,omitempty"`
+	// Ledger is each debater's stance at each child node; Stances its
+	// figures.
+	Ledger  []LedgerEntry  `json:"ledger,omitempty"`
+	Stances *StanceFigures `json:"stances,omitempty"`
 	// Synthesis is the judge's written conclusion for the topic, if asked for.
 	Synthesis string `json:"synthesis,omitempty"`
 	// StartedAt and FinishedAt bound the topic's own work within the run.
@@ -409,4 +416,6 @@ type Run struct {
 	// Shard is set when the run played one slice of its selection
 	// ("debate run --shard i/n"); "debate merge" combines the slices.
 	Shard *Shard `json:"shard,omitempty"`
+	// Stances are the stance figures over every topic's ledger.
+	Stances *StanceFigures `json:"stances,omitempty"`
 }
