@@ -47,6 +47,30 @@ type words struct {
 	verdictSplit       string
 	verdictUnstable    string
 	aliases            string
+	stances            string
+	movedFmt           string // moved, of
+	conformityFmt      string // count
+	persuasionFmt      string // count
+	figure, count      string
+	interval95         string
+	figMoved           string
+	figConformity      string
+	figPersuasion      string
+	figLone            string
+	figMajority        string
+	ledger             string
+	colNode            string
+	colDebater         string
+	colSide            string
+	colLine            string
+	colJudgeRead       string
+	colMove            string
+	movedTowardFmt     string // debater
+	kept, moved        string
+	notStated          string
+	conformity         string
+	persuasion         string
+	disagree           string
 	aliasFmt           string // alias, debater
 	judges             string
 	votes              string
@@ -202,6 +226,32 @@ var english = words{
 	verdictUnstable:  "⚠ unstable: a judge changed its choice when the sides were shown in reverse order",
 	aliases:          "Blind aliases",
 	aliasFmt:         "%s = %s",
+	stances:          "Stances",
+	movedFmt:         "%d of %d moved",
+	conformityFmt:    "conformity %d",
+	persuasionFmt:    "persuasion %d",
+	figure:           "Figure",
+	count:            "Count",
+	interval95:       "Share (95 % interval)",
+	figMoved:         "Moved",
+	figConformity:    "Moves toward the majority (conformity)",
+	figPersuasion:    "Moves toward a minority (persuasion)",
+	figLone:          "Lone dissenters who conceded",
+	figMajority:      "Forced verdicts favouring the majority",
+	ledger:           "Stance ledger",
+	colNode:          "Node",
+	colDebater:       "Debater",
+	colSide:          "Side in the parent's judgment",
+	colLine:          "Closing line",
+	colJudgeRead:     "Judge's reading",
+	colMove:          "Move",
+	movedTowardFmt:   "moved to %s",
+	kept:             "kept",
+	moved:            "moved",
+	notStated:        "not stated",
+	conformity:       "conformity",
+	persuasion:       "persuasion",
+	disagree:         "the line and the judge disagree",
 	judges:           "Judges",
 	votes:            "Votes",
 	noSide:           "no side",
@@ -364,6 +414,32 @@ var chinese = words{
 	verdictUnstable:  "⚠ 不稳定：调换各方顺序后有裁判改变了选择",
 	aliases:          "匿名代号",
 	aliasFmt:         "%s = %s",
+	stances:          "立场变化",
+	movedFmt:         "%[2]d 人次中 %[1]d 次转变",
+	conformityFmt:    "从众 %d",
+	persuasionFmt:    "被说服 %d",
+	figure:           "指标",
+	count:            "计数",
+	interval95:       "比例（95% 区间）",
+	figMoved:         "转变",
+	figConformity:    "转向多数方（从众）",
+	figPersuasion:    "转向少数方（被说服）",
+	figLone:          "让步的孤立异议者",
+	figMajority:      "偏向多数方的强制裁决",
+	ledger:           "立场账本",
+	colNode:          "节点",
+	colDebater:       "辩方",
+	colSide:          "上一轮裁判所列立场",
+	colLine:          "结尾立场行",
+	colJudgeRead:     "裁判的解读",
+	colMove:          "转变",
+	movedTowardFmt:   "转向 %s",
+	kept:             "坚持",
+	moved:            "转变",
+	notStated:        "未说明",
+	conformity:       "从众",
+	persuasion:       "被说服",
+	disagree:         "立场行与裁判解读不一致",
 	judges:           "评审团",
 	votes:            "投票",
 	noSide:           "不支持任何一方",

@@ -44,6 +44,7 @@ func (r *report) summary() {
 	r.headerLine(w.judge, fmt.Sprintf("%s — %s", inlineText(r.run.Judge.Name()), inlineText(r.run.Judge.Model)))
 	r.headerLine(w.maxRounds, fmt.Sprint(r.run.MaxRounds))
 	r.usageLines(r.run.Usage)
+	r.stanceLine(r.run.Stances)
 	r.modelLines(r.run.ByModel)
 	r.b.WriteString("\n")
 
@@ -124,6 +125,9 @@ func (r *report) summary() {
 		r.printf("### %s%s%s — %s\n\n", inlineText(t.ID), w.colonSep, r.reportLink(t.ID, inlineText(t.Title)), w.statusWord(topicStatus(t)))
 		if s := t.Root.Stats(); s.Failed > 0 || s.Interrupted > 0 {
 			r.printf("> ⚠ "+w.incompleteFmt+"\n\n", s.Failed, s.Interrupted)
+		}
+		if f := t.Stances; f != nil && f.Moved.Of > 0 {
+			r.printf("%s%s %s\n\n", w.stances, w.colon, w.stanceSummary(f))
 		}
 		if strings.TrimSpace(t.Synthesis) != "" {
 			r.block(t.Synthesis, 3)

@@ -1,7 +1,6 @@
 package tree
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"unicode"
@@ -71,22 +70,6 @@ type StanceFigures struct {
 	Persuasion       Share `json:"persuasion"`
 	LoneConceded     Share `json:"loneConceded"`
 	MajorityVerdicts Share `json:"majorityVerdicts"`
-}
-
-// Line is the figures in one line: "1 of 3 moved (conformity 1)".
-func (f StanceFigures) Line() string {
-	s := fmt.Sprintf("%d of %d moved", f.Moved.Count, f.Moved.Of)
-	var parts []string
-	if f.Conformity.Count > 0 {
-		parts = append(parts, fmt.Sprintf("conformity %d", f.Conformity.Count))
-	}
-	if f.Persuasion.Count > 0 {
-		parts = append(parts, fmt.Sprintf("persuasion %d", f.Persuasion.Count))
-	}
-	if len(parts) > 0 {
-		s += " (" + strings.Join(parts, ", ") + ")"
-	}
-	return s
 }
 
 // counts are the raw numbers behind StanceFigures, summed over topics.

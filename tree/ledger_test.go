@@ -1,6 +1,14 @@
 package tree
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
+
+// brief is figures as "moved/of conformity persuasion".
+func brief(f *StanceFigures) string {
+	return fmt.Sprintf("%d/%d c%d p%d", f.Moved.Count, f.Moved.Of, f.Conformity.Count, f.Persuasion.Count)
+}
 
 // stanceTopic is a topic whose root split into d1, where c alone disagrees
 // with a and b, and d2 with the same sides; rebuttals close as given and
@@ -32,10 +40,10 @@ func TestLedger(t *testing.T) {
 		conformed int
 		lone      Share
 	}{
-		{"lone dissenter conforms", stanceTopic(moved, kept, cMoved, nil), "1 of 6 moved (conformity 1)", nil, 1, share(1, 2)},
-		{"kept by its line, moved by the judge", stanceTopic(kept, kept, nil, cMoved), "1 of 6 moved (conformity 1)", []string{"d2/c"}, 1, share(1, 2)},
-		{"nothing moved", stanceTopic(kept, kept, nil, nil), "0 of 6 moved", nil, 0, share(0, 2)},
-		{"a persuasion toward the minority", stanceTopic(map[string]string{"a": "Stance: moved to Debater 3 — fine"}, kept, nil, nil), "1 of 4 moved (persuasion 1)", nil, 0, share(0, 1)},
+		{"lone dissenter conforms", stanceTopic(moved, kept, cMoved, nil), "1/6 c1 p0", nil, 1, share(1, 2)},
+		{"kept by its line, moved by the judge", stanceTopic(kept, kept, nil, cMoved), "1/6 c1 p0", []string{"d2/c"}, 1, share(1, 2)},
+		{"nothing moved", stanceTopic(kept, kept, nil, nil), "0/6 c0 p0", nil, 0, share(0, 2)},
+		{"a persuasion toward the minority", stanceTopic(map[string]string{"a": "Stance: moved to Debater 3 — fine"}, kept, nil, nil), "1/4 c0 p1", nil, 0, share(0, 1)},
 	}
 	ds := []Participant{{ID: "a"}, {ID: "b"}, {ID: "c"}}
 	for _, tt := range tests {
@@ -44,7 +52,7 @@ func TestLedger(t *testing.T) {
 			run := Run{Debaters: ds, Topics: []Topic{tt.topic}}
 			run.Tally()
 			got := run.Topics[0]
-			if line := got.Stances.Line(); line != tt.line {
+			if line := brief(got.Stances); line != tt.line {
 				t.Errorf("line = %q, want %q", line, tt.line)
 			}
 			var dis []string
