@@ -115,6 +115,7 @@ func load(path string, text []byte, opt Options) (*Config, error) {
 		return nil, Problems(r.ps)
 	}
 	warnings = append(warnings, cfg.SelfPreference()...)
+	warnings = append(warnings, cfg.OneFamily()...)
 	sortProblems(warnings)
 	cfg.Warnings = warnings
 	return &cfg, nil
