@@ -66,6 +66,16 @@ type words struct {
 	colJudgeRead       string
 	colMove            string
 	movedTowardFmt     string // debater
+	judgeAudit         string
+	auditNote          string
+	expected           string
+	auditFirst         string
+	auditMiddle        string
+	auditLast          string
+	auditLongest       string
+	auditFamily        string
+	auditFlips         string
+	auditFlagFmt       string // model, check, count, of, low %, high %, expected %
 	kept, moved        string
 	notStated          string
 	conformity         string
@@ -246,6 +256,16 @@ var english = words{
 	colJudgeRead:     "Judge's reading",
 	colMove:          "Move",
 	movedTowardFmt:   "moved to %s",
+	judgeAudit:       "Judge audit",
+	auditNote:        "For each verdict that favours a debater: where that debater stood in what the judge read, whether it wrote the longest answer, whether its model is of the judge's family. A check is flagged (⚠) only when its 95 % interval excludes what a judge without bias would give.",
+	expected:         "Expected under no bias",
+	auditFirst:       "Favoured the debater read first",
+	auditMiddle:      "Favoured a debater read in the middle",
+	auditLast:        "Favoured the debater read last",
+	auditLongest:     "Favoured the longest answer",
+	auditFamily:      "Favoured a debater of its own model family",
+	auditFlips:       "Changed its choice when the order was reversed",
+	auditFlagFmt:     "%s: %s in %d of %d verdicts (95 %% interval %.0f–%.0f %%; %.0f %% expected under no bias)",
 	kept:             "kept",
 	moved:            "moved",
 	notStated:        "not stated",
@@ -434,6 +454,16 @@ var chinese = words{
 	colJudgeRead:     "裁判的解读",
 	colMove:          "转变",
 	movedTowardFmt:   "转向 %s",
+	judgeAudit:       "裁判审计",
+	auditNote:        "对每条偏向某一辩方的裁决：该辩方在裁判读到的顺序中的位置、它是否写了最长的回答、它的模型是否与裁判同一家族。只有当 95% 区间不含无偏差时的期望值时才标记 (⚠)。",
+	expected:         "无偏差时的期望",
+	auditFirst:       "偏向最先读到的辩方",
+	auditMiddle:      "偏向中间读到的辩方",
+	auditLast:        "偏向最后读到的辩方",
+	auditLongest:     "偏向最长的回答",
+	auditFamily:      "偏向与自己同一模型家族的辩方",
+	auditFlips:       "顺序反转后改变选择",
+	auditFlagFmt:     "%s：%s，%d / %d 条裁决（95%% 区间 %.0f–%.0f%%；无偏差时期望 %.0f%%）",
 	kept:             "坚持",
 	moved:            "转变",
 	notStated:        "未说明",

@@ -100,6 +100,7 @@ func (r *report) summary() {
 			Thousands(usage.Total()), costCell(usage.Cost))
 	}
 	r.b.WriteString("\n")
+	r.audit(r.run.Audit)
 
 	r.printf("## %s\n\n", w.fallbacks)
 	if fallbacks == 0 {

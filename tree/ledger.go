@@ -264,8 +264,8 @@ func cmpOr(a, b string) string {
 	return b
 }
 
-// Tally fills every topic's ledger and stance figures and, when any topic
-// has a tree, the run's figures.
+// Tally fills every topic's ledger and stance figures, when any topic has
+// a tree the run's figures, and the judge audit.
 func (r *Run) Tally() {
 	var all counts
 	trees := false
@@ -285,4 +285,5 @@ func (r *Run) Tally() {
 		f := all.figures()
 		r.Stances = &f
 	}
+	r.Audit = r.audit()
 }

@@ -190,6 +190,9 @@ type Verdict struct {
 	// Unstable marks a verdict on which at least one judge changed its
 	// choice when the sides were shown in reverse order.
 	Unstable bool `json:"unstable,omitempty"`
+	// Read lists the debaters in the order the judge that gave the verdict
+	// read their answers.
+	Read []string `json:"read,omitempty"`
 }
 
 // VoteStatus says whether and why a judge's vote counted.
@@ -215,6 +218,9 @@ type Vote struct {
 	// SwapFavors is the judge's favors when asked again with the sides in
 	// reverse order (params.verdictCheck "swap").
 	SwapFavors string `json:"swapFavors,omitempty"`
+	// Read lists the debaters in the order this judge read their answers
+	// (reversed for SwapFavors).
+	Read []string `json:"read,omitempty"`
 }
 
 // Judgment is what the judge returned for a node.
@@ -418,4 +424,6 @@ type Run struct {
 	Shard *Shard `json:"shard,omitempty"`
 	// Stances are the stance figures over every topic's ledger.
 	Stances *StanceFigures `json:"stances,omitempty"`
+	// Audit is the judge audit, per judge model.
+	Audit []JudgeAudit `json:"audit,omitempty"`
 }
