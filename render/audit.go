@@ -2,16 +2,24 @@ package render
 
 import "github.com/debatehq/debate/tree"
 
-// Audit returns the judge audit of one or many runs as Markdown, in the
-// language lang ("zh" or English): a table per judge model and a warning
-// for each check whose interval excludes what no bias would give.
-func Audit(audits []tree.JudgeAudit, lang string) []byte {
+// Audit returns the stance figures and the judge audit of one or many runs
+// as Markdown, in the language lang ("zh" or English): the figures, a table
+// per judge model and a warning for each check whose interval excludes what
+// no bias would give.
+func Audit(stances *tree.StanceFigures, audits []tree.JudgeAudit, lang string) []byte {
 	w := &english
 	if lang == "zh" {
 		w = &chinese
 	}
 	r := &report{w: w}
+	if stances != nil && (stances.Moved.Of > 0 || stances.MajorityVerdicts.Of > 0) {
+		r.printf("## %s\n\n%s%s %s\n\n", w.stances, w.stances, w.colon, w.stanceSummary(stances))
+		r.stanceFigures(stances)
+	}
 	r.audit(audits)
+	if r.b.Len() == 0 {
+		r.printf("%s\n", w.nothingAudited)
+	}
 	return r.bytes()
 }
 

@@ -67,6 +67,7 @@ type words struct {
 	colMove            string
 	movedTowardFmt     string // debater
 	judgeAudit         string
+	nothingAudited     string
 	auditNote          string
 	expected           string
 	auditFirst         string
@@ -257,6 +258,7 @@ var english = words{
 	colMove:          "Move",
 	movedTowardFmt:   "moved to %s",
 	judgeAudit:       "Judge audit",
+	nothingAudited:   "No stance was recorded and no verdict favoured a debater.",
 	auditNote:        "For each verdict that favours a debater: where that debater stood in what the judge read, whether it wrote the longest answer, whether its model is of the judge's family. A check is flagged (⚠) only when its 95 % interval excludes what a judge without bias would give.",
 	expected:         "Expected under no bias",
 	auditFirst:       "Favoured the debater read first",
@@ -455,6 +457,7 @@ var chinese = words{
 	colMove:          "转变",
 	movedTowardFmt:   "转向 %s",
 	judgeAudit:       "裁判审计",
+	nothingAudited:   "没有记录任何立场变化，也没有偏向某一辩方的裁决。",
 	auditNote:        "对每条偏向某一辩方的裁决：该辩方在裁判读到的顺序中的位置、它是否写了最长的回答、它的模型是否与裁判同一家族。只有当 95% 区间不含无偏差时的期望值时才标记 (⚠)。",
 	expected:         "无偏差时的期望",
 	auditFirst:       "偏向最先读到的辩方",

@@ -287,3 +287,23 @@ func (r *Run) Tally() {
 	}
 	r.Audit = r.audit()
 }
+
+// CombineStances returns the figures of many runs as one: counts summed,
+// intervals recomputed; nil when none has figures.
+func CombineStances(figs ...*StanceFigures) *StanceFigures {
+	var c counts
+	found := false
+	for _, f := range figs {
+		if f == nil {
+			continue
+		}
+		found = true
+		c = c.add(counts{entries: f.Moved.Of, moved: f.Moved.Count, conform: f.Conformity.Count, persuade: f.Persuasion.Count,
+			lone: f.LoneConceded.Of, loneMoved: f.LoneConceded.Count, verdicts: f.MajorityVerdicts.Of, majority: f.MajorityVerdicts.Count})
+	}
+	if !found {
+		return nil
+	}
+	f := c.figures()
+	return &f
+}

@@ -76,3 +76,17 @@ func TestLedger(t *testing.T) {
 		})
 	}
 }
+
+func TestCombineStances(t *testing.T) {
+	t.Parallel()
+	a := counts{entries: 3, moved: 1, conform: 1, lone: 1, loneMoved: 1}.figures()
+	b := counts{entries: 6, moved: 2, persuade: 2, verdicts: 2, majority: 1}.figures()
+	got := CombineStances(&a, nil, &b)
+	want := counts{entries: 9, moved: 3, conform: 1, persuade: 2, lone: 1, loneMoved: 1, verdicts: 2, majority: 1}.figures()
+	if *got != want {
+		t.Errorf("combined %+v, want %+v", *got, want)
+	}
+	if CombineStances(nil) != nil {
+		t.Error("no figures combined to some")
+	}
+}
