@@ -223,3 +223,29 @@ func TestDemoScriptFor(t *testing.T) {
 		}
 	}
 }
+
+// TestDemoStanceLine: the demo's second debater concedes to the first at
+// demoMover, named as the prompt names it; every other rebuttal keeps.
+func TestDemoStanceLine(t *testing.T) {
+	t.Parallel()
+	opt := DemoOptions{Debaters: []string{"a", "b", "c"}, Labels: []string{"Party A", "Party B", "Party C"}}
+	call := func(shown string) Call {
+		return Call{Messages: []Message{{Role: "user", Content: "## The other parties' positions\n\n### " + shown + "\nI propose."}}}
+	}
+	tests := []struct {
+		name        string
+		c           Call
+		node, voice int
+		want        string
+	}{
+		{"blind", call("Debater 1"), demoMover, 1, "Stance: moved to Debater 1 — its first step answers my concern"},
+		{"labelled", call("Party A"), demoMover, 1, "Stance: moved to Party A — its first step answers my concern"},
+		{"another voice", call("Debater 1"), demoMover, 2, "Stance: kept"},
+		{"another node", call("Debater 1"), 0, 1, "Stance: kept"},
+	}
+	for _, tt := range tests {
+		if got := demoStanceLine(tt.c, opt, tt.node, tt.voice); got != tt.want {
+			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
