@@ -45,21 +45,9 @@ type LedgerEntry struct {
 }
 
 // Share is a count out of a total with its 95 % Wilson interval.
-type Share struct {
-	Count    int            `json:"count"`
-	Of       int            `json:"of"`
-	Interval stats.Interval `json:"interval"`
-}
+type Share = stats.Share
 
-func share(k, n int) Share { return Share{Count: k, Of: n, Interval: stats.Wilson(k, n)} }
-
-// Value is the share as a fraction, 0 of nothing.
-func (s Share) Value() float64 {
-	if s.Of == 0 {
-		return 0
-	}
-	return float64(s.Count) / float64(s.Of)
-}
+func share(k, n int) Share { return stats.NewShare(k, n) }
 
 // StanceFigures sum up a ledger: moves of all entries, conformity and
 // persuasion of the moves, lone dissenters who moved, and forced verdicts

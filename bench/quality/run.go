@@ -302,7 +302,12 @@ func play(ctx context.Context, c *configs.Config, part []Problem, offset int, na
 
 // debated is one problem's outcomes in the tree run: what the run
 // concluded, and the majority of the debaters' last answers.
-type debated struct{ concluded, lastVote outcome }
+type debated struct {
+	concluded, lastVote outcome
+	// topic is the problem's tree, ids the debaters.
+	topic *tree.Topic
+	ids   []string
+}
 
 // debate runs the part's problems as the topics of one batch run of cfg's
 // debate and reads each topic's answers.
@@ -340,6 +345,7 @@ func debate(ctx context.Context, cfg *configs.Config, part []Problem, offset int
 		if !voted {
 			out[i].lastVote.sample = sample(t.Root.Positions[ids[0]])
 		}
+		out[i].topic, out[i].ids = t, ids
 	}
 	return out, nil
 }

@@ -53,6 +53,9 @@ func RunDemo(ctx context.Context, problems []Problem, d DemoOptions, opt Options
 		return nil, err
 	}
 	rep.Demo = &DemoParams{Agents: d.Agents, AgentAccuracy: d.AgentAccuracy, Conformity: d.Conformity}
+	if rep.Flips != nil {
+		rep.Flips.expectFlips(d.Agents, d.AgentAccuracy, d.Conformity)
+	}
 	single, vote := d.AgentAccuracy, VoteAccuracy(d.Agents, d.AgentAccuracy)
 	for i := range rep.Arms {
 		switch rep.Arms[i].Name {
