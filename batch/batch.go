@@ -15,9 +15,11 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/journal"
 	"github.com/debatehq/debate/orchestrator"
 	"github.com/debatehq/debate/output"
 	"github.com/debatehq/debate/prompts"
@@ -89,44 +91,27 @@ func Run(ctx context.Context, cfg *configs.Config, opt Options) (*Result, error)
 		return nil, err
 	}
 	var raw rawLog
-	popt := providers.Options{Concurrency: cfg.Params.Concurrency, Logger: log}
-	if opt.Demo {
-		popt.HTTPClient = prepareDemo(cfg, log).HTTPClient()
-	}
-	if cfg.Output.IncludeRawResponses {
-		popt.Record = raw.add
-	}
-	client, err := providers.New(cfg, popt)
+	client, err := newClient(cfg, opt, &raw, log)
 	if err != nil {
 		return nil, err
 	}
-	var (
-		completer orchestrator.Completer = client
-		journaled *orchestrator.Journaled
-		journal   orchestrator.Journal
-		notes     orchestrator.Notebook
-		j         *store.Journal
-	)
-	if opt.JSON == nil {
-		release, err := output.Lock(cfg.Output.Dir)
-		if err != nil {
-			return nil, err
-		}
-		defer release()
-		if j, err = openJournal(ctx, cfg, opt.Resume, log); err != nil {
-			return nil, err
-		}
-		defer j.Close()
-		journaled = orchestrator.NewJournaled(client, j, log)
-		completer, journal, notes = journaled, j, j
+	j, jopt, closeStores, err := openStores(ctx, cfg, opt, log)
+	if err != nil {
+		return nil, err
 	}
-	s, err := seed(ctx, cfg, sel, journal)
+	defer closeStores()
+	journaled := orchestrator.NewJournaled(client, jopt)
+	var completer orchestrator.Completer = client
+	if jopt.Journal != nil || jopt.Cache != nil {
+		completer = journaled
+	}
+	s, err := seed(ctx, cfg, sel, j)
 	if err != nil {
 		return nil, err
 	}
 	eopt := orchestrator.Options{Selection: sel, Events: opt.Events, Logger: log, Seed: &s, PositionsOnly: opt.PositionsOnly}
 	if len(sel.Motions) > 0 {
-		mo, closeMotions, err := openMotions(ctx, cfg, opt, journal, notes, log)
+		mo, closeMotions, err := openMotions(ctx, cfg, opt, j, log)
 		if err != nil {
 			return nil, err
 		}
@@ -147,9 +132,11 @@ func Run(ctx context.Context, cfg *configs.Config, opt Options) (*Result, error)
 		run.Config = b
 	}
 	run.Demo = opt.Demo
-	res := &Result{Run: run, Err: runErr}
-	if journaled != nil {
-		res.Replayed = journaled.Replayed()
+	res := &Result{Run: run, Err: runErr, Replayed: journaled.Replayed()}
+	if jopt.Cache != nil {
+		for i := range run.Topics {
+			run.Topics[i].Cache = journaled.CacheUse(run.Topics[i].ID)
+		}
 	}
 	if opt.JSON != nil {
 		b, err := output.EncodeRun(run)
@@ -158,29 +145,95 @@ func Run(ctx context.Context, cfg *configs.Config, opt Options) (*Result, error)
 		}
 		return res, err
 	}
-	res.Files, err = output.Write(cfg.Output.Dir, run, output.Options{Formats: cfg.Output.Format, Raw: raw.files()})
+	res.Files, err = output.Write(cfg.Output.Dir, run, output.Options{Formats: cfg.Output.Format, Raw: raw.files(), FailOn: cfg.Params.FailOnDecisions(), Documents: copies(cfg)})
 	if err != nil {
 		return res, fmt.Errorf("write reports: %w", err)
 	}
 	return res, nil
 }
 
+// copies are the shared documents a run's output may keep a copy of: all
+// but those that look like secrets.
+func copies(cfg *configs.Config) []output.Document {
+	var out []output.Document
+	for _, d := range cfg.SharedContext.Documents {
+		if !configs.LooksSecret(d.Path, d.Content) {
+			out = append(out, output.Document{Name: d.Path, Text: d.Content})
+		}
+	}
+	return out
+}
+
+// newClient returns the providers' client of the run: to the scripted model
+// for a demo, recording every exchange in raw when the config asks for the
+// raw responses.
+func newClient(cfg *configs.Config, opt Options, raw *rawLog, log *slog.Logger) (*providers.Client, error) {
+	popt := providers.Options{Concurrency: cfg.Params.Concurrency, Logger: log}
+	if opt.Demo {
+		popt.HTTPClient = prepareDemo(cfg, log).HTTPClient()
+	}
+	if cfg.Output.IncludeRawResponses {
+		popt.Record = raw.add
+	}
+	return providers.New(cfg, popt)
+}
+
+// openStores opens what keeps the run's answers: the output folder (locked)
+// with its journal, unless the run goes to Options.JSON, and the call cache
+// when cache.dir is set. It returns the journal, the options that wrap the
+// client in both, and how to close them.
+func openStores(ctx context.Context, cfg *configs.Config, opt Options, log *slog.Logger) (*journal.Journal, orchestrator.JournalOptions, func(), error) {
+	jopt := orchestrator.JournalOptions{Endpoint: cfg.Endpoint, Pricing: cfg.Pricing, Logger: log}
+	var closers []func() error
+	closeAll := func() {
+		for _, c := range slices.Backward(closers) {
+			c()
+		}
+	}
+	var j *journal.Journal
+	if opt.JSON == nil {
+		release, err := output.Lock(cfg.Output.Dir)
+		if err != nil {
+			return nil, jopt, nil, err
+		}
+		closers = append(closers, func() error { release(); return nil })
+		if j, err = openJournal(ctx, cfg, opt.Resume, log); err != nil {
+			closeAll()
+			return nil, jopt, nil, err
+		}
+		closers = append(closers, j.Close)
+		jopt.Journal = j
+	}
+	if cfg.Cache.Dir != "" {
+		c, err := journal.OpenCache(ctx, cfg.Cache.Dir, cfg.Cache.MaxBytes)
+		if err != nil {
+			closeAll()
+			return nil, jopt, nil, err
+		}
+		closers = append(closers, c.Close)
+		jopt.Cache = c
+	}
+	return j, jopt, closeAll, nil
+}
+
 // openJournal opens the journal of completed calls in the output folder:
 // the one a resumed run continues, or a fresh one, after keeping the journal
 // of an unfinished run under a name of its own.
-func openJournal(ctx context.Context, cfg *configs.Config, resume bool, log *slog.Logger) (*store.Journal, error) {
+func openJournal(ctx context.Context, cfg *configs.Config, resume bool, log *slog.Logger) (*journal.Journal, error) {
 	path := filepath.Join(cfg.Output.Dir, JournalFile)
 	if !resume {
-		kept, n, err := keepUnfinishedJournal(ctx, path, filepath.Join(cfg.Output.Dir, "run.json"), time.Now())
-		if err != nil {
+		kept, err := keepUnfinishedJournal(ctx, path, filepath.Join(cfg.Output.Dir, "run.json"), time.Now())
+		switch {
+		case err != nil:
 			return nil, err
-		}
-		if kept != "" {
+		case kept != nil && kept.err != nil:
+			log.Warn(fmt.Sprintf("the output folder holds a journal this run cannot read (%v); without --resume this run starts afresh and keeps that file as %s", kept.err, kept.path))
+		case kept != nil:
 			log.Warn(fmt.Sprintf("the output folder holds the journal of an unfinished run (%d completed calls); without --resume this run starts afresh and keeps that journal as %s (to continue that run instead, stop this one, rename the file back to %s and add --resume)",
-				n, kept, JournalFile))
+				kept.calls, kept.path, JournalFile))
 		}
 	}
-	j, err := store.OpenJournal(ctx, path, !resume)
+	j, err := journal.Open(ctx, path, !resume)
 	if err != nil {
 		return nil, err
 	}
@@ -197,7 +250,7 @@ func openJournal(ctx context.Context, cfg *configs.Config, resume bool, log *slo
 
 // openMotions opens the motions' debate database and returns the engine's
 // motion options, and how to close the database.
-func openMotions(ctx context.Context, cfg *configs.Config, opt Options, j orchestrator.Journal, notes orchestrator.Notebook, log *slog.Logger) (*orchestrator.MotionOptions, func(), error) {
+func openMotions(ctx context.Context, cfg *configs.Config, opt Options, j *journal.Journal, log *slog.Logger) (*orchestrator.MotionOptions, func(), error) {
 	roles, err := prompts.NewRoles(cfg.Prompts.Language, cfg.Prompts.Dir)
 	if err != nil {
 		return nil, nil, err
@@ -226,7 +279,7 @@ func openMotions(ctx context.Context, cfg *configs.Config, opt Options, j orches
 				}
 				remove()
 			}
-			return &orchestrator.MotionOptions{Store: st, Roles: roles, RunID: id, Journal: notes}, closeAll, nil
+			return &orchestrator.MotionOptions{Store: st, Roles: roles, RunID: id, Journal: notebook(j)}, closeAll, nil
 		}
 	}
 	remove()
@@ -251,4 +304,12 @@ func DebateDB(explicit string, getenv func(string) (string, bool)) (string, erro
 		return explicit, nil
 	}
 	return store.DefaultPathFrom(getenv)
+}
+
+// notebook returns j as the motions' notebook: none without a journal.
+func notebook(j *journal.Journal) orchestrator.Notebook {
+	if j == nil {
+		return nil
+	}
+	return j
 }

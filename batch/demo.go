@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/demo"
 	"github.com/debatehq/debate/providers/scripted"
 )
 
@@ -56,7 +57,7 @@ func prepareDemo(cfg *configs.Config, log *slog.Logger) *scripted.Server {
 		}
 	}
 	cfg.Fallback.RetryDelay = min(cfg.Fallback.RetryDelay, 50)
-	opt := scripted.DemoOptions{Pace: demoPace}
+	opt := demo.Options{Pace: demoPace}
 	uses := map[string]int{}
 	for _, p := range cfg.Participants() {
 		uses[p.Model]++
@@ -69,5 +70,5 @@ func prepareDemo(cfg *configs.Config, log *slog.Logger) *scripted.Server {
 			opt.Failing = d.Model
 		}
 	}
-	return scripted.Demo(opt)
+	return demo.New(opt)
 }

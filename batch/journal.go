@@ -7,16 +7,15 @@ import (
 	"hash/fnv"
 	"math/rand/v2"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/journal"
 	"github.com/debatehq/debate/orchestrator"
 	"github.com/debatehq/debate/output"
-	"github.com/debatehq/debate/store"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -24,26 +23,23 @@ import (
 // folder.
 const JournalFile = ".debate-journal.db"
 
-// runIDKey is the journal entry that keeps a run's id, so that a resumed run
-// continues the same debates in the debate database.
-var runIDKey = store.NoteKey("run id")
-
-// seedKey is the journal entry that keeps a run's seed, so that a resumed
-// run draws the same aliases and orders.
-var seedKey = store.NoteKey("seed")
-
-// legacyRunIDKey is where journals written before notes kept the run id.
-const legacyRunIDKey = "motions:run-id"
+// keptJournal is the journal of an earlier run that a run not resuming
+// kept under a name of its own.
+type keptJournal struct {
+	path  string
+	calls int   // the completed calls it holds
+	err   error // why it cannot be read, when it cannot
+}
 
 // keepUnfinishedJournal looks at the journal at path before a run that does
 // not resume. When it holds calls of a run that did not finish — no run.json
-// written after it, or one with interrupted work — it renames the journal
-// (and its SQLite side files) to a name of its own beside it and returns that
-// name and how many calls it holds. Otherwise it returns "".
-func keepUnfinishedJournal(ctx context.Context, path, runJSON string, now time.Time) (string, int, error) {
+// written after it, or one with interrupted work — or cannot be read, it
+// renames the journal (and its SQLite side files) to a name of its own
+// beside it and says so. Otherwise it returns nil.
+func keepUnfinishedJournal(ctx context.Context, path, runJSON string, now time.Time) (*keptJournal, error) {
 	st, err := os.Stat(path)
 	if err != nil {
-		return "", 0, nil
+		return nil, nil
 	}
 	journalTime := st.ModTime()
 	for _, side := range []string{"-wal", "-shm"} {
@@ -54,41 +50,38 @@ func keepUnfinishedJournal(ctx context.Context, path, runJSON string, now time.T
 	if rs, err := os.Stat(runJSON); err == nil && !rs.ModTime().Before(journalTime) {
 		if b, err := os.ReadFile(runJSON); err == nil {
 			if run, err := output.DecodeRun(b); err == nil && !run.Interrupted() {
-				return "", 0, nil
+				return nil, nil
 			}
 		}
 	}
-	j, err := store.OpenJournal(ctx, path, false)
-	if err != nil {
-		return "", 0, err
+	k := &keptJournal{path: strings.TrimSuffix(path, ".db") + "." + now.UTC().Format("20060102T150405Z") + ".db"}
+	j, err := journal.Open(ctx, path, false)
+	if err == nil {
+		k.calls, err = j.Len(ctx)
+		j.Close()
 	}
-	n, err := j.Len(ctx)
-	j.Close()
-	if err != nil || n == 0 {
-		return "", 0, err
+	k.err = err
+	if err == nil && k.calls == 0 {
+		return nil, nil
 	}
-	kept := strings.TrimSuffix(path, ".db") + "." + now.UTC().Format("20060102T150405Z") + ".db"
 	for _, side := range []string{"", "-wal", "-shm"} {
-		if err := os.Rename(path+side, kept+side); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return "", 0, fmt.Errorf("keep the unfinished run's journal: %w", err)
+		if err := os.Rename(path+side, k.path+side); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("keep the earlier run's journal: %w", err)
 		}
 	}
-	return kept, n, nil
+	return k, nil
 }
 
 // runID returns the id of this run's debates: the one the journal keeps when
 // resuming, else a new one, recorded in the journal when there is one.
-func runID(ctx context.Context, j orchestrator.Journal) (string, error) {
+func runID(ctx context.Context, j *journal.Journal) (string, error) {
 	if j != nil {
-		v, ok, err := j.Lookup(ctx, runIDKey)
-		if err == nil && !ok {
-			v, ok, err = j.Lookup(ctx, legacyRunIDKey)
-		}
+		id, ok, err := j.RunID(ctx)
 		if err != nil {
 			return "", fmt.Errorf("read the run id from the journal: %w", err)
 		}
-		if ok && len(v) > 0 {
-			return string(v), nil
+		if ok {
+			return id, nil
 		}
 	}
 	id, err := uuid.NewV7()
@@ -96,7 +89,7 @@ func runID(ctx context.Context, j orchestrator.Journal) (string, error) {
 		return "", fmt.Errorf("new run id: %w", err)
 	}
 	if j != nil {
-		if err := j.Record(ctx, runIDKey, []byte(id.String())); err != nil {
+		if err := j.SetRunID(ctx, id.String()); err != nil {
 			return "", fmt.Errorf("record the run id in the journal: %w", err)
 		}
 	}
@@ -108,19 +101,17 @@ func runID(ctx context.Context, j orchestrator.Journal) (string, error) {
 // run, one drawn from the shards' common digest so that every slice draws
 // alike, else a new one. A seed not configured is recorded in the journal
 // when there is one.
-func seed(ctx context.Context, cfg *configs.Config, sel *tree.Selection, j orchestrator.Journal) (uint64, error) {
+func seed(ctx context.Context, cfg *configs.Config, sel *tree.Selection, j *journal.Journal) (uint64, error) {
 	if cfg.Params.Seed != nil {
 		return *cfg.Params.Seed, nil
 	}
 	if j != nil {
-		v, ok, err := j.Lookup(ctx, seedKey)
+		n, ok, err := j.Seed(ctx)
 		if err != nil {
 			return 0, fmt.Errorf("read the seed from the journal: %w", err)
 		}
 		if ok {
-			if n, err := strconv.ParseUint(string(v), 10, 64); err == nil {
-				return n, nil
-			}
+			return n, nil
 		}
 	}
 	n := rand.Uint64()
@@ -131,7 +122,7 @@ func seed(ctx context.Context, cfg *configs.Config, sel *tree.Selection, j orche
 	}
 	n >>= 64 - orchestrator.SeedBits
 	if j != nil {
-		if err := j.Record(ctx, seedKey, []byte(strconv.FormatUint(n, 10))); err != nil {
+		if err := j.SetSeed(ctx, n); err != nil {
 			return 0, fmt.Errorf("record the seed in the journal: %w", err)
 		}
 	}

@@ -4,7 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"reflect"
 	"slices"
+	"strings"
 
 	"github.com/tailscale/hujson"
 
@@ -51,6 +54,9 @@ func Merge(dirs []string, out string, formats []string) (*Merged, error) {
 		return nil, &RefusedError{errors.Join(errs...)}
 	}
 	run, err := output.Merge(folders)
+	if err == nil {
+		err = sameConfigs(folders)
+	}
 	if err != nil {
 		return nil, &RefusedError{err}
 	}
@@ -61,16 +67,61 @@ func Merge(dirs []string, out string, formats []string) (*Merged, error) {
 		return nil, err
 	}
 	var raw []output.RawFile
+	var docs []output.Document
 	for _, f := range folders {
+		docs = append(docs, f.Documents...)
 		for _, r := range f.Raw {
 			raw = append(raw, output.RawFile{Name: fmt.Sprintf("shard-%d-%s", f.Run.Shard.Index, r.Name), Body: r.Body})
 		}
 	}
-	files, err := output.WriteFolder(out, run, output.Options{Formats: formats, Raw: raw})
+	files, err := output.WriteFolder(out, run, output.Options{Formats: formats, Raw: raw, Documents: docs})
 	if err != nil {
 		return nil, fmt.Errorf("write the merged run: %w", err)
 	}
 	return &Merged{Run: run, Files: files, Shards: len(folders)}, nil
+}
+
+// sameConfigs refuses shards whose recorded configs differ in anything the
+// results depend on (see resultConfig), naming the fields that differ: the
+// digest each shard recorded is compared by output.Merge, but it is only
+// what the shard says.
+func sameConfigs(folders []output.Folder) error {
+	var first map[string]any
+	for i, f := range folders {
+		var cfg configs.Config
+		if err := json.Unmarshal(f.Run.Config, &cfg); err != nil {
+			return fmt.Errorf("%s: read the config in run.json: %w", f.Dir, err)
+		}
+		b, err := json.Marshal(resultConfig(cfg))
+		if err != nil {
+			return fmt.Errorf("%s: %w", f.Dir, err)
+		}
+		var fields map[string]any
+		if err := json.Unmarshal(b, &fields); err != nil {
+			return fmt.Errorf("%s: %w", f.Dir, err)
+		}
+		if i == 0 {
+			first = fields
+			continue
+		}
+		var differ []string
+		for _, k := range slices.Sorted(maps.Keys(fields)) {
+			if !reflect.DeepEqual(first[k], fields[k]) {
+				differ = append(differ, k)
+			}
+		}
+		for k := range first {
+			if _, ok := fields[k]; !ok && !slices.Contains(differ, k) {
+				differ = append(differ, k)
+			}
+		}
+		if len(differ) > 0 {
+			slices.Sort(differ)
+			return fmt.Errorf("%s and %s were run with different configs (%s differ): merge the shards of one run",
+				folders[0].Dir, f.Dir, strings.Join(differ, ", "))
+		}
+	}
+	return nil
 }
 
 // shardFormats returns every report format the shards' configs asked for,

@@ -2,6 +2,7 @@ package batch
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/output"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -36,6 +38,37 @@ func playShards(t *testing.T, n int) []string {
 	return dirs
 }
 
+// otherModel copies the run.json of the shard folder dir into a new folder
+// with its first debater's model changed in the config it records, the
+// digest left as it was.
+func otherModel(t *testing.T, dir string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "run.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := output.DecodeRun(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg configs.Config
+	if err := json.Unmarshal(run.Config, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Debaters[0].Model = "another-model"
+	if run.Config, err = json.Marshal(cfg); err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	if b, err = output.EncodeRun(run); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(out, "run.json"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
 func TestMerge(t *testing.T) {
 	t.Parallel()
 	shards := playShards(t, 2)
@@ -51,6 +84,7 @@ func TestMerge(t *testing.T) {
 		{name: "a missing folder", dirs: []string{shards[0], filepath.Join(t.TempDir(), "nope")}, refused: true},
 		{name: "a shard given twice", dirs: []string{shards[0], shards[0]}, refused: true},
 		{name: "a missing shard", dirs: shards[1:], refused: true},
+		{name: "a shard of another config with the same digest", dirs: []string{shards[0], otherModel(t, shards[1])}, refused: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -78,19 +78,26 @@ func slice(items []string, sh tree.Shard) []string {
 	return out
 }
 
+// resultConfig returns cfg without what a run's results do not depend on:
+// where the reports go, how many calls run at once, the protocol's
+// database.
+func resultConfig(cfg configs.Config) configs.Config {
+	cfg.Output = configs.Output{}
+	cfg.Params.Concurrency = 0
+	if cfg.Protocol != nil {
+		p := *cfg.Protocol
+		p.DB = ""
+		cfg.Protocol = &p
+	}
+	return cfg
+}
+
 // configDigest identifies what a run's results depend on: the config without
 // its secrets, the shared documents' contents and the selected items. Where
 // the reports go and how many calls run at once are left out, so that shards
 // written to different folders on different machines still match.
 func configDigest(cfg *configs.Config, items []string) (string, error) {
-	cp := cfg.Redacted()
-	cp.Output = configs.Output{}
-	cp.Params.Concurrency = 0
-	if cp.Protocol != nil {
-		p := *cp.Protocol
-		p.DB = ""
-		cp.Protocol = &p
-	}
+	cp := resultConfig(cfg.Redacted())
 	b, err := json.Marshal(struct {
 		Config    configs.Config     `json:"config"`
 		Documents []configs.Document `json:"documents"`

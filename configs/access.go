@@ -260,6 +260,7 @@ func (c *Config) clone() Config {
 	}
 	cp.SharedContext.Files = slices.Clone(c.SharedContext.Files)
 	cp.SharedContext.Documents = slices.Clone(c.SharedContext.Documents)
+	cp.SharedContext.Skipped = slices.Clone(c.SharedContext.Skipped)
 	cp.Output.Format = slices.Clone(c.Output.Format)
 	cp.Pricing = maps.Clone(c.Pricing)
 	cp.Warnings = slices.Clone(c.Warnings)
@@ -367,6 +368,13 @@ func (c *Config) Synthesis() bool {
 // (params.blind, default true).
 func (c *Config) Blind() bool {
 	return c.Params.Blind == nil || *c.Params.Blind
+}
+
+// Quotes reports whether debaters quote the shared documents and the engine
+// verifies their quotes: params.quotes (default true) when there are shared
+// documents to quote.
+func (c *Config) Quotes() bool {
+	return (c.Params.Quotes == nil || *c.Params.Quotes) && len(c.SharedContext.Documents) > 0
 }
 
 // urlSecrets returns the credentials a URL carries: the password of its

@@ -16,6 +16,8 @@ const (
 	MaxRounds = 10
 	// MaxDivergences bounds params.maxDivergences: child debates of one node.
 	MaxDivergences = 20
+	// MaxQuoteChars bounds params.maxQuoteChars: characters of one quote.
+	MaxQuoteChars = 100_000
 	// MaxTurns bounds protocol.maxTurns: proposer replies in a motion.
 	MaxTurns = 200
 	// MaxTokensPerResponse bounds params.maxTokensPerResponse.
@@ -29,6 +31,12 @@ const (
 	MaxResponseBytes = 1 << 30
 	// MaxBudgetTokens bounds budget.maxTokens: a trillion tokens.
 	MaxBudgetTokens = 1_000_000_000_000
+	// MaxIDLength bounds the id of a participant, topic or motion, which
+	// names report and raw files: with a title's slug a file name stays
+	// under the 255 bytes file systems allow.
+	MaxIDLength = 64
+	// MaxPrice bounds a pricing entry: a million per million tokens.
+	MaxPrice = 1_000_000
 )
 
 // atMost reports the number at path when it is above limit, saying what the

@@ -4,6 +4,8 @@
 // once with its file position.
 package configs
 
+import "github.com/debatehq/debate/tree"
+
 // Config is a whole debate configuration file. Field names follow the seed
 // design so that a seed-shaped config loads unchanged.
 type Config struct {
@@ -22,6 +24,7 @@ type Config struct {
 	Prompts       Prompts          `json:"prompts"`
 	Budget        Budget           `json:"budget"`
 	Pricing       map[string]Price `json:"pricing,omitempty"`
+	Cache         Cache            `json:"cache"`
 	// Protocol and Motions configure batch protocol debates (proposer,
 	// opponent, arbitrator); see protocol.go.
 	Protocol *Protocol `json:"protocol,omitempty"`
@@ -121,6 +124,27 @@ type Params struct {
 	// time with the sides in reverse order; a judge whose choice changes
 	// casts no vote there. "" asks once.
 	VerdictCheck string `json:"verdictCheck,omitempty"`
+	// FailOn lists the decisions (agreed, decided, split, undecided) that
+	// make "debate run" exit with its own code once every report is
+	// written; --fail-on replaces it.
+	FailOn []string `json:"failOn,omitempty"`
+	// Quotes asks the debaters to quote the shared documents and has the
+	// engine verify each quote before a judge or another debater reads it
+	// (default true; there is nothing to quote without shared documents).
+	Quotes *bool `json:"quotes,omitempty"`
+	// MaxQuoteChars is the longest quote that can be verified, in
+	// characters.
+	MaxQuoteChars int `json:"maxQuoteChars,omitempty"`
+}
+
+// FailOnDecisions returns params.failOn as decisions; Validate refuses a
+// word that is not one.
+func (p Params) FailOnDecisions() []tree.Outcome {
+	out := make([]tree.Outcome, 0, len(p.FailOn))
+	for _, d := range p.FailOn {
+		out = append(out, tree.Outcome(d))
+	}
+	return out
 }
 
 // VerdictCheckSwap is the params.verdictCheck that asks each forced verdict
@@ -144,11 +168,17 @@ type Topic struct {
 
 // SharedContext is the background every root position sees.
 type SharedContext struct {
+	// Files are files to share, by name or by glob ("docs/**/*.md").
 	Files  []string `json:"files,omitempty"`
 	Inline string   `json:"inline,omitempty"`
+	// MaxBytes caps the size of all the files together; 0 means
+	// DefaultMaxSharedBytes.
+	MaxBytes int64 `json:"maxBytes,omitempty"`
 
 	// Documents holds the files' contents, read by Load, in Files order.
 	Documents []Document `json:"-"`
+	// Skipped lists the files a glob matched but Load did not read.
+	Skipped []SkippedFile `json:"-"`
 }
 
 // Document is one shared-context file as read.
@@ -177,6 +207,18 @@ type Prompts struct {
 // Budget bounds a run's spending.
 type Budget struct {
 	MaxTokens int `json:"maxTokens,omitempty"`
+	// MaxCost caps the run's actual spend, in the currency of pricing:
+	// each call's cost as its provider reported it, else pricing × tokens.
+	MaxCost float64 `json:"maxCost,omitempty"`
+}
+
+// Cache is the call cache shared across runs (see README "The call cache").
+type Cache struct {
+	// Dir is the cache's folder; "": no cache.
+	Dir string `json:"dir,omitempty"`
+	// MaxBytes bounds the cache; past it the oldest answers go first.
+	// 0: DefaultCacheBytes.
+	MaxBytes int64 `json:"maxBytes,omitempty"`
 }
 
 // Price is the cost of a model per million tokens.

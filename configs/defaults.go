@@ -18,6 +18,9 @@ const (
 	DefaultMaxTokensPerResponse = 4000
 	// DefaultMaxDivergences is params.maxDivergences: 5 child debates per node.
 	DefaultMaxDivergences = 5
+	// DefaultMaxQuoteChars is params.maxQuoteChars: quotes of up to 600
+	// characters can be verified.
+	DefaultMaxQuoteChars = 600
 	// DefaultConcurrency is params.concurrency: 8 model calls in flight.
 	DefaultConcurrency = 8
 	// DefaultMaxConsecutiveFailures is fallback.maxConsecutiveFailures: 2.
@@ -30,13 +33,16 @@ const (
 	DefaultFormat = "markdown"
 	// DefaultLanguage is prompts.language: "en".
 	DefaultLanguage = "en"
+	// DefaultCacheBytes is cache.maxBytes: 1 GiB.
+	DefaultCacheBytes = 1 << 30
 )
 
 // ApplyDefaults fills every unset field with its default: api.timeout
 // DefaultTimeout, api.idleTimeout DefaultIdleTimeout, api.maxResponseBytes
 // DefaultMaxResponseBytes, api.maxRetries DefaultMaxRetries, params.maxRounds
 // DefaultMaxRounds, params.maxTokensPerResponse DefaultMaxTokensPerResponse,
-// params.maxDivergences DefaultMaxDivergences, params.parallelCalls true,
+// params.maxDivergences DefaultMaxDivergences, params.maxQuoteChars
+// DefaultMaxQuoteChars, params.parallelCalls true,
 // params.concurrency DefaultConcurrency,
 // params.synthesis true, fallback.maxConsecutiveFailures
 // DefaultMaxConsecutiveFailures, fallback.retryDelay DefaultRetryDelay,
@@ -77,6 +83,9 @@ func (c *Config) applyDefaults(src *source) {
 	if unset("params.maxDivergences", c.Params.MaxDivergences == 0) {
 		c.Params.MaxDivergences = DefaultMaxDivergences
 	}
+	if unset("params.maxQuoteChars", c.Params.MaxQuoteChars == 0) {
+		c.Params.MaxQuoteChars = DefaultMaxQuoteChars
+	}
 	if c.Params.ParallelCalls == nil {
 		t := true
 		c.Params.ParallelCalls = &t
@@ -96,6 +105,9 @@ func (c *Config) applyDefaults(src *source) {
 	}
 	if c.Output.Dir == "" {
 		c.Output.Dir = DefaultOutputDir
+	}
+	if c.Cache.MaxBytes == 0 {
+		c.Cache.MaxBytes = DefaultCacheBytes
 	}
 	if len(c.Output.Format) == 0 {
 		c.Output.Format = Formats{DefaultFormat}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/debatehq/debate/internal/regular"
 )
 
 // TestFilesBounded: a config, shared-context file or motion document that
@@ -35,10 +37,10 @@ func TestFilesBounded(t *testing.T) {
 		name, path string
 		want       error
 	}{
-		{"config FIFO", fifo, errNotRegular},
-		{"config /dev/zero", "/dev/zero", errNotRegular},
-		{"config folder", dir, errNotRegular},
-		{"config too large", bigConfig, errTooLarge},
+		{"config FIFO", fifo, regular.ErrNotRegular},
+		{"config /dev/zero", "/dev/zero", regular.ErrNotRegular},
+		{"config folder", dir, regular.ErrNotRegular},
+		{"config too large", bigConfig, regular.ErrTooLarge},
 	} {
 		_, err := Load(tc.path, Options{Getenv: testEnv})
 		if !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.path) {

@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	"github.com/tailscale/hujson"
+
+	"github.com/debatehq/debate/internal/regular"
 )
 
 // Options tune Load.
@@ -43,9 +45,9 @@ type Options struct {
 // key of the offending field (for a missing field, the brace of the object
 // that should hold it), in file order.
 func Load(path string, opt Options) (*Config, error) {
-	text, err := readFile(path, MaxConfigBytes)
+	text, err := regular.ReadFile(path, MaxConfigBytes)
 	if err != nil {
-		return nil, fmt.Errorf("read config %s: %w", path, err)
+		return nil, fmt.Errorf("read config: %w", err)
 	}
 	return load(path, text, opt)
 }
@@ -100,6 +102,7 @@ func load(path string, text []byte, opt Options) (*Config, error) {
 	cfg.applyDefaults(src)
 	cfg.Output.Dir = cfg.resolve(cfg.Output.Dir)
 	cfg.Prompts.Dir = cfg.resolve(cfg.Prompts.Dir)
+	cfg.Cache.Dir = cfg.resolve(cfg.Cache.Dir)
 	if cfg.Protocol != nil && !strings.Contains(cfg.Protocol.DB, "://") {
 		cfg.Protocol.DB = cfg.resolve(cfg.Protocol.DB)
 	}
@@ -116,6 +119,7 @@ func load(path string, text []byte, opt Options) (*Config, error) {
 	}
 	warnings = append(warnings, cfg.SelfPreference()...)
 	warnings = append(warnings, cfg.OneFamily()...)
+	warnings = append(warnings, cfg.skippedWarnings(r)...)
 	sortProblems(warnings)
 	cfg.Warnings = warnings
 	return &cfg, nil

@@ -229,7 +229,7 @@ func TestProblems(t *testing.T) {
 		{
 			name: "unknown field far from every name",
 			text: "{" + validBody + "\n  \"zzzzzz\": 1,\n}",
-			want: []string{"8:3 zzzzzz | known fields here: api, budget, debaters"},
+			want: []string{"8:3 zzzzzz | known fields here: api, budget, cache, debaters"},
 		},
 		{
 			name: "misspelt required field is reported once",
@@ -324,7 +324,18 @@ func TestProblems(t *testing.T) {
 				"10:17 fallback.maxConsecutiveFailures | at least 1 (got 0)",
 				"10:46 fallback.retryDelay | 0 or more milliseconds (got -1)",
 				"11:15 budget.maxTokens | 0 (no limit) or more (got -5)",
-				`12:24 pricing["m1"].input | price must be 0 or more (got -1)`,
+				`12:24 pricing["m1"].input | price must be 0 to 1000000 per million tokens (got -1)`,
+			},
+		},
+		{
+			name: "a money cap below zero and a decision that is none",
+			text: "{" + validBody + `
+  "params": { "failOn": ["split", "forced"] },
+  "budget": { "maxCost": -0.5 },
+}`,
+			want: []string{
+				`8:35 params.failOn[1] | "forced" is not a decision: want any of agreed, decided, split, undecided`,
+				"9:15 budget.maxCost | must be 0 (no limit) or more, in the currency of pricing (got -0.5)",
 			},
 		},
 		{
@@ -334,6 +345,7 @@ func TestProblems(t *testing.T) {
   "params": { "maxRounds": 2147483648, "concurrency": 100000, "maxTokensPerResponse": 50000000, "maxDivergences": 1000 },
   "fallback": { "maxConsecutiveFailures": 1000, "retryDelay": 86400000 },
   "budget": { "maxTokens": 9000000000000000 },
+  "pricing": { "m1": { "input": 1, "output": 1e308 } },
 }`,
 			want: []string{
 				"8:12 api.timeout | must be at most 3600000 (one hour in milliseconds), got 18446744073710",
@@ -347,6 +359,7 @@ func TestProblems(t *testing.T) {
 				"10:17 fallback.maxConsecutiveFailures | must be at most 10 (failed attempts before the fallback), got 1000",
 				"10:49 fallback.retryDelay | must be at most 600000 (ten minutes in milliseconds), got 86400000",
 				"11:15 budget.maxTokens | must be at most 1000000000000 (a trillion tokens), got 9000000000000000",
+				`12:36 pricing["m1"].output | price must be 0 to 1000000 per million tokens (got 1e+308)`,
 			},
 		},
 		{
@@ -365,6 +378,18 @@ func TestProblems(t *testing.T) {
 				"1:50 debaters[0].api.baseURL | http or https URL",
 				"1:72 debaters[0].api.timeout | greater than 0",
 				"1:86 debaters[0].api.responseFormat | (got \"xml\")",
+			},
+		},
+		{
+			name: "ids a verdict or a file name cannot carry",
+			text: `{"debaters": [{"id": "none", "model": "m1"}, {"id": "N-o-N-e", "model": "m2"}, {"id": "` + strings.Repeat("p", 65) + `", "model": "m2"}],
+ "reviewer": {"id": "r", "model": "m3"},
+ "topics": [{"id": "` + strings.Repeat("t", 300) + `", "title": "T"}]}`,
+			want: []string{
+				`1:16 debaters[0].id | "none" is how a verdict says it favors no debater; choose another id`,
+				`1:47 debaters[1].id | "N-o-N-e" is how a verdict says it favors no debater`,
+				`1:81 debaters[2].id | must be at most 64 bytes (it names files), got 65`,
+				`3:14 topics[0].id | must be at most 64 bytes (it names the report's file), got 300`,
 			},
 		},
 		{

@@ -7,7 +7,7 @@ import (
 )
 
 // ownFields are the request fields the program sets itself, which
-// api.extraBody may not replace.
+// api.extraBody may not replace in any case.
 var ownFields = []string{"model", "messages", "stream"}
 
 // validateStreaming checks the streaming, response-size and passthrough
@@ -25,7 +25,8 @@ func (c *Config) validateStreaming(r *reporter, path string, a *API, top bool) {
 	}
 	r.atMost(joinPath(path, "maxResponseBytes"), a.MaxResponseBytes, MaxResponseBytes, "1 GiB")
 	for _, k := range slices.Sorted(maps.Keys(a.ExtraBody)) {
-		if slices.Contains(ownFields, k) {
+		// Servers read JSON keys as Go does, whatever their case.
+		if slices.ContainsFunc(ownFields, func(f string) bool { return strings.EqualFold(f, k) }) {
 			r.at(keyPath(joinPath(path, "extraBody"), k),
 				"%q is set by the program and cannot be replaced; remove it (to turn streaming off, set %s.stream to false)", k, path)
 		}

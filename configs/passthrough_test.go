@@ -19,6 +19,9 @@ func TestPassthroughProblems(t *testing.T) {
 			[]string{`api.extraBody["stream"] | set api.stream to false`}},
 		{"messages in extraBody", `"extraBody": {"messages": []}`,
 			[]string{`api.extraBody["messages"] | is set by the program`}},
+		{"the program's fields in another case", `"extraBody": {"Model": "x", "MESSAGES": [], "Stream": true}`,
+			[]string{`api.extraBody["MESSAGES"] | is set by the program`, `api.extraBody["Model"] | is set by the program`,
+				`api.extraBody["Stream"] | set api.stream to false`}},
 		{"bad header name", `"headers": {"X Bad": "1"}`,
 			[]string{`api.headers["X Bad"] | not a valid HTTP header name`}},
 		{"idle timeout of zero", `"idleTimeout": 0`,
@@ -52,7 +55,7 @@ func TestParticipantSamplingProblems(t *testing.T) {
 	assertProblems(t, err, []string{
 		"debaters[0].maxTokens | must be at least 1",
 		"debaters[1].temperature | between 0 and 2",
-		`pricing["m1"].cachedInput | must be 0 or more`,
+		`pricing["m1"].cachedInput | price must be 0 to 1000000`,
 	})
 }
 

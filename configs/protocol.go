@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/debatehq/debate/internal/regular"
 )
 
 // Defaults of the protocol section.
@@ -282,7 +284,7 @@ func (c *Config) validateMotions(r *reporter) {
 				r.at(dpath, "empty file name; remove the entry or name a file")
 				continue
 			}
-			b, err := readFile(c.resolve(f), MaxDocumentBytes)
+			b, err := regular.ReadFile(c.resolve(f), MaxDocumentBytes)
 			if err != nil {
 				r.at(dpath, "cannot read %s: %s; fix the path (relative paths start at the config file's folder)", c.resolve(f), errReason(err))
 				continue

@@ -4,6 +4,7 @@ import (
 	"github.com/debatehq/debate/internal/modelfamily"
 
 	"errors"
+	"fmt"
 	"maps"
 	"net/url"
 	"os"
@@ -11,6 +12,9 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
+
+	"github.com/debatehq/debate/tree"
 )
 
 // topicIDPattern keeps topic ids usable in file names.
@@ -72,16 +76,26 @@ func (c *Config) validate(r *reporter) {
 		r.at("budget.maxTokens", "must be 0 (no limit) or more (got %d)", c.Budget.MaxTokens)
 	}
 	r.atMost("budget.maxTokens", int64(c.Budget.MaxTokens), MaxBudgetTokens, "a trillion tokens")
+	if c.Budget.MaxCost < 0 {
+		r.at("budget.maxCost", "must be 0 (no limit) or more, in the currency of pricing (got %g)", c.Budget.MaxCost)
+	}
+	for i, d := range c.Params.FailOn {
+		if !slices.Contains(tree.Outcomes, tree.Outcome(d)) {
+			r.at(fmt.Sprintf("params.failOn[%d]", i), "%q is not a decision: want any of %s", d, tree.KnownOutcomes())
+		}
+	}
+	if c.Cache.MaxBytes < 0 {
+		r.at("cache.maxBytes", "must be 0 (the default, %d bytes) or more (got %d)", DefaultCacheBytes, c.Cache.MaxBytes)
+	}
 	for _, model := range slices.Sorted(maps.Keys(c.Pricing)) {
 		p := c.Pricing[model]
-		if p.Input < 0 {
-			r.at(joinPath(keyPath("pricing", model), "input"), "price must be 0 or more (got %g)", p.Input)
-		}
-		if p.Output < 0 {
-			r.at(joinPath(keyPath("pricing", model), "output"), "price must be 0 or more (got %g)", p.Output)
-		}
-		if p.CachedInput < 0 {
-			r.at(joinPath(keyPath("pricing", model), "cachedInput"), "price must be 0 or more (got %g)", p.CachedInput)
+		for _, f := range []struct {
+			name  string
+			price float64
+		}{{"input", p.Input}, {"output", p.Output}, {"cachedInput", p.CachedInput}} {
+			if !(f.price >= 0 && f.price <= MaxPrice) {
+				r.at(joinPath(keyPath("pricing", model), f.name), "price must be 0 to %d per million tokens (got %g)", MaxPrice, f.price)
+			}
 		}
 	}
 }
@@ -139,6 +153,10 @@ func (c *Config) validateParticipants(r *reporter) map[string]string {
 	check := func(path string, p *Participant) {
 		if strings.TrimSpace(p.ID) == "" {
 			r.missing(path, "id", `required: add an "id" field naming this participant, e.g. "party-a"`)
+		} else if reservedID(p.ID) {
+			r.at(joinPath(path, "id"), `%q is how a verdict says it favors no debater; choose another id, e.g. "party-n"`, p.ID)
+		} else if len(p.ID) > MaxIDLength {
+			r.at(joinPath(path, "id"), "must be at most %d bytes (it names files), got %d", MaxIDLength, len(p.ID))
 		} else if prev, dup := owner[p.ID]; dup {
 			r.at(joinPath(path, "id"), "duplicate id %q (already used by %s); give every debater and judge its own id", p.ID, prev)
 		} else {
@@ -241,6 +259,10 @@ func (c *Config) validateParams(r *reporter) {
 		r.at("params.maxDivergences", "must be at least 1 (got %d)", p.MaxDivergences)
 	}
 	r.atMost("params.maxDivergences", int64(p.MaxDivergences), MaxDivergences, "child debates of one node")
+	if p.MaxQuoteChars < 1 {
+		r.at("params.maxQuoteChars", "must be at least 1 character (got %d)", p.MaxQuoteChars)
+	}
+	r.atMost("params.maxQuoteChars", int64(p.MaxQuoteChars), MaxQuoteChars, "characters of one quote")
 	if p.MaxTokensPerResponse < 1 {
 		r.at("params.maxTokensPerResponse", "must be at least 1 (got %d)", p.MaxTokensPerResponse)
 	}
@@ -284,25 +306,6 @@ func (c *Config) validateTopics(r *reporter) {
 	}
 }
 
-// readSharedContext reads every shared-context file, resolved against the
-// config's folder, into Documents.
-func (c *Config) readSharedContext(r *reporter) {
-	c.SharedContext.Documents = nil
-	for i, f := range c.SharedContext.Files {
-		path := indexPath("sharedContext.files", i)
-		if strings.TrimSpace(f) == "" {
-			r.at(path, "empty file name; remove the entry or name a file")
-			continue
-		}
-		b, err := readFile(c.resolve(f), MaxDocumentBytes)
-		if err != nil {
-			r.at(path, "cannot read %s: %s; fix the path (relative paths start at the config file's folder)", c.resolve(f), errReason(err))
-			continue
-		}
-		c.SharedContext.Documents = append(c.SharedContext.Documents, Document{Path: f, Content: string(b)})
-	}
-}
-
 // errReason is the short reason of a file error, without the path that the
 // message already names.
 func errReason(err error) string {
@@ -315,13 +318,13 @@ func errReason(err error) string {
 func (c *Config) validateOutput(r *reporter) {
 	for i, f := range c.Output.Format {
 		switch f {
-		case "markdown", "json", "html":
+		case "markdown", "json", "html", "junit":
 		default:
 			path := "output.format"
 			if c.src.written(indexPath(path, i)) {
 				path = indexPath(path, i)
 			}
-			r.at(path, `unknown format %q; use "markdown", "json" or "html"`, f)
+			r.at(path, `unknown format %q; use "markdown", "json", "html" or "junit"`, f)
 		}
 	}
 }
@@ -334,6 +337,19 @@ func (c *Config) resolve(p string) string {
 	return filepath.Join(c.Dir, p)
 }
 
+// reservedID reports whether a participant id reads as "none" to a judge
+// (case, spaces and punctuation aside): the favors of a verdict that takes
+// no debater's side.
+func reservedID(id string) bool {
+	kept := strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return unicode.ToLower(r)
+		}
+		return -1
+	}, id)
+	return kept == "none"
+}
+
 // uniqueID checks the id of the topic or motion at path: present, usable in a
 // file name, and not already in owner (id → path of its first user), where it
 // is then recorded. duplicate formats the message for an id used twice.
@@ -343,6 +359,8 @@ func (r *reporter) uniqueID(path, id, example string, owner map[string]string, d
 		r.missing(path, "id", `required: add an "id" made of letters, digits, "-", "_" or ".", e.g. %q`, example)
 	case !topicIDPattern.MatchString(id) || id == "." || id == "..":
 		r.at(joinPath(path, "id"), `%q cannot be used in a file name; use only letters, digits, "-", "_" and "."`, id)
+	case len(id) > MaxIDLength:
+		r.at(joinPath(path, "id"), "must be at most %d bytes (it names the report's file), got %d", MaxIDLength, len(id))
 	case owner[id] != "":
 		r.at(joinPath(path, "id"), duplicate, id, owner[id])
 	default:

@@ -10,9 +10,9 @@ import (
 
 // FuzzAnswer runs the providers' normalizer and the judge-JSON extraction
 // together, as a judge's answer goes through them: whatever the content,
-// nothing panics; reasoning given in a block or a field never ends up in the
-// answer; and JSON that only the reasoning holds is never taken as the
-// judgment.
+// nothing panics; nothing the judge was sent is read from its answer;
+// reasoning given in a block or a field never ends up in the answer; and
+// JSON that only the reasoning holds is never taken as the judgment.
 func FuzzAnswer(f *testing.F) {
 	f.Add(`draft {"consensus":[],"divergences":[]}`, "Final:\n```json\n{\"consensus\":[{\"point\":\"p\",\"detail\":\"d\"}]}\n```", uint8(0), false)
 	f.Add("why", "no JSON at all", uint8(1), true)
@@ -21,9 +21,10 @@ func FuzzAnswer(f *testing.F) {
 	f.Fuzz(func(t *testing.T, reasoning, answer string, tag uint8, field bool) {
 		// Arbitrary content.
 		a, _ := providers.Normalize(reasoning+answer, answer)
-		if _, err := parseJudgment(a, false, parties); err == nil && !strings.Contains(a, "{") {
+		if _, err := parseJudgment(a, nil, false, parties); err == nil && !strings.Contains(a, "{") {
 			t.Fatalf("a judgment from an answer without an object: %q", a)
 		}
+		refusesQuotes(t, a)
 
 		// Reasoning given as real servers give it.
 		if hasTag(reasoning) || hasTag(answer) {
@@ -39,7 +40,7 @@ func FuzzAnswer(f *testing.F) {
 			t.Fatalf("Normalize(%q, %q) = %q, %q; want %q, %q", content, fields, got, gotReasoning, want, strings.TrimSpace(reasoning))
 		}
 		if !strings.Contains(answer, "{") {
-			if _, err := parseJudgment(got, false, parties); !errors.Is(err, errNoJSON) {
+			if _, err := parseJudgment(got, nil, false, parties); !errors.Is(err, errNoJSON) {
 				t.Fatalf("reasoning %q answer %q: want no JSON found, got %v", reasoning, answer, err)
 			}
 		}

@@ -120,6 +120,29 @@ func TestDebaterCutAnswerKeptAndMarked(t *testing.T) {
 	}
 }
 
+// TestFinishReasonKept: an answer that ended with a reason other than stop
+// or length is a finished answer, and its reason is kept in the node.
+func TestFinishReasonKept(t *testing.T) {
+	c := completer(func(ctx context.Context, r providers.Request) (providers.Response, error) {
+		switch r.Participant {
+		case "judge":
+			return providers.Response{Text: agreeAnswer(), FinishReason: "stop"}, nil
+		case "party-b":
+			return providers.Response{Text: "Position of b", FinishReason: "eos"}, nil
+		}
+		return providers.Response{Text: "Position of " + r.Participant, FinishReason: "stop"}, nil
+	})
+	run, err := New(testConfig(1, "t1"), c, promptSet(t), Options{}).Run(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := run.Topics[0].Root
+	want := []tree.Finish{{Participant: "party-b", Step: tree.StepPosition, Reason: "eos"}, {Participant: "party-b", Step: tree.StepRebuttal, Reason: "eos"}}
+	if root.Positions["party-b"] != "Position of b" || !slices.Equal(root.Finishes, want) || len(root.Warnings) != 0 {
+		t.Errorf("position %q, finishes %+v, warnings %+v; want the answer kept and its reason %+v", root.Positions["party-b"], root.Finishes, root.Warnings, want)
+	}
+}
+
 // TestSynthesisCutAnswer: the judge's conclusion of a topic, cut at the
 // token limit, is asked again once with a larger limit, like its judgments.
 func TestSynthesisCutAnswer(t *testing.T) {
@@ -158,7 +181,7 @@ func BenchmarkParseJudgment(b *testing.B) {
 	answer := s.String()
 	b.SetBytes(int64(len(answer)))
 	for b.Loop() {
-		if _, err := parseJudgment(answer, false, parties); err != nil {
+		if _, err := parseJudgment(answer, nil, false, parties); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -66,7 +66,13 @@ func TestAuditOverHTTP(t *testing.T) {
 	}{
 		{"the first listed", func(_ string, a []string, _ []int) string { return a[0] }, []string{"first", "last", "middle"}},
 		{"the longest answer", func(_ string, a []string, l []int) string { return a[slices.Index(l, slices.Max(l))] }, []string{"longest"}},
-		{"at random", func(p string, a []string, _ []int) string { return a[hashOf(p)%len(a)] }, nil},
+		// Drawn from the topic and the order read alone, so that the draw
+		// does not move with the wording of the prompts. Each check flags a
+		// judge without bias one time in twenty by design; this draw is one
+		// of the nineteen.
+		{"at random", func(p string, a []string, _ []int) string {
+			return a[hashOf(regexp.MustCompile(`Topic t\d+`).FindString(p)+strings.Join(a, ","))%len(a)]
+		}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -21,6 +22,7 @@ import (
 	"github.com/debatehq/debate/internal/prefix"
 	"github.com/debatehq/debate/prompts"
 	"github.com/debatehq/debate/providers"
+	"github.com/debatehq/debate/quote"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -114,9 +116,13 @@ type Engine struct {
 	judge     configs.Participant   // the panel's chair
 	judges    []configs.Participant // the panel, chair first
 	log       *slog.Logger
-	spent     atomic.Int64  // tokens spent by the whole run, for the budget
-	calls     atomic.Uint64 // numbers the calls, so that retries can be told from new calls
-	prefixes  prefix.Book   // the prompts sent per model and endpoint, for the cache-eligible count
+	spent     atomic.Int64    // tokens spent by the whole run, for the budget
+	spentCost atomic.Int64    // what the run spent, in billionths of the pricing's currency, for the budget
+	calls     atomic.Uint64   // numbers the calls, so that retries can be told from new calls
+	prefixes  prefix.Book     // the prompts sent per model and endpoint, for the cache-eligible count
+	badUsage  sync.Once       // logs the first implausible usage
+	quotes    *quote.Verifier // checks the debaters' quotes; nil when quotes are off
+	marked    sync.Map        // an answer's text → the same with its quotes marked, each made once
 }
 
 // New returns an engine for cfg that makes its calls through c and builds its
@@ -128,6 +134,7 @@ func New(cfg *configs.Config, c Completer, p *prompts.Set, opt Options) *Engine 
 func newEngine(cfg *configs.Config, c Completer, p builder, opt Options) *Engine {
 	e := &Engine{cfg: cfg, c: c, p: p, opt: opt, debaters: cfg.Debaters}
 	e.judges = cfg.Panel()
+	e.quotes = verifier(cfg)
 	if len(e.judges) == 0 && cfg.Judge != nil {
 		e.judges = []configs.Participant{*cfg.Judge}
 	}
@@ -225,6 +232,7 @@ func (e *Engine) Run(ctx context.Context) (*tree.Run, error) {
 	run.ByModel = tree.MergeByModel(nil, byEdit)
 	for _, t := range run.Topics {
 		usage = usage.Add(t.Usage)
+		run.Quotes = run.Quotes.Merge(t.Quotes)
 		run.ByModel = tree.MergeByModel(run.ByModel, t.ByModel)
 	}
 	for _, m := range run.Motions {
@@ -300,8 +308,39 @@ func (e *Engine) retryDelay() time.Duration {
 
 func (e *Engine) jitter() float64 { return e.opt.Jitter() }
 
-// overBudget reports whether the run has spent more tokens than its budget.
+// overBudget reports whether the run has spent more tokens, or more money,
+// than its budget.
 func (e *Engine) overBudget() bool {
-	b := e.cfg.Budget.MaxTokens
-	return b > 0 && e.spent.Load() >= int64(b)
+	b := e.cfg.Budget
+	return b.MaxTokens > 0 && e.spent.Load() >= int64(b.MaxTokens) ||
+		b.MaxCost > 0 && e.spentMoney() >= b.MaxCost
+}
+
+// budgetReason says which budget was reached, as a forced node's stop
+// reason.
+func (e *Engine) budgetReason() string {
+	b := e.cfg.Budget
+	if b.MaxTokens > 0 && e.spent.Load() >= int64(b.MaxTokens) {
+		return fmt.Sprintf("budget of %d tokens reached: verdicts forced", b.MaxTokens)
+	}
+	return fmt.Sprintf("budget of %g (budget.maxCost) spent: verdicts forced", b.MaxCost)
+}
+
+// nanos is the unit spentCost counts in: a billionth of the currency.
+const nanos = 1e9
+
+// spentMoney returns what the run's calls cost so far: each call's cost as its
+// provider reported it, else its tokens at the model's price, estimated
+// tokens included; a call of a model with neither costs nothing.
+func (e *Engine) spentMoney() float64 {
+	return float64(e.spentCost.Load()) / nanos
+}
+
+// spend adds the cost of one answered call of model to what the run spent.
+func (e *Engine) spend(model string, u tree.Usage) {
+	c := u.ProviderCost
+	if p, ok := e.cfg.Pricing[model]; ok && c == 0 {
+		c = cost(u, p)
+	}
+	e.spentCost.Add(int64(c * nanos))
 }

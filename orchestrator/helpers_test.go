@@ -126,6 +126,8 @@ type script struct {
 	judge map[string][]string
 	// words is the size of every debater answer, in words.
 	words int
+	// says, when it has a debater's id, is every answer of that debater.
+	says map[string]string
 	// fail, when set, makes a call fail.
 	fail func(participant, model string, msgs []providers.Message) error
 	// tokens is the usage reported per call (prompt and completion each).
@@ -153,6 +155,9 @@ func (s *script) answer(ctx context.Context, r providers.Request) (providers.Res
 	node := nodeOf(r.Messages)
 	if r.Participant != "judge" {
 		resp.Text = fmt.Sprintf("%s at %s: %s", r.Participant, strings.Trim(node, "«»"), strings.Repeat("word ", s.words))
+		if text, ok := s.says[r.Participant]; ok {
+			resp.Text = text
+		}
 		return resp, nil
 	}
 	k := kind(r.Messages)

@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
 	"slices"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/providers"
 	"github.com/debatehq/debate/tree"
 )
@@ -59,7 +61,7 @@ func TestJournaledReplaysCompletedCalls(t *testing.T) {
 	first := []providers.Request{req("m", "x"), req("m", "y"), req("m", "x"), req("flaky", "z")}
 
 	run := func() ([]providers.Response, *Journaled) {
-		jc := NewJournaled(inner, j, nil)
+		jc := NewJournaled(inner, JournalOptions{Journal: j})
 		var out []providers.Response
 		for _, r := range first {
 			resp, _ := jc.Complete(context.Background(), r)
@@ -122,7 +124,7 @@ func TestResumedRunEqualsUninterrupted(t *testing.T) {
 		}
 		return cut.answer(ctx, r)
 	})
-	if _, err := New(cfg, NewJournaled(stopping, j, nil), promptSet(t), Options{}).Run(ctx); err == nil {
+	if _, err := New(cfg, NewJournaled(stopping, JournalOptions{Journal: j}), promptSet(t), Options{}).Run(ctx); err == nil {
 		t.Fatal("the cancelled run reported no error")
 	}
 	done := len(j.m)
@@ -131,7 +133,7 @@ func TestResumedRunEqualsUninterrupted(t *testing.T) {
 	}
 
 	rest := newScript()
-	jc := NewJournaled(completer(rest.answer), j, nil)
+	jc := NewJournaled(completer(rest.answer), JournalOptions{Journal: j})
 	got, err := New(cfg, jc, promptSet(t), Options{}).Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -178,20 +180,21 @@ func TestJournaledRetryIsNotANewCall(t *testing.T) {
 		resp, _ := jc.Complete(context.Background(), r)
 		return resp.Text
 	}
-	jc := NewJournaled(inner, j, nil)
+	jc := NewJournaled(inner, JournalOptions{Journal: j})
 	ask(jc, 1, 1)
 	first, second := ask(jc, 1, 2), ask(jc, 2, 1)
 	if calls != 3 || first != "answer of call 1" || second != "answer of call 2" {
 		t.Fatalf("first run: %d calls, answers %q, %q", calls, first, second)
 	}
 	failFirst, calls = false, 0
-	jc = NewJournaled(inner, j, nil)
+	jc = NewJournaled(inner, JournalOptions{Journal: j})
 	if a, b := ask(jc, 7, 1), ask(jc, 8, 1); calls != 0 || a != first || b != second {
 		t.Errorf("resumed run: %d calls, answers %q, %q; want 0 calls and the recorded answers in order", calls, a, b)
 	}
-	if len(jc.calls) != 0 {
-		t.Errorf("%d answered calls still hold a key: %v", len(jc.calls), jc.calls)
-	}
+	jc.calls.Range(func(call, key any) bool {
+		t.Errorf("answered call %v still holds key %v", call, key)
+		return true
+	})
 }
 
 // TestJournaledFallbackKeepsItsOwnAnswer: when a call's primary model fails
@@ -215,7 +218,7 @@ func TestJournaledFallbackKeepsItsOwnAnswer(t *testing.T) {
 	}
 	for run := range 2 {
 		asked = nil
-		jc := NewJournaled(inner, j, nil)
+		jc := NewJournaled(inner, JournalOptions{Journal: j})
 		if _, err := ask(jc, 1, 1, "primary"); err == nil {
 			t.Fatalf("run %d: the primary's attempt was answered; want its failure", run)
 		}
@@ -253,14 +256,14 @@ func TestResumedRunKeepsFallbacks(t *testing.T) {
 	}
 	j := &memJournal{m: map[string][]byte{}}
 	var first, again int
-	want, err := New(cfg, NewJournaled(failing(&script{judge: twoBranches(), words: 5}, &first), j, nil), promptSet(t), Options{}).Run(context.Background())
+	want, err := New(cfg, NewJournaled(failing(&script{judge: twoBranches(), words: 5}, &first), JournalOptions{Journal: j}), promptSet(t), Options{}).Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(want.Topics[0].Fallbacks) != 1 {
 		t.Fatalf("the first run has fallbacks %+v; the test needs one per topic", want.Topics[0].Fallbacks)
 	}
-	jc := NewJournaled(failing(&script{judge: twoBranches(), words: 5}, &again), j, nil)
+	jc := NewJournaled(failing(&script{judge: twoBranches(), words: 5}, &again), JournalOptions{Journal: j})
 	got, err := New(cfg, jc, promptSet(t), Options{}).Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -270,4 +273,52 @@ func TestResumedRunKeepsFallbacks(t *testing.T) {
 		t.Errorf("resumed run: %d attempts reached the models and %d were replayed; want 4 and %d", again, jc.Replayed(), first-4)
 	}
 	sameTopics(t, want, got)
+}
+
+// TestJournaledKeyCoversTheEndpoint: a call's key changes with what changes
+// its answer — the endpoint's address, extraBody, headers the server reads,
+// the response format — and not with the key, the stream flag, timeouts or
+// the caller's name, so that a run after such a change reuses no answer
+// and one after a new key reuses them all.
+func TestJournaledKeyCoversTheEndpoint(t *testing.T) {
+	t.Parallel()
+	base := configs.API{
+		BaseURL: "https://x.example/v1", APIKey: "sk-one", Timeout: 1000,
+		ExtraBody: map[string]any{"reasoning_effort": "low"},
+		Headers:   map[string]string{"anthropic-beta": "b1", "Authorization": "Bearer one", "X-Title": "debate"},
+	}
+	tests := []struct {
+		name    string
+		change  func(a *configs.API)
+		changed bool
+	}{
+		{"nothing", func(*configs.API) {}, false},
+		{"endpoint", func(a *configs.API) { a.BaseURL = "https://y.example/v1" }, true},
+		{"extraBody", func(a *configs.API) { a.ExtraBody = map[string]any{"reasoning_effort": "high"} }, true},
+		{"answer header", func(a *configs.API) { a.Headers = map[string]string{"anthropic-beta": "b2"} }, true},
+		{"response format", func(a *configs.API) { a.ResponseFormat = "json_schema" }, true},
+		{"api key", func(a *configs.API) { a.APIKey = "sk-two" }, false},
+		{"authorization header", func(a *configs.API) {
+			a.Headers = map[string]string{"anthropic-beta": "b1", "Authorization": "Bearer two", "X-Title": "debate"}
+		}, false},
+		{"caller's name", func(a *configs.API) { a.Headers = map[string]string{"anthropic-beta": "b1", "HTTP-Referer": "x"} }, false},
+		{"stream and timeout", func(a *configs.API) { off := false; a.Stream, a.Timeout = &off, 5 }, false},
+	}
+	r := providers.Request{Participant: "a", Model: "m", Messages: []providers.Message{{Role: "user", Content: "q"}}}
+	keyWith := func(api configs.API) string {
+		jc := NewJournaled(nil, JournalOptions{Endpoint: func(string) configs.API { return api }})
+		return jc.key(r)
+	}
+	want := keyWith(base)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			api := base
+			api.Headers = maps.Clone(base.Headers)
+			tt.change(&api)
+			if got := keyWith(api); (got != want) != tt.changed {
+				t.Errorf("key changed: %v, want %v", got != want, tt.changed)
+			}
+		})
+	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/tailscale/hujson"
 
 	"github.com/debatehq/debate/internal/fold"
+	"github.com/debatehq/debate/providers"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -36,9 +37,11 @@ var errNoJSON = errors.New("no JSON object found in the answer")
 // write a draft before its final answer), then the balanced {…} objects of
 // the whole answer from the last to the first. JSON with comments or
 // trailing commas is standardized (hujson) rather than dropped. Each
-// candidate is valid JSON, and none is repeated. The answer reaching here is
-// the model's answer alone: reasoning was split off by the providers.
-func candidates(s string) []string {
+// candidate is valid JSON, and none is repeated or among sent: an object
+// the model was sent is a quote, never its own answer. The answer reaching
+// here is the model's answer alone: reasoning was split off by the
+// providers.
+func candidates(s string, sent quotes) []string {
 	var out []string
 	seen := map[string]bool{}
 	add := func(objs []string) {
@@ -51,22 +54,88 @@ func candidates(s string) []string {
 	}
 	var fenced []string
 	for _, body := range fences(s) {
-		if objs := objects(body); len(objs) > 0 {
+		if objs := sent.drop(objects(body)); len(objs) > 0 {
 			fenced = append(fenced, objs[len(objs)-1])
 		}
 	}
 	add(fenced)
-	add(objects(s))
+	add(sent.drop(objects(s)))
 	return out
 }
 
 // extractJSON returns the object an answer is read from: the first of its
 // candidates.
-func extractJSON(s string) (string, error) {
-	if c := candidates(s); len(c) > 0 {
+func extractJSON(s string, sent quotes) (string, error) {
+	if c := candidates(s, sent); len(c) > 0 {
 		return c[0], nil
 	}
 	return "", errNoJSON
+}
+
+// quotes are the JSON objects of what a model was sent, every object
+// nested in them included, in canonical form (keys sorted, no spaces).
+type quotes map[string]bool
+
+// quotesOf returns the JSON objects of msgs, read as candidates reads an
+// answer: the prompt's examples and whatever the debaters' texts hold.
+func quotesOf(msgs []providers.Message) quotes {
+	q := quotes{}
+	for _, m := range msgs {
+		objs := objects(m.Content)
+		for _, body := range fences(m.Content) {
+			objs = append(objs, objects(body)...)
+		}
+		for _, obj := range objs {
+			if v, ok := decodeAny(obj); ok {
+				q.addAll(v)
+			}
+		}
+	}
+	return q
+}
+
+// addAll adds every object in v, v included.
+func (q quotes) addAll(v any) {
+	switch v := v.(type) {
+	case map[string]any:
+		if c, err := json.Marshal(v); err == nil {
+			q[string(c)] = true
+		}
+		for _, e := range v {
+			q.addAll(e)
+		}
+	case []any:
+		for _, e := range v {
+			q.addAll(e)
+		}
+	}
+}
+
+// drop returns objs without the objects in q; objs itself when q is empty.
+func (q quotes) drop(objs []string) []string {
+	if len(q) == 0 {
+		return objs
+	}
+	out := objs[:0:0]
+	for _, obj := range objs {
+		v, ok := decodeAny(obj)
+		if !ok {
+			out = append(out, obj)
+			continue
+		}
+		if c, err := json.Marshal(v); err != nil || !q[string(c)] {
+			out = append(out, obj)
+		}
+	}
+	return out
+}
+
+// decodeAny decodes a JSON object keeping its numbers as written.
+func decodeAny(obj string) (any, bool) {
+	dec := json.NewDecoder(strings.NewReader(obj))
+	dec.UseNumber()
+	var v any
+	return v, dec.Decode(&v) == nil
 }
 
 // fences returns the text inside every ```json fence (case-insensitive), in
@@ -187,12 +256,12 @@ func balanced(s string, start int) (int, bool) {
 // ids. The judgment comes back normalized (empty slices, not nil) with the
 // judge's own divergence ids still in place.
 //
-// The judgment is the first of the answer's candidates (see candidates) that
-// validates. When none does, the first one whose only fault is missing
+// The judgment is the first of the answer's candidates (see candidates),
+// objects of what the judge was sent (sent) left out, that validates. When none does, the first one whose only fault is missing
 // verdicts comes back with that error; otherwise the error is that of the
 // first candidate, the judge's last word.
-func parseJudgment(answer string, forced bool, parties []string) (*tree.Judgment, error) {
-	objs := candidates(answer)
+func parseJudgment(answer string, sent quotes, forced bool, parties []string) (*tree.Judgment, error) {
+	objs := candidates(answer, sent)
 	if len(objs) == 0 {
 		return nil, errNoJSON
 	}

@@ -67,7 +67,7 @@ type MotionOptions struct {
 }
 
 // Notebook keeps the notes of a run beside its journal of calls: what a
-// resumed run needs that is not the answer of a call. *store.Journal is one.
+// resumed run needs that is not the answer of a call. *journal.Journal is one.
 type Notebook interface {
 	Note(ctx context.Context, name string) ([]byte, bool, error)
 	SetNote(ctx context.Context, name string, value []byte) error
@@ -533,10 +533,11 @@ type reply struct {
 	Content string `json:"content"`
 }
 
-// parseReply reads and checks the proposer's JSON answer. On its last
+// parseReply reads and checks the proposer's JSON answer, objects of what
+// it was sent (sent) left out. On its last
 // allowed reply only an appeal or a resolution is accepted.
-func parseReply(answer string, final bool) (protocol.ArgType, string, error) {
-	obj, err := extractJSON(answer)
+func parseReply(answer string, sent quotes, final bool) (protocol.ArgType, string, error) {
+	obj, err := extractJSON(answer, sent)
 	if err != nil {
 		return "", "", fmt.Errorf(`%w; answer with {"action": "claim" | "appeal" | "resolution", "content": "…"}`, err)
 	}
@@ -579,8 +580,9 @@ func (mr *motionRun) proposerTurn(ctx context.Context, args []protocol.Argument,
 	}
 	var typ protocol.ArgType
 	var content string
+	sent := quotesOf(c.msgs)
 	parse := func(s string) (err error) {
-		typ, content, err = parseReply(s, data.Final)
+		typ, content, err = parseReply(s, sent, data.Final)
 		return err
 	}
 	reasoning := resp.Reasoning
@@ -625,9 +627,10 @@ type ruling struct {
 	Content string          `json:"content"`
 }
 
-// parseRuling reads and checks the arbitrator's JSON answer.
-func parseRuling(answer string) (closeFlag bool, content string, err error) {
-	obj, err := extractJSON(answer)
+// parseRuling reads and checks the arbitrator's JSON answer, objects of
+// what it was sent (sent) left out.
+func parseRuling(answer string, sent quotes) (closeFlag bool, content string, err error) {
+	obj, err := extractJSON(answer, sent)
 	if err != nil {
 		return false, "", fmt.Errorf(`%w; answer with {"close": true | false, "content": "…"}`, err)
 	}
@@ -663,8 +666,9 @@ func (mr *motionRun) arbitratorTurn(ctx context.Context, args []protocol.Argumen
 	}
 	var closeFlag bool
 	var content string
+	sent := quotesOf(c.msgs)
 	parse := func(s string) (err error) {
-		closeFlag, content, err = parseRuling(s)
+		closeFlag, content, err = parseRuling(s, sent)
 		return err
 	}
 	reasoning := resp.Reasoning

@@ -610,15 +610,15 @@ func TestParseReply(t *testing.T) {
 		{`no json at all`, false, "", "no JSON object"},
 	}
 	for _, tt := range tests {
-		typ, content, err := parseReply(tt.answer, tt.final)
+		typ, content, err := parseReply(tt.answer, nil, tt.final)
 		if tt.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.err) {
-				t.Errorf("parseReply(%q) error %v, want %q", tt.answer, err, tt.err)
+				t.Errorf("parseReply(%q) error %v, nil, want %q", tt.answer, err, tt.err)
 			}
 			continue
 		}
 		if err != nil || typ != tt.typ || content != "x" {
-			t.Errorf("parseReply(%q) = %s, %q, %v", tt.answer, typ, content, err)
+			t.Errorf("parseReply(%q) = %s, nil, %q, %v", tt.answer, typ, content, err)
 		}
 	}
 }
@@ -637,15 +637,15 @@ func TestParseRuling(t *testing.T) {
 		{`{"close": true, "content": " "}`, false, "content: must not be empty"},
 	}
 	for _, tt := range tests {
-		c, content, err := parseRuling(tt.answer)
+		c, content, err := parseRuling(tt.answer, nil)
 		if tt.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.err) {
-				t.Errorf("parseRuling(%q) error %v, want %q", tt.answer, err, tt.err)
+				t.Errorf("parseRuling(%q, nil) error %v, want %q", tt.answer, err, tt.err)
 			}
 			continue
 		}
 		if err != nil || c != tt.close || content != "x" {
-			t.Errorf("parseRuling(%q) = %v, %q, %v", tt.answer, c, content, err)
+			t.Errorf("parseRuling(%q, nil) = %v, %q, %v", tt.answer, c, content, err)
 		}
 	}
 }

@@ -90,7 +90,7 @@ func (t *topicRun) vote(ctx context.Context, n *tree.Node, base prompts.Judge, p
 		}
 		var votes []tree.Vote
 		for k := range t.judges {
-			vote := t.ballotOf(k, v.DivergenceID, j, firsts[k], swaps[k])
+			vote := t.ballotOf(k, v.DivergenceID, n, firsts[k], swaps[k])
 			if vote.Favors != "" && vote.Favors != favorsNone {
 				vote.Read = t.readIDs(posed, orders[k])
 			}
@@ -102,7 +102,7 @@ func (t *topicRun) vote(ctx context.Context, n *tree.Node, base prompts.Judge, p
 
 // ballotOf is judge k's vote on the divergence id of j from its answer and,
 // with the order check, its answer to the reversed order.
-func (t *topicRun) ballotOf(k int, id string, j *tree.Judgment, first, swapped answer) tree.Vote {
+func (t *topicRun) ballotOf(k int, id string, n *tree.Node, first, swapped answer) tree.Vote {
 	m := t.judges[k]
 	vote := tree.Vote{Judge: m.p.ID, Model: cmp.Or(first.model, m.model()), Status: tree.VoteCounted}
 	v, ok := first.verdicts[id]
@@ -129,17 +129,41 @@ func (t *topicRun) ballotOf(k int, id string, j *tree.Judgment, first, swapped a
 		vote.SwapFavors = cmp.Or(w.Favors, favorsNone)
 	}
 	if t.e.cfg.Params.Recuse {
-		for _, d := range t.debaters {
-			if hasKey(divergenceSides(j, id), d.p.ID) && configs.SameModel(d.p.Model, m.p.Model) {
-				vote.Status, vote.Reason = tree.VoteRecused, fmt.Sprintf("debater %s, of the judge's model %s, takes a side", d.p.ID, m.p.Model)
-				return vote
-			}
+		if reason := t.recused(n, id, first.model, swapped.model); reason != "" {
+			vote.Status, vote.Reason = tree.VoteRecused, reason
+			return vote
 		}
 	}
 	if t.swap() && vote.SwapFavors != vote.Favors {
 		vote.Status, vote.Reason = tree.VoteUnstable, fmt.Sprintf("favoured %s, then %s with the sides reversed", vote.Favors, vote.SwapFavors)
 	}
 	return vote
+}
+
+// recused returns why a judge whose votes on the divergence id of n were
+// given by the models voters is recused, "" when it is not: a debater taking
+// a side wrote a text the judge read (its position or rebuttal at n) with
+// one of those models. Fallbacks count, on either side; a debater without a
+// text at n counts by its configured model.
+func (t *topicRun) recused(n *tree.Node, id string, voters ...string) string {
+	sides := divergenceSides(n.Judgment, id)
+	for _, d := range t.debaters {
+		if !hasKey(sides, d.p.ID) {
+			continue
+		}
+		writers := []string{n.Models[d.p.ID], n.RebuttalModels[d.p.ID]}
+		if writers[0] == "" && writers[1] == "" {
+			writers[0] = d.p.Model
+		}
+		for _, w := range writers {
+			for _, v := range voters {
+				if w != "" && v != "" && configs.SameModel(w, v) {
+					return fmt.Sprintf("debater %s, written by %s, takes a side; the judge voted with %s", d.p.ID, w, v)
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // divergenceSides returns the sides of the divergence id of j.
@@ -245,8 +269,9 @@ func (t *topicRun) panelVerdicts(ctx context.Context, m *member, n *tree.Node, b
 	}
 	c := call{node: n.ID, step: tree.StepVerdict, who: m, msgs: messages(pm), json: true, schema: panelSchema(base.PartyIDs), reaskCut: true}
 	var got map[string]tree.Verdict
+	sent := quotesOf(c.msgs)
 	check := func(s string) error {
-		vs, err := parseVerdicts(s, ids, base.PartyIDs)
+		vs, err := parseVerdicts(s, sent, ids, base.PartyIDs)
 		if err == nil {
 			got = t.unaliasVerdicts(vs)
 		}
@@ -267,7 +292,7 @@ func (t *topicRun) panelVerdicts(ctx context.Context, m *member, n *tree.Node, b
 		return answer{verdicts: got, model: model}
 	case ctx.Err() != nil:
 		return answer{model: model, err: ctx.Err()}
-	case !t.r.switchTo(c, fmt.Sprintf("answer invalid after repair: %v", problem)):
+	case !t.r.switchTo(c, problem.Error()):
 		return answer{model: model, err: fmt.Errorf("judge %w", problem)}
 	}
 	resp, model, err = t.r.call(ctx, c)
@@ -293,11 +318,11 @@ func (t *topicRun) unaliasVerdicts(vs []tree.Verdict) map[string]tree.Verdict {
 }
 
 // parseVerdicts reads a panel judge's answer: the first candidate object
-// (see candidates) holding exactly one verdict for each of the divergences
+// (see candidates), objects of what it was sent left out, holding exactly one verdict for each of the divergences
 // ids, each naming the party it favors among parties, or "none", with a
 // recommendation. Otherwise the error is that of the first candidate.
-func parseVerdicts(answer string, ids, parties []string) ([]tree.Verdict, error) {
-	objs := candidates(answer)
+func parseVerdicts(answer string, sent quotes, ids, parties []string) ([]tree.Verdict, error) {
+	objs := candidates(answer, sent)
 	if len(objs) == 0 {
 		return nil, errNoJSON
 	}

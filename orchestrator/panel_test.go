@@ -95,12 +95,16 @@ func TestPanel(t *testing.T) {
 		unstable  bool
 		votes     []tree.VoteStatus
 		errorsFor []string // judges with a recorded failure
+		// voteModels are the models the votes were given with, when not the
+		// judges' configured ones.
+		voteModels []string
 	}
 	tests := []struct {
 		name   string
 		models []string
 		pick   map[string]func(providertest.Call) string
 		params func(*configs.Params)
+		config func(*configs.Config)
 		want   want
 	}{
 		{
@@ -143,6 +147,23 @@ func TestPanel(t *testing.T) {
 			want:   want{status: tree.Forced, split: true, votes: []tree.VoteStatus{tree.VoteCounted, tree.VoteRecused, tree.VoteCounted}},
 		},
 		{
+			name:   "recusal of a debater's fallback",
+			models: []string{"j1", "j2", "j3"},
+			pick:   map[string]func(providertest.Call) string{"model-a": always("fail"), "j1": always("party-a"), "j2": always("party-a"), "j3": always("party-b")},
+			params: func(p *configs.Params) { p.Recuse = true },
+			config: func(c *configs.Config) { c.Debaters[0].Fallback = "j2" },
+			want:   want{status: tree.Forced, split: true, votes: []tree.VoteStatus{tree.VoteCounted, tree.VoteRecused, tree.VoteCounted}},
+		},
+		{
+			name:   "recusal of a judge's fallback",
+			models: []string{"j1", "j2", "j3"},
+			pick:   map[string]func(providertest.Call) string{"j1": always("party-a"), "j2": always("fail"), "model-a": always("party-a"), "j3": always("party-b")},
+			params: func(p *configs.Params) { p.Recuse = true },
+			config: func(c *configs.Config) { c.Judges[1].Fallback = "model-a" },
+			want: want{status: tree.Forced, split: true, votes: []tree.VoteStatus{tree.VoteCounted, tree.VoteRecused, tree.VoteCounted},
+				voteModels: []string{"j1", "model-a", "j3"}},
+		},
+		{
 			name:   "swap",
 			models: []string{"j1", "j2"},
 			pick:   map[string]func(providertest.Call) string{"j1": always("party-b"), "j2": listedFirst},
@@ -164,6 +185,9 @@ func TestPanel(t *testing.T) {
 			cfg := panelConfig(tc.models...)
 			if tc.params != nil {
 				tc.params(&cfg.Params)
+			}
+			if tc.config != nil {
+				tc.config(cfg)
 			}
 			run, _ := runFake(t, cfg, 7, panelJudge(tc.pick))
 			root := run.Topics[0].Root
@@ -190,8 +214,12 @@ func TestPanel(t *testing.T) {
 			var statuses []tree.VoteStatus
 			for i, x := range v.Votes {
 				statuses = append(statuses, x.Status)
-				if x.Judge != cfg.Judges[i].ID || x.Model != cfg.Judges[i].Model {
-					t.Errorf("vote %d by %s (%s), want %s (%s)", i, x.Judge, x.Model, cfg.Judges[i].ID, cfg.Judges[i].Model)
+				model := cfg.Judges[i].Model
+				if tc.want.voteModels != nil {
+					model = tc.want.voteModels[i]
+				}
+				if x.Judge != cfg.Judges[i].ID || x.Model != model {
+					t.Errorf("vote %d by %s (%s), want %s (%s)", i, x.Judge, x.Model, cfg.Judges[i].ID, model)
 				}
 				if x.Status != tree.VoteCounted && x.Reason == "" {
 					t.Errorf("vote %d is %s without a reason", i, x.Status)

@@ -53,8 +53,8 @@ func TestDebaterTimingOutIsNotAgreement(t *testing.T) {
 			}
 		}
 		summary := string(render.Summary(run, nil))
-		if !strings.Contains(summary, "partial: a debater missing") {
-			t.Error("the summary does not show the topic as partial")
+		if !strings.Contains(summary, "**undecided (partial)**") {
+			t.Error("the summary does not show the topic as undecided for a debater missing")
 		}
 	})
 }

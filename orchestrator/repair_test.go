@@ -79,8 +79,15 @@ func TestJudgeRepair(t *testing.T) {
 				if run.Topics[0].Status != tree.Failed {
 					t.Errorf("topic %s, want failed", run.Topics[0].Status)
 				}
-			} else if got := d1.Models["judge"]; got != tc.wantModels || d1.RawJudgment != "" {
-				t.Errorf("d1 judged by %q (raw %q), want %q", got, d1.RawJudgment, tc.wantModels)
+			} else {
+				if got := d1.Models["judge"]; got != tc.wantModels || d1.RawJudgment != "" {
+					t.Errorf("d1 judged by %q (raw %q), want %q", got, d1.RawJudgment, tc.wantModels)
+				}
+				// The reason says once why the judge fell back.
+				fb := run.Topics[0].Fallbacks
+				if len(fb) != 1 || !strings.HasPrefix(fb[0].Reason, "answer invalid after repair: ") || strings.Count(fb[0].Reason, "after repair") != 1 {
+					t.Errorf("fallbacks %+v, want one whose reason says once that the answer was invalid after repair", fb)
+				}
 			}
 
 			// The repair continues the judge's conversation with the same

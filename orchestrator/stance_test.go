@@ -13,12 +13,12 @@ import (
 )
 
 // judgeEntry matches a debater's entry in a blind judge prompt: its alias id
-// and the first words of its position, "I am <id>".
-var judgeEntry = regexp.MustCompile("## Debater \\d+ \\(`(debater-\\d+)`\\): position and rebuttal\n\n### Position\nI am (party-\\w)")
+// and the first words of its position, "I am <id>", fenced or not.
+var judgeEntry = regexp.MustCompile("## Debater \\d+ \\(`(debater-\\d+)`\\): position and rebuttal\n\n### Position\n(?:`{3,}\n)?I am (party-\\w)")
 
 // rebuttalEntry matches another party in a blind rebuttal prompt: its alias
 // label and the first words of its position.
-var rebuttalEntry = regexp.MustCompile("### (Debater \\d+)\nI am (party-\\w)")
+var rebuttalEntry = regexp.MustCompile("### (Debater \\d+)\n(?:`{3,}\n)?I am (party-\\w)")
 
 // stanceFake answers a blind three-debater run in which, at the root, a and
 // b hold one side and c alone the other; at the child node c's rebuttal

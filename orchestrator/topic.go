@@ -58,6 +58,9 @@ func (e *Engine) runTopic(ctx context.Context, ct configs.Topic) tree.Topic {
 		Annotations: ct.Annotations, CoreQuestions: ct.CoreQuestions,
 		Root: root, Status: root.Summarize(), Aliases: tr.aliasRecord(),
 	}
+	if tr.quoting() {
+		out.Quotes = tree.TallyQuotes(root)
+	}
 	if e.cfg.Synthesis() && root.Judgment != nil && root.Status != tree.Failed && ctx.Err() == nil {
 		if p := panics.Try(func() { out.Synthesis = tr.synthesize(ctx, root) }); p != nil {
 			e.log.Error("synthesis panicked", "topic", ct.ID, "panic", p.String())
@@ -68,8 +71,10 @@ func (e *Engine) runTopic(ctx context.Context, ct configs.Topic) tree.Topic {
 	out.Usage = tr.r.book.total(e.cfg.Pricing)
 	out.ByModel = tr.r.book.priced(e.cfg.Pricing)
 	out.StartedAt, out.FinishedAt = started, e.opt.Now()
-	e.log.Info("topic finished", tree.EventKey, tree.TopicFinished, "topic", ct.ID, "status", out.Status, "nodes", root.Stats().Nodes, "tokens", out.Usage.Total())
-	e.emit(tree.Event{Kind: tree.TopicFinished, Topic: ct.ID, Status: out.Status, Usage: out.Usage})
+	out.Settle()
+	e.log.Info("topic finished", tree.EventKey, tree.TopicFinished, "topic", ct.ID, "status", out.Status, "decision", out.DecisionText(),
+		"nodes", root.Stats().Nodes, "tokens", out.Usage.Total())
+	e.emit(tree.Event{Kind: tree.TopicFinished, Topic: ct.ID, Status: out.Status, Decision: out.Decision, Cause: out.Cause, Verdicts: out.Verdicts, Usage: out.Usage})
 	return out
 }
 
@@ -83,14 +88,14 @@ func (e *Engine) brokenTopic(ct configs.Topic, p *panics.Recovered) tree.Topic {
 	root := tree.NewNode(tree.RootID, ct.Title, ct.Background)
 	root.Status, root.StopReason = tree.Failed, msg
 	if p := panics.Try(func() {
-		e.emit(tree.Event{Kind: tree.TopicFinished, Topic: ct.ID, Status: tree.Failed, Err: msg})
+		e.emit(tree.Event{Kind: tree.TopicFinished, Topic: ct.ID, Status: tree.Failed, Decision: tree.Undecided, Cause: tree.CauseFailed, Err: msg})
 	}); p != nil {
 		e.log.Error("announcing a panicked topic's end panicked", "topic", ct.ID, "panic", p.String())
 	}
 	return tree.Topic{
 		ID: ct.ID, Title: ct.Title, Background: ct.Background,
 		Annotations: ct.Annotations, CoreQuestions: ct.CoreQuestions,
-		Root: root, Status: tree.Failed, Fallbacks: []tree.Fallback{},
+		Root: root, Status: tree.Failed, Decision: tree.Undecided, Cause: tree.CauseFailed, Fallbacks: []tree.Fallback{},
 	}
 }
 
@@ -261,9 +266,9 @@ func (t *topicRun) agreed(ctx context.Context, n *tree.Node) {
 // indices of the debaters that answered.
 func (t *topicRun) debaterStep(ctx context.Context, n *tree.Node, step tree.Step, who []int, into map[string]string, build func(i int) ([]prompts.Message, error)) []int {
 	type answer struct {
-		text, reasoning, model string
-		cut                    bool
-		err                    error
+		text, reasoning, model, finish string
+		cut                            bool
+		err                            error
 	}
 	answers := make([]answer, len(who))
 	one := func(k int) {
@@ -274,7 +279,7 @@ func (t *topicRun) debaterStep(ctx context.Context, n *tree.Node, step tree.Step
 			return
 		}
 		resp, model, err := t.r.call(ctx, call{node: n.ID, step: step, who: m, msgs: messages(pm)})
-		answers[k] = answer{text: resp.Text, reasoning: resp.Reasoning, model: model, cut: resp.Cut(), err: err}
+		answers[k] = answer{text: resp.Text, reasoning: resp.Reasoning, model: model, finish: resp.FinishReason, cut: resp.Cut(), err: err}
 	}
 	if p := firstPanic(each(len(who), t.e.cfg.ParallelCalls(), one)); p != nil {
 		panic(p) // the node fails with it
@@ -289,8 +294,12 @@ func (t *topicRun) debaterStep(ctx context.Context, n *tree.Node, step tree.Step
 		switch {
 		case a.err == nil:
 			into[id] = a.text
+			t.recordQuotes(n, id, step, a.text)
 			models[id] = a.model
 			n.SetReasoning(id, step, a.reasoning)
+			if a.finish != "" && a.finish != "stop" && !a.cut {
+				n.Finishes = append(n.Finishes, tree.Finish{Participant: id, Step: step, Reason: a.finish})
+			}
 			if a.cut {
 				n.Warnings = append(n.Warnings, tree.Warning{Participant: id, Step: step, Message: t.cutWarning()})
 			}
@@ -325,6 +334,7 @@ func (t *topicRun) position(n *tree.Node, lin lineage, i int) ([]prompts.Message
 			Background:    t.topic.Background,
 			Annotations:   t.topic.Annotations,
 			CoreQuestions: t.topic.CoreQuestions,
+			Quotes:        t.quoting(),
 		})
 	}
 	sides, uninvolved := t.sides(n.Divergence, t.shuffle(t.all(), n.ID, tree.StepPosition, me.ID), t.party)
@@ -338,6 +348,7 @@ func (t *topicRun) position(n *tree.Node, lin lineage, i int) ([]prompts.Message
 		Uninvolved:       uninvolved,
 		PreviousPosition: lin.positions[me.ID],
 		PreviousRebuttal: lin.rebuttals[me.ID],
+		Quotes:           t.quoting(),
 	})
 }
 
@@ -345,13 +356,13 @@ func (t *topicRun) position(n *tree.Node, lin lineage, i int) ([]prompts.Message
 // other debaters that answered, in the order drawn for i at this node.
 func (t *topicRun) rebuttal(n *tree.Node, posed []int, i int) prompts.Rebuttal {
 	me := t.debaters[i].p
-	r := prompts.Rebuttal{Party: t.party(i), Title: n.Title, Own: n.Positions[me.ID]}
+	r := prompts.Rebuttal{Party: t.party(i), Title: n.Title, Own: n.Positions[me.ID], Quotes: t.quoting()}
 	for _, k := range t.shuffle(posed, n.ID, tree.StepRebuttal, me.ID) {
 		if k == i {
 			continue
 		}
 		o := t.debaters[k].p
-		r.Others = append(r.Others, prompts.PartyText{Party: t.party(k), Text: n.Positions[o.ID]})
+		r.Others = append(r.Others, prompts.PartyText{Party: t.party(k), Text: t.shown(n.Positions[o.ID])})
 	}
 	return r
 }
@@ -421,15 +432,15 @@ func (t *topicRun) decide(ctx context.Context, n *tree.Node, posed []int) {
 		MaxRounds:      e.maxRounds,
 		MaxDivergences: e.cfg.Params.MaxDivergences,
 		Favors:         t.blind() || t.voting(),
+		Quotes:         t.quoting(),
 	}
 	if n.Divergence == nil {
 		data.Context = n.Context
 	}
-	budgetReason := fmt.Sprintf("budget of %d tokens reached: verdicts forced", e.cfg.Budget.MaxTokens)
 	reason, forced := fmt.Sprintf("round limit %d reached: verdicts forced", e.maxRounds), n.Round >= e.maxRounds
 	if !forced && e.overBudget() {
-		reason, forced = budgetReason, true
-		data.BudgetSpent = true
+		reason, forced = e.budgetReason(), true
+		data.BudgetSpent, n.Budget = true, true
 	}
 	if !t.judgeNode(ctx, n, data, posed, forced) {
 		return
@@ -448,7 +459,8 @@ func (t *topicRun) decide(ctx context.Context, n *tree.Node, posed []int) {
 			if len(n.Judgment.Divergences) == 0 {
 				t.agreed(ctx, n)
 			} else {
-				t.stop(ctx, n, tree.Forced, budgetReason+missingNote(n.Judgment))
+				n.Budget = true
+				t.stop(ctx, n, tree.Forced, e.budgetReason()+missingNote(n.Judgment))
 			}
 		}
 	default:
@@ -514,7 +526,7 @@ func (t *topicRun) readerData(base prompts.Judge, n *tree.Node, posed, order []i
 	data.Entries = nil
 	for _, i := range t.inOrder(posed, order) {
 		m := t.debaters[i].p
-		data.Entries = append(data.Entries, prompts.Entry{Party: t.party(i), Position: n.Positions[m.ID], Rebuttal: n.Rebuttals[m.ID]})
+		data.Entries = append(data.Entries, prompts.Entry{Party: t.party(i), Position: t.shown(n.Positions[m.ID]), Rebuttal: t.shown(n.Rebuttals[m.ID])})
 	}
 	return data
 }
@@ -591,8 +603,9 @@ func (t *topicRun) judgment(ctx context.Context, judge *member, node string, dat
 	}
 	c := call{node: node, step: tree.StepJudge, who: judge, msgs: messages(pm), json: true, schema: judgmentSchema(forced, data.PartyIDs), reaskCut: true}
 	var partial *tree.Judgment // a valid consensus whose verdicts are missing
+	sent := quotesOf(c.msgs)
 	check := func(s string) error {
-		got, err := parseJudgment(s, forced, data.PartyIDs)
+		got, err := parseJudgment(s, sent, forced, data.PartyIDs)
 		if err != nil {
 			if got != nil {
 				partial = got
@@ -620,7 +633,7 @@ func (t *topicRun) judgment(ctx context.Context, judge *member, node string, dat
 		return nil, model, raw, "", ctx.Err()
 	case partial != nil:
 		return keepConsensus(partial), model, raw, reasoning, nil
-	case !t.r.switchTo(c, fmt.Sprintf("answer invalid after repair: %v", problem)):
+	case !t.r.switchTo(c, problem.Error()):
 		return nil, model, raw, "", fmt.Errorf("judge %w", problem)
 	}
 	resp, model, err = t.r.call(ctx, c)

@@ -3,11 +3,14 @@ package orchestrator
 import (
 	"errors"
 	"testing"
+
+	"github.com/debatehq/debate/providers"
 )
 
 // FuzzParseJudgment: a forced-verdict answer comes back whole and valid, or
 // with only missing verdicts (and then keepConsensus gives every divergence
-// exactly one verdict), or not at all.
+// exactly one verdict), or not at all; and never when the judge was sent
+// the answer itself.
 func FuzzParseJudgment(f *testing.F) {
 	for _, s := range []string{
 		forcedAnswer("a", "b"),
@@ -18,7 +21,11 @@ func FuzzParseJudgment(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		j, err := parseJudgment(s, true, parties)
+		sent := quotesOf([]providers.Message{{Role: "user", Content: s}})
+		if j, err := parseJudgment(s, sent, true, parties); err == nil || j != nil {
+			t.Fatalf("a judgment read from what the judge was sent: %+v, %v", j, err)
+		}
+		j, err := parseJudgment(s, nil, true, parties)
 		var mv *missingVerdicts
 		switch {
 		case err == nil:

@@ -7,11 +7,16 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/debatehq/debate/internal/regular"
 )
 
 // LockFile is the file in a run folder that the run writing the folder
 // holds locked, so that a second run into the same folder is refused.
 const LockFile = ".debate.lock"
+
+// maxPIDBytes bounds what is read of LockFile: a pid and a newline.
+const maxPIDBytes = 32
 
 // ErrLocked is what Lock returns, wrapped, when another live run holds the
 // folder.
@@ -38,7 +43,7 @@ func Lock(dir string) (release func(), err error) {
 	}
 	if held {
 		holder := ""
-		if b, err := os.ReadFile(path); err == nil {
+		if b, err := regular.ReadFileNoFollow(path, maxPIDBytes); err == nil {
 			if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
 				holder = fmt.Sprintf(" (pid %d)", pid)
 			}

@@ -12,20 +12,36 @@ import (
 	"strings"
 	"time"
 
+	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/internal/regular"
+	"github.com/debatehq/debate/render"
 	"github.com/debatehq/debate/tree"
 )
 
-// Folder is a run folder read back: its run.json and its raw/ files.
+// Folder is a run folder read back: its run.json, its raw/ files and the
+// copies of the documents its quotes point into.
 type Folder struct {
-	Dir string
-	Run *tree.Run
-	Raw []RawFile
+	Dir       string
+	Run       *tree.Run
+	Raw       []RawFile
+	Documents []Document
 }
 
+// Caps on what ReadFolder reads of a run folder.
+const (
+	// MaxRunBytes bounds a run.json: 256 MiB.
+	MaxRunBytes = 256 << 20
+	// MaxRawBytes bounds the raw/ files of a folder, all together: 1 GiB.
+	MaxRawBytes = 1 << 30
+)
+
 // ReadFolder reads the run.json of the run folder dir, and its raw/ files
-// when there are any.
+// and its documents' copies (as the Markdown reports link them) when there
+// are any. It reads regular files only, never through a symbolic link,
+// run.json up to MaxRunBytes, the raw/ files up to MaxRawBytes in all and
+// each document copy up to configs.MaxDocumentBytes.
 func ReadFolder(dir string) (Folder, error) {
-	b, err := os.ReadFile(filepath.Join(dir, "run.json"))
+	b, err := regular.ReadFileNoFollow(filepath.Join(dir, "run.json"), MaxRunBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		if st, serr := os.Stat(dir); serr != nil || !st.IsDir() {
 			return Folder{}, fmt.Errorf("%s: no such folder", dir)
@@ -39,22 +55,56 @@ func ReadFolder(dir string) (Folder, error) {
 	if err != nil {
 		return Folder{}, fmt.Errorf("%s: %w", dir, err)
 	}
-	f := Folder{Dir: dir, Run: run}
-	entries, err := os.ReadDir(filepath.Join(dir, "raw"))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	raw, err := readRaw(filepath.Join(dir, "raw"))
+	if err != nil {
 		return Folder{}, fmt.Errorf("%s: %w", dir, err)
 	}
-	for _, e := range entries {
-		if !e.Type().IsRegular() || strings.HasPrefix(e.Name(), ".") {
-			continue
+	f := Folder{Dir: dir, Run: run, Raw: raw}
+	for _, name := range render.QuotedDocuments(run) {
+		body, err := regular.ReadFileNoFollow(filepath.Join(dir, filepath.FromSlash(render.DocumentFile(name))), configs.MaxDocumentBytes)
+		if err == nil {
+			f.Documents = append(f.Documents, Document{Name: name, Text: string(body)})
 		}
-		body, err := os.ReadFile(filepath.Join(dir, "raw", e.Name()))
-		if err != nil {
-			return Folder{}, fmt.Errorf("%s: %w", dir, err)
-		}
-		f.Raw = append(f.Raw, RawFile{Name: e.Name(), Body: body})
 	}
 	return f, nil
+}
+
+// readRaw reads the files of a folder's raw/, none when there is no raw/,
+// refusing a raw/ or a file in it that is not what a run writes: a
+// symbolic link, a folder, a device or pipe.
+func readRaw(dir string) ([]RawFile, error) {
+	st, err := os.Lstat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil
+	case err != nil:
+		return nil, err
+	case st.Mode()&fs.ModeSymlink != 0:
+		return nil, fmt.Errorf("raw: %w: a run writes raw/ as a folder", regular.ErrSymlink)
+	case !st.IsDir():
+		return nil, errors.New("raw: not a folder")
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []RawFile
+	left := int64(MaxRawBytes)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		body, err := regular.ReadFileNoFollow(filepath.Join(dir, e.Name()), left)
+		if errors.Is(err, regular.ErrTooLarge) {
+			return nil, fmt.Errorf("%w: the raw/ files hold more than %s", regular.ErrTooLarge, regular.Size(MaxRawBytes))
+		}
+		if err != nil {
+			return nil, err
+		}
+		left -= int64(len(body))
+		out = append(out, RawFile{Name: e.Name(), Body: body})
+	}
+	return out, nil
 }
 
 // Merge combines the folders of every slice of one sharded run ("debate run
@@ -76,7 +126,7 @@ func Merge(folders []Folder) (*tree.Run, error) {
 	}
 	merged := *shards[0].Run
 	merged.Shard = nil
-	merged.Topics, merged.Motions, merged.Usage, merged.Adaptations, merged.ByModel = []tree.Topic{}, nil, tree.Usage{}, nil, nil
+	merged.Topics, merged.Motions, merged.Usage, merged.Adaptations, merged.ByModel, merged.Quotes = []tree.Topic{}, nil, tree.Usage{}, nil, nil, nil
 	seen := map[string]string{}
 	var edits []string
 	for _, f := range shards {
@@ -88,6 +138,7 @@ func Merge(folders []Folder) (*tree.Run, error) {
 		merged.FinishedAt = latest(merged.FinishedAt, p.FinishedAt)
 		merged.Usage = merged.Usage.Add(p.Usage)
 		merged.ByModel = tree.MergeByModel(merged.ByModel, p.ByModel)
+		merged.Quotes = merged.Quotes.Merge(p.Quotes)
 		merged.Demo = merged.Demo || p.Demo
 		merged.Adaptations = mergeAdaptations(merged.Adaptations, p.Adaptations)
 		if strings.TrimSpace(p.Edits) != "" {
@@ -156,17 +207,24 @@ func inOrder(folders []Folder) ([]Folder, error) {
 		}
 		byIndex[sh.Index] = f
 	}
+	// A folder may claim any count: the slices are listed from those
+	// given, and at most maxMissing of those missing.
+	const maxMissing = 10
 	var missing []string
-	out := make([]Folder, 0, count)
-	for i := 1; i <= count; i++ {
-		f, ok := byIndex[i]
-		if !ok {
+	for i := 1; i <= count && len(missing) < maxMissing; i++ {
+		if _, ok := byIndex[i]; !ok {
 			missing = append(missing, tree.Shard{Index: i, Count: count}.String())
 		}
-		out = append(out, f)
 	}
 	if len(missing) > 0 {
+		if more := count - len(byIndex) - len(missing); more > 0 {
+			missing = append(missing, fmt.Sprintf("and %d more", more))
+		}
 		return nil, fmt.Errorf("shard %s missing: a merged run needs all %d shards' folders", strings.Join(missing, ", "), count)
+	}
+	out := make([]Folder, 0, count)
+	for i := 1; i <= count; i++ {
+		out = append(out, byIndex[i])
 	}
 	return out, nil
 }

@@ -2,11 +2,14 @@ package output
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -137,6 +140,8 @@ func TestMergeRefuses(t *testing.T) {
 			[]string{`s1 and s2 both hold "t2"`}},
 		{"different seeds", []Folder{folder("s1", shardRun(1, 2, "t1")), folder("s2", reseeded)},
 			[]string{"s1 has seed 0 but s2 has seed 8", "same --seed"}},
+		{"a count no folders can fill", []Folder{folder("s1", shardRun(1, 200_000_000, "t1"))},
+			[]string{"shard 2/200000000, 3/200000000", "11/200000000, and 199999989 more missing"}},
 		{"index out of range", []Folder{folder("s1", &tree.Run{Shard: &tree.Shard{Index: 3, Count: 2, Digest: digest}})},
 			[]string{"s1: shard 3/2 is not a slice of 2"}},
 	}
@@ -175,6 +180,7 @@ func TestMergeKnowsEveryRunField(t *testing.T) {
 		"Motions":       "concatenated, in config order",
 		"Usage":         "summed",
 		"ByModel":       "summed per model",
+		"Quotes":        "summed, in total and per debater",
 		"Edits":         "joined in shard order",
 		"Shard":         "dropped: the merged run is whole",
 		"Demo":          "true if any slice was a demo run",
@@ -218,6 +224,70 @@ func TestReadFolder(t *testing.T) {
 			t.Errorf("ReadFolder(%s): %v, want %q", tt.dir, err, tt.want)
 		}
 	}
+}
+
+// TestReadFolderRefuses: what a run never writes into its folder — a
+// run.json or raw/ that is a symbolic link, a device or a pipe, a raw/ file
+// that links elsewhere — is refused with the folder and file named, at
+// once, and nothing is read through a link.
+func TestReadFolderRefuses(t *testing.T) {
+	t.Parallel()
+	if runtime.GOOS == "windows" {
+		t.Skip("no FIFOs or /dev/zero")
+	}
+	secret := filepath.Join(t.TempDir(), "secret")
+	if err := os.WriteFile(secret, []byte("root:x:0:0\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		setup func(dir string) error
+		want  string
+	}{
+		{"run.json from /dev/zero", func(dir string) error {
+			return os.Symlink("/dev/zero", filepath.Join(dir, "run.json"))
+		}, "open {dir}/run.json: a symbolic link"},
+		{"run.json a FIFO", func(dir string) error {
+			return syscall.Mkfifo(filepath.Join(dir, "run.json"), 0o600)
+		}, "open {dir}/run.json: not a regular file"},
+		{"raw/ linked to another folder", func(dir string) error {
+			return errors.Join(writeRun(dir), os.Symlink(filepath.Dir(secret), filepath.Join(dir, "raw")))
+		}, "raw: a symbolic link"},
+		{"a raw/ file linked elsewhere", func(dir string) error {
+			return errors.Join(writeRun(dir), os.Mkdir(filepath.Join(dir, "raw"), 0o755),
+				os.Symlink(secret, filepath.Join(dir, "raw", "0001.json")))
+		}, "open {dir}/raw/0001.json: a symbolic link"},
+		{"a raw/ FIFO", func(dir string) error {
+			return errors.Join(writeRun(dir), os.Mkdir(filepath.Join(dir, "raw"), 0o755),
+				syscall.Mkfifo(filepath.Join(dir, "raw", "0001.json"), 0o600))
+		}, "open {dir}/raw/0001.json: not a regular file"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			if err := tt.setup(dir); err != nil {
+				t.Fatal(err)
+			}
+			f, err := ReadFolder(dir)
+			want := dir + ": " + strings.ReplaceAll(tt.want, "{dir}", dir)
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Fatalf("ReadFolder: %v, want an error saying %q", err, want)
+			}
+			if len(f.Raw) != 0 {
+				t.Errorf("read %d raw files", len(f.Raw))
+			}
+		})
+	}
+}
+
+// writeRun writes a shard's run.json into dir.
+func writeRun(dir string) error {
+	b, err := EncodeRun(shardRun(1, 2, "t1"))
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "run.json"), b, 0o644)
 }
 
 func TestWriteFolder(t *testing.T) {

@@ -86,7 +86,10 @@ type topicLine struct {
 	tokens            int
 	counts
 	status tree.Status
-	seen   map[string]bool
+	// decision is a finished topic's decision in words, with its cause
+	// and its missing verdicts.
+	decision string
+	seen     map[string]bool
 	// motion: the line is a motion's, which counts turns and rulings
 	// instead of nodes.
 	motion        bool
@@ -223,7 +226,7 @@ func (p *Progress) Handle(ev tree.Event) {
 	case tree.TopicStarted:
 		l.started = now
 	case tree.TopicFinished:
-		l.finished, l.status, important = now, ev.Status, true
+		l.finished, l.status, l.decision, important = now, ev.Status, decisionWords(ev), true
 	case tree.NodeStarted:
 		if !l.seen[ev.Node] {
 			l.seen[ev.Node] = true
@@ -456,9 +459,37 @@ func (l *topicLine) state(now time.Time, short bool) string {
 	case l.status == tree.Pending:
 		return fmt.Sprintf("nodes %d/%d · calls %d%s · %s tok · %s", l.done, l.known, max(0, l.inFlight), events, compact(l.tokens), elapsed)
 	case short:
-		return fmt.Sprintf("%s · %d %s%s", l.status, l.done, plural(l.done, "node", "nodes"), events)
+		return fmt.Sprintf("%s · %d %s%s", l.outcome(), l.done, plural(l.done, "node", "nodes"), events)
 	}
-	return fmt.Sprintf("%s · %d %s%s · %s tok · %s", l.status, l.done, plural(l.done, "node", "nodes"), events, compact(l.tokens), elapsed)
+	return fmt.Sprintf("%s · %d %s%s · %s tok · %s", l.outcome(), l.done, plural(l.done, "node", "nodes"), events, compact(l.tokens), elapsed)
+}
+
+// outcome is how a finished topic ended: its decision, or its status when
+// that says why it is undecided (failed, interrupted, partial).
+func (l *topicLine) outcome() string {
+	if l.decision == "" {
+		return string(l.status)
+	}
+	return l.decision
+}
+
+// decisionWords is the decision a TopicFinished event carries, in words:
+// "agreed", "undecided (budget)", "undecided (2 verdicts missing)"; the
+// status for a topic undecided because it failed, was interrupted or went
+// on without a debater; empty when the event carries no decision.
+func decisionWords(ev tree.Event) string {
+	switch {
+	case ev.Decision == "":
+		return ""
+	case ev.Cause == tree.CauseNoVerdict:
+		n := ev.Verdicts.Missing
+		return fmt.Sprintf("%s (%d %s missing)", ev.Decision, n, plural(n, "verdict", "verdicts"))
+	case ev.Cause == tree.CauseBudget:
+		return fmt.Sprintf("%s (%s)", ev.Decision, ev.Cause)
+	case ev.Cause != "":
+		return string(ev.Status)
+	}
+	return string(ev.Decision)
 }
 
 // motionState is state for a motion: its turn and rulings instead of

@@ -96,7 +96,8 @@ func drive(t *testing.T, width int, verbose bool, titles [2]string) *vtscreen.Sc
 	// The run's own calls (the proposed edits) belong to no topic.
 	p.Handle(tree.Event{Kind: tree.CallStarted, Step: tree.StepEdits, Time: clock})
 	p.Handle(tree.Event{Kind: tree.CallFinished, Step: tree.StepEdits, Time: clock})
-	p.Handle(tree.Event{Kind: tree.TopicFinished, Topic: "topic-two", Status: tree.Forced, Time: clock.Add(20 * time.Second)})
+	p.Handle(tree.Event{Kind: tree.TopicFinished, Topic: "topic-two", Status: tree.Forced, Decision: tree.Undecided, Cause: tree.CauseNoVerdict,
+		Verdicts: tree.VerdictCount{Missing: 2}, Time: clock.Add(20 * time.Second)})
 	p.Close()
 	for _, f := range []string{"out/topic-t1-first.md", "out/topic-topic-two-second.md", "out/summary.md", "out/run.json"} {
 		fmt.Fprintln(screen, f)
@@ -131,6 +132,8 @@ func TestProgressScreen(t *testing.T) {
 			}
 			for _, want := range []string{
 				"failed · 1 node · 2 failed attempts · 1 fallback · 2.2k tok · 8s",
+				// A forced topic whose judge gave no verdict says so.
+				"undecided (2 verdicts missing) · 0 nodes · ",
 				"t1: node root failed: no debater answered",
 				`warning: synthesis failed (topic=topic-two err="judge unreachable")`,
 				"out/topic-t1-first.md", "out/topic-topic-two-second.md", "out/summary.md", "out/run.json",

@@ -35,7 +35,8 @@ func EncodeRun(run *tree.Run) ([]byte, error) {
 }
 
 // DecodeRun reads run.json. It refuses a file without a schema version or
-// with a newer one than this program writes.
+// with a newer one than this program writes, and sets every topic's
+// decision from its tree, so that older files read with one.
 func DecodeRun(data []byte) (*tree.Run, error) {
 	var run tree.Run
 	if err := json.Unmarshal(data, &run); err != nil {
@@ -46,6 +47,11 @@ func DecodeRun(data []byte) (*tree.Run, error) {
 		return nil, fmt.Errorf("decode run.json: no schemaVersion")
 	case run.SchemaVersion > tree.SchemaVersion:
 		return nil, fmt.Errorf("decode run.json: schemaVersion %d is newer than %d, the one this program reads", run.SchemaVersion, tree.SchemaVersion)
+	}
+	// A file written before topics carried their decision gets it from
+	// its tree; in a newer one it is the same.
+	for i := range run.Topics {
+		run.Topics[i].Settle()
 	}
 	return &run, nil
 }

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/debatehq/debate/render"
@@ -21,15 +22,33 @@ const (
 	FormatMarkdown = "markdown"
 	FormatJSON     = "json"
 	FormatHTML     = "html"
+	// FormatJUnit writes junit.xml: a test case per topic, failing when
+	// its decision is in Options.FailOn.
+	FormatJUnit = "junit"
 )
 
 // Options says what Write writes beside run.json.
 type Options struct {
-	// Formats lists markdown, json and html. Markdown is written when it is
-	// listed or when the list is empty; HTML when it is listed.
+	// Formats lists markdown, json, html and junit. Markdown is written
+	// when it is listed or when the list is empty; HTML and junit.xml when
+	// they are listed.
 	Formats []string
 	// Raw files are written under raw/ when there are any.
 	Raw []RawFile
+	// FailOn lists the decisions whose topics fail in junit.xml.
+	FailOn []tree.Outcome
+	// Documents are the shared documents the run's debaters could quote. A
+	// copy of each one a verified quote points into is written under
+	// documents/ (render.DocumentFile), for the reports' links to the lines
+	// quoted: the text as it is beside the Markdown, a page with numbered
+	// lines beside the HTML.
+	Documents []Document
+}
+
+// Document is a shared document by the name the run's quotes give it.
+type Document struct {
+	Name string
+	Text string
 }
 
 // RawFile is one file of raw requests and responses, secrets already removed.
@@ -54,7 +73,7 @@ type file struct {
 // written like any other. Write returns the paths it wrote, in that order; when a file cannot
 // be written it still writes the others and returns every error joined.
 func Write(dir string, run *tree.Run, opt Options) ([]string, error) {
-	markdown, html, err := formats(opt.Formats)
+	markdown, html, junit, err := formats(opt.Formats)
 	if err != nil {
 		return nil, err
 	}
@@ -105,36 +124,86 @@ func Write(dir string, run *tree.Run, opt Options) ([]string, error) {
 		addPage("summary.md", page, err)
 	}
 	files = append(files, pages...)
+	if junit {
+		if body, err := render.JUnit(run, opt.FailOn, reports); err != nil {
+			errs = append(errs, err)
+		} else {
+			files = append(files, file{"junit.xml", body})
+		}
+	}
 	body, err := EncodeRun(run)
 	if err != nil {
 		errs = append(errs, err)
 	} else {
 		files = append(files, file{"run.json", body})
 	}
+	files = append(files, documentFiles(run, opt.Documents, markdown, html, &errs)...)
 	rawUsed := map[string]bool{}
 	for _, r := range opt.Raw {
 		files = append(files, file{filepath.Join("raw", uniqueName(rawName(r.Name), rawUsed)), r.Body})
 	}
 
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("create output folder: %w", err)
+	written, err := writeAll(dir, files)
+	if err != nil {
+		return nil, err
 	}
-	if len(opt.Raw) > 0 {
-		if err := os.MkdirAll(filepath.Join(dir, "raw"), 0o755); err != nil {
-			return nil, fmt.Errorf("create raw folder: %w", err)
+	return written.paths, errors.Join(append(errs, written.errs...)...)
+}
+
+// writing is what writeAll did: the paths it wrote and the files it could
+// not write.
+type writing struct {
+	paths []string
+	errs  []error
+}
+
+// writeAll writes files under dir, creating dir and the files' folders; it
+// fails when a folder cannot be made and otherwise goes on past a file it
+// cannot write.
+func writeAll(dir string, files []file) (writing, error) {
+	var w writing
+	for _, d := range append([]file{{name: "."}}, files...) {
+		sub := filepath.Join(dir, filepath.Dir(d.name))
+		if err := os.MkdirAll(sub, 0o755); err != nil {
+			return w, fmt.Errorf("create folder %s: %w", sub, err)
 		}
 	}
-	var written []string
 	for _, f := range files {
 		path := filepath.Join(dir, f.name)
 		if err := writeFile(path, f.body); err != nil {
-			errs = append(errs, err)
+			w.errs = append(w.errs, err)
 			continue
 		}
-		written = append(written, path)
+		w.paths = append(w.paths, path)
 	}
 	syncDir(dir)
-	return written, errors.Join(errs...)
+	return w, nil
+}
+
+// documentFiles returns the copies of the documents that a verified quote
+// of run points into: the text with the Markdown reports, the numbered page
+// with the HTML ones.
+func documentFiles(run *tree.Run, docs []Document, markdown, html bool, errs *[]error) []file {
+	var out []file
+	for _, name := range render.QuotedDocuments(run) {
+		i := slices.IndexFunc(docs, func(d Document) bool { return d.Name == name })
+		if i < 0 {
+			continue
+		}
+		path := filepath.FromSlash(render.DocumentFile(name))
+		if markdown {
+			out = append(out, file{path, []byte(docs[i].Text)})
+		}
+		if html {
+			page, err := render.DocumentHTML(run, name, docs[i].Text)
+			if err != nil {
+				*errs = append(*errs, err)
+				continue
+			}
+			out = append(out, file{path + ".html", page})
+		}
+	}
+	return out
 }
 
 // htmlName returns the name of the HTML page of a Markdown report.
@@ -143,7 +212,7 @@ func htmlName(md string) string {
 }
 
 // formats reads the requested formats.
-func formats(list []string) (markdown, html bool, err error) {
+func formats(list []string) (markdown, html, junit bool, err error) {
 	markdown = len(list) == 0
 	for _, f := range list {
 		switch f {
@@ -151,12 +220,14 @@ func formats(list []string) (markdown, html bool, err error) {
 			markdown = true
 		case FormatHTML:
 			html = true
+		case FormatJUnit:
+			junit = true
 		case FormatJSON:
 		default:
-			return false, false, fmt.Errorf("output format %q: must be one of markdown, json, html", f)
+			return false, false, false, fmt.Errorf("output format %q: must be one of markdown, json, html, junit", f)
 		}
 	}
-	return markdown, html, nil
+	return markdown, html, junit, nil
 }
 
 // rawName makes a raw file name a plain file name: characters other than

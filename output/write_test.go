@@ -375,7 +375,7 @@ func TestEncodeRunNormalizes(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := string(body)
-	for _, want := range []string{`"schemaVersion": 3`, `"positions": {}`, `"errors": []`, `"children": []`, `"consensus": []`, `"sides": {}`, `"uninvolved": []`, `"fallbacks": []`, `"debaters": []`} {
+	for _, want := range []string{`"schemaVersion": 4`, `"positions": {}`, `"errors": []`, `"children": []`, `"consensus": []`, `"sides": {}`, `"uninvolved": []`, `"fallbacks": []`, `"debaters": []`} {
 		if !strings.Contains(s, want) {
 			t.Errorf("run.json lacks %s", want)
 		}
@@ -429,4 +429,19 @@ func reportNames(run *tree.Run) map[string]string {
 		out[run.Motions[i].ID] = uniqueName(MotionFile(&run.Motions[i]), used)
 	}
 	return out
+}
+
+// TestDecodeOlderRunSettles: a run.json written before topics carried their
+// decision reads with each topic's decision worked out from its tree.
+func TestDecodeOlderRunSettles(t *testing.T) {
+	t.Parallel()
+	old := `{"schemaVersion": 2, "topics": [{"id": "t", "status": "forced", "root": {"id": "root", "status": "forced",
+		"judgment": {"consensus": [], "divergences": [], "forcedVerdicts": [{"divergenceId": "D1", "missing": true}]}}}]}`
+	run, err := DecodeRun([]byte(old))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := run.Topics[0]; got.Decision != tree.Undecided || got.Cause != tree.CauseNoVerdict || got.Verdicts.Missing != 1 {
+		t.Errorf("decision %s, verdicts %+v; want undecided (no-verdict), 1 missing", got.DecisionText(), got.Verdicts)
+	}
 }

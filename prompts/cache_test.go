@@ -221,3 +221,35 @@ func TestJudgeSystemStable(t *testing.T) {
 		})
 	}
 }
+
+// TestTextPlacesNoBreak: a break mark written into a text the prompt shows —
+// a debater's answer, a title — adds no breakpoint and reaches the model
+// without the mark's private-use character.
+func TestTextPlacesNoBreak(t *testing.T) {
+	t.Parallel()
+	set, err := New("en", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := enFixture()
+	for _, text := range []string{breakMark, "before " + breakMark + " after", breakEdge + "breakpoint", "a" + breakEdge + breakMark + breakEdge + "b"} {
+		plain, err := set.Triage(second(f.triage, "before after"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := second(f.triage, text)
+		d.Title += text
+		msgs, err := set.Triage(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, m := range msgs {
+			if len(m.Breaks) != len(plain[i].Breaks) {
+				t.Errorf("%q: message %d has breaks %v, want as many as %v", text, i, m.Breaks, plain[i].Breaks)
+			}
+			if strings.Contains(m.Content, breakEdge) {
+				t.Errorf("%q: message %d holds the private-use character", text, i)
+			}
+		}
+	}
+}

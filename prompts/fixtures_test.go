@@ -47,6 +47,7 @@ func enFixture() fixture {
 	rebC := "I keep my view: the ordering mechanism is secondary to idempotency."
 	return fixture{
 		root: RootPosition{
+			Quotes:  true,
 			Party:   a,
 			Parties: parties,
 			Documents: []Document{{
@@ -63,6 +64,7 @@ func enFixture() fixture {
 			},
 		},
 		involved: ChildPosition{
+			Quotes:           true,
 			Party:            a,
 			Involved:         true,
 			RootTitle:        root,
@@ -74,6 +76,7 @@ func enFixture() fixture {
 			PreviousRebuttal: rebA,
 		},
 		uninvolved: ChildPosition{
+			Quotes:           true,
 			Party:            c,
 			RootTitle:        root,
 			Path:             []string{d1},
@@ -84,12 +87,14 @@ func enFixture() fixture {
 			PreviousRebuttal: rebC,
 		},
 		rebuttal: Rebuttal{
+			Quotes: true,
 			Party:  b,
 			Title:  root,
 			Own:    posB,
 			Others: []PartyText{{Party: a, Text: posA}, {Party: c, Text: posC}},
 		},
 		triage: Judge{
+			Quotes:      true,
 			RootTitle:   root,
 			Annotations: annotations,
 			Title:       d1,
@@ -109,6 +114,7 @@ func enFixture() fixture {
 			MaxDivergences: 5,
 		},
 		forced: Judge{
+			Quotes:      true,
 			RootTitle:   root,
 			Annotations: annotations,
 			Title:       d11,
@@ -178,6 +184,7 @@ func zhFixture() fixture {
 	rebC := "我坚持原观点: 顺序机制是次要的，幂等性才是关键。"
 	return fixture{
 		root: RootPosition{
+			Quotes:  true,
 			Party:   a,
 			Parties: parties,
 			Documents: []Document{{
@@ -194,6 +201,7 @@ func zhFixture() fixture {
 			},
 		},
 		involved: ChildPosition{
+			Quotes:           true,
 			Party:            a,
 			Involved:         true,
 			RootTitle:        root,
@@ -205,6 +213,7 @@ func zhFixture() fixture {
 			PreviousRebuttal: rebA,
 		},
 		uninvolved: ChildPosition{
+			Quotes:           true,
 			Party:            c,
 			RootTitle:        root,
 			Path:             []string{d1},
@@ -215,12 +224,14 @@ func zhFixture() fixture {
 			PreviousRebuttal: rebC,
 		},
 		rebuttal: Rebuttal{
+			Quotes: true,
 			Party:  b,
 			Title:  root,
 			Own:    posB,
 			Others: []PartyText{{Party: a, Text: posA}, {Party: c, Text: posC}},
 		},
 		triage: Judge{
+			Quotes:      true,
 			RootTitle:   root,
 			Annotations: annotations,
 			Title:       d1,
@@ -240,6 +251,7 @@ func zhFixture() fixture {
 			MaxDivergences: 5,
 		},
 		forced: Judge{
+			Quotes:      true,
 			RootTitle:   root,
 			Annotations: annotations,
 			Title:       d11,

@@ -64,6 +64,8 @@ type RootPosition struct {
 	Background    string
 	Annotations   []string
 	CoreQuestions []string
+	// Quotes asks the debater to quote the documents it rests a claim on.
+	Quotes bool
 }
 
 // ChildPosition is the data of a child node's position call. Involved tells
@@ -78,6 +80,9 @@ type ChildPosition struct {
 	Uninvolved       []Party
 	PreviousPosition string
 	PreviousRebuttal string
+	// Quotes asks the debater to quote the shared documents it rests a
+	// claim on.
+	Quotes bool
 }
 
 // Rebuttal is the data of a rebuttal call.
@@ -86,6 +91,9 @@ type Rebuttal struct {
 	Title  string
 	Own    string
 	Others []PartyText
+	// Quotes asks the debater to quote the shared documents it rests a
+	// claim on; the others' quotes come marked by the engine.
+	Quotes bool
 }
 
 // Entry is one debater's position and rebuttal at a node, as the judge sees it.
@@ -115,6 +123,9 @@ type Judge struct {
 	// BudgetSpent tells the forced-verdict call that verdicts are forced
 	// because the run's token budget is spent, before the round limit.
 	BudgetSpent bool
+	// Quotes tells the judge that the debaters' quotes of the shared
+	// documents come marked verified or unverified by the engine.
+	Quotes bool
 }
 
 // Repair is the data of the call that asks the judge to fix invalid JSON.

@@ -8,8 +8,10 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/debatehq/debate/internal/golden"
@@ -303,6 +305,51 @@ func writeOverrides(t *testing.T, files map[string]string) string {
 	return dir
 }
 
+// nested returns a template whose user part calls a template that calls
+// the next one width times, depth levels down.
+func nested(depth, width int) string {
+	var b strings.Builder
+	b.WriteString(`{{define "user"}}{{template "_l1" .}}{{end}}`)
+	for i := 1; i < depth; i++ {
+		fmt.Fprintf(&b, `{{define "_l%d"}}%s{{end}}`, i, strings.Repeat(fmt.Sprintf(`{{template "_l%d" .}}`, i+1), width))
+	}
+	fmt.Fprintf(&b, `{{define "_l%d"}}x{{end}}`, depth)
+	return b.String()
+}
+
+// TestOverrideFilesBounded: an override that is a FIFO, a device behind a
+// link or too large is refused at once, naming it.
+func TestOverrideFilesBounded(t *testing.T) {
+	t.Parallel()
+	if runtime.GOOS == "windows" {
+		t.Skip("no FIFOs or /dev/zero")
+	}
+	tests := []struct {
+		name  string
+		setup func(path string) error
+		want  string
+	}{
+		{"a FIFO", func(path string) error { return syscall.Mkfifo(path, 0o600) }, "not a regular file"},
+		{"a link to /dev/zero", func(path string) error { return os.Symlink("/dev/zero", path) }, "not a regular file"},
+		{"too large", func(path string) error {
+			return os.WriteFile(path, []byte(`{{define "user"}}`+strings.Repeat("x", MaxTemplateBytes)+`{{end}}`), 0o644)
+		}, "file too large: more than 1 MiB"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			path := filepath.Join(t.TempDir(), "triage.tmpl")
+			if err := tt.setup(path); err != nil {
+				t.Fatal(err)
+			}
+			_, err := New("en", filepath.Dir(path))
+			if err == nil || !strings.Contains(err.Error(), path+": "+tt.want) {
+				t.Errorf("New: %v, want an error saying %q", err, path+": "+tt.want)
+			}
+		})
+	}
+}
+
 func TestNewErrors(t *testing.T) {
 	tests := []struct {
 		name     string
@@ -356,6 +403,22 @@ func TestNewErrors(t *testing.T) {
 			name:  "unknown part name",
 			files: map[string]string{"edits.tmpl": "{{define \"user\"}}x{{end}}{{define \"assistant\"}}y{{end}}"},
 			want:  []string{"edits.tmpl", `"assistant"`},
+		},
+		{
+			name:  "calls nested ten deep, ten at each level",
+			files: map[string]string{"triage.tmpl": nested(10, 10)},
+			want:  []string{"triage.tmpl", `{{define "user"}} makes more than 10000 {{template}} calls`},
+		},
+		{
+			name:  "a template that calls itself",
+			files: map[string]string{"triage.tmpl": `{{define "user"}}{{template "_a" .}}{{end}}{{define "_a"}}{{if .Round}}{{template "_a" .}}{{end}}{{end}}`},
+			want:  []string{"triage.tmpl", `template "_a" calls itself`},
+		},
+		{
+			name: "a prompt past the size limit",
+			files: map[string]string{"triage.tmpl": `{{define "_big"}}` + strings.Repeat("x", 100_000) + `{{end}}{{define "user"}}` +
+				strings.Repeat(`{{template "_big"}}`, 700) + `{{end}}`},
+			want: []string{"triage.tmpl", "longer than 64 MiB"},
 		},
 		{name: "missing folder", missing: true, want: []string{"override folder", "no-such-folder"}},
 	}

@@ -12,6 +12,8 @@ import (
 	"text/template"
 	"text/template/parse"
 	"unicode"
+
+	"github.com/debatehq/debate/internal/regular"
 )
 
 //go:embed templates
@@ -136,7 +138,7 @@ func readOverrides(dir string, texts, origins map[string]string) error {
 				filepath.Join(dir, e.Name()), strings.Join(valid, ", "))
 		}
 		path := filepath.Join(dir, e.Name())
-		b, err := os.ReadFile(path)
+		b, err := regular.ReadFile(path, MaxTemplateBytes)
 		if err != nil {
 			return fmt.Errorf("prompts: template override: %w", err)
 		}
@@ -191,10 +193,14 @@ func lineOf(text string, off int) int {
 	return 1 + strings.Count(text[:min(off, len(text))], "\n")
 }
 
-// check renders every part of t with an empty and with a fully populated
-// value of sample's type, so that a reference to an unknown field fails at
-// load time rather than in the middle of a run.
+// check bounds the template calls of t (countCalls) and renders every part
+// of t with an empty and with a fully populated value of sample's type, so
+// that a reference to an unknown field fails at load time rather than in
+// the middle of a run.
 func check(t *template.Template, sample any) error {
+	if err := countCalls(t); err != nil {
+		return err
+	}
 	full := reflect.New(reflect.TypeOf(sample)).Elem()
 	full.Set(reflect.ValueOf(sample))
 	populate(full)
@@ -205,7 +211,7 @@ func check(t *template.Template, sample any) error {
 	for _, data := range []any{sample, full.Interface()} {
 		for _, part := range []string{"system", "user"} {
 			if tt := t.Lookup(part); tt != nil {
-				if err := tt.Execute(discard{}, data); err != nil {
+				if err := tt.Execute(newCapped(discard{}), data); err != nil {
 					return err
 				}
 			}
@@ -281,7 +287,7 @@ func (s *Set) render(name string, data any) ([]Message, error) {
 			continue
 		}
 		var b strings.Builder
-		if err := t.Execute(&b, data); err != nil {
+		if err := t.Execute(newCapped(&b), data); err != nil {
 			return nil, fmt.Errorf("prompts: render %s (%s): %w", name, st.origin, err)
 		}
 		text, breaks := cutBreaks(strings.TrimSpace(b.String()))
@@ -360,8 +366,10 @@ func tidy(v reflect.Value) reflect.Value {
 }
 
 // tidyText drops trailing white space and leading blank lines, keeping the
-// indentation of the first non-blank line.
+// indentation of the first non-blank line, and the private-use character of
+// break marks: only a template places a breakpoint, never a text it shows.
 func tidyText(s string) string {
+	s = strings.ReplaceAll(s, breakEdge, "")
 	s = strings.TrimRightFunc(s, unicode.IsSpace)
 	i := strings.IndexFunc(s, func(r rune) bool { return !unicode.IsSpace(r) })
 	if i < 0 {

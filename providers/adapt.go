@@ -12,6 +12,8 @@ import (
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/debatehq/debate/providers/wire"
 )
 
 // Adaptation is a change the client made to the requests for one model at
@@ -31,6 +33,7 @@ type shape struct {
 	noTemperature   bool   // no temperature at all
 	noStream        bool   // not streamed
 	noStreamOptions bool   // no stream_options
+	noSystem        bool   // system messages sent as user messages
 	format          string // "": as configured; "none" or "json_schema"
 	drop            []string
 }
@@ -143,12 +146,15 @@ var quoted = regexp.MustCompile(`['"\x60]([a-z_][a-z0-9_.]*)['"\x60]`)
 // refused reads a 400 for a parameter the server does not support, and
 // returns the change that avoids it for r, sent as req with s, or false when
 // the refusal is of something else or the change would alter nothing.
-func refused(err error, r Request, req openai.ChatCompletionRequest, patch *bodyPatch, s shape, extra []string) (Adaptation, func(*shape), bool) {
-	e := Classify(err)
-	if e == nil || e.Kind != KindBadRequest || e.Status != 400 {
+func refused(e *Error, r Request, req *wire.Request, s shape, extra []string) (Adaptation, func(*shape), bool) {
+	if e.Kind == KindNoSystem && !s.noSystem && slices.ContainsFunc(r.Messages, func(m Message) bool { return m.Role == "system" }) {
+		return Adaptation{Reason: oneLine(reason(e)), Param: "system", Change: "sent as the first user message"},
+			func(s *shape) { s.noSystem = true }, true
+	}
+	if e.Kind != KindBadRequest || e.Status != 400 {
 		return Adaptation{}, nil, false
 	}
-	msg, param := refusalText(err)
+	msg, param := refusalText(e)
 	low := strings.ToLower(msg)
 	// The words of a refusal of what was asked, not of its value being out
 	// of range ("Invalid 'max_tokens': integer above maximum value" is not
@@ -168,7 +174,7 @@ func refused(err error, r Request, req openai.ChatCompletionRequest, patch *body
 	case req.MaxTokens > 0 && mentions("max_tokens") && (unsupported || strings.Contains(low, "max_completion_tokens")) && !s.maxCompletion:
 		a.Param, a.Change = "max_tokens", "max_completion_tokens"
 		return a, func(s *shape) { s.maxCompletion = true }, true
-	case (req.Temperature != 0 || patch != nil && patch.zeroTemperature) && mentions("temperature") &&
+	case req.Temperature != nil && mentions("temperature") &&
 		(unsupported || strings.Contains(low, "only the default")) && !s.noTemperature:
 		a.Param, a.Change = "temperature", "left out (the model's default)"
 		return a, func(s *shape) { s.noTemperature = true }, true
@@ -198,20 +204,21 @@ func refused(err error, r Request, req openai.ChatCompletionRequest, patch *body
 }
 
 // refusalText returns the server's message and the parameter it names
-// (OpenAI's "param"), for a JSON or plain error body.
-func refusalText(err error) (msg, param string) {
-	var apiErr *openai.APIError
-	if errors.As(err, &apiErr) && apiErr.HTTPStatusCode != 0 {
-		if apiErr.Param != nil {
-			param = *apiErr.Param
-		}
-		return apiErr.Message, param
+// (OpenAI's "param").
+func refusalText(e *Error) (msg, param string) {
+	var se *statusError
+	if errors.As(e, &se) && se.detail != nil {
+		return se.detail.Message, se.detail.Param
 	}
-	var reqErr *openai.RequestError
-	if errors.As(err, &reqErr) {
-		return string(reqErr.Body), ""
+	return reason(e), ""
+}
+
+// reason is the cause of e alone, without its kind, model and endpoint.
+func reason(e *Error) string {
+	if e.Err == nil {
+		return e.Kind.String()
 	}
-	return err.Error(), ""
+	return e.Err.Error()
 }
 
 func containsAny(s string, subs ...string) bool {

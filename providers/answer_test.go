@@ -1,76 +1,83 @@
 package providers
 
 import (
-	"encoding/json"
+	"bufio"
 	"errors"
 	"strings"
 	"testing"
 )
 
-// TestAnswerAdd folds events into an answer one by one: each event must be
-// exactly one JSON value, whatever came before it.
-func TestAnswerAdd(t *testing.T) {
+// sse frames events as a stream: one data line each, blank lines between.
+func sse(events ...string) string {
+	var b strings.Builder
+	for _, e := range events {
+		b.WriteString("data: " + e + "\n\n")
+	}
+	return b.String()
+}
+
+// TestReadStream folds the streams providers send into one answer.
+func TestReadStream(t *testing.T) {
 	t.Parallel()
 	big := strings.Repeat("y", 5000)
 	delta := func(s string) string { return `{"model":"m","choices":[{"index":0,"delta":{"content":"` + s + `"}}]}` }
+	stop := `{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`
+	usage := `{"choices":[],"usage":{"prompt_tokens":5,"completion_tokens":2}}`
 	tests := []struct {
-		name    string
-		events  []string
-		want    string // content folded before any error
-		wantBad int    // index of the first event refused; -1 for none
+		name      string
+		body      string
+		text      string
+		reasoning string
+		finish    string
+		invalid   bool // the stream is refused as an invalid response
 	}{
-		{"deltas", []string{delta("a"), delta("b"), `{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`}, "ab", -1},
-		{"an event larger than the decoder's buffer", []string{delta("a"), delta(big), delta("b")}, "a" + big + "b", -1},
-		{"an event that is not JSON", []string{delta("a"), "nope", delta("b")}, "a", 1},
-		{"an event cut inside a value is not joined to the next", []string{delta("a"), `{"choices":[{"index":0,"delta":{"content"`, `:"b"}}]}`}, "a", 1},
-		{"two values in one event", []string{delta("a") + delta("b"), delta("c")}, "", 0},
-		{"a stray brace after the value", []string{delta("a") + "}", delta("c")}, "", 0},
-		{"a value cut at a large event's end", []string{`{"choices":[{"index":0,"delta":{"content":"` + big}, "", 0},
-		{"an empty event", []string{""}, "", 0},
+		{"deltas", sse(delta("a"), delta("b"), stop, "[DONE]"), "ab", "", "stop", false},
+		{"an event larger than the buffer", sse(delta("a"), delta(big), stop), "a" + big, "", "stop", false},
+		{"an event that is not JSON", sse(delta("a"), "nope", stop), "a", "", "", true},
+		{"two values in one event", sse(delta("a")+delta("b"), stop), "", "", "", true},
+		{"no finish reason, no [DONE]: cut short", sse(delta("a"), usage), "a", "", "", true},
+		{"no finish reason but [DONE]: finished", sse(delta("a"), usage, "[DONE]"), "a", "", "", false},
+		{"an empty finish reason mid-stream is no finish", sse(`{"choices":[{"index":0,"delta":{"content":"a"},"finish_reason":""}]}`, delta("b"), stop),
+			"ab", "", "stop", false},
+		{"text after the finish reason is not the answer's", sse(delta("a"), stop, delta("late")), "a", "", "stop", false},
+		{"thinking parts, then text", sse(
+			`{"choices":[{"index":0,"delta":{"content":[{"type":"thinking","thinking":[{"type":"text","text":"Okay"}]}]}}]}`,
+			`{"choices":[{"index":0,"delta":{"content":[{"type":"thinking","thinking":[{"type":"text","text":", so"}]}]}}]}`,
+			delta("Yes."), stop, "[DONE]"), "Yes.", "Okay, so", "stop", false},
+		{"reasoning fields kept apart", sse(`{"choices":[{"index":0,"delta":{"reasoning_content":"r1"}}]}`,
+			`{"choices":[{"index":0,"delta":{"reasoning":"r2","content":null}}]}`, delta("x"), stop), "x", "r1r2", "stop", false},
+		{"a reason not in the API's list", sse(delta("a"), `{"choices":[{"index":0,"delta":{},"finish_reason":"eos"}]}`), "a", "", "eos", false},
+		{"a numeric reason", sse(delta("a"), `{"choices":[{"index":0,"delta":{},"finish_reason":7}]}`), "a", "", "7", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			a := &answer{}
-			bad := -1
-			for i, ev := range tt.events {
-				if err := a.add([]byte(ev)); err != nil {
-					if !errors.Is(err, errInvalidResponse) {
-						t.Errorf("event %d: error %v is not an invalid response", i, err)
-					}
-					bad = i
-					break
-				}
+			a, err := readStream(bufio.NewReaderSize(strings.NewReader(tt.body), 64), nil)
+			if got := errors.Is(err, errInvalidResponse); got != tt.invalid || err != nil && !tt.invalid {
+				t.Fatalf("error %v, want an invalid response: %v", err, tt.invalid)
 			}
-			if bad != tt.wantBad {
-				t.Errorf("first event refused %d, want %d", bad, tt.wantBad)
+			if err != nil {
+				return
 			}
-			if got := a.content.String(); got != tt.want {
-				t.Errorf("content %.40q, want %.40q", got, tt.want)
+			if a.content.String() != tt.text || a.reasoning.String() != tt.reasoning || a.finish != tt.finish || !a.finished {
+				t.Errorf("text %.40q, reasoning %q, finish %q (finished %v); want %.40q, %q, %q",
+					a.content.String(), a.reasoning.String(), a.finish, a.finished, tt.text, tt.reasoning, tt.finish)
 			}
 		})
 	}
 }
 
-// FuzzAnswerAdd checks that an event is taken exactly when json.Unmarshal
-// takes it alone, whatever event came before.
-func FuzzAnswerAdd(f *testing.F) {
-	f.Add(`{"choices":[{"index":0,"delta":{"content":"a"}}]}`, `{"model":"m"}`)
-	f.Add(`{"choices":[{"index":0,"delta":{"content"`, `:"b"}}]}`)
-	f.Add(`{"a":1} {"b":2}`, `{}`)
-	f.Add(`{"usage":{"prompt_tokens":1,"cost":0.5}}`, `{"error":{"message":"x","code":502}}`)
-	f.Fuzz(func(t *testing.T, first, second string) {
-		a := &answer{}
-		for _, ev := range []string{first, second} {
-			var c chunk
-			want := json.Unmarshal([]byte(ev), &c) == nil
-			err := a.add([]byte(ev))
-			if (err == nil) != want {
-				t.Fatalf("add(%q) = %v; json.Unmarshal takes it: %v", ev, err, want)
-			}
-			if err != nil {
-				return
-			}
+// FuzzReadStream checks that any stream reads without a panic and that an
+// answer is finished or refused.
+func FuzzReadStream(f *testing.F) {
+	f.Add(sse(`{"choices":[{"index":0,"delta":{"content":"a"}}]}`, "[DONE]"))
+	f.Add(sse(`{"choices":[{"index":0,"delta":{"content"`, `:"b"}}]}`))
+	f.Add(sse(`{"usage":{"prompt_tokens":1e99,"cost":"x"}}`, `{"error":{"message":"x","code":502}}`))
+	f.Add(sse(`{"choices":[{"index":0,"delta":{"content":[{"type":"thinking","thinking":"t"},{"type":"text","text":"a"}]},"finish_reason":1}]}`))
+	f.Fuzz(func(t *testing.T, body string) {
+		a, err := readStream(bufio.NewReaderSize(strings.NewReader(body), 16), nil)
+		if err == nil && !a.finished && a.err == nil {
+			t.Fatalf("%q: accepted an answer that did not finish", body)
 		}
 	})
 }

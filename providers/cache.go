@@ -1,78 +1,52 @@
 package providers
 
-import (
-	"encoding/json"
-	"fmt"
-)
+import "github.com/debatehq/debate/providers/wire"
 
 // maxBreaks is the number of cache breakpoints Anthropic allows in one
 // request.
 const maxBreaks = 4
 
-// cacheBreaks returns the cache breakpoints of msgs by message index, the
-// last maxBreaks of them: the later a breakpoint, the longer the prefix it
-// caches.
-func cacheBreaks(msgs []Message) map[int][]int {
-	out := map[int][]int{}
+// messages maps msgs to the messages sent. With cacheControl, the content
+// of the messages with the last maxBreaks breakpoints (the later a
+// breakpoint, the longer the prefix it caches) is sent as text parts cut
+// at them, each part that ends at one marked cache_control ephemeral.
+// With noSystem, a system message is sent as a user message.
+func messages(msgs []Message, cacheControl, noSystem bool) []wire.Message {
+	out := make([]wire.Message, len(msgs))
 	left := maxBreaks
-	for i := len(msgs) - 1; i >= 0 && left > 0; i-- {
-		b := msgs[i].Breaks
+	for i := len(msgs) - 1; i >= 0; i-- {
+		m := msgs[i]
+		out[i] = wire.Message{Role: m.Role, Content: wire.Content{Text: m.Content}}
+		if noSystem && m.Role == "system" {
+			out[i].Role = "user"
+		}
+		b := m.Breaks
+		if !cacheControl || left == 0 || len(b) == 0 {
+			continue
+		}
 		if n := len(b); n > left {
 			b = b[n-left:]
 		}
-		if len(b) > 0 {
-			out[i] = b
-			left -= len(b)
-		}
+		left -= len(b)
+		out[i].Content.Parts = parts(m.Content, b)
 	}
 	return out
 }
 
-// textPart is one text part of a message's content, with an Anthropic-style
-// cache breakpoint after it when CacheControl is set.
-type textPart struct {
-	Type         string        `json:"type"`
-	Text         string        `json:"text"`
-	CacheControl *cacheControl `json:"cache_control,omitempty"`
-}
-
-type cacheControl struct {
-	Type string `json:"type"`
-}
-
-// withBreaks rewrites the content of the messages in breaks as text parts
-// cut at its offsets, each part that ends at an offset marked
-// cache_control {"type":"ephemeral"}.
-func withBreaks(raw json.RawMessage, breaks map[int][]int) (json.RawMessage, error) {
-	var msgs []map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &msgs); err != nil {
-		return nil, fmt.Errorf("messages: %w", err)
-	}
-	for i, offsets := range breaks {
-		if i >= len(msgs) {
+// parts cuts content at offsets into text parts, each that ends at an
+// offset marked as a cache breakpoint.
+func parts(content string, offsets []int) []wire.Part {
+	var out []wire.Part
+	start := 0
+	for _, o := range offsets {
+		if o <= start || o > len(content) {
 			continue
 		}
-		var content string
-		if err := json.Unmarshal(msgs[i]["content"], &content); err != nil {
-			return nil, fmt.Errorf("messages[%d].content: %w", i, err)
-		}
-		var parts []textPart
-		start := 0
-		for _, o := range offsets {
-			if o <= start || o > len(content) {
-				continue
-			}
-			parts = append(parts, textPart{Type: "text", Text: content[start:o], CacheControl: &cacheControl{Type: "ephemeral"}})
-			start = o
-		}
-		if start < len(content) {
-			parts = append(parts, textPart{Type: "text", Text: content[start:]})
-		}
-		b, err := json.Marshal(parts)
-		if err != nil {
-			return nil, err
-		}
-		msgs[i]["content"] = b
+		out = append(out, wire.Part{Type: "text", Text: content[start:o], CacheControl: wire.Ephemeral})
+		start = o
 	}
-	return json.Marshal(msgs)
+	if start < len(content) || len(out) == 0 {
+		out = append(out, wire.Part{Type: "text", Text: content[start:]})
+	}
+	return out
 }

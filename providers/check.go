@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"maps"
 	"net/http"
 	"net/url"
@@ -47,8 +48,12 @@ type CheckRow struct {
 	LatencyMS   int64         `json:"latencyMs"`
 }
 
-// checkPrompt is the tiny call a probe makes.
-var checkPrompt = []Message{{Role: "user", Content: "Reply with the single word: ok"}}
+// checkPrompt is the tiny call a probe makes: with a system message, as
+// every prompt of a run has one, so that a model refusing it shows here.
+var checkPrompt = []Message{
+	{Role: "system", Content: "You check that a model answers."},
+	{Role: "user", Content: "Reply with the single word: ok"},
+}
 
 // checkMaxTokens leaves a reasoning model room to say "ok".
 const checkMaxTokens = 64
@@ -124,7 +129,12 @@ func (c *Client) verdict(participant, model string, err error, latency time.Dura
 		}
 		return row
 	case errors.As(err, &e):
-		row.Detail = e.Error()
+		// The table names the participant, the model and the endpoint:
+		// the detail is the server's status and reason.
+		row.Detail = reason(e)
+		if e.Status != 0 {
+			row.Detail = fmt.Sprintf("status %d: %s", e.Status, row.Detail)
+		}
 		switch e.Kind {
 		case KindAuth:
 			row.Result = CheckKeyRefused
@@ -153,10 +163,7 @@ func Usable(rows []CheckRow) bool {
 // host is the host of a base URL, without credentials; the default
 // endpoint's when base is empty.
 func host(base string) string {
-	if base == "" {
-		base = "https://api.openai.com/v1"
-	}
-	u, err := url.Parse(base)
+	u, err := url.Parse(cmp.Or(base, defaultBaseURL))
 	if err != nil {
 		return "?"
 	}

@@ -57,3 +57,33 @@ func TestCheckResults(t *testing.T) {
 		t.Errorf("gpt-4o probed %d times, want once", n)
 	}
 }
+
+// TestCheckNamesReasons: a failing probe's detail is the server's status
+// and its own reason, nested detail included, keys redacted.
+func TestCheckNamesReasons(t *testing.T) {
+	t.Parallel()
+	srv := providertest.New(t)
+	srv.ReplyTo("busy", providertest.Raw(429, `{"error":{"code":429,"message":"Provider returned error","metadata":{"provider_name":"Google","raw":"g/m is temporarily rate-limited upstream"}}}`))
+	srv.ReplyTo("nosys", providertest.Raw(400, `{"error":{"message":"Unsupported value: 'messages[0].role' does not support 'system' with this model.","code":"unsupported_value"}}`))
+	srv.ReplyTo("echo", providertest.Raw(401, `{"error":{"message":"Incorrect API key provided: `+testKey+`.","code":"invalid_api_key"}}`))
+	cfg := streamConfig(true, func(c *configs.Config) {
+		c.Debaters = []configs.Participant{{ID: "a", Model: "busy"}, {ID: "b", Model: "nosys"}}
+		c.Reviewer = &configs.Participant{ID: "judge", Model: "echo"}
+	})
+	rows, err := Check(t.Context(), cfg, CheckOptions{HTTPClient: srv.HTTPClient()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"rate limit: status 429: Provider returned error: upstream Google says: g/m is temporarily rate-limited upstream (code 429)",
+		"no system message: status 400: Unsupported value: 'messages[0].role' does not support 'system' with this model. (code unsupported_value)",
+		"key refused: status 401: Incorrect API key provided: [REDACTED]. (code invalid_api_key)",
+	}
+	var got []string
+	for _, r := range rows {
+		got = append(got, r.Result+": "+r.Detail)
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -1,12 +1,16 @@
 package providers
 
 import (
+	"bufio"
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -18,6 +22,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/providers/wire"
 )
 
 // Options tune a Client beyond what the config says.
@@ -55,24 +60,28 @@ type Exchange struct {
 // attempt each: trying again, and falling back to another model, is the
 // caller's policy. It is safe for concurrent use.
 type Client struct {
-	global *semaphore.Weighted
-	routes map[string]*route // by participant id
-	def    *route            // for an unknown or empty participant
-	learn  learner
+	transport http.RoundTripper
+	global    *semaphore.Weighted
+	routes    map[string]*route // by participant id
+	def       *route            // for an unknown or empty participant
+	learn     learner
 
 	redactor *redactor
 	log      *slog.Logger
 	record   func(Exchange)
 }
 
-// endpoint is one distinct base URL and key: one go-openai client with its
-// own caps.
+// endpoint is one distinct base URL and key, with its own caps.
 type endpoint struct {
-	client  *openai.Client
+	chatURL string // the chat-completions URL, credentials included
+	apiKey  string
 	key     string              // identifies the endpoint within the run
 	url     string              // base URL without credentials, for errors
 	sem     *semaphore.Weighted // nil: no cap of its own
 	limiter *rate.Limiter       // nil: unlimited
+
+	maxConcurrent int     // the tightest cap asked for; 0: none
+	rpm           float64 // the tightest rate asked for; 0: none
 }
 
 // route is how one participant calls: its endpoint and its merged settings.
@@ -105,13 +114,17 @@ func New(cfg *configs.Config, opt Options) (*Client, error) {
 		httpClient = defaultHTTPClient()
 	}
 	c := &Client{
-		global: semaphore.NewWeighted(int64(concurrency)),
-		routes: map[string]*route{},
-		log:    opt.Logger,
-		record: opt.Record,
+		transport: httpClient.Transport,
+		global:    semaphore.NewWeighted(int64(concurrency)),
+		routes:    map[string]*route{},
+		log:       opt.Logger,
+		record:    opt.Record,
 	}
 	if c.log == nil {
 		c.log = slog.New(slog.DiscardHandler)
+	}
+	if c.transport == nil {
+		c.transport = http.DefaultTransport
 	}
 
 	apis := map[string]configs.API{"": cfg.Endpoint("")}
@@ -121,45 +134,12 @@ func New(cfg *configs.Config, opt Options) (*Client, error) {
 		sampling[p.ID] = p
 	}
 	c.redactor = newRedactor(cfg.Secrets())
-
-	// Participants that share a base URL and key share one endpoint; when
-	// they ask for different caps, the tightest one holds.
-	type limits struct {
-		maxConcurrent int
-		rpm           float64
+	endpoints, err := c.endpoints(apis)
+	if err != nil {
+		return nil, err
 	}
-	endpointKey := func(a configs.API) string { return a.BaseURL + "\x00" + a.APIKey }
-	lim := map[string]limits{}
-	for _, a := range apis {
-		k := endpointKey(a)
-		l := lim[k]
-		l.maxConcurrent = tighter(l.maxConcurrent, a.MaxConcurrent)
-		l.rpm = tighter(l.rpm, a.RequestsPerMinute)
-		lim[k] = l
-	}
-	endpoints := map[string]*endpoint{}
 	for id, a := range apis {
-		if a.Timeout <= 0 {
-			return nil, fmt.Errorf("participant %q: api.timeout: must be greater than 0 milliseconds (got %d)", id, a.Timeout)
-		}
-		k := endpointKey(a)
-		ep := endpoints[k]
-		if ep == nil {
-			var err error
-			ep, err = c.newEndpoint(a, httpClient)
-			if err != nil {
-				return nil, fmt.Errorf("participant %q: %w", id, err)
-			}
-			ep.key = fmt.Sprint(len(endpoints))
-			if l := lim[k]; l.maxConcurrent > 0 {
-				ep.sem = semaphore.NewWeighted(int64(l.maxConcurrent))
-			}
-			if l := lim[k]; l.rpm > 0 {
-				ep.limiter = rate.NewLimiter(rate.Limit(l.rpm/60), 1)
-			}
-			endpoints[k] = ep
-		}
-		rt, err := newRoute(ep, a, cfg.Params, sampling[id])
+		rt, err := newRoute(endpoints[endpointKey(a)], a, cfg.Params, sampling[id])
 		if err != nil {
 			return nil, fmt.Errorf("participant %q: %w", id, err)
 		}
@@ -170,6 +150,41 @@ func New(cfg *configs.Config, opt Options) (*Client, error) {
 		}
 	}
 	return c, nil
+}
+
+func endpointKey(a configs.API) string { return a.BaseURL + "\x00" + a.APIKey }
+
+// endpoints builds one endpoint for each distinct base URL and key of apis
+// (by participant id). Participants that share one share its caps; when
+// they ask for different caps, the tightest one holds.
+func (c *Client) endpoints(apis map[string]configs.API) (map[string]*endpoint, error) {
+	out := map[string]*endpoint{}
+	for _, id := range slices.Sorted(maps.Keys(apis)) {
+		a := apis[id]
+		if a.Timeout <= 0 {
+			return nil, fmt.Errorf("participant %q: api.timeout: must be greater than 0 milliseconds (got %d)", id, a.Timeout)
+		}
+		ep := out[endpointKey(a)]
+		if ep == nil {
+			var err error
+			if ep, err = c.newEndpoint(a); err != nil {
+				return nil, fmt.Errorf("participant %q: %w", id, err)
+			}
+			ep.key = fmt.Sprint(len(out))
+			out[endpointKey(a)] = ep
+		}
+		ep.maxConcurrent = tighter(ep.maxConcurrent, a.MaxConcurrent)
+		ep.rpm = tighter(ep.rpm, a.RequestsPerMinute)
+	}
+	for _, ep := range out {
+		if ep.maxConcurrent > 0 {
+			ep.sem = semaphore.NewWeighted(int64(ep.maxConcurrent))
+		}
+		if ep.rpm > 0 {
+			ep.limiter = rate.NewLimiter(rate.Limit(ep.rpm/60), 1)
+		}
+	}
+	return out, nil
 }
 
 // newRoute merges the endpoint settings with the participant's own sampling
@@ -200,21 +215,19 @@ func newRoute(ep *endpoint, a configs.API, params configs.Params, p configs.Part
 	return rt, nil
 }
 
-func (c *Client) newEndpoint(a configs.API, httpClient *http.Client) (*endpoint, error) {
-	oc := openai.DefaultConfig(a.APIKey)
-	if a.BaseURL != "" {
-		oc.BaseURL = a.BaseURL
-	}
-	u, err := url.Parse(oc.BaseURL)
+func (c *Client) newEndpoint(a configs.API) (*endpoint, error) {
+	base := cmp.Or(a.BaseURL, defaultBaseURL)
+	u, err := url.Parse(base)
 	if err != nil || u.Scheme == "" || u.Host == "" {
-		return nil, fmt.Errorf("api.baseURL: not an absolute URL: %q", c.redactor.redact(oc.BaseURL))
+		return nil, fmt.Errorf("api.baseURL: not an absolute URL: %q", c.redactor.redact(base))
 	}
-	d := &doer{base: httpClient, query: u.Query(), user: u.User}
+	chat := u.JoinPath("chat/completions").String()
 	u.User, u.RawQuery, u.Fragment = nil, "", ""
-	oc.BaseURL = u.String()
-	oc.HTTPClient = d
-	return &endpoint{client: openai.NewClientWithConfig(oc), url: c.redactor.redact(u.String())}, nil
+	return &endpoint{chatURL: chat, apiKey: a.APIKey, url: c.redactor.redact(u.String())}, nil
 }
+
+// defaultBaseURL is OpenAI's, for an endpoint that names none.
+const defaultBaseURL = "https://api.openai.com/v1"
 
 // tighter returns the smaller of two limits where 0 means none.
 func tighter[T int | float64](a, b T) T {
@@ -262,13 +275,17 @@ func (c *Client) Complete(ctx context.Context, r Request) (Response, error) {
 	}
 	defer release()
 	for range maxAdaptations {
-		req, patch := c.chatRequest(r, rt, s)
-		resp, e := c.try(ctx, rt, r, req, patch, release)
+		req := c.chatRequest(r, rt, s)
+		resp, e := c.try(ctx, rt, r, req, release)
 		if e == nil {
 			return resp, nil
 		}
-		a, change, ok := refused(e, r, req, patch, s, extraKeys(rt.extra))
+		a, change, ok := refused(e, r, req, s, slices.Sorted(maps.Keys(rt.extra)))
 		if !ok {
+			if e.Kind == KindNoSystem && !s.noSystem {
+				// Nothing to take out: the model cannot answer this prompt.
+				e.Kind = KindBadRequest
+			}
 			c.log.Debug("model call failed", "participant", r.Participant, "model", r.Model,
 				"attempt", max(r.Attempt, 1), "err", c.redactor.redact(e.Error()))
 			return Response{}, e
@@ -285,62 +302,53 @@ func (c *Client) Complete(ctx context.Context, r Request) (Response, error) {
 		Err: fmt.Errorf("the server kept refusing parameters after %d changes", maxAdaptations)}
 }
 
-func extraKeys(m map[string]json.RawMessage) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
+// exchange is what one attempt left behind: the status, the wait the
+// server asked for and, when recording, the bodies.
+type exchange struct {
+	status     int
+	retryAfter time.Duration
+	request    []byte
+	response   []byte
 }
 
 // try makes the attempt under the global and endpoint limits. release is
 // called once the server's status is known, unless it is a 400.
-func (c *Client) try(ctx context.Context, rt *route, r Request, req openai.ChatCompletionRequest, patch *bodyPatch, release func()) (Response, *Error) {
-	fail := func(err error) *Error {
+func (c *Client) try(ctx context.Context, rt *route, r Request, req *wire.Request, release func()) (Response, *Error) {
+	if err := c.wait(ctx, rt); err != nil {
 		e := &Error{Kind: KindCanceled, Model: r.Model, Endpoint: rt.ep.url, Err: err}
 		if errors.Is(err, context.DeadlineExceeded) {
 			e.Kind = KindTimeout
 		}
-		return e
-	}
-	if rt.ep.sem != nil {
-		if err := rt.ep.sem.Acquire(ctx, 1); err != nil {
-			return Response{}, fail(fmt.Errorf("waiting for an endpoint slot: %w", err))
-		}
-		defer rt.ep.sem.Release(1)
-	}
-	if rt.ep.limiter != nil {
-		if err := rt.ep.limiter.Wait(ctx); err != nil {
-			if ctx.Err() == nil {
-				err = fmt.Errorf("%w: %v", context.DeadlineExceeded, err)
-			}
-			return Response{}, fail(fmt.Errorf("waiting for the rate limit: %w", err))
-		}
-	}
-	if err := c.global.Acquire(ctx, 1); err != nil {
-		return Response{}, fail(fmt.Errorf("waiting for a call slot: %w", err))
+		return Response{}, e
 	}
 	defer c.global.Release(1)
-
-	a := &attempt{
-		headers: rt.headers, patch: patch, record: c.record != nil,
-		stream: req.Stream, idle: rt.idle, maxBody: rt.maxBody,
+	if rt.ep.sem != nil {
+		defer rt.ep.sem.Release(1)
+	}
+	tctx, cancel := context.WithTimeout(ctx, rt.timeout)
+	defer cancel()
+	actx, cancelIdle := context.WithCancelCause(tctx)
+	defer cancelIdle(nil)
+	x := &exchange{}
+	b := &bounds{
+		base: c.transport, stream: req.Stream, idle: rt.idle, cancel: cancelIdle, maxBody: rt.maxBody,
 		onStatus: func(status int) {
 			if status != http.StatusBadRequest {
 				release()
 			}
 		},
 	}
-	tctx, cancel := context.WithTimeout(withAttempt(ctx, a), rt.timeout)
-	defer cancel()
-	actx, cancelIdle := context.WithCancelCause(tctx)
-	defer cancelIdle(nil)
-	a.cancel = cancelIdle
+	if c.record != nil {
+		b.rec = &x.response
+	}
 	started := time.Now()
-	ans, err := c.send(actx, rt, req, a, r.OnText)
+	body, err := req.Encode()
+	x.request = body
+	var ans *answer
+	if err == nil {
+		ans, err = c.send(actx, rt, body, req.Stream, b, x, r.OnText)
+	}
 	latency := time.Since(started)
-
 	var resp Response
 	if err == nil {
 		resp, err = c.response(ans, r)
@@ -348,70 +356,106 @@ func (c *Client) try(ctx context.Context, rt *route, r Request, req openai.ChatC
 	}
 	var e *Error
 	if err != nil {
-		e = c.classify(ctx, actx, err, a, rt)
-		e.Model = r.Model
-		e.Endpoint = rt.ep.url
+		e = c.classify(ctx, actx, err, x, rt)
+		e.Model, e.Endpoint = r.Model, rt.ep.url
 	}
 	c.log.Debug("model call", "participant", r.Participant, "model", r.Model, "stream", req.Stream,
-		"attempt", max(r.Attempt, 1), "status", a.status, "latency", latency, "ok", e == nil)
+		"attempt", max(r.Attempt, 1), "status", x.status, "latency", latency, "ok", e == nil)
 	if c.record != nil {
-		x := Exchange{
-			Participant: r.Participant, Model: r.Model, Attempt: max(r.Attempt, 1), Origin: r.Origin,
-			Request:  c.redactor.redactBody(a.request),
-			Response: c.redactor.redactBody(a.response),
-			Status:   a.status, Started: started, Latency: latency,
-		}
-		if e != nil {
-			x.Err = c.redactor.redact(e.Error())
-		}
-		c.record(x)
+		c.recordExchange(r, x, e, started, latency)
 	}
 	return resp, e
 }
 
-// send makes the HTTP request, streamed or not, and reads the answer.
-//
-// A stream is opened with go-openai's CreateChatCompletionStream, but its
-// events are read and decoded here (events): go-openai's chunk type drops the
-// "reasoning" delta (OpenRouter, Ollama, vLLM), usage.cost and DeepSeek's
-// cache counts, and it has no bound on silence, which the doer adds.
-func (c *Client) send(ctx context.Context, rt *route, req openai.ChatCompletionRequest, a *attempt, onText func(int)) (*answer, error) {
-	if !req.Stream {
-		if _, err := rt.ep.client.CreateChatCompletion(ctx, req); err != nil {
-			var syntax *json.SyntaxError
-			if !errors.As(err, &syntax) || a.response == nil {
-				return nil, err
-			}
-			// Our own decoder says what is wrong with the body.
+// wait takes an endpoint slot, a turn of the rate limit and a call slot;
+// on success the caller releases both slots.
+func (c *Client) wait(ctx context.Context, rt *route) error {
+	if rt.ep.sem != nil {
+		if err := rt.ep.sem.Acquire(ctx, 1); err != nil {
+			return fmt.Errorf("waiting for an endpoint slot: %w", err)
 		}
-		return decodeCompletion(a.response)
 	}
-	stream, err := rt.ep.client.CreateChatCompletionStream(ctx, req)
+	fail := func(err error) error {
+		if rt.ep.sem != nil {
+			rt.ep.sem.Release(1)
+		}
+		return err
+	}
+	if rt.ep.limiter != nil {
+		if err := rt.ep.limiter.Wait(ctx); err != nil {
+			if ctx.Err() == nil {
+				err = fmt.Errorf("%w: %v", context.DeadlineExceeded, err)
+			}
+			return fail(fmt.Errorf("waiting for the rate limit: %w", err))
+		}
+	}
+	if err := c.global.Acquire(ctx, 1); err != nil {
+		return fail(fmt.Errorf("waiting for a call slot: %w", err))
+	}
+	return nil
+}
+
+// recordExchange hands the attempt to Options.Record, keys redacted. The
+// bodies are redacted whole, so a key split across two reads of the body
+// is found as well.
+func (c *Client) recordExchange(r Request, x *exchange, e *Error, started time.Time, latency time.Duration) {
+	rec := Exchange{
+		Participant: r.Participant, Model: r.Model, Attempt: max(r.Attempt, 1), Origin: r.Origin,
+		Request:  c.redactor.redactBody(x.request),
+		Response: c.redactor.redactBody(x.response),
+		Status:   x.status, Started: started, Latency: latency,
+	}
+	if e != nil {
+		rec.Err = c.redactor.redact(e.Error())
+	}
+	c.record(rec)
+}
+
+// send makes the HTTP request, streamed or not, and reads the answer. A
+// server that ignores "stream" and answers in one piece is read as a
+// non-streamed answer.
+func (c *Client) send(ctx context.Context, rt *route, body []byte, stream bool, b *bounds, a *exchange, onText func(int)) (*answer, error) {
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, rt.ep.chatURL, bytes.NewReader(body))
 	if err != nil {
 		return nil, err
 	}
-	defer stream.Close()
-	if a.plain != nil {
-		// The server ignored "stream" and answered in one piece.
-		return decodeCompletion(a.plain)
+	hreq.Header.Set("Content-Type", "application/json")
+	hreq.Header.Set("Authorization", "Bearer "+rt.ep.apiKey)
+	if stream {
+		hreq.Header.Set("Accept", "text/event-stream")
+		hreq.Header.Set("Cache-Control", "no-cache")
 	}
-	if a.events == nil {
-		return nil, fmt.Errorf("%w: the stream has no body to read", errInvalidResponse)
+	for k, v := range rt.headers {
+		hreq.Header.Set(k, v)
 	}
-	ans, err := readStream(&events{r: a.events, limit: emptyLimit}, onText)
+	res, err := (&http.Client{Transport: b}).Do(hreq)
 	if err != nil {
 		return nil, err
 	}
-	if !ans.finished && ans.err == "" {
-		return nil, fmt.Errorf("%w: the stream ended before the answer finished (no finish_reason)", errInvalidResponse)
+	defer res.Body.Close()
+	a.status, a.retryAfter = res.StatusCode, retryAfter(res.Header, time.Now())
+	if res.StatusCode < 200 || res.StatusCode >= 300 {
+		raw, err := io.ReadAll(res.Body)
+		if err != nil {
+			return nil, err
+		}
+		return nil, newStatusError(res.StatusCode, raw, c.redactor.redact)
 	}
-	return ans, nil
+	br := bufio.NewReader(res.Body)
+	if stream && !onePiece(res.Header, br) {
+		return readStream(br, onText)
+	}
+	raw, err := io.ReadAll(br)
+	if err != nil {
+		return nil, err
+	}
+	return decodeCompletion(raw)
 }
 
 // classify turns the error of one attempt into an *Error that is safe to
 // return, telling the caller's cancellation from the attempt's timeout and
 // its idle timeout.
-func (c *Client) classify(ctx, actx context.Context, err error, a *attempt, rt *route) *Error {
+func (c *Client) classify(ctx, actx context.Context, err error, a *exchange, rt *route) *Error {
 	safe := sanitize(err, c.redactor.redact)
 	err = &safeError{msg: c.redactor.redact(safe.Error()), cause: safe}
 	var tooLarge *tooLargeError
@@ -436,56 +480,49 @@ func (c *Client) classify(ctx, actx context.Context, err error, a *attempt, rt *
 	if e.Status == 0 {
 		e.Status = a.status
 	}
-	if a.status >= 200 && a.status < 300 && !e.Kind.Transient() && !answerKind(e.Kind) {
+	var answer *answerError
+	if a.status >= 200 && a.status < 300 && !errors.As(err, &answer) && (e.Kind == KindNetwork || !e.Kind.Transient()) {
 		// A 200 whose body could not be read as a completion.
-		e.Kind = KindInvalidResponse
-	} else if a.status >= 200 && a.status < 300 && e.Kind == KindNetwork {
 		e.Kind = KindInvalidResponse
 	}
 	e.RetryAfter = a.retryAfter
 	return e
 }
 
-// finishLength and finishFilter are the finish reasons of an answer stopped
-// at the token limit and of one withheld by a content filter.
-const (
-	finishLength = string(openai.FinishReasonLength)
-	finishFilter = string(openai.FinishReasonContentFilter)
-)
-
 // response checks and converts an answer. The answer is split from its
-// reasoning (Normalize). Usage the server did not report is estimated from
-// the text. An answer that cannot be used is an *answerError in the
-// provider's words: an error in the body or an unknown finish reason,
-// withheld by a filter or refused, cut before any answer, or empty.
+// reasoning (Normalize). Usage the server did not report, or reported in
+// counts that are none, is estimated from the text. An answer that cannot
+// be used is an *answerError in the provider's words: an error in the body
+// or finish_reason "error", withheld by a filter or refused, cut before
+// any answer, or empty. An error saying the token limit was reached is a
+// cut answer.
 func (c *Client) response(ans *answer, r Request) (Response, error) {
-	if ans.err != "" {
+	if ans.err != nil && (ans.finish == wire.FinishLength || tokenLimit(ans.err.Reason())) {
+		ans.err, ans.finish = nil, wire.FinishLength
+	}
+	if ans.err != nil || ans.finish == wire.FinishError {
+		reason := "no reason given"
+		if ans.err != nil {
+			reason = c.redactor.redact(ans.err.Reason())
+		}
 		return Response{}, &answerError{kind: KindAborted, msg: fmt.Sprintf(
-			"the provider reported an error in the answer (finish_reason %q): %s", ans.finish, c.redactor.redact(ans.err))}
+			"the provider reported an error in the answer (finish_reason %q): %s", ans.finish, reason)}
 	}
 	if !ans.choices {
 		return Response{}, fmt.Errorf("%w: no choices", errInvalidResponse)
 	}
-	content, refusal := ans.content.String(), ans.refusal.String()
-	text, reasoning := Normalize(content, ans.reasoningContent.String(), ans.reasoning.String())
+	content, refusal, thought := ans.content.String(), ans.refusal.String(), ans.reasoning.String()
+	text, reasoning := Normalize(content, thought)
 	text, reasoning = c.redactor.echoed(text), c.redactor.echoed(reasoning)
-	resp := Response{
-		Text:         text,
-		Reasoning:    reasoning,
-		FinishReason: ans.finish,
-		Model:        cmp.Or(ans.model, r.Model),
-	}
-	if ans.usage != nil && (ans.usage.PromptTokens > 0 || ans.usage.CompletionTokens > 0) {
-		resp.Usage = *ans.usage
+	resp := Response{Text: text, Reasoning: reasoning, FinishReason: ans.finish, Model: cmp.Or(ans.model, r.Model)}
+	if ans.usage.Reported() {
+		resp.Usage = usage(ans.usage)
 	} else {
-		resp.Usage = estimate(r.Messages, content, ans.reasoningContent.String(), ans.reasoning.String())
+		resp.Usage = estimate(r.Messages, content, thought)
 	}
 	empty := strings.TrimSpace(text) == ""
 	switch {
-	case !slices.Contains(knownFinish, resp.FinishReason):
-		return Response{}, &answerError{kind: KindAborted, msg: fmt.Sprintf(
-			"the answer ended with finish_reason %q, not a finished answer; its %d bytes of text were not used", resp.FinishReason, len(text))}
-	case resp.FinishReason == finishFilter:
+	case resp.FinishReason == wire.FinishFilter:
 		return Response{}, &answerError{kind: KindFiltered, msg: filtered(resp.FinishReason, ans.filter, refusal, content)}
 	case empty && refusal != "":
 		return Response{}, &answerError{kind: KindFiltered, msg: fmt.Sprintf("the model refused: %q", refusal)}
@@ -515,9 +552,13 @@ func estimate(msgs []Message, completion ...string) Usage {
 
 // filtered describes a choice that a content filter stopped: the finish
 // reason, the filter's categories that fired, and whatever text came back.
-func filtered(finish string, f openai.ContentFilterResults, refusal, content string) string {
+func filtered(finish string, results *openai.ContentFilterResults, refusal, content string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "the provider's content filter withheld the answer (finish_reason %q)", finish)
+	var f openai.ContentFilterResults
+	if results != nil {
+		f = *results
+	}
 	var cats []string
 	for _, c := range []struct {
 		name string
@@ -550,49 +591,42 @@ func reasoningNote(reasoning string) string {
 	return fmt.Sprintf(", %d bytes of reasoning came back alone", len(reasoning))
 }
 
-// chatRequest maps r to go-openai's request, shaped as the server accepts
-// it (s), and the changes the doer makes to its body.
-func (c *Client) chatRequest(r Request, rt *route, s shape) (openai.ChatCompletionRequest, *bodyPatch) {
-	out := openai.ChatCompletionRequest{
+// chatRequest maps r to the request sent, shaped as the server accepts it
+// (s).
+func (c *Client) chatRequest(r Request, rt *route, s shape) *wire.Request {
+	out := &wire.Request{
 		Model:    r.Model,
-		Messages: make([]openai.ChatCompletionMessage, len(r.Messages)),
+		Messages: messages(r.Messages, rt.cacheControl, s.noSystem),
 		Stream:   rt.stream && !s.noStream,
+		Extra:    rt.extra,
+	}
+	if len(s.drop) > 0 {
+		out.Extra = maps.Clone(rt.extra)
+		for _, k := range s.drop {
+			delete(out.Extra, k)
+		}
 	}
 	if out.Stream && !s.noStreamOptions {
 		out.StreamOptions = &openai.StreamOptions{IncludeUsage: true}
 	}
-	for i, m := range r.Messages {
-		out.Messages[i] = openai.ChatCompletionMessage{Role: m.Role, Content: m.Content}
-	}
-	maxTokens := rt.maxTokens
+	maxTokens := max(rt.maxTokens, 0)
 	if r.MaxTokens != nil {
-		maxTokens = *r.MaxTokens
-	}
-	temperature := rt.temperature
-	if r.Temperature != nil {
-		temperature = r.Temperature
-	}
-	patch := &bodyPatch{extra: rt.extra, drop: s.drop}
-	if rt.cacheControl {
-		patch.breaks = cacheBreaks(r.Messages)
+		maxTokens = max(*r.MaxTokens, 0)
 	}
 	if reasoningModel(r.Model) || s.maxCompletion {
-		out.MaxCompletionTokens = max(maxTokens, 0)
+		out.MaxCompletionTokens = maxTokens
 	} else {
-		out.MaxTokens = max(maxTokens, 0)
+		out.MaxTokens = maxTokens
 	}
+	temperature := cmp.Or(r.Temperature, rt.temperature)
 	if temperature != nil && !reasoningModel(r.Model) && !s.noTemperature {
 		// Reasoning models take no sampling fields.
-		out.Temperature = float32(*temperature)
-		patch.zeroTemperature = *temperature == 0
+		out.Temperature = temperature
 	}
 	if r.JSON {
 		out.ResponseFormat = responseFormat(cmp.Or(s.format, rt.responseFormat), r)
 	}
-	if !patch.zeroTemperature && len(patch.extra) == 0 && len(patch.drop) == 0 && len(patch.breaks) == 0 {
-		patch = nil
-	}
-	return out, patch
+	return out
 }
 
 // responseFormat is the response_format asked of a judge: none, a JSON

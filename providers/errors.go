@@ -7,13 +7,13 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
 
-	openai "github.com/sashabaranov/go-openai"
+	"github.com/debatehq/debate/providers/wire"
 )
 
 // Kind is what went wrong in one failed attempt. Its Class tells the caller's
@@ -38,7 +38,8 @@ const (
 	KindCut                         // 200 cut at the token limit before any answer
 	KindFiltered                    // 200 withheld by a content filter, or a refusal
 	KindTooLarge                    // an answer longer than api.maxResponseBytes
-	KindAborted                     // 200 whose answer ended in an error (finish_reason "error" or unknown)
+	KindAborted                     // 200 whose answer ended in an error (finish_reason "error" or an error chunk)
+	KindNoSystem                    // a 400 saying the model takes no system message
 )
 
 // Class is what a failure of some kind asks of the attempt loop.
@@ -79,6 +80,7 @@ var kinds = [...]struct {
 	KindFiltered:        {"content filter", Permanent},
 	KindTooLarge:        {"answer too large", Transient},
 	KindAborted:         {"aborted answer", Transient},
+	KindNoSystem:        {"no system message", Unusable},
 }
 
 // String returns the kind's name, e.g. "rate limit".
@@ -118,25 +120,20 @@ type Error struct {
 
 // Error describes the failure: kind, model, endpoint, status and cause.
 func (e *Error) Error() string {
-	var b strings.Builder
-	b.WriteString(e.Kind.String())
-	b.WriteString(" error")
+	s := e.Kind.String() + " error"
 	if e.Model != "" {
-		b.WriteString(" from model ")
-		b.WriteString(e.Model)
+		s += " from model " + e.Model
 	}
 	if e.Endpoint != "" {
-		b.WriteString(" at ")
-		b.WriteString(e.Endpoint)
+		s += " at " + e.Endpoint
 	}
 	if e.Status != 0 {
-		fmt.Fprintf(&b, " (status %d)", e.Status)
+		s += fmt.Sprintf(" (status %d)", e.Status)
 	}
 	if e.Err != nil {
-		b.WriteString(": ")
-		b.WriteString(e.Err.Error())
+		s += ": " + e.Err.Error()
 	}
-	return b.String()
+	return s
 }
 
 // Unwrap returns the cause.
@@ -144,11 +141,6 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // errInvalidResponse marks a 200 that carries no usable answer.
 var errInvalidResponse = errors.New("invalid response")
-
-// answerKind reports the kinds of a 200 whose answer cannot be used.
-func answerKind(k Kind) bool {
-	return k == KindEmpty || k == KindCut || k == KindFiltered || k == KindAborted
-}
 
 // answerError is a 200 whose answer cannot be used, in the provider's words.
 type answerError struct {
@@ -159,12 +151,12 @@ type answerError struct {
 func (a *answerError) Error() string { return a.msg }
 
 // maxBody bounds how much of an error body an error message quotes.
-const maxBody = 300
+const maxBody = 500
 
 // Classify sorts err into a Kind, whose Class says what may help. It
-// understands go-openai's *APIError and *RequestError, context errors,
-// network errors and decoding errors. An *Error is returned as is; nil gives
-// nil. Model and Endpoint are left for the caller to fill in.
+// understands error responses, context errors, network errors and
+// decoding errors. An *Error is returned as is; nil gives nil. Model and
+// Endpoint are left for the caller to fill in.
 func Classify(err error) *Error {
 	if err == nil {
 		return nil
@@ -176,8 +168,7 @@ func Classify(err error) *Error {
 	e := &Error{Err: err}
 	var (
 		answer  *answerError
-		apiErr  *openai.APIError
-		reqErr  *openai.RequestError
+		status  *statusError
 		netErr  net.Error
 		urlErr  *url.Error
 		syntax  *json.SyntaxError
@@ -190,12 +181,9 @@ func Classify(err error) *Error {
 		e.Kind = KindCanceled
 	case errors.Is(err, context.DeadlineExceeded):
 		e.Kind = KindTimeout
-	case errors.As(err, &apiErr) && apiErr.HTTPStatusCode != 0:
-		e.Status = apiErr.HTTPStatusCode
-		e.Kind = statusKind(e.Status, apiErr.Message, fmt.Sprint(apiErr.Code))
-	case errors.As(err, &reqErr):
-		e.Status = reqErr.HTTPStatusCode
-		e.Kind = statusKind(e.Status, string(reqErr.Body), "")
+	case errors.As(err, &status):
+		e.Status = status.status
+		e.Kind = status.kind()
 	case errors.Is(err, errInvalidResponse), errors.As(err, &syntax), errors.As(err, &typeErr):
 		e.Kind = KindInvalidResponse
 	case errors.As(err, &netErr) && netErr.Timeout():
@@ -206,100 +194,114 @@ func Classify(err error) *Error {
 		e.Kind = KindNetwork
 	case errors.As(err, &urlErr), errors.As(err, &netErr):
 		e.Kind = KindNetwork
-	case refusedBeforeSending(err):
-		e.Kind = KindBadRequest
 	default:
 		e.Kind = KindOther
 	}
 	return e
 }
 
-// statusKind maps an HTTP status (and, for 400, the error text) to a Kind.
+// rule classifies an error response: statuses from..to, and, when codes or
+// texts are given, one of them in the error's code or message (any case).
+type rule struct {
+	from, to int
+	codes    []string
+	texts    []string
+	kind     Kind
+}
+
+// rules classify every error response, the first that matches deciding;
+// the kind's class (kinds) then says what the attempt loop does: retried
+// (Transient), sent to the fallback at once (Unusable) or final
+// (Permanent). A 400 that refuses a parameter the client can do without,
+// or a system message, is adapted first (refused, adapt.go); a system
+// message refused again goes to the fallback at once.
+var rules = []rule{
+	{from: 408, to: 408, kind: KindTimeout},
+	{from: 409, to: 409, kind: KindConflict},
+	{from: 429, to: 429, kind: KindRateLimit},
+	{from: 401, to: 401, kind: KindAuth},
+	{from: 403, to: 403, kind: KindAuth},
+	{from: 404, to: 404, kind: KindNotFound},
+	{from: 400, to: 400, kind: KindContextLength, codes: contextCodes, texts: contextTexts},
+	{from: 413, to: 413, kind: KindContextLength, codes: contextCodes, texts: contextTexts},
+	{from: 400, to: 400, kind: KindNoSystem, texts: []string{
+		"does not support 'system'", "system role is not supported", "system messages are not supported",
+		"system message is not supported", "system role not supported",
+	}},
+	{from: 400, to: 499, kind: KindBadRequest},
+	{from: 500, to: 599, kind: KindServer},
+	{from: 200, to: 299, kind: KindInvalidResponse},
+}
+
+// contextCodes and contextTexts are how the common servers say that the
+// prompt is too long.
+var (
+	contextCodes = []string{"context_length_exceeded", "string_above_max_length"}
+	contextTexts = []string{
+		"context_length_exceeded", "maximum context length", "context length",
+		"context window", "prompt is too long", "too many tokens", "input is too long",
+	}
+)
+
+// tokenLimitTexts are how an error in a 200 says that the answer reached
+// the token limit: a cut answer, not a failure.
+var tokenLimitTexts = []string{"token limit reached", "max_tokens reached", "maximum tokens reached", "length limit reached"}
+
+func tokenLimit(msg string) bool { return containsAny(strings.ToLower(msg), tokenLimitTexts...) }
+
+// statusKind classifies an error response by its status, code and message.
 func statusKind(status int, msg, code string) Kind {
-	switch {
-	case status == http.StatusRequestTimeout:
-		return KindTimeout
-	case status == http.StatusConflict:
-		return KindConflict
-	case status == http.StatusTooManyRequests:
-		return KindRateLimit
-	case status == http.StatusUnauthorized, status == http.StatusForbidden:
-		return KindAuth
-	case status == http.StatusNotFound:
-		return KindNotFound
-	case status == http.StatusBadRequest, status == http.StatusRequestEntityTooLarge:
-		if contextLength(msg, code) {
-			return KindContextLength
+	low := strings.ToLower(msg)
+	for _, r := range rules {
+		if status < r.from || status > r.to {
+			continue
 		}
-		return KindBadRequest
-	case status >= 500:
-		return KindServer
-	case status >= 400:
-		return KindBadRequest
-	case status >= 200 && status < 300:
-		return KindInvalidResponse
+		if r.codes == nil && r.texts == nil || slices.Contains(r.codes, code) || containsAny(low, r.texts...) {
+			return r.kind
+		}
 	}
 	return KindOther
 }
 
-// contextLength recognises the "prompt too long" errors of the common
-// OpenAI-compatible servers.
-func contextLength(msg, code string) bool {
-	if code == "context_length_exceeded" || code == "string_above_max_length" {
-		return true
-	}
-	m := strings.ToLower(msg)
-	for _, s := range []string{
-		"context_length_exceeded", "maximum context length", "context length",
-		"context window", "prompt is too long", "too many tokens", "input is too long",
-	} {
-		if strings.Contains(m, s) {
-			return true
-		}
-	}
-	return false
+// statusError is an error response, its text redacted.
+type statusError struct {
+	status int
+	detail *wire.ErrorDetail // nil: the body is no JSON error
+	msg    string
 }
 
-// refusedBeforeSending reports go-openai's client-side request checks.
-func refusedBeforeSending(err error) bool {
-	for _, target := range []error{
-		openai.ErrReasoningModelMaxTokensDeprecated, openai.ErrReasoningModelLimitationsOther,
-		openai.ErrReasoningModelLimitationsLogprobs, openai.ErrReasoningSamplingUnsupported,
-		openai.ErrReasoningEffortUnsupported, openai.ErrReasoningToolsRequireResponses,
-		openai.ErrChatCompletionInvalidModel, openai.ErrChatCompletionStreamNotSupported,
-		openai.ErrContentFieldsMisused,
-	} {
-		if errors.Is(err, target) {
-			return true
-		}
+// newStatusError reads an error response's body: the provider's reason,
+// nested detail included, redacted and shortened; or the start of a body
+// that is no JSON error, which often names the failing proxy.
+func newStatusError(status int, body []byte, redact func(string) string) *statusError {
+	e := &statusError{status: status}
+	d, ok := wire.DecodeError(body)
+	switch {
+	case ok:
+		e.detail, e.msg = d, redact(d.Reason())
+	case len(strings.TrimSpace(string(body))) == 0:
+		e.msg = "empty body"
+	default:
+		e.msg = "non-JSON body: " + redact(strings.Join(strings.Fields(string(body)), " "))
 	}
-	return false
+	if len(e.msg) > maxBody {
+		e.msg = e.msg[:maxBody] + "…"
+	}
+	return e
 }
 
-// sanitize returns a copy of err that is safe to return: API key values and
-// bearer tokens are removed from server-provided text, and long bodies are
-// shortened. Errors without server text are returned unchanged.
+func (s *statusError) Error() string { return s.msg }
+
+func (s *statusError) kind() Kind {
+	if s.detail == nil {
+		return statusKind(s.status, s.msg, "")
+	}
+	return statusKind(s.status, s.detail.Message+" "+s.detail.Raw, s.detail.Code)
+}
+
+// sanitize returns a copy of err that is safe to return: the URL of a
+// request error is redacted. Error responses are redacted when read.
 func sanitize(err error, redact func(string) string) error {
-	// An error body go-openai could not decode as its error shape (LM
-	// Studio's {"error": "text"}) is a RequestError that may wrap an empty
-	// APIError without a status: the body says more.
-	var apiErr *openai.APIError
-	if errors.As(err, &apiErr) && apiErr.HTTPStatusCode != 0 {
-		c := *apiErr
-		c.Message = redact(c.Message)
-		c.InnerError = nil
-		return &apiMessage{c: &c}
-	}
-	var reqErr *openai.RequestError
-	if errors.As(err, &reqErr) {
-		c := *reqErr
-		body := redact(string(c.Body))
-		if len(body) > maxBody {
-			body = body[:maxBody] + "…"
-		}
-		c.Body = []byte(body)
-		return &bodyError{c: &c}
-	}
 	var urlErr *url.Error
 	if errors.As(err, &urlErr) {
 		c := *urlErr
@@ -308,30 +310,3 @@ func sanitize(err error, redact func(string) string) error {
 	}
 	return err
 }
-
-// apiMessage presents a JSON error response by the server's message alone:
-// the status is already part of the *Error that wraps it.
-type apiMessage struct{ c *openai.APIError }
-
-func (a *apiMessage) Error() string {
-	if msg := strings.Join(strings.Fields(a.c.Message), " "); msg != "" {
-		return msg
-	}
-	return "no message"
-}
-
-func (a *apiMessage) Unwrap() error { return a.c }
-
-// bodyError presents a non-JSON error response briefly: status and the start
-// of the body, which often names the failing proxy.
-type bodyError struct{ c *openai.RequestError }
-
-func (b *bodyError) Error() string {
-	body := strings.Join(strings.Fields(string(b.c.Body)), " ")
-	if body == "" {
-		return "empty body"
-	}
-	return "non-JSON body: " + body
-}
-
-func (b *bodyError) Unwrap() error { return b.c }

@@ -14,8 +14,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	openai "github.com/sashabaranov/go-openai"
 )
 
 func TestClassify(t *testing.T) {
@@ -27,21 +25,24 @@ func TestClassify(t *testing.T) {
 		class  Class
 		status int
 	}{
-		{"429", &openai.APIError{HTTPStatusCode: 429, Message: "slow down"}, KindRateLimit, Transient, 429},
-		{"500", &openai.APIError{HTTPStatusCode: 500}, KindServer, Transient, 500},
-		{"503", &openai.APIError{HTTPStatusCode: 503}, KindServer, Transient, 503},
-		{"408", &openai.APIError{HTTPStatusCode: 408}, KindTimeout, Transient, 408},
-		{"409", &openai.APIError{HTTPStatusCode: 409}, KindConflict, Transient, 409},
-		{"401", &openai.APIError{HTTPStatusCode: 401}, KindAuth, Unusable, 401},
-		{"403", &openai.APIError{HTTPStatusCode: 403}, KindAuth, Unusable, 403},
-		{"404", &openai.APIError{HTTPStatusCode: 404}, KindNotFound, Unusable, 404},
-		{"400", &openai.APIError{HTTPStatusCode: 400, Message: "unknown field"}, KindBadRequest, Permanent, 400},
-		{"422", &openai.APIError{HTTPStatusCode: 422}, KindBadRequest, Permanent, 422},
-		{"400 context code", &openai.APIError{HTTPStatusCode: 400, Code: code}, KindContextLength, Unusable, 400},
-		{"400 context message", &openai.APIError{HTTPStatusCode: 400, Message: "This model's maximum context length is 8192 tokens"}, KindContextLength, Unusable, 400},
-		{"non-JSON 502", &openai.RequestError{HTTPStatusCode: 502, Body: []byte("<html>")}, KindServer, Transient, 502},
-		{"non-JSON 400 context", &openai.RequestError{HTTPStatusCode: 400, Body: []byte("prompt is too long")}, KindContextLength, Unusable, 400},
-		{"wrapped", fmt.Errorf("calling: %w", &openai.APIError{HTTPStatusCode: 429}), KindRateLimit, Transient, 429},
+		{"429", status(429, `{"error":{"message":"slow down"}}`), KindRateLimit, Transient, 429},
+		{"500", status(500, ``), KindServer, Transient, 500},
+		{"503", status(503, `{"error":{"message":"overloaded"}}`), KindServer, Transient, 503},
+		{"408", status(408, ``), KindTimeout, Transient, 408},
+		{"409", status(409, ``), KindConflict, Transient, 409},
+		{"401", status(401, `{"error":{"message":"Incorrect API key provided","code":"invalid_api_key"}}`), KindAuth, Unusable, 401},
+		{"403", status(403, ``), KindAuth, Unusable, 403},
+		{"404", status(404, `{"error":{"message":"The model does not exist","code":"model_not_found"}}`), KindNotFound, Unusable, 404},
+		{"400", status(400, `{"error":{"message":"unknown field"}}`), KindBadRequest, Permanent, 400},
+		{"422", status(422, ``), KindBadRequest, Permanent, 422},
+		{"400 context code", status(400, `{"error":{"message":"too long","code":"`+code+`"}}`), KindContextLength, Unusable, 400},
+		{"400 context message", status(400, `{"error":{"message":"This model's maximum context length is 8192 tokens"}}`), KindContextLength, Unusable, 400},
+		{"413 context", status(413, `{"error":{"message":"prompt is too long"}}`), KindContextLength, Unusable, 413},
+		{"400 no system message", status(400, `{"error":{"message":"Unsupported value: 'messages[0].role' does not support 'system' with this model.","code":"unsupported_value"}}`), KindNoSystem, Unusable, 400},
+		{"429 upstream, nested", status(429, `{"error":{"code":429,"message":"Provider returned error","metadata":{"provider_name":"G","raw":"g/m is temporarily rate-limited upstream"}}}`), KindRateLimit, Transient, 429},
+		{"non-JSON 502", status(502, "<html>"), KindServer, Transient, 502},
+		{"non-JSON 400 context", status(400, "prompt is too long"), KindContextLength, Unusable, 400},
+		{"wrapped", fmt.Errorf("calling: %w", status(429, ``)), KindRateLimit, Transient, 429},
 		{"canceled", fmt.Errorf("x: %w", context.Canceled), KindCanceled, Permanent, 0},
 		{"deadline", &url.Error{Op: "Post", URL: "u", Err: context.DeadlineExceeded}, KindTimeout, Transient, 0},
 		{"net timeout", &net.OpError{Op: "dial", Err: os.ErrDeadlineExceeded}, KindTimeout, Transient, 0},
@@ -51,7 +52,6 @@ func TestClassify(t *testing.T) {
 		{"dns", &url.Error{Op: "Post", URL: "u", Err: &net.DNSError{Err: "no such host", Name: "x"}}, KindNetwork, Transient, 0},
 		{"syntax", &json.SyntaxError{Offset: 3}, KindInvalidResponse, Transient, 0},
 		{"empty", fmt.Errorf("%w: no choices", errInvalidResponse), KindInvalidResponse, Transient, 0},
-		{"refused client-side", openai.ErrReasoningModelMaxTokensDeprecated, KindBadRequest, Permanent, 0},
 		{"unknown", errors.New("strange"), KindOther, Permanent, 0},
 	}
 	for _, tt := range tests {
@@ -83,21 +83,34 @@ func TestErrorText(t *testing.T) {
 	}
 }
 
-func TestSanitizeShortensAndRedacts(t *testing.T) {
-	r := newRedactor([]string{"sk-secret"})
-	body := "<html>sk-secret " + strings.Repeat("y", 5000)
-	err := sanitize(&openai.RequestError{HTTPStatus: "502 Bad Gateway", HTTPStatusCode: 502, Body: []byte(body)}, r.redact)
-	msg := err.Error()
-	if strings.Contains(msg, "sk-secret") || len(msg) > maxBody+100 || !strings.HasPrefix(msg, "non-JSON body: <html>") {
-		t.Errorf("sanitized message %q", msg)
+// status is an error response as the client reads it.
+func status(code int, body string) error {
+	return newStatusError(code, []byte(body), func(s string) string { return s })
+}
+
+// TestStatusErrorText: the message is the provider's own reason, nested
+// detail included, keys redacted, a long body shortened.
+func TestStatusErrorText(t *testing.T) {
+	t.Parallel()
+	r := newRedactor([]string{"sk-secret-0123456789"})
+	tests := []struct {
+		name, body, want string
+	}{
+		{"a JSON error", `{"error":{"message":"Incorrect API key provided: sk-secret-0123456789.","code":"invalid_api_key"}}`,
+			"Incorrect API key provided: [REDACTED]. (code invalid_api_key)"},
+		{"a gateway's upstream reason", `{"error":{"code":429,"message":"Provider returned error","metadata":{"provider_name":"Google","raw":"g/m is rate-limited upstream; key sk-secret-0123456789"}}}`,
+			"Provider returned error: upstream Google says: g/m is rate-limited upstream; key [REDACTED] (code 429)"},
+		{"a body that is no JSON", "<html>sk-secret-0123456789 " + strings.Repeat("y", 5000),
+			"non-JSON body: <html>[REDACTED] " + strings.Repeat("y", maxBody-len("non-JSON body: <html>[REDACTED] ")) + "…"},
+		{"an empty body", "", "empty body"},
 	}
-	var reqErr *openai.RequestError
-	if !errors.As(err, &reqErr) || reqErr.HTTPStatusCode != 502 {
-		t.Error("the request error is not reachable after sanitizing")
-	}
-	api := sanitize(&openai.APIError{HTTPStatusCode: 401, Message: "key sk-secret is wrong"}, r.redact)
-	if api.Error() != "key [REDACTED] is wrong" {
-		t.Errorf("api error not redacted: %v", api)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if got := newStatusError(502, []byte(tt.body), r.redact).Error(); got != tt.want {
+				t.Errorf("got  %q\nwant %q", got, tt.want)
+			}
+		})
 	}
 }
 
@@ -132,17 +145,6 @@ func TestReasoningModel(t *testing.T) {
 	}
 }
 
-// The rule must cover every model go-openai refuses max_tokens for, or the
-// request never leaves the client.
-func TestReasoningRuleCoversClientChecks(t *testing.T) {
-	for _, m := range []string{"o1-preview", "o3", "o4-mini", "gpt-5-nano", openai.GPT6Sol, "o1x"} {
-		req := openai.ChatCompletionRequest{Model: m, MaxTokens: 10}
-		if err := openai.NewReasoningValidator().Validate(req); err != nil && !reasoningModel(m) {
-			t.Errorf("go-openai refuses max_tokens for %q but the rule does not treat it as reasoning", m)
-		}
-	}
-}
-
 func TestRetryAfterHeader(t *testing.T) {
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	tests := []struct {
@@ -163,39 +165,5 @@ func TestRetryAfterHeader(t *testing.T) {
 		if got := retryAfter(tt.h, now); got != tt.want {
 			t.Errorf("%s: retryAfter = %v, want %v", tt.name, got, tt.want)
 		}
-	}
-}
-
-func TestBodyPatch(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		name  string
-		patch *bodyPatch
-		in    string
-		want  string
-	}{
-		{"nil keeps the bytes", nil, `{"model":"m", "x":1}`, `{"model":"m", "x":1}`},
-		{"zero temperature added", &bodyPatch{zeroTemperature: true}, `{"model":"m"}`, `{"model":"m","temperature":0}`},
-		{"set temperature kept", &bodyPatch{zeroTemperature: true}, `{"temperature":0.5}`, `{"temperature":0.5}`},
-		{"extra merged, own fields kept", &bodyPatch{extra: map[string]json.RawMessage{
-			"reasoning_effort": json.RawMessage(`"high"`), "model": json.RawMessage(`"other"`), "stream": json.RawMessage(`false`),
-		}}, `{"model":"m","stream":true}`, `{"model":"m","reasoning_effort":"high","stream":true}`},
-		{"dropped after merging", &bodyPatch{extra: map[string]json.RawMessage{"think": json.RawMessage(`true`)}, drop: []string{"think", "max_tokens"}},
-			`{"max_tokens":5,"model":"m"}`, `{"model":"m"}`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			got, err := tt.patch.apply([]byte(tt.in))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if string(got) != tt.want {
-				t.Errorf("apply(%s) = %s, want %s", tt.in, got, tt.want)
-			}
-		})
-	}
-	if _, err := (&bodyPatch{zeroTemperature: true}).apply([]byte(`[]`)); err == nil {
-		t.Error("patching a list: no error")
 	}
 }

@@ -7,9 +7,7 @@ import "strings"
 var reasoningPrefixes = []string{"o1", "o3", "o4", "gpt-5", "gpt-6"}
 
 // reasoningModel reports whether model belongs to a reasoning family. A
-// gateway's vendor prefix ("openai/o3-mini") is ignored, and the match is a
-// superset of go-openai's own check, so the client never refuses a request
-// built under this rule.
+// gateway's vendor prefix ("openai/o3-mini") is ignored.
 func reasoningModel(model string) bool {
 	m := strings.ToLower(strings.TrimSpace(model))
 	if i := strings.LastIndexByte(m, '/'); i >= 0 {

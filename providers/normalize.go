@@ -66,11 +66,12 @@ func splitReasoning(content string) (blocks []string, rest string, found bool) {
 	if found {
 		return blocks, rest, true
 	}
-	// A closing tag alone: everything before it was reasoning.
+	// A closing tag alone on its line, the first of its kind: everything
+	// before it was reasoning. One inside a line is prose about the tag.
 	at, width := -1, 0
 	for _, tag := range reasoningTags {
 		i := fold.Index(content, "</"+tag+">")
-		if i < 0 || fold.Index(content[:i], "<"+tag+">") >= 0 {
+		if i < 0 || fold.Index(content[:i], "<"+tag+">") >= 0 || !ownLine(content, i, i+len(tag)+3) {
 			continue
 		}
 		if at < 0 || i < at {
@@ -81,6 +82,16 @@ func splitReasoning(content string) (blocks []string, rest string, found bool) {
 		return nil, content, false
 	}
 	return []string{content[:at]}, content[at+width:], true
+}
+
+// ownLine reports whether s[i:j] stands alone on its line, blanks aside.
+func ownLine(s string, i, j int) bool {
+	before := s[:i]
+	if k := strings.LastIndexByte(before, '\n'); k >= 0 {
+		before = before[k+1:]
+	}
+	after, _, _ := strings.Cut(s[j:], "\n")
+	return strings.TrimSpace(before) == "" && strings.TrimSpace(after) == ""
 }
 
 // openingTag returns the reasoning tag that s starts with and the length of

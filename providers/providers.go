@@ -1,15 +1,19 @@
 // Package providers makes every model call of the program: OpenAI-compatible
-// chat completions through go-openai, one client per endpoint. Each call is
-// one attempt whose failure is classified (transient, unusable model,
-// permanent, with the server's Retry-After); the attempt loop and the
-// fallback policy belong to the caller. It also normalizes answers
-// (reasoning apart from the answer) and applies concurrency caps, rate
-// limits and key redaction.
+// chat completions, one client per endpoint, in the format of package wire
+// (go-openai's types where they carry it). Bounds on what is read, the cut
+// of a silent stream and raw recording are the attempt's
+// http.RoundTripper. Each call is one attempt whose failure is classified
+// (transient, unusable model, permanent, with the server's Retry-After) by
+// one table of rules; the attempt loop and the fallback policy belong to
+// the caller. It also normalizes answers (reasoning apart from the answer)
+// and applies concurrency caps, rate limits and key redaction.
 package providers
 
 import (
 	"encoding/json"
 	"time"
+
+	"github.com/debatehq/debate/providers/wire"
 )
 
 // Message is one chat message.
@@ -93,4 +97,4 @@ type Response struct {
 
 // Cut reports whether the answer stopped at the token limit
 // (finish_reason "length"): what Text holds is the start of an answer.
-func (r Response) Cut() bool { return r.FinishReason == finishLength }
+func (r Response) Cut() bool { return r.FinishReason == wire.FinishLength }

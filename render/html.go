@@ -52,6 +52,7 @@ var pageTemplates = map[string]*template.Template{
 	"motion":   parsePage("templates/motion.html"),
 	"summary":  parsePage("templates/markdown.html"),
 	"markdown": parsePage("templates/markdown.html"),
+	"document": parsePage("templates/document.html"),
 }
 
 // parsePage parses the frame with the body template of the given file.
@@ -65,7 +66,7 @@ type pageData struct {
 	Lang  string // the html element's lang, none when empty
 	Title string
 	Style template.CSS
-	Kind  string // the body's class: "topic", "motion", "summary" or "markdown"
+	Kind  string // the body's class: "topic", "motion", "summary", "markdown" or "document"
 	Demo  string // the demo banner, none when empty
 	Body  any
 }

@@ -83,6 +83,12 @@ type words struct {
 	persuasion         string
 	disagree           string
 	aliasFmt           string // alias, debater
+	quotes             string
+	quoteCountFmt      string // debater, made, verified, unverified
+	quoteVerified      string
+	quoteUnverified    string
+	quoteLineFmt       string // document, line
+	quoteLinesFmt      string // document, lines
 	judges             string
 	votes              string
 	noSide             string
@@ -109,7 +115,6 @@ type words struct {
 	colRounds          string
 	colConsensus       string
 	colDivergences     string
-	colVerdicts        string
 	colFailures        string
 	colFailedCalls     string
 	colFallbacks       string
@@ -274,6 +279,12 @@ var english = words{
 	conformity:       "conformity",
 	persuasion:       "persuasion",
 	disagree:         "the line and the judge disagree",
+	quotes:           "Quotes of the shared documents",
+	quoteCountFmt:    "%s %d made, %d verified, %d unverified",
+	quoteVerified:    "✓ verified",
+	quoteUnverified:  "✗ unverified",
+	quoteLineFmt:     "%s, line %s",
+	quoteLinesFmt:    "%s, lines %s",
 	judges:           "Judges",
 	votes:            "Votes",
 	noSide:           "no side",
@@ -304,7 +315,6 @@ var english = words{
 	colRounds:          "Rounds",
 	colConsensus:       "Consensus",
 	colDivergences:     "Divergences",
-	colVerdicts:        "Forced verdicts",
 	colFailures:        "Failed nodes",
 	colFailedCalls:     "Failed calls",
 	colFallbacks:       "Fallbacks",
@@ -473,6 +483,12 @@ var chinese = words{
 	conformity:       "从众",
 	persuasion:       "被说服",
 	disagree:         "立场行与裁判解读不一致",
+	quotes:           "共享文档引用",
+	quoteCountFmt:    "%s 共 %d 条，已核实 %d 条，未核实 %d 条",
+	quoteVerified:    "✓ 已核实",
+	quoteUnverified:  "✗ 未核实",
+	quoteLineFmt:     "%s 第 %s 行",
+	quoteLinesFmt:    "%s 第 %s 行",
 	judges:           "评审团",
 	votes:            "投票",
 	noSide:           "不支持任何一方",
@@ -503,7 +519,6 @@ var chinese = words{
 	colRounds:          "轮数",
 	colConsensus:       "合意数",
 	colDivergences:     "分歧数",
-	colVerdicts:        "强制裁决",
 	colFailures:        "失败节点",
 	colFailedCalls:     "失败调用",
 	colFallbacks:       "回退",

@@ -202,10 +202,10 @@ func (r *report) motions() {
 		m := &r.run.Motions[i]
 		usage = usage.Add(m.Usage)
 		r.printf("| %s | %s | %s | %s | %d | %d | %s | %s |\n", inlineText(m.ID), r.reportLink(m.ID, inlineText(m.Title)), w.motionStatus(m.Status),
-			w.stateWord(protocol.State(m.State)), m.Turns, len(m.Arguments), Thousands(m.Usage.Total()), costCell(m.Usage.Cost))
+			w.stateWord(protocol.State(m.State)), m.Turns, len(m.Arguments), Thousands(m.Usage.Total()), CostText(m.Usage.Cost))
 	}
 	if len(r.run.Motions) > 1 {
-		r.printf("| **%s** | | | | | | %s | %s |\n", w.total, Thousands(usage.Total()), costCell(usage.Cost))
+		r.printf("| **%s** | | | | | | %s | %s |\n", w.total, Thousands(usage.Total()), CostText(usage.Cost))
 	}
 	r.b.WriteString("\n")
 	for i := range r.run.Motions {

@@ -94,18 +94,21 @@ func newPage(run *tree.Run) *page {
 			}
 		}
 	}
-	return &page{r: &report{run: run, w: wordsFor(run)}, ids: ids}
+	return &page{r: &report{run: run, w: wordsFor(run), html: true}, ids: ids}
 }
 
 // context returns a parser context for one of the page's Markdown parts,
-// drawing heading ids from the page's.
+// drawing heading ids from the page's and allowing links to the lines of
+// the shared documents' pages.
 func (p *page) context() parser.Context {
-	return parser.NewContext(parser.WithIDs(p.ids))
+	ctx := parser.NewContext(parser.WithIDs(p.ids))
+	ctx.Set(ownPages, isDocumentLink)
+	return ctx
 }
 
 // md renders the Markdown that fill writes.
 func (p *page) md(fill func(r *report)) template.HTML {
-	r := &report{run: p.r.run, w: p.r.w, reports: p.r.reports}
+	r := &report{run: p.r.run, w: p.r.w, reports: p.r.reports, html: true}
 	fill(r)
 	var out bytes.Buffer
 	if err := markdown.Convert([]byte(r.b.String()), &out, parser.WithContext(p.context())); err != nil && p.err == nil {
@@ -203,7 +206,11 @@ func (p *page) finish(title, kind string, body any) ([]byte, error) {
 		// Japanese share.
 		lang = "zh"
 	}
-	d := pageData{Lang: lang, Title: visible(title), Style: template.CSS(pageStyle + reportStyle), Kind: kind, Body: body}
+	style := pageStyle + reportStyle
+	if kind == "document" {
+		style += documentStyle
+	}
+	d := pageData{Lang: lang, Title: visible(title), Style: template.CSS(style), Kind: kind, Body: body}
 	if p.r.run.Demo {
 		d.Demo = p.r.w.demo
 	}

@@ -152,24 +152,24 @@ func TestSummaryShows(t *testing.T) {
 	}{
 		{"converged", []string{
 			"# Debate summary",
-			"| ID | Topic | Status | Rounds | Consensus | Divergences | Forced verdicts | Failed nodes | Failed calls | Fallbacks | Tokens | Cost |",
-			"| pagination | Should the public API keep offset pagination or move to cursors? | converged ✓ | 1 | 3 | 0 | 0 | 0 | 0 | 0 | 22,335 | — |",
+			"| ID | Topic | Decision | Rounds | Consensus | Divergences | Verdicts | Failed nodes | Failed calls | Fallbacks | Tokens | Cost |",
+			"| pagination | Should the public API keep offset pagination or move to cursors? | agreed | 1 | 3 | 0 | 0 | 0 | 0 | 0 | 22,335 | — |",
 			"## Proposed edits to the shared documents\n\nNo edits were proposed.\n",
 		}},
 		{"forced", []string{
-			"| billing-db | Should the billing service move from PostgreSQL to a distributed SQL database? | forced verdict | 3 | 4 | 6 | 2 | 0 | 2 | 1 | 118,289 | 0.8734 |",
+			"| billing-db | Should the billing service move from PostgreSQL to a distributed SQL database? | decided | 3 | 4 | 6 | 2 | 0 | 2 | 1 | 118,289 | 0.8734 |",
 			"## Fallbacks\n\n- billing-db: Party C switched from gemini-3.1-pro-preview to claude-sonnet-4-6 at d2 — ",
-			"### billing-db: Should the billing service move from PostgreSQL to a distributed SQL database? — forced verdict\n\nStay on PostgreSQL and add an EU cluster.",
+			"### billing-db: Should the billing service move from PostgreSQL to a distributed SQL database? — decided\n\nStay on PostgreSQL and add an EU cluster.",
 			"#### What to do",
 			"## Proposed edits to the shared documents\n\n### docs/decisions.md",
 		}},
-		{"failed", []string{"| failed | 2 | 2 | 2 | 0 | 1 |", "> ⚠ Incomplete: 1 failed and 0 interrupted nodes"}},
+		{"failed", []string{"| undecided | 2 | 2 | 2 | 0 | 1 |", "> ⚠ Incomplete: 1 failed and 0 interrupted nodes"}},
 		{"interrupted", []string{
-			"| owners | Require code owners' approval for every merge? | converged ✓ |",
-			"| repo-layout | Monorepo or one repository per service? | interrupted | 2 | 1 | 2 | 0 | 0 | 0 | 0 | 14,100 | — |",
+			"| owners | Require code owners' approval for every merge? | agreed | 1 |",
+			"| repo-layout | Monorepo or one repository per service? | undecided | 2 | 1 | 2 | 0 | 0 | 0 | 0 | 14,100 | — |",
 			"| **Total** | | | | 2 | 2 | 0 | 0 | 0 | 0 | 24,600 | — |", "No participant fell back to its fallback model.",
 		}},
-		{"chinese", []string{"# 辩论汇总", "| 编号 | 议题 | 状态 | 轮数 | 合意数 | 分歧数 | 强制裁决 |", "## 各议题结论", "## 需要更新到共享文档的内容", "未提出修改建议。"}},
+		{"chinese", []string{"# 辩论汇总", "| 编号 | 议题 | 决定 | 轮数 | 合意数 | 分歧数 | 裁决 |", "## 各议题结论", "## 需要更新到共享文档的内容", "未提出修改建议。"}},
 	}
 	runs := map[string]*tree.Run{}
 	for _, f := range rendertest.Fixtures() {
@@ -198,7 +198,7 @@ func TestTopicNeverStarted(t *testing.T) {
 			t.Errorf("report lacks %q:\n%s", want, md)
 		}
 	}
-	if sum := string(Summary(run, nil)); !strings.Contains(sum, "| later | A topic never started | interrupted | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | — |") {
+	if sum := string(Summary(run, nil)); !strings.Contains(sum, "| later | A topic never started | undecided | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | — |") {
 		t.Errorf("summary lacks the row of the topic never started:\n%s", sum)
 	}
 }

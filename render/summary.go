@@ -9,10 +9,12 @@ import (
 	"github.com/debatehq/debate/tree"
 )
 
-// Summary returns summary.md for a run: a header, a table with one row per
-// topic (linked to its report, status, rounds reached, consensus points,
-// divergences, forced verdicts, failed nodes, failed calls, fallbacks, tokens,
-// cost) and a total row, every fallback with its reason, each topic's
+// Summary returns summary.md for a run: a header, each topic's decision
+// (what it decided, how, and what stays in dispute), then the statistics:
+// usage and a table with one row per topic (linked to its report, decision,
+// status, rounds reached, consensus points, divergences, verdicts given and
+// missing, failed nodes, failed calls, fallbacks, tokens, cost) and a total
+// row, every fallback with its reason, each topic's
 // conclusion (its synthesis if present, else its consensus points and
 // verdicts), the motions (see motions) and the proposed edits to the shared
 // documents. A run of motions only gets the header and the motions. reports
@@ -42,13 +44,36 @@ func (r *report) summary() {
 	}
 	r.headerLine(w.debaters, strings.Join(debaters, "; "))
 	r.headerLine(w.judge, fmt.Sprintf("%s — %s", inlineText(r.run.Judge.Name()), inlineText(r.run.Judge.Model)))
+	r.quoteLine(r.run.Quotes)
 	r.headerLine(w.maxRounds, fmt.Sprint(r.run.MaxRounds))
-	r.usageLines(r.run.Usage)
 	r.stanceLine(r.run.Stances)
-	r.modelLines(r.run.ByModel)
 	r.b.WriteString("\n")
+	r.decisionList()
+	fallbacks := r.statistics()
+	r.audit(r.run.Audit)
+	r.fallbackList(fallbacks)
+	r.conclusions()
+	r.motions()
+	r.printf("## %s\n\n", w.proposedEdits)
+	if strings.TrimSpace(r.run.Edits) == "" {
+		r.printf("%s\n", w.noEdits)
+		return
+	}
+	r.block(r.run.Edits, 2)
+}
 
-	cols := []string{w.colID, w.colTopic, w.colStatus, w.colRounds, w.colConsensus, w.colDivergences, w.colVerdicts,
+// statistics writes the run's usage and the table of the topics, with the
+// motions' and the run's own calls and a total row; it returns the number
+// of fallbacks.
+func (r *report) statistics() int {
+	w, dw := r.w, r.decisionWords()
+	r.printf("## %s\n\n", dw.statistics)
+	if u := r.run.Usage; u.Total() > 0 || u.Calls > 0 || u.Cost > 0 {
+		r.usageLines(u)
+		r.modelLines(r.run.ByModel)
+		r.b.WriteString("\n")
+	}
+	cols := []string{w.colID, w.colTopic, dw.heading, w.colRounds, w.colConsensus, w.colDivergences, dw.colVerdicts,
 		w.colFailures, w.colFailedCalls, w.colFallbacks, w.colTokens, w.colCost}
 	r.printf("| %s |\n|", strings.Join(cols, " | "))
 	for i := range cols {
@@ -61,20 +86,22 @@ func (r *report) summary() {
 	r.b.WriteString("\n")
 	var sum tree.Stats
 	var usage tree.Usage
+	var verdicts tree.VerdictCount
 	fallbacks := 0
 	for i := range r.run.Topics {
 		t := &r.run.Topics[i]
 		s := t.Root.Stats()
+		o, _, v := topicDecision(t)
 		sum.Consensus += s.Consensus
 		sum.Divergences += s.Divergences
-		sum.Verdicts += s.Verdicts
 		sum.Failed += s.Failed
+		verdicts = verdicts.Add(v)
 		usage = usage.Add(t.Usage)
 		fallbacks += len(t.Fallbacks)
-		r.printf("| %s | %s | %s | %d | %d | %d | %d | %d | %d | %d | %s | %s |\n",
-			inlineText(t.ID), r.reportLink(t.ID, inlineText(t.Title)), w.statusWord(topicStatus(t)), s.Rounds,
-			s.Consensus, s.Divergences, s.Verdicts, s.Failed, t.Usage.Failures, len(t.Fallbacks),
-			Thousands(t.Usage.Total()), costCell(t.Usage.Cost))
+		r.printf("| %s | %s | %s | %d | %d | %d | %s | %d | %d | %d | %s | %s |\n",
+			inlineText(t.ID), r.reportLink(t.ID, inlineText(t.Title)), r.decisionWords().outcomes[o], s.Rounds,
+			s.Consensus, s.Divergences, r.verdictCell(v), s.Failed, t.Usage.Failures, len(t.Fallbacks),
+			Thousands(t.Usage.Total()), CostText(t.Usage.Cost))
 	}
 	rows := len(r.run.Topics)
 	// The header's total counts calls no topic made: the motions' and the
@@ -90,18 +117,22 @@ func (r *report) summary() {
 		if other.u.Total() <= 0 && other.u.Failures <= 0 {
 			continue
 		}
-		r.printf("| | %s | | | | | | | %d | | %s | %s |\n", other.label, other.u.Failures, Thousands(other.u.Total()), costCell(other.u.Cost))
+		r.printf("| | %s | | | | | | | %d | | %s | %s |\n", other.label, other.u.Failures, Thousands(other.u.Total()), CostText(other.u.Cost))
 		usage = usage.Add(other.u)
 		rows++
 	}
 	if rows > 1 {
-		r.printf("| **%s** | | | | %d | %d | %d | %d | %d | %d | %s | %s |\n", w.total,
-			sum.Consensus, sum.Divergences, sum.Verdicts, sum.Failed, usage.Failures, fallbacks,
-			Thousands(usage.Total()), costCell(usage.Cost))
+		r.printf("| **%s** | | | | %d | %d | %s | %d | %d | %d | %s | %s |\n", w.total,
+			sum.Consensus, sum.Divergences, r.verdictCell(verdicts), sum.Failed, usage.Failures, fallbacks,
+			Thousands(usage.Total()), CostText(usage.Cost))
 	}
 	r.b.WriteString("\n")
-	r.audit(r.run.Audit)
+	return fallbacks
+}
 
+// fallbackList writes every fallback of the topics with its reason.
+func (r *report) fallbackList(fallbacks int) {
+	w := r.w
 	r.printf("## %s\n\n", w.fallbacks)
 	if fallbacks == 0 {
 		r.printf("%s\n\n", w.noFallbacks)
@@ -119,11 +150,16 @@ func (r *report) summary() {
 	if fallbacks > 0 {
 		r.b.WriteString("\n")
 	}
+}
 
+// conclusions writes each topic's conclusion: its synthesis, else its
+// consensus points and verdicts.
+func (r *report) conclusions() {
+	w := r.w
 	r.printf("## %s\n\n", w.conclusions)
 	for i := range r.run.Topics {
 		t := &r.run.Topics[i]
-		r.printf("### %s%s%s — %s\n\n", inlineText(t.ID), w.colonSep, r.reportLink(t.ID, inlineText(t.Title)), w.statusWord(topicStatus(t)))
+		r.printf("### %s%s%s — %s\n\n", inlineText(t.ID), w.colonSep, r.reportLink(t.ID, inlineText(t.Title)), r.decisionWord(t))
 		if s := t.Root.Stats(); s.Failed > 0 || s.Interrupted > 0 {
 			r.printf("> ⚠ "+w.incompleteFmt+"\n\n", s.Failed, s.Interrupted)
 		}
@@ -140,14 +176,6 @@ func (r *report) summary() {
 		r.decisions(t.Root, false)
 		r.b.WriteString("\n")
 	}
-
-	r.motions()
-	r.printf("## %s\n\n", w.proposedEdits)
-	if strings.TrimSpace(r.run.Edits) == "" {
-		r.printf("%s\n", w.noEdits)
-		return
-	}
-	r.block(r.run.Edits, 2)
 }
 
 // rest is the part of the run's usage that part does not count, in the
@@ -165,8 +193,8 @@ func rest(run, part tree.Usage) tree.Usage {
 	return u
 }
 
-// costCell formats a cost for the summary table, "—" when unpriced.
-func costCell(c float64) string {
+// CostText formats a cost as the reports do, "—" when unpriced.
+func CostText(c float64) string {
 	if c == 0 {
 		return "—"
 	}

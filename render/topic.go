@@ -32,6 +32,9 @@ type report struct {
 	b   strings.Builder
 	// reports maps a topic or motion id to its report's file name, for links.
 	reports map[string]string
+	// html is set when the Markdown becomes an HTML page, whose quote badges
+	// link to the documents' pages rather than their copies.
+	html bool
 }
 
 // bytes returns the document, ending in exactly one newline, with control
@@ -88,11 +91,12 @@ func (r *report) topicEnd(t *tree.Topic, withMermaid bool) {
 }
 
 // topicIntro writes what comes before a topic's nodes: its header lines,
-// background, annotations and core questions.
+// the decision paragraph, background, annotations and core questions.
 func (r *report) topicIntro(t *tree.Topic) {
 	w := r.w
 	r.topicHeader(t)
 	r.b.WriteString("\n")
+	r.printf("%s\n\n", r.decisionParagraph(t))
 	if strings.TrimSpace(t.Background) != "" {
 		r.printf("**%s%s**\n\n", w.background, w.colon)
 		r.block(t.Background, 4)
@@ -124,6 +128,7 @@ func (r *report) topicHeader(t *tree.Topic) {
 		}
 		r.headerLine(w.aliases, strings.Join(parts, "; "))
 	}
+	r.quoteLine(t.Quotes)
 	r.headerLine(w.maxRounds, fmt.Sprint(r.run.MaxRounds))
 	r.headerLine(w.depthReached, fmt.Sprintf(w.depthFmt, stats.Depth, stats.Rounds))
 	r.usageLines(t.Usage)
@@ -401,7 +406,7 @@ func (r *report) answerList(n *tree.Node, texts map[string]string, step tree.Ste
 	for _, id := range r.parties(texts) {
 		text, ok := texts[id]
 		if ok && strings.TrimSpace(text) != "" {
-			body := embedText(text, 4)
+			body := embedText(r.withQuotes(text, quotesOf(n, id, step)), 4)
 			for _, w := range n.Warnings {
 				if w.Participant == id && w.Step == step {
 					body += "\n\n> ⚠ " + inlineText(r.w.reason(w.Message))

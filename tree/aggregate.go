@@ -144,12 +144,13 @@ func (n *Node) Find(id string) *Node {
 }
 
 // Finished reports whether every topic and motion of the run reached an
-// outcome with every debater present: converged, or verdicts forced. A
-// partial topic is not finished.
+// outcome with every debater present: converged, or verdicts forced and
+// given. A partial topic, or one whose judge gave no verdict, is not
+// finished.
 func (r *Run) Finished() bool {
 	done := func(s Status) bool { return s == Converged || s == Forced }
 	for _, t := range r.Topics {
-		if !done(t.Status) {
+		if !done(t.Status) || t.Cause == CauseNoVerdict {
 			return false
 		}
 	}

@@ -68,10 +68,13 @@ type Event struct {
 	Participant string
 	Step        Step
 	Model       string
-	Usage       Usage     // tokens of a finished call, or received so far (CallProgress)
-	Status      Status    // of a finished node or topic
-	Err         string    // of a failed call or node, secrets already removed
-	Fallback    *Fallback // of a fallback event
+	Usage       Usage        // tokens of a finished call, or received so far (CallProgress)
+	Status      Status       // of a finished node or topic
+	Decision    Outcome      // of a finished topic
+	Cause       Cause        // of a finished topic that is Undecided
+	Verdicts    VerdictCount // of a finished topic
+	Err         string       // of a failed call or node, secrets already removed
+	Fallback    *Fallback    // of a fallback event
 }
 
 // Scope returns the id of the topic or motion the event belongs to, empty

@@ -5,13 +5,14 @@ package tree
 
 import (
 	"encoding/json"
+	"math"
 	"strconv"
 	"strings"
 	"time"
 )
 
 // SchemaVersion is the version of the run.json schema that Run encodes to.
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 // Status is the state of a node or of a whole topic.
 type Status string
@@ -110,20 +111,45 @@ type Usage struct {
 	ProviderCost float64 `json:"providerCost,omitempty"`
 }
 
-// Add returns the sum of u and v.
+// Add returns the sum of u and v. Counts stop at the largest int and costs
+// at the largest float64 rather than wrap or become infinite.
 func (u Usage) Add(v Usage) Usage {
 	return Usage{
-		PromptTokens:              u.PromptTokens + v.PromptTokens,
-		CompletionTokens:          u.CompletionTokens + v.CompletionTokens,
-		CachedPromptTokens:        u.CachedPromptTokens + v.CachedPromptTokens,
-		CacheEligiblePromptTokens: u.CacheEligiblePromptTokens + v.CacheEligiblePromptTokens,
-		ReasoningTokens:           u.ReasoningTokens + v.ReasoningTokens,
-		Calls:                     u.Calls + v.Calls,
-		EstimatedCalls:            u.EstimatedCalls + v.EstimatedCalls,
-		Failures:                  u.Failures + v.Failures,
-		Cost:                      u.Cost + v.Cost,
-		ProviderCost:              u.ProviderCost + v.ProviderCost,
+		PromptTokens:              addCount(u.PromptTokens, v.PromptTokens),
+		CompletionTokens:          addCount(u.CompletionTokens, v.CompletionTokens),
+		CachedPromptTokens:        addCount(u.CachedPromptTokens, v.CachedPromptTokens),
+		CacheEligiblePromptTokens: addCount(u.CacheEligiblePromptTokens, v.CacheEligiblePromptTokens),
+		ReasoningTokens:           addCount(u.ReasoningTokens, v.ReasoningTokens),
+		Calls:                     addCount(u.Calls, v.Calls),
+		EstimatedCalls:            addCount(u.EstimatedCalls, v.EstimatedCalls),
+		Failures:                  addCount(u.Failures, v.Failures),
+		Cost:                      addCost(u.Cost, v.Cost),
+		ProviderCost:              addCost(u.ProviderCost, v.ProviderCost),
 	}
+}
+
+// addCount adds two counts, saturating at the bounds of int.
+func addCount(a, b int) int {
+	s := a + b
+	switch {
+	case a > 0 && b > 0 && s < 0:
+		return math.MaxInt
+	case a < 0 && b < 0 && s >= 0:
+		return math.MinInt
+	}
+	return s
+}
+
+// addCost adds two costs, saturating at the largest finite float64; NaN
+// counts as zero.
+func addCost(a, b float64) float64 {
+	if math.IsNaN(a) {
+		a = 0
+	}
+	if math.IsNaN(b) {
+		b = 0
+	}
+	return max(min(a+b, math.MaxFloat64), -math.MaxFloat64)
 }
 
 // MergeByModel adds every model's usage in src to dst, which it returns
@@ -265,6 +291,15 @@ type Reasoning struct {
 	Text        string `json:"text"`
 }
 
+// Finish is how a participant's answer at one step of a node ended when its
+// provider gave a finish reason other than "stop" or "length" ("eos",
+// "end_turn", a number): a finished answer all the same, its reason kept.
+type Finish struct {
+	Participant string `json:"participant"`
+	Step        Step   `json:"step"`
+	Reason      string `json:"reason"`
+}
+
 // Node is one debate in the tree: the root topic or a divergence.
 type Node struct {
 	ID         string      `json:"id"`
@@ -295,7 +330,17 @@ type Node struct {
 	// Reasoning holds the reasoning of the node's answers (positions,
 	// rebuttals, the judgment used) that came with any, in config order.
 	Reasoning []Reasoning `json:"reasoning,omitempty"`
-	Children  []*Node     `json:"children"`
+	// Budget marks a node whose verdicts the run's budget forced before
+	// the round limit: the topic was cut short.
+	Budget bool `json:"budget,omitempty"`
+	// Finishes are the unusual finish reasons of the node's answers, in
+	// config order.
+	Finishes []Finish `json:"finishReasons,omitempty"`
+	// Quotes holds the quotes of the node's answers, as the engine checked
+	// them, for each answer that made any, in config order and position
+	// before rebuttal.
+	Quotes   []AnswerQuotes `json:"quotes,omitempty"`
+	Children []*Node        `json:"children"`
 }
 
 // NewNode returns an empty pending node with its maps and slices made, so that
@@ -354,15 +399,21 @@ type Alias struct {
 
 // Topic is one topic of a run together with its debate tree.
 type Topic struct {
-	ID            string     `json:"id"`
-	Title         string     `json:"title"`
-	Background    string     `json:"background,omitempty"`
-	Annotations   []string   `json:"annotations,omitempty"`
-	CoreQuestions []string   `json:"coreQuestions,omitempty"`
-	Status        Status     `json:"status"`
-	Root          *Node      `json:"root"`
-	Fallbacks     []Fallback `json:"fallbacks"`
-	Usage         Usage      `json:"usage"`
+	ID            string   `json:"id"`
+	Title         string   `json:"title"`
+	Background    string   `json:"background,omitempty"`
+	Annotations   []string `json:"annotations,omitempty"`
+	CoreQuestions []string `json:"coreQuestions,omitempty"`
+	Status        Status   `json:"status"`
+	// Decision is what the topic decided, and Cause why it is Undecided;
+	// Verdicts counts its forced verdicts by what became of them. Settle
+	// sets all three from the tree.
+	Decision  Outcome      `json:"decision"`
+	Cause     Cause        `json:"cause,omitempty"`
+	Verdicts  VerdictCount `json:"verdicts"`
+	Root      *Node        `json:"root"`
+	Fallbacks []Fallback   `json:"fallbacks"`
+	Usage     Usage        `json:"usage"`
 	// ByModel is Usage per model.
 	ByModel map[string]Usage `json:"byModel,omitempty"`
 	// Aliases say which neutral name stood for which debater in the topic's
@@ -372,11 +423,29 @@ type Topic struct {
 	// figures.
 	Ledger  []LedgerEntry  `json:"ledger,omitempty"`
 	Stances *StanceFigures `json:"stances,omitempty"`
+	// Quotes counts the quotes of the topic's answers, when quotes were
+	// checked.
+	Quotes *QuoteTally `json:"quotes,omitempty"`
 	// Synthesis is the judge's written conclusion for the topic, if asked for.
 	Synthesis string `json:"synthesis,omitempty"`
 	// StartedAt and FinishedAt bound the topic's own work within the run.
 	StartedAt  time.Time `json:"startedAt,omitzero"`
 	FinishedAt time.Time `json:"finishedAt,omitzero"`
+	// Cache says, for a run with a call cache, how many of the topic's
+	// calls were made afresh and which the cache answered.
+	Cache *CacheUse `json:"cache,omitempty"`
+}
+
+// CacheUse is how a topic's answered calls split between calls made by
+// the run and answers taken from the call cache.
+type CacheUse struct {
+	// Fresh counts the calls this run made (and paid for).
+	Fresh int `json:"fresh"`
+	// Cached counts the answers taken from the cache.
+	Cached int `json:"cached"`
+	// CachedUsage is the tokens and cost of the cached answers when they
+	// were made: counted in the topic's usage, not paid by this run.
+	CachedUsage Usage `json:"cachedUsage"`
 }
 
 // Adaptation is a parameter a server refused for a model, and what was
@@ -414,6 +483,9 @@ type Run struct {
 	// ByModel is Usage per model, over the topics, the motions and the
 	// edits call.
 	ByModel map[string]Usage `json:"byModel,omitempty"`
+	// Quotes counts the quotes of every topic's answers, when quotes were
+	// checked.
+	Quotes *QuoteTally `json:"quotes,omitempty"`
 	// Adaptations are the parameters servers refused and what was sent
 	// instead for the rest of the run.
 	Adaptations []Adaptation `json:"adaptations,omitempty"`

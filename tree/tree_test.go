@@ -1,6 +1,7 @@
 package tree
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -172,6 +173,12 @@ func TestRunFinished(t *testing.T) {
 			t.Errorf("%s: Finished = %v, want %v", tt.name, got, tt.want)
 		}
 	}
+	// A forced topic whose judge gave no verdict is not finished.
+	r := &Run{Topics: []Topic{{Status: Forced, Root: &Node{Status: Forced, Judgment: &Judgment{ForcedVerdicts: []Verdict{{Missing: true}}}}}}}
+	r.Topics[0].Settle()
+	if r.Finished() {
+		t.Error("a run whose judge gave no verdict is finished")
+	}
 }
 
 func TestRunInterrupted(t *testing.T) {
@@ -209,5 +216,18 @@ func TestRunInterrupted(t *testing.T) {
 				t.Errorf("Interrupted = %v, want %v", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestUsageAddSaturates: sums stop at the bounds instead of wrapping.
+func TestUsageAddSaturates(t *testing.T) {
+	t.Parallel()
+	big := Usage{PromptTokens: math.MaxInt - 1, Cost: math.MaxFloat64, Failures: math.MinInt + 1}
+	sum := big.Add(big)
+	if sum.PromptTokens != math.MaxInt || sum.Cost != math.MaxFloat64 || sum.Failures != math.MinInt {
+		t.Errorf("sum %+v: want saturated at the bounds", sum)
+	}
+	if got := (Usage{Cost: math.NaN()}).Add(Usage{Cost: 1}).Cost; got != 1 {
+		t.Errorf("NaN + 1 = %v, want 1", got)
 	}
 }

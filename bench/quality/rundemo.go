@@ -142,17 +142,5 @@ func LoadProblems(task string, n int, seed uint64) ([]Problem, error) {
 	if task == "arithmetic" {
 		return Arithmetic(n, seed), nil
 	}
-	f, err := os.Open(task)
-	if err != nil {
-		return nil, fmt.Errorf("--task: %w", err)
-	}
-	defer f.Close()
-	ps, err := ReadTasks(f, task)
-	if err != nil {
-		return nil, err
-	}
-	if n > 0 && n < len(ps) {
-		ps = ps[:n]
-	}
-	return ps, nil
+	return readTaskFile(task, n)
 }

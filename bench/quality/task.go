@@ -10,6 +10,8 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
+
+	"github.com/debatehq/debate/internal/regular"
 )
 
 // Problem is one question with its expected answer.
@@ -39,18 +41,38 @@ func Arithmetic(n int, seed uint64) []Problem {
 	return ps
 }
 
-// maxLine bounds one line of a task file.
-const maxLine = 1 << 20
+// Bounds on a task file: one line, and the file read as a whole.
+const (
+	maxLine = 1 << 20
+	// MaxTaskBytes bounds what is read of a task file: 256 MiB.
+	MaxTaskBytes = 256 << 20
+)
+
+// readTaskFile returns the first n tasks (all when n is 0) of the JSONL
+// task file at path, a regular file, reading no further than the n-th.
+func readTaskFile(path string, n int) ([]Problem, error) {
+	f, err := regular.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("--task: %w", err)
+	}
+	defer f.Close()
+	return readTasks(f, path, n)
+}
 
 // ReadTasks reads a JSONL task file: one {"id","question","answer"} object a
 // line, blank lines skipped. A bad line is an error naming name and the line.
 // An answer may be a JSON string or number; a missing id is the line number.
-func ReadTasks(r io.Reader, name string) ([]Problem, error) {
-	sc := bufio.NewScanner(r)
+func ReadTasks(r io.Reader, name string) ([]Problem, error) { return readTasks(r, name, 0) }
+
+// readTasks reads tasks as ReadTasks does, stopping after the n-th when n
+// is positive, and at most MaxTaskBytes of r.
+func readTasks(r io.Reader, name string, n int) ([]Problem, error) {
+	lr := &io.LimitedReader{R: r, N: MaxTaskBytes + 1}
+	sc := bufio.NewScanner(lr)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
 	var ps []Problem
 	seen := map[string]int{}
-	for line := 1; sc.Scan(); line++ {
+	for line := 1; (n <= 0 || len(ps) < n) && sc.Scan(); line++ {
 		b := bytes.TrimSpace(sc.Bytes())
 		if len(b) == 0 {
 			continue
@@ -67,6 +89,9 @@ func ReadTasks(r io.Reader, name string) ([]Problem, error) {
 		}
 		seen[p.ID] = line
 		ps = append(ps, p)
+	}
+	if lr.N == 0 && (n <= 0 || len(ps) < n) {
+		return nil, fmt.Errorf("%s: %w: more than %s, the limit", name, regular.ErrTooLarge, regular.Size(MaxTaskBytes))
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {

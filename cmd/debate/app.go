@@ -17,6 +17,7 @@ const (
 	exitOK          = 0   // every topic finished, converged or forced
 	exitFailed      = 1   // at least one topic or node failed, or the run could not complete
 	exitUsage       = 2   // bad flags or a bad config
+	exitDecision    = 8   // a topic's decision is in --fail-on (params.failOn)
 	exitInterrupted = 130 // stopped by Ctrl-C
 )
 

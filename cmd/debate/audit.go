@@ -34,7 +34,7 @@ A check is flagged only when its interval excludes that expectation.
 
 A folder without run.json is refused with its path, and so is a run.json of a
 schema version this program does not know; the other folders are still
-read. Runs of an older schema (before version 3) are read but recorded no
+read. Runs of an older schema (before version 4) are read but recorded no
 stances and no reading order, so they add nothing to the tables; they are
 named as such.`,
 			usage: "  debate audit <run-folder>... [--json]\n",
@@ -91,7 +91,7 @@ type auditReport struct {
 
 // firstRecording is the schema version from which run.json records stances
 // and the order each judge read.
-const firstRecording = 3
+const firstRecording = 4
 
 // readAudited reads dir's run.json, refusing a missing file or an unknown
 // schema version with the path.

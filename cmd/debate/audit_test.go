@@ -55,7 +55,7 @@ func TestAuditCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeRunJSON(t, filepath.Join(work, "old"), []byte(strings.Replace(string(old), `"schemaVersion": 3`, `"schemaVersion": 2`, 1)))
+	writeRunJSON(t, filepath.Join(work, "old"), []byte(strings.Replace(string(old), `"schemaVersion": 4`, `"schemaVersion": 3`, 1)))
 	writeRunJSON(t, filepath.Join(work, "future"), []byte(`{"schemaVersion": 99}`))
 	empty := filepath.Join(work, "empty")
 	if err := os.MkdirAll(empty, 0o755); err != nil {
@@ -69,7 +69,7 @@ func TestAuditCommand(t *testing.T) {
 	}
 	for _, want := range []string{
 		"# Audit of 2 runs",
-		"old (schema 2) — schema 2: no stances or reading order recorded",
+		"old (schema 3) — schema 3: no stances or reading order recorded",
 		"> ⚠ judge-model: Favoured the debater read first in 30 of 30 verdicts (95 % interval 89–100 %; 50 % expected under no bias)",
 	} {
 		if !strings.Contains(r.stdout, want) {
@@ -78,7 +78,7 @@ func TestAuditCommand(t *testing.T) {
 	}
 	for _, want := range []string{
 		empty + ": no run.json: not a run folder",
-		filepath.Join(work, "future", "run.json") + ": schemaVersion 99 is not one this program knows (1 to 3)",
+		filepath.Join(work, "future", "run.json") + ": schemaVersion 99 is not one this program knows (1 to 4)",
 	} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)

@@ -6,7 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
+	"runtime"
+	"runtime/pprof"
 	"slices"
 	"time"
 
@@ -20,6 +23,9 @@ type benchTreeOptions struct {
 	noArgs
 	bench.TreeOptions
 	json bool
+	// mutexprofile and blockprofile, when set, receive the run's lock
+	// contention and blocking profiles.
+	mutexprofile, blockprofile string
 }
 
 // benchServeOptions are the flags of "debate bench serve".
@@ -89,6 +95,10 @@ func (o *benchTreeOptions) flags(fs *pflag.FlagSet) {
 	fs.IntVar(&o.ContextTokens, "context-tokens", 0, "size in tokens of a shared context every topic carries (sharedContext.inline)")
 	fs.Float64Var(&o.Faults, "faults", 0, "share of calls that fail: 5xx, 429, timeouts, cut connections, judge answers without JSON (e.g. 0.2)")
 	fs.BoolVar(&o.json, "json", false, "print one JSON object instead of text")
+	fs.StringVar(&o.mutexprofile, "mutexprofile", "", "write a profile of the run's lock contention to this file")
+	fs.StringVar(&o.blockprofile, "blockprofile", "", "write a profile of where the run's goroutines waited to this file")
+	_ = fs.MarkHidden("mutexprofile")
+	_ = fs.MarkHidden("blockprofile")
 }
 
 func (o *benchTreeOptions) run(e *env) error {
@@ -97,7 +107,11 @@ func (o *benchTreeOptions) run(e *env) error {
 	}
 	ctx, stop := e.interruptible(nil)
 	defer stop()
+	writeProfiles := profileWaits(o.mutexprofile, o.blockprofile)
 	r, err := bench.Tree(ctx, o.TreeOptions)
+	if perr := writeProfiles(); perr != nil && err == nil {
+		err = perr
+	}
 	var rep report
 	if r != nil {
 		rep = r
@@ -217,4 +231,38 @@ func printReport(w io.Writer, asJSON bool, r report) error {
 	}
 	_, err = fmt.Fprintf(w, "%s\n", b)
 	return err
+}
+
+// blockRate is the block profile's sampling: about one wait in each
+// blockRate nanoseconds of waiting is recorded.
+const blockRate = 10_000
+
+// profileWaits starts recording lock contention when mutex is set and
+// blocking when block is set, and returns how to stop and write each
+// profile to its file.
+func profileWaits(mutex, block string) func() error {
+	if mutex != "" {
+		runtime.SetMutexProfileFraction(1)
+	}
+	if block != "" {
+		runtime.SetBlockProfileRate(blockRate)
+	}
+	return func() error {
+		runtime.SetMutexProfileFraction(0)
+		runtime.SetBlockProfileRate(0)
+		var errs []error
+		for name, path := range map[string]string{"mutex": mutex, "block": block} {
+			if path == "" {
+				continue
+			}
+			f, err := os.Create(path)
+			if err == nil {
+				err = errors.Join(pprof.Lookup(name).WriteTo(f, 0), f.Close())
+			}
+			if err != nil {
+				errs = append(errs, fmt.Errorf("write the %s profile: %w", name, err))
+			}
+		}
+		return errors.Join(errs...)
+	}
 }

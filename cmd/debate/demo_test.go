@@ -10,6 +10,7 @@ import (
 
 	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/output"
+	"github.com/debatehq/debate/render"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -19,15 +20,17 @@ const demoNotice = "Demo: every answer here was written by the built-in scripted
 // TestRunDemo plays the example configs against the built-in scripted model
 // with no environment at all: the run ends well, its trees split, converge
 // and get forced verdicts, a debater with a fallback falls back, and every
-// report it writes says "demo" at the top.
+// report it writes says "demo" at the top. With a shared document, the
+// debaters quote it, one of them wrongly, and the reports show both badges.
 func TestRunDemo(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		config   string
 		fallback bool
+		quotes   bool
 	}{
-		{"../../configs/examples/full.jsonc", true},
-		{"../../configs/examples/minimal.jsonc", false},
+		{"../../configs/examples/full.jsonc", true, true},
+		{"../../configs/examples/minimal.jsonc", false, false},
 	}
 	for _, tt := range tests {
 		t.Run(filepath.Base(tt.config), func(t *testing.T) {
@@ -52,6 +55,9 @@ func TestRunDemo(t *testing.T) {
 				if got := len(tp.Fallbacks) > 0; got != tt.fallback {
 					t.Errorf("topic %s fell back: %v, want %v", tp.ID, got, tt.fallback)
 				}
+				if q := tp.Quotes; tt.quotes && (q == nil || q.Total.Verified == 0 || q.Total.Unverified == 0) {
+					t.Errorf("topic %s quotes %+v, want verified and unverified ones", tp.ID, q)
+				}
 			}
 			files := strings.Fields(r.stdout)
 			if len(files) < 2*len(run.Topics)+3 {
@@ -64,6 +70,16 @@ func TestRunDemo(t *testing.T) {
 				b, err := os.ReadFile(f)
 				if err != nil {
 					t.Fatal(err)
+				}
+				if filepath.Base(filepath.Dir(f)) == "documents" && !strings.HasSuffix(f, ".html") {
+					continue // the shared document's copy, as the user wrote it
+				}
+				if strings.HasPrefix(filepath.Base(f), "topic-") && strings.HasSuffix(f, ".md") && tt.quotes {
+					for _, badge := range []string{"✓ verified — [context/decisions.md", "✗ unverified — "} {
+						if !strings.Contains(string(b), badge) {
+							t.Errorf("%s shows no %q badge", f, badge)
+						}
+					}
 				}
 				head := string(b)
 				if strings.HasSuffix(f, ".html") {
@@ -180,7 +196,8 @@ func TestRunDemoReadsRight(t *testing.T) {
 			t.Errorf("%s speaks of a parser, which no topic has: %q", filepath.Base(f), b[max(0, i-60):min(len(b), i+60)])
 		}
 		for _, p := range path.FindAllString(string(b), -1) {
-			if !slices.Contains(cfg.SharedContext.Files, p) {
+			copied := slices.ContainsFunc(cfg.SharedContext.Files, func(f string) bool { return render.DocumentFile(f) == p })
+			if !slices.Contains(cfg.SharedContext.Files, p) && !copied {
 				t.Errorf("%s names the file %s; the config's files are %q", filepath.Base(f), p, cfg.SharedContext.Files)
 			}
 		}

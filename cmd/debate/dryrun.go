@@ -149,7 +149,59 @@ func printCalls(tw io.Writer, cfg *configs.Config, pv *orchestrator.Preview, peo
 	if cfg.Budget.MaxTokens > 0 {
 		fmt.Fprintf(tw, "  budget\t%s tokens: past it no new child opens and open nodes get forced verdicts\n", render.Thousands(cfg.Budget.MaxTokens))
 	}
+	if len(cfg.Pricing) > 0 || cfg.Budget.MaxCost > 0 {
+		fmt.Fprintf(tw, "  cost\t%s\n", worstCaseCost(cfg, pv))
+	}
 	fmt.Fprintf(tw, "  output\t%s (%s; run.json always)\n", cfg.Output.Dir, strings.Join(cfg.Output.Format, ", "))
+}
+
+// costBound is the most a run of a plan could cost, or the models whose
+// price is unknown.
+type costBound struct {
+	cost     float64
+	unpriced []string
+}
+
+// worstCase bounds what a run of the plan could cost: every call of the
+// worst case of every topic at the highest price among the participants'
+// models (fallbacks included), its prompt the average round-1 prompt plus
+// every answer a node and its parent can show, its answer at the token
+// limit.
+func worstCase(cfg *configs.Config, pv *orchestrator.Preview) costBound {
+	var b costBound
+	var price configs.Price
+	for _, p := range append(slices.Clone(pv.Debaters), pv.Judges...) {
+		for _, m := range []string{p.Model, p.Fallback} {
+			pr, ok := cfg.Pricing[m]
+			switch {
+			case m == "":
+			case !ok:
+				if !slices.Contains(b.unpriced, m) {
+					b.unpriced = append(b.unpriced, m)
+				}
+			default:
+				price.Input, price.Output = max(price.Input, pr.Input), max(price.Output, pr.Output)
+			}
+		}
+	}
+	calls := pv.WorstCase.Calls
+	limit := float64(cfg.Params.MaxTokensPerResponse)
+	prompt := float64(pv.RoundOneTokens())/float64(max(pv.RoundOneCalls(), 1)) + float64(2*len(pv.Debaters)+2)*limit
+	b.cost = float64(calls*len(pv.Topics)) * (prompt*price.Input + limit*price.Output) / 1e6
+	return b
+}
+
+// worstCaseCost says what worstCase found, against budget.maxCost.
+func worstCaseCost(cfg *configs.Config, pv *orchestrator.Preview) string {
+	b := worstCase(cfg, pv)
+	if len(b.unpriced) > 0 {
+		return fmt.Sprintf("worst case unknown: no pricing for %s", strings.Join(b.unpriced, ", "))
+	}
+	s := fmt.Sprintf("worst case ≈%.4f at the highest configured price, every answer at the token limit", b.cost)
+	if m := cfg.Budget.MaxCost; m > 0 {
+		s += fmt.Sprintf("; budget.maxCost %g stops the run once its actual spend passes it", m)
+	}
+	return s
 }
 
 // panelPlan says how a panel decides a forced verdict.
@@ -186,3 +238,27 @@ func modelLine(model, fallback string) string {
 }
 
 func rule(c rune, n int) string { return strings.Repeat(string(c), n) }
+
+// checkBudget refuses a run (--strict-budget) whose worst-case cost, as the
+// dry run prints it, exceeds budget.maxCost, or cannot be known.
+func checkBudget(cfg *configs.Config, sel tree.Selection) error {
+	if cfg.Budget.MaxCost <= 0 {
+		return usagef("--strict-budget needs budget.maxCost in the config: the cap the worst case is checked against")
+	}
+	set, err := prompts.New(cfg.Prompts.Language, cfg.Prompts.Dir)
+	if err != nil {
+		return err
+	}
+	pv, err := orchestrator.NewPreview(cfg, set, &sel)
+	if err != nil {
+		return err
+	}
+	b := worstCase(cfg, pv)
+	switch {
+	case len(b.unpriced) > 0:
+		return usagef("--strict-budget: the worst-case cost is unknown without pricing for %s: add them to pricing, or drop --strict-budget", strings.Join(b.unpriced, ", "))
+	case b.cost > cfg.Budget.MaxCost:
+		return usagef("--strict-budget: the worst case ≈%.4f exceeds budget.maxCost %g: lower params.maxRounds or params.maxTokensPerResponse, select fewer topics, raise budget.maxCost, or drop --strict-budget (the run then stops once its actual spend passes the cap)", b.cost, cfg.Budget.MaxCost)
+	}
+	return nil
+}

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 
 	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/internal/regular"
 	"github.com/debatehq/debate/protocol"
 	"github.com/debatehq/debate/server/api"
 	"github.com/debatehq/debate/server/client"
@@ -45,12 +46,18 @@ func (e interruptedError) Error() string { return e.err.Error() }
 func (e interruptedError) Unwrap() error { return e.err }
 
 // missingInput returns err as a usage error when it is a file or folder the
-// command line names that does not exist, so that every command that reads
-// one (run, validate, merge…) exits the same way for it; other errors are
-// returned as they are.
+// command line names that does not exist or is not a file to read (a
+// device, a FIFO, a symbolic link where none is followed, or too large),
+// so that every command that reads one (run, validate, merge…) exits the
+// same way for it; other errors are returned as they are.
 func missingInput(err error) error {
-	if errors.Is(err, fs.ErrNotExist) && !errors.As(err, new(usageError)) {
-		return usageError{err}
+	if errors.As(err, new(usageError)) {
+		return err
+	}
+	for _, target := range []error{fs.ErrNotExist, regular.ErrNotRegular, regular.ErrTooLarge, regular.ErrSymlink} {
+		if errors.Is(err, target) {
+			return usageError{err}
+		}
 	}
 	return err
 }

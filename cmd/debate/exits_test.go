@@ -4,7 +4,9 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -35,6 +37,42 @@ func TestMissingInputExitsAlike(t *testing.T) {
 			want := `Run "debate help ` + tt.cmd + `" for usage.`
 			if len(lines) != 2 || !strings.HasPrefix(lines[0], "debate "+tt.cmd+": ") || !strings.Contains(lines[0], missing) || lines[1] != want {
 				t.Errorf("stderr:\n%s\nwant one line \"debate %s: …%s…\" and then %q", r.stderr, tt.cmd, missing, want)
+			}
+		})
+	}
+}
+
+// TestUnreadableInputExits: a config or shard file that is a device or a
+// pipe is refused at once, naming it, with exit 2 like a missing one.
+func TestUnreadableInputExits(t *testing.T) {
+	t.Parallel()
+	if runtime.GOOS == "windows" {
+		t.Skip("no FIFOs or /dev/zero")
+	}
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo.jsonc")
+	shard := filepath.Join(dir, "shard")
+	for _, err := range []error{syscall.Mkfifo(fifo, 0o600), os.Mkdir(shard, 0o755), syscall.Mkfifo(filepath.Join(shard, "run.json"), 0o600)} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"validate /dev/zero", []string{"validate", "--config", "/dev/zero"}, "/dev/zero: not a regular file"},
+		{"validate a FIFO", []string{"validate", "--config", fifo}, fifo + ": not a regular file"},
+		{"run a FIFO", []string{"run", "--config", fifo, "--dry-run"}, fifo + ": not a regular file"},
+		{"merge a FIFO run.json", []string{"merge", shard, "--output", filepath.Join(dir, "out")}, "run.json: not a regular file"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			r := invoke(t, nil, tt.args...)
+			if r.code != exitUsage || !strings.Contains(r.stderr, tt.want) {
+				t.Errorf("exit %d, stderr %q; want exit %d saying %q", r.code, r.stderr, exitUsage, tt.want)
 			}
 		})
 	}

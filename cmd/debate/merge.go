@@ -31,7 +31,8 @@ summary.md, every topic's and motion's report, and HTML pages when the shards
 wrote them. The reports are rendered afresh from the shards' run.json files.
 
 merge refuses folders without run.json, shards of different configs or --topic
-selections, a shard given twice and a missing one, and then writes nothing.
+selections, a shard given twice and a missing one, and a run.json or raw/ file
+that is a symbolic link, a device or a pipe, and then writes nothing.
 The output folder is written all at once; an earlier run folder there is
 replaced.`,
 			usage: "  debate merge <shard-folder>... --output <dir> [--format markdown|json|html]...\n",
@@ -53,7 +54,7 @@ replaced.`,
 
 func (o *mergeOptions) flags(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.output, "output", "o", "", "folder of the merged run (required); an earlier run folder there is replaced")
-	fs.StringSliceVar(&o.formats, "format", nil, "report formats: markdown, json, html (default: those the shards wrote; run.json is always written)")
+	fs.StringSliceVar(&o.formats, "format", nil, "report formats: markdown, json, html, junit (default: those the shards wrote; run.json is always written)")
 }
 
 func (o *mergeOptions) args(fs *pflag.FlagSet) error {

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/debatehq/debate/batch"
+	"github.com/debatehq/debate/journal"
 	"github.com/debatehq/debate/providers/providertest"
-	"github.com/debatehq/debate/store"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -82,7 +82,7 @@ func TestRunResumeAfterKill(t *testing.T) {
 		t.Fatal("the child finished before it was killed; the test needs a partial run")
 	}
 
-	j, err := store.OpenJournal(context.Background(), filepath.Join(killed, batch.JournalFile), false)
+	j, err := journal.Open(context.Background(), filepath.Join(killed, batch.JournalFile), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +150,7 @@ func TestRunKeepsUnfinishedJournal(t *testing.T) {
 	scriptJudges(srv)
 	cfgPath := writeConfig(t, srv, 2, "")
 	out := filepath.Join(filepath.Dir(cfgPath), "out")
-	j, err := store.OpenJournal(context.Background(), filepath.Join(out, batch.JournalFile), true)
+	j, err := journal.Open(context.Background(), filepath.Join(out, batch.JournalFile), true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +173,7 @@ func TestRunKeepsUnfinishedJournal(t *testing.T) {
 	if len(kept) != 1 {
 		t.Fatalf("kept journals: %q, want one", kept)
 	}
-	old, err := store.OpenJournal(context.Background(), kept[0], false)
+	old, err := journal.Open(context.Background(), kept[0], false)
 	if err != nil {
 		t.Fatal(err)
 	}

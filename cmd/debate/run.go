@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -32,16 +33,22 @@ type runOptions struct {
 	demo        bool
 	shard       string
 	seed        uint64
+	// failOn is --fail-on as given; strictBudget refuses a run whose
+	// worst case exceeds budget.maxCost.
+	failOn       string
+	strictBudget bool
+	cache        string
+	noCache      bool
 
 	// maxRoundsSet and concurrencySet tell the flags given from their
 	// defaults; slice is what --shard names.
-	maxRoundsSet, concurrencySet, seedSet bool
-	slice                                 *tree.Shard
+	maxRoundsSet, concurrencySet, seedSet, failOnSet bool
+	slice                                            *tree.Shard
 	// given records the flags of the command line, for the resume command.
 	given []givenFlag
 }
 
-var knownFormats = []string{"markdown", "json", "html"}
+var knownFormats = []string{"markdown", "json", "html", "junit"}
 
 func runCommand() *command {
 	return &command{
@@ -60,8 +67,9 @@ else $DEBATE_DB, else the shared default), so they can be watched there; with
 --resume continues the same debates.`,
 			usage: `  debate run --config <file.jsonc> [--topic <id>]... [--max-rounds <n>]
              [--dry-run | --demo] [--output <dir>] [--concurrency <n>]
-             [--format markdown|json|html]... [--resume] [--seed <n>]
-             [--shard <i/n>] [--verbose]
+             [--format markdown|json|html|junit]... [--resume] [--seed <n>]
+             [--shard <i/n>] [--fail-on <decisions>] [--strict-budget]
+             [--cache <dir> | --no-cache] [--verbose]
 `,
 			examples: `  # Real reports in seconds from a built-in scripted model: no key, no network.
   debate run --config debate.jsonc --demo --output demo-output
@@ -82,6 +90,10 @@ else $DEBATE_DB, else the shared default), so they can be watched there; with
   debate run -c debate.jsonc --shard 2/2 --output shard-2   # on another
   debate merge shard-1 shard-2 --output out/
 
+  # In CI: fail the job (exit 8) when a topic is split or undecided, after
+  # every report is written; junit.xml holds a test case per topic.
+  debate run -c debate.jsonc --fail-on split,undecided --format markdown,junit
+
   # Print the run as JSON on stdout instead of writing a folder.
   debate run -c debate.jsonc --output - > run.json
 `,
@@ -91,12 +103,19 @@ else $DEBATE_DB, else the shared default), so they can be watched there; with
        was reached)
   2    bad flags, a missing config file or a bad config (every problem is
        printed)
+  8    a topic's decision is in --fail-on (params.failOn), e.g. split or
+       undecided; every report was written. It wins over 1
   130  interrupted by Ctrl-C: reports were written as they stood, unfinished
        nodes marked "interrupted"; a second Ctrl-C quits at once without writing
 `,
 			environ: `  NO_COLOR   turn off colours in the progress display
   CI         when set, progress is plain log lines even on a terminal
   DEBATE_DB  the debate database of motions when the config sets no protocol.db
+  GITHUB_STEP_SUMMARY, GITHUB_OUTPUT
+             on GitHub Actions: a summary of the decisions is appended to the
+             first, the outputs decision-counts and failed-topics to the
+             second; GITHUB_ACTIONS=true prints ::warning/::error lines for
+             split and undecided topics
   ${NAME}    any variable a config string names ("apiKey": "${DEBATE_API_KEY}")
 `,
 		},
@@ -111,12 +130,16 @@ func (o *runOptions) flags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.dryRun, "dry-run", false, "print the round-1 prompts and the call plan; call no model")
 	fs.StringVarP(&o.output, "output", "o", "", "output folder, overriding output.dir; \"-\" prints run JSON to stdout")
 	fs.IntVar(&o.concurrency, "concurrency", 0, fmt.Sprintf("cap on model calls in flight for the whole run, 1 to %d (default params.concurrency, %d)", configs.MaxConcurrency, configs.DefaultConcurrency))
-	fs.StringSliceVar(&o.formats, "format", nil, "report formats: markdown, json, html (repeat or comma-separate; run.json is always written)")
+	fs.StringSliceVar(&o.formats, "format", nil, "report formats: markdown, json, html, junit (repeat or comma-separate; run.json is always written)")
 	fs.BoolVar(&o.resume, "resume", false, "reuse every call an earlier, interrupted run of this config completed; call models only for the rest")
 	fs.BoolVar(&o.demo, "demo", false, "play the config against a built-in scripted model: real reports in seconds, no API key, no network")
 	fs.BoolVarP(&o.verbose, "verbose", "v", false, "on a terminal, print log lines above the live lines, every one (failed attempts, fallbacks…), instead of sentences")
 	fs.Uint64Var(&o.seed, "seed", 0, "draw the debaters' aliases and the order they are shown in from `n`: the same seed sends the same prompts (default params.seed, else a drawn seed recorded in run.json)")
+	fs.StringVar(&o.cache, "cache", "", "take the answer of every call an earlier run with this cache folder made, and keep new ones there (sets cache.dir)")
+	fs.BoolVar(&o.noCache, "no-cache", false, "use no call cache, whatever cache.dir says: every call is made afresh")
 	fs.StringVar(&o.shard, "shard", "", "run only slice `i/n` of the selected topics and motions, the i-th of n (e.g. 2/4); \"debate merge\" combines the slices' folders")
+	fs.StringVar(&o.failOn, "fail-on", "", "exit 8 once every report is written when a topic's decision is one of `decisions` (comma-separated: agreed, decided, split, undecided; replaces params.failOn)")
+	fs.BoolVar(&o.strictBudget, "strict-budget", false, "refuse to start when the dry run's worst-case cost exceeds budget.maxCost")
 }
 
 func (o *runOptions) args(fs *pflag.FlagSet) error {
@@ -125,6 +148,7 @@ func (o *runOptions) args(fs *pflag.FlagSet) error {
 	}
 	o.maxRoundsSet, o.concurrencySet, o.seedSet = fs.Changed("max-rounds"), fs.Changed("concurrency"), fs.Changed("seed")
 	o.given = recordFlags(fs, notResumed)
+	o.failOnSet = fs.Changed("fail-on")
 	if fs.Changed("shard") {
 		s, err := parseShard(o.shard)
 		if err != nil {
@@ -148,6 +172,11 @@ func (o *runOptions) run(e *env) error {
 	}
 	if o.dryRun {
 		return dryRunAll(e, cfg, sel)
+	}
+	if o.strictBudget {
+		if err := checkBudget(cfg, sel); err != nil {
+			return err
+		}
 	}
 	return o.runConfig(e, cfg, sel)
 }
@@ -182,8 +211,18 @@ func (o *runOptions) load(e *env) (*configs.Config, error) {
 			return nil, usagef("--format %q: want one of %s", f, strings.Join(knownFormats, ", "))
 		}
 	}
+	var failOn []tree.Outcome
+	if o.failOnSet {
+		var err error
+		if failOn, err = tree.ParseOutcomes(o.failOn); err != nil {
+			return nil, usagef("--fail-on: %w", err)
+		}
+	}
 	if o.demo && o.dryRun {
 		return nil, usagef("--demo and --dry-run: pick one (--dry-run shows the prompts, --demo plays a scripted debate)")
+	}
+	if o.noCache && o.cache != "" {
+		return nil, usagef("--cache and --no-cache: pick one")
 	}
 	if o.output == "-" && o.resume {
 		return nil, usagef("--resume needs an output folder: its journal of completed calls lives there")
@@ -213,6 +252,18 @@ func (o *runOptions) load(e *env) (*configs.Config, error) {
 	}
 	if len(o.formats) > 0 {
 		cfg.Output.Format = o.formats
+	}
+	if o.failOnSet {
+		cfg.Params.FailOn = nil
+		for _, d := range failOn {
+			cfg.Params.FailOn = append(cfg.Params.FailOn, string(d))
+		}
+	}
+	if o.cache != "" {
+		cfg.Cache.Dir = o.cache
+	}
+	if o.noCache {
+		cfg.Cache.Dir = ""
 	}
 	return cfg, nil
 }
@@ -287,11 +338,21 @@ func (o *runOptions) runConfig(e *env, cfg *configs.Config, sel tree.Selection) 
 		return err
 	}
 	o.finished(progress, logger, res, ctx.Err() != nil)
+	failOn := cfg.Params.FailOnDecisions()
+	if err := e.github(e.stdout, res.Run, res.Files, failOn, o.output != "-" && e.is("GITHUB_ACTIONS", "true")); err != nil {
+		logger.Warn("could not tell GitHub Actions the decisions", "err", err)
+	}
+	gate := failing(res.Run, failOn)
+	for _, t := range gate {
+		logger.Warn("decision in --fail-on", "topic", t.ID, "decision", t.DecisionText())
+	}
 	switch {
 	case ctx.Err() != nil:
 		return interruptedError{err: errors.New("interrupted")}
 	case res.Err != nil:
 		return res.Err
+	case len(gate) > 0:
+		return exitStatus(exitDecision)
 	case !res.Run.Finished():
 		return exitStatus(exitFailed)
 	}
@@ -334,6 +395,9 @@ func (o *runOptions) finished(progress *output.Progress, log *slog.Logger, res *
 		if o.resume {
 			args = append(args, "from journal", res.Replayed)
 		}
+		if s := cacheSummary(run); s != "" {
+			args = append(args, "cache", strings.TrimSpace(s))
+		}
 		log.Info("run finished", args...)
 		return
 	}
@@ -361,10 +425,31 @@ func (o *runOptions) finished(progress *output.Progress, log *slog.Logger, res *
 	if o.resume && res.Replayed > 0 {
 		fmt.Fprintf(&b, "%s came from the journal of the earlier run.\n", quantity(res.Replayed, "call", "calls"))
 	}
+	b.WriteString(cacheSummary(run))
 	if interrupted && o.output != "-" {
 		b.WriteString(o.resumeHint())
 	}
 	progress.Say(b.String())
+}
+
+// cacheSummary says, for a run with a call cache, how many calls the cache
+// answered, what they had cost, and per topic how many calls were fresh;
+// "" without a cache.
+func cacheSummary(run *tree.Run) string {
+	var cached tree.Usage
+	var topics []string
+	for _, t := range run.Topics {
+		if t.Cache == nil {
+			continue
+		}
+		cached = cached.Add(t.Cache.CachedUsage)
+		topics = append(topics, fmt.Sprintf("%s %d of %d", t.ID, t.Cache.Fresh, t.Cache.Fresh+t.Cache.Cached))
+	}
+	if topics == nil {
+		return ""
+	}
+	return fmt.Sprintf("Call cache: %s answered from the cache (%s, cost %s when made, not paid again); fresh calls per topic: %s.\n",
+		quantity(cached.Calls, "call", "calls"), quantity(cached.Total(), "token", "tokens"), strconv.FormatFloat(cached.Cost, 'f', 4, 64), strings.Join(topics, ", "))
 }
 
 // quantity writes n, with thousands separators as the reports print counts,
@@ -449,6 +534,12 @@ func progressTopics(cfg *configs.Config, sel tree.Selection) []output.ProgressTo
 func (e *env) has(name string) bool {
 	v, ok := e.getenv(name)
 	return ok && v != ""
+}
+
+// is reports whether the variable name is set to value.
+func (e *env) is(name, value string) bool {
+	v, ok := e.getenv(name)
+	return ok && v == value
 }
 
 // isTerminal tells whether w is a character device such as a terminal.

@@ -52,6 +52,9 @@ func TestAddLongestOfMany(t *testing.T) {
 	}
 }
 
+// TestAddConcurrent: prompts sent at once each count a leading part of
+// what they share, the totals add up what the calls returned, and every
+// prefix is in the book once they are all done.
 func TestAddConcurrent(t *testing.T) {
 	t.Parallel()
 	var b Book
@@ -59,21 +62,49 @@ func TestAddConcurrent(t *testing.T) {
 	var wg sync.WaitGroup
 	got := make([]int, 8)
 	for i := range got {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			got[i] = b.Add("m", p)
-		}()
+		wg.Go(func() { got[i] = b.Add("m", p) })
 	}
 	wg.Wait()
-	zeros := 0
+	sum := 0
 	for _, n := range got {
-		if n == 0 {
-			zeros++
+		if n%Block != 0 || n > len(p) {
+			t.Errorf("a call counts %d bytes of a %d-byte prompt", n, len(p))
 		}
+		sum += n
 	}
-	if zeros != 1 {
-		t.Errorf("%d calls found nothing cached, want exactly the first: %v", zeros, got)
+	if sum > 7*len(p) || b.Totals()["m"] != sum {
+		t.Errorf("calls found %v, totals %v; want at most %d in all, totals their sum", got, b.Totals(), 7*len(p))
+	}
+	if n := b.Add("m", p); n != len(p) {
+		t.Errorf("a prompt sent after the others counts %d, want %d", n, len(p))
+	}
+}
+
+// TestBounded: past its bound a Book forgets the oldest prefixes and
+// remembers the newest.
+func TestBounded(t *testing.T) {
+	t.Parallel()
+	b := Book{perShard: 4}
+	old := strings.Repeat("Q", 4*Block)
+	b.Add("m", old)
+	for i := range 64 * shards {
+		b.Add("m", strings.Repeat(string(rune('a'+i%26)), Block)+strings.Repeat("x", i%7+1))
+		b.Add(strings.Repeat("k", i), strings.Repeat("f", Block)) // a block of another key
+	}
+	kept := 0
+	for i := range b.shards {
+		if n := len(b.shards[i].seen); n > 4 || n != len(b.shards[i].ring) {
+			t.Fatalf("shard %d holds %d prefixes (ring %d), bound 4", i, n, len(b.shards[i].ring))
+		}
+		kept += len(b.shards[i].seen)
+	}
+	if got := b.Add("m", old); got != 0 {
+		t.Errorf("an evicted prompt counts %d bytes shared, want 0", got)
+	}
+	recent := strings.Repeat("r", Block)
+	b.Add("m", recent)
+	if got := b.Add("m", recent); got != Block || kept == 0 {
+		t.Errorf("a recent prompt counts %d, want %d (kept %d)", got, Block, kept)
 	}
 }
 

@@ -1,6 +1,6 @@
 // Package scripted is a scripted model: a fake of the OpenAI
-// chat-completions API that answers from a script, for the demo, the
-// benchmarks and every package's tests. Replies per model, per matching message text or from a
+// chat-completions API that answers from a script, for the demo (package
+// demo), the benchmarks and every package's tests. Replies per model, per matching message text or from a
 // function of the request; status codes, Retry-After, malformed bodies,
 // latency and cut connections; the answer shapes of real servers (reasoning
 // in <think> blocks or in reasoning fields, draft and final JSON fences,
@@ -10,8 +10,8 @@
 // A Server is an http.Handler, to serve on a listener of one's own, and an
 // in-memory transport (Transport, HTTPClient). The in-memory form keeps every
 // wait inside the calling goroutines, so tests can run it under
-// testing/synctest with virtual time. Demo plays a whole debate on any topic
-// or motion. The package imports no testing code, so a program may link it.
+// testing/synctest with virtual time. The package imports no testing code,
+// so a program may link it.
 package scripted
 
 import (
@@ -25,6 +25,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/debatehq/debate/providers/wire"
 )
 
 // MemoryURL is a base URL to use with the in-memory transport; any host
@@ -35,52 +37,6 @@ const MemoryURL = "http://scripted.invalid/v1"
 type Message struct {
 	Role    string `json:"role"`
 	Content string `json:"content"`
-}
-
-// UnmarshalJSON takes content as a string or, as the API also allows, a
-// list of text parts, which it joins.
-func (m *Message) UnmarshalJSON(b []byte) error {
-	var w sentMessage
-	if err := json.Unmarshal(b, &w); err != nil {
-		return err
-	}
-	msg, err := w.message()
-	*m = msg
-	return err
-}
-
-// sentMessage is a message as a request sends it. Its content is decoded
-// as any, in the one pass over the request, rather than kept raw and
-// decoded again: a prompt is most of a request.
-type sentMessage struct {
-	Role    string `json:"role"`
-	Content any    `json:"content"`
-}
-
-// message returns the message with its content's text parts joined.
-func (w sentMessage) message() (Message, error) {
-	m := Message{Role: w.Role}
-	switch c := w.Content.(type) {
-	case nil:
-		return m, nil
-	case string:
-		m.Content = c
-		return m, nil
-	case []any:
-		var sb strings.Builder
-		for _, p := range c {
-			part, _ := p.(map[string]any)
-			typ, _ := part["type"].(string)
-			text, _ := part["text"].(string)
-			if typ != "text" {
-				return m, fmt.Errorf("content part of type %q: the fake reads only text parts", typ)
-			}
-			sb.WriteString(text)
-		}
-		m.Content = sb.String()
-		return m, nil
-	}
-	return m, fmt.Errorf("content is %T: want a string or a list of text parts", w.Content)
 }
 
 // Call is one request as the fake received it.
@@ -173,9 +129,17 @@ type Reply struct {
 	CachedTokens    int
 	ReasoningTokens int
 	Cost            float64
+	// TotalTokens is reported as usage.total_tokens; 0: prompt and
+	// completion tokens together. More than those is reasoning billed
+	// outside the completion, as xAI and Gemini report it.
+	TotalTokens int
 	// StreamError ends a streamed answer with OpenRouter's mid-stream error:
-	// an "error" object and finish_reason "error" after the text so far.
+	// an "error" object after the text so far, with FinishReason, or
+	// "error" when it is "".
 	StreamError string
+	// NoFinish ends a streamed answer without a finish_reason, its usage
+	// chunk and [DONE] still sent (Snowflake Cortex).
+	NoFinish bool
 	// Endless sends a body that never ends: an answer (status 200, streamed
 	// or not) or an error body (status 400 or more).
 	Endless bool
@@ -384,14 +348,7 @@ func (s *Server) Count() int {
 }
 
 // CountModel returns the number of requests received for model.
-func (s *Server) CountModel(model string) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if c := s.byModel[model]; c != nil {
-		return c.total
-	}
-	return 0
-}
+func (s *Server) CountModel(model string) int { return s.count(s.byModel, model).total }
 
 // MaxInFlight returns the most requests that were being served at once.
 func (s *Server) MaxInFlight() int {
@@ -401,39 +358,43 @@ func (s *Server) MaxInFlight() int {
 }
 
 // MaxInFlightModel returns the most requests for model served at once.
-func (s *Server) MaxInFlightModel(model string) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if c := s.byModel[model]; c != nil {
-		return c.max
-	}
-	return 0
-}
+func (s *Server) MaxInFlightModel(model string) int { return s.count(s.byModel, model).max }
 
 // MaxInFlightPath returns the most requests on one URL path (for example
 // "/a/v1/chat/completions") served at once.
-func (s *Server) MaxInFlightPath(path string) int {
+func (s *Server) MaxInFlightPath(path string) int { return s.count(s.byPath, path).max }
+
+// count returns a copy of the counter for k in m.
+func (s *Server) count(m map[string]*counter, k string) counter {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if c := s.byPath[path]; c != nil {
-		return c.max
-	}
-	return 0
+	return *s.counter(m, k)
 }
 
-type wireRequest struct {
-	Model               string        `json:"model"`
-	Messages            []sentMessage `json:"messages"`
-	MaxTokens           int           `json:"max_tokens"`
-	MaxCompletionTokens int           `json:"max_completion_tokens"`
-	Temperature         *float64      `json:"temperature"`
-	ResponseFormat      *struct {
-		Type string `json:"type"`
-	} `json:"response_format"`
-	Stream        bool `json:"stream"`
-	StreamOptions *struct {
-		IncludeUsage bool `json:"include_usage"`
-	} `json:"stream_options"`
+// readCall reads a request as the call it makes.
+func readCall(r *http.Request) (Call, error) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		return Call{}, fmt.Errorf("reading body: %w", err)
+	}
+	var wr wire.Request
+	if err := json.Unmarshal(body, &wr); err != nil {
+		return Call{}, fmt.Errorf("decoding body: %w", err)
+	}
+	token, bearer := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	call := Call{
+		Path: r.URL.Path, Model: wr.Model, Body: body,
+		Authorized: bearer && strings.TrimSpace(token) != "",
+		MaxTokens:  wr.MaxTokens, MaxCompletionTokens: wr.MaxCompletionTokens, Temperature: wr.Temperature,
+		Stream: wr.Stream, IncludeUsage: wr.StreamOptions != nil && wr.StreamOptions.IncludeUsage,
+	}
+	for _, m := range wr.Messages {
+		call.Messages = append(call.Messages, Message{Role: m.Role, Content: m.Content.Text})
+	}
+	if wr.ResponseFormat != nil {
+		call.ResponseFormat = string(wr.ResponseFormat.Type)
+	}
+	return call, nil
 }
 
 // ServeHTTP serves POST .../chat/completions.
@@ -442,40 +403,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not_found", "scripted: no route for "+r.Method+" "+r.URL.Path)
 		return
 	}
-	body, err := io.ReadAll(r.Body)
+	call, err := readCall(r)
 	if err != nil {
-		writeError(w, http.StatusBadRequest, "invalid_request", "reading body: "+err.Error())
+		writeError(w, http.StatusBadRequest, "invalid_request", err.Error())
 		return
 	}
-	var wr wireRequest
-	if err := json.Unmarshal(body, &wr); err != nil {
-		writeError(w, http.StatusBadRequest, "invalid_request", "decoding body: "+err.Error())
-		return
-	}
-	msgs := make([]Message, len(wr.Messages))
-	for i, m := range wr.Messages {
-		if msgs[i], err = m.message(); err != nil {
-			writeError(w, http.StatusBadRequest, "invalid_request", "decoding body: "+err.Error())
-			return
-		}
-	}
-	auth := r.Header.Get("Authorization")
-	call := Call{
-		Path:                r.URL.Path,
-		Model:               wr.Model,
-		Messages:            msgs,
-		Authorized:          strings.HasPrefix(auth, "Bearer ") && len(strings.TrimSpace(auth[len("Bearer "):])) > 0,
-		MaxTokens:           wr.MaxTokens,
-		MaxCompletionTokens: wr.MaxCompletionTokens,
-		Temperature:         wr.Temperature,
-		Stream:              wr.Stream,
-		IncludeUsage:        wr.StreamOptions != nil && wr.StreamOptions.IncludeUsage,
-		Body:                body,
-	}
-	if wr.ResponseFormat != nil {
-		call.ResponseFormat = wr.ResponseFormat.Type
-	}
-
 	reply := s.enter(&call)
 	// The call leaves the count before its last bytes are written: a
 	// client may finish as soon as it has them.
@@ -517,7 +449,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	status := cmp.Or(reply.Status, http.StatusOK)
 	echo := ""
 	if reply.EchoAuthorization {
-		echo = " (authorization: " + auth + ")"
+		echo = " (authorization: " + r.Header.Get("Authorization") + ")"
 	}
 	leave()
 	switch {
@@ -634,54 +566,18 @@ func fingerprint(ms []Message) string {
 
 func tokens(n int) int { return (n + 3) / 4 }
 
-type wireMessage struct {
-	Role             string `json:"role"`
-	Content          string `json:"content"`
-	ReasoningContent string `json:"reasoning_content,omitempty"`
-	Reasoning        string `json:"reasoning,omitempty"`
-	Refusal          string `json:"refusal,omitempty"`
-}
-
-type wireChoice struct {
-	Index        int         `json:"index"`
-	Message      wireMessage `json:"message"`
-	FinishReason string      `json:"finish_reason"`
-}
-
-type wireUsage struct {
-	PromptTokens        int `json:"prompt_tokens"`
-	CompletionTokens    int `json:"completion_tokens"`
-	TotalTokens         int `json:"total_tokens"`
-	PromptTokensDetails *struct {
-		CachedTokens int `json:"cached_tokens"`
-	} `json:"prompt_tokens_details,omitempty"`
-	CompletionTokensDetails *struct {
-		ReasoningTokens int `json:"reasoning_tokens"`
-	} `json:"completion_tokens_details,omitempty"`
-	Cost *float64 `json:"cost,omitempty"`
-}
-
-type wireResponse struct {
-	ID      string       `json:"id"`
-	Object  string       `json:"object"`
-	Created int64        `json:"created"`
-	Model   string       `json:"model"`
-	Choices []wireChoice `json:"choices"`
-	Usage   *wireUsage   `json:"usage,omitempty"`
-}
-
 func writeCompletion(w http.ResponseWriter, c Call, r Reply, echo string) {
-	resp := wireResponse{
+	resp := wire.Completion{
 		ID:      fmt.Sprintf("chatcmpl-%d", c.Seq),
 		Object:  "chat.completion",
 		Created: time.Now().Unix(),
 		Model:   cmp.Or(r.Model, c.Model),
-		Choices: []wireChoice{{
-			Message: wireMessage{
-				Role: "assistant", Content: r.Text + echo,
+		Choices: []wire.Choice{{
+			Message: &wire.Delta{
+				Role: "assistant", Content: wire.Content{Text: r.Text + echo},
 				ReasoningContent: r.ReasoningContent, Reasoning: r.Reasoning, Refusal: r.Refusal,
 			},
-			FinishReason: cmp.Or(r.FinishReason, "stop"),
+			FinishReason: wire.Finished(cmp.Or(r.FinishReason, "stop")),
 		}},
 		Usage: usage(c, r),
 	}
@@ -690,38 +586,24 @@ func writeCompletion(w http.ResponseWriter, c Call, r Reply, echo string) {
 }
 
 func writeError(w http.ResponseWriter, status int, code, msg string) {
-	var body struct {
-		Error struct {
-			Message string  `json:"message"`
-			Type    string  `json:"type"`
-			Code    *string `json:"code"`
-		} `json:"error"`
-	}
-	body.Error.Message = msg
-	body.Error.Type = errorType(status)
-	if code != "" {
-		body.Error.Code = &code
-	}
+	body := struct {
+		Error wire.ErrorDetail `json:"error"`
+	}{wire.ErrorDetail{Message: msg, Type: errorType(status), Code: code}}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	json.NewEncoder(w).Encode(body)
 }
 
 func errorType(status int) string {
-	switch {
-	case status == http.StatusTooManyRequests:
-		return "rate_limit_error"
-	case status == http.StatusUnauthorized:
-		return "authentication_error"
-	case status >= 500:
+	types := map[int]string{http.StatusTooManyRequests: "rate_limit_error", http.StatusUnauthorized: "authentication_error"}
+	if status >= 500 {
 		return "server_error"
-	default:
-		return "invalid_request_error"
 	}
+	return cmp.Or(types[status], "invalid_request_error")
 }
 
 // usage is the usage a reply reports, nil for none.
-func usage(c Call, r Reply) *wireUsage {
+func usage(c Call, r Reply) *wire.Usage {
 	if r.NoUsage {
 		return nil
 	}
@@ -734,16 +616,12 @@ func usage(c Call, r Reply) *wireUsage {
 		prompt = tokens(n)
 	}
 	completion := cmp.Or(r.CompletionTokens, tokens(len(r.Text)+len(r.ReasoningContent)+len(r.Reasoning)))
-	u := &wireUsage{PromptTokens: prompt, CompletionTokens: completion, TotalTokens: prompt + completion}
+	u := &wire.Usage{PromptTokens: prompt, CompletionTokens: completion, TotalTokens: cmp.Or(r.TotalTokens, prompt+completion)}
 	if r.CachedTokens > 0 {
-		u.PromptTokensDetails = &struct {
-			CachedTokens int `json:"cached_tokens"`
-		}{r.CachedTokens}
+		u.PromptTokensDetails = &wire.PromptDetails{CachedTokens: r.CachedTokens}
 	}
 	if r.ReasoningTokens > 0 {
-		u.CompletionTokensDetails = &struct {
-			ReasoningTokens int `json:"reasoning_tokens"`
-		}{r.ReasoningTokens}
+		u.CompletionTokensDetails = &wire.CompletionDetails{ReasoningTokens: r.ReasoningTokens}
 	}
 	if r.Cost > 0 {
 		u.Cost = &r.Cost

@@ -10,6 +10,9 @@ import (
 	"net/http"
 	"strings"
 	"time"
+	"unicode/utf8"
+
+	"github.com/debatehq/debate/providers/wire"
 )
 
 // StatusGatewayTimeout is Cloudflare's 524: the origin did not start its
@@ -94,33 +97,6 @@ func UnknownModel(model string) Reply {
 		Text: fmt.Sprintf("The model `%s` does not exist or you do not have access to it.", model)}
 }
 
-type wireDelta struct {
-	Role             string `json:"role,omitempty"`
-	Content          string `json:"content,omitempty"`
-	ReasoningContent string `json:"reasoning_content,omitempty"`
-	Reasoning        string `json:"reasoning,omitempty"`
-	Refusal          string `json:"refusal,omitempty"`
-}
-
-type wireChunkChoice struct {
-	Index        int       `json:"index"`
-	Delta        wireDelta `json:"delta"`
-	FinishReason *string   `json:"finish_reason"`
-}
-
-type wireChunk struct {
-	ID      string            `json:"id"`
-	Object  string            `json:"object"`
-	Created int64             `json:"created"`
-	Model   string            `json:"model"`
-	Choices []wireChunkChoice `json:"choices"`
-	Usage   *wireUsage        `json:"usage,omitempty"`
-	Error   *struct {
-		Code    int    `json:"code"`
-		Message string `json:"message"`
-	} `json:"error,omitempty"`
-}
-
 // writeStream answers a streamed request with server-sent events in
 // OpenAI's shape: headers at once, keep-alive comments, then after delay a
 // role chunk, reasoning and content deltas, a finish chunk, a usage chunk
@@ -128,11 +104,6 @@ type wireChunk struct {
 // "data: [DONE]". It stops when the client goes away; leave is called
 // before the last write.
 func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, c Call, reply Reply, delay time.Duration, leave func()) {
-	flush := func() {
-		if f, ok := w.(http.Flusher); ok {
-			f.Flush()
-		}
-	}
 	for k, vs := range reply.Headers {
 		for _, v := range vs {
 			w.Header().Add(k, v)
@@ -141,65 +112,95 @@ func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, c Call, rep
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
-	flush()
+	st := &streamer{w: w, r: r, reply: reply}
+	st.flush()
 	if reply.Endless {
 		writeEndless(w, reply, true)
 		return
 	}
 	for range reply.KeepAlives {
-		if _, err := io.WriteString(w, ": OPENROUTER PROCESSING\n\n"); err != nil {
-			return
-		}
-		flush()
-		if !wait(r, cmp.Or(reply.ChunkDelay, time.Millisecond)) {
+		if !st.write([]byte(": OPENROUTER PROCESSING\n\n")) || !wait(r, cmp.Or(reply.ChunkDelay, time.Millisecond)) {
 			return
 		}
 	}
 	if !wait(r, delay) {
 		return
 	}
-	base := wireChunk{ID: fmt.Sprintf("chatcmpl-%d", c.Seq), Object: "chat.completion.chunk", Created: time.Now().Unix(), Model: cmp.Or(reply.Model, c.Model)}
-	// Chunks with a pause between them go out one by one, as a provider
-	// sends tokens as it makes them; without a pause they share writes,
-	// as a busy connection coalesces them, so that the fake spends no
-	// write call per chunk of the processor it shares with the program
-	// it serves.
-	var buf []byte
-	write := func(b []byte) bool {
-		if _, err := w.Write(b); err != nil {
-			return false
-		}
-		if reply.ChunkDelay > 0 {
-			flush()
-		}
-		return true
-	}
-	send := func(ch wireChunk) bool {
-		b, _ := json.Marshal(ch)
-		buf = append(append(append(buf[:0], "data: "...), b...), "\n\n"...)
-		return write(buf)
-	}
-	delta := func(d wireDelta, finish *string) bool {
-		ch := base
-		ch.Choices = []wireChunkChoice{{Delta: d, FinishReason: finish}}
-		return send(ch)
-	}
-	if !delta(wireDelta{Role: "assistant"}, nil) {
+	st.base = wire.Chunk{ID: fmt.Sprintf("chatcmpl-%d", c.Seq), Object: "chat.completion.chunk", Created: time.Now().Unix(), Model: cmp.Or(reply.Model, c.Model)}
+	if !st.delta(wire.Delta{Role: "assistant"}, wire.FinishReason{}) || !st.parts() || !st.finish() {
 		return
 	}
-	echo := ""
-	if reply.EchoAuthorization {
-		echo = " (authorization: " + r.Header.Get("Authorization") + ")"
+	if u := usage(c, reply); u != nil && c.IncludeUsage {
+		ch := st.base
+		ch.Choices, ch.Usage = []wire.Choice{}, u
+		if !st.send(ch) {
+			return
+		}
 	}
-	size := cmp.Or(reply.ChunkBytes, 16)
+	leave()
+	io.WriteString(w, "data: [DONE]\n\n")
+	st.flush()
+}
+
+// streamer writes the events of one streamed answer; each method reports
+// false when the client went away.
+type streamer struct {
+	w     http.ResponseWriter
+	r     *http.Request
+	reply Reply
+	base  wire.Chunk // the fields every chunk repeats
+	buf   []byte
+}
+
+func (st *streamer) flush() {
+	if f, ok := st.w.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// write sends b. Keep-alives, before the first chunk, go out at once.
+// Chunks with a pause between them go out one by one, as a provider sends
+// tokens as it makes them; without a pause they share writes, as a busy
+// connection coalesces them, so that the fake spends no write call per
+// chunk of the processor it shares with the program it serves.
+func (st *streamer) write(b []byte) bool {
+	if _, err := st.w.Write(b); err != nil {
+		return false
+	}
+	if st.reply.ChunkDelay > 0 || st.base.ID == "" {
+		st.flush()
+	}
+	return true
+}
+
+func (st *streamer) send(ch wire.Chunk) bool {
+	b, _ := json.Marshal(ch)
+	st.buf = append(append(append(st.buf[:0], "data: "...), b...), "\n\n"...)
+	return st.write(st.buf)
+}
+
+func (st *streamer) delta(d wire.Delta, finish wire.FinishReason) bool {
+	ch := st.base
+	ch.Choices = []wire.Choice{{Delta: &d, FinishReason: finish}}
+	return st.send(ch)
+}
+
+// parts sends the reasoning, the refusal and the text in pieces of
+// ChunkBytes.
+func (st *streamer) parts() bool {
+	echo := ""
+	if st.reply.EchoAuthorization {
+		echo = " (authorization: " + st.r.Header.Get("Authorization") + ")"
+	}
+	size := cmp.Or(st.reply.ChunkBytes, 16)
 	for _, part := range []struct {
 		text string
-		set  func(*wireDelta, string)
+		set  func(*wire.Delta, string)
 	}{
-		{reply.ReasoningContent, func(d *wireDelta, s string) { d.ReasoningContent = s }},
-		{reply.Reasoning, func(d *wireDelta, s string) { d.Reasoning = s }},
-		{reply.Refusal, func(d *wireDelta, s string) { d.Refusal = s }},
-		{reply.Text + echo, func(d *wireDelta, s string) { d.Content = s }},
+		{st.reply.ReasoningContent, func(d *wire.Delta, s string) { d.ReasoningContent = s }},
+		{st.reply.Reasoning, func(d *wire.Delta, s string) { d.Reasoning = s }},
+		{st.reply.Refusal, func(d *wire.Delta, s string) { d.Refusal = s }},
+		{st.reply.Text + echo, func(d *wire.Delta, s string) { d.Content.Text = s }},
 	} {
 		if part.text == "" {
 			continue
@@ -207,46 +208,41 @@ func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, c Call, rep
 		// Every chunk of a part is the same but for its piece of text: the
 		// JSON around the piece is encoded once, from a chunk whose piece
 		// is a marker, and only the piece is encoded per chunk.
-		var d wireDelta
+		var d wire.Delta
 		part.set(&d, marker)
-		ch := base
-		ch.Choices = []wireChunkChoice{{Delta: d}}
+		ch := st.base
+		ch.Choices = []wire.Choice{{Delta: &d}}
 		tmpl, _ := json.Marshal(ch)
 		at := bytes.LastIndex(tmpl, []byte(markerJSON))
 		head, tail := tmpl[:at], tmpl[at+len(markerJSON):]
 		for piece := range pieces(part.text, size) {
 			q, _ := json.Marshal(piece)
-			buf = append(append(append(append(append(buf[:0], "data: "...), head...), q...), tail...), "\n\n"...)
-			if !write(buf) || !wait(r, reply.ChunkDelay) {
-				return
+			st.buf = append(append(append(append(append(st.buf[:0], "data: "...), head...), q...), tail...), "\n\n"...)
+			if !st.write(st.buf) || !wait(st.r, st.reply.ChunkDelay) {
+				return false
 			}
 		}
 	}
-	finish := cmp.Or(reply.FinishReason, "stop")
-	if reply.StreamError != "" {
-		finish = "error"
-		ch := base
-		ch.Error = &struct {
-			Code    int    `json:"code"`
-			Message string `json:"message"`
-		}{502, reply.StreamError}
-		ch.Choices = []wireChunkChoice{{Delta: wireDelta{}, FinishReason: &finish}}
-		if !send(ch) {
-			return
-		}
-	} else if !delta(wireDelta{}, &finish) {
-		return
+	return true
+}
+
+// finish sends the finish chunk: with the reply's reason (none with
+// NoFinish), or OpenRouter's error chunk when StreamError is set.
+func (st *streamer) finish() bool {
+	finish := wire.Finished(cmp.Or(st.reply.FinishReason, "stop"))
+	if st.reply.NoFinish {
+		finish = wire.FinishReason{}
 	}
-	if u := usage(c, reply); u != nil && c.IncludeUsage {
-		ch := base
-		ch.Choices, ch.Usage = []wireChunkChoice{}, u
-		if !send(ch) {
-			return
-		}
+	if st.reply.StreamError == "" {
+		return st.delta(wire.Delta{}, finish)
 	}
-	leave()
-	io.WriteString(w, "data: [DONE]\n\n")
-	flush()
+	ch := st.base
+	ch.Error = &wire.ErrorDetail{Code: "502", Message: st.reply.StreamError}
+	if st.reply.FinishReason == "" {
+		finish = wire.Finished(wire.FinishError)
+	}
+	ch.Choices = []wire.Choice{{Delta: &wire.Delta{}, FinishReason: finish}}
+	return st.send(ch)
 }
 
 // pieces yields s in runs of about n bytes, never split inside a UTF-8
@@ -255,7 +251,7 @@ func pieces(s string, n int) iter.Seq[string] {
 	return func(yield func(string) bool) {
 		for len(s) > 0 {
 			i := min(n, len(s))
-			for i < len(s) && !utf8Start(s[i]) {
+			for i < len(s) && !utf8.RuneStart(s[i]) {
 				i++
 			}
 			if !yield(s[:i]) {
@@ -272,8 +268,6 @@ const (
 	marker     = "\x00"
 	markerJSON = `"\u0000"`
 )
-
-func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
 
 // writeEndless writes a body that never ends until the client goes away:
 // a streamed answer, an answer in one piece, or an error body.

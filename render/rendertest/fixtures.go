@@ -49,6 +49,15 @@ func baseRun(maxRounds int) *tree.Run {
 	}
 }
 
+// settled sets every topic's decision from its tree, as the engine does
+// when a topic ends.
+func settled(run *tree.Run) *tree.Run {
+	for i := range run.Topics {
+		run.Topics[i].Settle()
+	}
+	return run
+}
+
 // node returns a finished node with its answers; models default to the
 // debaters' primary models and the judge's.
 func node(id, title string, status tree.Status, stop string) *tree.Node {
@@ -114,7 +123,7 @@ func Converged() *tree.Run {
 		FinishedAt:    run.StartedAt.Add(2*time.Minute + 12*time.Second),
 	}}
 	run.Usage = run.Topics[0].Usage
-	return run
+	return settled(run)
 }
 
 // Forced returns a run whose topic split over three rounds, ended in forced
@@ -210,7 +219,7 @@ func Forced() *tree.Run {
 	run.Usage = run.Topics[0].Usage
 	run.Config = json.RawMessage(`{"debaters":[{"id":"party-a","label":"Party A","model":"gpt-5.2"},{"id":"party-b","label":"Party B","model":"kimi-k2.5"},{"id":"party-c","label":"Party C","model":"gemini-3.1-pro-preview","fallback":"claude-sonnet-4-6"}],"reviewer":{"id":"reviewer","label":"Judge","model":"qwen3.5-plus"},"params":{"maxRounds":3}}`)
 	run.Edits = "## docs/decisions.md\n\n- Add: \"EU tenants are served by an eu-west PostgreSQL primary (clause 7.2).\"\n- Replace the line \"All data lives in us-east\" with \"Customer data lives in the customer's region.\""
-	return run
+	return settled(run)
 }
 
 // Failed returns a run with a failed node (the judge gave no valid JSON) and
@@ -250,7 +259,7 @@ func Failed() *tree.Run {
 		Usage: tree.Usage{PromptTokens: 30110, CompletionTokens: 7420, Calls: 16, Failures: 4},
 	}}
 	run.Usage = run.Topics[0].Usage
-	return run
+	return settled(run)
 }
 
 // Interrupted returns a run of two topics stopped by the user: one finished,
@@ -283,7 +292,7 @@ func Interrupted() *tree.Run {
 		{ID: "repo-layout", Title: root.Title, Status: tree.Interrupted, Root: root, Fallbacks: []tree.Fallback{}, Usage: tree.Usage{PromptTokens: 12000, CompletionTokens: 2100, Calls: 9}},
 	}
 	run.Usage = run.Topics[0].Usage.Add(run.Topics[1].Usage)
-	return run
+	return settled(run)
 }
 
 // Chinese returns a run in Chinese that split once and ended in a forced verdict.
@@ -334,7 +343,7 @@ func Chinese() *tree.Run {
 		Usage:      tree.Usage{PromptTokens: 40200, CompletionTokens: 9800, Calls: 15},
 	}}
 	run.Usage = run.Topics[0].Usage
-	return run
+	return settled(run)
 }
 
 // EveryStatus returns a run whose one topic has a node of every status —
@@ -395,5 +404,5 @@ func EveryStatus() *tree.Run {
 		StartedAt: run.StartedAt, FinishedAt: run.StartedAt.Add(3*time.Minute + 5*time.Second),
 	}}
 	run.Usage = run.Topics[0].Usage
-	return run
+	return settled(run)
 }

@@ -1,4 +1,7 @@
-package scripted
+// Package demo plays the scripted debates of --demo: which scripted answer
+// each step of a debate or a motion gets, over the fake model of package
+// providers/scripted, on any topic.
+package demo
 
 import (
 	"fmt"
@@ -8,10 +11,12 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/debatehq/debate/providers/scripted"
 )
 
-// DemoOptions shapes the scripted debate of Demo.
-type DemoOptions struct {
+// Options shapes the scripted debate of New.
+type Options struct {
 	// Debaters are the debaters' ids in config order; the judge's
 	// divergences give the first two a side each and leave the rest
 	// uninvolved.
@@ -26,7 +31,7 @@ type DemoOptions struct {
 	Pace time.Duration
 }
 
-// Demo returns an in-memory fake (use it through HTTPClient; it has no
+// New returns an in-memory fake (use it through HTTPClient; it has no
 // socket) that plays a plausible debate on any topic, one of several
 // scripts, the one the topic's title picks: debaters argue in turn, the
 // judge splits the root into two divergences, one converges, the other
@@ -35,17 +40,17 @@ type DemoOptions struct {
 // back. On any motion the opponent raises issues, the proposer revises once
 // and then appeals, and the arbitrator's ruling closes the debate. Answers
 // come after a short delay so that a person can watch the progress.
-func Demo(opt DemoOptions) *Server {
-	return New(WithScript(func(c Call) Reply {
+func New(opt Options) *scripted.Server {
+	return scripted.New(scripted.WithScript(func(c scripted.Call) scripted.Reply {
 		r := demoReply(c, opt)
 		r.Delay = opt.Pace * time.Duration(2+c.Seq%3)
 		return r
 	}))
 }
 
-func demoReply(c Call, opt DemoOptions) Reply {
+func demoReply(c scripted.Call, opt Options) scripted.Reply {
 	if opt.Failing != "" && c.Model == opt.Failing {
-		return Status(503, "The model is overloaded. Please try again later.")
+		return scripted.Status(503, "The model is overloaded. Please try again later.")
 	}
 	system := ""
 	if len(c.Messages) > 0 {
@@ -56,22 +61,25 @@ func demoReply(c Call, opt DemoOptions) Reply {
 	}
 	switch {
 	case strings.Contains(system, "judge on a panel") || strings.Contains(system, "评审团"):
-		return Fenced(demoPanelVerdicts(c, opt))
+		return scripted.Fenced(demoPanelVerdicts(c, opt))
 	case strings.Contains(system, "forcedVerdicts"):
-		return Fenced(demoJudgment(c, opt, true))
+		return scripted.Fenced(demoJudgment(c, opt, true))
 	case strings.Contains(system, `"divergences"`):
-		return Fenced(demoJudgment(c, opt, false))
+		return scripted.Fenced(demoJudgment(c, opt, false))
 	case strings.Contains(system, "shared-context documents") || strings.Contains(system, "共享"):
-		return Text(demoEdits(c.Last()))
+		return scripted.Text(demoEdits(c.Last()))
 	case strings.Contains(system, "independent judge") || strings.Contains(system, "裁判"):
-		return Text(demoSynthesis(c.Last()))
+		return scripted.Text(demoSynthesis(c.Last()))
 	}
 	s, node := demoNode(c)
 	voice := demoVoice(c, opt)
 	if len(c.Messages) > 1 && isRebuttal(c) {
-		return Text(s.rebuttals[node][voice] + "\n\n" + demoStanceLine(c, opt, node, voice))
+		return scripted.Text(s.rebuttals[node][voice] + "\n\n" + demoStanceLine(c, opt, node, voice))
 	}
-	return Text(s.positions[node][voice])
+	if q := demoQuote(c, voice); node == 0 && q != "" {
+		return scripted.Text(s.positions[node][voice] + "\n\n" + q)
+	}
+	return scripted.Text(s.positions[node][voice])
 }
 
 // demoNodes is the number of a script's divergences that become nodes;
@@ -82,7 +90,7 @@ const demoNodes = 3
 // script's divergences[i] when the prompt names one, else 0, the root of the
 // script its topic picks. A child's prompt recalls its parent's divergence,
 // so the deepest is looked for first.
-func demoNode(c Call) (*demoScript, int) {
+func demoNode(c scripted.Call) (*demoScript, int) {
 	for k := range demoScripts {
 		s := &demoScripts[k]
 		for i := demoNodes - 1; i >= 0; i-- {
@@ -127,7 +135,7 @@ func demoScriptFor(title string) *demoScript {
 // opt.Debaters, modulo the voices. Every debater prompt ends by telling the
 // debater who it is ("You are Party A.", "你是Party A。"), with its label or,
 // when the prompt is blind, its alias, whose number gives the place.
-func demoVoice(c Call, opt DemoOptions) int {
+func demoVoice(c scripted.Call, opt Options) int {
 	for i := len(c.Messages) - 1; i >= 0; i-- {
 		text := c.Messages[i].Content
 		for j, id := range opt.Debaters {
@@ -156,7 +164,7 @@ const (
 // demoStanceLine is the closing line of a demo rebuttal: the second voice
 // moves to the first at demoMover, naming it as the prompt does; every other
 // keeps its position.
-func demoStanceLine(c Call, opt DemoOptions, node, voice int) string {
+func demoStanceLine(c scripted.Call, opt Options, node, voice int) string {
 	if node != demoMover || voice != 1 || len(opt.Debaters) < 2 {
 		return "Stance: kept"
 	}
@@ -192,13 +200,13 @@ func demoStances(ids []string, node int) []map[string]string {
 
 // isRebuttal tells a rebuttal request from a position request: it shows the
 // other parties' positions (in either prompt language).
-func isRebuttal(c Call) bool {
+func isRebuttal(c scripted.Call) bool {
 	return c.Contains("other parties' positions") || c.Contains("其他各方") || c.Contains("其他方")
 }
 
 // shownIDs returns the party ids a judge prompt names: the debaters' own,
 // or, when the prompt is blind, their aliases debater-1, debater-2, ….
-func shownIDs(c Call, debaters []string) []string {
+func shownIDs(c scripted.Call, debaters []string) []string {
 	if len(debaters) == 0 || c.Contains("`"+debaters[0]+"`") {
 		return debaters
 	}
@@ -211,7 +219,7 @@ func shownIDs(c Call, debaters []string) []string {
 
 // demoJudgment answers the judge for the node the prompt is about. Its
 // divergences are numbered d1, d2, … as the prompt asks.
-func demoJudgment(c Call, opt DemoOptions, forced bool) map[string]any {
+func demoJudgment(c scripted.Call, opt Options, forced bool) map[string]any {
 	ids := shownIDs(c, opt.Debaters)
 	uninvolved := []string{}
 	if len(ids) > 2 {
@@ -276,7 +284,7 @@ var demoQuestion = regexp.MustCompile("(?m)^### `([^`]+)`: (.*)$")
 // demoPanelVerdicts answers a panel judge with a verdict on each divergence
 // it is asked to decide; one it does not know gets its script's open
 // question.
-func demoPanelVerdicts(c Call, opt DemoOptions) map[string]any {
+func demoPanelVerdicts(c scripted.Call, opt Options) map[string]any {
 	ids := shownIDs(c, opt.Debaters)
 	s, _ := demoNode(c)
 	verdicts := []map[string]string{}
@@ -306,22 +314,22 @@ const (
 
 // demoMotionReply answers the protocol roles of a motion; ok is false for a
 // call of a topic.
-func demoMotionReply(c Call, system string) (r Reply, ok bool) {
+func demoMotionReply(c scripted.Call, system string) (r scripted.Reply, ok bool) {
 	switch {
 	case strings.Contains(system, "You are the opponent") || strings.Contains(system, "你是本场辩论的反对方"):
 		if c.Contains(demoRevision) {
-			return Text("The revision settles C1 and M1. **m1** stays open: customers cannot see what failed without a page of their own."), true
+			return scripted.Text("The revision settles C1 and M1. **m1** stays open: customers cannot see what failed without a page of their own."), true
 		}
-		return Text(demoIssues), true
+		return scripted.Text(demoIssues), true
 	case strings.Contains(system, "You are the proposer") || strings.Contains(system, "你是本场辩论的提议方"):
 		if c.Contains(demoRevision) || c.Contains("This is your last allowed reply") || c.Contains("这是你最后一次可以回复") {
-			return Fenced(map[string]string{"action": "appeal", "content": demoAppeal}), true
+			return scripted.Fenced(map[string]string{"action": "appeal", "content": demoAppeal}), true
 		}
-		return Fenced(map[string]string{"action": "claim", "content": demoRevision}), true
+		return scripted.Fenced(map[string]string{"action": "claim", "content": demoRevision}), true
 	case strings.Contains(system, "You are the arbitrator") || strings.Contains(system, "你是本场辩论的仲裁方"):
-		return Fenced(map[string]any{"close": true, "content": demoRuling}), true
+		return scripted.Fenced(map[string]any{"close": true, "content": demoRuling}), true
 	}
-	return Reply{}, false
+	return scripted.Reply{}, false
 }
 
 // demoSection returns the lines under the level-2 heading with one of the

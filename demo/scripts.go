@@ -1,4 +1,4 @@
-package scripted
+package demo
 
 // A demoDivergence is one disputed question of a demo script: the claims of
 // the first two debaters' sides, the verdict a judge forces on it with its
@@ -22,7 +22,7 @@ type demoEdit struct{ section, rule string }
 //
 // positions[node][voice] and rebuttals[node][voice] are the debaters'
 // answers: node 0 is the root, node i+1 divergences[i]; voice is the
-// debater's place in DemoOptions.Debaters modulo three (one for the change,
+// debater's place in Options.Debaters modulo three (one for the change,
 // one doubtful of it, one asking what decides). consensus[node] is what the
 // judge finds agreed there. The synthesis opens with decision and closes
 // with revisit; edits are the rules the conclusion adds to the shared

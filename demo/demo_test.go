@@ -1,4 +1,4 @@
-package scripted
+package demo
 
 import (
 	"fmt"
@@ -6,19 +6,20 @@ import (
 	"testing"
 
 	"github.com/debatehq/debate/prompts"
+	"github.com/debatehq/debate/providers/scripted"
 )
 
 // asCall returns a func that turns prompt messages into the call the fake
 // would receive, failing t on the prompt's error.
-func asCall(t *testing.T) func([]prompts.Message, error) Call {
-	return func(ms []prompts.Message, err error) Call {
+func asCall(t *testing.T) func([]prompts.Message, error) scripted.Call {
+	return func(ms []prompts.Message, err error) scripted.Call {
 		t.Helper()
 		if err != nil {
 			t.Fatal(err)
 		}
-		c := Call{Model: "m"}
+		c := scripted.Call{Model: "m"}
 		for _, m := range ms {
-			c.Messages = append(c.Messages, Message{Role: m.Role, Content: m.Content})
+			c.Messages = append(c.Messages, scripted.Message{Role: m.Role, Content: m.Content})
 		}
 		return c
 	}
@@ -30,7 +31,7 @@ func asCall(t *testing.T) func([]prompts.Message, error) Call {
 // topics they come from, and each topic's synthesis is its own.
 func TestDemoReadsTheRealPrompts(t *testing.T) {
 	t.Parallel()
-	opt := DemoOptions{Debaters: []string{"party-a", "party-b", "party-c"}, Labels: []string{"Party A", "Party B", "Party C"}}
+	opt := Options{Debaters: []string{"party-a", "party-b", "party-c"}, Labels: []string{"Party A", "Party B", "Party C"}}
 	parties := []prompts.Party{{ID: "party-a", Label: "Party A"}, {ID: "party-b", Label: "Party B"}, {ID: "party-c", Label: "Party C"}}
 	docs := []prompts.Document{
 		{Path: "context/decisions.md", Content: "# Decisions\n\n### notes/quoted.md\n\nEvery service keeps its own store."},
@@ -156,7 +157,7 @@ func TestDemoScriptsStandApart(t *testing.T) {
 // conclusions and edits, and the same topic always gets the same answers.
 func TestDemoTopicsPickScripts(t *testing.T) {
 	t.Parallel()
-	opt := DemoOptions{Debaters: []string{"party-a", "party-b"}}
+	opt := Options{Debaters: []string{"party-a", "party-b"}}
 	parties := []prompts.Party{{ID: "party-a", Label: "party-a"}, {ID: "party-b", Label: "party-b"}}
 	docs := []prompts.Document{{Path: "context/decisions.md", Content: "# Decisions"}}
 	set, err := prompts.New("en", "")
@@ -224,17 +225,92 @@ func TestDemoScriptFor(t *testing.T) {
 	}
 }
 
+// demoTitles returns a topic title for each demo script, one that picks it.
+func demoTitles(t *testing.T) []string {
+	t.Helper()
+	titles := make([]string, len(demoScripts))
+	left := len(demoScripts)
+	for n := 0; left > 0; n++ {
+		if n > 1000 {
+			t.Fatalf("no title picks some demo script: %q", titles)
+		}
+		title := fmt.Sprintf("Should we change part %d of the system?", n)
+		for k := range demoScripts {
+			if demoScriptFor(title) == &demoScripts[k] && titles[k] == "" {
+				titles[k] = title
+				left--
+			}
+		}
+	}
+	return titles
+}
+
+// TestDemoAnswersDifferPerDebaterAndStep: in the demo every debater has a
+// voice of its own at every node and step of every script, found from the
+// line that tells the debater who it is, at the end of its prompt (in either
+// prompt language), and the same call always gets the same answer.
+func TestDemoAnswersDifferPerDebaterAndStep(t *testing.T) {
+	opt := Options{Debaters: []string{"party-a", "party-b", "party-c"}, Labels: []string{"Party A", "", "Party C"}}
+	part := map[string]func(label string) string{
+		"en": func(label string) string {
+			return "\n\n## Your part\nYou are " + label + ". The debaters are Party A, party-b, Party C."
+		},
+		"zh": func(label string) string {
+			return "\n\n## 你的角色\n你是" + label + "。辩手有 Party A、party-b、Party C。"
+		},
+	}
+	topic := map[string]string{"en": "## Topic\n", "zh": "## 议题\n"}
+	seen := map[string]string{}
+	for si, title := range demoTitles(t) {
+		s := &demoScripts[si]
+		nodes := []string{title, s.divergences[0].title, s.divergences[1].title, s.divergences[2].title}
+		for lang, you := range part {
+			for ni, node := range nodes {
+				for _, step := range []string{"position", "rebuttal"} {
+					for i, label := range []string{"Party A", "party-b", "Party C"} {
+						user := topic[lang] + node + "\n\nState your position."
+						if step == "rebuttal" {
+							user += "\n\nHere are the other parties' positions."
+						}
+						system := "You are an expert, taking part as one of the debaters in a technical debate."
+						c := scripted.Call{Seq: 7 * (i + 1), Model: "m", Messages: []scripted.Message{{Role: "system", Content: system}, {Role: "user", Content: user + you(label)}}}
+						r := demoReply(c, opt)
+						if again := demoReply(scripted.Call{Seq: 1, Model: "m", Messages: c.Messages}, opt); again.Text != r.Text {
+							t.Errorf("%s script %d %s %s: the answer depends on arrival order", lang, si, node, label)
+						}
+						want := s.positions[ni][i]
+						if step == "rebuttal" {
+							want = s.rebuttals[ni][i]
+						}
+						if step == "rebuttal" && strings.HasPrefix(r.Text, want+"\n\nStance: ") {
+							want = r.Text // closed with its stance line
+						}
+						if r.Text != want {
+							t.Errorf("%s script %d node %d %s of %s: got %.40q, want %.40q", lang, si, ni, step, label, r.Text, want)
+						}
+						key := fmt.Sprint(si, ni, step, label)
+						if other, dup := seen[r.Text]; dup && other != key {
+							t.Errorf("%s script %d node %d %s of %s repeats the answer of %s", lang, si, ni, step, label, other)
+						}
+						seen[r.Text] = key
+					}
+				}
+			}
+		}
+	}
+}
+
 // TestDemoStanceLine: the demo's second debater concedes to the first at
 // demoMover, named as the prompt names it; every other rebuttal keeps.
 func TestDemoStanceLine(t *testing.T) {
 	t.Parallel()
-	opt := DemoOptions{Debaters: []string{"a", "b", "c"}, Labels: []string{"Party A", "Party B", "Party C"}}
-	call := func(shown string) Call {
-		return Call{Messages: []Message{{Role: "user", Content: "## The other parties' positions\n\n### " + shown + "\nI propose."}}}
+	opt := Options{Debaters: []string{"a", "b", "c"}, Labels: []string{"Party A", "Party B", "Party C"}}
+	call := func(shown string) scripted.Call {
+		return scripted.Call{Messages: []scripted.Message{{Role: "user", Content: "## The other parties' positions\n\n### " + shown + "\nI propose."}}}
 	}
 	tests := []struct {
 		name        string
-		c           Call
+		c           scripted.Call
 		node, voice int
 		want        string
 	}{

@@ -1,0 +1,173 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/debatehq/debate/render"
+	"github.com/debatehq/debate/tree"
+)
+
+// failing returns the topics whose decision is in failOn, in run order.
+func failing(run *tree.Run, failOn []tree.Outcome) []*tree.Topic {
+	var out []*tree.Topic
+	for i := range run.Topics {
+		if t := &run.Topics[i]; slices.Contains(failOn, t.Decision) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// failedTopics lists the ids of the topics that fail the run: a decision
+// in failOn, or an outcome that exits 1 (failed, interrupted, partial, no
+// verdict).
+func failedTopics(run *tree.Run, failOn []tree.Outcome) []string {
+	var ids []string
+	for _, t := range run.Topics {
+		one := tree.Run{Topics: []tree.Topic{t}}
+		if slices.Contains(failOn, t.Decision) || !one.Finished() {
+			ids = append(ids, t.ID)
+		}
+	}
+	return ids
+}
+
+// github tells GitHub Actions what a run decided: a short Markdown summary
+// appended to $GITHUB_STEP_SUMMARY, the outputs decision-counts and
+// failed-topics appended to $GITHUB_OUTPUT, and, with annotate, one
+// ::warning (::error for a failed topic) line on w for each undecided or
+// split topic. Each is done only where its variable is set; a file that
+// cannot be written is returned as an error after the others are done.
+func (e *env) github(w io.Writer, run *tree.Run, files []string, failOn []tree.Outcome, annotate bool) error {
+	var errs []error
+	if path, ok := e.getenv("GITHUB_STEP_SUMMARY"); ok && path != "" {
+		errs = append(errs, appendFile(path, stepSummary(run, files, e.runURL())))
+	}
+	if path, ok := e.getenv("GITHUB_OUTPUT"); ok && path != "" {
+		counts := map[string]int{}
+		for _, o := range tree.Outcomes {
+			counts[string(o)] = 0
+		}
+		for o, n := range run.Decisions() {
+			counts[string(o)] = n
+		}
+		b, _ := json.Marshal(counts) // a map of ints always encodes
+		out := fmt.Sprintf("decision-counts=%s\nfailed-topics=%s\n", b, strings.Join(failedTopics(run, failOn), ","))
+		errs = append(errs, appendFile(path, out))
+	}
+	if annotate {
+		for _, t := range run.Topics {
+			if line := annotation(run, &t); line != "" {
+				fmt.Fprintln(w, line)
+			}
+		}
+	}
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// runURL is the address of the workflow run, whose artifacts hold the
+// reports; empty outside GitHub Actions.
+func (e *env) runURL() string {
+	server, _ := e.getenv("GITHUB_SERVER_URL")
+	repo, _ := e.getenv("GITHUB_REPOSITORY")
+	id, _ := e.getenv("GITHUB_RUN_ID")
+	if server == "" || repo == "" || id == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s/%s/actions/runs/%s", server, repo, id)
+}
+
+// stepSummary is the Markdown a run appends to the job's summary page: the
+// decision counts, a row per topic with its decision and cost, the run's
+// cost and where its reports are.
+func stepSummary(run *tree.Run, files []string, runURL string) string {
+	var b strings.Builder
+	counts := run.Decisions()
+	var parts []string
+	for _, o := range tree.Outcomes {
+		if counts[o] > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", o, counts[o]))
+		}
+	}
+	fmt.Fprintf(&b, "### debate: %s\n\n", strings.Join(parts, " · "))
+	b.WriteString("| Topic | Decision | Verdicts given | Verdicts missing | Cost |\n|---|---|--:|--:|--:|\n")
+	for i := range run.Topics {
+		t := &run.Topics[i]
+		fmt.Fprintf(&b, "| %s | %s | %d | %d | %s |\n", cell(t.ID+": "+t.Title), t.DecisionText(),
+			t.Verdicts.Given, t.Verdicts.Missing, render.CostText(t.Usage.Cost))
+	}
+	fmt.Fprintf(&b, "\n%s tokens in %s calls, cost %s.", render.Thousands(run.Usage.Total()), render.Thousands(run.Usage.Calls), render.CostText(run.Usage.Cost))
+	var reports []string
+	for _, f := range files {
+		if base := filepath.Base(f); base == "summary.md" || base == "summary.html" || base == "junit.xml" {
+			reports = append(reports, "`"+base+"`")
+		}
+	}
+	if len(reports) > 0 {
+		where := "the output folder"
+		if runURL != "" {
+			where = fmt.Sprintf("[the run's artifacts](%s)", runURL)
+		}
+		fmt.Fprintf(&b, " Reports: %s in %s.", strings.Join(reports, ", "), where)
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// annotation is the workflow command that flags a topic on the run's page:
+// ::error for a failed topic, ::warning for another undecided or a split
+// one; empty for the rest.
+func annotation(run *tree.Run, t *tree.Topic) string {
+	level := "warning"
+	switch {
+	case t.Cause == tree.CauseFailed:
+		level = "error"
+	case t.Decision != tree.Undecided && t.Decision != tree.Divided:
+		return ""
+	}
+	title := escapeProperty("debate: " + t.ID + " " + t.DecisionText())
+	msg := fmt.Sprintf("%s (%s) is %s: %s", t.ID, t.Title, t.DecisionText(), render.DecisionSentences(run, t))
+	return fmt.Sprintf("::%s title=%s::%s", level, title, escapeData(msg))
+}
+
+// escapeData escapes a workflow command's message.
+func escapeData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+// escapeProperty escapes a workflow command's property value.
+func escapeProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
+
+// cell makes text fit a Markdown table cell.
+func cell(s string) string {
+	return strings.NewReplacer("|", `\|`, "\n", " ", "\r", " ").Replace(s)
+}
+
+// appendFile appends text to the file at path, creating it if needed.
+func appendFile(path, text string) error {
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return fmt.Errorf("append to %s: %w", path, err)
+	}
+	if _, err := io.WriteString(f, text); err != nil {
+		f.Close()
+		return fmt.Errorf("append to %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("append to %s: %w", path, err)
+	}
+	return nil
+}

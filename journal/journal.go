@@ -1,0 +1,204 @@
+// Package journal keeps what a batch run must not pay for twice, in SQLite
+// files of its own: the Journal of a run's completed calls, which lets a run
+// resume after a crash or an interrupt, and the Cache of completed calls
+// shared by the runs that name the same folder.
+//
+// Both write in group commits, by a writer goroutine of their own that
+// Close stops: a call's entry is on disk when Record returns, yet
+// concurrent writers share transactions instead of queueing for the one
+// connection. A Journal answers lookups from memory.
+package journal
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strconv"
+	"sync"
+)
+
+// Journal records the result of every completed model call of a batch run,
+// keyed by a digest of the request, and the run's id and seed, so that a
+// run resumed after a crash or an interrupt repeats no completed call and
+// draws as the run it resumes. Each Record is committed before it returns:
+// a process killed right after still finds it. It is safe for concurrent
+// use; use one Journal per file.
+type Journal struct {
+	db    *sql.DB
+	calls *committer
+	notes *committer
+	mem   sync.Map // key → value of every recorded call
+	note  sync.Map // name → value of every note
+}
+
+// Names of the notes that typed methods keep.
+const (
+	runIDNote = "run id"
+	seedNote  = "seed"
+)
+
+// schema creates the tables and moves the notes of journals that kept them
+// among the calls (under "note:" keys, and the run id once under
+// "motions:run-id") to their own table.
+var schema = []string{
+	`CREATE TABLE IF NOT EXISTS calls (
+		key        TEXT PRIMARY KEY,
+		value      BLOB NOT NULL,
+		created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+	) WITHOUT ROWID`,
+	`CREATE TABLE IF NOT EXISTS notes (name TEXT PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID`,
+	`INSERT OR IGNORE INTO notes SELECT substr(key, 6), value FROM calls WHERE key GLOB 'note:*'`,
+	`INSERT OR IGNORE INTO notes SELECT 'run id', value FROM calls WHERE key = 'motions:run-id'`,
+	`DELETE FROM calls WHERE key GLOB 'note:*' OR key = 'motions:run-id'`,
+}
+
+// Open opens (creating if needed) the journal file at path and reads its
+// entries into memory. With fresh set, an earlier file is removed first,
+// for a run that is not resuming.
+func Open(ctx context.Context, path string, fresh bool) (*Journal, error) {
+	if fresh {
+		if err := removeFiles(path); err != nil {
+			return nil, fmt.Errorf("open journal: %w", err)
+		}
+	}
+	db, err := openDB(ctx, path, schema...)
+	if err != nil {
+		return nil, fmt.Errorf("journal: %w", err)
+	}
+	db.SetMaxOpenConns(1) // one writer; lookups are served from memory
+	j := &Journal{db: db}
+	j.calls = newCommitter(db, upsert(`INSERT INTO calls (key, value) VALUES (?, ?)
+		ON CONFLICT (key) DO UPDATE SET value = excluded.value`))
+	j.notes = newCommitter(db, upsert(`INSERT INTO notes (name, value) VALUES (?, ?)
+		ON CONFLICT (name) DO UPDATE SET value = excluded.value`))
+	err = load(ctx, db, `SELECT key, value FROM calls`, &j.mem)
+	if err == nil {
+		err = load(ctx, db, `SELECT name, value FROM notes`, &j.note)
+	}
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open journal %s: %w", path, err)
+	}
+	return j, nil
+}
+
+// upsert returns a committer's write that runs the statement q, whose
+// arguments are a key and a value, for every row.
+func upsert(q string) func(context.Context, *sql.Tx, []row) error {
+	return func(ctx context.Context, tx *sql.Tx, rows []row) error {
+		st, err := tx.PrepareContext(ctx, q)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		for _, r := range rows {
+			if _, err := st.ExecContext(ctx, r.key, r.value); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+// load reads the key–value rows of query into m.
+func load(ctx context.Context, db *sql.DB, query string, m *sync.Map) error {
+	rs, err := db.QueryContext(ctx, query)
+	if err != nil {
+		return err
+	}
+	defer rs.Close()
+	for rs.Next() {
+		var k string
+		var v []byte
+		if err := rs.Scan(&k, &v); err != nil {
+			return err
+		}
+		m.Store(k, v)
+	}
+	return rs.Err()
+}
+
+// Lookup returns the value recorded under key, if any.
+func (j *Journal) Lookup(_ context.Context, key string) ([]byte, bool, error) {
+	v, ok := j.mem.Load(key)
+	if !ok {
+		return nil, false, nil
+	}
+	return v.([]byte), true, nil
+}
+
+// Record stores value under key, replacing what was there, and returns
+// once it is on disk.
+func (j *Journal) Record(_ context.Context, key string, value []byte) error {
+	j.mem.Store(key, value)
+	if err := j.calls.add(row{key, value}); err != nil {
+		return fmt.Errorf("journal record: %w", err)
+	}
+	return nil
+}
+
+// Note returns the value of the note named name, if any: something a
+// resumed run needs that is not the answer of a call (the reasoning behind
+// an argument).
+func (j *Journal) Note(_ context.Context, name string) ([]byte, bool, error) {
+	v, ok := j.note.Load(name)
+	if !ok {
+		return nil, false, nil
+	}
+	return v.([]byte), true, nil
+}
+
+// SetNote records value as the note named name, replacing what was there.
+func (j *Journal) SetNote(_ context.Context, name string, value []byte) error {
+	j.note.Store(name, value)
+	if err := j.notes.add(row{name, value}); err != nil {
+		return fmt.Errorf("journal note %q: %w", name, err)
+	}
+	return nil
+}
+
+// RunID returns the id the journaled run gave its debates, if it has one.
+func (j *Journal) RunID(ctx context.Context) (string, bool, error) {
+	v, ok, err := j.Note(ctx, runIDNote)
+	return string(v), ok && len(v) > 0, err
+}
+
+// SetRunID records id as the run's id.
+func (j *Journal) SetRunID(ctx context.Context, id string) error {
+	return j.SetNote(ctx, runIDNote, []byte(id))
+}
+
+// Seed returns the seed the journaled run drew, if it recorded one.
+func (j *Journal) Seed(ctx context.Context) (uint64, bool, error) {
+	v, ok, err := j.Note(ctx, seedNote)
+	if !ok || err != nil {
+		return 0, false, err
+	}
+	n, err := strconv.ParseUint(string(v), 10, 64)
+	if err != nil {
+		return 0, false, fmt.Errorf("journal seed %q: %w", v, err)
+	}
+	return n, true, nil
+}
+
+// SetSeed records n as the run's seed.
+func (j *Journal) SetSeed(ctx context.Context, n uint64) error {
+	return j.SetNote(ctx, seedNote, []byte(strconv.FormatUint(n, 10)))
+}
+
+// Len returns the number of recorded calls.
+func (j *Journal) Len(ctx context.Context) (int, error) {
+	var n int
+	if err := j.db.QueryRowContext(ctx, `SELECT count(*) FROM calls`).Scan(&n); err != nil {
+		return 0, fmt.Errorf("journal size: %w", err)
+	}
+	return n, nil
+}
+
+// Close commits what Record and SetNote were given and closes the file;
+// Record and SetNote fail after it.
+func (j *Journal) Close() error {
+	j.calls.close()
+	j.notes.close()
+	return j.db.Close()
+}

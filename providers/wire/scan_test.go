@@ -1,0 +1,59 @@
+package wire
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+)
+
+// chunkSeeds are events in the shapes providers stream.
+var chunkSeeds = []string{
+	`{"id":"c1","object":"chat.completion.chunk","created":1764296393,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}`,
+	`{"choices":[{"index":0,"delta":{"content":"a \"quoted\"\nline \u00e9 \/"},"logprobs":null,"finish_reason":null}],"system_fingerprint":"fp"}`,
+	`{"choices":[{"index":0,"delta":{"reasoning_content":"r","content":null},"finish_reason":"stop"}]}`,
+	`{"choices":[{"index":0,"delta":{"content":[{"type":"thinking","thinking":[{"type":"text","text":"t"}]}]}}]}`,
+	`{"choices":[{"index":0,"delta":{},"finish_reason":128009}],"usage":{"prompt_tokens":1}}`,
+	`{"choices":[],"usage":{"prompt_tokens":12,"completion_tokens":1,"total_tokens":303}}`,
+	`{"choices":[{"index":1,"delta":{"content":"b"}},{"index":0,"delta":{"content":"a"}}]}`,
+	`{"error":{"code":400,"message":"Token limit reached"},"choices":[{"index":0,"delta":{"content":""},"finish_reason":null}]}`,
+	`{"choices":[{"index":0,"delta":{"content":"x"},"content_filter_results":{"hate":{"filtered":false,"severity":"safe"}}}]}`,
+	`{"choices":[{"index":01,"delta":{"content":"x"}}]}`, `{"a":1.}`, `{"a":-0.5e+3,"b":true,"c":false}`, `{"k\u0065y":1}`,
+	`{"choices":[{"index":0,"delta":{"content":"x"}}]} {}`, `{"choices":[{"index":0,"delta":{"content":"x"}`, `nope`,
+}
+
+func TestDecodeChunk(t *testing.T) {
+	t.Parallel()
+	for _, s := range chunkSeeds {
+		sameAsJSON(t, []byte(s))
+	}
+}
+
+// FuzzDecodeChunk checks that the reader of events reads any event as
+// encoding/json does: the same chunk (but for the id, object and created
+// time, which nothing reads), or an error when it gives one.
+func FuzzDecodeChunk(f *testing.F) {
+	for _, s := range chunkSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) { sameAsJSON(t, b) })
+}
+
+func sameAsJSON(t *testing.T, b []byte) {
+	t.Helper()
+	got := Chunk{Choices: []Choice{{Index: 3, Delta: &Delta{Refusal: "stale"}}}}
+	err := DecodeChunk(b, &got)
+	var want Chunk
+	wantErr := json.Unmarshal(b, &want)
+	if (err == nil) != (wantErr == nil) {
+		t.Fatalf("%s: error %v, encoding/json's %v", b, err, wantErr)
+	}
+	// The reader leaves out what nothing reads.
+	want.ID, want.Object, want.Created = "", "", 0
+	got.ID, got.Object, got.Created = "", "", 0
+	if len(got.Choices) == 0 && len(want.Choices) == 0 {
+		got.Choices, want.Choices = nil, nil
+	}
+	if err == nil && !reflect.DeepEqual(got, want) {
+		t.Fatalf("%s:\n got %+v\nwant %+v", b, got, want)
+	}
+}

@@ -1,0 +1,212 @@
+// Package quote checks the quotes a debater makes from the shared documents
+// and marks them for the readers that cannot see the documents.
+//
+// A debater quotes as <quote doc="NAME">exact text</quote>. A quote is
+// verified when, after both sides are normalised (Unicode NFC, typographic
+// quotes and dashes as ASCII, every run of white space as one space), its
+// text occurs in the named document, or, without a name, in exactly one
+// document. Marking rewrites every quote with the engine's verdict and
+// drops whatever attributes the debater wrote, so that no answer can mark
+// its own quote verified. The package does no I/O.
+package quote
+
+import (
+	"fmt"
+	"html"
+	"path"
+	"regexp"
+	"strings"
+)
+
+// DefaultMaxChars is the longest quote, in characters after normalising,
+// that can be verified when no other limit is given.
+const DefaultMaxChars = 600
+
+// Document is a text that may be quoted, under the name the debaters see.
+type Document struct {
+	Name string
+	Text string
+}
+
+// Quote is one quote found in an answer and what the check made of it.
+type Quote struct {
+	// Text is the quoted text as written; Doc the document it named, if any.
+	Text string
+	Doc  string
+	// Verified tells whether the text occurs where it says. A verified quote
+	// has Document (the document's name) and the lines First to Last of it;
+	// an unverified one has Reason.
+	Verified    bool
+	Document    string
+	First, Last int
+	Reason      string
+}
+
+// Lines is the quote's location as a line range: "12" or "12-14".
+func (q Quote) Lines() string {
+	if q.First == q.Last {
+		return fmt.Sprint(q.First)
+	}
+	return fmt.Sprintf("%d-%d", q.First, q.Last)
+}
+
+// Verifier checks quotes against a fixed set of documents. It is safe for
+// concurrent use.
+type Verifier struct {
+	docs     []indexed
+	maxChars int
+}
+
+// indexed is a document in normal form with the line of each of its bytes.
+type indexed struct {
+	name string
+	text string
+	line []int // line[i] is the 1-based line of text[i] in the original
+}
+
+// New returns a verifier of the documents; maxChars of 0 or less means
+// DefaultMaxChars.
+func New(docs []Document, maxChars int) *Verifier {
+	if maxChars <= 0 {
+		maxChars = DefaultMaxChars
+	}
+	v := &Verifier{maxChars: maxChars}
+	for _, d := range docs {
+		text, line := normalize(d.Text)
+		v.docs = append(v.docs, indexed{name: d.Name, text: text, line: line})
+	}
+	return v
+}
+
+// tagRE finds an opening quote tag with its attributes, its text and its
+// closing tag; a tag left open or a closing tag alone is found by strayRE.
+var (
+	tagRE   = regexp.MustCompile(`(?is)<quote\b([^<>]*)>(.*?)</quote\s*>`)
+	strayRE = regexp.MustCompile(`(?i)<(/?)quote\b`)
+	docRE   = regexp.MustCompile(`(?i)\bdoc\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))`)
+)
+
+// Find returns the quotes of text, checked, in order.
+func (v *Verifier) Find(text string) []Quote {
+	var out []Quote
+	for _, m := range tagRE.FindAllStringSubmatch(text, -1) {
+		out = append(out, v.check(docAttr(m[1]), m[2]))
+	}
+	return out
+}
+
+// Mark returns text with every quote rewritten as the engine's verdict,
+// <quote status="verified" doc="NAME" lines="12-14">…</quote> or
+// <quote status="unverified" reason="…">…</quote>, and the quotes in order.
+// Any other quote tag in text (left open, closed alone, nested) is escaped,
+// so that the only quote markings in the result are the engine's.
+func (v *Verifier) Mark(text string) (string, []Quote) {
+	var out []Quote
+	marked := Replace(text, func(doc, inner string) string {
+		q := v.check(doc, inner)
+		out = append(out, q)
+		return q.Marking()
+	})
+	return marked, out
+}
+
+// Marking is the quote as the engine shows it to a reader.
+func (q Quote) Marking() string {
+	inner := Escape(q.Text)
+	if q.Verified {
+		return fmt.Sprintf(`<quote status="verified" doc="%s" lines="%s">%s</quote>`,
+			html.EscapeString(q.Document), q.Lines(), inner)
+	}
+	return fmt.Sprintf(`<quote status="unverified" reason="%s">%s</quote>`, html.EscapeString(q.Reason), inner)
+}
+
+// Replace returns text with each well-formed quote replaced by fn of its
+// doc attribute and text, and every other quote tag escaped.
+func Replace(text string, fn func(doc, inner string) string) string {
+	var b strings.Builder
+	last := 0
+	for _, m := range tagRE.FindAllStringSubmatchIndex(text, -1) {
+		b.WriteString(Escape(text[last:m[0]]))
+		b.WriteString(fn(docAttr(text[m[2]:m[3]]), text[m[4]:m[5]]))
+		last = m[1]
+	}
+	b.WriteString(Escape(text[last:]))
+	return b.String()
+}
+
+// Escape turns every quote tag in s into text that no reader takes for a
+// tag: "<quote" becomes "&lt;quote", "</quote" "&lt;/quote".
+func Escape(s string) string {
+	return strayRE.ReplaceAllString(s, "&lt;${1}quote")
+}
+
+// docAttr is the doc attribute of a tag's attributes, "" when there is none.
+func docAttr(attrs string) string {
+	m := docRE.FindStringSubmatch(attrs)
+	if m == nil {
+		return ""
+	}
+	return strings.TrimSpace(m[1] + m[2] + m[3])
+}
+
+// check verifies one quote's text against the document named doc, or every
+// document when doc is empty.
+func (v *Verifier) check(doc, inner string) Quote {
+	q := Quote{Text: inner, Doc: doc}
+	want, _ := normalize(inner)
+	switch {
+	case strayRE.MatchString(inner):
+		return q.unverified("a quote inside a quote")
+	case want == "":
+		return q.unverified("empty quote")
+	case len([]rune(want)) > v.maxChars:
+		return q.unverified(fmt.Sprintf("longer than %d characters", v.maxChars))
+	}
+	docs := v.docs
+	if doc != "" {
+		d, ok := v.named(doc)
+		if !ok {
+			return q.unverified(fmt.Sprintf("no document named %q", doc))
+		}
+		docs = []indexed{d}
+	}
+	var found []Quote
+	for _, d := range docs {
+		if i := strings.Index(d.text, want); i >= 0 {
+			found = append(found, Quote{Document: d.name, First: d.line[i], Last: d.line[i+len(want)-1]})
+		}
+	}
+	switch {
+	case len(found) == 0 && doc != "":
+		return q.unverified("not found in " + doc)
+	case len(found) == 0:
+		return q.unverified("not found in any document")
+	case len(found) > 1:
+		return q.unverified("found in more than one document; name one with doc=")
+	}
+	q.Verified, q.Document, q.First, q.Last = true, found[0].Document, found[0].First, found[0].Last
+	return q
+}
+
+func (q Quote) unverified(reason string) Quote {
+	q.Reason = reason
+	return q
+}
+
+// named is the document called name: by its full name, or by its base name
+// when only one document has it.
+func (v *Verifier) named(name string) (indexed, bool) {
+	var base []indexed
+	for _, d := range v.docs {
+		if d.name == name {
+			return d, true
+		}
+		if path.Base(d.name) == name {
+			base = append(base, d)
+		}
+	}
+	if len(base) == 1 {
+		return base[0], true
+	}
+	return indexed{}, false
+}

@@ -1,0 +1,91 @@
+package render
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/debatehq/debate/render/rendertest"
+	"github.com/debatehq/debate/tree"
+)
+
+// forcedTopic is the forced fixture's topic (two forced nodes, a verdict
+// each) with the first forced node edited.
+func forcedTopic(t *testing.T, edit func(n *tree.Node)) (*tree.Run, *tree.Topic) {
+	t.Helper()
+	run := rendertest.Forced()
+	topic := &run.Topics[0]
+	done := false
+	topic.Root.Walk(func(n *tree.Node) {
+		if !done && n.Judgment != nil && len(n.Judgment.ForcedVerdicts) > 0 {
+			edit(n)
+			done = true
+		}
+	})
+	topic.Settle()
+	return run, topic
+}
+
+func TestDecisionParagraph(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		edit func(n *tree.Node)
+		want []string
+		not  []string
+	}{
+		{"judge's verdicts", func(*tree.Node) {}, []string{
+			"**Decision: decided** — Settled by the judge's forced verdicts (2): *Replicate custom prices",
+		}, []string{"Still in dispute"}},
+		{"no verdict given", func(n *tree.Node) {
+			v := &n.Judgment.ForcedVerdicts[0]
+			*v = tree.Verdict{DivergenceID: v.DivergenceID, Missing: true}
+		}, []string{
+			"**Decision: undecided (no verdict)** — The judge gave no verdict, even after repair, on 1 of 2 forced divergences: *",
+			"Settled by the judge's forced verdicts (1): ",
+		}, nil},
+		{"a tied panel", func(n *tree.Node) {
+			n.Judgment.ForcedVerdicts[0].Split = true
+			n.Judgment.ForcedVerdicts[0].Votes = []tree.Vote{{Judge: "reviewer", Status: tree.VoteCounted, Favors: "party-a"}}
+		}, []string{"**Decision: split** — Settled by the panel's majority votes (1): *Base catalogue residency*", "No majority, or a verdict that changed with the order of the sides (1): *"}, nil},
+		{"cut by the budget", func(n *tree.Node) { n.Budget = true }, []string{
+			"**Decision: undecided (budget)** — The run's budget forced verdicts before the round limit at d",
+		}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			run, topic := forcedTopic(t, tt.edit)
+			md := string(Topic(run, topic))
+			sum := string(Summary(run, nil))
+			for _, w := range tt.want {
+				if !strings.Contains(md, w) {
+					t.Errorf("report lacks %q", w)
+				}
+			}
+			for _, w := range tt.not {
+				if strings.Contains(md, w) {
+					t.Errorf("report holds %q", w)
+				}
+			}
+			// The report and the summary open with the decision: before
+			// the first round, and before the statistics.
+			if i, j := strings.Index(md, "**Decision:"), strings.Index(md, "## Round 1"); i < 0 || i > j {
+				t.Errorf("the decision (at %d) does not come before round 1 (at %d)", i, j)
+			}
+			if i, j := strings.Index(sum, "## Decisions"), strings.Index(sum, "> - **Tokens:"); i < 0 || i > j {
+				t.Errorf("the summary's decisions (at %d) do not come before its statistics (at %d)", i, j)
+			}
+		})
+	}
+}
+
+func TestSummaryCountsMissingVerdictsApart(t *testing.T) {
+	t.Parallel()
+	run, _ := forcedTopic(t, func(n *tree.Node) { n.Judgment.ForcedVerdicts[0].Missing = true })
+	sum := string(Summary(run, nil))
+	for _, want := range []string{"undecided 1", "| undecided | 3 | 4 | 6 | 1 + 1 missing |"} {
+		if !strings.Contains(sum, want) {
+			t.Errorf("summary lacks %q:\n%s", want, sum)
+		}
+	}
+}

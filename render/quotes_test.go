@@ -1,0 +1,118 @@
+package render
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/debatehq/debate/internal/golden"
+	"github.com/debatehq/debate/render/rendertest"
+	"github.com/debatehq/debate/tree"
+)
+
+// quotedRun is a converged run (in English or Chinese) whose debaters
+// quoted the API guide: A exactly, B across two lines, C a sentence the
+// guide does not hold.
+func quotedRun(zh bool) *tree.Run {
+	run := rendertest.Converged()
+	if zh {
+		run.Language = "zh"
+	}
+	root := run.Topics[0].Root
+	root.Positions["party-a"] = "Cursors, as the guide asks: <quote doc=\"docs/api-guide.md\">New list endpoints use cursor pagination.</quote> Offsets scan."
+	root.Positions["party-b"] = "Agreed. <quote doc=\"docs/api-guide.md\">Cursors are opaque\nto clients.</quote>"
+	root.Positions["party-c"] = "The guide says <quote doc=\"docs/api-guide.md\">Offsets are banned.</quote>"
+	root.Quotes = []tree.AnswerQuotes{
+		{Participant: "party-a", Step: tree.StepPosition, Quotes: []tree.Quote{{Text: "New list endpoints use cursor pagination.", Status: tree.QuoteVerified, Document: "docs/api-guide.md", FirstLine: 12, LastLine: 12}}},
+		{Participant: "party-b", Step: tree.StepPosition, Quotes: []tree.Quote{{Text: "Cursors are opaque\nto clients.", Status: tree.QuoteVerified, Document: "docs/api-guide.md", FirstLine: 13, LastLine: 14}}},
+		{Participant: "party-c", Step: tree.StepPosition, Quotes: []tree.Quote{{Text: "Offsets are banned.", Status: tree.QuoteUnverified, Reason: "not found in docs/api-guide.md"}}},
+	}
+	run.Topics[0].Quotes = tree.TallyQuotes(root)
+	run.Quotes = run.Topics[0].Quotes
+	return run
+}
+
+func TestQuotesRendered(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		zh   bool
+		want map[string][]string // by artifact: what it must show
+	}{
+		{"en", false, map[string][]string{
+			"md": {
+				"> New list endpoints use cursor pagination.\n>\n> ✓ verified — [docs/api-guide.md, line 12](documents/docs__api-guide.md#L12)",
+				"> Cursors are opaque\n> to clients.\n>\n> ✓ verified — [docs/api-guide.md, lines 13–14](documents/docs__api-guide.md#L13)",
+				"> Offsets are banned.\n>\n> ✗ unverified — not found in docs/api-guide.md",
+				"**Quotes of the shared documents:** Party A 1 made, 1 verified, 0 unverified; Party B 1 made, 1 verified, 0 unverified; Party C 1 made, 0 verified, 1 unverified",
+			},
+			"html": {
+				`✓ verified — <a href="documents/docs__api-guide.md.html#L13">docs/api-guide.md, lines 13–14</a>`,
+				"✗ unverified — not found in docs/api-guide.md",
+				"Party C 1 made, 0 verified, 1 unverified",
+			},
+			"summary": {"Party C 1 made, 0 verified, 1 unverified"},
+		}},
+		{"zh", true, map[string][]string{
+			"md":      {"✓ 已核实 — [docs/api-guide.md 第 13–14 行](documents/docs__api-guide.md#L13)", "✗ 未核实 — not found in docs/api-guide.md"},
+			"summary": {"共 1 条，已核实 0 条，未核实 1 条"},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			run := quotedRun(tt.zh)
+			page, err := TopicHTML(run, &run.Topics[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]string{"md": string(Topic(run, &run.Topics[0])), "html": string(page), "summary": string(Summary(run, nil))}
+			for kind, wants := range tt.want {
+				for _, w := range wants {
+					if !strings.Contains(got[kind], w) {
+						t.Errorf("%s lacks %q", kind, w)
+					}
+				}
+			}
+			base := filepath.Join("testdata", "quotes_"+tt.name)
+			golden.Assert(t, base+".md", []byte(got["md"]))
+			golden.Assert(t, base+".html", page)
+		})
+	}
+}
+
+func TestDocumentPage(t *testing.T) {
+	t.Parallel()
+	page, err := DocumentHTML(quotedRun(false), "docs/api-guide.md", "# API guide\n\n<b>bold</b> & more\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{`<tr id="L3"><td class="ln"><a href="#L3">3</a></td><td><pre>&lt;b&gt;bold&lt;/b&gt; &amp; more</pre></td></tr>`, "<title>docs/api-guide.md</title>"} {
+		if !strings.Contains(string(page), w) {
+			t.Errorf("the document's page lacks %q", w)
+		}
+	}
+	golden.Assert(t, filepath.Join("testdata", "quotes_document.html"), page)
+}
+
+func TestDocumentFile(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ name, want string }{
+		{"docs/design.md", "documents/docs__design.md"},
+		{"../README.md", "documents/README.md"},
+		{"./a b/c?.md", "documents/a_b__c_.md"},
+		{`win\path.txt`, "documents/win__path.txt"},
+	}
+	for _, tt := range tests {
+		if got := DocumentFile(tt.name); got != tt.want {
+			t.Errorf("DocumentFile(%q) = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestQuotedDocuments(t *testing.T) {
+	t.Parallel()
+	if got := strings.Join(QuotedDocuments(quotedRun(false)), ","); got != "docs/api-guide.md" {
+		t.Errorf("quoted documents %q, want only the one a verified quote points into", got)
+	}
+}

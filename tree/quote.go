@@ -1,0 +1,98 @@
+package tree
+
+import "maps"
+
+// QuoteStatus is what the engine made of a quote: verified or unverified.
+type QuoteStatus string
+
+// The statuses of a quote.
+const (
+	QuoteVerified   QuoteStatus = "verified"
+	QuoteUnverified QuoteStatus = "unverified"
+)
+
+// Quote is one quote of a shared document in an answer, as the engine
+// checked it: a verified quote has the document it occurs in and its lines
+// there, an unverified one the reason.
+type Quote struct {
+	Text      string      `json:"text"`
+	Status    QuoteStatus `json:"status"`
+	Document  string      `json:"document,omitempty"`
+	FirstLine int         `json:"firstLine,omitempty"`
+	LastLine  int         `json:"lastLine,omitempty"`
+	Reason    string      `json:"reason,omitempty"`
+}
+
+// AnswerQuotes are the quotes of one answer: a debater's position or
+// rebuttal at a node, in the order they stand in it.
+type AnswerQuotes struct {
+	Participant string  `json:"participant"`
+	Step        Step    `json:"step"`
+	Quotes      []Quote `json:"quotes"`
+}
+
+// QuoteCount counts quotes made, and of them verified and unverified.
+type QuoteCount struct {
+	Made       int `json:"made"`
+	Verified   int `json:"verified"`
+	Unverified int `json:"unverified"`
+}
+
+// add counts one quote.
+func (c QuoteCount) add(q Quote) QuoteCount {
+	c.Made++
+	if q.Status == QuoteVerified {
+		c.Verified++
+	} else {
+		c.Unverified++
+	}
+	return c
+}
+
+// plus is the sum of two counts.
+func (c QuoteCount) plus(d QuoteCount) QuoteCount {
+	return QuoteCount{Made: c.Made + d.Made, Verified: c.Verified + d.Verified, Unverified: c.Unverified + d.Unverified}
+}
+
+// QuoteTally counts the quotes of a topic or a run, in total and per
+// debater id.
+type QuoteTally struct {
+	Total     QuoteCount            `json:"total"`
+	ByDebater map[string]QuoteCount `json:"byDebater"`
+}
+
+// TallyQuotes counts the quotes of every answer in the tree under root; nil
+// when the tree holds no record of quotes.
+func TallyQuotes(root *Node) *QuoteTally {
+	var t *QuoteTally
+	root.Walk(func(n *Node) {
+		for _, a := range n.Quotes {
+			if t == nil {
+				t = &QuoteTally{ByDebater: map[string]QuoteCount{}}
+			}
+			for _, q := range a.Quotes {
+				t.Total = t.Total.add(q)
+				t.ByDebater[a.Participant] = t.ByDebater[a.Participant].add(q)
+			}
+		}
+	})
+	return t
+}
+
+// Merge returns the sum of two tallies, either of which may be nil.
+func (t *QuoteTally) Merge(u *QuoteTally) *QuoteTally {
+	if t == nil && u == nil {
+		return nil
+	}
+	out := &QuoteTally{ByDebater: map[string]QuoteCount{}}
+	for _, x := range []*QuoteTally{t, u} {
+		if x == nil {
+			continue
+		}
+		out.Total = out.Total.plus(x.Total)
+		for id, c := range maps.All(x.ByDebater) {
+			out.ByDebater[id] = out.ByDebater[id].plus(c)
+		}
+	}
+	return out
+}
