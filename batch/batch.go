@@ -69,10 +69,11 @@ type Result struct {
 }
 
 // Run plays the selected topics and motions of cfg and writes the reports.
-// cfg must have been loaded and validated; a demo adapts it to the scripted
-// model in place. Run returns an error, and no result, when the run cannot
-// start; when it has run but writing its reports failed, it returns the
-// result with the files written so far and the error.
+// cfg must have been loaded and validated; it is left unchanged (a demo
+// plays a copy adapted to the scripted model). Run returns an error, and no
+// result, when the run cannot start; when it has run but writing its
+// reports failed, it returns the result with the files written so far and
+// the error.
 func Run(ctx context.Context, cfg *configs.Config, opt Options) (*Result, error) {
 	log := opt.Logger
 	if log == nil {
@@ -89,6 +90,10 @@ func Run(ctx context.Context, cfg *configs.Config, opt Options) (*Result, error)
 	set, err := prompts.New(cfg.Prompts.Language, cfg.Prompts.Dir)
 	if err != nil {
 		return nil, err
+	}
+	if opt.Demo {
+		demo := cfg.Clone()
+		cfg = &demo
 	}
 	var raw rawLog
 	client, err := newClient(cfg, opt, &raw, log)
@@ -128,28 +133,37 @@ func Run(ctx context.Context, cfg *configs.Config, opt Options) (*Result, error)
 		return nil, runErr
 	}
 	run.Shard = sel.Shard
-	if b, err := json.Marshal(cfg.Redacted()); err == nil {
-		run.Config = b
-	}
-	run.Demo = opt.Demo
 	res := &Result{Run: run, Err: runErr, Replayed: journaled.Replayed()}
 	if jopt.Cache != nil {
 		for i := range run.Topics {
 			run.Topics[i].Cache = journaled.CacheUse(run.Topics[i].ID)
 		}
 	}
+	return res, write(cfg, opt, res, raw.files())
+}
+
+// write records the config, redacted, and whether it is a demo in res's run
+// and writes the run as opt asks: as JSON to opt.JSON, else as reports (with
+// the raw dumps) in the output folder, whose paths it adds to res.
+func write(cfg *configs.Config, opt Options, res *Result, raw []output.RawFile) error {
+	run := res.Run
+	run.Demo = opt.Demo
+	if b, err := json.Marshal(cfg.Redacted()); err == nil {
+		run.Config = b
+	}
 	if opt.JSON != nil {
 		b, err := output.EncodeRun(run)
 		if err == nil {
 			_, err = opt.JSON.Write(b)
 		}
-		return res, err
+		return err
 	}
-	res.Files, err = output.Write(cfg.Output.Dir, run, output.Options{Formats: cfg.Output.Format, Raw: raw.files(), FailOn: cfg.Params.FailOnDecisions(), Documents: copies(cfg)})
+	var err error
+	res.Files, err = output.Write(cfg.Output.Dir, run, output.Options{Formats: cfg.Output.Format, Raw: raw, FailOn: cfg.Params.FailOnDecisions(), Documents: copies(cfg)})
 	if err != nil {
-		return res, fmt.Errorf("write reports: %w", err)
+		return fmt.Errorf("write reports: %w", err)
 	}
-	return res, nil
+	return nil
 }
 
 // copies are the shared documents a run's output may keep a copy of: all

@@ -67,7 +67,8 @@ const (
 // workload answers the fake's calls: debaters with a fixed text, the judge by
 // splitting every node above the last level into fanout divergences and
 // settling the last level with consensus only. A share of the calls (faults)
-// fails in one of the ways SPEC 1.4 names, picked by a seeded generator.
+// fails in one of the ways providers.Classify sorts failures into, picked by
+// a seeded generator.
 type workload struct {
 	fanout  int
 	faults  float64

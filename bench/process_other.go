@@ -2,19 +2,10 @@
 
 package bench
 
-import (
-	"os"
-	"time"
-)
-
-// cpuTime is not measured on this system.
-func cpuTime() time.Duration { return 0 }
+import "time"
 
 // peakRSS is not measured on this system.
 func peakRSS() uint64 { return 0 }
 
 // processCPU is not measured on this system.
 func processCPU(int) time.Duration { return 0 }
-
-// terminate stops p; there is no SIGTERM on this system.
-func terminate(p *os.Process) error { return p.Kill() }

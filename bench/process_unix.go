@@ -7,18 +7,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
-
-// cpuTime is the CPU time (user + system) the process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // processCPU is the CPU time (user + system) process pid has used, from
 // /proc/<pid>/stat; 0 where there is no such file.
@@ -45,9 +35,6 @@ func processCPU(pid int) time.Duration {
 	}
 	return time.Duration(utime+stime) * 10 * time.Millisecond
 }
-
-// terminate asks p to stop cleanly.
-func terminate(p *os.Process) error { return p.Signal(syscall.SIGTERM) }
 
 // peakRSS is the process's resident-memory high-water mark in bytes (VmHWM
 // of /proc/self/status); 0 where there is no such file.

@@ -18,6 +18,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/debatehq/debate/internal/testkit"
 	"github.com/debatehq/debate/server"
 	"github.com/debatehq/debate/store"
 )
@@ -25,7 +26,7 @@ import (
 // ServeOptions describe the load on a protocol server.
 type ServeOptions struct {
 	Writers  int           // agents writing, each on a debate of its own
-	Pollers  int           // agents polling without waiting, as the seed's did
+	Pollers  int           // agents polling without waiting, as in vjcspy/aweave
 	Duration time.Duration // of the measured load
 	// WakeRounds is the number of submit → waiting long-poll measurements,
 	// made during the load and again once it is over (50 when 0).
@@ -146,6 +147,25 @@ func Serve(ctx context.Context, o ServeOptions) (*ServeReport, error) {
 		return nil, err
 	}
 
+	if err := c.measure(ctx, o, t, heads, r); err != nil {
+		return nil, err
+	}
+	c.hc.CloseIdleConnections()
+	stopped = true
+	if err := t.stop(); err != nil {
+		return r, err
+	}
+	r.Arguments, r.SeqChecked, err = checkSeqs(ctx, db, o.Writers)
+	if err != nil {
+		return r, err
+	}
+	return r, nil
+}
+
+// measure drives the writers, pollers and wake-ups of o against t for
+// o.Duration, the writers on the debates whose heads are given, then the
+// wake-ups of an idle server, and puts the figures in r.
+func (c *agent) measure(ctx context.Context, o ServeOptions, t *target, heads []string, r *ServeReport) error {
 	var errs errorCount
 	r.LoadBefore = loadAverage()
 	lctx, cancel := context.WithTimeout(ctx, o.Duration)
@@ -153,7 +173,7 @@ func Serve(ctx context.Context, o ServeOptions) (*ServeReport, error) {
 	wlat := make([][]time.Duration, o.Writers)
 	plat := make([][]time.Duration, o.Pollers)
 	var wake []time.Duration
-	cpu0, scpu0, start := cpuTime(), t.cpu(), time.Now()
+	cpu0, scpu0, start := testkit.CPUTime(), t.cpu(), time.Now()
 	var wg sync.WaitGroup
 	for i := range o.Writers {
 		wg.Go(func() { wlat[i] = c.write(lctx, fmt.Sprintf("bench-%d", i), heads[i], &errs) })
@@ -163,10 +183,10 @@ func Serve(ctx context.Context, o ServeOptions) (*ServeReport, error) {
 	}
 	wg.Go(func() { wake = c.wake(lctx, "bench-wake", o.WakeRounds, &errs) })
 	wg.Wait()
-	elapsed, cpu, scpu := time.Since(start), cpuTime()-cpu0, t.cpu()-scpu0
+	elapsed, cpu, scpu := time.Since(start), testkit.CPUTime()-cpu0, t.cpu()-scpu0
 	r.LoadAfter = loadAverage()
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return err
 	}
 	r.DurationMS = ms(elapsed)
 	r.Writes = summarize(slices.Concat(wlat...), elapsed)
@@ -181,16 +201,7 @@ func Serve(ctx context.Context, o ServeOptions) (*ServeReport, error) {
 		}
 	}
 	r.Errors, r.FirstError = errs.get()
-	c.hc.CloseIdleConnections()
-	stopped = true
-	if err := t.stop(); err != nil {
-		return r, err
-	}
-	r.Arguments, r.SeqChecked, err = checkSeqs(ctx, db, o.Writers)
-	if err != nil {
-		return r, err
-	}
-	return r, nil
+	return nil
 }
 
 // target is the server under load.
@@ -222,15 +233,6 @@ func inProcess(ctx context.Context, db string) (*target, error) {
 			cancel()
 			return errors.Join(<-served, st.Close())
 		}}, nil
-}
-
-// childTarget starts the server of spawn on db in a process of its own.
-func childTarget(ctx context.Context, spawn Spawn, db string) (*target, error) {
-	c, err := startChild(ctx, spawn, db)
-	if err != nil {
-		return nil, err
-	}
-	return &target{base: c.base, cpu: c.cpu, stop: c.stop}, nil
 }
 
 // agent is the HTTP side of the load generator: requests built once, and
@@ -328,7 +330,7 @@ func (a *agent) create(id string) (string, error) {
 	return argumentID(b)
 }
 
-// cycle is the writers' round as the seed's agents play it: the opponent
+// cycle is the writers' round as vjcspy/aweave's agents play it: the opponent
 // answers, the proposer answers, the opponent again, the proposer appeals,
 // the arbitrator rules without closing, the proposer aligns with a CLAIM.
 var cycle = []struct{ path, role string }{

@@ -1,9 +1,9 @@
-// Package bench makes the performance figures of SPEC Part 3 reproducible
+// Package bench makes the program's performance figures reproducible
 // (debate bench). Tree runs a config file through batch.Run, the entry
 // "debate run" calls — the providers' clients, the engine with its journal,
 // the reports — against the scripted model (providers/scripted) served on
 // loopback with a fixed latency and a fault mix; Serve drives a protocol server over
-// HTTP the way the seed's agents do.
+// HTTP the way vjcspy/aweave's agents do.
 package bench
 
 import (
@@ -11,10 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"math/rand/v2"
-	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,6 +19,8 @@ import (
 
 	"github.com/debatehq/debate/batch"
 	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/internal/loopback"
+	"github.com/debatehq/debate/internal/testkit"
 	"github.com/debatehq/debate/output"
 	"github.com/debatehq/debate/providers/scripted"
 	"github.com/debatehq/debate/tree"
@@ -139,16 +138,14 @@ func Tree(ctx context.Context, o TreeOptions) (*TreeReport, error) {
 	timeout := max(10*o.Latency, 2*time.Second)
 	wl := &workload{fanout: o.Fanout, faults: o.Faults, timeout: timeout, rng: rand.New(rand.NewPCG(o.Seed, 1))}
 	fake := scripted.New(scripted.WithLatency(o.Latency), scripted.WithScript(wl.reply), scripted.WithoutLog())
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	base, stop, err := loopback.Serve(fake)
 	if err != nil {
 		return nil, fmt.Errorf("bench tree: start the fake API: %w", err)
 	}
-	hs := &http.Server{Handler: fake, ErrorLog: slog.NewLogLogger(slog.DiscardHandler, slog.LevelError)}
-	go hs.Serve(ln)
-	defer hs.Close()
+	defer stop()
 
 	path := filepath.Join(dir, "bench.jsonc")
-	if err := writeConfig(path, o, "http://"+ln.Addr().String()+"/v1", timeout); err != nil {
+	if err := writeConfig(path, o, base+"/v1", timeout); err != nil {
 		return nil, err
 	}
 	cfg, err := configs.Load(path, configs.Options{})
@@ -156,9 +153,9 @@ func Tree(ctx context.Context, o TreeOptions) (*TreeReport, error) {
 		return nil, fmt.Errorf("bench tree: the generated config: %w", err)
 	}
 	peak := sampleHeap(10 * time.Millisecond)
-	cpu0 := cpuTime()
+	cpu0 := testkit.CPUTime()
 	res, err := batch.Run(ctx, cfg, batch.Options{})
-	done, cpu := time.Now(), cpuTime()-cpu0
+	done, cpu := time.Now(), testkit.CPUTime()-cpu0
 	peakHeap := peak()
 	if res == nil {
 		return nil, fmt.Errorf("bench tree: run: %w", err)

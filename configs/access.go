@@ -2,9 +2,9 @@ package configs
 
 import (
 	"maps"
-	"net/url"
 	"slices"
-	"strings"
+
+	"github.com/debatehq/debate/internal/redact"
 )
 
 // redactedKey replaces API keys in Redacted copies.
@@ -113,22 +113,12 @@ func (c *Config) Endpoint(participantID string) API {
 	return out.clone()
 }
 
-// credentialWords mark a header that carries a credential ("x-api-key",
-// "Authorization", "X-Auth-Token"...).
-var credentialWords = []string{"auth", "key", "token", "secret", "cookie", "session", "password", "signature"}
-
-// secretHeader reports whether the header named name carries a credential.
-func secretHeader(name string) bool {
-	n := strings.ToLower(name)
-	return slices.ContainsFunc(credentialWords, func(w string) bool { return strings.Contains(n, w) })
-}
-
 // secretHeaders returns the values of the headers that carry credentials,
 // sorted.
 func secretHeaders(h map[string]string) []string {
 	var out []string
 	for k, v := range h {
-		if secretHeader(k) {
+		if redact.SecretName(k) {
 			out = append(out, v)
 		}
 	}
@@ -137,16 +127,16 @@ func secretHeaders(h map[string]string) []string {
 }
 
 // Secrets returns every non-empty API key, credential header value (see
-// secretHeader) and credential inside a base URL (see urlSecrets) of the config
-// (after ${NAME} expansion), without duplicates, so that callers can scrub them from
-// anything they print.
+// redact.SecretName) and credential inside a base URL (see
+// redact.URLSecrets) of the config (after ${NAME} expansion), without
+// duplicates, so that callers can scrub them from anything they print.
 func (c *Config) Secrets() []string {
 	var out []string
 	add := func(a *API) {
 		if a == nil {
 			return
 		}
-		for _, v := range slices.Concat([]string{a.APIKey}, secretHeaders(a.Headers), urlSecrets(a.BaseURL)) {
+		for _, v := range slices.Concat([]string{a.APIKey}, secretHeaders(a.Headers), redact.URLSecrets(a.BaseURL)) {
 			if v != "" && !slices.Contains(out, v) {
 				out = append(out, v)
 			}
@@ -173,58 +163,48 @@ func (c *Config) Secrets() []string {
 
 // Redacted returns a deep copy of the config with every non-empty API key
 // replaced by "[redacted]", every credential header value too, and the
-// credentials in every base URL removed (RedactURL), safe to marshal into a
-// run record. The config itself is left unchanged.
+// credentials in every base URL and the database URL masked (redact.URL),
+// safe to marshal into a run record. The config itself is left unchanged.
 func (c *Config) Redacted() Config {
-	cp := c.clone()
-	redact := func(a *API) {
+	cp := c.Clone()
+	mask := func(a *API) {
 		if a != nil && a.APIKey != "" {
 			a.APIKey = redactedKey
 		}
 		if a != nil {
-			a.BaseURL = RedactURL(a.BaseURL)
+			a.BaseURL = redact.URL(a.BaseURL)
 			for k := range a.Headers {
-				if secretHeader(k) {
+				if redact.SecretName(k) {
 					a.Headers[k] = redactedKey
 				}
 			}
 		}
 	}
-	redact(&cp.API)
+	mask(&cp.API)
 	for i := range cp.Debaters {
-		redact(cp.Debaters[i].API)
+		mask(cp.Debaters[i].API)
 	}
 	if cp.Reviewer != nil {
-		redact(cp.Reviewer.API)
+		mask(cp.Reviewer.API)
 	}
 	if cp.Judge != nil {
-		redact(cp.Judge.API)
+		mask(cp.Judge.API)
 	}
 	for i := range cp.Judges {
-		redact(cp.Judges[i].API)
+		mask(cp.Judges[i].API)
 	}
 	for _, a := range cp.protocolAPIs() {
-		redact(a)
+		mask(a)
 	}
 	if cp.Protocol != nil {
-		cp.Protocol.DB = redactPassword(cp.Protocol.DB)
+		cp.Protocol.DB = redact.URL(cp.Protocol.DB)
 	}
 	return cp
 }
 
-// redactPassword hides the password of a database URL
-// (postgres://user:secret@host/db); anything else is returned as it is.
-func redactPassword(db string) string {
-	if u, err := url.Parse(db); err == nil && u.User != nil {
-		if _, ok := u.User.Password(); ok {
-			return u.Redacted()
-		}
-	}
-	return db
-}
-
-// clone returns a deep copy of the config.
-func (c *Config) clone() Config {
+// Clone returns a deep copy of the config: changing the copy, down to its
+// participants' endpoints and the protocol roles, leaves c as it is.
+func (c *Config) Clone() Config {
 	cp := *c
 	cp.API = c.API.clone()
 	cp.Debaters = make([]Participant, len(c.Debaters))
@@ -375,22 +355,4 @@ func (c *Config) Blind() bool {
 // documents to quote.
 func (c *Config) Quotes() bool {
 	return (c.Params.Quotes == nil || *c.Params.Quotes) && len(c.SharedContext.Documents) > 0
-}
-
-// urlSecrets returns the credentials a URL carries: the password of its
-// user info and the values of its query.
-func urlSecrets(raw string) []string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return nil
-	}
-	var out []string
-	if p, ok := u.User.Password(); ok {
-		out = append(out, p)
-	}
-	for _, vs := range u.Query() {
-		out = append(out, vs...)
-	}
-	slices.Sort(out)
-	return out
 }

@@ -6,8 +6,9 @@ package configs
 
 import "github.com/debatehq/debate/tree"
 
-// Config is a whole debate configuration file. Field names follow the seed
-// design so that a seed-shaped config loads unchanged.
+// Config is a whole debate configuration file, with the field names the
+// README's "Configuration" section documents (docs/CONFIG.md describes how
+// it is loaded).
 type Config struct {
 	API      API           `json:"api"`
 	Debaters []Participant `json:"debaters"`

@@ -208,7 +208,7 @@ func TestProtocolDBURL(t *testing.T) {
 		t.Errorf("db = %q, want %q unchanged", cfg.Protocol.DB, db)
 	}
 	red := cfg.Redacted()
-	if got, want := red.Protocol.DB, "postgres://debate:xxxxx@db.internal:5432/debates?sslmode=require"; got != want {
+	if got, want := red.Protocol.DB, "postgres://REDACTED@db.internal:5432/debates?sslmode=require"; got != want {
 		t.Errorf("redacted db = %q, want %q", got, want)
 	}
 	if cfg.Protocol.DB != db {

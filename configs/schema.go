@@ -135,36 +135,37 @@ func (c *checker) check(v *hujson.Value, t reflect.Type, path string, keyOff int
 		if k := v.Value.Kind(); k != 't' && k != 'f' {
 			wrong("true or false")
 		}
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		if v.Value.Kind() != '0' {
-			wrong("a number")
-			return
-		}
-		lit := string(v.Value.(hujson.Literal))
-		if _, err := strconv.ParseInt(lit, 10, t.Bits()); err != nil {
-			c.problem(path, keyOff, "want a whole number, got %s", lit)
-			v.Value = hujson.Literal("null")
-		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+		reflect.Float32, reflect.Float64:
+		c.checkNumber(v, t, path, keyOff)
+	}
+}
+
+// checkNumber verifies that v is a number the numeric type t holds.
+func (c *checker) checkNumber(v *hujson.Value, t reflect.Type, path string, keyOff int) {
+	if v.Value.Kind() != '0' {
+		c.problem(path, keyOff, "want a number, got %s", kindName(v.Value))
+		v.Value = hujson.Literal("null")
+		return
+	}
+	lit := string(v.Value.(hujson.Literal))
+	var err error
+	var want string
+	switch t.Kind() {
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		if v.Value.Kind() != '0' {
-			wrong("a number")
-			return
-		}
-		lit := string(v.Value.(hujson.Literal))
-		if _, err := strconv.ParseUint(lit, 10, t.Bits()); err != nil {
-			c.problem(path, keyOff, "want a whole number from 0 to %d, got %s", uint64(1)<<t.Bits()-1, lit)
-			v.Value = hujson.Literal("null")
-		}
+		_, err = strconv.ParseUint(lit, 10, t.Bits())
+		want = fmt.Sprintf("want a whole number from 0 to %d, got %s", uint64(1)<<t.Bits()-1, lit)
 	case reflect.Float32, reflect.Float64:
-		if v.Value.Kind() != '0' {
-			wrong("a number")
-			return
-		}
-		lit := string(v.Value.(hujson.Literal))
-		if _, err := strconv.ParseFloat(lit, t.Bits()); err != nil {
-			c.problem(path, keyOff, "number %s is out of range", lit)
-			v.Value = hujson.Literal("null")
-		}
+		_, err = strconv.ParseFloat(lit, t.Bits())
+		want = fmt.Sprintf("number %s is out of range", lit)
+	default:
+		_, err = strconv.ParseInt(lit, 10, t.Bits())
+		want = "want a whole number, got " + lit
+	}
+	if err != nil {
+		c.problem(path, keyOff, "%s", want)
+		v.Value = hujson.Literal("null")
 	}
 }
 

@@ -3,11 +3,11 @@ package orchestrator
 import (
 	"context"
 	"fmt"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/internal/testkit"
 	"github.com/debatehq/debate/providers"
 	"github.com/debatehq/debate/providers/providertest"
 	"github.com/debatehq/debate/tree"
@@ -88,10 +88,10 @@ func benchRun(b *testing.B, levels int, latency time.Duration, makeCompleter fun
 		s := &script{judge: wideTree(), words: 200, tokens: 100}
 		cfg := testConfig(levels, "t1", "t2", "t3")
 		e := New(cfg, makeCompleter(cfg, s), p, Options{})
-		cpu0, start := cpuTime(), time.Now()
+		cpu0, start := testkit.CPUTime(), time.Now()
 		run, err := e.Run(context.Background())
 		wall += time.Since(start)
-		cpu += cpuTime() - cpu0
+		cpu += testkit.CPUTime() - cpu0
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -106,15 +106,6 @@ func benchRun(b *testing.B, levels int, latency time.Duration, makeCompleter fun
 	b.ReportMetric(wall.Seconds()/n/bound.Seconds(), "wall/critical-path")
 	b.ReportMetric(float64(cpu.Microseconds())/float64(calls), "cpu-µs/call")
 	b.ReportMetric(float64(calls)/n, "calls/op")
-}
-
-// cpuTime is the CPU time (user + system) the process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // fiveNodes scripts 5 nodes over 3 levels: the root splits in two, d1 splits

@@ -15,7 +15,8 @@ type rule struct {
 	toClose State
 }
 
-// rules is the transition table of SPEC 2.1. Everything not listed is refused.
+// rules is the transition table (docs/PROTOCOL.md, "States"). Everything
+// not listed is refused.
 var rules = []rule{
 	{None, Motion, Proposer, AwaitingOpponent, AwaitingOpponent},
 	{AwaitingOpponent, Claim, Opponent, AwaitingProposer, AwaitingProposer},
@@ -147,8 +148,8 @@ func AvailableActions(s State, role Role) []ArgType {
 }
 
 // WaitAction is the action a waiting role is told to take when newest is the
-// newest argument of a debate now in state (SPEC 2.3): on a CLOSED debate
-// always DebateClosed; after an APPEAL, RESOLUTION or INTERVENTION
+// newest argument of a debate now in state (docs/PROTOCOL.md): on a CLOSED
+// debate always DebateClosed; after an APPEAL, RESOLUTION or INTERVENTION
 // WaitForRuling; after a RULING AlignToRuling for the proposer and
 // WaitForProposer for the opponent; otherwise (a CLAIM, the MOTION) Respond.
 //

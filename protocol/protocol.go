@@ -71,7 +71,7 @@ const (
 // DebateTypes lists every debate type.
 var DebateTypes = []DebateType{GeneralDebate, CodingPlanDebate}
 
-// Action is what a waiting role is told to do next (SPEC 2.3).
+// Action is what a waiting role is told to do next (see WaitAction).
 type Action string
 
 // The wait actions. WaitForOpponent is only given to a waiting arbitrator.
@@ -85,7 +85,7 @@ const (
 )
 
 // AutoRulingContent is the content of the RULING the store adds after a new
-// RESOLUTION: the seed server's text, word for word.
+// RESOLUTION: vjcspy/aweave's text, word for word, which its agents read.
 const AutoRulingContent = "Auto-approved: Debate completed as requested by proposer."
 
 // Valid reports whether s is a state a stored debate can be in.

@@ -2,7 +2,7 @@ package protocol
 
 import "fmt"
 
-// CheckTarget enforces SPEC 2.2's "a ruling cannot be bypassed": once the
+// CheckTarget enforces "a ruling cannot be bypassed": once the
 // arbitrator has spoken, a proposer's or opponent's write must answer the
 // arbitrator's newest INTERVENTION or RULING, or an argument newer than it. A
 // party that was composing while the arbitrator spoke is told which argument

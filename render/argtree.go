@@ -111,7 +111,30 @@ func argumentsDoc(d protocol.Debate, args []protocol.Argument, w *words) argDoc 
 	item(w.arguments, fmt.Sprint(len(args)))
 	doc.head = b.String()
 
+	doc.tree = argTreeMarkdown(args, roots, children, seqOf, w)
+	doc.args = argSections(args, seqOf, w)
+
 	b.Reset()
+	fmt.Fprintf(&b, "\n## %s\n\n", w.stateTimeline)
+	if len(args) == 0 {
+		fmt.Fprintf(&b, w.emptyTimeline+"\n", w.stateWord(d.State))
+		doc.timeline = b.String()
+		return doc
+	}
+	fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n|---:|---|---|---|---|\n", w.colSeq, w.colArgument, w.colBy, w.colStateAfter, w.colTime)
+	for _, a := range args {
+		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s |\n", a.Seq, inlineText(string(a.Type)), inlineText(string(a.Role)),
+			w.stateWord(a.StateAfter), argTime(a.CreatedAt))
+	}
+	doc.timeline = b.String()
+	return doc
+}
+
+// argTreeMarkdown writes the argument tree: each argument under the one it
+// answers, indented up to argMaxIndent levels and marked as a reply deeper
+// than that.
+func argTreeMarkdown(args, roots []protocol.Argument, children map[string][]protocol.Argument, seqOf map[string]int, w *words) string {
+	var b strings.Builder
 	fmt.Fprintf(&b, "\n## %s\n\n", w.argumentTree)
 	if len(args) == 0 {
 		b.WriteString(w.noArguments + "\n")
@@ -148,9 +171,14 @@ func argumentsDoc(d protocol.Debate, args []protocol.Argument, w *words) argDoc 
 			stack = append(stack, entry{kids[i], it.depth + 1})
 		}
 	}
+	return b.String()
+}
 
-	doc.tree = b.String()
-
+// argSections writes each argument's section: its time, what it answers, its
+// id and its content.
+func argSections(args []protocol.Argument, seqOf map[string]int, w *words) []argSection {
+	var out []argSection
+	var b strings.Builder
 	for i, a := range args {
 		b.Reset()
 		s := argSection{a: a, heading: argHeading(a.Seq, inlineText(string(a.Type)), inlineText(string(a.Role)))}
@@ -173,23 +201,9 @@ func argumentsDoc(d protocol.Debate, args []protocol.Argument, w *words) argDoc 
 			b.WriteString("*" + w.noContent + "*\n")
 		}
 		s.md = b.String()
-		doc.args = append(doc.args, s)
+		out = append(out, s)
 	}
-
-	b.Reset()
-	fmt.Fprintf(&b, "\n## %s\n\n", w.stateTimeline)
-	if len(args) == 0 {
-		fmt.Fprintf(&b, w.emptyTimeline+"\n", w.stateWord(d.State))
-		doc.timeline = b.String()
-		return doc
-	}
-	fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n|---:|---|---|---|---|\n", w.colSeq, w.colArgument, w.colBy, w.colStateAfter, w.colTime)
-	for _, a := range args {
-		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s |\n", a.Seq, inlineText(string(a.Type)), inlineText(string(a.Role)),
-			w.stateWord(a.StateAfter), argTime(a.CreatedAt))
-	}
-	doc.timeline = b.String()
-	return doc
+	return out
 }
 
 func argLabel(a protocol.Argument) string {

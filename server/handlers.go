@@ -164,11 +164,11 @@ func writeResult(res protocol.Result) api.WriteResult {
 	return out
 }
 
-// poll answers GET /debates/{id}/poll (SPEC 2.3). Without wait it answers at
-// once, as the seed did; with wait (seconds, at most 60) it holds the request
-// until an argument newer than argument_id is committed, the debate is
-// closed, the wait ends, or the server shuts down (then it answers with what
-// is there now).
+// poll answers GET /debates/{id}/poll. Without wait it answers at once, as
+// vjcspy/aweave's server does; with wait (seconds, at most 60) it holds the
+// request until an argument newer than argument_id is committed, the debate is
+// closed, the wait ends, or the server shuts down (then it answers with what is
+// there now).
 func (s *Server) poll(w http.ResponseWriter, r *http.Request) {
 	query := r.URL.RawQuery
 	id := r.PathValue("id")

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/debatehq/debate/internal/pgtest"
+	"github.com/debatehq/debate/internal/testkit"
 	"github.com/debatehq/debate/protocol"
 	"github.com/debatehq/debate/server/api"
 	"github.com/debatehq/debate/server/client"
@@ -30,7 +31,7 @@ func TestPostgresRestart(t *testing.T) {
 	c := pgtest.Own(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	logs := &syncBuffer{}
+	logs := &testkit.Buffer{}
 	log := slog.New(slog.NewTextHandler(logs, nil))
 	st, err := store.Open(ctx, c.URL("postgres"), store.Options{Logger: log})
 	if err != nil {

@@ -22,8 +22,8 @@ import (
 // body.
 const DefaultBodyTimeout = 10 * time.Second
 
-// withSafety refuses what a browser could be tricked into sending (SPEC 2.5
-// "Safe by default"): without a token, a request whose Host is not a loopback
+// withSafety refuses what a browser could be tricked into sending
+// (docs/PROTOCOL.md): without a token, a request whose Host is not a loopback
 // name or address (DNS rebinding: an attacker's name that resolves to this
 // machine); with or without one, a state-changing request from another origin
 // (Sec-Fetch-Site, else Origin against Host, as net/http's

@@ -1,8 +1,8 @@
-// Package server is the protocol server of `debate serve` (SPEC 2.5): the
-// seed-compatible REST API over the store, long-polling waits, a WebSocket
-// feed for the arbitrator's web UI, and document routes for the agent
-// commands. It holds no SQL: every read and write goes through store.Store,
-// and every refusal is an error code mapped to an HTTP status by one table
+// Package server is the protocol server of `debate serve` (docs/PROTOCOL.md):
+// the REST API of vjcspy/aweave's server over the store, long-polling waits, a
+// WebSocket feed for the arbitrator's web UI, and document routes for the agent
+// commands. It holds no SQL: every read and write goes through store.Store, and
+// every refusal is an error code mapped to an HTTP status by one table
 // (api.Status), always answered in the JSON envelope.
 //
 // It is safe by default: writes must be JSON, state changes from other

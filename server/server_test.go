@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -10,31 +9,13 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
+	"github.com/debatehq/debate/internal/testkit"
 	"github.com/debatehq/debate/protocol"
 	"github.com/debatehq/debate/server/api"
 	"github.com/debatehq/debate/store"
 )
-
-// syncBuffer is a log sink safe for concurrent handlers.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 type fixture struct {
 	t    testing.TB
@@ -42,7 +23,7 @@ type fixture struct {
 	st   *store.Store
 	srv  *Server
 	ts   *httptest.Server
-	logs *syncBuffer
+	logs *testkit.Buffer
 }
 
 func newFixture(t testing.TB, opt Options) *fixture {
@@ -52,7 +33,7 @@ func newFixture(t testing.TB, opt Options) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	logs := &syncBuffer{}
+	logs := &testkit.Buffer{}
 	opt.Logger = slog.New(slog.NewTextHandler(logs, nil))
 	srv := New(st, opt)
 	ts := httptest.NewServer(srv.Handler())

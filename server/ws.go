@@ -144,7 +144,7 @@ func (s *Server) wsWrite(ctx context.Context, conn *websocket.Conn, f api.Frame)
 	return wsjson.Write(wctx, conn, f)
 }
 
-// wsMessage is a message from a WebSocket client. The seed's clients name
+// wsMessage is a message from a WebSocket client. vjcspy/aweave's clients name
 // the type "event"; either field is accepted. ID, when given, is echoed in
 // the answer.
 type wsMessage struct {

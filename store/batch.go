@@ -306,8 +306,16 @@ func (w *writer) batch() {
 		tx.Rollback()
 		return
 	}
+	w.write(bg, tx, ops)
+}
+
+// write runs ops in tx, each in a savepoint unless it is alone, commits
+// and answers their callers. When the transaction is lost, nothing of the
+// batch is written and the writes not run yet go back to the queue.
+func (w *writer) write(bg context.Context, tx *sql.Tx, ops []*op) {
+	db := w.db
 	var version int64
-	err = tx.StmtContext(bg, db.stmts.version).QueryRowContext(bg).Scan(&version)
+	err := tx.StmtContext(bg, db.stmts.version).QueryRowContext(bg).Scan(&version)
 	b := &batchTx{db: db, tx: tx, fromHeads: w.sawVersion(version, err),
 		head: tx.StmtContext(bg, db.stmts.head), target: tx.StmtContext(bg, db.stmts.target),
 		existing: tx.StmtContext(bg, db.stmts.existing), insert: tx.StmtContext(bg, db.stmts.insert),

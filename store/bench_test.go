@@ -7,10 +7,10 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/debatehq/debate/internal/testkit"
 	"github.com/debatehq/debate/protocol"
 )
 
@@ -71,7 +71,7 @@ func BenchmarkSubmit(b *testing.B) {
 		ctx := context.Background()
 		commits0 := sqliteOf(s).wr.commits.Load()
 		b.ResetTimer()
-		start, cpu0 := time.Now(), cpuTime()
+		start, cpu0 := time.Now(), testkit.CPUTime()
 		lat := make([][]time.Duration, writers)
 		var wg sync.WaitGroup
 		for g := range writers {
@@ -94,22 +94,12 @@ func BenchmarkSubmit(b *testing.B) {
 		wg.Wait()
 		n := float64(b.N)
 		b.ReportMetric(n/time.Since(start).Seconds(), "writes/s")
-		b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/n, "cpu-µs/write")
+		b.ReportMetric(float64((testkit.CPUTime()-cpu0).Microseconds())/n, "cpu-µs/write")
 		b.ReportMetric(n/float64(sqliteOf(s).wr.commits.Load()-commits0), "writes/commit")
 		all := slices.Concat(lat...)
 		slices.Sort(all)
 		b.ReportMetric(float64(all[len(all)*99/100])/float64(time.Millisecond), "p99-ms")
 	})
-}
-
-// cpuTime is the CPU time (user + system) the process has used: per write,
-// it is the figure that stays comparable on a machine busy with other work.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkWake measures the latency from the start of a Submit to the return

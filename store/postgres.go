@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/debatehq/debate/internal/ctxwait"
+	"github.com/debatehq/debate/internal/redact"
 )
 
 // notifyChannel is the LISTEN/NOTIFY channel of commits: the payload is the
@@ -49,7 +50,7 @@ type pgDB struct {
 // openPostgres connects to the database at rawURL, applies pending
 // migrations and starts listening for commits.
 func openPostgres(ctx context.Context, rawURL string, opts Options) (*Store, error) {
-	name := redactURL(rawURL)
+	name := redact.URL(rawURL)
 	cfg, err := pgxpool.ParseConfig(rawURL)
 	if err != nil {
 		// pgx's parse errors may quote the URL, password included.
@@ -84,16 +85,6 @@ func openPostgres(ctx context.Context, rawURL string, opts Options) (*Store, err
 	p.listening.Add(1)
 	go p.relay(lctx, conn)
 	return s, nil
-}
-
-// redactURL returns u without its password, or a placeholder when it does
-// not parse.
-func redactURL(u string) string {
-	pu, err := url.Parse(u)
-	if err != nil {
-		return "postgres://(unparsable URL)"
-	}
-	return pu.Redacted()
 }
 
 // close closes the Store's hub, stops listening and closes the pool.

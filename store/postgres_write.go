@@ -120,9 +120,9 @@ func (p *pgDB) autoRule(ctx context.Context, tx pgx.Tx, debateID, resolutionID s
 	return res, sp.Commit(ctx)
 }
 
-// write runs the pipeline of SPEC 2.2 for one argument in tx: lock the
-// debate (it exists) and read the seq of the arbitrator's last word with it,
-// idempotency, target belongs to the debate, transition, the ruling rule,
+// write runs the write pipeline (docs/PROTOCOL.md) for one argument in tx: lock
+// the debate (it exists) and read the seq of the arbitrator's last word with
+// it, idempotency, target belongs to the debate, transition, the ruling rule,
 // seq = max+1, insert (whose trigger keeps the last word's seq), state and
 // updated_at.
 func (p *pgDB) write(ctx context.Context, tx pgx.Tx, w protocol.Write) (protocol.Result, error) {

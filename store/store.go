@@ -1,5 +1,5 @@
-// Package store keeps debates, arguments and documents and is the single
-// write pipeline of the argument protocol (SPEC 2.2), behind one API with two
+// Package store keeps debates, arguments and documents and is the single write
+// pipeline of the argument protocol (docs/PROTOCOL.md), behind one API with two
 // backends, chosen by Open's argument.
 //
 // SQLite (a file; modernc.org/sqlite, no cgo) is the embedded default: every

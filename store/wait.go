@@ -11,12 +11,12 @@ import (
 
 // Wait returns the newest argument of debateID if it is newer than
 // afterArgumentID (or any argument when afterArgumentID is empty), with the
-// action for role (SPEC 2.3). Otherwise it waits up to timeout for one: a
-// commit by this Store wakes it at once, one by another process within the
-// poll interval. A timeout of 0 answers at once. On a CLOSED debate it answers
-// DebateClosed at once. An afterArgumentID that is not an argument of the
-// debate is INVALID_INPUT (as seed 003 specifies); a missing debate
-// DEBATE_NOT_FOUND; the INVALID_INPUT suggests what role should do next
+// action for role (protocol.WaitAction). Otherwise it waits up to timeout for
+// one: a commit by this Store wakes it at once, one by another process within
+// the poll interval. A timeout of 0 answers at once. On a CLOSED debate it
+// answers DebateClosed at once. An afterArgumentID that is not an argument of
+// the debate is INVALID_INPUT (as vjcspy/aweave's server answers); a missing
+// debate DEBATE_NOT_FOUND; the INVALID_INPUT suggests what role should do next
 // from the debate's newest argument. Cancelling ctx returns ctx's error.
 func (s *Store) Wait(ctx context.Context, debateID string, role protocol.Role, afterArgumentID string, timeout time.Duration) (protocol.WaitResult, error) {
 	if !role.Valid() {

@@ -24,8 +24,8 @@ const argCols = "id, debate_id, parent_id, type, role, content, client_request_i
 // the same ID and ClientRequestID again is a replay: the original MOTION and
 // the current debate come back with Replay set, even after the debate moved on
 // or closed. The same ID with another ClientRequestID is refused with
-// INVALID_INPUT, as the seed server answers. Creates are committed together
-// with concurrent writes, as Submit describes.
+// INVALID_INPUT, as vjcspy/aweave's server answers. Creates are committed
+// together with concurrent writes, as Submit describes.
 func (s *Store) Create(ctx context.Context, nd protocol.NewDebate) (protocol.Result, error) {
 	if err := s.validateCreate(nd); err != nil {
 		return protocol.Result{}, err
@@ -53,12 +53,12 @@ func (s *Store) validateCreate(nd protocol.NewDebate) error {
 	return s.checkContent(protocol.Motion, nd.Content)
 }
 
-// Submit runs the write pipeline of SPEC 2.2 for one argument in a
+// Submit runs the write pipeline (docs/PROTOCOL.md) for one argument in a
 // BEGIN IMMEDIATE transaction — size, debate exists, idempotency, target
 // belongs to the debate, transition, the arbitrator's word not bypassed
 // (protocol.CheckTarget), seq = max+1, insert, state and updated_at — then
 // notifies subscribers. A target that is not an argument of the debate is
-// INVALID_INPUT, as seed 003 specifies. A replay (same debate and
+// INVALID_INPUT, as vjcspy/aweave's server answers. A replay (same debate and
 // ClientRequestID) returns the original argument and the current debate,
 // writes nothing and notifies no one. After a new RESOLUTION the store adds the
 // closing RULING as arbitrator; if that fails the RESOLUTION stands and

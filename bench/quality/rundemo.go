@@ -4,13 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"log/slog"
-	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 
 	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/internal/loopback"
 	"github.com/debatehq/debate/providers/scripted"
 )
 
@@ -77,22 +75,20 @@ func serveDemo(problems []Problem, d DemoOptions, seed uint64) (*configs.Config,
 	}
 	model := NewDemo(problems, d.AgentAccuracy, d.Conformity, seed, agents, demoJudge)
 	fake := scripted.New(scripted.WithScript(model.Reply), scripted.WithoutLog())
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	base, closeFake, err := loopback.Serve(fake)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("start the scripted model: %w", err)
 	}
-	hs := &http.Server{Handler: fake, ErrorLog: slog.NewLogLogger(slog.DiscardHandler, slog.LevelError)}
-	go hs.Serve(ln)
 	dir, err := os.MkdirTemp("", "debate-quality-")
 	if err != nil {
-		hs.Close()
+		closeFake()
 		return nil, nil, nil, err
 	}
 	stop := func() {
-		hs.Close()
+		closeFake()
 		os.RemoveAll(dir)
 	}
-	cfg, err := demoConfig(dir, "http://"+ln.Addr().String()+"/v1", agents)
+	cfg, err := demoConfig(dir, base+"/v1", agents)
 	if err != nil {
 		stop()
 		return nil, nil, nil, err

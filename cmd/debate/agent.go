@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/debatehq/debate/internal/loopback"
+	"github.com/debatehq/debate/internal/redact"
 	"github.com/debatehq/debate/server/api"
 	"github.com/debatehq/debate/server/client"
 )
@@ -252,7 +253,7 @@ func (f *serverFlags) connect(e *env) (conn, error) {
 	}
 	u, err := url.Parse(s.url)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return conn{}, usagef("--server %q: want an http:// or https:// URL such as %s", redactURL(s.url), defaultServer)
+		return conn{}, usagef("--server %q: want an http:// or https:// URL such as %s", redact.URL(s.url), defaultServer)
 	}
 	if !f.tokenSet {
 		s.token, _ = e.getenv("DEBATE_AUTH_TOKEN")
@@ -271,29 +272,13 @@ func (e *env) explainUnreachable(s conn, err error) error {
 	u, _ := url.Parse(s.url)
 	switch v, _ := e.getenv(autoStartVar); {
 	case u == nil || !loopback.Host(u.Hostname()):
-		ce.Suggestion = "nothing answers on " + redactURL(s.url) + "; a server is started on demand only for a loopback address: " +
+		ce.Suggestion = "nothing answers on " + redact.URL(s.url) + "; a server is started on demand only for a loopback address: " +
 			"start debate serve on that host, or check --server / DEBATE_SERVER_URL"
 	case v == "0" || strings.EqualFold(v, "false"):
-		ce.Suggestion = "nothing answers on " + redactURL(s.url) + " and " + autoStartVar + "=" + v + " keeps agent commands from starting a server: " +
+		ce.Suggestion = "nothing answers on " + redact.URL(s.url) + " and " + autoStartVar + "=" + v + " keeps agent commands from starting a server: " +
 			"start one with debate serve --detach (or debate serve in another terminal), or unset " + autoStartVar
 	}
 	return err
-}
-
-// redactURL drops a password from a URL (or a database path) that will be
-// printed. A URL that does not parse but may hold credentials (an "@") is
-// replaced whole, since its password cannot be told from the rest.
-func redactURL(s string) string {
-	u, err := url.Parse(s)
-	switch {
-	case err != nil && strings.Contains(s, "@"):
-		return "(a URL that does not parse, not shown: it may hold a password)"
-	case err == nil && u.User != nil:
-		if _, ok := u.User.Password(); ok {
-			return u.Redacted()
-		}
-	}
-	return s
 }
 
 // require returns a usage error when the flag named name was not given a

@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/debatehq/debate/internal/loopback"
+	"github.com/debatehq/debate/internal/redact"
 	"github.com/debatehq/debate/protocol"
 	"github.com/debatehq/debate/server/client"
 	"github.com/debatehq/debate/server/daemon"
@@ -44,7 +45,7 @@ func (e *env) self(args []string) (*exec.Cmd, error) {
 }
 
 // autoStart starts a server for an agent command whose server does not
-// answer, as the seed's CLI does: only for a loopback URL, only when
+// answer, as vjcspy/aweave's CLI does: only for a loopback URL, only when
 // DEBATE_AUTO_START is not 0, and only when nothing listens there. It
 // returns what it started, or nil.
 func (e *env) autoStart(ctx context.Context, s conn) (*startedServer, error) {
@@ -64,7 +65,7 @@ func (e *env) autoStart(ctx context.Context, s conn) (*startedServer, error) {
 	}
 	r, err := e.supervisor().Start(ctx, addr, "", s.token)
 	if err != nil {
-		return nil, &client.Error{Code: client.CodeUnreachable, Message: "nothing answers on " + redactURL(s.url) + " and starting a server there failed",
+		return nil, &client.Error{Code: client.CodeUnreachable, Message: "nothing answers on " + redact.URL(s.url) + " and starting a server there failed",
 			Err: err, Suggestion: "run debate serve --addr " + addr + " yourself and read its error"}
 	}
 	db := r.DB

@@ -299,3 +299,21 @@ func TestStopLeavesAnotherProgramAlone(t *testing.T) {
 		t.Errorf("pid file kept: %v", err)
 	}
 }
+
+// TestUnreachableRedacted: a server URL with credentials that nothing
+// answers on is named, in the suggestion and in the detail of the failed
+// request, without them.
+func TestUnreachableRedacted(t *testing.T) {
+	t.Parallel()
+	server := "http://bob:hunter2@" + freeAddr(t)
+	a := call{vars: map[string]string{autoStartVar: "0"}}.run(t, "list", "--server", server, "--timeout", "1s")
+	a.wantError(t, exitUnreachable, "UNREACHABLE")
+	for _, secret := range []string{"bob", "hunter2", "***"} {
+		if strings.Contains(a.stdout, secret) {
+			t.Errorf("the answer shows %q: %s", secret, a.stdout)
+		}
+	}
+	if d := a.str("error", "detail"); !strings.Contains(d, "http://REDACTED@") {
+		t.Errorf("detail %q does not name the server as redact.URL masks it", d)
+	}
+}

@@ -47,7 +47,7 @@ func TestServeDetachPostgres(t *testing.T) {
 			return helperProcess(args)
 		}}
 	r := result{e.main([]string{"serve", "--detach", "--addr", addr, "--db", db}), out.String(), errb.String()}
-	if r.code != exitOK || !strings.Contains(r.stdout, ":xxxxx@") {
+	if r.code != exitOK || !strings.Contains(r.stdout, "//REDACTED@") {
 		t.Fatalf("serve --detach: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	vars["DEBATE_SERVER_URL"] = "http://" + addr

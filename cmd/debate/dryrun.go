@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/internal/redact"
 	"github.com/debatehq/debate/internal/textwidth"
 	"github.com/debatehq/debate/orchestrator"
 	"github.com/debatehq/debate/prompts"
@@ -108,7 +109,7 @@ func printPeople(tw io.Writer, cfg *configs.Config, people []tree.Participant, j
 			head = "judges"
 		}
 		fmt.Fprintf(tw, "  %s\t%s  %s  %s  %s\n", head, pad(p.ID, wid), pad(p.Name(), wname),
-			pad(modelLine(p.Model, p.Fallback), wmodel), configs.RedactURL(cfg.Endpoint(p.ID).BaseURL))
+			pad(modelLine(p.Model, p.Fallback), wmodel), redact.URL(cfg.Endpoint(p.ID).BaseURL))
 	}
 }
 

@@ -4,8 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
+	"strings"
 
 	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/internal/redact"
 	"github.com/debatehq/debate/internal/regular"
 	"github.com/debatehq/debate/protocol"
 	"github.com/debatehq/debate/server/api"
@@ -128,7 +131,7 @@ func (e *env) agentFailure(name string, err error) int {
 		b.ErrorBody = api.ErrorBody{Code: ce.Code, Message: ce.Message, Suggestion: ce.Suggestion,
 			CurrentState: ce.CurrentState, AllowedRoles: ce.AllowedRoles, RequestID: ce.RequestID}
 		if ce.Err != nil {
-			b.Detail = ce.Err.Error()
+			b.Detail = redactedDetail(ce.Err)
 		}
 	default:
 		b.Code, b.Message = string(protocol.CodeInternal), err.Error()
@@ -159,4 +162,16 @@ func exitForCode(code string) int {
 		return exitInterrupted
 	}
 	return exitFailed
+}
+
+// redactedDetail is err's text with the URL of a failed request in it
+// masked as every printed URL is (redact.URL): net/http's own errors keep
+// the user name.
+func redactedDetail(err error) string {
+	text := err.Error()
+	var ue *url.Error
+	if errors.As(err, &ue) && ue.URL != "" {
+		text = strings.ReplaceAll(text, ue.URL, redact.URL(ue.URL))
+	}
+	return text
 }

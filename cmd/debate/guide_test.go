@@ -86,10 +86,9 @@ func shellWords(line string) ([]string, error) {
 // guided is one agent following a guide: it fills the guide's placeholders
 // with what the commands it ran printed.
 type guided struct {
-	c     call
-	dir   string // where the files its commands name live
-	vals  map[string]string
-	debug []string
+	c    call
+	dir  string // where the files its commands name live
+	vals map[string]string
 }
 
 func newGuided(c call, dir string) *guided {

@@ -235,7 +235,7 @@ func TestDryRun(t *testing.T) {
 		if r.code != exitOK {
 			t.Fatalf("exit %d\n%s", r.code, r.stderr)
 		}
-		if !strings.Contains(r.stdout, "database    postgres://debate:xxxxx@db.internal/debates") || strings.Contains(r.stdout+r.stderr, "s3cret") {
+		if !strings.Contains(r.stdout, "database    postgres://REDACTED@db.internal/debates") || strings.Contains(r.stdout+r.stderr, "s3cret") {
 			t.Errorf("dry run shows the database as:\n%s", r.stdout)
 		}
 	})

@@ -5,6 +5,7 @@ import (
 
 	"github.com/debatehq/debate/batch"
 	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/internal/redact"
 	"github.com/debatehq/debate/orchestrator"
 	"github.com/debatehq/debate/prompts"
 	"github.com/debatehq/debate/tree"
@@ -24,7 +25,7 @@ func dryRunMotions(e *env, cfg *configs.Config, sel tree.Selection) error {
 		db = "(no default database: " + err.Error() + ")"
 	}
 	fmt.Fprintf(w, "\nDRY RUN: motions (protocol debates); no model is called and nothing is written.\n\n")
-	fmt.Fprintf(w, "  database    %s\n  debate type %s\n  max turns   %d\n", redactURL(db), p.DebateType, p.MaxTurns)
+	fmt.Fprintf(w, "  database    %s\n  debate type %s\n  max turns   %d\n", redact.URL(db), p.DebateType, p.MaxTurns)
 	for _, q := range []*configs.Participant{p.Proposer, p.Opponent} {
 		fmt.Fprintf(w, "  %-11s %s%s\n", q.ID, q.Model, fallbackNote(q.Fallback))
 	}

@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/debatehq/debate/internal/testkit"
 	"github.com/debatehq/debate/protocol"
 	"github.com/debatehq/debate/providers/providertest"
 	"github.com/debatehq/debate/store"
@@ -145,12 +146,12 @@ func TestRunMotionHumanResume(t *testing.T) {
 
 	vars := motionEnv(db)
 	var out strings.Builder
-	errb := &syncBuffer{}
+	errb := &testkit.Buffer{}
 	e := &env{
 		stdin: strings.NewReader(""), stdout: &out, stderr: errb,
 		getenv: func(k string) (string, bool) { v, ok := vars[k]; return v, ok },
 		notify: func(c chan<- os.Signal) {
-			waiting := errb.appears(regexp.MustCompile("waiting for a human ruling"))
+			waiting := errb.Appears(regexp.MustCompile("waiting for a human ruling"))
 			go func() {
 				// Ctrl-C once the run says it waits for the ruling.
 				select {

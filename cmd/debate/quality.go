@@ -4,13 +4,14 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"strings"
+
 	"sync"
 
 	"github.com/spf13/pflag"
 
 	"github.com/debatehq/debate/bench/quality"
 	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/output"
 )
 
 // benchQualityOptions are the flags of "debate bench quality".
@@ -217,7 +218,7 @@ type progressLine struct {
 
 // draw redraws the line for p.
 func (l *progressLine) draw(p quality.Progress) {
-	s := fmt.Sprintf("%s %d/%d problems", bar(p.Measured, p.Problems, 20), p.Measured, p.Problems)
+	s := output.Bar(p.Measured, p.Problems, 20, "problems")
 	if p.Arm != "" {
 		s += fmt.Sprintf(" · %s %d/%d", p.Arm, p.Played, p.Chunk)
 	}
@@ -254,13 +255,4 @@ func (l *progressLine) clear() {
 		io.WriteString(l.w, "\r\033[K")
 		l.shown = ""
 	}
-}
-
-// bar draws done of total as a bar of width cells.
-func bar(done, total, width int) string {
-	full := 0
-	if total > 0 {
-		full = done * width / total
-	}
-	return strings.Repeat("█", full) + strings.Repeat("░", width-full)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/debatehq/debate/internal/testkit"
 	"io"
 	"os"
 	"path/filepath"
@@ -84,7 +85,7 @@ func TestBenchQualityProgress(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(fmt.Sprint(tc.width), func(t *testing.T) {
 			t.Parallel()
-			var out syncBuffer
+			var out testkit.Buffer
 			e := &env{
 				stdin: strings.NewReader(""), stdout: &out, stderr: &out,
 				getenv: call{}.getenv,

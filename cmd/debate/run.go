@@ -14,6 +14,7 @@ import (
 
 	"github.com/debatehq/debate/batch"
 	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/internal/redact"
 	"github.com/debatehq/debate/output"
 	"github.com/debatehq/debate/render"
 	"github.com/debatehq/debate/tree"
@@ -324,7 +325,7 @@ func (o *runOptions) runConfig(e *env, cfg *configs.Config, sel tree.Selection) 
 		if err != nil {
 			return err
 		}
-		logger.Info("motions use the debate database", "db", redactURL(db))
+		logger.Info("motions use the debate database", "db", redact.URL(db))
 		opt.MotionDB = db
 	}
 	res, err := batch.Run(ctx, cfg, opt)

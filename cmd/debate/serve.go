@@ -18,6 +18,7 @@ import (
 
 	"github.com/debatehq/debate/batch"
 	"github.com/debatehq/debate/internal/loopback"
+	"github.com/debatehq/debate/internal/redact"
 	"github.com/debatehq/debate/server"
 	"github.com/debatehq/debate/server/client"
 	"github.com/debatehq/debate/server/daemon"
@@ -176,12 +177,12 @@ func (o *serveOptions) serve(ctx context.Context, e *env) error {
 		}
 		defer stopProfile()
 	}
-	fmt.Fprintf(e.stderr, "debate serve: listening on http://%s (database %s)\n", ln.Addr(), redactURL(path))
+	fmt.Fprintf(e.stderr, "debate serve: listening on http://%s (database %s)\n", ln.Addr(), redact.URL(path))
 	ui := web.New(st, web.Options{Reports: o.reports, Logger: log, Done: ctx.Done()})
 	srv := server.New(st, server.Options{Token: o.token, Logger: log, Pages: ui})
 	kept := make(chan struct{})
 	if o.pidFile != "" {
-		d := daemon.Record{PID: os.Getpid(), URL: "http://" + ln.Addr().String(), DB: redactURL(path),
+		d := daemon.Record{PID: os.Getpid(), URL: "http://" + ln.Addr().String(), DB: redact.URL(path),
 			Log: strings.TrimSuffix(o.pidFile, ".pid") + ".log", Started: time.Now().UTC()}
 		b, _ := json.Marshal(d)
 		if err := os.WriteFile(o.pidFile, b, 0o600); err != nil {

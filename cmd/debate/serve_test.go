@@ -9,61 +9,12 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime/debug"
-	"slices"
 	"strings"
-	"sync"
 	"testing"
 
+	"github.com/debatehq/debate/internal/testkit"
 	"github.com/debatehq/debate/store"
 )
-
-// syncBuffer is a writer that a test reads while a command writes it, and
-// that signals when what the test waits for has been written.
-type syncBuffer struct {
-	mu      sync.Mutex
-	b       strings.Builder
-	watches []watch
-}
-
-// watch is a pattern a test waits for, and the channel closed once the
-// buffer matches it.
-type watch struct {
-	re   *regexp.Regexp
-	seen chan struct{}
-}
-
-func (l *syncBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	n, err := l.b.Write(p)
-	l.watches = slices.DeleteFunc(l.watches, func(w watch) bool {
-		if !w.re.MatchString(l.b.String()) {
-			return false
-		}
-		close(w.seen)
-		return true
-	})
-	return n, err
-}
-
-func (l *syncBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
-// appears returns a channel closed once what was written matches re.
-func (l *syncBuffer) appears(re *regexp.Regexp) <-chan struct{} {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	w := watch{re, make(chan struct{})}
-	if re.MatchString(l.b.String()) {
-		close(w.seen)
-	} else {
-		l.watches = append(l.watches, w)
-	}
-	return w.seen
-}
 
 // TestServe starts the command on a free loopback port with a token from the
 // environment, calls it, sends SIGTERM and checks the clean exit and the
@@ -71,7 +22,7 @@ func (l *syncBuffer) appears(re *regexp.Regexp) <-chan struct{} {
 func TestServe(t *testing.T) {
 	t.Parallel()
 	db := filepath.Join(t.TempDir(), "sub", "debate.db")
-	var stderr syncBuffer
+	var stderr testkit.Buffer
 	sigs := make(chan chan<- os.Signal, 1)
 	e := &env{
 		stdin: strings.NewReader(""), stdout: &bytes.Buffer{}, stderr: &stderr,
@@ -90,7 +41,7 @@ func TestServe(t *testing.T) {
 	select {
 	case c := <-code:
 		t.Fatalf("serve exited with %d: %s", c, stderr.String())
-	case <-stderr.appears(url):
+	case <-stderr.Appears(url):
 	}
 	base := url.FindStringSubmatch(stderr.String())[1]
 	for _, tt := range []struct {

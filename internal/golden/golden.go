@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/debatehq/debate/internal/linediff"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata/")
@@ -36,36 +38,22 @@ func Assert(t testing.TB, path string, got []byte) {
 	}
 }
 
-// Diff returns a line diff of want and got: lines only in want start with "-",
-// lines only in got with "+". It is meant for test failure messages.
+// Diff returns a line diff of want and got (linediff.Lines over their lines
+// split at "\n"): lines only in want start with "-", lines only in got with
+// "+", each with its line number. It is meant for test failure messages.
 func Diff(want, got string) string {
-	a, b := strings.Split(want, "\n"), strings.Split(got, "\n")
-	// Longest common subsequence over lines; inputs are test-sized.
-	lcs := make([][]int, len(a)+1)
-	for i := range lcs {
-		lcs[i] = make([]int, len(b)+1)
-	}
-	for i := len(a) - 1; i >= 0; i-- {
-		for j := len(b) - 1; j >= 0; j-- {
-			if a[i] == b[j] {
-				lcs[i][j] = lcs[i+1][j+1] + 1
-			} else {
-				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
-			}
-		}
-	}
 	var out strings.Builder
 	i, j := 0, 0
-	for i < len(a) || j < len(b) {
-		switch {
-		case i < len(a) && j < len(b) && a[i] == b[j]:
-			i, j = i+1, j+1
-		case j < len(b) && (i == len(a) || lcs[i][j+1] >= lcs[i+1][j]):
-			fmt.Fprintf(&out, "+%d: %s\n", j+1, b[j])
-			j++
-		default:
-			fmt.Fprintf(&out, "-%d: %s\n", i+1, a[i])
+	for _, l := range linediff.Lines(strings.Split(want, "\n"), strings.Split(got, "\n")) {
+		switch l.Op {
+		case '-':
 			i++
+			fmt.Fprintf(&out, "-%d: %s\n", i, l.Text)
+		case '+':
+			j++
+			fmt.Fprintf(&out, "+%d: %s\n", j, l.Text)
+		default:
+			i, j = i+1, j+1
 		}
 	}
 	return out.String()

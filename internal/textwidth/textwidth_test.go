@@ -3,6 +3,7 @@ package textwidth
 import "testing"
 
 func TestString(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want int
@@ -18,6 +19,10 @@ func TestString(t *testing.T) {
 		{"e\u0301", 1}, // combining accent
 		{"✓ ⚖ ✗", 5},
 		{"\x1b", 0},
+		{"☕✅", 4},     // emoji presentation: wide
+		{"😀", 2},      // outside the BMP
+		{"─│", 2},     // box drawing, ambiguous: narrow
+		{"\u200d", 0}, // zero-width joiner
 	}
 	for _, tt := range tests {
 		if got := String(tt.in); got != tt.want {

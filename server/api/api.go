@@ -1,12 +1,12 @@
-// Package api is the wire format of the protocol server (SPEC 2.5): the JSON
-// shapes of debates, arguments, documents, poll answers and WebSocket frames,
-// the response envelope, the request bodies with their strict decoders, the
-// debate list's query, and the one table from error codes to HTTP statuses.
-// The server, its web pages and its Go client all use it, so they cannot
-// drift apart.
+// Package api is the wire format of the protocol server (docs/PROTOCOL.md): the
+// JSON shapes of debates, arguments, documents, poll answers and WebSocket
+// frames, the response envelope, the request bodies with their strict decoders,
+// the debate list's query, and the one table from error codes to HTTP statuses.
+// The server, its web pages and its Go client all use it, so they cannot drift
+// apart.
 //
-// Field names follow the seed server (snake_case; parent_id is null for the
-// MOTION). Times are UTC RFC 3339 with microseconds
+// Field names follow vjcspy/aweave's server (snake_case; parent_id is null for
+// the MOTION). Times are UTC RFC 3339 with microseconds
 // ("2006-01-02T15:04:05.000000Z").
 package api
 
@@ -58,7 +58,7 @@ type Debate struct {
 
 // Argument is an argument on the wire. ParentID is nil only for the MOTION.
 // StateAfter is the debate's state right after the argument (an addition to
-// the seed's fields).
+// vjcspy/aweave's fields).
 type Argument struct {
 	ID              string  `json:"id"`
 	DebateID        string  `json:"debate_id"`
@@ -157,7 +157,7 @@ const (
 )
 
 // Frame is a WebSocket message from the server. Type and Event carry the same
-// value (Event is the seed's name for it). ID echoes the id of the client
+// value (Event is vjcspy/aweave's name for it). ID echoes the id of the client
 // message a submitted or error frame answers.
 type Frame struct {
 	Type  string     `json:"type"`

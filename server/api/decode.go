@@ -13,7 +13,7 @@ import (
 // The request bodies. Their decoders accept a JSON object only, check every
 // known field by its JSON type (a number where a string belongs is refused,
 // naming the field), require the fields the route needs, and ignore unknown
-// fields, as the seed server did. Errors are *protocol.Error with
+// fields, as vjcspy/aweave's server does. Errors are *protocol.Error with
 // CodeInvalidInput. Deeper checks (lengths, states, ids) are the store's.
 
 // CreateDebateRequest is the body of POST /debates.

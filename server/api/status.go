@@ -7,7 +7,8 @@ import (
 	"github.com/debatehq/debate/protocol"
 )
 
-// Server-level codes of the safety checks (SPEC 2.5 "Safe by default").
+// Server-level codes of the safety checks (docs/PROTOCOL.md, "The wire
+// format").
 const (
 	// CodeUnsupportedMediaType refuses a write whose body is not declared
 	// as JSON.

@@ -10,7 +10,7 @@ import (
 )
 
 // FallbackInterval paces the polls of Wait against a server that answers at
-// once instead of holding the request (the seed's interval polling).
+// once instead of holding the request (vjcspy/aweave's interval polling).
 const FallbackInterval = 2 * time.Second
 
 // WaitOptions bound a Wait.

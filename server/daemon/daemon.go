@@ -1,9 +1,11 @@
-// Package daemon supervises a protocol server running in the background
-// ("debate serve --detach", or one an agent command starts on demand): it
-// starts one and waits until it answers, finds it again through its pid
-// file, reports on it and stops it. The server keeps its own pid file with
-// KeepPidFile. One pid file and one log per address live in the state
-// folder, so that any later command finds the server of an address.
+// Package daemon supervises protocol server processes. A server running in
+// the background ("debate serve --detach", or one an agent command starts on
+// demand): it starts one and waits until it answers, finds it again through
+// its pid file, reports on it and stops it. A server in the foreground
+// (Launch, for the bench): it starts one, waits until it answers and stops
+// it. A background server keeps its own pid file with KeepPidFile. One pid
+// file and one log per address live in the state folder, so that any later
+// command finds the server of an address.
 package daemon
 
 import (

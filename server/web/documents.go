@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/debatehq/debate/internal/linediff"
 	"github.com/debatehq/debate/protocol"
 	"github.com/debatehq/debate/render"
 	"github.com/debatehq/debate/server/api"
@@ -21,7 +22,7 @@ type documentData struct {
 	HTML     template.HTML
 	Versions []versionLink
 	From     int // the version the diff starts from; 0: no diff
-	Diff     []diffLine
+	Diff     []linediff.Line
 	Added    int
 	Removed  int
 }
@@ -73,7 +74,7 @@ func (h *handler) document(w http.ResponseWriter, r *http.Request) {
 			h.fail(w, r, err)
 			return
 		}
-		d.Diff = diffLines(old.Content, doc.Content)
+		d.Diff = linediff.Texts(old.Content, doc.Content)
 		for _, l := range d.Diff {
 			switch l.Op {
 			case '+':

@@ -1,4 +1,4 @@
-// Package web is the browser face of `debate serve` (SPEC 2.5): a list of the
+// Package web is the browser face of `debate serve`: a list of the
 // debates that refreshes itself (server-sent events) with a "needs you" view
 // counted in the tab title, and of the batch runs' reports found in
 // configured folders; a live page per debate (its argument tree over the

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
@@ -20,30 +19,13 @@ import (
 	"time"
 
 	"github.com/debatehq/debate/internal/golden"
+	"github.com/debatehq/debate/internal/testkit"
 	"github.com/debatehq/debate/protocol"
 	"github.com/debatehq/debate/render/rendertest"
 	"github.com/debatehq/debate/server"
 	"github.com/debatehq/debate/server/api"
 	"github.com/debatehq/debate/store"
 )
-
-// syncBuffer is a log sink safe for concurrent handlers.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // clock is a store clock that moves one second per reading, so that every
 // write has its own, predictable time.
@@ -63,7 +45,7 @@ type fixture struct {
 	t    testing.TB
 	st   *store.Store
 	ts   *httptest.Server
-	logs *syncBuffer
+	logs *testkit.Buffer
 }
 
 func newFixture(t testing.TB, token string, reports []string, stOpt store.Options) *fixture {
@@ -86,7 +68,7 @@ func newFixtureOpts(t testing.TB, token string, opt Options, stOpt store.Options
 	if err != nil {
 		t.Fatal(err)
 	}
-	logs := &syncBuffer{}
+	logs := &testkit.Buffer{}
 	log := slog.New(slog.NewTextHandler(logs, nil))
 	opt.Logger = log
 	srv := server.New(st, server.Options{Token: token, Logger: log, Pages: New(st, opt)})

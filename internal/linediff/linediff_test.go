@@ -1,11 +1,12 @@
-package web
+package linediff
 
 import (
 	"strings"
 	"testing"
 )
 
-func TestDiffLines(t *testing.T) {
+func TestTexts(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, old, new string
 		want           string // one line per diff line: op then text
@@ -22,7 +23,7 @@ func TestDiffLines(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []string
-			for _, l := range diffLines(tt.old, tt.new) {
+			for _, l := range Texts(tt.old, tt.new) {
 				got = append(got, string(l.Op)+l.Text)
 			}
 			if g := strings.Join(got, "\n"); g != tt.want {
@@ -32,15 +33,15 @@ func TestDiffLines(t *testing.T) {
 	}
 }
 
-// FuzzDiffLines checks that a diff always rebuilds both texts and keeps
+// FuzzTexts checks that a diff always rebuilds both texts and keeps
 // every common line the longest common subsequence allows at the edges.
-func FuzzDiffLines(f *testing.F) {
+func FuzzTexts(f *testing.F) {
 	f.Add("a\nb\nc\n", "a\nc\nd\n")
 	f.Add("", "x")
 	f.Add("same\n", "same\n")
 	f.Fuzz(func(t *testing.T, old, new string) {
 		var a, b []string
-		for _, l := range diffLines(old, new) {
+		for _, l := range Texts(old, new) {
 			switch l.Op {
 			case ' ':
 				a, b = append(a, l.Text), append(b, l.Text)
@@ -52,11 +53,11 @@ func FuzzDiffLines(f *testing.F) {
 				t.Fatalf("op %q", l.Op)
 			}
 		}
-		if strings.Join(a, "\n") != strings.Join(splitLines(old), "\n") || strings.Join(b, "\n") != strings.Join(splitLines(new), "\n") {
+		if strings.Join(a, "\n") != strings.Join(Split(old), "\n") || strings.Join(b, "\n") != strings.Join(Split(new), "\n") {
 			t.Fatalf("the diff does not rebuild the texts:\nold %q → %q\nnew %q → %q", old, a, new, b)
 		}
 		if old == new {
-			for _, l := range diffLines(old, new) {
+			for _, l := range Texts(old, new) {
 				if l.Op != ' ' {
 					t.Fatalf("equal texts differ: %q", l)
 				}

@@ -1,0 +1,19 @@
+//go:build unix
+
+package testkit
+
+import (
+	"syscall"
+	"time"
+)
+
+// CPUTime is the CPU time (user + system) the process has used: per
+// operation, the figure that stays comparable on a machine busy with other
+// work.
+func CPUTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
