@@ -29,12 +29,17 @@ type Flips struct {
 	Round0       Rate `json:"round0Majority"`
 	Final        Rate `json:"finalMajority"`
 	LostFromPool Rate `json:"lostFromPool"`
+	// Adopted counts the wrong round-0 answers that faced a right
+	// majority (more than half of the round-0 answers right) and became
+	// right at the next step, of those that faced one.
+	Adopted Rate `json:"adoptedRightMajority"`
 }
 
 // flipCounts are the raw numbers behind Flips.
 type flipCounts struct {
 	rightSteps, rightToWrong, wrongSteps, wrongToRight int
 	problems, round0, final, lost                      int
+	faced, adopted                                     int
 }
 
 // addTopic counts one problem's debate: t its tree, ids the debaters, want
@@ -64,6 +69,7 @@ func (f *flipCounts) addTopic(t *tree.Topic, ids []string, want string, conclude
 			}
 		})
 	}
+	f.facing(t.Root, ids, want, count(sameAs(round0, want)), len(round0))
 	f.problems++
 	if len(round0) > 0 && Same(Plurality(round0, tie), want) {
 		f.round0++
@@ -73,6 +79,25 @@ func (f *flipCounts) addTopic(t *tree.Topic, ids []string, want string, conclude
 	}
 	if count(sameAs(round0, want)) > 0 && !concluded {
 		f.lost++
+	}
+}
+
+// facing counts, when more than half of the n round-0 answers (right of
+// them) are right, each wrong one and whether its rebuttal took the right
+// answer.
+func (f *flipCounts) facing(root *tree.Node, ids []string, want string, right, n int) {
+	if 2*right <= n {
+		return
+	}
+	for _, id := range ids {
+		a, ok := ReadAnswer(root.Positions[id])
+		if !ok || Same(a, want) {
+			continue
+		}
+		f.faced++
+		if b, ok := ReadAnswer(root.Rebuttals[id]); ok && Same(b, want) {
+			f.adopted++
+		}
 	}
 }
 
@@ -98,6 +123,7 @@ func (f flipCounts) flips() *Flips {
 	return &Flips{
 		RightToWrong: rate(f.rightToWrong, f.rightSteps), WrongToRight: rate(f.wrongToRight, f.wrongSteps),
 		Round0: rate(f.round0, f.problems), Final: rate(f.final, f.problems), LostFromPool: rate(f.lost, f.problems),
+		Adopted: rate(f.adopted, f.faced),
 	}
 }
 
@@ -105,11 +131,11 @@ func (f flipCounts) flips() *Flips {
 // conformity c should show in one rebuttal: a right agent never sees a
 // wrong majority (wrong answers never agree), so it never flips; a wrong
 // one adopts the right majority, there when more than half of all n
-// answers are right, with probability c; the round-0 plurality is the
-// vote's.
+// answers are right, with probability c (its adoption rate when it faces
+// one); the round-0 plurality is the vote's.
 func (f *Flips) expectFlips(n int, p, c float64) {
 	zero, wr, r0 := 0.0, c*majorityRight(n, p), VoteAccuracy(n, p)
-	f.RightToWrong.Expected, f.WrongToRight.Expected, f.Round0.Expected = &zero, &wr, &r0
+	f.RightToWrong.Expected, f.WrongToRight.Expected, f.Round0.Expected, f.Adopted.Expected = &zero, &wr, &r0, &c
 }
 
 // majorityRight is the chance that more than half of n answers are right
@@ -134,7 +160,7 @@ func (f *Flips) text() string {
 		}
 		return s + ")"
 	}
-	return fmt.Sprintf("debate flips: %s, %s; round-0 majority %s → final %s; a right answer at round 0 lost at the end: %s",
-		one("right→wrong", f.RightToWrong), one("wrong→right", f.WrongToRight),
+	return fmt.Sprintf("debate flips: %s, %s (facing a right majority %s); round-0 majority %s → final %s; a right answer at round 0 lost at the end: %s",
+		one("right→wrong", f.RightToWrong), one("wrong→right", f.WrongToRight), one("", f.Adopted)[1:],
 		one("", f.Round0)[1:], one("", f.Final)[1:], one("", f.LostFromPool)[1:])
 }

@@ -21,8 +21,8 @@ func TestFlips(t *testing.T) {
 		concluded bool
 		want      Flips
 	}{
-		{"concluded", true, Flips{RightToWrong: rate(1, 2), WrongToRight: rate(1, 1), Round0: rate(1, 1), Final: rate(1, 1), LostFromPool: rate(0, 1)}},
-		{"lost", false, Flips{RightToWrong: rate(1, 2), WrongToRight: rate(1, 1), Round0: rate(1, 1), Final: rate(1, 1), LostFromPool: rate(1, 1)}},
+		{"concluded", true, Flips{RightToWrong: rate(1, 2), WrongToRight: rate(1, 1), Round0: rate(1, 1), Final: rate(1, 1), LostFromPool: rate(0, 1), Adopted: rate(1, 1)}},
+		{"lost", false, Flips{RightToWrong: rate(1, 2), WrongToRight: rate(1, 1), Round0: rate(1, 1), Final: rate(1, 1), LostFromPool: rate(1, 1), Adopted: rate(1, 1)}},
 	}
 	for _, tt := range tests {
 		var f flipCounts
