@@ -125,6 +125,7 @@ func load(path string, text []byte, opt Options) (*Config, error) {
 	}
 	cfg.rememberKeyVariables(keyVars)
 	warnings = append(warnings, cfg.SelfPreference()...)
+	warnings = append(warnings, cfg.OneFamily()...)
 	warnings = append(warnings, cfg.skippedWarnings(r)...)
 	sortProblems(warnings)
 	cfg.Warnings = warnings

@@ -599,7 +599,8 @@ func TestJudgeSynonym(t *testing.T) {
 }
 
 // TestSelfPreference: a judge whose model, ignoring a vendor prefix, is a
-// debater's is a warning, located at the judge's model, that names the fix.
+// debater's is a warning, located at the judge's model, that names the fix;
+// debaters all of one model family are a warning located at "debaters".
 func TestSelfPreference(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -614,6 +615,11 @@ func TestSelfPreference(t *testing.T) {
  "judges": [{"id": "j1", "model": "m3"}, {"id": "j2", "model": "x/m2"}], "params": {"recuse": true}, "topics": [{"id": "t", "title": "T"}]}`,
 			[]string{`2:55 judges[1].model | its vote is left out`}},
 		{"no overlap", "{" + validBody + "}", nil},
+		{"one family", `{"debaters": [{"id": "a", "model": "gpt-5"}, {"id": "b", "model": "openai/gpt-4o"}, {"id": "c", "model": "gpt-4.1-mini"}],
+ "reviewer": {"id": "r", "model": "claude-sonnet-4-5"}, "topics": [{"id": "t", "title": "T"}]}`,
+			[]string{`1:2 debaters | every debater runs a model of the openai family`}},
+		{"mixed families", `{"debaters": [{"id": "a", "model": "gpt-5"}, {"id": "b", "model": "claude-sonnet-4-5"}, {"id": "c", "model": "gemini-2.5-pro"}],
+ "reviewer": {"id": "r", "model": "qwen3-max"}, "topics": [{"id": "t", "title": "T"}]}`, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,6 +1,8 @@
 package configs
 
 import (
+	"github.com/debatehq/debate/internal/modelfamily"
+
 	"errors"
 	"fmt"
 	"maps"
@@ -214,6 +216,24 @@ func (c *Config) SelfPreference() []Problem {
 			r.at(joinPath(path, "model"), "judge %q runs %s, as debater %q does: a judge tends to favour its own model; %s, or choose another model", j.ID, j.Model, d.ID, fix)
 		}
 	}
+	return r.ps
+}
+
+// OneFamily returns a warning when every debater's model is of one known
+// family (gpt…, claude…, or one "vendor/" prefix): debaters of mixed
+// families disagree for different reasons and debate better.
+func (c *Config) OneFamily() []Problem {
+	r := &reporter{src: c.src, file: c.Path}
+	if len(c.Debaters) < 2 {
+		return nil
+	}
+	family := modelfamily.Of(c.Debaters[0].Model)
+	for _, d := range c.Debaters[1:] {
+		if family == "" || modelfamily.Of(d.Model) != family {
+			return nil
+		}
+	}
+	r.at("debaters", "every debater runs a model of the %s family: models of one family share their training and tend to agree for the same reasons; mixed families (e.g. gpt-…, claude-…, gemini-…) debate better", family)
 	return r.ps
 }
 

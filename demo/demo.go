@@ -74,7 +74,7 @@ func demoReply(c scripted.Call, opt Options) scripted.Reply {
 	s, node := demoNode(c)
 	voice := demoVoice(c, opt)
 	if len(c.Messages) > 1 && isRebuttal(c) {
-		return scripted.Text(s.rebuttals[node][voice])
+		return scripted.Text(s.rebuttals[node][voice] + "\n\n" + demoStanceLine(c, opt, node, voice))
 	}
 	if q := demoQuote(c, voice); node == 0 && q != "" {
 		return scripted.Text(s.positions[node][voice] + "\n\n" + q)
@@ -153,6 +153,51 @@ func demoVoice(c scripted.Call, opt Options) int {
 	return 0
 }
 
+// demoMover is the node at which the second voice concedes to the first;
+// at demoMisread the judge reads the third voice as moved to the second
+// although its line says kept.
+const (
+	demoMover   = 1
+	demoMisread = 2
+)
+
+// demoStanceLine is the closing line of a demo rebuttal: the second voice
+// moves to the first at demoMover, naming it as the prompt does; every other
+// keeps its position.
+func demoStanceLine(c scripted.Call, opt Options, node, voice int) string {
+	if node != demoMover || voice != 1 || len(opt.Debaters) < 2 {
+		return "Stance: kept"
+	}
+	names := []string{"Debater 1", "辩手 1", opt.Debaters[0]}
+	if len(opt.Labels) > 0 && opt.Labels[0] != "" {
+		names = append(names, opt.Labels[0])
+	}
+	for _, name := range names {
+		if c.Contains("### " + name + "\n") {
+			return "Stance: moved to " + name + " — its first step answers my concern"
+		}
+	}
+	return "Stance: moved — its first step answers my concern"
+}
+
+// demoStances is the demo judge's reading of the debaters' stances at node:
+// the second moved to the first at demoMover, the third to the second at
+// demoMisread, every other kept.
+func demoStances(ids []string, node int) []map[string]string {
+	out := []map[string]string{}
+	for n, id := range ids {
+		st := map[string]string{"party": id, "stance": "kept", "toward": ""}
+		switch {
+		case node == demoMover && n == 1:
+			st["stance"], st["toward"] = "moved", ids[0]
+		case node == demoMisread && n == 2:
+			st["stance"], st["toward"] = "moved", ids[1]
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
 // isRebuttal tells a rebuttal request from a position request: it shows the
 // other parties' positions (in either prompt language).
 func isRebuttal(c scripted.Call) bool {
@@ -210,7 +255,7 @@ func demoJudgment(c scripted.Call, opt Options, forced bool) map[string]any {
 		divs = append(divs, map[string]any{"id": id, "title": d.title, "sides": sides, "uninvolved": uninvolved})
 		verdicts = append(verdicts, demoVerdict(id, d, ids))
 	}
-	out := map[string]any{"consensus": consensus, "divergences": divs}
+	out := map[string]any{"consensus": consensus, "divergences": divs, "stances": demoStances(ids, node)}
 	if forced {
 		out["forcedVerdicts"] = verdicts
 	}

@@ -282,6 +282,9 @@ func TestDemoAnswersDifferPerDebaterAndStep(t *testing.T) {
 						if step == "rebuttal" {
 							want = s.rebuttals[ni][i]
 						}
+						if step == "rebuttal" && strings.HasPrefix(r.Text, want+"\n\nStance: ") {
+							want = r.Text // closed with its stance line
+						}
 						if r.Text != want {
 							t.Errorf("%s script %d node %d %s of %s: got %.40q, want %.40q", lang, si, ni, step, label, r.Text, want)
 						}
@@ -293,6 +296,32 @@ func TestDemoAnswersDifferPerDebaterAndStep(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestDemoStanceLine: the demo's second debater concedes to the first at
+// demoMover, named as the prompt names it; every other rebuttal keeps.
+func TestDemoStanceLine(t *testing.T) {
+	t.Parallel()
+	opt := Options{Debaters: []string{"a", "b", "c"}, Labels: []string{"Party A", "Party B", "Party C"}}
+	call := func(shown string) scripted.Call {
+		return scripted.Call{Messages: []scripted.Message{{Role: "user", Content: "## The other parties' positions\n\n### " + shown + "\nI propose."}}}
+	}
+	tests := []struct {
+		name        string
+		c           scripted.Call
+		node, voice int
+		want        string
+	}{
+		{"blind", call("Debater 1"), demoMover, 1, "Stance: moved to Debater 1 — its first step answers my concern"},
+		{"labelled", call("Party A"), demoMover, 1, "Stance: moved to Party A — its first step answers my concern"},
+		{"another voice", call("Debater 1"), demoMover, 2, "Stance: kept"},
+		{"another node", call("Debater 1"), 0, 1, "Stance: kept"},
+	}
+	for _, tt := range tests {
+		if got := demoStanceLine(tt.c, opt, tt.node, tt.voice); got != tt.want {
+			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
 		}
 	}
 }

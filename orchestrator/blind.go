@@ -121,6 +121,10 @@ func (t *topicRun) unalias(j *tree.Judgment) {
 	for k := range j.ForcedVerdicts {
 		j.ForcedVerdicts[k].Favors = back(j.ForcedVerdicts[k].Favors)
 	}
+	for k := range j.Stances {
+		s := &j.Stances[k]
+		s.Party, s.Toward = back(s.Party), back(s.Toward)
+	}
 }
 
 // aliasRecord is the topic's aliases as run.json keeps them, in alias order;

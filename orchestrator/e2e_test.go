@@ -40,6 +40,13 @@ func overHTTP(t *testing.T, cfg *configs.Config, s *script, failing ...string) (
 		}
 		return providertest.Text(resp.Text)
 	})
+	return runOn(t, cfg, srv), srv
+}
+
+// runOn runs cfg against srv through the real providers client, with no
+// retries.
+func runOn(t *testing.T, cfg *configs.Config, srv *providertest.Server) *tree.Run {
+	t.Helper()
 	noRetries := 0
 	cfg.API = configs.API{BaseURL: providertest.MemoryURL, APIKey: "sk-test-secret", MaxRetries: &noRetries, Timeout: 10_000}
 	client, err := providers.New(cfg, providers.Options{HTTPClient: srv.HTTPClient(), Concurrency: 16})
@@ -50,7 +57,7 @@ func overHTTP(t *testing.T, cfg *configs.Config, s *script, failing ...string) (
 	if err != nil {
 		t.Fatal(err)
 	}
-	return run, srv
+	return run
 }
 
 // callsAt counts the fake's calls per node.

@@ -213,6 +213,7 @@ func (e *Engine) Run(ctx context.Context) (*tree.Run, error) {
 	total(run, byEdit)
 	e.countEligible(run)
 	run.Adaptations = adaptations(e.c)
+	run.Tally()
 	run.FinishedAt = e.opt.Now()
 	if err := ctx.Err(); err != nil {
 		return run, fmt.Errorf("run interrupted: %w", context.Cause(ctx))

@@ -287,6 +287,7 @@ func parseJudgment(answer string, sent quotes, forced bool, parties []string) (*
 
 // decodeJudgment decodes and validates one JSON object as a judgment.
 func decodeJudgment(obj string, forced bool, parties []string) (*tree.Judgment, error) {
+	obj, stances := takeStances(obj)
 	dec := json.NewDecoder(strings.NewReader(listedSides(obj)))
 	dec.DisallowUnknownFields()
 	var j tree.Judgment
@@ -295,6 +296,7 @@ func decodeJudgment(obj string, forced bool, parties []string) (*tree.Judgment, 
 	}
 	normalize(&j)
 	canonicalParties(&j, parties)
+	j.Stances = readStances(stances, parties)
 	if err := validate(&j, forced, parties); err != nil {
 		if _, ok := err.(*missingVerdicts); ok {
 			return &j, err
@@ -302,6 +304,57 @@ func decodeJudgment(obj string, forced bool, parties []string) (*tree.Judgment, 
 		return nil, err
 	}
 	return &j, nil
+}
+
+// takeStances removes the judge's stance readings from a judgment object
+// and returns them apart: they are read leniently, and an answer is never
+// refused for them.
+func takeStances(obj string) (string, json.RawMessage) {
+	if !strings.Contains(obj, `"stances"`) {
+		return obj, nil
+	}
+	var top map[string]json.RawMessage
+	if json.Unmarshal([]byte(obj), &top) != nil {
+		return obj, nil
+	}
+	raw, ok := top["stances"]
+	if !ok {
+		return obj, nil
+	}
+	delete(top, "stances")
+	rest, err := json.Marshal(top)
+	if err != nil {
+		return obj, nil
+	}
+	return string(rest), raw
+}
+
+// readStances returns the stance readings in raw that name a known party
+// and say kept or moved, with names folded to the parties' ids as
+// canonicalParties does; a toward naming no party is dropped, and so is
+// anything that does not read.
+func readStances(raw json.RawMessage, parties []string) []tree.Stance {
+	var in []struct {
+		Party, Stance, Toward, Reason string
+	}
+	if len(raw) == 0 || json.Unmarshal(raw, &in) != nil {
+		return nil
+	}
+	canon := partyCanon(parties)
+	var out []tree.Stance
+	for _, s := range in {
+		kind := tree.StanceKind(strings.ToLower(strings.TrimSpace(s.Stance)))
+		party := canon(s.Party)
+		if kind != tree.StanceKept && kind != tree.StanceMoved || !slices.Contains(parties, party) {
+			continue
+		}
+		st := tree.Stance{Party: party, Stance: kind, Reason: s.Reason}
+		if to := canon(s.Toward); kind == tree.StanceMoved && slices.Contains(parties, to) && to != party {
+			st.Toward = to
+		}
+		out = append(out, st)
+	}
+	return out
 }
 
 // listedSides rewrites divergences whose "sides" is a list of {party,
@@ -372,24 +425,7 @@ func normalize(j *tree.Judgment) {
 // when they match exactly one id ignoring case, spaces and punctuation.
 // Anything else is left for validate to report.
 func canonicalParties(j *tree.Judgment, parties []string) {
-	byFold := map[string]string{}
-	for _, p := range parties {
-		f := foldID(p)
-		if _, taken := byFold[f]; taken {
-			byFold[f] = "" // ambiguous: match neither
-			continue
-		}
-		byFold[f] = p
-	}
-	canon := func(name string) string {
-		if slices.Contains(parties, name) {
-			return name
-		}
-		if id := byFold[foldID(name)]; id != "" {
-			return id
-		}
-		return name
-	}
+	canon := partyCanon(parties)
 	for i := range j.Divergences {
 		d := &j.Divergences[i]
 		sides := make(map[string]string, len(d.Sides))
@@ -420,6 +456,30 @@ func canonicalParties(j *tree.Judgment, parties []string) {
 		} else if v.Favors != "" {
 			v.Favors = favorsNone
 		}
+	}
+}
+
+// partyCanon returns the function that maps a name a judge wrote to the
+// one id of parties it matches ignoring case, spaces and punctuation, or
+// leaves it as written.
+func partyCanon(parties []string) func(string) string {
+	byFold := map[string]string{}
+	for _, p := range parties {
+		f := foldID(p)
+		if _, taken := byFold[f]; taken {
+			byFold[f] = "" // ambiguous: match neither
+			continue
+		}
+		byFold[f] = p
+	}
+	return func(name string) string {
+		if slices.Contains(parties, name) {
+			return name
+		}
+		if id := byFold[foldID(name)]; id != "" {
+			return id
+		}
+		return name
 	}
 }
 

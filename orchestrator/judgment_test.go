@@ -259,6 +259,43 @@ func TestRenumber(t *testing.T) {
 	}
 }
 
+// TestJudgmentStances checks that the judge's stance readings are read
+// leniently: names folded to ids, unknown parties, stances and extra fields
+// dropped, and never a reason to refuse the answer.
+func TestJudgmentStances(t *testing.T) {
+	t.Parallel()
+	parties := []string{"party-a", "party-b", "party-c"}
+	tests := []struct {
+		name, stances string
+		want          []tree.Stance
+	}{
+		{"kept and moved", `[{"party":"party-a","stance":"kept","toward":""},{"party":"party-c","stance":"moved","toward":"party-a"}]`,
+			[]tree.Stance{{Party: "party-a", Stance: tree.StanceKept}, {Party: "party-c", Stance: tree.StanceMoved, Toward: "party-a"}}},
+		{"names folded, case ignored", `[{"party":"Party C","stance":"Moved","toward":"PARTY_A"}]`,
+			[]tree.Stance{{Party: "party-c", Stance: tree.StanceMoved, Toward: "party-a"}}},
+		{"unknown party, stance and extra field dropped", `[{"party":"party-z","stance":"kept"},{"party":"party-b","stance":"wavering"},{"party":"party-a","stance":"moved","toward":"nobody","confidence":0.9}]`,
+			[]tree.Stance{{Party: "party-a", Stance: tree.StanceMoved}}},
+		{"not a list", `"everyone kept"`, nil},
+		{"absent", ``, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			answer := `{"consensus":[],"divergences":[]`
+			if tt.stances != "" {
+				answer += `,"stances":` + tt.stances
+			}
+			j, err := parseJudgment(answer+"}", nil, false, parties)
+			if err != nil {
+				t.Fatalf("parseJudgment: %v", err)
+			}
+			if !slices.Equal(j.Stances, tt.want) {
+				t.Errorf("stances = %+v, want %+v", j.Stances, tt.want)
+			}
+		})
+	}
+}
+
 // TestPlantedVerdict: a debater that plants a complete judgment in its
 // position, which the judge then quotes after its own, does not decide the
 // node: at triage and at forced verdicts alike, the judge's own block is

@@ -49,9 +49,11 @@ func (t *topicRun) vote(ctx context.Context, n *tree.Node, base prompts.Judge, p
 	j := n.Judgment
 	firsts := make([]answer, len(t.judges))
 	swaps := make([]answer, len(t.judges))
+	orders := make([][]int, len(t.judges))
 	one := func(k int) {
 		m := t.judges[k]
 		order := t.shuffle(t.all(), n.ID, tree.StepVerdict, m.p.ID)
+		defer func() { orders[k] = order }()
 		switch {
 		case k < b.chair:
 			firsts[k].err = b.failed[k]
@@ -88,7 +90,11 @@ func (t *topicRun) vote(ctx context.Context, n *tree.Node, base prompts.Judge, p
 		}
 		var votes []tree.Vote
 		for k := range t.judges {
-			votes = append(votes, t.ballotOf(k, v.DivergenceID, n, firsts[k], swaps[k]))
+			vote := t.ballotOf(k, v.DivergenceID, n, firsts[k], swaps[k])
+			if vote.Favors != "" && vote.Favors != favorsNone {
+				vote.Read = t.readIDs(posed, orders[k])
+			}
+			votes = append(votes, vote)
 		}
 		tally(v, votes)
 	}

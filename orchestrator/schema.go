@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"slices"
 	"sync"
+
+	"github.com/debatehq/debate/tree"
 )
 
 // schema is the JSON schema of an answer, sent to endpoints configured with
@@ -49,7 +51,14 @@ func judgmentSchema(forced bool, parties []string) *schema {
 			"uninvolved": list(party),
 		})),
 	}
-	required := []string{"consensus", "divergences"}
+	// Each debater's stance after the rebuttals; toward is "" unless it
+	// moved toward another party.
+	props["stances"] = list(obj([]string{"party", "stance", "toward"}, object{
+		"party":  party,
+		"stance": object{"type": "string", "enum": []string{string(tree.StanceKept), string(tree.StanceMoved)}},
+		"toward": str(),
+	}))
+	required := []string{"consensus", "divergences", "stances"}
 	name := "triage"
 	if forced {
 		props["forcedVerdicts"] = list(verdictSchema(parties))

@@ -73,7 +73,7 @@ func TestJudgeGetsItsSchema(t *testing.T) {
 		if parties := sc.Properties.Divergences.Items.Properties.Uninvolved.Items.Enum; !slices.Equal(parties, []string{"party-a", "party-b", "party-c"}) {
 			t.Errorf("%s schema: parties %v", rf.JSONSchema.Name, parties)
 		}
-		wantRequired := []string{"consensus", "divergences"}
+		wantRequired := []string{"consensus", "divergences", "stances"}
 		if rf.JSONSchema.Name == "forced_verdicts" {
 			wantRequired = append(wantRequired, "forcedVerdicts")
 		}

@@ -533,6 +533,15 @@ func (t *topicRun) readerData(base prompts.Judge, n *tree.Node, posed, order []i
 	return data
 }
 
+// readIDs returns the ids of the debaters posed in the order order.
+func (t *topicRun) readIDs(posed, order []int) []string {
+	var out []string
+	for _, i := range t.inOrder(posed, order) {
+		out = append(out, t.debaters[i].p.ID)
+	}
+	return out
+}
+
 // judgeNode asks the panel's chair for n's judgment and records it with the
 // program's divergence ids; a chair that fails, even on its fallback, hands
 // the call to the next judge. Forced verdicts are then put to the panel's
@@ -555,6 +564,11 @@ func (t *topicRun) judgeNode(ctx context.Context, n *tree.Node, base prompts.Jud
 		}
 		t.unalias(j)
 		renumber(j, n.ID)
+		for i, v := range j.ForcedVerdicts {
+			if v.Favors != "" && v.Favors != favorsNone {
+				j.ForcedVerdicts[i].Read = t.readIDs(posed, order)
+			}
+		}
 		n.Judgment = j
 		n.RawJudgment = ""
 		n.Models[m.p.ID] = model

@@ -160,6 +160,7 @@ func Merge(folders []Folder) (*tree.Run, error) {
 	slices.SortStableFunc(merged.Topics, func(a, b tree.Topic) int { return cmp.Compare(order.topic(a.ID), order.topic(b.ID)) })
 	slices.SortStableFunc(merged.Motions, func(a, b tree.Motion) int { return cmp.Compare(order.motion(a.ID), order.motion(b.ID)) })
 	merged.Edits = joinEdits(edits)
+	merged.Tally()
 	return &merged, nil
 }
 

@@ -166,6 +166,8 @@ func TestMergeRefuses(t *testing.T) {
 func TestMergeKnowsEveryRunField(t *testing.T) {
 	decided := map[string]string{
 		"SchemaVersion": "the same in every shard (DecodeRun)",
+		"Stances":       "recounted over the merged topics (Tally)",
+		"Audit":         "recounted over the merged topics (Tally)",
 		"StartedAt":     "earliest",
 		"FinishedAt":    "latest",
 		"Config":        "the same but for output (digest); the command sets output",

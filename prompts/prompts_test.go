@@ -662,7 +662,7 @@ func TestJudgeShape(t *testing.T) {
 					}
 					sys := msgs[0].Content
 					v := judgeJSON(t, sys)
-					keys := []string{"consensus", "divergences"}
+					keys := []string{"consensus", "divergences", "stances"}
 					if step == "forced_verdict" {
 						keys = append(keys, "forcedVerdicts")
 					}

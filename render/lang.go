@@ -47,6 +47,41 @@ type words struct {
 	verdictSplit       string
 	verdictUnstable    string
 	aliases            string
+	stances            string
+	movedFmt           string // moved, of
+	conformityFmt      string // count
+	persuasionFmt      string // count
+	figure, count      string
+	interval95         string
+	figMoved           string
+	figConformity      string
+	figPersuasion      string
+	figLone            string
+	figMajority        string
+	ledger             string
+	colNode            string
+	colDebater         string
+	colSide            string
+	colLine            string
+	colJudgeRead       string
+	colMove            string
+	movedTowardFmt     string // debater
+	judgeAudit         string
+	nothingAudited     string
+	auditNote          string
+	expected           string
+	auditFirst         string
+	auditMiddle        string
+	auditLast          string
+	auditLongest       string
+	auditFamily        string
+	auditFlips         string
+	auditFlagFmt       string // model, check, count, of, low %, high %, expected %
+	kept, moved        string
+	notStated          string
+	conformity         string
+	persuasion         string
+	disagree           string
 	aliasFmt           string // alias, debater
 	quotes             string
 	quoteCountFmt      string // debater, made, verified, unverified
@@ -211,6 +246,43 @@ var english = words{
 	verdictUnstable:  "⚠ unstable: a judge changed its choice when the sides were shown in reverse order",
 	aliases:          "Blind aliases",
 	aliasFmt:         "%s = %s",
+	stances:          "Stances",
+	movedFmt:         "%d of %d moved",
+	conformityFmt:    "conformity %d",
+	persuasionFmt:    "persuasion %d",
+	figure:           "Figure",
+	count:            "Count",
+	interval95:       "Share (95 % interval)",
+	figMoved:         "Moved",
+	figConformity:    "Moves toward the majority (conformity)",
+	figPersuasion:    "Moves toward a minority (persuasion)",
+	figLone:          "Lone dissenters who conceded",
+	figMajority:      "Forced verdicts favouring the majority",
+	ledger:           "Stance ledger",
+	colNode:          "Node",
+	colDebater:       "Debater",
+	colSide:          "Side in the parent's judgment",
+	colLine:          "Closing line",
+	colJudgeRead:     "Judge's reading",
+	colMove:          "Move",
+	movedTowardFmt:   "moved to %s",
+	judgeAudit:       "Judge audit",
+	nothingAudited:   "No stance was recorded and no verdict favoured a debater.",
+	auditNote:        "For each verdict that favours a debater: where that debater stood in what the judge read, whether it wrote the longest answer, whether its model is of the judge's family. A check is flagged (⚠) only when its 95 % interval excludes what a judge without bias would give.",
+	expected:         "Expected under no bias",
+	auditFirst:       "Favoured the debater read first",
+	auditMiddle:      "Favoured a debater read in the middle",
+	auditLast:        "Favoured the debater read last",
+	auditLongest:     "Favoured the longest answer",
+	auditFamily:      "Favoured a debater of its own model family",
+	auditFlips:       "Changed its choice when the order was reversed",
+	auditFlagFmt:     "%s: %s in %d of %d verdicts (95 %% interval %.0f–%.0f %%; %.0f %% expected under no bias)",
+	kept:             "kept",
+	moved:            "moved",
+	notStated:        "not stated",
+	conformity:       "conformity",
+	persuasion:       "persuasion",
+	disagree:         "the line and the judge disagree",
 	quotes:           "Quotes of the shared documents",
 	quoteCountFmt:    "%s %d made, %d verified, %d unverified",
 	quoteVerified:    "✓ verified",
@@ -382,6 +454,43 @@ var chinese = words{
 	verdictUnstable:  "⚠ 不稳定：调换各方顺序后有裁判改变了选择",
 	aliases:          "匿名代号",
 	aliasFmt:         "%s = %s",
+	stances:          "立场变化",
+	movedFmt:         "%[2]d 人次中 %[1]d 次转变",
+	conformityFmt:    "从众 %d",
+	persuasionFmt:    "被说服 %d",
+	figure:           "指标",
+	count:            "计数",
+	interval95:       "比例（95% 区间）",
+	figMoved:         "转变",
+	figConformity:    "转向多数方（从众）",
+	figPersuasion:    "转向少数方（被说服）",
+	figLone:          "让步的孤立异议者",
+	figMajority:      "偏向多数方的强制裁决",
+	ledger:           "立场账本",
+	colNode:          "节点",
+	colDebater:       "辩方",
+	colSide:          "上一轮裁判所列立场",
+	colLine:          "结尾立场行",
+	colJudgeRead:     "裁判的解读",
+	colMove:          "转变",
+	movedTowardFmt:   "转向 %s",
+	judgeAudit:       "裁判审计",
+	nothingAudited:   "没有记录任何立场变化，也没有偏向某一辩方的裁决。",
+	auditNote:        "对每条偏向某一辩方的裁决：该辩方在裁判读到的顺序中的位置、它是否写了最长的回答、它的模型是否与裁判同一家族。只有当 95% 区间不含无偏差时的期望值时才标记 (⚠)。",
+	expected:         "无偏差时的期望",
+	auditFirst:       "偏向最先读到的辩方",
+	auditMiddle:      "偏向中间读到的辩方",
+	auditLast:        "偏向最后读到的辩方",
+	auditLongest:     "偏向最长的回答",
+	auditFamily:      "偏向与自己同一模型家族的辩方",
+	auditFlips:       "顺序反转后改变选择",
+	auditFlagFmt:     "%s：%s，%d / %d 条裁决（95%% 区间 %.0f–%.0f%%；无偏差时期望 %.0f%%）",
+	kept:             "坚持",
+	moved:            "转变",
+	notStated:        "未说明",
+	conformity:       "从众",
+	persuasion:       "被说服",
+	disagree:         "立场行与裁判解读不一致",
 	quotes:           "共享文档引用",
 	quoteCountFmt:    "%s 共 %d 条，已核实 %d 条，未核实 %d 条",
 	quoteVerified:    "✓ 已核实",

@@ -48,9 +48,11 @@ func (r *report) summary() {
 	r.headerLine(w.judge, fmt.Sprintf("%s — %s", inlineText(r.run.Judge.Name()), inlineText(r.run.Judge.Model)))
 	r.quoteLine(r.run.Quotes)
 	r.headerLine(w.maxRounds, fmt.Sprint(r.run.MaxRounds))
+	r.stanceLine(r.run.Stances)
 	r.b.WriteString("\n")
 	r.decisionList()
 	fallbacks := r.statistics()
+	r.audit(r.run.Audit)
 	r.fallbackList(fallbacks)
 	r.adaptationList()
 	r.conclusions()
@@ -215,6 +217,9 @@ func (r *report) conclusions() {
 		r.printf("### %s%s%s — %s\n\n", inlineText(t.ID), w.colonSep, r.reportLink(t.ID, inlineText(t.Title)), r.decisionWord(t))
 		if s := t.Root.Stats(); s.Failed > 0 || s.Interrupted > 0 {
 			r.printf("> ⚠ "+w.incompleteFmt+"\n\n", s.Failed, s.Interrupted)
+		}
+		if f := t.Stances; f != nil && f.Moved.Of > 0 {
+			r.printf("%s%s %s\n\n", w.stances, w.colon, w.stanceSummary(f))
 		}
 		if strings.TrimSpace(t.Synthesis) != "" {
 			r.block(t.Synthesis, 3)

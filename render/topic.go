@@ -62,6 +62,7 @@ func (r *report) topic(t *tree.Topic) {
 	r.topicIntro(t)
 
 	t.Root.Walk(r.node)
+	r.ledger(t)
 
 	r.printf("---\n\n## %s\n\n", w.conclusion)
 	r.topicEnd(t, true)
@@ -131,6 +132,7 @@ func (r *report) topicHeader(t *tree.Topic) {
 	r.headerLine(w.maxRounds, fmt.Sprint(r.run.MaxRounds))
 	r.headerLine(w.depthReached, fmt.Sprintf(w.depthFmt, stats.Depth, stats.Rounds))
 	r.usageLines(t.Usage)
+	r.stanceLine(t.Stances)
 	r.headerLine(w.status, w.statusWord(topicStatus(t)))
 }
 

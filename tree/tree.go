@@ -12,7 +12,7 @@ import (
 )
 
 // SchemaVersion is the version of the run.json schema that Run encodes to.
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 // Status is the state of a node or of a whole topic.
 type Status string
@@ -216,6 +216,9 @@ type Verdict struct {
 	// Unstable marks a verdict on which at least one judge changed its
 	// choice when the sides were shown in reverse order.
 	Unstable bool `json:"unstable,omitempty"`
+	// Read lists the debaters in the order the judge that gave the verdict
+	// read their answers.
+	Read []string `json:"read,omitempty"`
 }
 
 // VoteStatus says whether and why a judge's vote counted.
@@ -241,6 +244,9 @@ type Vote struct {
 	// SwapFavors is the judge's favors when asked again with the sides in
 	// reverse order (params.verdictCheck "swap").
 	SwapFavors string `json:"swapFavors,omitempty"`
+	// Read lists the debaters in the order this judge read their answers
+	// (reversed for SwapFavors).
+	Read []string `json:"read,omitempty"`
 }
 
 // Judgment is what the judge returned for a node.
@@ -248,6 +254,9 @@ type Judgment struct {
 	Consensus      []Consensus  `json:"consensus"`
 	Divergences    []Divergence `json:"divergences"`
 	ForcedVerdicts []Verdict    `json:"forcedVerdicts,omitempty"`
+	// Stances are each debater's stance after the node's rebuttals as the
+	// judge read them.
+	Stances []Stance `json:"stances,omitempty"`
 }
 
 // NodeError records a failure inside a node: which participant, at which step.
@@ -410,6 +419,10 @@ type Topic struct {
 	// Aliases say which neutral name stood for which debater in the topic's
 	// blind prompts, in alias order; absent when the prompts named them.
 	Aliases []Alias `json:"aliases,omitempty"`
+	// Ledger is each debater's stance at each child node; Stances its
+	// figures.
+	Ledger  []LedgerEntry  `json:"ledger,omitempty"`
+	Stances *StanceFigures `json:"stances,omitempty"`
 	// Quotes counts the quotes of the topic's answers, when quotes were
 	// checked.
 	Quotes *QuoteTally `json:"quotes,omitempty"`
@@ -484,4 +497,8 @@ type Run struct {
 	// Shard is set when the run played one slice of its selection
 	// ("debate run --shard i/n"); "debate merge" combines the slices.
 	Shard *Shard `json:"shard,omitempty"`
+	// Stances are the stance figures over every topic's ledger.
+	Stances *StanceFigures `json:"stances,omitempty"`
+	// Audit is the judge audit, per judge model.
+	Audit []JudgeAudit `json:"audit,omitempty"`
 }

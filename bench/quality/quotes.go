@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/debatehq/debate/internal/stats"
 	"github.com/debatehq/debate/render"
 	"github.com/debatehq/debate/tree"
 )
@@ -22,7 +23,7 @@ func shareOf(c tree.QuoteCount) *QuoteShare {
 	if c.Made == 0 {
 		return nil
 	}
-	return &QuoteShare{Made: c.Made, Verified: c.Verified, Share: float64(c.Verified) / float64(c.Made), Interval: Wilson(c.Verified, c.Made)}
+	return &QuoteShare{Made: c.Made, Verified: c.Verified, Share: float64(c.Verified) / float64(c.Made), Interval: stats.Wilson(c.Verified, c.Made)}
 }
 
 // quoteLines are the report's lines on the share of verified quotes per

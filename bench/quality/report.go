@@ -6,6 +6,7 @@ import (
 	"hash/fnv"
 	"slices"
 
+	"github.com/debatehq/debate/internal/stats"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -28,6 +29,8 @@ type Report struct {
 	// Warnings name the arms whose answers were too often unreadable for
 	// their accuracy to measure anything but the answer format.
 	Warnings []Warning `json:"warnings,omitempty"`
+	// Flips are how the debate arm's debaters changed their answers.
+	Flips *Flips `json:"flips,omitempty"`
 	// Stopped says why the run ended before the last problem, if it did.
 	Stopped string  `json:"stopped,omitempty"`
 	WallMS  float64 `json:"wallMs"`
@@ -104,6 +107,7 @@ type measure struct {
 	quotes  map[string]tree.QuoteCount
 	sample  map[string]string // the first unreadable answer of each arm
 	tokens  int               // spent by every arm together
+	flips   flipCounts
 }
 
 func newMeasure(names []string) *measure {
@@ -151,16 +155,19 @@ func (m *measure) add(p Problem, seed uint64, asked []outcome, d debated) {
 		}
 		m.usage[name] = m.usage[name].Add(o.usage)
 	}
+	if d.topic != nil {
+		m.flips.addTopic(d.topic, d.ids, p.Answer, d.concluded.read && Same(d.concluded.answer, p.Answer), tieSeed(seed, p.ID, "round0"))
+	}
 	// single's call is one of vote's.
 	m.tokens += voteUsage.Total() + d.concluded.usage.Total() + d.judge.usage.Total()
 }
 
 // report computes the figures of what was measured.
 func (m *measure) report(seed uint64) *Report {
-	r := &Report{Version: ReportVersion, Seed: seed, Measured: len(m.correct[ArmSingle])}
+	r := &Report{Version: ReportVersion, Seed: seed, Measured: len(m.correct[ArmSingle]), Flips: m.flips.flips()}
 	for _, name := range m.names {
 		c := count(m.correct[name])
-		a := ArmReport{Name: name, Correct: c, Unreadable: r.Measured - m.read[name], Interval: Wilson(c, r.Measured)}
+		a := ArmReport{Name: name, Correct: c, Unreadable: r.Measured - m.read[name], Interval: stats.Wilson(c, r.Measured)}
 		u := m.usage[name]
 		if name == ArmDebateVote {
 			u = m.usage[ArmDebate]

@@ -333,7 +333,12 @@ func play(ctx context.Context, c *configs.Config, part []Problem, offset int, na
 // debated is one problem's outcomes in the tree run: what the run
 // concluded, and the majority of the debaters' last answers; and the
 // judge's answer alone, when that arm is measured.
-type debated struct{ concluded, lastVote, judge outcome }
+type debated struct {
+	concluded, lastVote, judge outcome
+	// topic is the problem's tree, ids the debaters.
+	topic *tree.Topic
+	ids   []string
+}
 
 // judgeAlone puts each problem of the part to the judge (the panel's
 // chair) alone, without its passage, in a positions-only run, and records
@@ -402,6 +407,7 @@ func debate(ctx context.Context, cfg *configs.Config, part []Problem, offset int
 		if !voted {
 			out[i].lastVote.sample = sample(t.Root.Positions[ids[0]])
 		}
+		out[i].topic, out[i].ids = t, ids
 	}
 	return out, nil
 }

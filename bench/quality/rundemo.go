@@ -60,6 +60,9 @@ func RunDemo(ctx context.Context, problems []Problem, d DemoOptions, opt Options
 		q := d.QuoteAccuracy
 		rep.Demo.QuoteAccuracy = &q
 	}
+	if rep.Flips != nil {
+		rep.Flips.expectFlips(d.Agents, d.AgentAccuracy, d.Conformity)
+	}
 	single, vote := d.AgentAccuracy, VoteAccuracy(d.Agents, d.AgentAccuracy)
 	for i := range rep.Arms {
 		switch rep.Arms[i].Name {

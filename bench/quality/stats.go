@@ -4,31 +4,12 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/debatehq/debate/internal/stats"
 )
 
-// z95 is the standard normal quantile of a two-sided 95 % interval.
-const z95 = 1.959963984540054
-
 // Interval is a 95 % confidence interval.
-type Interval struct {
-	Low  float64 `json:"low"`
-	High float64 `json:"high"`
-}
-
-// Contains reports whether x lies within the interval.
-func (i Interval) Contains(x float64) bool { return i.Low <= x && x <= i.High }
-
-// Wilson returns the 95 % Wilson score interval of k successes in n trials.
-func Wilson(k, n int) Interval {
-	if n <= 0 {
-		return Interval{0, 1}
-	}
-	p, nf := float64(k)/float64(n), float64(n)
-	z2 := z95 * z95
-	centre := (p + z2/(2*nf)) / (1 + z2/nf)
-	half := z95 / (1 + z2/nf) * math.Sqrt(p*(1-p)/nf+z2/(4*nf*nf))
-	return Interval{max(0, centre-half), min(1, centre+half)}
-}
+type Interval = stats.Interval
 
 // bootstrapResamples is how many resamples PairedDiff draws.
 const bootstrapResamples = 4000
@@ -39,7 +20,7 @@ const bootstrapResamples = 4000
 func PairedDiff(a, b []bool, seed uint64) (float64, Interval) {
 	n := min(len(a), len(b))
 	if n == 0 {
-		return 0, Interval{-1, 1}
+		return 0, Interval{Low: -1, High: 1}
 	}
 	d := make([]int, n)
 	sum := 0
@@ -59,7 +40,7 @@ func PairedDiff(a, b []bool, seed uint64) (float64, Interval) {
 	slices.Sort(means)
 	lo := means[int(0.025*float64(len(means)))]
 	hi := means[int(math.Ceil(0.975*float64(len(means))))-1]
-	return float64(sum) / float64(n), Interval{lo, hi}
+	return float64(sum) / float64(n), Interval{Low: lo, High: hi}
 }
 
 // McNemar returns the two-sided exact McNemar p-value of paired outcomes:

@@ -53,6 +53,9 @@ func (r *Report) Format(width int) string {
 		fmt.Fprintf(&b, "%-*s %+.3f  95%% interval %+.3f to %+.3f  McNemar p = %.3g\n", pad, d.Name, d.Mean, d.Interval.Low, d.Interval.High, d.McNemarP)
 	}
 	b.WriteString("\n")
+	if r.Flips != nil {
+		b.WriteString(wrap(r.Flips.text(), width, "  "))
+	}
 	for _, w := range r.Warnings {
 		b.WriteString(wrap(w.String(), width, "  "))
 	}

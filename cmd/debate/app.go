@@ -57,7 +57,7 @@ func commandGroups() []group {
 		{groupAgents, []*command{generateIDCommand(), createCommand(), getContextCommand(),
 			submitCommand(), appealCommand(), requestCompletionCommand(), rulingCommand(),
 			interventionCommand(), waitCommand(), listCommand(), docsCommand()}},
-		{groupOther, []*command{benchCommand(), versionCommand(), helpCommand()}},
+		{groupOther, []*command{benchCommand(), auditCommand(), versionCommand(), helpCommand()}},
 	}
 }
 
