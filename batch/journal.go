@@ -13,6 +13,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/internal/regular"
 	"github.com/debatehq/debate/journal"
 	"github.com/debatehq/debate/orchestrator"
 	"github.com/debatehq/debate/output"
@@ -48,7 +49,7 @@ func keepUnfinishedJournal(ctx context.Context, path, runJSON string, now time.T
 		}
 	}
 	if rs, err := os.Stat(runJSON); err == nil && !rs.ModTime().Before(journalTime) {
-		if b, err := os.ReadFile(runJSON); err == nil {
+		if b, err := regular.ReadFileNoFollow(runJSON, output.MaxRunBytes); err == nil {
 			if run, err := output.DecodeRun(b); err == nil && !run.Interrupted() {
 				return nil, nil
 			}

@@ -2,6 +2,7 @@ package orchestrator
 
 import (
 	"fmt"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/debatehq/debate/configs"
@@ -24,6 +25,43 @@ type Preview struct {
 	CacheEligibleTokens int
 	// WorstCase is the most a topic of the run may take.
 	WorstCase WorstCase
+	// WorstCost bounds what the whole run may cost.
+	WorstCost CostBound
+}
+
+// CostBound is the most a run may cost, in the currency of the pricing, or
+// the models whose price is unknown, which leave it unknown.
+type CostBound struct {
+	Cost     float64
+	Unpriced []string
+}
+
+// worstCost bounds what a run of the preview could cost: every call of the
+// worst case of every topic at the highest price among the participants'
+// models (fallbacks included), its prompt the average round-1 prompt plus
+// every answer a node and its parent can show, its answer at the token
+// limit.
+func (pv *Preview) worstCost(cfg *configs.Config) CostBound {
+	var b CostBound
+	var price configs.Price
+	for _, p := range append(slices.Clone(pv.Debaters), pv.Judges...) {
+		for _, m := range []string{p.Model, p.Fallback} {
+			pr, ok := cfg.Pricing[m]
+			switch {
+			case m == "":
+			case !ok:
+				if !slices.Contains(b.Unpriced, m) {
+					b.Unpriced = append(b.Unpriced, m)
+				}
+			default:
+				price.Input, price.Output = max(price.Input, pr.Input), max(price.Output, pr.Output)
+			}
+		}
+	}
+	limit := float64(cfg.Params.MaxTokensPerResponse)
+	prompt := float64(pv.RoundOneTokens())/float64(max(pv.RoundOneCalls(), 1)) + float64(2*len(pv.Debaters)+2)*limit
+	b.Cost = float64(pv.WorstCase.Calls*len(pv.Topics)) * (prompt*price.Input + limit*price.Output) / 1e6
+	return b
 }
 
 // AssumedDivergences is the branching a worst case assumes: the judge
@@ -124,6 +162,7 @@ func NewPreview(cfg *configs.Config, p *prompts.Set, sel *tree.Selection) (*Prev
 		}
 		pv.Topics = append(pv.Topics, tp)
 	}
+	pv.WorstCost = pv.worstCost(cfg)
 	return pv, nil
 }
 

@@ -161,49 +161,14 @@ func printCalls(tw io.Writer, cfg *configs.Config, pv *orchestrator.Preview, peo
 	fmt.Fprintf(tw, "  output\t%s (%s; run.json always)\n", cfg.Output.Dir, strings.Join(cfg.Output.Format, ", "))
 }
 
-// costBound is the most a run of a plan could cost, or the models whose
-// price is unknown.
-type costBound struct {
-	cost     float64
-	unpriced []string
-}
-
-// worstCase bounds what a run of the plan could cost: every call of the
-// worst case of every topic at the highest price among the participants'
-// models (fallbacks included), its prompt the average round-1 prompt plus
-// every answer a node and its parent can show, its answer at the token
-// limit.
-func worstCase(cfg *configs.Config, pv *orchestrator.Preview) costBound {
-	var b costBound
-	var price configs.Price
-	for _, p := range append(slices.Clone(pv.Debaters), pv.Judges...) {
-		for _, m := range []string{p.Model, p.Fallback} {
-			pr, ok := cfg.Pricing[m]
-			switch {
-			case m == "":
-			case !ok:
-				if !slices.Contains(b.unpriced, m) {
-					b.unpriced = append(b.unpriced, m)
-				}
-			default:
-				price.Input, price.Output = max(price.Input, pr.Input), max(price.Output, pr.Output)
-			}
-		}
-	}
-	calls := pv.WorstCase.Calls
-	limit := float64(cfg.Params.MaxTokensPerResponse)
-	prompt := float64(pv.RoundOneTokens())/float64(max(pv.RoundOneCalls(), 1)) + float64(2*len(pv.Debaters)+2)*limit
-	b.cost = float64(calls*len(pv.Topics)) * (prompt*price.Input + limit*price.Output) / 1e6
-	return b
-}
-
-// worstCaseCost says what worstCase found, against budget.maxCost.
+// worstCaseCost says what the preview's worst-case cost is, against
+// budget.maxCost.
 func worstCaseCost(cfg *configs.Config, pv *orchestrator.Preview) string {
-	b := worstCase(cfg, pv)
-	if len(b.unpriced) > 0 {
-		return fmt.Sprintf("worst case unknown: no pricing for %s", strings.Join(b.unpriced, ", "))
+	b := pv.WorstCost
+	if len(b.Unpriced) > 0 {
+		return fmt.Sprintf("worst case unknown: no pricing for %s", strings.Join(b.Unpriced, ", "))
 	}
-	s := fmt.Sprintf("worst case ≈%.4f at the highest configured price, every answer at the token limit", b.cost)
+	s := fmt.Sprintf("worst case ≈%.4f at the highest configured price, every answer at the token limit", b.Cost)
 	if m := cfg.Budget.MaxCost; m > 0 {
 		s += fmt.Sprintf("; budget.maxCost %g stops the run once its actual spend passes it", m)
 	}
@@ -259,12 +224,12 @@ func checkBudget(cfg *configs.Config, sel tree.Selection) error {
 	if err != nil {
 		return err
 	}
-	b := worstCase(cfg, pv)
+	b := pv.WorstCost
 	switch {
-	case len(b.unpriced) > 0:
-		return usagef("--strict-budget: the worst-case cost is unknown without pricing for %s: add them to pricing, or drop --strict-budget", strings.Join(b.unpriced, ", "))
-	case b.cost > cfg.Budget.MaxCost:
-		return usagef("--strict-budget: the worst case ≈%.4f exceeds budget.maxCost %g: lower params.maxRounds or params.maxTokensPerResponse, select fewer topics, raise budget.maxCost, or drop --strict-budget (the run then stops once its actual spend passes the cap)", b.cost, cfg.Budget.MaxCost)
+	case len(b.Unpriced) > 0:
+		return usagef("--strict-budget: the worst-case cost is unknown without pricing for %s: add them to pricing, or drop --strict-budget", strings.Join(b.Unpriced, ", "))
+	case b.Cost > cfg.Budget.MaxCost:
+		return usagef("--strict-budget: the worst case ≈%.4f exceeds budget.maxCost %g: lower params.maxRounds or params.maxTokensPerResponse, select fewer topics, raise budget.maxCost, or drop --strict-budget (the run then stops once its actual spend passes the cap)", b.Cost, cfg.Budget.MaxCost)
 	}
 	return nil
 }
