@@ -243,7 +243,7 @@ func (r *report) decisionList() {
 	var parts []string
 	for _, o := range tree.Outcomes {
 		if counts[o] > 0 {
-			parts = append(parts, fmt.Sprintf("%s %d", dw.outcomes[o], counts[o]))
+			parts = append(parts, fmt.Sprintf("%d %s", counts[o], dw.outcomes[o]))
 		}
 	}
 	r.printf("%s\n\n", strings.Join(parts, " · "))

@@ -158,7 +158,7 @@ func TestActionSteps(t *testing.T) {
 			t.Errorf("the run wrote no %s: %v", f, err)
 		}
 	}
-	if b, _ := os.ReadFile(summary); !strings.HasPrefix(string(b), "### debate: decided 1\n") {
+	if b, _ := os.ReadFile(summary); !strings.HasPrefix(string(b), "### debate: 1 decided\n") {
 		t.Errorf("job summary:\n%s", b)
 	}
 }

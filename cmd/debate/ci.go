@@ -97,7 +97,7 @@ func stepSummary(run *tree.Run, files []string, runURL string) string {
 	var parts []string
 	for _, o := range tree.Outcomes {
 		if counts[o] > 0 {
-			parts = append(parts, fmt.Sprintf("%s %d", o, counts[o]))
+			parts = append(parts, fmt.Sprintf("%d %s", counts[o], o))
 		}
 	}
 	fmt.Fprintf(&b, "### debate: %s\n\n", strings.Join(parts, " · "))

@@ -113,7 +113,7 @@ func TestDecisionsAndFailOn(t *testing.T) {
 					t.Errorf("the log does not give topic %s's decision %s:\n%s", topic.ID, want[topic.ID], r.stderr)
 				}
 			}
-			if !strings.Contains(string(summary), "agreed 1 · decided 1 · split 1 · undecided 1") {
+			if !strings.Contains(string(summary), "1 agreed · 1 decided · 1 split · 1 undecided") {
 				t.Errorf("summary.md does not count the decisions:\n%s", summary)
 			}
 		})
@@ -148,7 +148,7 @@ func TestNoVerdictIsUndecided(t *testing.T) {
 	}
 	summary, _ := os.ReadFile(filepath.Join(out, "summary.md"))
 	missing := strconv.Itoa(topic.Verdicts.Missing)
-	for _, s := range []string{"undecided 1", "| undecided | 2 | 2 | 2 | 0 + " + missing + " missing |", "The judge gave no verdict, even after repair"} {
+	for _, s := range []string{"1 undecided", "| undecided | 2 | 2 | 2 | 0 + " + missing + " missing |", "The judge gave no verdict, even after repair"} {
 		if !strings.Contains(string(summary), s) {
 			t.Errorf("summary.md lacks %q:\n%s", s, summary)
 		}
@@ -265,7 +265,7 @@ func TestGitHubActions(t *testing.T) {
 	}
 	summary, _ := os.ReadFile(summaryPath)
 	for _, s := range []string{
-		"### debate: agreed 1 · decided 1 · split 1 · undecided 1\n",
+		"### debate: 1 agreed · 1 decided · 1 split · 1 undecided\n",
 		"| split: Split question | split | 0 | 0 | — |",
 		"| partial: Partial question | undecided (partial) | 0 | 0 | — |",
 		"Reports: `summary.md`, `junit.xml` in [the run's artifacts](https://github.com/acme/plans/actions/runs/42).",
