@@ -57,3 +57,42 @@ func sameAsJSON(t *testing.T, b []byte) {
 		t.Fatalf("%s:\n got %+v\nwant %+v", b, got, want)
 	}
 }
+
+// unquoteSeeds are JSON strings with each kind of escape, surrogate pairs
+// whole, lone and mismatched, and bytes that are not UTF-8.
+var unquoteSeeds = []string{
+	`""`, `"plain «text»"`, `"\"\\\/\b\f\n\r\t"`, `"\u00e9\u4e2d"`, `"\ud83d\ude00"`, `"\ud83d"`,
+	`"\ud83dx"`, `"\ud83d\u0041"`, `"\ude00\ud83d"`, "\"\xff\\n\"", "\"\xed\xa0\x80\"", `"a\u0000b"`,
+}
+
+func TestUnquote(t *testing.T) {
+	t.Parallel()
+	for _, s := range unquoteSeeds {
+		sameStringAsJSON(t, []byte(s))
+	}
+}
+
+// FuzzUnquote checks that a string, as a decoder hands it over (no blanks
+// around it), is read as encoding/json reads it.
+func FuzzUnquote(f *testing.F) {
+	for _, s := range unquoteSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var s string
+		if json.Unmarshal(b, &s) == nil && b[0] == '"' && b[len(b)-1] == '"' {
+			sameStringAsJSON(t, b)
+		}
+	})
+}
+
+func sameStringAsJSON(t *testing.T, b []byte) {
+	t.Helper()
+	var got, want string
+	if err := json.Unmarshal(b, &want); err != nil {
+		t.Fatalf("%s: %v", b, err)
+	}
+	if err := unquote(b, &got); err != nil || got != want {
+		t.Fatalf("%s: unquote gives %q, %v; encoding/json %q", b, got, err, want)
+	}
+}
