@@ -13,13 +13,21 @@ import (
 // results, numbers that are not integers, or anything this reader is not
 // sure of) is left to encoding/json, with the same result but for ID,
 // Object and Created, which nothing reads and the fast path leaves out.
+//
+// The memory of c is reused: its choices, the delta of its first one, and
+// its model when the event repeats it, so that most events allocate only
+// their text.
 func DecodeChunk(b []byte, c *Chunk) error {
-	// The choices keep their memory, cleared: encoding/json leaves fields
-	// absent from the event as they were.
+	// The choices are cleared: encoding/json leaves fields absent from the
+	// event as they were.
 	choices := c.Choices[:0]
+	s := &scan{b: b, model: c.Model}
+	if cap(choices) > 0 {
+		s.spare = choices[:1][0].Delta
+	}
 	clear(choices[:cap(choices)])
 	*c = Chunk{Choices: choices}
-	if s := (&scan{b: b}); s.chunk(c) {
+	if s.chunk(c) {
 		return nil
 	}
 	*c = Chunk{Choices: choices}
@@ -29,8 +37,10 @@ func DecodeChunk(b []byte, c *Chunk) error {
 // scan reads the JSON of one event; each method reports false where it
 // leaves the event to encoding/json.
 type scan struct {
-	b []byte
-	i int
+	b     []byte
+	i     int
+	model string // the model of the event before
+	spare *Delta // the delta of the event before, to reuse
 }
 
 // next skips blanks and returns the byte at the cursor, 0 at the end.
@@ -168,6 +178,10 @@ func (s *scan) chunk(c *Chunk) bool {
 	ok := s.object(func(k []byte) bool {
 		switch string(k) {
 		case "model":
+			if s.literal("null") {
+				return true
+			}
+			c.Model = s.model // unquote keeps it when it is the same
 			return s.str(&c.Model)
 		case "choices":
 			if choices {
@@ -205,7 +219,12 @@ func (s *scan) choices(c *Chunk) bool {
 			case "index":
 				ch.Index, ok = s.integer()
 			case "delta":
-				if ch.Delta == nil {
+				switch {
+				case ch.Delta != nil:
+				case s.spare != nil:
+					ch.Delta, s.spare = s.spare, nil
+					*ch.Delta = Delta{}
+				default:
 					ch.Delta = &Delta{}
 				}
 				ok = s.delta(ch.Delta)

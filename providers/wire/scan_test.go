@@ -40,7 +40,7 @@ func FuzzDecodeChunk(f *testing.F) {
 
 func sameAsJSON(t *testing.T, b []byte) {
 	t.Helper()
-	got := Chunk{Choices: []Choice{{Index: 3, Delta: &Delta{Refusal: "stale"}}}}
+	got := Chunk{Model: "m", Choices: []Choice{{Index: 3, Delta: &Delta{Refusal: "stale"}}}}
 	err := DecodeChunk(b, &got)
 	var want Chunk
 	wantErr := json.Unmarshal(b, &want)
