@@ -96,3 +96,48 @@ func sameStringAsJSON(t *testing.T, b []byte) {
 		t.Fatalf("%s: unquote gives %q, %v; encoding/json %q", b, got, err, want)
 	}
 }
+
+// streamSeeds are pairs of events in a row: the second the first but for
+// its text, or for something around it.
+var streamSeeds = [][2]string{
+	{`{"model":"m","choices":[{"index":0,"delta":{"content":"a"},"finish_reason":null}]}`, `{"model":"m","choices":[{"index":0,"delta":{"content":"b \"c\"\n"},"finish_reason":null}]}`},
+	{`{"choices":[{"index":0,"delta":{"content":"a"}}]}`, `{"choices":[{"index":0,"delta":{"content":"a"},"finish_reason":"stop"}]}`},
+	{`{"choices":[{"index":0,"delta":{"content":"a"}}]}`, `{"choices":[{"index":0,"delta":{"content":null}}]}`},
+	{`{"choices":[{"index":0,"delta":{"content":"a","content":"b"}}]}`, `{"choices":[{"index":0,"delta":{"content":"a","content":"c"}}]}`},
+	{`{"choices":[{"index":0,"delta":{"content":"a"}}]}`, `{"choices":[{"index":0,"delta":{"content":"\ud83d`},
+	{`{"choices":[{"index":1,"delta":{"content":"a"}},{"index":0,"delta":{"content":"b"}}]}`, `{"choices":[{"index":1,"delta":{"content":"a"}},{"index":0,"delta":{"content":"c"}}]}`},
+}
+
+func TestDecoder(t *testing.T) {
+	t.Parallel()
+	for _, s := range streamSeeds {
+		sameAsDecodeChunk(t, []byte(s[0]), []byte(s[1]))
+	}
+}
+
+// FuzzDecoder checks that a Decoder reads an event as DecodeChunk does,
+// whatever the event before it.
+func FuzzDecoder(f *testing.F) {
+	for _, s := range streamSeeds {
+		f.Add([]byte(s[0]), []byte(s[1]))
+	}
+	f.Fuzz(sameAsDecodeChunk)
+}
+
+func sameAsDecodeChunk(t *testing.T, first, second []byte) {
+	t.Helper()
+	var d Decoder
+	d.Decode(first)
+	err := d.Decode(second)
+	var want Chunk
+	wantErr := DecodeChunk(second, &want)
+	if (err == nil) != (wantErr == nil) {
+		t.Fatalf("%s after %s: error %v, DecodeChunk's %v", second, first, err, wantErr)
+	}
+	if len(d.Chunk.Choices) == 0 && len(want.Choices) == 0 {
+		d.Chunk.Choices, want.Choices = nil, nil // the memory of choices is kept
+	}
+	if err == nil && !reflect.DeepEqual(d.Chunk, want) {
+		t.Fatalf("%s after %s:\n got %+v\nwant %+v", second, first, d.Chunk, want)
+	}
+}
