@@ -13,10 +13,6 @@ import (
 // results, numbers that are not integers, or anything this reader is not
 // sure of) is left to encoding/json, with the same result but for ID,
 // Object and Created, which nothing reads and the fast path leaves out.
-//
-// The memory of c is reused: its choices, the delta of its first one, and
-// its model when the event repeats it, so that most events allocate only
-// their text.
 func DecodeChunk(b []byte, c *Chunk) error {
 	_, err := decodeChunk(b, c)
 	return err
@@ -25,16 +21,12 @@ func DecodeChunk(b []byte, c *Chunk) error {
 // decodeChunk is DecodeChunk; it also returns where the event's content
 // string starts when the fast path read it, else 0.
 func decodeChunk(b []byte, c *Chunk) (int, error) {
-	// The choices are cleared: encoding/json leaves fields absent from the
-	// event as they were.
+	// The choices keep their memory, cleared: encoding/json leaves fields
+	// absent from the event as they were.
 	choices := c.Choices[:0]
-	s := &scan{b: b, model: c.Model}
-	if cap(choices) > 0 {
-		s.spare = choices[:1][0].Delta
-	}
 	clear(choices[:cap(choices)])
 	*c = Chunk{Choices: choices}
-	if s.chunk(c) {
+	if s := (&scan{b: b}); s.chunk(c) {
 		return s.content, nil
 	}
 	*c = Chunk{Choices: choices}
@@ -72,10 +64,8 @@ func (d *Decoder) Decode(b []byte) error {
 // scan reads the JSON of one event; each method reports false where it
 // leaves the event to encoding/json.
 type scan struct {
-	b     []byte
-	i     int
-	model string // the model of the event before
-	spare *Delta // the delta of the event before, to reuse
+	b []byte
+	i int
 	// content is where the string of the last content read starts; 0 when
 	// it was no string.
 	content int
@@ -216,10 +206,6 @@ func (s *scan) chunk(c *Chunk) bool {
 	ok := s.object(func(k []byte) bool {
 		switch string(k) {
 		case "model":
-			if s.literal("null") {
-				return true
-			}
-			c.Model = s.model // unquote keeps it when it is the same
 			return s.str(&c.Model)
 		case "choices":
 			if choices {
@@ -257,12 +243,7 @@ func (s *scan) choices(c *Chunk) bool {
 			case "index":
 				ch.Index, ok = s.integer()
 			case "delta":
-				switch {
-				case ch.Delta != nil:
-				case s.spare != nil:
-					ch.Delta, s.spare = s.spare, nil
-					*ch.Delta = Delta{}
-				default:
+				if ch.Delta == nil {
 					ch.Delta = &Delta{}
 				}
 				ok = s.delta(ch.Delta)

@@ -162,9 +162,7 @@ func (c *Content) UnmarshalJSON(b []byte) error {
 func unquote(b []byte, s *string) error {
 	in := b[1 : len(b)-1]
 	if bytes.IndexByte(in, '\\') < 0 && utf8.Valid(in) {
-		if string(in) != *s {
-			*s = string(in)
-		}
+		*s = string(in)
 		return nil
 	}
 	out := make([]byte, 0, len(in))
