@@ -25,7 +25,7 @@ type answer struct {
 	filter    *openai.ContentFilterResults
 	err       *wire.ErrorDetail // an error the server reported in the body
 	choices   bool              // any choice arrived
-	chunk     wire.Chunk        // the streamed event last decoded, reused
+	events    wire.Decoder      // of a stream
 }
 
 // add folds one chunk, or a whole answer, into the answer; only the first
@@ -99,10 +99,10 @@ func readStream(br *bufio.Reader, onText func(int)) (*answer, error) {
 			return a, err
 		}
 		before := a.textLen()
-		if err := wire.DecodeChunk(data, &a.chunk); err != nil {
+		if err := a.events.Decode(data); err != nil {
 			return a, fmt.Errorf("%w: a streamed event is not JSON: %w", errInvalidResponse, err)
 		}
-		a.add(&a.chunk)
+		a.add(&a.events.Chunk)
 		if n := a.textLen() - before; n > 0 && onText != nil {
 			onText(n)
 		}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/debatehq/debate/internal/regular"
 )
 
 // maxErrorBody caps how much of an error response is read: enough for any
@@ -23,17 +25,7 @@ var errIdle = errors.New("idle timeout")
 type tooLargeError struct{ limit int64 }
 
 func (e *tooLargeError) Error() string {
-	return fmt.Sprintf("the answer is longer than %s (api.maxResponseBytes); the attempt was stopped there", sizeText(e.limit))
-}
-
-func sizeText(n int64) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	}
-	return fmt.Sprintf("%d bytes", n)
+	return fmt.Sprintf("the answer is longer than %s (api.maxResponseBytes); the attempt was stopped there", regular.Size(e.limit))
 }
 
 // bounds is the http.RoundTripper of one attempt: it bounds the body it

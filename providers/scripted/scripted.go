@@ -15,6 +15,7 @@
 package scripted
 
 import (
+	"bytes"
 	"cmp"
 	"crypto/sha256"
 	"encoding/json"
@@ -373,10 +374,14 @@ func (s *Server) count(m map[string]*counter, k string) counter {
 
 // readCall reads a request as the call it makes.
 func readCall(r *http.Request) (Call, error) {
-	body, err := io.ReadAll(r.Body)
-	if err != nil {
+	// Read in one piece when the length is known, as a client sends it
+	// (up to 64 MiB: the length is the client's word).
+	var buf bytes.Buffer
+	buf.Grow(int(min(max(r.ContentLength, 0), 64<<20)) + bytes.MinRead)
+	if _, err := buf.ReadFrom(r.Body); err != nil {
 		return Call{}, fmt.Errorf("reading body: %w", err)
 	}
+	body := buf.Bytes()
 	var wr wire.Request
 	if err := json.Unmarshal(body, &wr); err != nil {
 		return Call{}, fmt.Errorf("decoding body: %w", err)
@@ -469,8 +474,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // enter logs the call, updates the counters and picks the reply.
 func (s *Server) enter(c *Call) Reply {
+	key := attemptKey(c)
 	s.mu.Lock()
-	key := sha256.Sum256([]byte(c.Model + "\x00" + fingerprint(c.Messages)))
 	s.attempts[key]++
 	c.Attempt = s.attempts[key]
 	s.inFlight.enter()
@@ -553,15 +558,17 @@ func defaultReply(c Call) Reply {
 	return Reply{Text: fmt.Sprintf("answer from %s to %q", c.Model, last)}
 }
 
-func fingerprint(ms []Message) string {
-	var b strings.Builder
-	for _, m := range ms {
-		b.WriteString(m.Role)
-		b.WriteByte(0)
-		b.WriteString(m.Content)
-		b.WriteByte(0)
+// attemptKey is a digest of the call's model and messages, written into
+// the hash piece by piece rather than copied into one string.
+func attemptKey(c *Call) [32]byte {
+	h := sha256.New()
+	io.WriteString(h, c.Model)
+	for _, m := range c.Messages {
+		for _, s := range []string{"\x00", m.Role, "\x00", m.Content} {
+			io.WriteString(h, s)
+		}
 	}
-	return b.String()
+	return [32]byte(h.Sum(nil))
 }
 
 func tokens(n int) int { return (n + 3) / 4 }

@@ -216,8 +216,8 @@ func (st *streamer) parts() bool {
 		at := bytes.LastIndex(tmpl, []byte(markerJSON))
 		head, tail := tmpl[:at], tmpl[at+len(markerJSON):]
 		for piece := range pieces(part.text, size) {
-			q, _ := json.Marshal(piece)
-			st.buf = append(append(append(append(append(st.buf[:0], "data: "...), head...), q...), tail...), "\n\n"...)
+			st.buf = append(appendString(append(append(st.buf[:0], "data: "...), head...), piece), tail...)
+			st.buf = append(st.buf, "\n\n"...)
 			if !st.write(st.buf) || !wait(st.r, st.reply.ChunkDelay) {
 				return false
 			}
@@ -260,6 +260,17 @@ func pieces(s string, n int) iter.Seq[string] {
 			s = s[i:]
 		}
 	}
+}
+
+// appendString appends s as a JSON string: as it stands when nothing in it
+// needs an escape, as most pieces of text are, else as encoding/json
+// writes it.
+func appendString(dst []byte, s string) []byte {
+	if !utf8.ValidString(s) || strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == '"' || r == '\\' }) {
+		q, _ := json.Marshal(s)
+		return append(dst, q...)
+	}
+	return append(append(append(dst, '"'), s...), '"')
 }
 
 // marker stands for a piece of text in a chunk encoded once per part;

@@ -141,3 +141,20 @@ func TestRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendString checks that a piece of text is sent as the JSON string
+// encoding/json would send, whether it needs escapes or not.
+func TestAppendString(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{"", "plain text, «quoted»", `a "quote" and a \`, "a\nnew line\t", "<b>&</b>", "\xff\xfe", "\u2028"} {
+		var got, want string
+		if err := json.Unmarshal(appendString(nil, s), &got); err != nil {
+			t.Fatalf("%q: %v", s, err)
+		}
+		b, _ := json.Marshal(s)
+		json.Unmarshal(b, &want)
+		if got != want {
+			t.Errorf("%q reads back as %q, want %q", s, got, want)
+		}
+	}
+}

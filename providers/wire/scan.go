@@ -14,16 +14,51 @@ import (
 // sure of) is left to encoding/json, with the same result but for ID,
 // Object and Created, which nothing reads and the fast path leaves out.
 func DecodeChunk(b []byte, c *Chunk) error {
+	_, err := decodeChunk(b, c)
+	return err
+}
+
+// decodeChunk is DecodeChunk; it also returns where the event's content
+// string starts when the fast path read it, else 0.
+func decodeChunk(b []byte, c *Chunk) (int, error) {
 	// The choices keep their memory, cleared: encoding/json leaves fields
 	// absent from the event as they were.
 	choices := c.Choices[:0]
 	clear(choices[:cap(choices)])
 	*c = Chunk{Choices: choices}
 	if s := (&scan{b: b}); s.chunk(c) {
-		return nil
+		return s.content, nil
 	}
 	*c = Chunk{Choices: choices}
-	return json.Unmarshal(b, c)
+	return 0, json.Unmarshal(b, c)
+}
+
+// A Decoder decodes the events of one stream into Chunk. An event that is
+// the one before but for the text of its content, as most events of a
+// stream are, is told by comparing its bytes, and only that text is read.
+type Decoder struct {
+	Chunk   Chunk  // the event last decoded
+	prev    []byte // that event, when its content can be swapped
+	at, end int    // where its content string starts and ends in prev
+}
+
+// Decode decodes one event into d.Chunk, as DecodeChunk does.
+func (d *Decoder) Decode(b []byte) error {
+	if len(d.prev) > 0 && len(b) > d.at && bytes.Equal(b[:d.at], d.prev[:d.at]) {
+		s := &scan{b: b, i: d.at}
+		if s.skipStr() && bytes.Equal(b[s.i:], d.prev[d.end:]) {
+			d.prev, d.end = append(d.prev[:0], b...), s.i
+			return unquote(b[d.at:s.i], &d.Chunk.Choices[0].Delta.Content.Text)
+		}
+	}
+	at, err := decodeChunk(b, &d.Chunk)
+	d.prev = d.prev[:0]
+	if err == nil && at > 0 && len(d.Chunk.Choices) == 1 {
+		s := &scan{b: b, i: at}
+		s.skipStr()
+		d.prev, d.at, d.end = append(d.prev, b...), at, s.i
+	}
+	return err
 }
 
 // scan reads the JSON of one event; each method reports false where it
@@ -31,6 +66,9 @@ func DecodeChunk(b []byte, c *Chunk) error {
 type scan struct {
 	b []byte
 	i int
+	// content is where the string of the last content read starts; 0 when
+	// it was no string.
+	content int
 }
 
 // next skips blanks and returns the byte at the cursor, 0 at the end.
@@ -230,7 +268,10 @@ func (s *scan) delta(d *Delta) bool {
 	return s.object(func(k []byte) bool {
 		switch string(k) {
 		case "content":
-			d.Content = Content{}
+			d.Content, s.content = Content{}, 0
+			if s.next() == '"' {
+				s.content = s.i
+			}
 			return s.str(&d.Content.Text)
 		case "role":
 			return s.str(&d.Role)

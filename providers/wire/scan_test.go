@@ -40,7 +40,7 @@ func FuzzDecodeChunk(f *testing.F) {
 
 func sameAsJSON(t *testing.T, b []byte) {
 	t.Helper()
-	got := Chunk{Choices: []Choice{{Index: 3, Delta: &Delta{Refusal: "stale"}}}}
+	got := Chunk{Model: "m", Choices: []Choice{{Index: 3, Delta: &Delta{Refusal: "stale"}}}}
 	err := DecodeChunk(b, &got)
 	var want Chunk
 	wantErr := json.Unmarshal(b, &want)
@@ -55,5 +55,89 @@ func sameAsJSON(t *testing.T, b []byte) {
 	}
 	if err == nil && !reflect.DeepEqual(got, want) {
 		t.Fatalf("%s:\n got %+v\nwant %+v", b, got, want)
+	}
+}
+
+// unquoteSeeds are JSON strings with each kind of escape, surrogate pairs
+// whole, lone and mismatched, and bytes that are not UTF-8.
+var unquoteSeeds = []string{
+	`""`, `"plain «text»"`, `"\"\\\/\b\f\n\r\t"`, `"\u00e9\u4e2d"`, `"\ud83d\ude00"`, `"\ud83d"`,
+	`"\ud83dx"`, `"\ud83d\u0041"`, `"\ude00\ud83d"`, "\"\xff\\n\"", "\"\xed\xa0\x80\"", `"a\u0000b"`,
+}
+
+func TestUnquote(t *testing.T) {
+	t.Parallel()
+	for _, s := range unquoteSeeds {
+		sameStringAsJSON(t, []byte(s))
+	}
+}
+
+// FuzzUnquote checks that a string, as a decoder hands it over (no blanks
+// around it), is read as encoding/json reads it.
+func FuzzUnquote(f *testing.F) {
+	for _, s := range unquoteSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var s string
+		if json.Unmarshal(b, &s) == nil && b[0] == '"' && b[len(b)-1] == '"' {
+			sameStringAsJSON(t, b)
+		}
+	})
+}
+
+func sameStringAsJSON(t *testing.T, b []byte) {
+	t.Helper()
+	var got, want string
+	if err := json.Unmarshal(b, &want); err != nil {
+		t.Fatalf("%s: %v", b, err)
+	}
+	if err := unquote(b, &got); err != nil || got != want {
+		t.Fatalf("%s: unquote gives %q, %v; encoding/json %q", b, got, err, want)
+	}
+}
+
+// streamSeeds are pairs of events in a row: the second the first but for
+// its text, or for something around it.
+var streamSeeds = [][2]string{
+	{`{"model":"m","choices":[{"index":0,"delta":{"content":"a"},"finish_reason":null}]}`, `{"model":"m","choices":[{"index":0,"delta":{"content":"b \"c\"\n"},"finish_reason":null}]}`},
+	{`{"choices":[{"index":0,"delta":{"content":"a"}}]}`, `{"choices":[{"index":0,"delta":{"content":"a"},"finish_reason":"stop"}]}`},
+	{`{"choices":[{"index":0,"delta":{"content":"a"}}]}`, `{"choices":[{"index":0,"delta":{"content":null}}]}`},
+	{`{"choices":[{"index":0,"delta":{"content":"a","content":"b"}}]}`, `{"choices":[{"index":0,"delta":{"content":"a","content":"c"}}]}`},
+	{`{"choices":[{"index":0,"delta":{"content":"a"}}]}`, `{"choices":[{"index":0,"delta":{"content":"\ud83d`},
+	{`{"choices":[{"index":1,"delta":{"content":"a"}},{"index":0,"delta":{"content":"b"}}]}`, `{"choices":[{"index":1,"delta":{"content":"a"}},{"index":0,"delta":{"content":"c"}}]}`},
+}
+
+func TestDecoder(t *testing.T) {
+	t.Parallel()
+	for _, s := range streamSeeds {
+		sameAsDecodeChunk(t, []byte(s[0]), []byte(s[1]))
+	}
+}
+
+// FuzzDecoder checks that a Decoder reads an event as DecodeChunk does,
+// whatever the event before it.
+func FuzzDecoder(f *testing.F) {
+	for _, s := range streamSeeds {
+		f.Add([]byte(s[0]), []byte(s[1]))
+	}
+	f.Fuzz(sameAsDecodeChunk)
+}
+
+func sameAsDecodeChunk(t *testing.T, first, second []byte) {
+	t.Helper()
+	var d Decoder
+	d.Decode(first)
+	err := d.Decode(second)
+	var want Chunk
+	wantErr := DecodeChunk(second, &want)
+	if (err == nil) != (wantErr == nil) {
+		t.Fatalf("%s after %s: error %v, DecodeChunk's %v", second, first, err, wantErr)
+	}
+	if len(d.Chunk.Choices) == 0 && len(want.Choices) == 0 {
+		d.Chunk.Choices, want.Choices = nil, nil // the memory of choices is kept
+	}
+	if err == nil && !reflect.DeepEqual(d.Chunk, want) {
+		t.Fatalf("%s after %s:\n got %+v\nwant %+v", second, first, d.Chunk, want)
 	}
 }

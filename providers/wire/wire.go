@@ -23,6 +23,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	openai "github.com/sashabaranov/go-openai"
@@ -50,8 +51,22 @@ var ownFields = []string{"model", "messages", "stream"}
 // Encode returns the request as JSON, Extra merged in, keys in a stable
 // order.
 func (r *Request) Encode() ([]byte, error) {
+	// The messages go as plain values: encoding/json compacts again what
+	// a MarshalJSON method returns, a second pass over every prompt.
 	type plain Request
-	b, err := json.Marshal((*plain)(r))
+	type message struct {
+		Role    string `json:"role"`
+		Content any    `json:"content"`
+	}
+	var msgs []message
+	for _, m := range r.Messages {
+		msgs = append(msgs, message{Role: m.Role, Content: m.Content.value()})
+	}
+	b, err := json.Marshal(struct {
+		Model    string    `json:"model"`
+		Messages []message `json:"messages"`
+		*plain
+	}{r.Model, msgs, (*plain)(r)})
 	if err != nil || len(r.Extra) == 0 {
 		return b, err
 	}
@@ -102,11 +117,14 @@ type CacheControl struct {
 var Ephemeral = &CacheControl{Type: "ephemeral"}
 
 // MarshalJSON encodes the content as its parts, or its text.
-func (c Content) MarshalJSON() ([]byte, error) {
+func (c Content) MarshalJSON() ([]byte, error) { return json.Marshal(c.value()) }
+
+// value is what the content encodes as: its parts, or its text.
+func (c Content) value() any {
 	if len(c.Parts) > 0 {
-		return json.Marshal(c.Parts)
+		return c.Parts
 	}
-	return json.Marshal(c.Text)
+	return c.Text
 }
 
 // UnmarshalJSON reads a string, null, or an array of parts.
@@ -139,24 +157,52 @@ func (c *Content) UnmarshalJSON(b []byte) error {
 }
 
 // unquote reads a JSON string, which its caller's decoder found valid, into
-// s: one without escapes as it stands, as most streamed pieces are, which
-// spares a second decoder per event.
+// s, in one pass: encoding/json would check it again first. One without
+// escapes, as most streamed pieces are, is taken as it stands.
 func unquote(b []byte, s *string) error {
-	if !utf8.Valid(b) {
+	in := b[1 : len(b)-1]
+	if bytes.IndexByte(in, '\\') < 0 && utf8.Valid(in) {
+		*s = string(in)
+		return nil
+	}
+	out := make([]byte, 0, len(in))
+	for {
+		i := bytes.IndexByte(in, '\\')
+		if i < 0 {
+			out = append(out, in...)
+			break
+		}
+		out, in = append(out, in[:i]...), in[i+1:]
+		c := in[0]
+		in = in[1:]
+		switch {
+		case c == 'u':
+			r := hex4(in)
+			in = in[4:]
+			if utf16.IsSurrogate(r) && len(in) >= 6 && in[0] == '\\' && in[1] == 'u' {
+				if pair := utf16.DecodeRune(r, hex4(in[2:])); pair != utf8.RuneError {
+					r, in = pair, in[6:]
+				}
+			}
+			out = utf8.AppendRune(out, r)
+		case strings.IndexByte("bfnrt", c) >= 0:
+			out = append(out, "\b\f\n\r\t"[strings.IndexByte("bfnrt", c)])
+		default: // " \ /
+			out = append(out, c)
+		}
+	}
+	if !utf8.Valid(out) {
 		// encoding/json makes each invalid byte U+FFFD.
 		return json.Unmarshal(b, s)
 	}
-	if len(b) >= 2 && bytes.IndexByte(b, '\\') < 0 {
-		*s = string(b[1 : len(b)-1])
-		return nil
-	}
-	// Go's escapes are JSON's but for \/ and surrogate pairs, which
-	// strconv refuses.
-	if u, err := strconv.Unquote(string(b)); err == nil {
-		*s = u
-		return nil
-	}
-	return json.Unmarshal(b, s)
+	*s = string(out)
+	return nil
+}
+
+// hex4 reads the four hex digits of a \u escape.
+func hex4(b []byte) rune {
+	n, _ := strconv.ParseUint(string(b[:4]), 16, 16)
+	return rune(n)
 }
 
 // thinking returns the text of a thinking part: its "thinking" as a string
