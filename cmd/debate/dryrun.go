@@ -30,14 +30,21 @@ func dryRunAll(e *env, cfg *configs.Config, sel tree.Selection) error {
 	return nil
 }
 
+// preview builds what the selected topics of cfg would send first, with the
+// config's own prompts, which it returns too.
+func preview(cfg *configs.Config, sel tree.Selection) (*prompts.Set, *orchestrator.Preview, error) {
+	set, err := prompts.New(cfg.Prompts.Language, cfg.Prompts.Dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	pv, err := orchestrator.NewPreview(cfg, set, &sel)
+	return set, pv, err
+}
+
 // dryRun prints, for every selected topic, the exact messages of each round-1
 // position call, the templates of the later steps and the call plan.
 func dryRun(e *env, cfg *configs.Config, sel tree.Selection) error {
-	set, err := prompts.New(cfg.Prompts.Language, cfg.Prompts.Dir)
-	if err != nil {
-		return err
-	}
-	pv, err := orchestrator.NewPreview(cfg, set, &sel)
+	set, pv, err := preview(cfg, sel)
 	if err != nil {
 		return err
 	}
@@ -216,11 +223,7 @@ func checkBudget(cfg *configs.Config, sel tree.Selection) error {
 	if cfg.Budget.MaxCost <= 0 {
 		return usagef("--strict-budget needs budget.maxCost in the config: the cap the worst case is checked against")
 	}
-	set, err := prompts.New(cfg.Prompts.Language, cfg.Prompts.Dir)
-	if err != nil {
-		return err
-	}
-	pv, err := orchestrator.NewPreview(cfg, set, &sel)
+	_, pv, err := preview(cfg, sel)
 	if err != nil {
 		return err
 	}

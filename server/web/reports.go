@@ -2,9 +2,7 @@ package web
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"net/url"
 	"os"
@@ -14,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/debatehq/debate/internal/regular"
 )
 
 // Limits on what the reports listing reads.
@@ -247,7 +247,7 @@ func (rs *reports) status(path string, info fs.FileInfo) (*runStatus, string) {
 	c = cachedStatus{mod: info.ModTime(), size: info.Size()}
 	if info.Size() > maxRunJSON {
 		c.err = "run.json is too large to read here"
-	} else if data, err := readLimited(path, maxRunJSON); err != nil {
+	} else if data, err := regular.ReadFileNoFollow(path, maxRunJSON); err != nil {
 		c.err = "run.json cannot be read"
 	} else {
 		var st runStatus
@@ -261,21 +261,4 @@ func (rs *reports) status(path string, info fs.FileInfo) (*runStatus, string) {
 	rs.cache[path] = c
 	rs.mu.Unlock()
 	return c.status, c.err
-}
-
-// readLimited reads at most limit bytes of a regular file.
-func readLimited(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(b)) > limit {
-		return nil, errors.New("file is larger than the limit")
-	}
-	return b, nil
 }

@@ -36,6 +36,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/debatehq/debate/internal/regular"
 	"github.com/debatehq/debate/protocol"
 	"github.com/debatehq/debate/render"
 	"github.com/debatehq/debate/server/api"
@@ -575,7 +576,7 @@ func (h *handler) report(w http.ResponseWriter, r *http.Request) {
 		h.notFound(w, r, "no such report")
 		return
 	}
-	md, err := readLimited(f.path, maxReportBytes)
+	md, err := regular.ReadFileNoFollow(f.path, maxReportBytes)
 	if err != nil {
 		h.internal(w, r, fmt.Errorf("read report: %w", err))
 		return
