@@ -137,12 +137,16 @@ type browser struct {
 }
 
 // newBrowser starts Chromium with a window of width × height, or skips the
-// test when there is none (or with -short). It is stopped at the test's end,
-// after the problems it saw are reported.
+// test when there is none (or with -short), except under CI, where .ci/run
+// has installed it and its absence is a failure. It is stopped at the
+// test's end, after the problems it saw are reported.
 func newBrowser(t *testing.T, prefix string, width, height int) *browser {
 	t.Helper()
 	bin := chromium()
 	if bin == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("no Chromium found under CI (.ci/run installs the chromium package; or set DEBATE_CHROMIUM)")
+		}
 		t.Skip("no Chromium found (set DEBATE_CHROMIUM or install chromium): skipping the browser test")
 	}
 	if testing.Short() {
