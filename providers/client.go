@@ -619,13 +619,13 @@ func (c *Client) chatRequest(r Request, rt *route, s shape) *wire.Request {
 	if r.MaxTokens != nil {
 		maxTokens = max(*r.MaxTokens, 0)
 	}
-	if reasoningModel(r.Model) || s.maxCompletion {
+	if ReasoningModel(r.Model) || s.maxCompletion {
 		out.MaxCompletionTokens = maxTokens
 	} else {
 		out.MaxTokens = maxTokens
 	}
 	temperature := cmp.Or(r.Temperature, rt.temperature)
-	if temperature != nil && !reasoningModel(r.Model) && !s.noTemperature {
+	if temperature != nil && !ReasoningModel(r.Model) && !s.noTemperature {
 		// Reasoning models take no sampling fields.
 		out.Temperature = temperature
 	}
