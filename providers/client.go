@@ -249,9 +249,6 @@ func (c *Client) route(participant string) *route {
 	return c.def
 }
 
-// Redact returns s without any configured API key value or bearer token.
-func (c *Client) Redact(s string) string { return c.redactor.redact(s) }
-
 // Adaptations returns the changes made so far to the requests of a model at
 // an endpoint after the server refused a parameter, in a stable order.
 func (c *Client) Adaptations() []Adaptation { return c.learn.adaptations() }

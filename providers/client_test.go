@@ -480,8 +480,8 @@ func TestRedact(t *testing.T) {
 		{"nothing secret", "nothing secret"},
 	}
 	for _, tt := range tests {
-		if got := c.Redact(tt.in); got != tt.want {
-			t.Errorf("Redact(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := c.redactor.redact(tt.in); got != tt.want {
+			t.Errorf("redact(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }
