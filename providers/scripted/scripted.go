@@ -414,6 +414,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	reply := s.enter(&call)
+	if reply.EchoAuthorization {
+		echo := " (authorization: " + r.Header.Get("Authorization") + ")"
+		if reply.RawBody != "" {
+			reply.RawBody += echo
+		} else {
+			reply.Text += echo
+		}
+	}
 	// The call leaves the count before its last bytes are written: a
 	// client may finish as soon as it has them.
 	leave := sync.OnceFunc(func() { s.leave(call) })
@@ -452,10 +460,6 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	status := cmp.Or(reply.Status, http.StatusOK)
-	echo := ""
-	if reply.EchoAuthorization {
-		echo = " (authorization: " + r.Header.Get("Authorization") + ")"
-	}
 	leave()
 	switch {
 	case reply.RawBody != "":
@@ -463,12 +467,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "application/json")
 		}
 		w.WriteHeader(status)
-		io.WriteString(w, reply.RawBody+echo)
+		io.WriteString(w, reply.RawBody)
 	case status >= 400:
-		msg := cmp.Or(reply.Text, http.StatusText(status))
-		writeError(w, status, reply.Code, msg+echo)
+		writeError(w, status, reply.Code, cmp.Or(reply.Text, http.StatusText(status)))
 	default:
-		writeCompletion(w, call, reply, echo)
+		writeCompletion(w, call, reply)
 	}
 }
 
@@ -573,7 +576,7 @@ func attemptKey(c *Call) [32]byte {
 
 func tokens(n int) int { return (n + 3) / 4 }
 
-func writeCompletion(w http.ResponseWriter, c Call, r Reply, echo string) {
+func writeCompletion(w http.ResponseWriter, c Call, r Reply) {
 	resp := wire.Completion{
 		ID:      fmt.Sprintf("chatcmpl-%d", c.Seq),
 		Object:  "chat.completion",
@@ -581,7 +584,7 @@ func writeCompletion(w http.ResponseWriter, c Call, r Reply, echo string) {
 		Model:   cmp.Or(r.Model, c.Model),
 		Choices: []wire.Choice{{
 			Message: &wire.Delta{
-				Role: "assistant", Content: wire.Content{Text: r.Text + echo},
+				Role: "assistant", Content: wire.Content{Text: r.Text},
 				ReasoningContent: r.ReasoningContent, Reasoning: r.Reasoning, Refusal: r.Refusal,
 			},
 			FinishReason: wire.Finished(cmp.Or(r.FinishReason, "stop")),

@@ -188,10 +188,6 @@ func (st *streamer) delta(d wire.Delta, finish wire.FinishReason) bool {
 // parts sends the reasoning, the refusal and the text in pieces of
 // ChunkBytes.
 func (st *streamer) parts() bool {
-	echo := ""
-	if st.reply.EchoAuthorization {
-		echo = " (authorization: " + st.r.Header.Get("Authorization") + ")"
-	}
 	size := cmp.Or(st.reply.ChunkBytes, 16)
 	for _, part := range []struct {
 		text string
@@ -200,7 +196,7 @@ func (st *streamer) parts() bool {
 		{st.reply.ReasoningContent, func(d *wire.Delta, s string) { d.ReasoningContent = s }},
 		{st.reply.Reasoning, func(d *wire.Delta, s string) { d.Reasoning = s }},
 		{st.reply.Refusal, func(d *wire.Delta, s string) { d.Refusal = s }},
-		{st.reply.Text + echo, func(d *wire.Delta, s string) { d.Content.Text = s }},
+		{st.reply.Text, func(d *wire.Delta, s string) { d.Content.Text = s }},
 	} {
 		if part.text == "" {
 			continue
