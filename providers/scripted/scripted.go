@@ -693,7 +693,7 @@ func (m memTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			defer req.Body.Close()
 		}
 		m.s.ServeHTTP(w, req)
-		w.start()
+		w.Flush()
 		if err := req.Context().Err(); err != nil {
 			pw.CloseWithError(err)
 			return
@@ -713,10 +713,9 @@ func (m memTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		<-done
 		return nil, err
 	}
-	status := cmp.Or(w.status, http.StatusOK)
 	return &http.Response{
-		Status:        fmt.Sprintf("%d %s", status, http.StatusText(status)),
-		StatusCode:    status,
+		Status:        fmt.Sprintf("%d %s", w.status, http.StatusText(w.status)),
+		StatusCode:    w.status,
 		Proto:         "HTTP/1.1",
 		ProtoMajor:    1,
 		ProtoMinor:    1,
@@ -751,8 +750,6 @@ type memWriter struct {
 	started chan struct{}
 }
 
-func (w *memWriter) start() { w.once.Do(func() { close(w.started) }) }
-
 func (w *memWriter) Header() http.Header { return w.header }
 
 func (w *memWriter) WriteHeader(status int) {
@@ -762,17 +759,14 @@ func (w *memWriter) WriteHeader(status int) {
 }
 
 func (w *memWriter) Write(b []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	w.start()
+	w.Flush()
 	return w.pw.Write(b)
 }
 
-// Flush sends the headers.
+// Flush sends the headers, once.
 func (w *memWriter) Flush() {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	w.start()
+	w.once.Do(func() {
+		w.status = cmp.Or(w.status, http.StatusOK)
+		close(w.started)
+	})
 }
