@@ -40,10 +40,8 @@ func (s *Server) Refuse(model string, refusals ...Refusal) {
 
 // badParam is OpenAI's 400 for a parameter or value a model does not take.
 func badParam(param, code, msg string) Reply {
-	r := Reply{Status: http.StatusBadRequest, Code: code, Text: msg}
-	r.RawBody = fmt.Sprintf(`{"error":{"message":%q,"type":"invalid_request_error","param":%q,"code":%q}}`, msg, param, code)
-	r.Headers = http.Header{"Content-Type": {"application/json"}}
-	return r
+	body, _ := json.Marshal(map[string]wire.ErrorDetail{"error": {Message: msg, Type: "invalid_request_error", Param: param, Code: code}})
+	return Raw(http.StatusBadRequest, string(body))
 }
 
 // RefuseMaxTokens refuses max_tokens as OpenAI does for its reasoning
@@ -70,9 +68,7 @@ func RefuseTemperature() Refusal {
 // RefuseJSONObject refuses response_format "json_object" as LM Studio does.
 func RefuseJSONObject() Refusal {
 	return func(c Call) (Reply, bool) {
-		r := Reply{Status: http.StatusBadRequest, RawBody: `{"error":"'response_format.type' must be 'json_schema' or 'text'"}`,
-			Headers: http.Header{"Content-Type": {"application/json"}}}
-		return r, c.ResponseFormat == "json_object"
+		return Raw(http.StatusBadRequest, `{"error":"'response_format.type' must be 'json_schema' or 'text'"}`), c.ResponseFormat == "json_object"
 	}
 }
 
