@@ -8,20 +8,21 @@
 // arrived (count, models, concurrency seen).
 //
 // A Server is an http.Handler, to serve on a listener of one's own, and an
-// in-memory transport (Transport, HTTPClient). The in-memory form keeps every
-// wait inside the calling goroutines, so tests can run it under
-// testing/synctest with virtual time. The package imports no testing code,
-// so a program may link it.
+// in-memory transport (Transport, HTTPClient). The in-memory form serves
+// each request on a connection of its own whose goroutines end with it, so
+// tests can run it under testing/synctest with virtual time. The package
+// imports no testing code, so a program may link it.
 package scripted
 
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"crypto/sha256"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"strings"
 	"sync"
@@ -291,9 +292,19 @@ func New(opts ...Option) *Server {
 }
 
 // Transport returns an in-memory http.RoundTripper that serves every request
-// with the fake, whatever its host. Use it with MemoryURL under
-// testing/synctest.
-func (s *Server) Transport() http.RoundTripper { return memTransport{s} }
+// with the fake, whatever its host: each request gets a connection of its
+// own (net.Pipe) served by net/http, and every goroutine it starts ends with
+// the request. Use it with MemoryURL under testing/synctest.
+func (s *Server) Transport() http.RoundTripper {
+	dial := func(context.Context, string, string) (net.Conn, error) {
+		client, server := net.Pipe()
+		go (&http.Server{Handler: s}).Serve(&pipeListener{conn: server})
+		return client, nil
+	}
+	// An https URL is served as plainly as an http one: the connection
+	// counts as past its TLS handshake.
+	return &http.Transport{DisableKeepAlives: true, DialContext: dial, DialTLSContext: dial}
+}
 
 // HTTPClient returns an http.Client on the in-memory transport.
 func (s *Server) HTTPClient() *http.Client { return &http.Client{Transport: s.Transport()} }
@@ -655,13 +666,8 @@ func wait(r *http.Request, d time.Duration) bool {
 	}
 }
 
-// cut drops the connection: a hijack and close on a socket, a transport
-// error in memory.
+// cut drops the connection.
 func cut(w http.ResponseWriter) {
-	if m, ok := w.(*memWriter); ok {
-		m.cut = true
-		return
-	}
 	if h, ok := w.(http.Hijacker); ok {
 		if conn, _, err := h.Hijack(); err == nil {
 			conn.Close()
@@ -671,102 +677,25 @@ func cut(w http.ResponseWriter) {
 	panic(http.ErrAbortHandler)
 }
 
-// memTransport serves requests with the fake without a socket. The
-// response returns as soon as the handler starts writing, and its body
-// streams what the handler writes, so that streamed answers arrive piece by
-// piece.
-type memTransport struct{ s *Server }
+// pipeListener accepts one in-memory connection, then reports itself
+// closed, which ends the server's accept loop at once.
+type pipeListener struct{ conn net.Conn }
 
-// errCut is what the in-memory transport returns for a cut connection.
-var errCut = fmt.Errorf("scripted: connection closed by peer: %w", io.ErrUnexpectedEOF)
-
-// errClientClosed ends a handler's writes once the client closed the body.
-var errClientClosed = errors.New("scripted: the client closed the response body")
-
-func (m memTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	pr, pw := io.Pipe()
-	w := &memWriter{header: http.Header{}, pw: pw, started: make(chan struct{})}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		if req.Body != nil {
-			defer req.Body.Close()
-		}
-		m.s.ServeHTTP(w, req)
-		w.Flush()
-		if err := req.Context().Err(); err != nil {
-			pw.CloseWithError(err)
-			return
-		}
-		pw.Close()
-	}()
-	select {
-	case <-w.started:
-	case <-done:
+func (l *pipeListener) Accept() (net.Conn, error) {
+	c := l.conn
+	if c == nil {
+		return nil, net.ErrClosed
 	}
-	if w.cut {
-		<-done
-		return nil, errCut
-	}
-	if err := req.Context().Err(); err != nil {
-		pr.CloseWithError(errClientClosed)
-		<-done
-		return nil, err
-	}
-	return &http.Response{
-		Status:        fmt.Sprintf("%d %s", w.status, http.StatusText(w.status)),
-		StatusCode:    w.status,
-		Proto:         "HTTP/1.1",
-		ProtoMajor:    1,
-		ProtoMinor:    1,
-		Header:        w.header.Clone(),
-		Body:          &memBody{pr: pr, done: done},
-		ContentLength: -1,
-		Request:       req,
-	}, nil
+	l.conn = nil
+	return c, nil
 }
 
-// memBody is the client's end of the pipe; closing it ends the handler's
-// writes and waits for the handler to return.
-type memBody struct {
-	pr   *io.PipeReader
-	done chan struct{}
-}
+// Close leaves the connection to the server that accepted it.
+func (l *pipeListener) Close() error { return nil }
 
-func (b *memBody) Read(p []byte) (int, error) { return b.pr.Read(p) }
+func (l *pipeListener) Addr() net.Addr { return pipeAddr{} }
 
-func (b *memBody) Close() error {
-	b.pr.CloseWithError(errClientClosed)
-	<-b.done
-	return nil
-}
+type pipeAddr struct{}
 
-type memWriter struct {
-	header  http.Header
-	status  int
-	pw      *io.PipeWriter
-	cut     bool
-	once    sync.Once
-	started chan struct{}
-}
-
-func (w *memWriter) Header() http.Header { return w.header }
-
-func (w *memWriter) WriteHeader(status int) {
-	if w.status == 0 {
-		w.status = status
-	}
-}
-
-func (w *memWriter) Write(b []byte) (int, error) {
-	w.Flush()
-	return w.pw.Write(b)
-}
-
-// Flush sends the headers, once.
-func (w *memWriter) Flush() {
-	w.once.Do(func() {
-		w.status = cmp.Or(w.status, http.StatusOK)
-		close(w.started)
-	})
-}
+func (pipeAddr) Network() string { return "pipe" }
+func (pipeAddr) String() string  { return "scripted" }
