@@ -22,6 +22,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"strings"
@@ -437,6 +438,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// client may finish as soon as it has them.
 	leave := sync.OnceFunc(func() { s.leave(call) })
 	defer leave()
+	maps.Copy(w.Header(), reply.Headers.Clone())
 
 	streamed := call.Stream && !reply.IgnoreStream && !reply.CutConnection && reply.RawBody == "" && cmp.Or(reply.Status, 200) < 400
 	d := s.latency + reply.Delay
@@ -464,11 +466,6 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if reply.CutConnection {
 		cut(w)
 		return
-	}
-	for k, vs := range reply.Headers {
-		for _, v := range vs {
-			w.Header().Add(k, v)
-		}
 	}
 	status := cmp.Or(reply.Status, http.StatusOK)
 	leave()

@@ -100,11 +100,6 @@ func UnknownModel(model string) Reply {
 // "data: [DONE]". It stops when the client goes away; leave is called
 // before the last write.
 func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, c Call, reply Reply, delay time.Duration, leave func()) {
-	for k, vs := range reply.Headers {
-		for _, v := range vs {
-			w.Header().Add(k, v)
-		}
-	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
