@@ -232,8 +232,9 @@ type Option func(*Server)
 // WithLatency delays every reply by d on top of its own Delay.
 func WithLatency(d time.Duration) Option { return func(s *Server) { s.latency = d } }
 
-// WithDefault sets the reply used when nothing else matches.
-func WithDefault(r Reply) Option { return func(s *Server) { s.def = &r } }
+// WithDefault answers with r every call nothing else matched: a script
+// that always says r.
+func WithDefault(r Reply) Option { return WithScript(func(Call) Reply { return r }) }
 
 // WithScript sets the function that answers calls nothing else matched.
 func WithScript(f func(Call) Reply) Option { return func(s *Server) { s.script = f } }
@@ -251,7 +252,6 @@ type rule struct {
 // Server is the fake. Its methods are safe for concurrent use.
 type Server struct {
 	latency time.Duration
-	def     *Reply
 	nolog   bool
 
 	gateway time.Duration
@@ -496,39 +496,32 @@ func (s *Server) enter(c *Call) Reply {
 	if !s.nolog {
 		s.calls = append(s.calls, *c)
 	}
-
-	var reply func(Call) Reply
-	for _, ref := range s.refusals[c.Model] {
-		if r, ok := ref(*c); ok {
-			reply = func(Call) Reply { return r }
-			break
-		}
-	}
-	if reply == nil {
-		reply = s.dequeue(c.Model)
-	}
-	if reply == nil {
-		for _, rl := range s.rules {
-			if rl.match(*c) {
-				reply = rl.reply
-				break
-			}
-		}
-	}
-	if reply == nil && s.script != nil {
-		reply = s.script
-	}
-	if reply == nil {
-		if s.def != nil {
-			d := *s.def
-			reply = func(Call) Reply { return d }
-		} else {
-			reply = defaultReply
-		}
-	}
+	reply := s.pick(*c)
 	s.mu.Unlock()
 	// The reply function runs unlocked so that it may call the Server.
 	return reply(*c)
+}
+
+// pick returns what answers c, the first that applies: a refusal, a queued
+// reply, a rule, the script, or the default reply; s.mu is held.
+func (s *Server) pick(c Call) func(Call) Reply {
+	for _, ref := range s.refusals[c.Model] {
+		if r, ok := ref(c); ok {
+			return func(Call) Reply { return r }
+		}
+	}
+	if r := s.dequeue(c.Model); r != nil {
+		return r
+	}
+	for _, rl := range s.rules {
+		if rl.match(c) {
+			return rl.reply
+		}
+	}
+	if s.script != nil {
+		return s.script
+	}
+	return defaultReply
 }
 
 // dequeue takes the next queued reply for model, or for any model; s.mu is
