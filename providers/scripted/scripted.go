@@ -263,10 +263,15 @@ type Server struct {
 	rules    []rule
 	calls    []Call
 	attempts map[[32]byte]int // by digest of model and messages
-	inFlight counter
-	byModel  map[string]*counter
-	byPath   map[string]*counter
+	counts   map[scope]*counter
 }
+
+// scope is what a counter counts: every call (the zero scope), or those
+// of one model or one URL path.
+type scope struct{ of, name string }
+
+// scopes are the counters a call counts in.
+func scopes(c Call) [3]scope { return [3]scope{{}, {"model", c.Model}, {"path", c.Path}} }
 
 type counter struct{ now, max, total int }
 
@@ -283,8 +288,7 @@ func New(opts ...Option) *Server {
 		queues:   map[string][]Reply{},
 		refusals: map[string][]Refusal{},
 		attempts: map[[32]byte]int{},
-		byModel:  map[string]*counter{},
-		byPath:   map[string]*counter{},
+		counts:   map[scope]*counter{},
 	}
 	for _, o := range opts {
 		o(s)
@@ -354,34 +358,26 @@ func (s *Server) Calls() []Call {
 }
 
 // Count returns the number of requests received.
-func (s *Server) Count() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.inFlight.total
-}
+func (s *Server) Count() int { return s.count(scope{}).total }
 
 // CountModel returns the number of requests received for model.
-func (s *Server) CountModel(model string) int { return s.count(s.byModel, model).total }
+func (s *Server) CountModel(model string) int { return s.count(scope{"model", model}).total }
 
 // MaxInFlight returns the most requests that were being served at once.
-func (s *Server) MaxInFlight() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.inFlight.max
-}
+func (s *Server) MaxInFlight() int { return s.count(scope{}).max }
 
 // MaxInFlightModel returns the most requests for model served at once.
-func (s *Server) MaxInFlightModel(model string) int { return s.count(s.byModel, model).max }
+func (s *Server) MaxInFlightModel(model string) int { return s.count(scope{"model", model}).max }
 
 // MaxInFlightPath returns the most requests on one URL path (for example
 // "/a/v1/chat/completions") served at once.
-func (s *Server) MaxInFlightPath(path string) int { return s.count(s.byPath, path).max }
+func (s *Server) MaxInFlightPath(path string) int { return s.count(scope{"path", path}).max }
 
-// count returns a copy of the counter for k in m.
-func (s *Server) count(m map[string]*counter, k string) counter {
+// count returns a copy of the counter of k.
+func (s *Server) count(k scope) counter {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return *s.counter(m, k)
+	return *s.counter(k)
 }
 
 // readCall reads a request as the call it makes.
@@ -489,10 +485,10 @@ func (s *Server) enter(c *Call) Reply {
 	s.mu.Lock()
 	s.attempts[key]++
 	c.Attempt = s.attempts[key]
-	s.inFlight.enter()
-	c.Seq = s.inFlight.total
-	s.counter(s.byModel, c.Model).enter()
-	s.counter(s.byPath, c.Path).enter()
+	for _, k := range scopes(*c) {
+		s.counter(k).enter()
+	}
+	c.Seq = s.counts[scope{}].total
 	if !s.nolog {
 		s.calls = append(s.calls, *c)
 	}
@@ -540,16 +536,17 @@ func (s *Server) dequeue(model string) func(Call) Reply {
 func (s *Server) leave(c Call) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.inFlight.now--
-	s.byModel[c.Model].now--
-	s.byPath[c.Path].now--
+	for _, k := range scopes(c) {
+		s.counts[k].now--
+	}
 }
 
-func (s *Server) counter(m map[string]*counter, k string) *counter {
-	c := m[k]
+// counter returns the counter of k, made on first use; s.mu is held.
+func (s *Server) counter(k scope) *counter {
+	c := s.counts[k]
 	if c == nil {
 		c = &counter{}
-		m[k] = c
+		s.counts[k] = c
 	}
 	return c
 }
