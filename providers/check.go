@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
-	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -99,7 +98,7 @@ func Check(ctx context.Context, cfg *configs.Config, opt CheckOptions) ([]CheckR
 				probes = append(probes, r)
 			}
 			at = append(at, index[k])
-			rows = append(rows, CheckRow{Participant: p.ID, Fallback: i == 1, Model: model, Host: host(cfg.Endpoint(p.ID).BaseURL)})
+			rows = append(rows, CheckRow{Participant: p.ID, Fallback: i == 1, Model: model, Host: c.route(p.ID).ep.host})
 		}
 	}
 	timeout := cmp.Or(opt.Timeout, 30*time.Second)
@@ -224,14 +223,4 @@ func Usable(rows []CheckRow) bool {
 		ok[r.Participant] = ok[r.Participant] || r.Usable
 	}
 	return !slices.Contains(slices.Collect(maps.Values(ok)), false)
-}
-
-// host is the host of a base URL, without credentials; the default
-// endpoint's when base is empty.
-func host(base string) string {
-	u, err := url.Parse(cmp.Or(base, defaultBaseURL))
-	if err != nil {
-		return "?"
-	}
-	return u.Host
 }

@@ -77,6 +77,7 @@ type endpoint struct {
 	apiKey  string
 	key     string              // identifies the endpoint within the run
 	url     string              // base URL without credentials, for errors
+	host    string              // its host
 	sem     *semaphore.Weighted // nil: no cap of its own
 	limiter *rate.Limiter       // nil: unlimited
 
@@ -225,7 +226,7 @@ func (c *Client) newEndpoint(a configs.API) (*endpoint, error) {
 	}
 	chat := u.JoinPath("chat/completions").String()
 	u.User, u.RawQuery, u.Fragment = nil, "", ""
-	return &endpoint{chatURL: chat, apiKey: a.APIKey, url: c.redactor.redact(u.String())}, nil
+	return &endpoint{chatURL: chat, apiKey: a.APIKey, url: c.redactor.redact(u.String()), host: u.Host}, nil
 }
 
 // defaultBaseURL is OpenAI's, for an endpoint that names none.
