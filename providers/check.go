@@ -15,6 +15,7 @@ import (
 	"github.com/sourcegraph/conc/iter"
 
 	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/internal/ctxwait"
 )
 
 // The results of a check, as CheckRow.Result says them.
@@ -138,7 +139,7 @@ func (c *Client) probe(ctx context.Context, r Request, timeout, delay time.Durat
 		latency := time.Since(start)
 		var e *Error
 		retry := r.Attempt == 1 && !answered(err) && errors.As(err, &e) && e.Kind.Transient() && e.Kind != KindTimeout
-		if retry && pause(ctx, min(cmp.Or(e.RetryAfter, delay), timeout)) {
+		if retry && ctxwait.Sleep(ctx, min(cmp.Or(e.RetryAfter, delay), timeout)) == nil {
 			first = e
 			continue
 		}
@@ -147,18 +148,6 @@ func (c *Client) probe(ctx context.Context, r Request, timeout, delay time.Durat
 			row.Retried, row.FirstFailure = true, first.Kind.String()+": "+failure(first)
 		}
 		return row
-	}
-}
-
-// pause waits d, and reports false if ctx ends first.
-func pause(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
 	}
 }
 

@@ -29,6 +29,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/debatehq/debate/internal/ctxwait"
 	"github.com/debatehq/debate/providers/wire"
 )
 
@@ -444,7 +445,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if s.gateway > 0 && d >= s.gateway {
 		// The gateway in front gives up on a response not started in time.
-		if !wait(r, s.gateway) {
+		if ctxwait.Sleep(r.Context(), s.gateway) != nil {
 			return
 		}
 		w.Header().Set("Content-Type", "text/plain; charset=UTF-8")
@@ -452,7 +453,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, "error code: 524")
 		return
 	}
-	if !wait(r, d) {
+	if ctxwait.Sleep(r.Context(), d) != nil {
 		return
 	}
 	if reply.Endless {
@@ -635,22 +636,6 @@ func usage(c Call, r Reply) *wire.Usage {
 		u.Cost = &r.Cost
 	}
 	return u
-}
-
-// wait holds a reply back for d; it reports false when the client went
-// away first.
-func wait(r *http.Request, d time.Duration) bool {
-	if d <= 0 {
-		return true
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-r.Context().Done():
-		return false
-	}
 }
 
 // cut drops the connection.

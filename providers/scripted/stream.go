@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/debatehq/debate/internal/ctxwait"
 	"github.com/debatehq/debate/providers/wire"
 )
 
@@ -110,11 +111,11 @@ func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, c Call, rep
 		return
 	}
 	for range reply.KeepAlives {
-		if !st.write([]byte(": OPENROUTER PROCESSING\n\n")) || !wait(r, cmp.Or(reply.ChunkDelay, time.Millisecond)) {
+		if !st.write([]byte(": OPENROUTER PROCESSING\n\n")) || ctxwait.Sleep(r.Context(), cmp.Or(reply.ChunkDelay, time.Millisecond)) != nil {
 			return
 		}
 	}
-	if !wait(r, delay) {
+	if ctxwait.Sleep(r.Context(), delay) != nil {
 		return
 	}
 	st.base = wire.Chunk{ID: fmt.Sprintf("chatcmpl-%d", c.Seq), Object: "chat.completion.chunk", Created: time.Now().Unix(), Model: cmp.Or(reply.Model, c.Model)}
@@ -205,7 +206,7 @@ func (st *streamer) parts() bool {
 		for piece := range pieces(part.text, size) {
 			st.buf = append(appendString(append(append(st.buf[:0], "data: "...), head...), piece), tail...)
 			st.buf = append(st.buf, "\n\n"...)
-			if !st.write(st.buf) || !wait(st.r, st.reply.ChunkDelay) {
+			if !st.write(st.buf) || ctxwait.Sleep(st.r.Context(), st.reply.ChunkDelay) != nil {
 				return false
 			}
 		}
