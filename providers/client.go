@@ -460,8 +460,7 @@ func (c *Client) send(ctx context.Context, rt *route, body []byte, stream bool, 
 // return, telling the caller's cancellation from the attempt's timeout and
 // its idle timeout.
 func (c *Client) classify(ctx, actx context.Context, err error, a *exchange, rt *route) *Error {
-	safe := sanitize(err, c.redactor.redact)
-	err = &safeError{msg: c.redactor.redact(safe.Error()), cause: safe}
+	err = sanitize(err, c.redactor.redact)
 	var tooLarge *tooLargeError
 	switch cause := context.Cause(actx); {
 	case ctx.Err() != nil:
@@ -649,12 +648,3 @@ func responseFormat(format string, r Request) *openai.ChatCompletionResponseForm
 	}
 	return nil
 }
-
-// safeError carries a redacted message in front of a sanitized cause.
-type safeError struct {
-	msg   string
-	cause error
-}
-
-func (s *safeError) Error() string { return s.msg }
-func (s *safeError) Unwrap() error { return s.cause }
