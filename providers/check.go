@@ -171,37 +171,24 @@ func failure(e *Error) string {
 func (c *Client) verdict(err error, adapted []Adaptation, latency time.Duration) CheckRow {
 	row := CheckRow{Latency: latency.Round(time.Millisecond)}
 	row.LatencyMS = row.Latency.Milliseconds()
-	var e *Error
-	switch {
-	case answered(err):
-		row.Result, row.Usable = CheckOK, true
-		var said []string
-		for _, a := range adapted {
-			if row.Result != CheckNoStreaming {
-				row.Result = CheckAdapted
-			}
-			if a.Param == "stream" {
-				row.Result = CheckNoStreaming
-			}
-			said = append(said, a.describe())
-		}
-		row.Detail = strings.Join(said, "; ")
-		return row
-	case errors.As(err, &e):
-		row.Detail = failure(e)
-		switch e.Kind {
-		case KindAuth:
-			row.Result = CheckKeyRefused
-		case KindNotFound:
-			row.Result = CheckNotFound
-		case KindTimeout:
-			row.Result = CheckTimeout
-		default:
-			row.Result = e.Kind.String()
-		}
+	if !answered(err) {
+		e := Classify(err)
+		results := map[Kind]string{KindAuth: CheckKeyRefused, KindNotFound: CheckNotFound, KindTimeout: CheckTimeout}
+		row.Result, row.Detail = cmp.Or(results[e.Kind], e.Kind.String()), c.redactor.redact(failure(e))
 		return row
 	}
-	row.Result, row.Detail = KindOther.String(), c.redactor.redact(err.Error())
+	row.Result, row.Usable = CheckOK, true
+	var said []string
+	for _, a := range adapted {
+		if row.Result != CheckNoStreaming {
+			row.Result = CheckAdapted
+		}
+		if a.Param == "stream" {
+			row.Result = CheckNoStreaming
+		}
+		said = append(said, a.describe())
+	}
+	row.Detail = strings.Join(said, "; ")
 	return row
 }
 
