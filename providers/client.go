@@ -318,10 +318,8 @@ type exchange struct {
 // called once the server's status is known, unless it is a 400.
 func (c *Client) try(ctx context.Context, rt *route, r Request, req *wire.Request, release func()) (Response, *Error) {
 	if err := c.wait(ctx, rt); err != nil {
-		e := &Error{Kind: KindCanceled, Model: r.Model, Endpoint: rt.ep.url, Err: err}
-		if errors.Is(err, context.DeadlineExceeded) {
-			e.Kind = KindTimeout
-		}
+		e := Classify(err) // the caller's cancellation, or its deadline
+		e.Model, e.Endpoint = r.Model, rt.ep.url
 		return Response{}, e
 	}
 	defer c.global.Release(1)
