@@ -462,10 +462,8 @@ func (c *Client) classify(ctx, actx context.Context, err error, a *exchange, rt 
 	var tooLarge *tooLargeError
 	switch cause := context.Cause(actx); {
 	case ctx.Err() != nil:
-		e := &Error{Kind: KindCanceled, Err: err}
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			e.Kind = KindTimeout
-		}
+		e := Classify(ctx.Err()) // canceled, or the caller's deadline
+		e.Err = err
 		return e
 	case errors.Is(cause, errIdle):
 		return &Error{Kind: KindTimeout, Status: a.status, Err: cause}
