@@ -9,6 +9,7 @@ import (
 	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/providers"
 	"github.com/debatehq/debate/providers/providertest"
+	"github.com/debatehq/debate/providers/scripted"
 	"github.com/debatehq/debate/render"
 	"github.com/debatehq/debate/tree"
 )
@@ -23,8 +24,8 @@ func TestFallbackAtRebuttalKeepsPositionAuthor(t *testing.T) {
 		cfg.Topics = cfg.Topics[:1]
 		cfg.Params.MaxRounds = 1
 		var primary atomic.Int32
-		run, _ := runOnFake(t, cfg, &script{words: 3}, func(c providertest.Call) (providertest.Reply, bool) {
-			return providertest.Status(503, "overloaded"), c.Model == "model-c" && primary.Add(1) > 1
+		run, _ := runOnFake(t, cfg, &script{words: 3}, func(c scripted.Call) (scripted.Reply, bool) {
+			return scripted.Status(503, "overloaded"), c.Model == "model-c" && primary.Add(1) > 1
 		})
 		top := run.Topics[0]
 		root := top.Root
@@ -55,17 +56,17 @@ func TestFallbackAtRebuttalKeepsPositionAuthor(t *testing.T) {
 // runOnFake runs cfg against the fake API, where override (if any) answers
 // the calls it claims and s the others, without jitter. It returns the run
 // and the fake, which holds every call made.
-func runOnFake(t *testing.T, cfg *configs.Config, s *script, override func(providertest.Call) (providertest.Reply, bool)) (*tree.Run, *providertest.Server) {
+func runOnFake(t *testing.T, cfg *configs.Config, s *script, override func(scripted.Call) (scripted.Reply, bool)) (*tree.Run, *providertest.Server) {
 	t.Helper()
 	if override == nil {
-		override = func(providertest.Call) (providertest.Reply, bool) { return providertest.Reply{}, false }
+		override = func(scripted.Call) (scripted.Reply, bool) { return scripted.Reply{}, false }
 	}
 	srv := providertest.New(t)
-	srv.Script(func(c providertest.Call) providertest.Reply {
+	srv.Script(func(c scripted.Call) scripted.Reply {
 		if r, ok := override(c); ok {
 			return r
 		}
-		return scripted(s, c)
+		return scriptReply(s, c)
 	})
 	client, err := providers.New(cfg, providers.Options{HTTPClient: srv.HTTPClient()})
 	if err != nil {

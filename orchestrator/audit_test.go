@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/debatehq/debate/providers/providertest"
+
+	"github.com/debatehq/debate/providers/scripted"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -26,15 +28,15 @@ func hashOf(s string) int {
 // of a length drawn from their model and topic, and the judge gives one
 // forced verdict favouring the entry pick chooses among those it read, in
 // the order it read them, with their lengths.
-func auditFake(pick func(prompt string, aliases []string, lengths []int) string) func(providertest.Call) providertest.Reply {
-	return func(c providertest.Call) providertest.Reply {
+func auditFake(pick func(prompt string, aliases []string, lengths []int) string) func(scripted.Call) scripted.Reply {
+	return func(c scripted.Call) scripted.Reply {
 		var all strings.Builder
 		for _, m := range c.Messages {
 			all.WriteString(m.Content + "\n")
 		}
 		text := all.String()
 		if c.Model != "model-j" {
-			return providertest.Text("I argue. " + strings.Repeat("word ", 10+hashOf(c.Model+text)%200))
+			return scripted.Text("I argue. " + strings.Repeat("word ", 10+hashOf(c.Model+text)%200))
 		}
 		locs := verdictHeading.FindAllStringSubmatchIndex(text, -1)
 		var aliases []string
@@ -47,7 +49,7 @@ func auditFake(pick func(prompt string, aliases []string, lengths []int) string)
 			aliases = append(aliases, text[l[2]:l[3]])
 			lengths = append(lengths, end-l[1])
 		}
-		return providertest.Text(fmt.Sprintf(`{"consensus":[],"divergences":[{"id":"d1","title":"which %s","sides":{%q:"x",%q:"y",%q:"z"},"uninvolved":[]}],
+		return scripted.Text(fmt.Sprintf(`{"consensus":[],"divergences":[{"id":"d1","title":"which %s","sides":{%q:"x",%q:"y",%q:"z"},"uninvolved":[]}],
 			"forcedVerdicts":[{"divergenceId":"d1","favors":%q,"recommendation":"r","reasoning":"because"}]}`,
 			mark("d1"), aliases[0], aliases[1], aliases[2], pick(text, aliases, lengths)))
 	}

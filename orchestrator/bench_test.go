@@ -10,6 +10,7 @@ import (
 	"github.com/debatehq/debate/internal/testkit"
 	"github.com/debatehq/debate/providers"
 	"github.com/debatehq/debate/providers/providertest"
+	"github.com/debatehq/debate/providers/scripted"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -50,8 +51,8 @@ func BenchmarkCriticalPath(b *testing.B) {
 			})
 		}},
 		{name: "http", make: func(b *testing.B, cfg *configs.Config, s *script, latency time.Duration) Completer {
-			srv := providertest.New(b, providertest.WithLatency(latency))
-			srv.Script(func(c providertest.Call) providertest.Reply {
+			srv := providertest.New(b, scripted.WithLatency(latency))
+			srv.Script(func(c scripted.Call) scripted.Reply {
 				r := providers.Request{Participant: "party-a", Model: c.Model}
 				if c.Model == "model-j" {
 					r.Participant = "judge"
@@ -60,9 +61,9 @@ func BenchmarkCriticalPath(b *testing.B) {
 					r.Messages = append(r.Messages, providers.Message{Role: m.Role, Content: m.Content})
 				}
 				resp, _ := s.answer(context.Background(), r)
-				return providertest.Text(resp.Text)
+				return scripted.Text(resp.Text)
 			})
-			cfg.API = configs.API{BaseURL: providertest.MemoryURL, APIKey: "sk-bench", Timeout: 60_000}
+			cfg.API = configs.API{BaseURL: scripted.MemoryURL, APIKey: "sk-bench", Timeout: 60_000}
 			client, err := providers.New(cfg, providers.Options{HTTPClient: srv.HTTPClient(), Concurrency: 64})
 			if err != nil {
 				b.Fatal(err)
@@ -156,14 +157,14 @@ func BenchmarkFallbackDetour(b *testing.B) {
 						return s.answer(ctx, r)
 					})
 				} else {
-					srv := providertest.New(b, providertest.WithLatency(latency))
-					srv.Script(func(call providertest.Call) providertest.Reply {
+					srv := providertest.New(b, scripted.WithLatency(latency))
+					srv.Script(func(call scripted.Call) scripted.Reply {
 						if call.Model == "model-c" {
-							return providertest.Status(503, "overloaded")
+							return scripted.Status(503, "overloaded")
 						}
-						return scripted(s, call)
+						return scriptReply(s, call)
 					})
-					cfg.API = configs.API{BaseURL: providertest.MemoryURL, APIKey: "sk-bench"}
+					cfg.API = configs.API{BaseURL: scripted.MemoryURL, APIKey: "sk-bench"}
 					cfg.ApplyDefaults()
 					// A cap above the 12 calls of the widest level, so that it
 					// measures the engine rather than the cap.

@@ -11,6 +11,7 @@ import (
 	"github.com/debatehq/debate/internal/golden"
 	"github.com/debatehq/debate/providers"
 	"github.com/debatehq/debate/providers/providertest"
+	"github.com/debatehq/debate/providers/scripted"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -18,9 +19,9 @@ import (
 // decided for the party whose entry its prompt lists first. Debaters answer
 // with text that names no one. A triage splits the node once; a forced
 // verdict decides it.
-func firstListed(c providertest.Call) providertest.Reply {
+func firstListed(c scripted.Call) scripted.Reply {
 	if c.Model != "model-j" {
-		return providertest.Text("an argument that names no one")
+		return scripted.Text("an argument that names no one")
 	}
 	user := c.Last()
 	_, rest, _ := strings.Cut(user, "\n### ")
@@ -37,12 +38,12 @@ func firstListed(c providertest.Call) providertest.Reply {
 	if strings.Contains(c.Messages[0].Content, "forcedVerdicts") {
 		answer["forcedVerdicts"] = []any{map[string]string{"divergenceId": "d1", "recommendation": "do as it says", "reasoning": "it came first", "favors": id}}
 	}
-	return providertest.Fenced(answer)
+	return scripted.Fenced(answer)
 }
 
 // runFake runs cfg against the scripted model answering with script, with
 // the given seed, and returns the run and every call the model received.
-func runFake(t *testing.T, cfg *configs.Config, seed uint64, script func(providertest.Call) providertest.Reply) (*tree.Run, []providertest.Call) {
+func runFake(t *testing.T, cfg *configs.Config, seed uint64, script func(scripted.Call) scripted.Reply) (*tree.Run, []scripted.Call) {
 	t.Helper()
 	srv := providertest.New(t)
 	srv.Script(script)
@@ -117,7 +118,7 @@ func TestBlindPrompts(t *testing.T) {
 	for _, d := range cfg.Debaters {
 		names = append(names, d.ID, d.Label, d.Model)
 	}
-	slices.SortFunc(calls, func(a, b providertest.Call) int { return bytes.Compare(a.Body, b.Body) })
+	slices.SortFunc(calls, func(a, b scripted.Call) int { return bytes.Compare(a.Body, b.Body) })
 	var shown strings.Builder
 	for _, c := range calls {
 		kind := "position"

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/debatehq/debate/configs"
-	"github.com/debatehq/debate/providers/providertest"
+	"github.com/debatehq/debate/providers/scripted"
 	"github.com/debatehq/debate/render"
 	"github.com/debatehq/debate/tree"
 )
@@ -17,7 +17,7 @@ import (
 // report, and the call count stays that of a five-child tree.
 func TestMaxDivergences(t *testing.T) {
 	cfg := testConfig(2, "t1")
-	cfg.API = configs.API{BaseURL: providertest.MemoryURL, APIKey: "sk-test"}
+	cfg.API = configs.API{BaseURL: scripted.MemoryURL, APIKey: "sk-test"}
 	cfg.ApplyDefaults()
 	if cfg.Params.MaxDivergences != 5 {
 		t.Fatalf("params.maxDivergences defaults to %d, want 5", cfg.Params.MaxDivergences)

@@ -10,6 +10,7 @@ import (
 	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/providers"
 	"github.com/debatehq/debate/providers/providertest"
+	"github.com/debatehq/debate/providers/scripted"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -26,9 +27,9 @@ func overHTTP(t *testing.T, cfg *configs.Config, s *script, failing ...string) (
 		}
 	}
 	srv := providertest.New(t)
-	srv.Script(func(c providertest.Call) providertest.Reply {
+	srv.Script(func(c scripted.Call) scripted.Reply {
 		if slices.Contains(failing, c.Model) {
-			return providertest.Status(503, "overloaded")
+			return scripted.Status(503, "overloaded")
 		}
 		r := providers.Request{Participant: participantOf[c.Model], Model: c.Model}
 		for _, m := range c.Messages {
@@ -36,9 +37,9 @@ func overHTTP(t *testing.T, cfg *configs.Config, s *script, failing ...string) (
 		}
 		resp, err := s.answer(context.Background(), r)
 		if err != nil {
-			return providertest.Status(500, err.Error())
+			return scripted.Status(500, err.Error())
 		}
-		return providertest.Text(resp.Text)
+		return scripted.Text(resp.Text)
 	})
 	return runOn(t, cfg, srv), srv
 }
@@ -48,7 +49,7 @@ func overHTTP(t *testing.T, cfg *configs.Config, s *script, failing ...string) (
 func runOn(t *testing.T, cfg *configs.Config, srv *providertest.Server) *tree.Run {
 	t.Helper()
 	noRetries := 0
-	cfg.API = configs.API{BaseURL: providertest.MemoryURL, APIKey: "sk-test-secret", MaxRetries: &noRetries, Timeout: 10_000}
+	cfg.API = configs.API{BaseURL: scripted.MemoryURL, APIKey: "sk-test-secret", MaxRetries: &noRetries, Timeout: 10_000}
 	client, err := providers.New(cfg, providers.Options{HTTPClient: srv.HTTPClient(), Concurrency: 16})
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/providers"
 	"github.com/debatehq/debate/providers/providertest"
+	"github.com/debatehq/debate/providers/scripted"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -126,7 +127,7 @@ func TestFallbackNotConfigured(t *testing.T) {
 func seedConfig() *configs.Config {
 	cfg := testConfig(2, "t1", "t2")
 	cfg.Fallback = configs.Fallback{}
-	cfg.API = configs.API{BaseURL: providertest.MemoryURL, APIKey: "sk-test-secret"}
+	cfg.API = configs.API{BaseURL: scripted.MemoryURL, APIKey: "sk-test-secret"}
 	cfg.Debaters[2].Fallback = "model-c2"
 	cfg.ApplyDefaults()
 	return cfg
@@ -141,14 +142,14 @@ func seedConfig() *configs.Config {
 func TestSeedFallbackOverHTTP(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
-		reply    providertest.Reply
+		reply    scripted.Reply
 		requests int // to the primary, per topic
 		reason   string
 		waited   time.Duration // backoff waits per topic
 	}{
-		{"503", providertest.Status(503, "overloaded"), 2, "2 failed attempts, last 503", time.Second},
-		{"401", providertest.Status(401, "invalid api key"), 1, "key refused (401)", 0},
-		{"404", providertest.Status(404, "the model model-c does not exist"), 1, "model not found (404)", 0},
+		{"503", scripted.Status(503, "overloaded"), 2, "2 failed attempts, last 503", time.Second},
+		{"401", scripted.Status(401, "invalid api key"), 1, "key refused (401)", 0},
+		{"404", scripted.Status(404, "the model model-c does not exist"), 1, "model not found (404)", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
@@ -160,11 +161,11 @@ func TestSeedFallbackOverHTTP(t *testing.T) {
 					"root": {splitAnswer("Divergence "+mark("d1"), "Divergence "+mark("d2"))},
 				}, words: 5}
 				srv := providertest.New(t)
-				srv.Script(func(c providertest.Call) providertest.Reply {
+				srv.Script(func(c scripted.Call) scripted.Reply {
 					if c.Model == "model-c" {
 						return tc.reply
 					}
-					return scripted(s, c)
+					return scriptReply(s, c)
 				})
 				client, err := providers.New(cfg, providers.Options{HTTPClient: srv.HTTPClient()})
 				if err != nil {
@@ -214,9 +215,9 @@ func TestSeedFallbackOverHTTP(t *testing.T) {
 	}
 }
 
-// scripted answers a fake's call with the script, as an in-process
+// scriptReply answers a fake's call with the script, as an in-process
 // completer would.
-func scripted(s *script, c providertest.Call) providertest.Reply {
+func scriptReply(s *script, c scripted.Call) scripted.Reply {
 	participant := map[string]string{"model-a": "party-a", "model-b": "party-b", "model-c": "party-c", "model-c2": "party-c", "model-j": "judge", "model-j2": "judge"}[c.Model]
 	r := providers.Request{Participant: participant, Model: c.Model}
 	for _, m := range c.Messages {
@@ -224,9 +225,9 @@ func scripted(s *script, c providertest.Call) providertest.Reply {
 	}
 	resp, err := s.answer(context.Background(), r)
 	if err != nil {
-		return providertest.Status(500, err.Error())
+		return scripted.Status(500, err.Error())
 	}
-	return providertest.Text(resp.Text)
+	return scripted.Text(resp.Text)
 }
 
 func keys(m map[string]string) []string { return sortedKeys(m) }

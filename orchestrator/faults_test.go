@@ -9,7 +9,7 @@ import (
 	"testing/synctest"
 
 	"github.com/debatehq/debate/configs"
-	"github.com/debatehq/debate/providers/providertest"
+	"github.com/debatehq/debate/providers/scripted"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -23,7 +23,7 @@ func TestFaultBattery(t *testing.T) {
 				synctest.Test(t, func(t *testing.T) {
 					cfg := testConfig(2, "t1", "t2")
 					cfg.Fallback = configs.Fallback{}
-					cfg.API = configs.API{BaseURL: providertest.MemoryURL, APIKey: "sk-test"}
+					cfg.API = configs.API{BaseURL: scripted.MemoryURL, APIKey: "sk-test"}
 					for i := range cfg.Debaters {
 						cfg.Debaters[i].Fallback = cfg.Debaters[i].Model + "-fb"
 					}
@@ -32,17 +32,17 @@ func TestFaultBattery(t *testing.T) {
 					var mu sync.Mutex
 					rng := rand.New(rand.NewPCG(seed, 42))
 					s := &script{judge: map[string][]string{"root": {splitAnswer("Divergence " + mark("d1"))}}}
-					run, _ := runOnFake(t, cfg, s, func(c providertest.Call) (providertest.Reply, bool) {
+					run, _ := runOnFake(t, cfg, s, func(c scripted.Call) (scripted.Reply, bool) {
 						mu.Lock()
 						fail := rng.Float64() < rate
 						mu.Unlock()
 						switch {
 						case fail:
-							return providertest.Status(503, "overloaded"), true
+							return scripted.Status(503, "overloaded"), true
 						case c.Model != "model-j" && c.Model != "model-j2":
-							return providertest.Text("written by " + c.Model + " as its answer"), true
+							return scripted.Text("written by " + c.Model + " as its answer"), true
 						}
-						return providertest.Reply{}, false
+						return scripted.Reply{}, false
 					})
 					for _, top := range run.Topics {
 						if top.Root == nil || top.Status == tree.Pending || top.Status == "" {

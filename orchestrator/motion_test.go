@@ -17,6 +17,7 @@ import (
 	"github.com/debatehq/debate/protocol"
 	"github.com/debatehq/debate/providers"
 	"github.com/debatehq/debate/providers/providertest"
+	"github.com/debatehq/debate/providers/scripted"
 	"github.com/debatehq/debate/store"
 	"github.com/debatehq/debate/tree"
 )
@@ -80,9 +81,9 @@ type motionRig struct {
 }
 
 func newMotionRig(t *testing.T, cfg *configs.Config) *motionRig {
-	srv := providertest.New(t, providertest.WithDefault(providertest.Status(500, "no scripted answer left")))
+	srv := providertest.New(t, scripted.WithDefault(scripted.Status(500, "no scripted answer left")))
 	noRetries := 0
-	cfg.API = configs.API{BaseURL: providertest.MemoryURL, APIKey: "sk-test-secret", MaxRetries: &noRetries, Timeout: 10_000}
+	cfg.API = configs.API{BaseURL: scripted.MemoryURL, APIKey: "sk-test-secret", MaxRetries: &noRetries, Timeout: 10_000}
 	return &motionRig{t: t, cfg: cfg, srv: srv, st: openStore(t), ev: &recorder{}}
 }
 
@@ -118,12 +119,12 @@ func (r *motionRig) playRuled(ruling string) []tree.Motion {
 	return ms
 }
 
-func propose(action, content string) providertest.Reply {
-	return providertest.Fenced(map[string]string{"action": action, "content": content})
+func propose(action, content string) scripted.Reply {
+	return scripted.Fenced(map[string]string{"action": action, "content": content})
 }
 
-func rule(closeFlag bool, content string) providertest.Reply {
-	return providertest.Fenced(map[string]any{"close": closeFlag, "content": content})
+func rule(closeFlag bool, content string) scripted.Reply {
+	return scripted.Fenced(map[string]any{"close": closeFlag, "content": content})
 }
 
 // sequence describes the arguments as "TYPE/role" in seq order, and checks
@@ -145,8 +146,8 @@ func sequence(t *testing.T, m tree.Motion) []string {
 	return out
 }
 
-func callsOf(srv *providertest.Server, model string) []providertest.Call {
-	var out []providertest.Call
+func callsOf(srv *providertest.Server, model string) []scripted.Call {
+	var out []scripted.Call
 	for _, c := range srv.Calls() {
 		if c.Model == model {
 			out = append(out, c)
@@ -182,10 +183,10 @@ func motionEvents(rec *recorder) []string {
 func TestMotionResolution(t *testing.T) {
 	r := newMotionRig(t, motionConfig(12, false))
 	r.srv.Enqueue(modelO,
-		providertest.Text("**C1**: retries can duplicate deliveries."),
-		providertest.Text("C1 resolved. Nothing else."))
+		scripted.Text("**C1**: retries can duplicate deliveries."),
+		scripted.Text("C1 resolved. Nothing else."))
 	r.srv.Enqueue(modelP,
-		providertest.JSON(map[string]string{"action": "claim", "content": "C1 fixed: idempotency keys."}),
+		scripted.JSON(map[string]string{"action": "claim", "content": "C1 fixed: idempotency keys."}),
 		propose("RESOLUTION", "All issues are settled."))
 	ms, err := r.play(context.Background(), "run1")
 	if err != nil {
@@ -251,7 +252,7 @@ func TestMotionResolution(t *testing.T) {
 
 func TestMotionTurnLimit(t *testing.T) {
 	r := newMotionRig(t, motionConfig(2, false))
-	r.srv.Enqueue(modelO, providertest.Text("C1: no backoff cap."), providertest.Text("C1 still open."))
+	r.srv.Enqueue(modelO, scripted.Text("C1: no backoff cap."), scripted.Text("C1 still open."))
 	r.srv.Enqueue(modelP,
 		propose("claim", "The cap is 6 h."),
 		propose("claim", "I insist."), // not allowed on the last reply: repaired
@@ -283,12 +284,12 @@ func TestMotionTurnLimit(t *testing.T) {
 
 func TestMotionAppealAndAlign(t *testing.T) {
 	r := newMotionRig(t, motionConfig(12, false))
-	r.srv.Enqueue(modelO, providertest.Text("M1: the worker polls too often."))
+	r.srv.Enqueue(modelO, scripted.Text("M1: the worker polls too often."))
 	r.srv.Enqueue(modelP,
-		providertest.Text("I think we should appeal."), // no JSON: repaired once
+		scripted.Text("I think we should appeal."), // no JSON: repaired once
 		propose("appeal", "M1 is disputed. Options: 1. 5 s; 2. 30 s; 3. another."),
 		propose("resolution", "Aligned with the ruling: 30 s."))
-	r.srv.Enqueue(modelX, providertest.Text(`{"close": "no", "content": "30 s."}`), rule(false, "Poll every 30 s."))
+	r.srv.Enqueue(modelX, scripted.Text(`{"close": "no", "content": "30 s."}`), rule(false, "Poll every 30 s."))
 	ms, err := r.play(context.Background(), "run1")
 	if err != nil {
 		t.Fatal(err)
@@ -314,7 +315,7 @@ func TestMotionAppealAndAlign(t *testing.T) {
 
 func TestMotionInvalidAfterRepair(t *testing.T) {
 	r := newMotionRig(t, motionConfig(12, false))
-	r.srv.Enqueue(modelO, providertest.Text("C1: broken."))
+	r.srv.Enqueue(modelO, scripted.Text("C1: broken."))
 	r.srv.Enqueue(modelP, propose("shrug", "?"), propose("shrug", "still ?"))
 	ms, err := r.play(context.Background(), "run1")
 	if err != nil {
@@ -333,8 +334,8 @@ func TestMotionCallFailureFallsBack(t *testing.T) {
 	cfg := motionConfig(12, false)
 	cfg.Protocol.Opponent.Fallback = "model-opponent-2"
 	r := newMotionRig(t, cfg)
-	r.srv.Enqueue(modelO, providertest.Status(503, "down"))
-	r.srv.Enqueue("model-opponent-2", providertest.Text("C1 from the fallback."))
+	r.srv.Enqueue(modelO, scripted.Status(503, "down"))
+	r.srv.Enqueue("model-opponent-2", scripted.Text("C1 from the fallback."))
 	r.srv.Enqueue(modelP, propose("resolution", "Done."))
 	ms, err := r.play(context.Background(), "run1")
 	if err != nil {
@@ -352,7 +353,7 @@ func TestMotionCallFailureFallsBack(t *testing.T) {
 func TestMotionLargeClaimGoesToDocument(t *testing.T) {
 	r := newMotionRig(t, motionConfig(12, false))
 	long := strings.Repeat("word ", 3000) // 15,000 characters, over the store's limit
-	r.srv.Enqueue(modelO, providertest.Text(long))
+	r.srv.Enqueue(modelO, scripted.Text(long))
 	r.srv.Enqueue(modelP, propose("resolution", "Done."))
 	ms, err := r.play(context.Background(), "run1")
 	if err != nil {
@@ -399,7 +400,7 @@ func actAsHuman(ctx context.Context, st *store.Store, debateID, content string, 
 
 func TestMotionHumanArbitrator(t *testing.T) {
 	r := newMotionRig(t, motionConfig(1, true))
-	r.srv.Enqueue(modelO, providertest.Text("C1: no cap."))
+	r.srv.Enqueue(modelO, scripted.Text("C1: no cap."))
 	r.srv.Enqueue(modelP, propose("appeal", "Decide C1."))
 	m := r.playRuled("Cap it at 6 h. Closed.")[0]
 	want := []string{"MOTION/proposer", "CLAIM/opponent", "APPEAL/proposer", "RULING/arbitrator"}
@@ -418,7 +419,7 @@ func TestMotionHumanArbitrator(t *testing.T) {
 func TestMotionResume(t *testing.T) {
 	r := newMotionRig(t, motionConfig(3, true))
 	r.journal = &memJournal{m: map[string][]byte{}}
-	r.srv.Enqueue(modelO, providertest.Reasoned("Is the backoff capped?", "C1: no cap."))
+	r.srv.Enqueue(modelO, scripted.Reasoned("Is the backoff capped?", "C1: no cap."))
 	r.srv.Enqueue(modelP, reasoned(propose("appeal", "Decide C1."), "Only a ruling settles C1."))
 	ctx, cancel := context.WithCancel(context.Background())
 	debateID := DebateID("run1", "m1")
@@ -485,7 +486,7 @@ func TestMotionResume(t *testing.T) {
 
 // reasoned gives a scripted reply the reasoning the model sends beside its
 // answer in message.reasoning.
-func reasoned(r providertest.Reply, reasoning string) providertest.Reply {
+func reasoned(r scripted.Reply, reasoning string) scripted.Reply {
 	r.Reasoning = reasoning
 	return r
 }
@@ -509,19 +510,19 @@ func TestMotionReasoning(t *testing.T) {
 		name     string
 		maxTurns int
 		human    bool
-		script   map[string][]providertest.Reply
+		script   map[string][]scripted.Reply
 		// rule, when set, is the ruling a person makes while the run waits.
 		rule string
 		want []string // "TYPE/role: reasoning" in seq order
 	}{{
 		name: "every role, with a repair", maxTurns: 2,
-		script: map[string][]providertest.Reply{
+		script: map[string][]scripted.Reply{
 			modelO: {
-				providertest.Reasoned("The plan never caps the backoff.", "C1: no backoff cap."),
-				providertest.Think("The cap answers C1 only in part.", "C1 still open: 6 h is too long."),
+				scripted.Reasoned("The plan never caps the backoff.", "C1: no backoff cap."),
+				scripted.Think("The cap answers C1 only in part.", "C1 still open: 6 h is too long."),
 			},
 			modelP: {
-				reasoned(providertest.Text("I would claim the cap."), "Draft thinking, thrown away."),
+				reasoned(scripted.Text("I would claim the cap."), "Draft thinking, thrown away."),
 				reasoned(propose("claim", "The cap is 6 h."), "A cap answers C1; pick 6 h."),
 				reasoned(propose("appeal", "Decide C1: 1. 6 h; 2. 1 h; 3. other."), "We will not agree; appeal."),
 			},
@@ -537,15 +538,15 @@ func TestMotionReasoning(t *testing.T) {
 		},
 	}, {
 		name: "resolution closed by the store", maxTurns: 12,
-		script: map[string][]providertest.Reply{
-			modelO: {providertest.Reasoned("Nothing is wrong.", "No issues.")},
+		script: map[string][]scripted.Reply{
+			modelO: {scripted.Reasoned("Nothing is wrong.", "No issues.")},
 			modelP: {reasoned(propose("resolution", "Settled."), "The opponent agrees.")},
 		},
 		want: []string{"MOTION/proposer: ", "CLAIM/opponent: Nothing is wrong.", "RESOLUTION/proposer: The opponent agrees.", "RULING/arbitrator: "},
 	}, {
 		name: "appeal written for the proposer", maxTurns: 1,
-		script: map[string][]providertest.Reply{
-			modelO: {providertest.Text("C1: no cap.")},
+		script: map[string][]scripted.Reply{
+			modelO: {scripted.Text("C1: no cap.")},
 			modelP: {
 				reasoned(propose("claim", "No."), "Keep arguing."),
 				reasoned(propose("claim", "Still no."), "Keep arguing anyway."),
@@ -555,8 +556,8 @@ func TestMotionReasoning(t *testing.T) {
 		want: []string{"MOTION/proposer: ", "CLAIM/opponent: ", "APPEAL/proposer: ", "RULING/arbitrator: "},
 	}, {
 		name: "a person rules", maxTurns: 1, human: true, rule: "Cap at 1 h.",
-		script: map[string][]providertest.Reply{
-			modelO: {providertest.Reasoned("Look for a cap.", "C1: no cap.")},
+		script: map[string][]scripted.Reply{
+			modelO: {scripted.Reasoned("Look for a cap.", "C1: no cap.")},
 			modelP: {reasoned(propose("appeal", "Decide C1."), "Only a ruling settles C1.")},
 		},
 		want: []string{"MOTION/proposer: ", "CLAIM/opponent: Look for a cap.", "APPEAL/proposer: Only a ruling settles C1.", "RULING/arbitrator: "},
@@ -654,10 +655,10 @@ func TestRunMotionsSelection(t *testing.T) {
 	cfg := motionConfig(12, false)
 	cfg.Motions = append(cfg.Motions, configs.Motion{ID: "m2", Title: "Second", Motion: "Another."})
 	r := newMotionRig(t, cfg)
-	r.srv.Script(func(c providertest.Call) providertest.Reply {
+	r.srv.Script(func(c scripted.Call) scripted.Reply {
 		switch c.Model {
 		case modelO:
-			return providertest.Text("C1 for " + fmt.Sprint(c.Contains("Another.")))
+			return scripted.Text("C1 for " + fmt.Sprint(c.Contains("Another.")))
 		default:
 			return propose("resolution", "Done.")
 		}
@@ -828,7 +829,7 @@ func TestMotionCacheControl(t *testing.T) {
 	r := newMotionRig(t, cfg)
 	on := true
 	cfg.API.CacheControl = &on
-	r.srv.Enqueue(modelO, providertest.Text("**C1**: retries can duplicate deliveries."), providertest.Text("C1 resolved."))
+	r.srv.Enqueue(modelO, scripted.Text("**C1**: retries can duplicate deliveries."), scripted.Text("C1 resolved."))
 	r.srv.Enqueue(modelP,
 		propose("claim", "C1 fixed: idempotency keys."),
 		propose("resolution", "All issues are settled."))

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/debatehq/debate/configs"
-	"github.com/debatehq/debate/providers/providertest"
+	"github.com/debatehq/debate/providers/scripted"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -30,15 +30,15 @@ func firstEntry(user string) string {
 // one divergence between party-a and party-b; a panel verdict decides the
 // divergences asked. Each verdict favours pick(the call), recommending
 // "<model> says <favors>". Debaters answer with plain text.
-func panelJudge(pick map[string]func(providertest.Call) string) func(providertest.Call) providertest.Reply {
-	return func(c providertest.Call) providertest.Reply {
+func panelJudge(pick map[string]func(scripted.Call) string) func(scripted.Call) scripted.Reply {
+	return func(c scripted.Call) scripted.Reply {
 		choose, ok := pick[c.Model]
 		if !ok {
-			return providertest.Text("an argument that names no one")
+			return scripted.Text("an argument that names no one")
 		}
 		favors := choose(c)
 		if favors == "fail" {
-			return providertest.Status(503, "service unavailable")
+			return scripted.Status(503, "service unavailable")
 		}
 		verdict := func(id string) map[string]string {
 			return map[string]string{"divergenceId": id, "favors": favors, "recommendation": c.Model + " says " + favors, "reasoning": "because " + favors}
@@ -48,23 +48,23 @@ func panelJudge(pick map[string]func(providertest.Call) string) func(providertes
 			for _, m := range ids {
 				vs = append(vs, verdict(m[1]))
 			}
-			return providertest.Fenced(map[string]any{"forcedVerdicts": vs})
+			return scripted.Fenced(map[string]any{"forcedVerdicts": vs})
 		}
 		sides := map[string]string{}
 		for _, m := range entryID.FindAllStringSubmatch(c.Last(), -1) {
 			sides[m[1]] = "its claim"
 		}
 		d := map[string]any{"id": "d1", "title": "the one question", "sides": sides, "uninvolved": []string{}}
-		return providertest.Fenced(map[string]any{"consensus": []any{}, "divergences": []any{d}, "forcedVerdicts": []any{verdict("d1")}})
+		return scripted.Fenced(map[string]any{"consensus": []any{}, "divergences": []any{d}, "forcedVerdicts": []any{verdict("d1")}})
 	}
 }
 
-func always(id string) func(providertest.Call) string {
-	return func(providertest.Call) string { return id }
+func always(id string) func(scripted.Call) string {
+	return func(scripted.Call) string { return id }
 }
 
 // listedFirst favours the party whose entry the prompt lists first.
-func listedFirst(c providertest.Call) string { return firstEntry(c.Last()) }
+func listedFirst(c scripted.Call) string { return firstEntry(c.Last()) }
 
 // panelConfig is two debaters debating one round, judged by a panel of the
 // models given, labelled and in config order.
@@ -102,7 +102,7 @@ func TestPanel(t *testing.T) {
 	tests := []struct {
 		name   string
 		models []string
-		pick   map[string]func(providertest.Call) string
+		pick   map[string]func(scripted.Call) string
 		params func(*configs.Params)
 		config func(*configs.Config)
 		want   want
@@ -110,46 +110,46 @@ func TestPanel(t *testing.T) {
 		{
 			name:   "one judge always fails",
 			models: []string{"j1", "j2", "j3"},
-			pick:   map[string]func(providertest.Call) string{"j1": always("party-a"), "j2": always("fail"), "j3": always("party-a")},
+			pick:   map[string]func(scripted.Call) string{"j1": always("party-a"), "j2": always("fail"), "j3": always("party-a")},
 			want: want{status: tree.Forced, favors: "party-a", rec: "j1 says party-a",
 				votes: []tree.VoteStatus{tree.VoteCounted, tree.VoteDropped, tree.VoteCounted}, errorsFor: []string{"judge-2"}},
 		},
 		{
 			name:   "a 1-1 tie is split",
 			models: []string{"j1", "j2"},
-			pick:   map[string]func(providertest.Call) string{"j1": always("party-a"), "j2": always("party-b")},
+			pick:   map[string]func(scripted.Call) string{"j1": always("party-a"), "j2": always("party-b")},
 			want:   want{status: tree.Forced, split: true, votes: []tree.VoteStatus{tree.VoteCounted, tree.VoteCounted}},
 		},
 		{
 			name:   "the chair in the minority",
 			models: []string{"j1", "j2", "j3"},
-			pick:   map[string]func(providertest.Call) string{"j1": always("party-a"), "j2": always("party-b"), "j3": always("party-b")},
+			pick:   map[string]func(scripted.Call) string{"j1": always("party-a"), "j2": always("party-b"), "j3": always("party-b")},
 			want:   want{status: tree.Forced, favors: "party-b", rec: "j2 says party-b", votes: []tree.VoteStatus{tree.VoteCounted, tree.VoteCounted, tree.VoteCounted}},
 		},
 		{
 			name:   "a failing chair hands the chair on",
 			models: []string{"j1", "j2", "j3"},
-			pick:   map[string]func(providertest.Call) string{"j1": always("fail"), "j2": always("none"), "j3": always("none")},
+			pick:   map[string]func(scripted.Call) string{"j1": always("fail"), "j2": always("none"), "j3": always("none")},
 			want: want{status: tree.Forced, favors: "none", rec: "j2 says none",
 				votes: []tree.VoteStatus{tree.VoteDropped, tree.VoteCounted, tree.VoteCounted}, errorsFor: []string{"judge-1"}},
 		},
 		{
 			name:   "no judge answers",
 			models: []string{"j1", "j2"},
-			pick:   map[string]func(providertest.Call) string{"j1": always("fail"), "j2": always("fail")},
+			pick:   map[string]func(scripted.Call) string{"j1": always("fail"), "j2": always("fail")},
 			want:   want{status: tree.Failed, errorsFor: []string{"judge-1", "judge-2"}},
 		},
 		{
 			name:   "recusal",
 			models: []string{"j1", "vendor/model-a", "j3"},
-			pick:   map[string]func(providertest.Call) string{"j1": always("party-a"), "vendor/model-a": always("party-a"), "j3": always("party-b")},
+			pick:   map[string]func(scripted.Call) string{"j1": always("party-a"), "vendor/model-a": always("party-a"), "j3": always("party-b")},
 			params: func(p *configs.Params) { p.Recuse = true },
 			want:   want{status: tree.Forced, split: true, votes: []tree.VoteStatus{tree.VoteCounted, tree.VoteRecused, tree.VoteCounted}},
 		},
 		{
 			name:   "recusal of a debater's fallback",
 			models: []string{"j1", "j2", "j3"},
-			pick:   map[string]func(providertest.Call) string{"model-a": always("fail"), "j1": always("party-a"), "j2": always("party-a"), "j3": always("party-b")},
+			pick:   map[string]func(scripted.Call) string{"model-a": always("fail"), "j1": always("party-a"), "j2": always("party-a"), "j3": always("party-b")},
 			params: func(p *configs.Params) { p.Recuse = true },
 			config: func(c *configs.Config) { c.Debaters[0].Fallback = "j2" },
 			want:   want{status: tree.Forced, split: true, votes: []tree.VoteStatus{tree.VoteCounted, tree.VoteRecused, tree.VoteCounted}},
@@ -157,7 +157,7 @@ func TestPanel(t *testing.T) {
 		{
 			name:   "recusal of a judge's fallback",
 			models: []string{"j1", "j2", "j3"},
-			pick:   map[string]func(providertest.Call) string{"j1": always("party-a"), "j2": always("fail"), "model-a": always("party-a"), "j3": always("party-b")},
+			pick:   map[string]func(scripted.Call) string{"j1": always("party-a"), "j2": always("fail"), "model-a": always("party-a"), "j3": always("party-b")},
 			params: func(p *configs.Params) { p.Recuse = true },
 			config: func(c *configs.Config) { c.Judges[1].Fallback = "model-a" },
 			want: want{status: tree.Forced, split: true, votes: []tree.VoteStatus{tree.VoteCounted, tree.VoteRecused, tree.VoteCounted},
@@ -166,7 +166,7 @@ func TestPanel(t *testing.T) {
 		{
 			name:   "swap",
 			models: []string{"j1", "j2"},
-			pick:   map[string]func(providertest.Call) string{"j1": always("party-b"), "j2": listedFirst},
+			pick:   map[string]func(scripted.Call) string{"j1": always("party-b"), "j2": listedFirst},
 			params: func(p *configs.Params) { p.VerdictCheck = configs.VerdictCheckSwap },
 			want: want{status: tree.Forced, favors: "party-b", rec: "j1 says party-b", unstable: true,
 				votes: []tree.VoteStatus{tree.VoteCounted, tree.VoteUnstable}},
@@ -174,7 +174,7 @@ func TestPanel(t *testing.T) {
 		{
 			name:   "a panel of one with the order check",
 			models: []string{"j1"},
-			pick:   map[string]func(providertest.Call) string{"j1": listedFirst},
+			pick:   map[string]func(scripted.Call) string{"j1": listedFirst},
 			params: func(p *configs.Params) { p.VerdictCheck = configs.VerdictCheckSwap },
 			want:   want{status: tree.Forced, unstable: true, votes: []tree.VoteStatus{tree.VoteUnstable}},
 		},
@@ -249,7 +249,7 @@ func TestPanelBlindFavors(t *testing.T) {
 	t.Parallel()
 	cfg := panelConfig("j1", "j2", "j3")
 	cfg.Params.Blind = nil
-	run, _ := runFake(t, cfg, 7, panelJudge(map[string]func(providertest.Call) string{
+	run, _ := runFake(t, cfg, 7, panelJudge(map[string]func(scripted.Call) string{
 		"j1": listedFirst, "j2": listedFirst, "j3": listedFirst,
 	}))
 	v := run.Topics[0].Root.Judgment.ForcedVerdicts[0]

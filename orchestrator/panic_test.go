@@ -13,7 +13,7 @@ import (
 	"github.com/debatehq/debate/output"
 	"github.com/debatehq/debate/prompts"
 	"github.com/debatehq/debate/providers"
-	"github.com/debatehq/debate/providers/providertest"
+	"github.com/debatehq/debate/providers/scripted"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -132,11 +132,11 @@ func TestPanicFailsOnlyItsMotion(t *testing.T) {
 	second.ID, second.Title = "m2", "Second motion"
 	cfg.Motions = append(cfg.Motions, second)
 	r := newMotionRig(t, cfg)
-	r.srv.Script(func(c providertest.Call) providertest.Reply {
+	r.srv.Script(func(c scripted.Call) scripted.Reply {
 		if c.Model == modelP {
 			return propose("resolution", "All settled.")
 		}
-		return providertest.Text("C1: nothing else.")
+		return scripted.Text("C1: nothing else.")
 	})
 	client, err := providers.New(cfg, providers.Options{HTTPClient: r.srv.HTTPClient(), Concurrency: 4})
 	if err != nil {

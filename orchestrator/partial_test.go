@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/debatehq/debate/configs"
-	"github.com/debatehq/debate/providers/providertest"
+	"github.com/debatehq/debate/providers/scripted"
 	"github.com/debatehq/debate/render"
 	"github.com/debatehq/debate/tree"
 )
@@ -22,10 +22,10 @@ func TestDebaterTimingOutIsNotAgreement(t *testing.T) {
 		cfg := testConfig(2, "t1")
 		cfg.Debaters = cfg.Debaters[:2]
 		cfg.Fallback = configs.Fallback{}
-		cfg.API = configs.API{BaseURL: providertest.MemoryURL, APIKey: "sk-test", Timeout: 1000}
+		cfg.API = configs.API{BaseURL: scripted.MemoryURL, APIKey: "sk-test", Timeout: 1000}
 		cfg.ApplyDefaults()
-		run, _ := runOnFake(t, cfg, &script{words: 3}, func(c providertest.Call) (providertest.Reply, bool) {
-			return providertest.Reply{Delay: time.Hour}, c.Model == "model-b"
+		run, _ := runOnFake(t, cfg, &script{words: 3}, func(c scripted.Call) (scripted.Reply, bool) {
+			return scripted.Reply{Delay: time.Hour}, c.Model == "model-b"
 		})
 		top := run.Topics[0]
 		root := top.Root

@@ -9,6 +9,7 @@ import (
 	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/providers"
 	"github.com/debatehq/debate/providers/providertest"
+	"github.com/debatehq/debate/providers/scripted"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -19,14 +20,14 @@ import (
 func TestReasoningJudgeUnderAnAlias(t *testing.T) {
 	t.Parallel()
 	cfg := testConfig(2, "t1", "t2")
-	cfg.API = configs.API{BaseURL: providertest.MemoryURL, APIKey: "sk-test-secret"}
+	cfg.API = configs.API{BaseURL: scripted.MemoryURL, APIKey: "sk-test-secret"}
 	temp := 0.7
 	cfg.Params.Temperature = &temp
 	cfg.ApplyDefaults()
 	s := &script{judge: map[string][]string{"root": {splitAnswer("Divergence " + mark("d1"))}}, words: 5}
 	srv := providertest.New(t)
-	srv.Refuse("model-j", providertest.RefuseMaxTokens(), providertest.RefuseTemperature())
-	srv.Script(func(c providertest.Call) providertest.Reply { return scripted(s, c) })
+	srv.Refuse("model-j", scripted.RefuseMaxTokens(), scripted.RefuseTemperature())
+	srv.Script(func(c scripted.Call) scripted.Reply { return scriptReply(s, c) })
 	client, err := providers.New(cfg, providers.Options{HTTPClient: srv.HTTPClient()})
 	if err != nil {
 		t.Fatal(err)
@@ -72,9 +73,9 @@ func TestSlowModelBehindAGateway(t *testing.T) {
 	for _, stream := range []bool{true, false} {
 		t.Run(map[bool]string{true: "default", false: "stream false"}[stream], func(t *testing.T) {
 			t.Parallel()
-			srv := providertest.New(t, providertest.WithGateway(100*time.Millisecond), providertest.WithLatency(300*time.Millisecond))
+			srv := providertest.New(t, scripted.WithGateway(100*time.Millisecond), scripted.WithLatency(300*time.Millisecond))
 			s := &script{words: 5}
-			srv.Script(func(c providertest.Call) providertest.Reply { return scripted(s, c) })
+			srv.Script(func(c scripted.Call) scripted.Reply { return scriptReply(s, c) })
 			cfg := testConfig(1, "t1")
 			cfg.API = configs.API{BaseURL: srv.URL(), APIKey: "sk-test-secret", MaxRetries: new(int)}
 			if !stream {
@@ -107,11 +108,11 @@ func TestSlowModelBehindAGateway(t *testing.T) {
 func TestTokensAsTheyArrive(t *testing.T) {
 	t.Parallel()
 	cfg := testConfig(1, "t1")
-	cfg.API = configs.API{BaseURL: providertest.MemoryURL, APIKey: "sk-test-secret"}
+	cfg.API = configs.API{BaseURL: scripted.MemoryURL, APIKey: "sk-test-secret"}
 	cfg.ApplyDefaults()
 	s := &script{words: 400}
 	srv := providertest.New(t)
-	srv.Script(func(c providertest.Call) providertest.Reply { return scripted(s, c) })
+	srv.Script(func(c scripted.Call) scripted.Reply { return scriptReply(s, c) })
 	client, err := providers.New(cfg, providers.Options{HTTPClient: srv.HTTPClient()})
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/providers/providertest"
+	"github.com/debatehq/debate/providers/scripted"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -37,9 +38,9 @@ func quoteConfig(quotes bool) *configs.Config {
 }
 
 // lastJudgeCall is the judge's call of the run.
-func lastJudgeCall(t *testing.T, srv *providertest.Server) providertest.Call {
+func lastJudgeCall(t *testing.T, srv *providertest.Server) scripted.Call {
 	t.Helper()
-	var judge []providertest.Call
+	var judge []scripted.Call
 	for _, c := range srv.Calls() {
 		if c.Model == "model-j" {
 			judge = append(judge, c)
@@ -172,7 +173,7 @@ func TestTopicDocumentsQuoted(t *testing.T) {
 		{"t2", []string{quoting["party-a"], quoting["party-c"]}, []string{`status="unverified"`, "Only verified quotes", unquoted}},
 	}
 	for _, tt := range tests {
-		var judge, position *providertest.Call
+		var judge, position *scripted.Call
 		for _, c := range srv.Calls() {
 			if !c.Contains("Topic " + tt.topic + " ") {
 				continue

@@ -9,6 +9,7 @@ import (
 	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/providers"
 	"github.com/debatehq/debate/providers/providertest"
+	"github.com/debatehq/debate/providers/scripted"
 )
 
 // TestJudgeGetsItsSchema: an endpoint with api.responseFormat "json_schema"
@@ -16,11 +17,11 @@ import (
 // limit, parties limited to the debaters' ids); debaters get none.
 func TestJudgeGetsItsSchema(t *testing.T) {
 	cfg := testConfig(2, "t1")
-	cfg.API = configs.API{BaseURL: providertest.MemoryURL, APIKey: "sk-test-secret", ResponseFormat: "json_schema"}
+	cfg.API = configs.API{BaseURL: scripted.MemoryURL, APIKey: "sk-test-secret", ResponseFormat: "json_schema"}
 	cfg.ApplyDefaults()
 	s := &script{judge: map[string][]string{"root": {splitAnswer("Divergence " + mark("d1"))}}, words: 5}
 	srv := providertest.New(t)
-	srv.Script(func(c providertest.Call) providertest.Reply { return scripted(s, c) })
+	srv.Script(func(c scripted.Call) scripted.Reply { return scriptReply(s, c) })
 	client, err := providers.New(cfg, providers.Options{HTTPClient: srv.HTTPClient()})
 	if err != nil {
 		t.Fatal(err)

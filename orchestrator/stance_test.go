@@ -8,6 +8,7 @@ import (
 
 	"github.com/debatehq/debate/output"
 	"github.com/debatehq/debate/providers/providertest"
+	"github.com/debatehq/debate/providers/scripted"
 	"github.com/debatehq/debate/render"
 	"github.com/debatehq/debate/tree"
 )
@@ -24,7 +25,7 @@ var rebuttalEntry = regexp.MustCompile("### (Debater \\d+)\n(?:`{3,}\n)?I am (pa
 // b hold one side and c alone the other; at the child node c's rebuttal
 // closes with the line line(aliasOfA) and the judge reads c as moved to a.
 // A topic whose id is in keptLine has c close with "Stance: kept" instead.
-func stanceFake(c providertest.Call) providertest.Reply {
+func stanceFake(c scripted.Call) scripted.Reply {
 	var all strings.Builder
 	for _, m := range c.Messages {
 		all.WriteString(m.Content + "\n")
@@ -38,7 +39,7 @@ func stanceFake(c providertest.Call) providertest.Reply {
 	if c.Model != "model-j" {
 		me := "party-" + strings.TrimPrefix(c.Model, "model-")
 		if !strings.Contains(text, "End with exactly one line that states your stance") {
-			return providertest.Text("I am " + me + ". My position.")
+			return scripted.Text("I am " + me + ". My position.")
 		}
 		line := "Stance: kept"
 		if me == "party-c" && node == "d1" && topic == "t1" {
@@ -48,7 +49,7 @@ func stanceFake(c providertest.Call) providertest.Reply {
 				}
 			}
 		}
-		return providertest.Text("I answer the others.\n\n" + line)
+		return scripted.Text("I answer the others.\n\n" + line)
 	}
 	alias := map[string]string{}
 	for _, m := range judgeEntry.FindAllStringSubmatch(text, -1) {
@@ -56,11 +57,11 @@ func stanceFake(c providertest.Call) providertest.Reply {
 	}
 	a, b, cc := alias["party-a"], alias["party-b"], alias["party-c"]
 	if node == "root" {
-		return providertest.Text(fmt.Sprintf(`{"consensus":[],"divergences":[{"id":"d1","title":"Cache or recompute in %s %s",
+		return scripted.Text(fmt.Sprintf(`{"consensus":[],"divergences":[{"id":"d1","title":"Cache or recompute in %s %s",
 			"sides":{%q:"Cache it",%q:"Cache it",%q:"Recompute"},"uninvolved":[]}],
 			"stances":[{"party":%q,"stance":"kept","toward":""}]}`, topic, mark("d1"), a, b, cc, a))
 	}
-	return providertest.Text(fmt.Sprintf(`{"consensus":[{"point":"cache","detail":"cache it"}],"divergences":[],
+	return scripted.Text(fmt.Sprintf(`{"consensus":[{"point":"cache","detail":"cache it"}],"divergences":[],
 		"stances":[{"party":%q,"stance":"kept","toward":""},{"party":%q,"stance":"kept","toward":""},{"party":%q,"stance":"moved","toward":%q}]}`, a, b, cc, a))
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/debatehq/debate/output"
 	"github.com/debatehq/debate/providers"
 	"github.com/debatehq/debate/providers/providertest"
+	"github.com/debatehq/debate/providers/scripted"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -43,13 +44,13 @@ func TestCost(t *testing.T) {
 func TestHonestUsage(t *testing.T) {
 	t.Parallel()
 	cfg := testConfig(2, "t1")
-	cfg.API = configs.API{BaseURL: providertest.MemoryURL, APIKey: "sk-test-secret"}
+	cfg.API = configs.API{BaseURL: scripted.MemoryURL, APIKey: "sk-test-secret"}
 	cfg.Pricing = map[string]configs.Price{"model-j": {Input: 1, CachedInput: 0.1, Output: 2}}
 	cfg.ApplyDefaults()
 	s := &script{words: 5}
 	srv := providertest.New(t)
-	srv.Script(func(c providertest.Call) providertest.Reply {
-		r := scripted(s, c)
+	srv.Script(func(c scripted.Call) scripted.Reply {
+		r := scriptReply(s, c)
 		switch c.Model {
 		case "model-j":
 			r.PromptTokens, r.CompletionTokens, r.CachedTokens, r.ReasoningTokens = 1000, 100, 600, 40

@@ -60,45 +60,39 @@ const gateWait = 10 * time.Second
 // waits while another call is first, up to gateWait.
 func (l *learner) enter(ctx context.Context, ep *endpoint, model string) (shape, func(), error) {
 	k := learnKey(ep, model)
+	l.mu.Lock()
+	if l.gates == nil {
+		l.gates, l.shapes = map[string]chan struct{}{}, map[string]*shape{}
+	}
+	g, waiting := l.gates[k]
+	if !waiting {
+		g = make(chan struct{})
+		l.gates[k] = g
+	}
+	l.mu.Unlock()
+	if !waiting {
+		return l.shape(k), sync.OnceFunc(func() { close(g) }), nil
+	}
+	select {
+	case <-g: // known already: no wait, even for a context that ended
+		return l.shape(k), func() {}, nil
+	default:
+	}
 	timer := time.NewTimer(gateWait)
 	defer timer.Stop()
-	for {
-		l.mu.Lock()
-		if l.gates == nil {
-			l.gates, l.shapes = map[string]chan struct{}{}, map[string]*shape{}
-		}
-		g, ok := l.gates[k]
-		if !ok {
-			g = make(chan struct{})
-			l.gates[k] = g
-			s := l.shape(k)
-			l.mu.Unlock()
-			var once sync.Once
-			return s, func() { once.Do(func() { close(g) }) }, nil
-		}
-		select {
-		case <-g:
-			s := l.shape(k)
-			l.mu.Unlock()
-			return s, func() {}, nil
-		default:
-		}
-		l.mu.Unlock()
-		select {
-		case <-g:
-		case <-timer.C:
-			l.mu.Lock()
-			s := l.shape(k)
-			l.mu.Unlock()
-			return s, func() {}, nil
-		case <-ctx.Done():
-			return shape{}, nil, ctx.Err()
-		}
+	select {
+	case <-g:
+	case <-timer.C:
+	case <-ctx.Done():
+		return shape{}, nil, ctx.Err()
 	}
+	return l.shape(k), func() {}, nil
 }
 
-// shape returns a copy of the shape for k; l.mu is held.
+// shape returns a copy of the shape for k.
 func (l *learner) shape(k string) shape {
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	if s := l.shapes[k]; s != nil {
 		c := *s
 		c.drop = slices.Clone(s.drop)

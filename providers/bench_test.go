@@ -13,6 +13,8 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/debatehq/debate/providers/providertest"
+
+	"github.com/debatehq/debate/providers/scripted"
 )
 
 // BenchmarkComplete measures one call against the fake with no latency.
@@ -23,7 +25,7 @@ func BenchmarkComplete(b *testing.B) {
 	req := ask("a", "gpt-4o", "State your position on the topic in one paragraph.")
 	direct := func(b *testing.B, srv *providertest.Server) func() {
 		oc := openai.DefaultConfig(testKey)
-		oc.BaseURL = providertest.MemoryURL
+		oc.BaseURL = scripted.MemoryURL
 		oc.HTTPClient = srv.HTTPClient()
 		client := openai.NewClientWithConfig(oc)
 		creq := openai.ChatCompletionRequest{
@@ -105,7 +107,7 @@ func BenchmarkStreamDecode(b *testing.B) {
 	req := ask("a", "m", "State your position on the topic in one paragraph.")
 	run := func(b *testing.B, hc func(*providertest.Server) *http.Client) {
 		srv := providertest.New(b)
-		srv.Script(func(providertest.Call) providertest.Reply { return providertest.Text(text) })
+		srv.Script(func(scripted.Call) scripted.Reply { return scripted.Text(text) })
 		c := newTestClient(b, srv, streamConfig(true, nil), Options{HTTPClient: hc(srv)})
 		b.ReportAllocs()
 		for b.Loop() {

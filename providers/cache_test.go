@@ -7,6 +7,7 @@ import (
 
 	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/providers/providertest"
+	"github.com/debatehq/debate/providers/scripted"
 )
 
 // TestCacheControl checks that api.cacheControl cuts each message at its
@@ -52,7 +53,7 @@ func TestCacheControl(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			srv := providertest.New(t, providertest.WithDefault(providertest.Text("ok")))
+			srv := providertest.New(t, scripted.WithDefault(scripted.Text("ok")))
 			cfg := testConfig(func(c *configs.Config) {
 				c.Params.Concurrency = 1
 				c.API.CacheControl = &tt.on

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
-	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -16,6 +15,7 @@ import (
 	"github.com/sourcegraph/conc/iter"
 
 	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/internal/ctxwait"
 )
 
 // The results of a check, as CheckRow.Result says them.
@@ -99,7 +99,7 @@ func Check(ctx context.Context, cfg *configs.Config, opt CheckOptions) ([]CheckR
 				probes = append(probes, r)
 			}
 			at = append(at, index[k])
-			rows = append(rows, CheckRow{Participant: p.ID, Fallback: i == 1, Model: model, Host: host(cfg.Endpoint(p.ID).BaseURL)})
+			rows = append(rows, CheckRow{Participant: p.ID, Fallback: i == 1, Model: model, Host: c.route(p.ID).ep.host})
 		}
 	}
 	timeout := cmp.Or(opt.Timeout, 30*time.Second)
@@ -139,7 +139,7 @@ func (c *Client) probe(ctx context.Context, r Request, timeout, delay time.Durat
 		latency := time.Since(start)
 		var e *Error
 		retry := r.Attempt == 1 && !answered(err) && errors.As(err, &e) && e.Kind.Transient() && e.Kind != KindTimeout
-		if retry && pause(ctx, min(cmp.Or(e.RetryAfter, delay), timeout)) {
+		if retry && ctxwait.Sleep(ctx, min(cmp.Or(e.RetryAfter, delay), timeout)) == nil {
 			first = e
 			continue
 		}
@@ -148,18 +148,6 @@ func (c *Client) probe(ctx context.Context, r Request, timeout, delay time.Durat
 			row.Retried, row.FirstFailure = true, first.Kind.String()+": "+failure(first)
 		}
 		return row
-	}
-}
-
-// pause waits d, and reports false if ctx ends first.
-func pause(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
 	}
 }
 
@@ -183,37 +171,24 @@ func failure(e *Error) string {
 func (c *Client) verdict(err error, adapted []Adaptation, latency time.Duration) CheckRow {
 	row := CheckRow{Latency: latency.Round(time.Millisecond)}
 	row.LatencyMS = row.Latency.Milliseconds()
-	var e *Error
-	switch {
-	case answered(err):
-		row.Result, row.Usable = CheckOK, true
-		var said []string
-		for _, a := range adapted {
-			if row.Result != CheckNoStreaming {
-				row.Result = CheckAdapted
-			}
-			if a.Param == "stream" {
-				row.Result = CheckNoStreaming
-			}
-			said = append(said, a.describe())
-		}
-		row.Detail = strings.Join(said, "; ")
-		return row
-	case errors.As(err, &e):
-		row.Detail = failure(e)
-		switch e.Kind {
-		case KindAuth:
-			row.Result = CheckKeyRefused
-		case KindNotFound:
-			row.Result = CheckNotFound
-		case KindTimeout:
-			row.Result = CheckTimeout
-		default:
-			row.Result = e.Kind.String()
-		}
+	if !answered(err) {
+		e := Classify(err)
+		results := map[Kind]string{KindAuth: CheckKeyRefused, KindNotFound: CheckNotFound, KindTimeout: CheckTimeout}
+		row.Result, row.Detail = cmp.Or(results[e.Kind], e.Kind.String()), c.redactor.redact(failure(e))
 		return row
 	}
-	row.Result, row.Detail = KindOther.String(), c.redactor.redact(err.Error())
+	row.Result, row.Usable = CheckOK, true
+	var said []string
+	for _, a := range adapted {
+		if row.Result != CheckNoStreaming {
+			row.Result = CheckAdapted
+		}
+		if a.Param == "stream" {
+			row.Result = CheckNoStreaming
+		}
+		said = append(said, a.describe())
+	}
+	row.Detail = strings.Join(said, "; ")
 	return row
 }
 
@@ -224,14 +199,4 @@ func Usable(rows []CheckRow) bool {
 		ok[r.Participant] = ok[r.Participant] || r.Usable
 	}
 	return !slices.Contains(slices.Collect(maps.Values(ok)), false)
-}
-
-// host is the host of a base URL, without credentials; the default
-// endpoint's when base is empty.
-func host(base string) string {
-	u, err := url.Parse(cmp.Or(base, defaultBaseURL))
-	if err != nil {
-		return "?"
-	}
-	return u.Host
 }

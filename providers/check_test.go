@@ -8,16 +8,17 @@ import (
 
 	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/providers/providertest"
+	"github.com/debatehq/debate/providers/scripted"
 )
 
 func TestCheckResults(t *testing.T) {
 	t.Parallel()
 	srv := providertest.New(t)
-	srv.Refuse("my-o3", providertest.RefuseMaxTokens())
-	srv.Refuse("o3-pro", providertest.RefuseStream())
-	srv.ReplyTo("gone", providertest.UnknownModel("gone"))
-	srv.ReplyTo("slow", providertest.Reply{Text: "late", Delay: time.Minute})
-	srv.On(func(c providertest.Call) bool { return c.Model == "locked" }, func(providertest.Call) providertest.Reply { return providertest.RefuseKey() })
+	srv.Refuse("my-o3", scripted.RefuseMaxTokens())
+	srv.Refuse("o3-pro", scripted.RefuseStream())
+	srv.ReplyTo("gone", scripted.UnknownModel("gone"))
+	srv.ReplyTo("slow", scripted.Reply{Text: "late", Delay: time.Minute})
+	srv.On(func(c scripted.Call) bool { return c.Model == "locked" }, func(scripted.Call) scripted.Reply { return scripted.RefuseKey() })
 	cfg := streamConfig(true, func(c *configs.Config) {
 		c.Debaters = []configs.Participant{
 			{ID: "ok", Model: "gpt-4o"},
@@ -64,9 +65,9 @@ func TestCheckResults(t *testing.T) {
 func TestCheckNamesReasons(t *testing.T) {
 	t.Parallel()
 	srv := providertest.New(t)
-	srv.ReplyTo("busy", providertest.Raw(429, `{"error":{"code":429,"message":"Provider returned error","metadata":{"provider_name":"Google","raw":"g/m is temporarily rate-limited upstream"}}}`))
-	srv.ReplyTo("nosys", providertest.Raw(400, `{"error":{"message":"Unsupported value: 'messages[0].role' does not support 'system' with this model.","code":"unsupported_value"}}`))
-	srv.ReplyTo("echo", providertest.Raw(401, `{"error":{"message":"Incorrect API key provided: `+testKey+`.","code":"invalid_api_key"}}`))
+	srv.ReplyTo("busy", scripted.Raw(429, `{"error":{"code":429,"message":"Provider returned error","metadata":{"provider_name":"Google","raw":"g/m is temporarily rate-limited upstream"}}}`))
+	srv.ReplyTo("nosys", scripted.Raw(400, `{"error":{"message":"Unsupported value: 'messages[0].role' does not support 'system' with this model.","code":"unsupported_value"}}`))
+	srv.ReplyTo("echo", scripted.Raw(401, `{"error":{"message":"Incorrect API key provided: `+testKey+`.","code":"invalid_api_key"}}`))
 	cfg := streamConfig(true, func(c *configs.Config) {
 		c.Debaters = []configs.Participant{{ID: "a", Model: "busy"}, {ID: "b", Model: "nosys"}}
 		c.Reviewer = &configs.Participant{ID: "judge", Model: "echo"}
@@ -93,22 +94,22 @@ func TestCheckNamesReasons(t *testing.T) {
 // the row says so; a failure a retry cannot mend is tried once.
 func TestCheckRetriesOnce(t *testing.T) {
 	t.Parallel()
-	aborted := providertest.Reply{FinishReason: "error", StreamError: "Internal Server Error"}
+	aborted := scripted.Reply{FinishReason: "error", StreamError: "Internal Server Error"}
 	tests := []struct {
 		name    string
-		replies []providertest.Reply // in order; the last answers any further call
-		want    string               // result, retried, usable
-		first   string               // the first failure, when retried
+		replies []scripted.Reply // in order; the last answers any further call
+		want    string           // result, retried, usable
+		first   string           // the first failure, when retried
 		calls   int
 	}{
-		{"an aborted answer, then an answer", []providertest.Reply{aborted, providertest.Text("ok")}, "ok retried usable",
+		{"an aborted answer, then an answer", []scripted.Reply{aborted, scripted.Text("ok")}, "ok retried usable",
 			`aborted answer: the provider reported an error in the answer (finish_reason "error"): Internal Server Error (code 502)`, 2},
-		{"a 503, then an answer", []providertest.Reply{providertest.Status(503, "overloaded"), providertest.Text("ok")}, "ok retried usable",
+		{"a 503, then an answer", []scripted.Reply{scripted.Status(503, "overloaded"), scripted.Text("ok")}, "ok retried usable",
 			"server: status 503: overloaded", 2},
-		{"a 429 twice", []providertest.Reply{providertest.RateLimited("0")}, "rate limit retried unusable",
+		{"a 429 twice", []scripted.Reply{scripted.RateLimited("0")}, "rate limit retried unusable",
 			"rate limit: status 429: rate limit reached (code rate_limit_exceeded)", 2},
-		{"a refused key", []providertest.Reply{providertest.RefuseKey()}, "key refused once unusable", "", 1},
-		{"an answer", []providertest.Reply{providertest.Text("ok")}, "ok once usable", "", 1},
+		{"a refused key", []scripted.Reply{scripted.RefuseKey()}, "key refused once unusable", "", 1},
+		{"an answer", []scripted.Reply{scripted.Text("ok")}, "ok once usable", "", 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -146,21 +147,21 @@ func TestCheckSendsRunShape(t *testing.T) {
 	t.Parallel()
 	// A server that takes no response_format at all, in OpenAI's words for
 	// an argument it does not know.
-	noFormat := func(c providertest.Call) (providertest.Reply, bool) {
-		return providertest.Raw(400, `{"error":{"message":"Unrecognized request argument supplied: response_format","type":"invalid_request_error","param":null,"code":null}}`),
+	noFormat := func(c scripted.Call) (scripted.Reply, bool) {
+		return scripted.Raw(400, `{"error":{"message":"Unrecognized request argument supplied: response_format","type":"invalid_request_error","param":null,"code":null}}`),
 			c.ResponseFormat != ""
 	}
 	tests := []struct {
 		name   string
 		format string
-		refuse providertest.Refusal
+		refuse scripted.Refusal
 		sent   string // the judge's first response_format
 		result string
 		detail string
 	}{
 		{"json_object, accepted", "json_object", nil, "json_object", "ok", ""},
 		{"json_schema, accepted", "json_schema", nil, "json_schema", "ok", ""},
-		{"json_object, refused for json_schema", "json_object", providertest.RefuseJSONObject(), "json_object",
+		{"json_object, refused for json_schema", "json_object", scripted.RefuseJSONObject(), "json_object",
 			"parameter adapted", "response_format for m at http://scripted.invalid/v1: json_schema"},
 		{"json_object, refused outright", "json_object", noFormat, "json_object",
 			"parameter adapted", "response_format for m at http://scripted.invalid/v1: left out (the answer's JSON is read from its text)"},
@@ -192,7 +193,7 @@ func TestCheckSendsRunShape(t *testing.T) {
 			if judge.Result != tt.result || judge.Detail != tt.detail || !judge.Usable {
 				t.Errorf("judge: %s, %q; want %s, %q", judge.Result, judge.Detail, tt.result, tt.detail)
 			}
-			var judged, plain []providertest.Call
+			var judged, plain []scripted.Call
 			for _, c := range srv.Calls() {
 				if c.Model == "m" {
 					judged = append(judged, c)

@@ -77,6 +77,7 @@ type endpoint struct {
 	apiKey  string
 	key     string              // identifies the endpoint within the run
 	url     string              // base URL without credentials, for errors
+	host    string              // its host
 	sem     *semaphore.Weighted // nil: no cap of its own
 	limiter *rate.Limiter       // nil: unlimited
 
@@ -225,7 +226,7 @@ func (c *Client) newEndpoint(a configs.API) (*endpoint, error) {
 	}
 	chat := u.JoinPath("chat/completions").String()
 	u.User, u.RawQuery, u.Fragment = nil, "", ""
-	return &endpoint{chatURL: chat, apiKey: a.APIKey, url: c.redactor.redact(u.String())}, nil
+	return &endpoint{chatURL: chat, apiKey: a.APIKey, url: c.redactor.redact(u.String()), host: u.Host}, nil
 }
 
 // defaultBaseURL is OpenAI's, for an endpoint that names none.
@@ -248,9 +249,6 @@ func (c *Client) route(participant string) *route {
 	}
 	return c.def
 }
-
-// Redact returns s without any configured API key value or bearer token.
-func (c *Client) Redact(s string) string { return c.redactor.redact(s) }
 
 // Adaptations returns the changes made so far to the requests of a model at
 // an endpoint after the server refused a parameter, in a stable order.
@@ -320,10 +318,8 @@ type exchange struct {
 // called once the server's status is known, unless it is a 400.
 func (c *Client) try(ctx context.Context, rt *route, r Request, req *wire.Request, release func()) (Response, *Error) {
 	if err := c.wait(ctx, rt); err != nil {
-		e := &Error{Kind: KindCanceled, Model: r.Model, Endpoint: rt.ep.url, Err: err}
-		if errors.Is(err, context.DeadlineExceeded) {
-			e.Kind = KindTimeout
-		}
+		e := Classify(err) // the caller's cancellation, or its deadline
+		e.Model, e.Endpoint = r.Model, rt.ep.url
 		return Response{}, e
 	}
 	defer c.global.Release(1)
@@ -462,15 +458,12 @@ func (c *Client) send(ctx context.Context, rt *route, body []byte, stream bool, 
 // return, telling the caller's cancellation from the attempt's timeout and
 // its idle timeout.
 func (c *Client) classify(ctx, actx context.Context, err error, a *exchange, rt *route) *Error {
-	safe := sanitize(err, c.redactor.redact)
-	err = &safeError{msg: c.redactor.redact(safe.Error()), cause: safe}
+	err = sanitize(err, c.redactor.redact)
 	var tooLarge *tooLargeError
 	switch cause := context.Cause(actx); {
 	case ctx.Err() != nil:
-		e := &Error{Kind: KindCanceled, Err: err}
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			e.Kind = KindTimeout
-		}
+		e := Classify(ctx.Err()) // canceled, or the caller's deadline
+		e.Err = err
 		return e
 	case errors.Is(cause, errIdle):
 		return &Error{Kind: KindTimeout, Status: a.status, Err: cause}
@@ -619,13 +612,13 @@ func (c *Client) chatRequest(r Request, rt *route, s shape) *wire.Request {
 	if r.MaxTokens != nil {
 		maxTokens = max(*r.MaxTokens, 0)
 	}
-	if reasoningModel(r.Model) || s.maxCompletion {
+	if ReasoningModel(r.Model) || s.maxCompletion {
 		out.MaxCompletionTokens = maxTokens
 	} else {
 		out.MaxTokens = maxTokens
 	}
 	temperature := cmp.Or(r.Temperature, rt.temperature)
-	if temperature != nil && !reasoningModel(r.Model) && !s.noTemperature {
+	if temperature != nil && !ReasoningModel(r.Model) && !s.noTemperature {
 		// Reasoning models take no sampling fields.
 		out.Temperature = temperature
 	}
@@ -651,12 +644,3 @@ func responseFormat(format string, r Request) *openai.ChatCompletionResponseForm
 	}
 	return nil
 }
-
-// safeError carries a redacted message in front of a sanitized cause.
-type safeError struct {
-	msg   string
-	cause error
-}
-
-func (s *safeError) Error() string { return s.msg }
-func (s *safeError) Unwrap() error { return s.cause }

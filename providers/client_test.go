@@ -16,6 +16,7 @@ import (
 
 	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/providers/providertest"
+	"github.com/debatehq/debate/providers/scripted"
 )
 
 const testKey = "sk-test-7f3a9c0e5b21d84f"
@@ -25,7 +26,7 @@ func ptr[T any](v T) *T { return &v }
 // testConfig is a two-debater config on the fake's in-memory URL.
 func testConfig(edit func(*configs.Config)) *configs.Config {
 	cfg := &configs.Config{
-		API: configs.API{BaseURL: providertest.MemoryURL, APIKey: testKey, MaxRetries: ptr(2), Timeout: 10_000},
+		API: configs.API{BaseURL: scripted.MemoryURL, APIKey: testKey, MaxRetries: ptr(2), Timeout: 10_000},
 		Debaters: []configs.Participant{
 			{ID: "a", Model: "gpt-4o"},
 			{ID: "b", Model: "kimi-k2"},
@@ -67,7 +68,7 @@ func asError(t *testing.T, err error) *Error {
 
 func TestCompleteReturnsAnswer(t *testing.T) {
 	srv := providertest.New(t)
-	srv.ReplyTo("gpt-4o", providertest.Reply{Text: "hello", Model: "gpt-4o-2024-08-06", PromptTokens: 12, CompletionTokens: 3})
+	srv.ReplyTo("gpt-4o", scripted.Reply{Text: "hello", Model: "gpt-4o-2024-08-06", PromptTokens: 12, CompletionTokens: 3})
 	c := newTestClient(t, srv, testConfig(nil), Options{})
 	resp, err := c.Complete(t.Context(), ask("a", "gpt-4o", "hi"))
 	if err != nil {
@@ -160,7 +161,7 @@ func TestRequestMapping(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := providertest.New(t, providertest.WithDefault(providertest.Text("ok")))
+			srv := providertest.New(t, scripted.WithDefault(scripted.Text("ok")))
 			cfg := testConfig(func(c *configs.Config) {
 				c.Params = tt.params
 				c.Params.Concurrency = 1
@@ -199,7 +200,7 @@ func TestEndpointOverride(t *testing.T) {
 		c.Debaters[1].API = &configs.API{BaseURL: "http://other.invalid/b/v1", APIKey: "sk-other-key-000", MaxRetries: ptr(0)}
 	})
 	c := newTestClient(t, srv, cfg, Options{})
-	srv.Enqueue("kimi-k2", providertest.Status(500, "down"))
+	srv.Enqueue("kimi-k2", scripted.Status(500, "down"))
 	if _, err := c.Complete(t.Context(), ask("b", "kimi-k2", "x")); err == nil {
 		t.Fatal("want an error: participant b allows no retry")
 	}
@@ -222,33 +223,33 @@ func TestEndpointOverride(t *testing.T) {
 func TestOneAttemptClassified(t *testing.T) {
 	tests := []struct {
 		name       string
-		reply      providertest.Reply
+		reply      scripted.Reply
 		kind       Kind
 		class      Class
 		status     int
 		retryAfter time.Duration
 	}{
-		{"401", providertest.Status(401, "invalid api key"), KindAuth, Unusable, 401, 0},
-		{"403", providertest.Status(403, "forbidden"), KindAuth, Unusable, 403, 0},
-		{"404", providertest.Status(404, "model not found"), KindNotFound, Unusable, 404, 0},
-		{"context length", providertest.ContextLengthExceeded(), KindContextLength, Unusable, 400, 0},
-		{"400", providertest.Status(400, "bad field"), KindBadRequest, Permanent, 400, 0},
-		{"500", providertest.Status(500, "boom"), KindServer, Transient, 500, 0},
-		{"503", providertest.Status(503, "busy"), KindServer, Transient, 503, 0},
-		{"409", providertest.Status(409, "conflict"), KindConflict, Transient, 409, 0},
-		{"429 seconds", providertest.RateLimited("3"), KindRateLimit, Transient, 429, 3 * time.Second},
-		{"429 capped", providertest.RateLimited("86400"), KindRateLimit, Transient, 429, 2 * time.Minute},
-		{"non-JSON 502", providertest.Raw(502, "<html>bad gateway</html>"), KindServer, Transient, 502, 0},
-		{"empty content", providertest.Text(""), KindEmpty, Transient, 200, 0},
-		{"cut before any answer", providertest.Reply{Text: "<think>long", FinishReason: "length"}, KindCut, Permanent, 200, 0},
-		{"content filter", providertest.ContentFilter(), KindFiltered, Permanent, 200, 0},
-		{"no choices", providertest.Raw(200, `{"id":"x","model":"gpt-4o","choices":[]}`), KindInvalidResponse, Transient, 200, 0},
-		{"malformed", providertest.Raw(200, `{"id":"x","choices":[{"mess`), KindInvalidResponse, Transient, 200, 0},
-		{"empty body", providertest.Raw(200, " "), KindInvalidResponse, Transient, 200, 0},
+		{"401", scripted.Status(401, "invalid api key"), KindAuth, Unusable, 401, 0},
+		{"403", scripted.Status(403, "forbidden"), KindAuth, Unusable, 403, 0},
+		{"404", scripted.Status(404, "model not found"), KindNotFound, Unusable, 404, 0},
+		{"context length", scripted.ContextLengthExceeded(), KindContextLength, Unusable, 400, 0},
+		{"400", scripted.Status(400, "bad field"), KindBadRequest, Permanent, 400, 0},
+		{"500", scripted.Status(500, "boom"), KindServer, Transient, 500, 0},
+		{"503", scripted.Status(503, "busy"), KindServer, Transient, 503, 0},
+		{"409", scripted.Status(409, "conflict"), KindConflict, Transient, 409, 0},
+		{"429 seconds", scripted.RateLimited("3"), KindRateLimit, Transient, 429, 3 * time.Second},
+		{"429 capped", scripted.RateLimited("86400"), KindRateLimit, Transient, 429, 2 * time.Minute},
+		{"non-JSON 502", scripted.Raw(502, "<html>bad gateway</html>"), KindServer, Transient, 502, 0},
+		{"empty content", scripted.Text(""), KindEmpty, Transient, 200, 0},
+		{"cut before any answer", scripted.Reply{Text: "<think>long", FinishReason: "length"}, KindCut, Permanent, 200, 0},
+		{"content filter", scripted.ContentFilter(), KindFiltered, Permanent, 200, 0},
+		{"no choices", scripted.Raw(200, `{"id":"x","model":"gpt-4o","choices":[]}`), KindInvalidResponse, Transient, 200, 0},
+		{"malformed", scripted.Raw(200, `{"id":"x","choices":[{"mess`), KindInvalidResponse, Transient, 200, 0},
+		{"empty body", scripted.Raw(200, " "), KindInvalidResponse, Transient, 200, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := providertest.New(t, providertest.WithDefault(tt.reply))
+			srv := providertest.New(t, scripted.WithDefault(tt.reply))
 			c := newTestClient(t, srv, testConfig(nil), Options{})
 			_, err := c.Complete(t.Context(), ask("a", "gpt-4o", "x"))
 			e := asError(t, err)
@@ -259,7 +260,7 @@ func TestOneAttemptClassified(t *testing.T) {
 			if srv.Count() != 1 {
 				t.Errorf("requests = %d, want exactly 1", srv.Count())
 			}
-			if e.Model != "gpt-4o" || e.Endpoint != providertest.MemoryURL {
+			if e.Model != "gpt-4o" || e.Endpoint != scripted.MemoryURL {
 				t.Errorf("model %q endpoint %q", e.Model, e.Endpoint)
 			}
 		})
@@ -269,7 +270,7 @@ func TestOneAttemptClassified(t *testing.T) {
 func TestTimeoutIsTransient(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		srv := providertest.New(t)
-		srv.Enqueue("gpt-4o", providertest.Reply{Text: "late", Delay: time.Minute})
+		srv.Enqueue("gpt-4o", scripted.Reply{Text: "late", Delay: time.Minute})
 		cfg := testConfig(func(c *configs.Config) { c.API.Timeout = 2000 })
 		var xs []Exchange
 		c := newTestClient(t, srv, cfg, Options{Record: func(x Exchange) { xs = append(xs, x) }})
@@ -292,7 +293,7 @@ func TestTimeoutIsTransient(t *testing.T) {
 
 func TestNonJSONErrorBodyIsQuotedBriefly(t *testing.T) {
 	srv := providertest.New(t)
-	srv.Enqueue("gpt-4o", providertest.Raw(502, "<html><body><h1>502 Bad Gateway</h1>"+strings.Repeat("x", 2000)+"</body></html>"))
+	srv.Enqueue("gpt-4o", scripted.Raw(502, "<html><body><h1>502 Bad Gateway</h1>"+strings.Repeat("x", 2000)+"</body></html>"))
 	c := newTestClient(t, srv, testConfig(nil), Options{})
 	_, err := c.Complete(t.Context(), ask("a", "gpt-4o", "x"))
 	e := asError(t, err)
@@ -303,7 +304,7 @@ func TestNonJSONErrorBodyIsQuotedBriefly(t *testing.T) {
 
 func TestCutConnectionOverSocketIsTransient(t *testing.T) {
 	srv := providertest.New(t)
-	srv.Enqueue("gpt-4o", providertest.Cut())
+	srv.Enqueue("gpt-4o", scripted.Cut())
 	cfg := testConfig(func(c *configs.Config) { c.API.BaseURL = srv.URL() })
 	c := newTestClient(t, srv, cfg, Options{HTTPClient: &http.Client{}})
 	_, err := c.Complete(t.Context(), ask("a", "gpt-4o", "x"))
@@ -317,7 +318,7 @@ func TestCutConnectionOverSocketIsTransient(t *testing.T) {
 
 func TestCancelStopsCallInFlight(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		srv := providertest.New(t, providertest.WithLatency(time.Hour))
+		srv := providertest.New(t, scripted.WithLatency(time.Hour))
 		c := newTestClient(t, srv, testConfig(nil), Options{})
 		ctx, cancel := context.WithTimeout(t.Context(), 3*time.Second)
 		defer cancel()
@@ -346,7 +347,7 @@ func runParallel(t *testing.T, c *Client, n int, req func(i int) Request) {
 
 func TestGlobalConcurrencyCap(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		srv := providertest.New(t, providertest.WithLatency(100*time.Millisecond))
+		srv := providertest.New(t, scripted.WithLatency(100*time.Millisecond))
 		c := newTestClient(t, srv, testConfig(nil), Options{Concurrency: 4})
 		start := time.Now()
 		runParallel(t, c, 50, func(i int) Request {
@@ -373,7 +374,7 @@ func TestConcurrencyFromConfig(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(fmt.Sprint(tt.opt, tt.param), func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				srv := providertest.New(t, providertest.WithLatency(time.Second))
+				srv := providertest.New(t, scripted.WithLatency(time.Second))
 				cfg := testConfig(func(c *configs.Config) { c.Params.Concurrency = tt.param })
 				c := newTestClient(t, srv, cfg, Options{Concurrency: tt.opt})
 				runParallel(t, c, 20, func(i int) Request { return ask("a", "m", fmt.Sprint(i)) })
@@ -387,7 +388,7 @@ func TestConcurrencyFromConfig(t *testing.T) {
 
 func TestEndpointConcurrencyCap(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		srv := providertest.New(t, providertest.WithLatency(100*time.Millisecond))
+		srv := providertest.New(t, scripted.WithLatency(100*time.Millisecond))
 		cfg := testConfig(func(c *configs.Config) {
 			c.Debaters[1].API = &configs.API{BaseURL: "http://slow.invalid/slow/v1", MaxConcurrent: 2}
 		})
@@ -419,18 +420,18 @@ func TestRateLimit(t *testing.T) {
 }
 
 func TestSecretsNeverLeak(t *testing.T) {
-	echo := func(r providertest.Reply) providertest.Reply { r.EchoAuthorization = true; return r }
-	replies := []providertest.Reply{
-		echo(providertest.Status(401, "bad key")),
-		echo(providertest.Status(500, "trace")),
-		echo(providertest.Raw(502, "<html>gateway")),
-		echo(providertest.Raw(200, "not json")),
-		echo(providertest.RateLimited("0")),
+	echo := func(r scripted.Reply) scripted.Reply { r.EchoAuthorization = true; return r }
+	replies := []scripted.Reply{
+		echo(scripted.Status(401, "bad key")),
+		echo(scripted.Status(500, "trace")),
+		echo(scripted.Raw(502, "<html>gateway")),
+		echo(scripted.Raw(200, "not json")),
+		echo(scripted.RateLimited("0")),
 	}
 	for i, reply := range replies {
 		t.Run(fmt.Sprint(i), func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				srv := providertest.New(t, providertest.WithDefault(reply))
+				srv := providertest.New(t, scripted.WithDefault(reply))
 				var logs bytes.Buffer
 				var mu sync.Mutex
 				var xs []Exchange
@@ -479,8 +480,8 @@ func TestRedact(t *testing.T) {
 		{"nothing secret", "nothing secret"},
 	}
 	for _, tt := range tests {
-		if got := c.Redact(tt.in); got != tt.want {
-			t.Errorf("Redact(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := c.redactor.redact(tt.in); got != tt.want {
+			t.Errorf("redact(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }

@@ -339,14 +339,24 @@ func (s *statusError) kind() Kind {
 	return statusKind(s.status, s.detail.Message+" "+s.detail.Raw, s.detail.Code)
 }
 
-// sanitize returns a copy of err that is safe to return: the URL of a
-// request error is redacted. Error responses are redacted when read.
+// sanitize returns err as it is safe to return: its text redacted, in
+// front of a cause whose request URL is redacted too (error responses are
+// redacted when read).
 func sanitize(err error, redact func(string) string) error {
 	var urlErr *url.Error
 	if errors.As(err, &urlErr) {
 		c := *urlErr
 		c.URL = redact(c.URL)
-		return &c
+		err = &c
 	}
-	return err
+	return &safeError{msg: redact(err.Error()), cause: err}
 }
+
+// safeError is a redacted message in front of a sanitized cause.
+type safeError struct {
+	msg   string
+	cause error
+}
+
+func (s *safeError) Error() string { return s.msg }
+func (s *safeError) Unwrap() error { return s.cause }

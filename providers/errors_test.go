@@ -166,8 +166,8 @@ func TestReasoningModel(t *testing.T) {
 		{"", false},
 	}
 	for _, tt := range tests {
-		if got := reasoningModel(tt.model); got != tt.want {
-			t.Errorf("reasoningModel(%q) = %v, want %v", tt.model, got, tt.want)
+		if got := ReasoningModel(tt.model); got != tt.want {
+			t.Errorf("ReasoningModel(%q) = %v, want %v", tt.model, got, tt.want)
 		}
 	}
 }

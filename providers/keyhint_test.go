@@ -8,6 +8,7 @@ import (
 
 	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/providers/providertest"
+	"github.com/debatehq/debate/providers/scripted"
 )
 
 // TestRefusedKeyNamesVariable: a 401 names the environment variable the
@@ -32,10 +33,10 @@ func TestRefusedKeyNamesVariable(t *testing.T) {
 			t.Parallel()
 			srv := providertest.New(t)
 			// OpenRouter's answer to a request without a usable key.
-			srv.ReplyTo("moonshotai/kimi-k2", providertest.Raw(401, `{"error":{"message":"No auth credentials found","code":401}}`))
+			srv.ReplyTo("moonshotai/kimi-k2", scripted.Raw(401, `{"error":{"message":"No auth credentials found","code":401}}`))
 			path := filepath.Join(t.TempDir(), "debate.jsonc")
 			text := `{
-  "api": { "baseURL": "` + providertest.MemoryURL + `", "apiKey": "` + tt.apiKey + `" },
+  "api": { "baseURL": "` + scripted.MemoryURL + `", "apiKey": "` + tt.apiKey + `" },
   "debaters": [{ "id": "a", "model": "moonshotai/kimi-k2" }, { "id": "b", "model": "moonshotai/kimi-k2" }],
   "judge": { "id": "j", "model": "moonshotai/kimi-k2" },
   "topics": [{ "id": "t", "title": "Q" }],

@@ -6,9 +6,11 @@ import "strings"
 // and refuse sampling settings.
 var reasoningPrefixes = []string{"o1", "o3", "o4", "gpt-5", "gpt-6"}
 
-// reasoningModel reports whether model belongs to a reasoning family. A
-// gateway's vendor prefix ("openai/o3-mini") is ignored.
-func reasoningModel(model string) bool {
+// ReasoningModel reports whether the client takes model for a reasoning
+// model by its name: its requests then carry max_completion_tokens instead
+// of max_tokens, and no temperature. A gateway's vendor prefix
+// ("openai/o3-mini") is ignored.
+func ReasoningModel(model string) bool {
 	m := strings.ToLower(strings.TrimSpace(model))
 	if i := strings.LastIndexByte(m, '/'); i >= 0 {
 		m = m[i+1:]

@@ -12,6 +12,7 @@ import (
 	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/internal/golden"
 	"github.com/debatehq/debate/providers/providertest"
+	"github.com/debatehq/debate/providers/scripted"
 )
 
 func TestNormalize(t *testing.T) {
@@ -63,7 +64,7 @@ func TestAnswerShapes(t *testing.T) {
 				t.Fatal(err)
 			}
 			srv := providertest.New(t)
-			srv.Enqueue("m", providertest.Raw(200, string(body)))
+			srv.Enqueue("m", scripted.Raw(200, string(body)))
 			cfg := testConfig(func(c *configs.Config) {
 				c.API.APIKey = "none"
 				c.API.MaxRetries = ptr(0)
@@ -99,21 +100,21 @@ func TestAnswerShapes(t *testing.T) {
 func TestShapesServedByTheFake(t *testing.T) {
 	for _, tc := range []struct {
 		name              string
-		reply             providertest.Reply
+		reply             scripted.Reply
 		answer, reasoning string
 		cut               bool
 		kind              Kind // of the error; KindOther: none
 	}{
-		{name: "think block with a decoy", reply: providertest.Think(`decoy {"consensus":[]}`, "Final."), answer: "Final.", reasoning: `decoy {"consensus":[]}`},
-		{name: "reasoning_content", reply: providertest.Reasoned("why", "what"), answer: "what", reasoning: "why"},
-		{name: "reasoning field", reply: providertest.Reply{Text: "what", Reasoning: "why"}, answer: "what", reasoning: "why"},
-		{name: "drafts", reply: providertest.Drafted(map[string]int{"v": 1}, map[string]int{"v": 2}),
+		{name: "think block with a decoy", reply: scripted.Think(`decoy {"consensus":[]}`, "Final."), answer: "Final.", reasoning: `decoy {"consensus":[]}`},
+		{name: "reasoning_content", reply: scripted.Reasoned("why", "what"), answer: "what", reasoning: "why"},
+		{name: "reasoning field", reply: scripted.Reply{Text: "what", Reasoning: "why"}, answer: "what", reasoning: "why"},
+		{name: "drafts", reply: scripted.Drafted(map[string]int{"v": 1}, map[string]int{"v": 2}),
 			answer: "Draft:\n\n```json\n{\"v\":1}\n```\n\nOn reflection the draft misses a point. Final answer:\n\n```json\n{\"v\":2}\n```\n"},
-		{name: "cut answer", reply: providertest.CutOff("half an ans"), answer: "half an ans", cut: true},
-		{name: "cut while reasoning", reply: providertest.Reply{Text: "<think>long", FinishReason: "length"}, kind: KindCut},
-		{name: "content filter", reply: providertest.ContentFilter(), kind: KindFiltered},
-		{name: "refusal", reply: providertest.Reply{Refusal: "I can't."}, kind: KindFiltered},
-		{name: "reasoning alone", reply: providertest.Reasoned("only this", ""), kind: KindEmpty},
+		{name: "cut answer", reply: scripted.CutOff("half an ans"), answer: "half an ans", cut: true},
+		{name: "cut while reasoning", reply: scripted.Reply{Text: "<think>long", FinishReason: "length"}, kind: KindCut},
+		{name: "content filter", reply: scripted.ContentFilter(), kind: KindFiltered},
+		{name: "refusal", reply: scripted.Reply{Refusal: "I can't."}, kind: KindFiltered},
+		{name: "reasoning alone", reply: scripted.Reasoned("only this", ""), kind: KindEmpty},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := providertest.New(t)

@@ -15,27 +15,17 @@ const maxRetryAfter = 2 * time.Minute
 // send, capped at two minutes. It returns 0 when there is none or it cannot
 // be read.
 func retryAfter(h http.Header, now time.Time) time.Duration {
-	return min(askedWait(h, now), maxRetryAfter)
-}
-
-func askedWait(h http.Header, now time.Time) time.Duration {
 	if v := strings.TrimSpace(h.Get("Retry-After-Ms")); v != "" {
 		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms > 0 {
-			return time.Duration(ms * float64(time.Millisecond))
+			return min(time.Duration(ms*float64(time.Millisecond)), maxRetryAfter)
 		}
 	}
 	v := strings.TrimSpace(h.Get("Retry-After"))
-	if v == "" {
-		return 0
-	}
-	if s, err := strconv.ParseFloat(v, 64); err == nil {
-		if s <= 0 {
-			return 0
-		}
-		return time.Duration(s * float64(time.Second))
+	if s, err := strconv.ParseFloat(v, 64); err == nil && s > 0 {
+		return min(time.Duration(s*float64(time.Second)), maxRetryAfter)
 	}
 	if t, err := http.ParseTime(v); err == nil {
-		return max(t.Sub(now), 0)
+		return min(max(t.Sub(now), 0), maxRetryAfter)
 	}
 	return 0
 }

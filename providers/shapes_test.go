@@ -6,15 +6,17 @@ import (
 	"testing"
 
 	"github.com/debatehq/debate/providers/providertest"
+
+	"github.com/debatehq/debate/providers/scripted"
 )
 
 // eventStream is a raw 200 whose body is server-sent events.
-func eventStream(events ...string) providertest.Reply {
-	return providertest.Reply{RawBody: sse(events...), Headers: http.Header{"Content-Type": {"text/event-stream"}}}
+func eventStream(events ...string) scripted.Reply {
+	return scripted.Reply{RawBody: sse(events...), Headers: http.Header{"Content-Type": {"text/event-stream"}}}
 }
 
 // completeOnce makes one streamed call of model "m", which gives reply.
-func completeOnce(t *testing.T, reply providertest.Reply) (Response, error) {
+func completeOnce(t *testing.T, reply scripted.Reply) (Response, error) {
 	srv := providertest.New(t)
 	srv.ReplyTo("m", reply)
 	return newTestClient(t, srv, streamConfig(true, nil), Options{}).Complete(t.Context(), ask("a", "m", "q"))
@@ -30,10 +32,10 @@ func TestProviderAnswers(t *testing.T) {
 	}
 	tests := []struct {
 		name  string
-		reply providertest.Reply
+		reply scripted.Reply
 		want  Response
 	}{
-		{"content as thinking and text parts", providertest.Raw(200, `{"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":[`+
+		{"content as thinking and text parts", scripted.Raw(200, `{"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":[`+
 			`{"type":"thinking","thinking":[{"type":"text","text":"Weigh the river first."}]},{"type":"text","text":"Cross at the ford."}]},"finish_reason":"stop"}],`+
 			`"usage":{"prompt_tokens":10,"completion_tokens":20,"total_tokens":30}}`),
 			Response{Text: "Cross at the ford.", Reasoning: "Weigh the river first.", FinishReason: "stop", Usage: Usage{PromptTokens: 10, CompletionTokens: 20}}},
@@ -47,25 +49,25 @@ func TestProviderAnswers(t *testing.T) {
 		{"usage only in x_groq", eventStream(chunk(`{"content":"Hi."}`, "null"),
 			`{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"x_groq":{"id":"r1","usage":{"queue_time":0.05,"prompt_tokens":21,"completion_tokens":988,"total_tokens":1009}}}`, "[DONE]"),
 			Response{Text: "Hi.", FinishReason: "stop", Usage: Usage{PromptTokens: 21, CompletionTokens: 988}}},
-		{"a stream with usage and [DONE] but no finish reason", providertest.Reply{Text: "Done here.", NoFinish: true, PromptTokens: 5, CompletionTokens: 3},
+		{"a stream with usage and [DONE] but no finish reason", scripted.Reply{Text: "Done here.", NoFinish: true, PromptTokens: 5, CompletionTokens: 3},
 			Response{Text: "Done here.", Usage: Usage{PromptTokens: 5, CompletionTokens: 3}}},
-		{"a body whose finish reason is empty", providertest.Raw(200, `{"choices":[{"message":{"content":"Fine.","refusal":""},"finish_reason":""}],"usage":{"prompt_tokens":2,"completion_tokens":1}}`),
+		{"a body whose finish reason is empty", scripted.Raw(200, `{"choices":[{"message":{"content":"Fine.","refusal":""},"finish_reason":""}],"usage":{"prompt_tokens":2,"completion_tokens":1}}`),
 			Response{Text: "Fine.", Usage: Usage{PromptTokens: 2, CompletionTokens: 1}}},
-		{"eos", providertest.Reply{Text: "A.", FinishReason: "eos", PromptTokens: 1, CompletionTokens: 1},
+		{"eos", scripted.Reply{Text: "A.", FinishReason: "eos", PromptTokens: 1, CompletionTokens: 1},
 			Response{Text: "A.", FinishReason: "eos", Usage: Usage{PromptTokens: 1, CompletionTokens: 1}}},
-		{"end_turn", providertest.Reply{Text: "A.", FinishReason: "end_turn", PromptTokens: 1, CompletionTokens: 1},
+		{"end_turn", scripted.Reply{Text: "A.", FinishReason: "end_turn", PromptTokens: 1, CompletionTokens: 1},
 			Response{Text: "A.", FinishReason: "end_turn", Usage: Usage{PromptTokens: 1, CompletionTokens: 1}}},
-		{"stop_sequence", providertest.Reply{Text: "A.", FinishReason: "stop_sequence", PromptTokens: 1, CompletionTokens: 1},
+		{"stop_sequence", scripted.Reply{Text: "A.", FinishReason: "stop_sequence", PromptTokens: 1, CompletionTokens: 1},
 			Response{Text: "A.", FinishReason: "stop_sequence", Usage: Usage{PromptTokens: 1, CompletionTokens: 1}}},
-		{"a numeric finish reason", providertest.Raw(200, `{"choices":[{"message":{"content":"A."},"finish_reason":128009}],"usage":{"prompt_tokens":1,"completion_tokens":1}}`),
+		{"a numeric finish reason", scripted.Raw(200, `{"choices":[{"message":{"content":"A."},"finish_reason":128009}],"usage":{"prompt_tokens":1,"completion_tokens":1}}`),
 			Response{Text: "A.", FinishReason: "128009", Usage: Usage{PromptTokens: 1, CompletionTokens: 1}}},
-		{"reasoning billed outside the completion", providertest.Reply{Text: "Hello", PromptTokens: 12, CompletionTokens: 1, TotalTokens: 303, ReasoningTokens: 290, CachedTokens: 11},
+		{"reasoning billed outside the completion", scripted.Reply{Text: "Hello", PromptTokens: 12, CompletionTokens: 1, TotalTokens: 303, ReasoningTokens: 290, CachedTokens: 11},
 			Response{Text: "Hello", FinishReason: "stop", Usage: Usage{PromptTokens: 12, CompletionTokens: 291, ReasoningTokens: 290, CachedPromptTokens: 11}}},
-		{"usage that is no count is estimated", providertest.Raw(200, `{"choices":[{"message":{"content":"12345678"},"finish_reason":"stop"}],"usage":{"prompt_tokens":1e30,"completion_tokens":-2}}`),
+		{"usage that is no count is estimated", scripted.Raw(200, `{"choices":[{"message":{"content":"12345678"},"finish_reason":"stop"}],"usage":{"prompt_tokens":1e30,"completion_tokens":-2}}`),
 			Response{Text: "12345678", FinishReason: "stop", Usage: Usage{PromptTokens: 1, CompletionTokens: 2, Estimated: true}}},
-		{"counts written as text and floats", providertest.Raw(200, `{"choices":[{"message":{"content":"A."},"finish_reason":"stop"}],"usage":{"prompt_tokens":"7","completion_tokens":3.0}}`),
+		{"counts written as text and floats", scripted.Raw(200, `{"choices":[{"message":{"content":"A."},"finish_reason":"stop"}],"usage":{"prompt_tokens":"7","completion_tokens":3.0}}`),
 			Response{Text: "A.", FinishReason: "stop", Usage: Usage{PromptTokens: 7, CompletionTokens: 3}}},
-		{"an error chunk saying the token limit came after length", providertest.Reply{Text: "The start of", FinishReason: "length", StreamError: "Token limit reached", PromptTokens: 4, CompletionTokens: 10},
+		{"an error chunk saying the token limit came after length", scripted.Reply{Text: "The start of", FinishReason: "length", StreamError: "Token limit reached", PromptTokens: 4, CompletionTokens: 10},
 			Response{Text: "The start of", FinishReason: "length", Usage: Usage{PromptTokens: 4, CompletionTokens: 10}}},
 	}
 	for _, tt := range tests {
@@ -91,24 +93,24 @@ func TestProviderFailures(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name     string
-		reply    providertest.Reply
+		reply    scripted.Reply
 		kind     Kind
 		contains []string
 	}{
-		{"a gateway's upstream reason", providertest.Raw(429, `{"error":{"code":429,"message":"Provider returned error",`+
+		{"a gateway's upstream reason", scripted.Raw(429, `{"error":{"code":429,"message":"Provider returned error",`+
 			`"metadata":{"provider_name":"Google","raw":"acme/m:free is temporarily rate-limited upstream; key `+testKey+`"}},"user_id":"u1"}`),
 			KindRateLimit, []string{"Provider returned error: upstream Google says: acme/m:free is temporarily rate-limited upstream; key [REDACTED]"}},
-		{"a key echoed in a 401", providertest.Raw(401, `{"error":{"message":"Incorrect API key provided: `+testKey+`.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`),
+		{"a key echoed in a 401", scripted.Raw(401, `{"error":{"message":"Incorrect API key provided: `+testKey+`.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`),
 			KindAuth, []string{"Incorrect API key provided: [REDACTED].", "code invalid_api_key"}},
-		{"a numeric code", providertest.Raw(401, `{"error":{"message":"No cookie auth credentials found","code":401}}`),
+		{"a numeric code", scripted.Raw(401, `{"error":{"message":"No cookie auth credentials found","code":401}}`),
 			KindAuth, []string{"No cookie auth credentials found"}},
-		{"Gemini's status", providertest.Raw(429, `{"error":{"code":429,"message":"Resource exhausted. Please try again later.","status":"RESOURCE_EXHAUSTED"}}`),
+		{"Gemini's status", scripted.Raw(429, `{"error":{"code":429,"message":"Resource exhausted. Please try again later.","status":"RESOURCE_EXHAUSTED"}}`),
 			KindRateLimit, []string{"Resource exhausted"}},
-		{"an error body without a content type", providertest.Reply{Status: 404, RawBody: `{"error":{"code":"DeploymentNotFound","message":"The API deployment for this resource does not exist."}}`, Headers: http.Header{"Content-Type": {""}}},
+		{"an error body without a content type", scripted.Reply{Status: 404, RawBody: `{"error":{"code":"DeploymentNotFound","message":"The API deployment for this resource does not exist."}}`, Headers: http.Header{"Content-Type": {""}}},
 			KindNotFound, []string{"deployment for this resource does not exist", "DeploymentNotFound"}},
-		{"the token limit before any answer", providertest.Reply{Reasoning: "Thinking", FinishReason: "length", StreamError: "Token limit reached"},
+		{"the token limit before any answer", scripted.Reply{Reasoning: "Thinking", FinishReason: "length", StreamError: "Token limit reached"},
 			KindCut, []string{"cut at the token limit before any answer"}},
-		{"an error chunk", providertest.Reply{Text: "Half", StreamError: "Upstream overloaded"}, KindAborted, []string{"Upstream overloaded"}},
+		{"an error chunk", scripted.Reply{Text: "Half", StreamError: "Upstream overloaded"}, KindAborted, []string{"Upstream overloaded"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -136,18 +138,18 @@ func TestProviderFailures(t *testing.T) {
 func TestNoSystemMessage(t *testing.T) {
 	t.Parallel()
 	refusal := `{"error":{"message":"Unsupported value: 'messages[0].role' does not support 'system' with this model.","type":"invalid_request_error","param":"messages[0].role","code":"unsupported_value"}}`
-	hasSystem := func(c providertest.Call) bool {
+	hasSystem := func(c scripted.Call) bool {
 		return len(c.Messages) > 0 && c.Messages[0].Role == "system"
 	}
 	req := Request{Participant: "a", Model: "o1-mini", Messages: []Message{{Role: "system", Content: "You are a debater."}, {Role: "user", Content: "q"}}}
 	t.Run("adapted", func(t *testing.T) {
 		t.Parallel()
 		srv := providertest.New(t)
-		srv.Script(func(c providertest.Call) providertest.Reply {
+		srv.Script(func(c scripted.Call) scripted.Reply {
 			if hasSystem(c) {
-				return providertest.Raw(400, refusal)
+				return scripted.Raw(400, refusal)
 			}
-			return providertest.Text("Answer to " + c.Messages[0].Content)
+			return scripted.Text("Answer to " + c.Messages[0].Content)
 		})
 		c := newTestClient(t, srv, streamConfig(true, nil), Options{})
 		for range 2 {
@@ -167,7 +169,7 @@ func TestNoSystemMessage(t *testing.T) {
 	t.Run("still refused", func(t *testing.T) {
 		t.Parallel()
 		srv := providertest.New(t)
-		srv.ReplyTo("o1-mini", providertest.Raw(400, refusal))
+		srv.ReplyTo("o1-mini", scripted.Raw(400, refusal))
 		c := newTestClient(t, srv, streamConfig(true, nil), Options{})
 		_, err := c.Complete(t.Context(), req)
 		if e := asError(t, err); e.Kind != KindNoSystem || e.Kind.Class() != Unusable {

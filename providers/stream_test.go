@@ -16,6 +16,7 @@ import (
 
 	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/providers/providertest"
+	"github.com/debatehq/debate/providers/scripted"
 )
 
 // streamedOrNot runs f with api.stream on and off.
@@ -46,26 +47,26 @@ func TestAnswersStreamedAsNot(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name  string
-		reply providertest.Reply
+		reply scripted.Reply
 		want  Response
 	}{
-		{"text", providertest.Reply{Text: "A plain answer, long enough to come in several chunks.", PromptTokens: 7, CompletionTokens: 12},
+		{"text", scripted.Reply{Text: "A plain answer, long enough to come in several chunks.", PromptTokens: 7, CompletionTokens: 12},
 			Response{Text: "A plain answer, long enough to come in several chunks.", FinishReason: "stop", Usage: Usage{PromptTokens: 7, CompletionTokens: 12}}},
-		{"reasoning_content (DeepSeek)", providertest.Reply{Text: "Answer.", ReasoningContent: "Weighing both sides first.", PromptTokens: 5, CompletionTokens: 9, ReasoningTokens: 6},
+		{"reasoning_content (DeepSeek)", scripted.Reply{Text: "Answer.", ReasoningContent: "Weighing both sides first.", PromptTokens: 5, CompletionTokens: 9, ReasoningTokens: 6},
 			Response{Text: "Answer.", Reasoning: "Weighing both sides first.", FinishReason: "stop", Usage: Usage{PromptTokens: 5, CompletionTokens: 9, ReasoningTokens: 6}}},
-		{"reasoning (OpenRouter) with cost and cache", providertest.Reply{Text: "Answer.", Reasoning: "Thinking aloud.", PromptTokens: 100, CompletionTokens: 9, CachedTokens: 64, Cost: 0.00042},
+		{"reasoning (OpenRouter) with cost and cache", scripted.Reply{Text: "Answer.", Reasoning: "Thinking aloud.", PromptTokens: 100, CompletionTokens: 9, CachedTokens: 64, Cost: 0.00042},
 			Response{Text: "Answer.", Reasoning: "Thinking aloud.", FinishReason: "stop", Usage: Usage{PromptTokens: 100, CompletionTokens: 9, CachedPromptTokens: 64, Cost: 0.00042}}},
-		{"think block split across chunks", providertest.Reply{Text: "<think>\nlong thought\n</think>\n\nThe answer.", PromptTokens: 3, CompletionTokens: 4},
+		{"think block split across chunks", scripted.Reply{Text: "<think>\nlong thought\n</think>\n\nThe answer.", PromptTokens: 3, CompletionTokens: 4},
 			Response{Text: "The answer.", Reasoning: "long thought", FinishReason: "stop", Usage: Usage{PromptTokens: 3, CompletionTokens: 4}}},
-		{"cut at the limit", providertest.Reply{Text: "The start of", FinishReason: "length", PromptTokens: 3, CompletionTokens: 4},
+		{"cut at the limit", scripted.Reply{Text: "The start of", FinishReason: "length", PromptTokens: 3, CompletionTokens: 4},
 			Response{Text: "The start of", FinishReason: "length", Usage: Usage{PromptTokens: 3, CompletionTokens: 4}}},
-		{"no usage is estimated", providertest.Reply{Text: "12345678", NoUsage: true},
+		{"no usage is estimated", scripted.Reply{Text: "12345678", NoUsage: true},
 			Response{Text: "12345678", FinishReason: "stop", Usage: Usage{PromptTokens: 2, CompletionTokens: 2, Estimated: true}}},
-		{"keep-alive comments past go-openai's empty-message limit", providertest.Reply{Text: "Late answer.", KeepAlives: 400, PromptTokens: 1, CompletionTokens: 3},
+		{"keep-alive comments past go-openai's empty-message limit", scripted.Reply{Text: "Late answer.", KeepAlives: 400, PromptTokens: 1, CompletionTokens: 3},
 			Response{Text: "Late answer.", FinishReason: "stop", Usage: Usage{PromptTokens: 1, CompletionTokens: 3}}},
-		{"a long answer in a thousand chunks", providertest.Reply{Text: longAnswer, PromptTokens: 1, CompletionTokens: 4000},
+		{"a long answer in a thousand chunks", scripted.Reply{Text: longAnswer, PromptTokens: 1, CompletionTokens: 4000},
 			Response{Text: longAnswer, FinishReason: "stop", Usage: Usage{PromptTokens: 1, CompletionTokens: 4000}}},
-		{"a server that ignores stream", providertest.Reply{Text: "One piece.", IgnoreStream: true, PromptTokens: 1, CompletionTokens: 3},
+		{"a server that ignores stream", scripted.Reply{Text: "One piece.", IgnoreStream: true, PromptTokens: 1, CompletionTokens: 3},
 			Response{Text: "One piece.", FinishReason: "stop", Usage: Usage{PromptTokens: 1, CompletionTokens: 3}}},
 	}
 	for _, tt := range tests {
@@ -99,13 +100,13 @@ func TestFailedAnswers(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name     string
-		reply    providertest.Reply
+		reply    scripted.Reply
 		kind     Kind
 		contains string
 	}{
-		{"finish_reason error", providertest.Reply{Text: "Half an ans", FinishReason: "error"}, KindAborted, `finish_reason "error"`},
-		{"content filter", providertest.ContentFilter(), KindFiltered, "content filter"},
-		{"empty", providertest.Reply{}, KindEmpty, "empty answer"},
+		{"finish_reason error", scripted.Reply{Text: "Half an ans", FinishReason: "error"}, KindAborted, `finish_reason "error"`},
+		{"content filter", scripted.ContentFilter(), KindFiltered, "content filter"},
+		{"empty", scripted.Reply{}, KindEmpty, "empty answer"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -127,7 +128,7 @@ func TestFailedAnswers(t *testing.T) {
 func TestMidStreamError(t *testing.T) {
 	t.Parallel()
 	srv := providertest.New(t)
-	srv.ReplyTo("m", providertest.Reply{Text: "Partial text that must not be used", StreamError: "Provider returned error"})
+	srv.ReplyTo("m", scripted.Reply{Text: "Partial text that must not be used", StreamError: "Provider returned error"})
 	c := newTestClient(t, srv, streamConfig(true, nil), Options{})
 	resp, err := c.Complete(t.Context(), ask("a", "m", "q"))
 	e := asError(t, err)
@@ -140,15 +141,15 @@ func TestIdleTimeout(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name  string
-		reply providertest.Reply
+		reply scripted.Reply
 		ok    bool
 	}{
 		// Silent for two minutes after the headers: cut after one.
-		{"silent stream is cut", providertest.Reply{Text: "late", Delay: 2 * time.Minute}, false},
+		{"silent stream is cut", scripted.Reply{Text: "late", Delay: 2 * time.Minute}, false},
 		// A comment every 30 s for four minutes keeps it alive.
-		{"comments keep a stream alive", providertest.Reply{Text: "late", KeepAlives: 8, ChunkDelay: 30 * time.Second}, true},
+		{"comments keep a stream alive", scripted.Reply{Text: "late", KeepAlives: 8, ChunkDelay: 30 * time.Second}, true},
 		// Chunks 50 s apart: never silent for a minute, slow overall.
-		{"slow chunks are not cut", providertest.Reply{Text: "a slow answer", ChunkBytes: 4, ChunkDelay: 50 * time.Second}, true},
+		{"slow chunks are not cut", scripted.Reply{Text: "a slow answer", ChunkBytes: 4, ChunkDelay: 50 * time.Second}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -184,14 +185,14 @@ func TestBoundedBodies(t *testing.T) {
 	tests := []struct {
 		name     string
 		stream   bool
-		reply    providertest.Reply
+		reply    scripted.Reply
 		kind     Kind
 		contains string
 		maxAlloc uint64
 	}{
-		{"endless streamed 200", true, providertest.Reply{Endless: true}, KindTooLarge, "longer than 4 MiB (api.maxResponseBytes)", 128 << 20},
-		{"endless 200", false, providertest.Reply{Endless: true}, KindTooLarge, "longer than 4 MiB", 128 << 20},
-		{"endless 503", true, providertest.Reply{Endless: true, Status: 503}, KindServer, "status 503", 4 << 20},
+		{"endless streamed 200", true, scripted.Reply{Endless: true}, KindTooLarge, "longer than 4 MiB (api.maxResponseBytes)", 128 << 20},
+		{"endless 200", false, scripted.Reply{Endless: true}, KindTooLarge, "longer than 4 MiB", 128 << 20},
+		{"endless 503", true, scripted.Reply{Endless: true, Status: 503}, KindServer, "status 503", 4 << 20},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -230,8 +231,8 @@ func TestBoundedBodies(t *testing.T) {
 func TestGateway524(t *testing.T) {
 	t.Parallel()
 	streamedOrNot(t, func(t *testing.T, stream bool) {
-		srv := providertest.New(t, providertest.WithGateway(100*time.Millisecond))
-		srv.ReplyTo("m", providertest.Reply{Text: "a considered answer", Delay: 300 * time.Millisecond})
+		srv := providertest.New(t, scripted.WithGateway(100*time.Millisecond))
+		srv.ReplyTo("m", scripted.Reply{Text: "a considered answer", Delay: 300 * time.Millisecond})
 		cfg := streamConfig(stream, func(c *configs.Config) { c.API.BaseURL = srv.URL() })
 		c, err := New(cfg, Options{})
 		if err != nil {
@@ -256,27 +257,27 @@ func TestAdaptations(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name      string
-		refusals  []providertest.Refusal
+		refusals  []scripted.Refusal
 		json      bool
 		format    string
 		schema    bool
 		wantParam []string
-		check     func(t *testing.T, last providertest.Call)
+		check     func(t *testing.T, last scripted.Call)
 	}{
-		{"reasoning model under an alias", []providertest.Refusal{providertest.RefuseMaxTokens(), providertest.RefuseTemperature()}, false, "", false,
-			[]string{"max_tokens", "temperature"}, func(t *testing.T, c providertest.Call) {
+		{"reasoning model under an alias", []scripted.Refusal{scripted.RefuseMaxTokens(), scripted.RefuseTemperature()}, false, "", false,
+			[]string{"max_tokens", "temperature"}, func(t *testing.T, c scripted.Call) {
 				if c.MaxTokens != 0 || c.MaxCompletionTokens != 500 || c.Temperature != nil {
 					t.Errorf("last call: max_tokens %d, max_completion_tokens %d, temperature %v", c.MaxTokens, c.MaxCompletionTokens, c.Temperature)
 				}
 			}},
-		{"LM Studio refuses json_object, takes the schema", []providertest.Refusal{providertest.RefuseJSONObject()}, true, "json_object", true,
-			[]string{"response_format"}, func(t *testing.T, c providertest.Call) {
+		{"LM Studio refuses json_object, takes the schema", []scripted.Refusal{scripted.RefuseJSONObject()}, true, "json_object", true,
+			[]string{"response_format"}, func(t *testing.T, c scripted.Call) {
 				if c.ResponseFormat != "json_schema" {
 					t.Errorf("last response_format %q, want json_schema", c.ResponseFormat)
 				}
 			}},
-		{"LM Studio refuses json_object, no schema", []providertest.Refusal{providertest.RefuseJSONObject()}, true, "json_object", false,
-			[]string{"response_format"}, func(t *testing.T, c providertest.Call) {
+		{"LM Studio refuses json_object, no schema", []scripted.Refusal{scripted.RefuseJSONObject()}, true, "json_object", false,
+			[]string{"response_format"}, func(t *testing.T, c scripted.Call) {
 				if c.ResponseFormat != "" {
 					t.Errorf("last response_format %q, want none", c.ResponseFormat)
 				}
@@ -317,7 +318,7 @@ func TestAdaptations(t *testing.T) {
 				var params []string
 				for _, a := range c.Adaptations() {
 					params = append(params, a.Param)
-					if a.Model != "my-o3" || a.Endpoint != providertest.MemoryURL || a.Reason == "" {
+					if a.Model != "my-o3" || a.Endpoint != scripted.MemoryURL || a.Reason == "" {
 						t.Errorf("adaptation %+v", a)
 					}
 				}
@@ -337,7 +338,7 @@ func TestAdaptations(t *testing.T) {
 func TestStreamRefused(t *testing.T) {
 	t.Parallel()
 	srv := providertest.New(t)
-	srv.Refuse("o3-pro", providertest.RefuseStream())
+	srv.Refuse("o3-pro", scripted.RefuseStream())
 	c := newTestClient(t, srv, streamConfig(true, nil), Options{})
 	for i := range 3 {
 		if _, err := c.Complete(t.Context(), ask("a", "o3-pro", fmt.Sprint(i))); err != nil {
@@ -491,15 +492,15 @@ func TestRefusedReadsOnlyRefusals(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name  string
-		reply providertest.Reply
+		reply scripted.Reply
 		param string // "" for no adaptation
 	}{
-		{"OpenAI max_tokens", providertest.Reply{Status: 400, Text: "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead."}, "max_tokens"},
-		{"OpenAI temperature", providertest.Reply{Status: 400, Text: "Unsupported value: 'temperature' does not support 0.7 with this model. Only the default (1) value is supported."}, "temperature"},
-		{"vLLM extra field", providertest.Reply{Status: 400, Text: "[{'type': 'extra_forbidden', 'loc': ('body', 'think'), 'msg': 'Extra inputs are not permitted'}]"}, "think"},
-		{"max_tokens out of range", providertest.Reply{Status: 400, Text: "Invalid 'max_tokens': integer above maximum value. Expected a value <= 4096, but got 50000 instead."}, ""},
-		{"a bad message", providertest.Reply{Status: 400, Text: "Invalid value for 'messages[0].role': 'robot' is not one of 'system', 'user'."}, ""},
-		{"not a 400", providertest.Reply{Status: 422, Text: "Unsupported parameter: 'max_tokens'"}, ""},
+		{"OpenAI max_tokens", scripted.Reply{Status: 400, Text: "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead."}, "max_tokens"},
+		{"OpenAI temperature", scripted.Reply{Status: 400, Text: "Unsupported value: 'temperature' does not support 0.7 with this model. Only the default (1) value is supported."}, "temperature"},
+		{"vLLM extra field", scripted.Reply{Status: 400, Text: "[{'type': 'extra_forbidden', 'loc': ('body', 'think'), 'msg': 'Extra inputs are not permitted'}]"}, "think"},
+		{"max_tokens out of range", scripted.Reply{Status: 400, Text: "Invalid 'max_tokens': integer above maximum value. Expected a value <= 4096, but got 50000 instead."}, ""},
+		{"a bad message", scripted.Reply{Status: 400, Text: "Invalid value for 'messages[0].role': 'robot' is not one of 'system', 'user'."}, ""},
+		{"not a 400", scripted.Reply{Status: 422, Text: "Unsupported parameter: 'max_tokens'"}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -529,7 +530,7 @@ func TestFirstCallGate(t *testing.T) {
 	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
 		srv := providertest.New(t)
-		srv.ReplyTo("m", providertest.Reply{Text: "slow", Delay: time.Minute})
+		srv.ReplyTo("m", scripted.Reply{Text: "slow", Delay: time.Minute})
 		c := newTestClient(t, srv, streamConfig(false, func(c *configs.Config) { c.API.Timeout = 600_000 }), Options{})
 		start := time.Now()
 		runParallel(t, c, 3, func(i int) Request { return ask("a", "m", fmt.Sprint(i)) })

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/debatehq/debate/providers/providertest"
+
+	"github.com/debatehq/debate/providers/scripted"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -26,34 +28,34 @@ func TestRunAnswersAsRealModelsGiveThem(t *testing.T) {
 		"divergences": []divergence{{ID: "x", Title: "ALPHA", Sides: map[string]string{"a": "yes", "b": "no"}, Uninvolved: []string{"c"}}},
 	}
 	srv := providertest.New(t)
-	srv.Script(func(c providertest.Call) providertest.Reply {
+	srv.Script(func(c scripted.Call) scripted.Reply {
 		rebuttal := c.Contains("Point out the weaknesses")
 		switch c.Model {
 		case "m-a":
-			return providertest.Think("I could answer "+decoy+" but I will not.", "There are none of the issues Party B fears.")
+			return scripted.Think("I could answer "+decoy+" but I will not.", "There are none of the issues Party B fears.")
 		case "m-b":
-			return providertest.Reasoned("B weighs the cost first.", "None of the parties has measured it; none of the figures hold.")
+			return scripted.Reasoned("B weighs the cost first.", "None of the parties has measured it; none of the figures hold.")
 		case "m-c":
 			switch {
 			case rebuttal && c.Contains("ALPHA"):
-				return providertest.ContentFilter()
+				return scripted.ContentFilter()
 			case rebuttal:
-				return providertest.Reply{Text: "C rebuts.", Reasoning: "C thinks in a reasoning field."}
+				return scripted.Reply{Text: "C rebuts.", Reasoning: "C thinks in a reasoning field."}
 			}
-			return providertest.CutOff("C's position starts well but")
+			return scripted.CutOff("C's position starts well but")
 		}
 		switch {
 		case c.Contains("forcedVerdicts"):
-			return providertest.Fenced(map[string]any{
+			return scripted.Fenced(map[string]any{
 				"consensus":      []map[string]string{},
 				"divergences":    []divergence{{ID: "v", Title: "Still split", Sides: map[string]string{"a": "yes", "b": "no"}, Uninvolved: []string{}}},
 				"forcedVerdicts": []map[string]string{{"divergenceId": "v", "recommendation": "Do yes", "reasoning": "It is cheaper."}},
 			})
 		case c.MaxTokens <= 4000:
-			return providertest.CutOff("```json\n{\"consensus\": [")
+			return scripted.CutOff("```json\n{\"consensus\": [")
 		}
-		final := providertest.Drafted(converged, split)
-		return providertest.Think("Maybe "+decoy+" is enough.", final.Text)
+		final := scripted.Drafted(converged, split)
+		return scripted.Think("Maybe "+decoy+" is enough.", final.Text)
 	})
 	cfgPath := writeConfig(t, srv, 2, "")
 	b, _ := os.ReadFile(cfgPath)

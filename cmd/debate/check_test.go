@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/debatehq/debate/providers/providertest"
+
+	"github.com/debatehq/debate/providers/scripted"
 )
 
 // checkConfig writes a config whose debaters call the fake: party-b on an
@@ -40,12 +42,12 @@ func checkConfig(t *testing.T, url, fallbackC string) string {
 
 func checkFake(t *testing.T) *providertest.Server {
 	srv := providertest.New(t)
-	srv.On(func(c providertest.Call) bool { return strings.HasPrefix(c.Path, "/badkey/") }, func(providertest.Call) providertest.Reply {
-		r := providertest.RefuseKey()
+	srv.On(func(c scripted.Call) bool { return strings.HasPrefix(c.Path, "/badkey/") }, func(scripted.Call) scripted.Reply {
+		r := scripted.RefuseKey()
 		r.EchoAuthorization = true
 		return r
 	})
-	srv.ReplyTo("gpt-typo", providertest.UnknownModel("gpt-typo"))
+	srv.ReplyTo("gpt-typo", scripted.UnknownModel("gpt-typo"))
 	return srv
 }
 
@@ -131,7 +133,7 @@ func TestCheckExitCodes(t *testing.T) {
 func TestCheckRetry(t *testing.T) {
 	t.Parallel()
 	srv := providertest.New(t)
-	srv.Enqueue("m1", providertest.Reply{FinishReason: "error", StreamError: "Internal Server Error"})
+	srv.Enqueue("m1", scripted.Reply{FinishReason: "error", StreamError: "Internal Server Error"})
 	path := filepath.Join(t.TempDir(), "flaky.jsonc")
 	os.WriteFile(path, []byte(fmt.Sprintf(`{"api": {"baseURL": %q, "apiKey": "k"},
   "debaters": [{"id": "a", "model": "m1"}, {"id": "b", "model": "m2"}],

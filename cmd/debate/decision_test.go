@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/debatehq/debate/providers/providertest"
+
+	"github.com/debatehq/debate/providers/scripted"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -22,12 +24,12 @@ var panelQuestion = regexp.MustCompile("(?m)^### `([^`]+)`: ")
 // one the judges split on, and in "partial" debater b fails for good.
 func fourTopics(t *testing.T, srv *providertest.Server) string {
 	t.Helper()
-	srv.Script(func(c providertest.Call) providertest.Reply {
+	srv.Script(func(c scripted.Call) scripted.Reply {
 		if c.Model == "m-b" && c.Contains("Partial question") {
-			return providertest.Status(500, "internal error")
+			return scripted.Status(500, "internal error")
 		}
 		if c.Model != "m-j1" && c.Model != "m-j2" {
-			return providertest.Text("Position of " + c.Model + ": I argue my case with evidence.")
+			return scripted.Text("Position of " + c.Model + ": I argue my case with evidence.")
 		}
 		favors := "a"
 		if c.Model == "m-j2" && c.Contains("Split question") {
@@ -41,13 +43,13 @@ func fourTopics(t *testing.T, srv *providertest.Server) string {
 			for _, m := range ids {
 				vs = append(vs, verdict(m[1]))
 			}
-			return providertest.Fenced(map[string]any{"forcedVerdicts": vs})
+			return scripted.Fenced(map[string]any{"forcedVerdicts": vs})
 		}
 		if c.Contains("Agree question") || c.Contains("Partial question") {
 			return triage()
 		}
 		d := divergence{ID: "d1", Title: "Which plan", Sides: map[string]string{"a": "plan A", "b": "plan B"}, Uninvolved: []string{}}
-		return providertest.Fenced(map[string]any{"consensus": []any{}, "divergences": []divergence{d}, "forcedVerdicts": []any{verdict("d1")}})
+		return scripted.Fenced(map[string]any{"consensus": []any{}, "divergences": []divergence{d}, "forcedVerdicts": []any{verdict("d1")}})
 	})
 	dir := t.TempDir()
 	cfg := `{
@@ -126,9 +128,9 @@ func TestDecisionsAndFailOn(t *testing.T) {
 func TestNoVerdictIsUndecided(t *testing.T) {
 	t.Parallel()
 	srv := providertest.New(t)
-	srv.Script(func(c providertest.Call) providertest.Reply {
+	srv.Script(func(c scripted.Call) scripted.Reply {
 		if c.Model != "m-judge" {
-			return providertest.Text("Position of " + c.Model + ": I argue my case with evidence.")
+			return scripted.Text("Position of " + c.Model + ": I argue my case with evidence.")
 		}
 		return triage(divergence{ID: "one", Title: "ALPHA", Sides: map[string]string{"a": "a1", "b": "b1"}, Uninvolved: []string{"c"}})
 	})
@@ -174,8 +176,8 @@ func TestMaxCost(t *testing.T) {
 			srv := providertest.New(t)
 			scriptJudges(srv)
 			if tt.cost > 0 {
-				srv.On(func(c providertest.Call) bool { return c.Model != "m-judge" }, func(c providertest.Call) providertest.Reply {
-					r := providertest.Text("Position of " + c.Model + ": I argue my case with evidence.")
+				srv.On(func(c scripted.Call) bool { return c.Model != "m-judge" }, func(c scripted.Call) scripted.Reply {
+					r := scripted.Text("Position of " + c.Model + ": I argue my case with evidence.")
 					r.Cost = tt.cost
 					return r
 				})

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/debatehq/debate/providers/providertest"
+
+	"github.com/debatehq/debate/providers/scripted"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -25,23 +27,23 @@ func TestRunUnderFaults(t *testing.T) {
 			srv := providertest.New(t)
 			var mu sync.Mutex
 			rng := rand.New(rand.NewPCG(seed, 42))
-			faults := []providertest.Reply{
-				providertest.Status(500, "internal"),
-				providertest.Status(503, "overloaded"),
-				providertest.RateLimited("0"),
+			faults := []scripted.Reply{
+				scripted.Status(500, "internal"),
+				scripted.Status(503, "overloaded"),
+				scripted.RateLimited("0"),
 				{Delay: 2 * time.Second, Text: "too late"},
-				providertest.Cut(),
-				providertest.Raw(502, "<html>bad gateway</html>"),
+				scripted.Cut(),
+				scripted.Raw(502, "<html>bad gateway</html>"),
 			}
-			srv.On(func(c providertest.Call) bool {
+			srv.On(func(c scripted.Call) bool {
 				mu.Lock()
 				defer mu.Unlock()
 				return rng.Float64() < 0.2
-			}, func(c providertest.Call) providertest.Reply {
+			}, func(c scripted.Call) scripted.Reply {
 				mu.Lock()
 				defer mu.Unlock()
 				if c.Model == "m-judge" && rng.IntN(2) == 0 {
-					return providertest.Text("I would rather not answer in JSON.")
+					return scripted.Text("I would rather not answer in JSON.")
 				}
 				return faults[rng.IntN(len(faults))]
 			})

@@ -16,6 +16,7 @@ import (
 	"github.com/debatehq/debate/internal/golden"
 	"github.com/debatehq/debate/output"
 	"github.com/debatehq/debate/providers/providertest"
+	"github.com/debatehq/debate/providers/scripted"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -56,9 +57,9 @@ func writeShardConfig(t *testing.T, srv *providertest.Server) string {
 // gets the same answers however its topics and motions are split.
 func scriptShards(srv *providertest.Server) {
 	scriptJudges(srv)
-	srv.ReplyTo("m-opponent", providertest.Text("**C1**: retries duplicate deliveries."))
-	srv.ReplyTo("m-proposer", providertest.Fenced(map[string]string{"action": "appeal", "content": "Decide C1: 1. keys; 2. accept."}))
-	srv.ReplyTo("m-arbitrator", providertest.Fenced(map[string]any{"close": true, "content": "Option 1."}))
+	srv.ReplyTo("m-opponent", scripted.Text("**C1**: retries duplicate deliveries."))
+	srv.ReplyTo("m-proposer", scripted.Fenced(map[string]string{"action": "appeal", "content": "Decide C1: 1. keys; 2. accept."}))
+	srv.ReplyTo("m-arbitrator", scripted.Fenced(map[string]any{"close": true, "content": "Option 1."}))
 }
 
 var (
@@ -374,7 +375,7 @@ func TestMergeExitsOneOnFailure(t *testing.T) {
 	t.Parallel()
 	srv := providertest.New(t)
 	scriptJudges(srv)
-	srv.When("Second", providertest.Status(500, "down"))
+	srv.When("Second", scripted.Status(500, "down"))
 	cfg := writeConfig(t, srv, 1, `, {"id": "t2", "title": "Second"}`)
 	work := t.TempDir()
 	vars := map[string]string{"TEST_API_KEY": testKey}

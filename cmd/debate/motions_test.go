@@ -13,6 +13,7 @@ import (
 	"github.com/debatehq/debate/internal/testkit"
 	"github.com/debatehq/debate/protocol"
 	"github.com/debatehq/debate/providers/providertest"
+	"github.com/debatehq/debate/providers/scripted"
 	"github.com/debatehq/debate/store"
 	"github.com/debatehq/debate/tree"
 )
@@ -67,9 +68,9 @@ func TestRunMotionEndToEnd(t *testing.T) {
 	t.Parallel()
 	srv := providertest.New(t)
 	scriptJudges(srv)
-	srv.Enqueue("m-opponent", providertest.Text("**C1**: retries duplicate deliveries."))
-	srv.Enqueue("m-proposer", providertest.Fenced(map[string]string{"action": "appeal", "content": "Decide C1: 1. keys; 2. accept; 3. other."}))
-	srv.Enqueue("m-arbitrator", providertest.Fenced(map[string]any{"close": false, "content": "Option 1."}))
+	srv.Enqueue("m-opponent", scripted.Text("**C1**: retries duplicate deliveries."))
+	srv.Enqueue("m-proposer", scripted.Fenced(map[string]string{"action": "appeal", "content": "Decide C1: 1. keys; 2. accept; 3. other."}))
+	srv.Enqueue("m-arbitrator", scripted.Fenced(map[string]any{"close": false, "content": "Option 1."}))
 	cfgPath := writeMotionConfig(t, srv, `{"model": "m-arbitrator"}`, true)
 	db := testDB(t)
 	r := invoke(t, motionEnv(db), "run", "--config", cfgPath)
@@ -132,8 +133,8 @@ func TestRunMotionEndToEnd(t *testing.T) {
 func TestRunMotionHumanResume(t *testing.T) {
 	t.Parallel()
 	srv := providertest.New(t)
-	srv.Enqueue("m-opponent", providertest.Reasoned("Is the backoff capped?", "C1: no cap."))
-	appeal := providertest.Fenced(map[string]string{"action": "appeal", "content": "Decide C1."})
+	srv.Enqueue("m-opponent", scripted.Reasoned("Is the backoff capped?", "C1: no cap."))
+	appeal := scripted.Fenced(map[string]string{"action": "appeal", "content": "Decide C1."})
 	appeal.Reasoning = "Only a ruling settles C1."
 	srv.Enqueue("m-proposer", appeal)
 	cfgPath := writeMotionConfig(t, srv, `"human"`, false)

@@ -16,6 +16,7 @@ import (
 	"github.com/debatehq/debate/batch"
 	"github.com/debatehq/debate/journal"
 	"github.com/debatehq/debate/providers/providertest"
+	"github.com/debatehq/debate/providers/scripted"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -51,7 +52,7 @@ func TestRunResumeAfterKill(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a child process")
 	}
-	srv := providertest.New(t, providertest.WithLatency(30*time.Millisecond))
+	srv := providertest.New(t, scripted.WithLatency(30*time.Millisecond))
 	scriptJudges(srv)
 	cfgPath := writeConfig(t, srv, 3, `, {"id": "t2", "title": "Second question"}`)
 	vars := map[string]string{"TEST_API_KEY": testKey}
@@ -194,7 +195,7 @@ func TestRunKeepsUnfinishedJournal(t *testing.T) {
 // before the interrupt, and finishes.
 func TestRunShardResumeCommand(t *testing.T) {
 	t.Parallel()
-	srv := providertest.New(t, providertest.WithLatency(20*time.Millisecond))
+	srv := providertest.New(t, scripted.WithLatency(20*time.Millisecond))
 	scriptJudges(srv)
 	var extra string
 	for _, id := range []string{"t2", "t3", "t4"} {
@@ -209,8 +210,8 @@ func TestRunShardResumeCommand(t *testing.T) {
 	var armed atomic.Bool
 	armed.Store(true)
 	sigs := make(chan chan<- os.Signal, 1)
-	srv.On(func(c providertest.Call) bool { return c.Model == "m-judge" && armed.Load() },
-		func(providertest.Call) providertest.Reply {
+	srv.On(func(c scripted.Call) bool { return c.Model == "m-judge" && armed.Load() },
+		func(scripted.Call) scripted.Reply {
 			if armed.CompareAndSwap(true, false) {
 				(<-sigs) <- syscall.SIGINT
 			}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/debatehq/debate/output"
 	"github.com/debatehq/debate/providers/providertest"
+	"github.com/debatehq/debate/providers/scripted"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -52,11 +53,11 @@ type divergence struct {
 	Uninvolved []string          `json:"uninvolved"`
 }
 
-func triage(divs ...divergence) providertest.Reply {
+func triage(divs ...divergence) scripted.Reply {
 	if divs == nil {
 		divs = []divergence{}
 	}
-	return providertest.Fenced(map[string]any{
+	return scripted.Fenced(map[string]any{
 		"consensus":   []map[string]string{{"point": "Agreed point", "detail": "Everyone accepts it."}},
 		"divergences": divs,
 	})
@@ -66,13 +67,13 @@ func triage(divs ...divergence) providertest.Reply {
 // the root splits into ALPHA and BETA, ALPHA converges, BETA splits into
 // GAMMA, and a forced-verdict prompt (GAMMA's, at round 3) gets verdicts.
 func scriptJudges(srv *providertest.Server) {
-	srv.Script(func(c providertest.Call) providertest.Reply {
+	srv.Script(func(c scripted.Call) scripted.Reply {
 		if c.Model != "m-judge" {
-			return providertest.Text("Position of " + c.Model + ": I argue my case with evidence.")
+			return scripted.Text("Position of " + c.Model + ": I argue my case with evidence.")
 		}
 		switch {
 		case c.Contains("forcedVerdicts"): // only the forced-verdict prompt shows this field
-			return providertest.Fenced(map[string]any{
+			return scripted.Fenced(map[string]any{
 				"consensus":      []map[string]string{},
 				"divergences":    []divergence{{ID: "x", Title: "Still split", Sides: map[string]string{"a": "yes", "b": "no"}, Uninvolved: []string{"c"}}},
 				"forcedVerdicts": []map[string]string{{"divergenceId": "x", "recommendation": "Do yes", "reasoning": "It is cheaper."}},
@@ -171,7 +172,7 @@ func assertNoKey(t *testing.T, dir string, r result) {
 // the reports are still written and the exit code is 1.
 func TestRunFailedNodeExitsOne(t *testing.T) {
 	t.Parallel()
-	srv := providertest.New(t, providertest.WithDefault(providertest.Text("I have no JSON for you.")))
+	srv := providertest.New(t, scripted.WithDefault(scripted.Text("I have no JSON for you.")))
 	cfgPath := writeConfig(t, srv, 2, "")
 	r := invoke(t, map[string]string{"TEST_API_KEY": testKey}, "run", "-c", cfgPath)
 	if r.code != exitFailed {
@@ -213,7 +214,7 @@ func TestRunOutputDash(t *testing.T) {
 // written with open nodes marked interrupted, and the exit code is 130.
 func TestRunInterrupted(t *testing.T) {
 	t.Parallel()
-	srv := providertest.New(t, providertest.WithLatency(200*time.Millisecond))
+	srv := providertest.New(t, scripted.WithLatency(200*time.Millisecond))
 	scriptJudges(srv)
 	cfgPath := writeConfig(t, srv, 3, "")
 	var out, errb strings.Builder
@@ -264,9 +265,9 @@ func TestRunRawResponses(t *testing.T) {
 	srv := providertest.New(t)
 	// Debaters' answers echo the Authorization header: the key must still
 	// reach no file.
-	srv.On(func(c providertest.Call) bool { return c.Model != "m-judge" },
-		func(c providertest.Call) providertest.Reply {
-			return providertest.Reply{Text: "My position.", EchoAuthorization: true}
+	srv.On(func(c scripted.Call) bool { return c.Model != "m-judge" },
+		func(c scripted.Call) scripted.Reply {
+			return scripted.Reply{Text: "My position.", EchoAuthorization: true}
 		})
 	scriptJudges(srv)
 	cfgPath := writeConfig(t, srv, 1, "")

@@ -18,6 +18,7 @@ import (
 	"github.com/debatehq/debate/internal/textwidth"
 	"github.com/debatehq/debate/internal/vtscreen"
 	"github.com/debatehq/debate/providers/providertest"
+	"github.com/debatehq/debate/providers/scripted"
 	"github.com/debatehq/debate/render"
 )
 
@@ -36,7 +37,7 @@ func TestRunOnTerminal(t *testing.T) {
 			srv := providertest.New(t)
 			var mu sync.Mutex
 			seen := map[string]bool{}
-			srv.On(func(c providertest.Call) bool {
+			srv.On(func(c scripted.Call) bool {
 				if c.Model == "m-c" {
 					return true
 				}
@@ -46,7 +47,7 @@ func TestRunOnTerminal(t *testing.T) {
 				first := !seen[c.Model]
 				seen[c.Model] = true
 				return first
-			}, func(c providertest.Call) providertest.Reply { return providertest.Status(503, "overloaded") })
+			}, func(c scripted.Call) scripted.Reply { return scripted.Status(503, "overloaded") })
 			scriptJudges(srv)
 			cfgPath := writeConfig(t, srv, 3, `, {"id": "second-topic", "title": "是否将消息队列从 RabbitMQ 迁移到 Kafka？一个很长的中文标题"}`)
 			b, _ := os.ReadFile(cfgPath)
@@ -182,23 +183,23 @@ func TestRunLiveLineInFlight(t *testing.T) {
 	resize := make(chan os.Signal)
 	var held, in atomic.Int32
 	both := make(chan struct{}) // the two held requests are at the fake
-	srv.On(func(c providertest.Call) bool { return c.Model != "m-judge" && held.Add(1) <= 2 },
-		func(c providertest.Call) providertest.Reply {
+	srv.On(func(c scripted.Call) bool { return c.Model != "m-judge" && held.Add(1) <= 2 },
+		func(c scripted.Call) scripted.Reply {
 			if in.Add(1) == 2 {
 				close(both)
 			}
 			select {
 			case <-both:
 			case <-t.Context().Done():
-				return providertest.Status(500, "test over")
+				return scripted.Status(500, "test over")
 			}
 			for {
 				select {
 				case <-shown:
-					return providertest.Text("Position of " + c.Model + ": held until the live line showed it.")
+					return scripted.Text("Position of " + c.Model + ": held until the live line showed it.")
 				case resize <- syscall.SIGWINCH:
 				case <-t.Context().Done():
-					return providertest.Status(500, "test over")
+					return scripted.Status(500, "test over")
 				}
 			}
 		})
@@ -284,10 +285,10 @@ func TestRunInterruptedOnTerminal(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			srv := providertest.New(t, providertest.WithLatency(200*time.Millisecond))
+			srv := providertest.New(t, scripted.WithLatency(200*time.Millisecond))
 			third := make(chan struct{})
 			var calls atomic.Int32
-			srv.On(func(providertest.Call) bool {
+			srv.On(func(scripted.Call) bool {
 				if calls.Add(1) == 3 {
 					close(third)
 				}

@@ -8,25 +8,28 @@
 // arrived (count, models, concurrency seen).
 //
 // A Server is an http.Handler, to serve on a listener of one's own, and an
-// in-memory transport (Transport, HTTPClient). The in-memory form keeps every
-// wait inside the calling goroutines, so tests can run it under
-// testing/synctest with virtual time. The package imports no testing code,
-// so a program may link it.
+// in-memory transport (Transport, HTTPClient). The in-memory form serves
+// each request on a connection of its own whose goroutines end with it, so
+// tests can run it under testing/synctest with virtual time. The package
+// imports no testing code, so a program may link it.
 package scripted
 
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"crypto/sha256"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"net"
 	"net/http"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/debatehq/debate/internal/ctxwait"
 	"github.com/debatehq/debate/providers/wire"
 )
 
@@ -230,8 +233,9 @@ type Option func(*Server)
 // WithLatency delays every reply by d on top of its own Delay.
 func WithLatency(d time.Duration) Option { return func(s *Server) { s.latency = d } }
 
-// WithDefault sets the reply used when nothing else matches.
-func WithDefault(r Reply) Option { return func(s *Server) { s.def = &r } }
+// WithDefault answers with r every call nothing else matched: a script
+// that always says r.
+func WithDefault(r Reply) Option { return WithScript(func(Call) Reply { return r }) }
 
 // WithScript sets the function that answers calls nothing else matched.
 func WithScript(f func(Call) Reply) Option { return func(s *Server) { s.script = f } }
@@ -249,7 +253,6 @@ type rule struct {
 // Server is the fake. Its methods are safe for concurrent use.
 type Server struct {
 	latency time.Duration
-	def     *Reply
 	nolog   bool
 
 	gateway time.Duration
@@ -261,10 +264,15 @@ type Server struct {
 	rules    []rule
 	calls    []Call
 	attempts map[[32]byte]int // by digest of model and messages
-	inFlight counter
-	byModel  map[string]*counter
-	byPath   map[string]*counter
+	counts   map[scope]*counter
 }
+
+// scope is what a counter counts: every call (the zero scope), or those
+// of one model or one URL path.
+type scope struct{ of, name string }
+
+// scopes are the counters a call counts in.
+func scopes(c Call) [3]scope { return [3]scope{{}, {"model", c.Model}, {"path", c.Path}} }
 
 type counter struct{ now, max, total int }
 
@@ -281,8 +289,7 @@ func New(opts ...Option) *Server {
 		queues:   map[string][]Reply{},
 		refusals: map[string][]Refusal{},
 		attempts: map[[32]byte]int{},
-		byModel:  map[string]*counter{},
-		byPath:   map[string]*counter{},
+		counts:   map[scope]*counter{},
 	}
 	for _, o := range opts {
 		o(s)
@@ -291,9 +298,19 @@ func New(opts ...Option) *Server {
 }
 
 // Transport returns an in-memory http.RoundTripper that serves every request
-// with the fake, whatever its host. Use it with MemoryURL under
-// testing/synctest.
-func (s *Server) Transport() http.RoundTripper { return memTransport{s} }
+// with the fake, whatever its host: each request gets a connection of its
+// own (net.Pipe) served by net/http, and every goroutine it starts ends with
+// the request. Use it with MemoryURL under testing/synctest.
+func (s *Server) Transport() http.RoundTripper {
+	dial := func(context.Context, string, string) (net.Conn, error) {
+		client, server := net.Pipe()
+		go (&http.Server{Handler: s}).Serve(&pipeListener{conn: server})
+		return client, nil
+	}
+	// An https URL is served as plainly as an http one: the connection
+	// counts as past its TLS handshake.
+	return &http.Transport{DisableKeepAlives: true, DialContext: dial, DialTLSContext: dial}
+}
 
 // HTTPClient returns an http.Client on the in-memory transport.
 func (s *Server) HTTPClient() *http.Client { return &http.Client{Transport: s.Transport()} }
@@ -342,34 +359,26 @@ func (s *Server) Calls() []Call {
 }
 
 // Count returns the number of requests received.
-func (s *Server) Count() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.inFlight.total
-}
+func (s *Server) Count() int { return s.count(scope{}).total }
 
 // CountModel returns the number of requests received for model.
-func (s *Server) CountModel(model string) int { return s.count(s.byModel, model).total }
+func (s *Server) CountModel(model string) int { return s.count(scope{"model", model}).total }
 
 // MaxInFlight returns the most requests that were being served at once.
-func (s *Server) MaxInFlight() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.inFlight.max
-}
+func (s *Server) MaxInFlight() int { return s.count(scope{}).max }
 
 // MaxInFlightModel returns the most requests for model served at once.
-func (s *Server) MaxInFlightModel(model string) int { return s.count(s.byModel, model).max }
+func (s *Server) MaxInFlightModel(model string) int { return s.count(scope{"model", model}).max }
 
 // MaxInFlightPath returns the most requests on one URL path (for example
 // "/a/v1/chat/completions") served at once.
-func (s *Server) MaxInFlightPath(path string) int { return s.count(s.byPath, path).max }
+func (s *Server) MaxInFlightPath(path string) int { return s.count(scope{"path", path}).max }
 
-// count returns a copy of the counter for k in m.
-func (s *Server) count(m map[string]*counter, k string) counter {
+// count returns a copy of the counter of k.
+func (s *Server) count(k scope) counter {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return *s.counter(m, k)
+	return *s.counter(k)
 }
 
 // readCall reads a request as the call it makes.
@@ -414,10 +423,19 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	reply := s.enter(&call)
+	if reply.EchoAuthorization {
+		echo := " (authorization: " + r.Header.Get("Authorization") + ")"
+		if reply.RawBody != "" {
+			reply.RawBody += echo
+		} else {
+			reply.Text += echo
+		}
+	}
 	// The call leaves the count before its last bytes are written: a
 	// client may finish as soon as it has them.
 	leave := sync.OnceFunc(func() { s.leave(call) })
 	defer leave()
+	maps.Copy(w.Header(), reply.Headers.Clone())
 
 	streamed := call.Stream && !reply.IgnoreStream && !reply.CutConnection && reply.RawBody == "" && cmp.Or(reply.Status, 200) < 400
 	d := s.latency + reply.Delay
@@ -427,7 +445,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if s.gateway > 0 && d >= s.gateway {
 		// The gateway in front gives up on a response not started in time.
-		if !wait(r, s.gateway) {
+		if ctxwait.Sleep(r.Context(), s.gateway) != nil {
 			return
 		}
 		w.Header().Set("Content-Type", "text/plain; charset=UTF-8")
@@ -435,7 +453,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, "error code: 524")
 		return
 	}
-	if !wait(r, d) {
+	if ctxwait.Sleep(r.Context(), d) != nil {
 		return
 	}
 	if reply.Endless {
@@ -446,16 +464,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		cut(w)
 		return
 	}
-	for k, vs := range reply.Headers {
-		for _, v := range vs {
-			w.Header().Add(k, v)
-		}
-	}
 	status := cmp.Or(reply.Status, http.StatusOK)
-	echo := ""
-	if reply.EchoAuthorization {
-		echo = " (authorization: " + r.Header.Get("Authorization") + ")"
-	}
 	leave()
 	switch {
 	case reply.RawBody != "":
@@ -463,12 +472,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "application/json")
 		}
 		w.WriteHeader(status)
-		io.WriteString(w, reply.RawBody+echo)
+		io.WriteString(w, reply.RawBody)
 	case status >= 400:
-		msg := cmp.Or(reply.Text, http.StatusText(status))
-		writeError(w, status, reply.Code, msg+echo)
+		writeError(w, status, reply.Code, cmp.Or(reply.Text, http.StatusText(status)))
 	default:
-		writeCompletion(w, call, reply, echo)
+		writeCompletion(w, call, reply)
 	}
 }
 
@@ -478,46 +486,39 @@ func (s *Server) enter(c *Call) Reply {
 	s.mu.Lock()
 	s.attempts[key]++
 	c.Attempt = s.attempts[key]
-	s.inFlight.enter()
-	c.Seq = s.inFlight.total
-	s.counter(s.byModel, c.Model).enter()
-	s.counter(s.byPath, c.Path).enter()
+	for _, k := range scopes(*c) {
+		s.counter(k).enter()
+	}
+	c.Seq = s.counts[scope{}].total
 	if !s.nolog {
 		s.calls = append(s.calls, *c)
 	}
-
-	var reply func(Call) Reply
-	for _, ref := range s.refusals[c.Model] {
-		if r, ok := ref(*c); ok {
-			reply = func(Call) Reply { return r }
-			break
-		}
-	}
-	if reply == nil {
-		reply = s.dequeue(c.Model)
-	}
-	if reply == nil {
-		for _, rl := range s.rules {
-			if rl.match(*c) {
-				reply = rl.reply
-				break
-			}
-		}
-	}
-	if reply == nil && s.script != nil {
-		reply = s.script
-	}
-	if reply == nil {
-		if s.def != nil {
-			d := *s.def
-			reply = func(Call) Reply { return d }
-		} else {
-			reply = defaultReply
-		}
-	}
+	reply := s.pick(*c)
 	s.mu.Unlock()
 	// The reply function runs unlocked so that it may call the Server.
 	return reply(*c)
+}
+
+// pick returns what answers c, the first that applies: a refusal, a queued
+// reply, a rule, the script, or the default reply; s.mu is held.
+func (s *Server) pick(c Call) func(Call) Reply {
+	for _, ref := range s.refusals[c.Model] {
+		if r, ok := ref(c); ok {
+			return func(Call) Reply { return r }
+		}
+	}
+	if r := s.dequeue(c.Model); r != nil {
+		return r
+	}
+	for _, rl := range s.rules {
+		if rl.match(c) {
+			return rl.reply
+		}
+	}
+	if s.script != nil {
+		return s.script
+	}
+	return defaultReply
 }
 
 // dequeue takes the next queued reply for model, or for any model; s.mu is
@@ -536,16 +537,17 @@ func (s *Server) dequeue(model string) func(Call) Reply {
 func (s *Server) leave(c Call) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.inFlight.now--
-	s.byModel[c.Model].now--
-	s.byPath[c.Path].now--
+	for _, k := range scopes(c) {
+		s.counts[k].now--
+	}
 }
 
-func (s *Server) counter(m map[string]*counter, k string) *counter {
-	c := m[k]
+// counter returns the counter of k, made on first use; s.mu is held.
+func (s *Server) counter(k scope) *counter {
+	c := s.counts[k]
 	if c == nil {
 		c = &counter{}
-		m[k] = c
+		s.counts[k] = c
 	}
 	return c
 }
@@ -573,7 +575,7 @@ func attemptKey(c *Call) [32]byte {
 
 func tokens(n int) int { return (n + 3) / 4 }
 
-func writeCompletion(w http.ResponseWriter, c Call, r Reply, echo string) {
+func writeCompletion(w http.ResponseWriter, c Call, r Reply) {
 	resp := wire.Completion{
 		ID:      fmt.Sprintf("chatcmpl-%d", c.Seq),
 		Object:  "chat.completion",
@@ -581,7 +583,7 @@ func writeCompletion(w http.ResponseWriter, c Call, r Reply, echo string) {
 		Model:   cmp.Or(r.Model, c.Model),
 		Choices: []wire.Choice{{
 			Message: &wire.Delta{
-				Role: "assistant", Content: wire.Content{Text: r.Text + echo},
+				Role: "assistant", Content: wire.Content{Text: r.Text},
 				ReasoningContent: r.ReasoningContent, Reasoning: r.Reasoning, Refusal: r.Refusal,
 			},
 			FinishReason: wire.Finished(cmp.Or(r.FinishReason, "stop")),
@@ -636,29 +638,8 @@ func usage(c Call, r Reply) *wire.Usage {
 	return u
 }
 
-// wait holds a reply back for d; it reports false when the client went
-// away first.
-func wait(r *http.Request, d time.Duration) bool {
-	if d <= 0 {
-		return true
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-r.Context().Done():
-		return false
-	}
-}
-
-// cut drops the connection: a hijack and close on a socket, a transport
-// error in memory.
+// cut drops the connection.
 func cut(w http.ResponseWriter) {
-	if m, ok := w.(*memWriter); ok {
-		m.cut = true
-		return
-	}
 	if h, ok := w.(http.Hijacker); ok {
 		if conn, _, err := h.Hijack(); err == nil {
 			conn.Close()
@@ -668,108 +649,25 @@ func cut(w http.ResponseWriter) {
 	panic(http.ErrAbortHandler)
 }
 
-// memTransport serves requests with the fake without a socket. The
-// response returns as soon as the handler starts writing, and its body
-// streams what the handler writes, so that streamed answers arrive piece by
-// piece.
-type memTransport struct{ s *Server }
+// pipeListener accepts one in-memory connection, then reports itself
+// closed, which ends the server's accept loop at once.
+type pipeListener struct{ conn net.Conn }
 
-// errCut is what the in-memory transport returns for a cut connection.
-var errCut = fmt.Errorf("scripted: connection closed by peer: %w", io.ErrUnexpectedEOF)
-
-// errClientClosed ends a handler's writes once the client closed the body.
-var errClientClosed = errors.New("scripted: the client closed the response body")
-
-func (m memTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	pr, pw := io.Pipe()
-	w := &memWriter{header: http.Header{}, pw: pw, started: make(chan struct{})}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		if req.Body != nil {
-			defer req.Body.Close()
-		}
-		m.s.ServeHTTP(w, req)
-		w.start()
-		if err := req.Context().Err(); err != nil {
-			pw.CloseWithError(err)
-			return
-		}
-		pw.Close()
-	}()
-	select {
-	case <-w.started:
-	case <-done:
+func (l *pipeListener) Accept() (net.Conn, error) {
+	c := l.conn
+	if c == nil {
+		return nil, net.ErrClosed
 	}
-	if w.cut {
-		<-done
-		return nil, errCut
-	}
-	if err := req.Context().Err(); err != nil {
-		pr.CloseWithError(errClientClosed)
-		<-done
-		return nil, err
-	}
-	status := cmp.Or(w.status, http.StatusOK)
-	return &http.Response{
-		Status:        fmt.Sprintf("%d %s", status, http.StatusText(status)),
-		StatusCode:    status,
-		Proto:         "HTTP/1.1",
-		ProtoMajor:    1,
-		ProtoMinor:    1,
-		Header:        w.header.Clone(),
-		Body:          &memBody{pr: pr, done: done},
-		ContentLength: -1,
-		Request:       req,
-	}, nil
+	l.conn = nil
+	return c, nil
 }
 
-// memBody is the client's end of the pipe; closing it ends the handler's
-// writes and waits for the handler to return.
-type memBody struct {
-	pr   *io.PipeReader
-	done chan struct{}
-}
+// Close leaves the connection to the server that accepted it.
+func (l *pipeListener) Close() error { return nil }
 
-func (b *memBody) Read(p []byte) (int, error) { return b.pr.Read(p) }
+func (l *pipeListener) Addr() net.Addr { return pipeAddr{} }
 
-func (b *memBody) Close() error {
-	b.pr.CloseWithError(errClientClosed)
-	<-b.done
-	return nil
-}
+type pipeAddr struct{}
 
-type memWriter struct {
-	header  http.Header
-	status  int
-	pw      *io.PipeWriter
-	cut     bool
-	once    sync.Once
-	started chan struct{}
-}
-
-func (w *memWriter) start() { w.once.Do(func() { close(w.started) }) }
-
-func (w *memWriter) Header() http.Header { return w.header }
-
-func (w *memWriter) WriteHeader(status int) {
-	if w.status == 0 {
-		w.status = status
-	}
-}
-
-func (w *memWriter) Write(b []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	w.start()
-	return w.pw.Write(b)
-}
-
-// Flush sends the headers.
-func (w *memWriter) Flush() {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	w.start()
-}
+func (pipeAddr) Network() string { return "pipe" }
+func (pipeAddr) String() string  { return "scripted" }

@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/debatehq/debate/internal/ctxwait"
 	"github.com/debatehq/debate/providers/wire"
 )
 
@@ -40,10 +41,8 @@ func (s *Server) Refuse(model string, refusals ...Refusal) {
 
 // badParam is OpenAI's 400 for a parameter or value a model does not take.
 func badParam(param, code, msg string) Reply {
-	r := Reply{Status: http.StatusBadRequest, Code: code, Text: msg}
-	r.RawBody = fmt.Sprintf(`{"error":{"message":%q,"type":"invalid_request_error","param":%q,"code":%q}}`, msg, param, code)
-	r.Headers = http.Header{"Content-Type": {"application/json"}}
-	return r
+	body, _ := json.Marshal(map[string]wire.ErrorDetail{"error": {Message: msg, Type: "invalid_request_error", Param: param, Code: code}})
+	return Raw(http.StatusBadRequest, string(body))
 }
 
 // RefuseMaxTokens refuses max_tokens as OpenAI does for its reasoning
@@ -70,9 +69,7 @@ func RefuseTemperature() Refusal {
 // RefuseJSONObject refuses response_format "json_object" as LM Studio does.
 func RefuseJSONObject() Refusal {
 	return func(c Call) (Reply, bool) {
-		r := Reply{Status: http.StatusBadRequest, RawBody: `{"error":"'response_format.type' must be 'json_schema' or 'text'"}`,
-			Headers: http.Header{"Content-Type": {"application/json"}}}
-		return r, c.ResponseFormat == "json_object"
+		return Raw(http.StatusBadRequest, `{"error":"'response_format.type' must be 'json_schema' or 'text'"}`), c.ResponseFormat == "json_object"
 	}
 }
 
@@ -104,11 +101,6 @@ func UnknownModel(model string) Reply {
 // "data: [DONE]". It stops when the client goes away; leave is called
 // before the last write.
 func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, c Call, reply Reply, delay time.Duration, leave func()) {
-	for k, vs := range reply.Headers {
-		for _, v := range vs {
-			w.Header().Add(k, v)
-		}
-	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
@@ -119,11 +111,11 @@ func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, c Call, rep
 		return
 	}
 	for range reply.KeepAlives {
-		if !st.write([]byte(": OPENROUTER PROCESSING\n\n")) || !wait(r, cmp.Or(reply.ChunkDelay, time.Millisecond)) {
+		if !st.write([]byte(": OPENROUTER PROCESSING\n\n")) || ctxwait.Sleep(r.Context(), cmp.Or(reply.ChunkDelay, time.Millisecond)) != nil {
 			return
 		}
 	}
-	if !wait(r, delay) {
+	if ctxwait.Sleep(r.Context(), delay) != nil {
 		return
 	}
 	st.base = wire.Chunk{ID: fmt.Sprintf("chatcmpl-%d", c.Seq), Object: "chat.completion.chunk", Created: time.Now().Unix(), Model: cmp.Or(reply.Model, c.Model)}
@@ -188,10 +180,6 @@ func (st *streamer) delta(d wire.Delta, finish wire.FinishReason) bool {
 // parts sends the reasoning, the refusal and the text in pieces of
 // ChunkBytes.
 func (st *streamer) parts() bool {
-	echo := ""
-	if st.reply.EchoAuthorization {
-		echo = " (authorization: " + st.r.Header.Get("Authorization") + ")"
-	}
 	size := cmp.Or(st.reply.ChunkBytes, 16)
 	for _, part := range []struct {
 		text string
@@ -200,7 +188,7 @@ func (st *streamer) parts() bool {
 		{st.reply.ReasoningContent, func(d *wire.Delta, s string) { d.ReasoningContent = s }},
 		{st.reply.Reasoning, func(d *wire.Delta, s string) { d.Reasoning = s }},
 		{st.reply.Refusal, func(d *wire.Delta, s string) { d.Refusal = s }},
-		{st.reply.Text + echo, func(d *wire.Delta, s string) { d.Content.Text = s }},
+		{st.reply.Text, func(d *wire.Delta, s string) { d.Content.Text = s }},
 	} {
 		if part.text == "" {
 			continue
@@ -218,7 +206,7 @@ func (st *streamer) parts() bool {
 		for piece := range pieces(part.text, size) {
 			st.buf = append(appendString(append(append(st.buf[:0], "data: "...), head...), piece), tail...)
 			st.buf = append(st.buf, "\n\n"...)
-			if !st.write(st.buf) || !wait(st.r, st.reply.ChunkDelay) {
+			if !st.write(st.buf) || ctxwait.Sleep(st.r.Context(), st.reply.ChunkDelay) != nil {
 				return false
 			}
 		}

@@ -6,20 +6,14 @@ import (
 	"strconv"
 )
 
-// DecodeChunk decodes one event of a stream into c, which it resets. Most
-// events are a delta of text and nothing else: those are read here in one
-// pass without reflection, which makes a stream cost about what one body
-// costs. Any other event (usage, an error, content parts, a filter's
-// results, numbers that are not integers, or anything this reader is not
-// sure of) is left to encoding/json, with the same result but for ID,
-// Object and Created, which nothing reads and the fast path leaves out.
-func DecodeChunk(b []byte, c *Chunk) error {
-	_, err := decodeChunk(b, c)
-	return err
-}
-
-// decodeChunk is DecodeChunk; it also returns where the event's content
-// string starts when the fast path read it, else 0.
+// decodeChunk decodes one event of a stream into c, which it resets, and
+// returns where the event's content string starts when the fast path read
+// it, else 0. Most events are a delta of text and nothing else: those are
+// read here in one pass without reflection, which makes a stream cost about
+// what one body costs. Any other event (usage, an error, content parts, a
+// filter's results, numbers that are not integers, or anything this reader
+// is not sure of) is left to encoding/json, with the same result but for
+// ID, Object and Created, which nothing reads and the fast path leaves out.
 func decodeChunk(b []byte, c *Chunk) (int, error) {
 	// The choices keep their memory, cleared: encoding/json leaves fields
 	// absent from the event as they were.
@@ -42,7 +36,7 @@ type Decoder struct {
 	at, end int    // where its content string starts and ends in prev
 }
 
-// Decode decodes one event into d.Chunk, as DecodeChunk does.
+// Decode decodes one event into d.Chunk, resetting it.
 func (d *Decoder) Decode(b []byte) error {
 	if len(d.prev) > 0 && len(b) > d.at && bytes.Equal(b[:d.at], d.prev[:d.at]) {
 		s := &scan{b: b, i: d.at}

@@ -41,7 +41,7 @@ func FuzzDecodeChunk(f *testing.F) {
 func sameAsJSON(t *testing.T, b []byte) {
 	t.Helper()
 	got := Chunk{Model: "m", Choices: []Choice{{Index: 3, Delta: &Delta{Refusal: "stale"}}}}
-	err := DecodeChunk(b, &got)
+	_, err := decodeChunk(b, &got)
 	var want Chunk
 	wantErr := json.Unmarshal(b, &want)
 	if (err == nil) != (wantErr == nil) {
@@ -115,7 +115,7 @@ func TestDecoder(t *testing.T) {
 	}
 }
 
-// FuzzDecoder checks that a Decoder reads an event as DecodeChunk does,
+// FuzzDecoder checks that a Decoder reads an event as decodeChunk does,
 // whatever the event before it.
 func FuzzDecoder(f *testing.F) {
 	for _, s := range streamSeeds {
@@ -130,9 +130,9 @@ func sameAsDecodeChunk(t *testing.T, first, second []byte) {
 	d.Decode(first)
 	err := d.Decode(second)
 	var want Chunk
-	wantErr := DecodeChunk(second, &want)
+	_, wantErr := decodeChunk(second, &want)
 	if (err == nil) != (wantErr == nil) {
-		t.Fatalf("%s after %s: error %v, DecodeChunk's %v", second, first, err, wantErr)
+		t.Fatalf("%s after %s: error %v, decodeChunk's %v", second, first, err, wantErr)
 	}
 	if len(d.Chunk.Choices) == 0 && len(want.Choices) == 0 {
 		d.Chunk.Choices, want.Choices = nil, nil // the memory of choices is kept
