@@ -19,7 +19,6 @@ import (
 	"time"
 
 	"github.com/debatehq/debate/configs"
-	"github.com/debatehq/debate/internal/httpwatch"
 	"github.com/debatehq/debate/journal"
 	"github.com/debatehq/debate/orchestrator"
 	"github.com/debatehq/debate/output"
@@ -190,9 +189,6 @@ func newClient(cfg *configs.Config, opt Options, raw *rawLog, log *slog.Logger) 
 	if cfg.Output.IncludeRawResponses {
 		popt.Record = raw.add
 	}
-	// The engine learns when each attempt's request leaves, having waited
-	// for its call slot, and when the exchange is over.
-	popt.HTTPClient = httpwatch.Client(popt.HTTPClient)
 	return providers.New(cfg, popt)
 }
 

@@ -12,7 +12,6 @@ import (
 
 	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/internal/ctxwait"
-	"github.com/debatehq/debate/internal/httpwatch"
 	"github.com/debatehq/debate/prompts"
 	"github.com/debatehq/debate/providers"
 	"github.com/debatehq/debate/tree"
@@ -359,14 +358,12 @@ func (r *roster) do(ctx context.Context, c call, model string, attempt int, id u
 	ev := r.event(tree.CallStarted, c)
 	ev.Model, ev.Call = model, id
 	e.emit(ev)
-	if e.opt.Events != nil {
-		ctx = httpwatch.With(ctx, httpwatch.Watch{
-			Sent: func() { ev := ev; ev.Kind = tree.RequestSent; e.emit(ev) },
-			Done: func() { ev := ev; ev.Kind = tree.RequestDone; e.emit(ev) },
-		})
-	}
 	req := providers.Request{Participant: c.who.p.ID, Model: model, Messages: c.msgs, JSON: c.json, Attempt: attempt, Call: id,
 		Origin: providers.Origin{Topic: r.scope, Node: c.node, Step: string(c.step)}}
+	if e.opt.Events != nil {
+		req.OnSent = func() { ev := ev; ev.Kind = tree.RequestSent; e.emit(ev) }
+		req.OnDone = func() { ev := ev; ev.Kind = tree.RequestDone; e.emit(ev) }
+	}
 	if c.maxTokens > 0 {
 		req.MaxTokens = &c.maxTokens
 	}

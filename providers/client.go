@@ -326,6 +326,12 @@ func (c *Client) try(ctx context.Context, rt *route, r Request, req *wire.Reques
 	if rt.ep.sem != nil {
 		defer rt.ep.sem.Release(1)
 	}
+	if r.OnSent != nil {
+		r.OnSent()
+	}
+	if r.OnDone != nil {
+		defer r.OnDone() // before the slot is released: in flight never exceeds the caps
+	}
 	tctx, cancel := context.WithTimeout(ctx, rt.timeout)
 	defer cancel()
 	actx, cancelIdle := context.WithCancelCause(tctx)

@@ -59,6 +59,11 @@ type Request struct {
 	// OnAdapt, when set, learns each change this call makes to its request
 	// after the server refused a parameter, from the calling goroutine.
 	OnAdapt func(Adaptation) `json:"-"`
+	// OnSent, when set, learns that the attempt took its slot (past the
+	// caps and rate limits) and its request leaves; OnDone that the
+	// exchange is over, before the slot is released. Both are called from
+	// the calling goroutine, once per attempt that got a slot.
+	OnSent, OnDone func() `json:"-"`
 }
 
 // Origin places a call in a run: topic, node and step, as the caller names
