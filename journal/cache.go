@@ -56,14 +56,16 @@ func OpenCache(ctx context.Context, dir string, maxBytes int64) (*Cache, error) 
 }
 
 // bounded is the cache's writer: it adds rows, then drops the oldest entries
-// past maxBytes (0: unbounded).
+// past maxBytes (0: unbounded), in the same transaction.
 type bounded struct {
-	*upsert
+	add      *upsert
 	maxBytes int64
 }
 
+func (b bounded) close() error { return b.add.close() }
+
 func (b bounded) write(ctx context.Context, tx *sql.Tx, rows []row) error {
-	if err := b.upsert.write(ctx, tx, rows); err != nil || b.maxBytes <= 0 {
+	if err := b.add.write(ctx, tx, rows); err != nil || b.maxBytes <= 0 {
 		return err
 	}
 	// Over the bound, the oldest entries go until a tenth of it is free, so

@@ -110,6 +110,11 @@ func (u *upsert) write(ctx context.Context, tx *sql.Tx, rows []row) error {
 	return nil
 }
 
+func (u *upsert) writeOne(ctx context.Context, r row) error {
+	_, err := u.st.ExecContext(ctx, r.key, r.value)
+	return err
+}
+
 func (u *upsert) close() error { return u.st.Close() }
 
 func newCommitter(db *sql.DB, w writer) *committer {
@@ -175,7 +180,21 @@ func (c *committer) close() error {
 	return c.w.close()
 }
 
+// lone is a writer that can also store a single row as one statement,
+// which SQLite commits on its own: no BEGIN and COMMIT to run around it.
+// That transaction takes the write lock only when it writes, which suits a
+// file with one writer, a Journal's; the Cache, which runs share, keeps
+// BEGIN IMMEDIATE.
+type lone interface {
+	writeOne(ctx context.Context, r row) error
+}
+
+// commit stores rows in one transaction: an explicit one, or for a single
+// row of a writer that can, the statement's own.
 func (c *committer) commit(ctx context.Context, rows []row) error {
+	if l, ok := c.w.(lone); ok && len(rows) == 1 {
+		return l.writeOne(ctx, rows[0])
+	}
 	tx, err := c.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
