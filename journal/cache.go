@@ -44,21 +44,36 @@ func OpenCache(ctx context.Context, dir string, maxBytes int64) (*Cache, error) 
 		return nil, fmt.Errorf("call cache: %w", err)
 	}
 	db.SetMaxOpenConns(4) // lookups read beside the writer
-	write := func(ctx context.Context, tx *sql.Tx, rows []row) error {
-		// The first run to finish a call keeps its answer: another run
-		// sharing the folder may have recorded the same call meanwhile.
-		if err := upsert(`INSERT INTO calls (key, value, size) VALUES (?1, ?2, length(?1) + length(?2))
-			ON CONFLICT (key) DO NOTHING`)(ctx, tx, rows); err != nil || maxBytes <= 0 {
-			return err
-		}
-		// Over the bound, the oldest entries go until a tenth of it is
-		// free, so that the scan this takes is not made at every commit.
-		_, err := tx.ExecContext(ctx, `DELETE FROM calls WHERE (SELECT bytes FROM size) > ?1 AND seq <= (
-			SELECT seq FROM (SELECT seq, sum(size) OVER (ORDER BY seq DESC) AS kept FROM calls)
-			WHERE kept > ?1 * 9 / 10 ORDER BY seq DESC LIMIT 1)`, maxBytes)
+	// The first run to finish a call keeps its answer: another run sharing
+	// the folder may have recorded the same call meanwhile.
+	u, err := prepareUpsert(ctx, db, `INSERT INTO calls (key, value, size) VALUES (?1, ?2, length(?1) + length(?2))
+		ON CONFLICT (key) DO NOTHING`)
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("call cache: %w", err)
+	}
+	return &Cache{db: db, writes: newCommitter(db, bounded{u, maxBytes})}, nil
+}
+
+// bounded is the cache's writer: it adds rows, then drops the oldest entries
+// past maxBytes (0: unbounded), in the same transaction.
+type bounded struct {
+	add      *upsert
+	maxBytes int64
+}
+
+func (b bounded) close() error { return b.add.close() }
+
+func (b bounded) write(ctx context.Context, tx *sql.Tx, rows []row) error {
+	if err := b.add.write(ctx, tx, rows); err != nil || b.maxBytes <= 0 {
 		return err
 	}
-	return &Cache{db: db, writes: newCommitter(db, write)}, nil
+	// Over the bound, the oldest entries go until a tenth of it is free, so
+	// that the scan this takes is not made at every commit.
+	_, err := tx.ExecContext(ctx, `DELETE FROM calls WHERE (SELECT bytes FROM size) > ?1 AND seq <= (
+		SELECT seq FROM (SELECT seq, sum(size) OVER (ORDER BY seq DESC) AS kept FROM calls)
+		WHERE kept > ?1 * 9 / 10 ORDER BY seq DESC LIMIT 1)`, b.maxBytes)
+	return err
 }
 
 // Lookup returns the answer kept under key, if any.
@@ -86,6 +101,5 @@ func (c *Cache) Record(_ context.Context, key string, value []byte) error {
 // Close commits what Record was given and closes the file; Record fails
 // after it.
 func (c *Cache) Close() error {
-	c.writes.close()
-	return c.db.Close()
+	return errors.Join(c.writes.close(), c.db.Close())
 }

@@ -12,6 +12,7 @@ package journal
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"strconv"
 	"sync"
@@ -67,37 +68,28 @@ func Open(ctx context.Context, path string, fresh bool) (*Journal, error) {
 	}
 	db.SetMaxOpenConns(1) // one writer; lookups are served from memory
 	j := &Journal{db: db}
-	j.calls = newCommitter(db, upsert(`INSERT INTO calls (key, value) VALUES (?, ?)
-		ON CONFLICT (key) DO UPDATE SET value = excluded.value`))
-	j.notes = newCommitter(db, upsert(`INSERT INTO notes (name, value) VALUES (?, ?)
-		ON CONFLICT (name) DO UPDATE SET value = excluded.value`))
-	err = load(ctx, db, `SELECT key, value FROM calls`, &j.mem)
+	calls, err := prepareUpsert(ctx, db, `INSERT INTO calls (key, value) VALUES (?, ?)
+		ON CONFLICT (key) DO UPDATE SET value = excluded.value`)
+	if err == nil {
+		j.calls = newCommitter(db, calls)
+		var notes *upsert
+		notes, err = prepareUpsert(ctx, db, `INSERT INTO notes (name, value) VALUES (?, ?)
+			ON CONFLICT (name) DO UPDATE SET value = excluded.value`)
+		if err == nil {
+			j.notes = newCommitter(db, notes)
+		}
+	}
+	if err == nil {
+		err = load(ctx, db, `SELECT key, value FROM calls`, &j.mem)
+	}
 	if err == nil {
 		err = load(ctx, db, `SELECT name, value FROM notes`, &j.note)
 	}
 	if err != nil {
-		db.Close()
+		j.Close()
 		return nil, fmt.Errorf("open journal %s: %w", path, err)
 	}
 	return j, nil
-}
-
-// upsert returns a committer's write that runs the statement q, whose
-// arguments are a key and a value, for every row.
-func upsert(q string) func(context.Context, *sql.Tx, []row) error {
-	return func(ctx context.Context, tx *sql.Tx, rows []row) error {
-		st, err := tx.PrepareContext(ctx, q)
-		if err != nil {
-			return err
-		}
-		defer st.Close()
-		for _, r := range rows {
-			if _, err := st.ExecContext(ctx, r.key, r.value); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
 }
 
 // load reads the key–value rows of query into m.
@@ -198,7 +190,11 @@ func (j *Journal) Len(ctx context.Context) (int, error) {
 // Close commits what Record and SetNote were given and closes the file;
 // Record and SetNote fail after it.
 func (j *Journal) Close() error {
-	j.calls.close()
-	j.notes.close()
-	return j.db.Close()
+	var errs []error
+	for _, c := range []*committer{j.calls, j.notes} {
+		if c != nil {
+			errs = append(errs, c.close())
+		}
+	}
+	return errors.Join(append(errs, j.db.Close())...)
 }

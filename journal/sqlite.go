@@ -68,8 +68,7 @@ type batch struct {
 // the connection one by one.
 type committer struct {
 	db *sql.DB
-	// write stores rows within tx.
-	write func(ctx context.Context, tx *sql.Tx, rows []row) error
+	w  writer
 
 	mu     sync.Mutex
 	cur    *batch        // the rows waiting for the next commit
@@ -81,8 +80,45 @@ type committer struct {
 // errClosed is the error of a row added after close.
 var errClosed = errors.New("closed")
 
-func newCommitter(db *sql.DB, write func(context.Context, *sql.Tx, []row) error) *committer {
-	c := &committer{db: db, write: write, cur: &batch{done: make(chan struct{})},
+// writer stores a commit's rows within its transaction.
+type writer interface {
+	write(ctx context.Context, tx *sql.Tx, rows []row) error
+	// close releases what the writer holds, once no commit is left.
+	close() error
+}
+
+// upsert is a writer that runs a prepared statement, whose arguments are a
+// key and a value, for every row. Prepared once, the statement serves every
+// transaction on its connection instead of being compiled at each commit.
+type upsert struct{ st *sql.Stmt }
+
+func prepareUpsert(ctx context.Context, db *sql.DB, q string) (*upsert, error) {
+	st, err := db.PrepareContext(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	return &upsert{st}, nil
+}
+
+func (u *upsert) write(ctx context.Context, tx *sql.Tx, rows []row) error {
+	st := tx.StmtContext(ctx, u.st) // closed with tx; u.st stays prepared
+	for _, r := range rows {
+		if _, err := st.ExecContext(ctx, r.key, r.value); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (u *upsert) writeOne(ctx context.Context, r row) error {
+	_, err := u.st.ExecContext(ctx, r.key, r.value)
+	return err
+}
+
+func (u *upsert) close() error { return u.st.Close() }
+
+func newCommitter(db *sql.DB, w writer) *committer {
+	c := &committer{db: db, w: w, cur: &batch{done: make(chan struct{})},
 		wake: make(chan struct{}, 1), done: make(chan struct{})}
 	go c.run()
 	return c
@@ -128,23 +164,42 @@ func (c *committer) flush() {
 	close(b.done)
 }
 
-// close stops the writer once the rows added before are committed.
-func (c *committer) close() {
+// close stops the writer once the rows added before are committed, then
+// closes w.
+func (c *committer) close() error {
 	c.mu.Lock()
-	if !c.closed {
-		c.closed = true
-		close(c.wake)
+	if c.closed {
+		c.mu.Unlock()
+		<-c.done
+		return nil
 	}
+	c.closed = true
+	close(c.wake)
 	c.mu.Unlock()
 	<-c.done
+	return c.w.close()
 }
 
+// lone is a writer that can also store a single row as one statement,
+// which SQLite commits on its own: no BEGIN and COMMIT to run around it.
+// That transaction takes the write lock only when it writes, which suits a
+// file with one writer, a Journal's; the Cache, which runs share, keeps
+// BEGIN IMMEDIATE.
+type lone interface {
+	writeOne(ctx context.Context, r row) error
+}
+
+// commit stores rows in one transaction: an explicit one, or for a single
+// row of a writer that can, the statement's own.
 func (c *committer) commit(ctx context.Context, rows []row) error {
+	if l, ok := c.w.(lone); ok && len(rows) == 1 {
+		return l.writeOne(ctx, rows[0])
+	}
 	tx, err := c.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
-	if err := c.write(ctx, tx, rows); err != nil {
+	if err := c.w.write(ctx, tx, rows); err != nil {
 		return errors.Join(err, tx.Rollback())
 	}
 	return tx.Commit()

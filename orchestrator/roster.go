@@ -609,7 +609,12 @@ func (e *Engine) countEligible(run *tree.Run) {
 // promptText is the text of msgs in the order a provider reads it, the
 // roles included, for measuring shared prefixes.
 func promptText(msgs []providers.Message) string {
+	n := 0
+	for _, m := range msgs {
+		n += len(m.Role) + len(m.Content) + 2
+	}
 	var b strings.Builder
+	b.Grow(n)
 	for _, m := range msgs {
 		b.WriteString(m.Role)
 		b.WriteByte('\n')

@@ -799,3 +799,40 @@ func BenchmarkChildPosition(b *testing.B) {
 	b.ReportMetric(float64(deep), "bytes@depth8")
 	b.ReportMetric(float64(deep)/float64(shallow), "depth8/depth1")
 }
+
+// TestTidy checks that render's data is tidied at every depth without
+// touching the caller's copy, and that data already tidy is not copied.
+func TestTidy(t *testing.T) {
+	t.Parallel()
+	sides := func(claim string) []Side { return []Side{{Party{"a", "A"}, "kept"}, {Party{"b", "B"}, claim}} }
+	tests := []struct {
+		name string
+		in   ChildPosition
+		want ChildPosition
+	}{
+		{"tidy already", ChildPosition{Title: "t", Path: []string{"p"}, Sides: sides("c")},
+			ChildPosition{Title: "t", Path: []string{"p"}, Sides: sides("c")}},
+		{"field", ChildPosition{Title: "\n\nt  \n", Path: []string{"p"}},
+			ChildPosition{Title: "t", Path: []string{"p"}}},
+		{"slice element", ChildPosition{Path: []string{"p", "q \n"}},
+			ChildPosition{Path: []string{"p", "q"}}},
+		{"field of a slice element", ChildPosition{Sides: sides("\n  c\n\n")},
+			ChildPosition{Sides: sides("  c")}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			before := fmt.Sprintf("%#v", tt.in)
+			got := tidy(reflect.ValueOf(tt.in)).Interface().(ChildPosition)
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("tidy:\n got %#v\nwant %#v", got, tt.want)
+			}
+			if after := fmt.Sprintf("%#v", tt.in); after != before {
+				t.Errorf("the caller's data changed:\n%s\n%s", before, after)
+			}
+			if reflect.DeepEqual(tt.in, tt.want) && len(got.Path) > 0 && &got.Path[0] != &tt.in.Path[0] {
+				t.Error("tidy data was copied")
+			}
+		})
+	}
+}

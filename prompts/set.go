@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"text/template"
 	"text/template/parse"
 	"unicode"
@@ -286,11 +287,11 @@ func (s *Set) render(name string, data any) ([]Message, error) {
 		if t == nil {
 			continue
 		}
-		var b strings.Builder
-		if err := t.Execute(newCapped(&b), data); err != nil {
+		raw, err := execute(t, data)
+		if err != nil {
 			return nil, fmt.Errorf("prompts: render %s (%s): %w", name, st.origin, err)
 		}
-		text, breaks := cutBreaks(strings.TrimSpace(b.String()))
+		text, breaks := cutBreaks(raw)
 		if part.role == RoleSystem {
 			if text == "" {
 				continue
@@ -300,6 +301,29 @@ func (s *Set) render(name string, data any) ([]Message, error) {
 		msgs = append(msgs, Message{Role: part.role, Content: text, Breaks: breaks})
 	}
 	return msgs, nil
+}
+
+// buffers holds the buffers that templates execute into, so that a render
+// allocates its text once, at its final size, instead of at every growth.
+var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// maxPooled is the largest buffer put back in buffers: a rare huge prompt's
+// memory is not kept.
+const maxPooled = 1 << 20
+
+// execute runs t with data and returns what it wrote, trimmed of white space.
+func execute(t *template.Template, data any) (string, error) {
+	b := buffers.Get().(*bytes.Buffer)
+	defer func() {
+		if b.Cap() <= maxPooled {
+			b.Reset()
+			buffers.Put(b)
+		}
+	}()
+	if err := t.Execute(newCapped(b), data); err != nil {
+		return "", err
+	}
+	return string(bytes.TrimSpace(b.Bytes())), nil
 }
 
 // breakMark is what {{breakpoint}} renders to before render cuts it out;
@@ -338,29 +362,49 @@ func cutBreaks(text string) (string, []int) {
 	return out, kept
 }
 
-// tidy returns a deep copy of v with every string passed through tidyText.
+// tidy returns v with every string passed through tidyText: v itself when
+// that changes none, else a copy that shares what did not change.
 func tidy(v reflect.Value) reflect.Value {
 	switch v.Kind() {
 	case reflect.String:
-		return reflect.ValueOf(tidyText(v.String())).Convert(v.Type())
+		if t := tidyText(v.String()); t != v.String() {
+			return reflect.ValueOf(t).Convert(v.Type())
+		}
 	case reflect.Slice:
-		if v.IsNil() {
-			return v
-		}
-		s := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+		var s reflect.Value // the copy, made at the first change
 		for i := range v.Len() {
-			s.Index(i).Set(tidy(v.Index(i)))
-		}
-		return s
-	case reflect.Struct:
-		c := reflect.New(v.Type()).Elem()
-		c.Set(v)
-		for i := range v.NumField() {
-			if v.Type().Field(i).IsExported() {
-				c.Field(i).Set(tidy(v.Field(i)))
+			e := tidy(v.Index(i))
+			if e == v.Index(i) {
+				continue
 			}
+			if !s.IsValid() {
+				s = reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+				reflect.Copy(s, v)
+			}
+			s.Index(i).Set(e)
 		}
-		return c
+		if s.IsValid() {
+			return s
+		}
+	case reflect.Struct:
+		var c reflect.Value
+		for i := range v.NumField() {
+			if !v.Type().Field(i).IsExported() {
+				continue
+			}
+			f := tidy(v.Field(i))
+			if f == v.Field(i) {
+				continue
+			}
+			if !c.IsValid() {
+				c = reflect.New(v.Type()).Elem()
+				c.Set(v)
+			}
+			c.Field(i).Set(f)
+		}
+		if c.IsValid() {
+			return c
+		}
 	}
 	return v
 }

@@ -84,3 +84,23 @@ func FuzzFragment(f *testing.F) {
 		}
 	})
 }
+
+// FuzzMayHoldHeading checks that settleHeadings skips the parse of no text in
+// which the report's parser finds a heading.
+func FuzzMayHoldHeading(f *testing.F) {
+	for _, s := range []string{hostileAnswer, "a\n---", "x\n===\n", "- a\n  b\n  ---", "> > a\n> > =", "1. a\n\t-- \t", "plain prose", "- - -"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if mayHoldHeading(s) {
+			return
+		}
+		src := []byte(s)
+		_ = ast.Walk(markdown.Parser().Parse(text.NewReader(src)), func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+			if _, ok := n.(*ast.Heading); ok && entering {
+				t.Fatalf("a heading in text said to hold none:\n%q", s)
+			}
+			return ast.WalkContinue, nil
+		})
+	})
+}

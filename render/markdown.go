@@ -114,6 +114,9 @@ func embedText(text string, level int) string {
 // setext heading's underline is escaped into plain text. Should the text
 // still resist, it is shown verbatim in a code block.
 func settleHeadings(text string, level int) string {
+	if !mayHoldHeading(text) {
+		return text
+	}
 	for range 8 {
 		src := []byte(text)
 		edit, stuck := -1, false
@@ -157,6 +160,23 @@ func settleHeadings(text string, level int) string {
 		text = text[:edit] + insert + text[edit:]
 	}
 	return fenced("text", text)
+}
+
+// mayHoldHeading reports whether text could hold a heading at all, so that
+// settleHeadings parses only such text: an ATX heading needs a '#', a setext
+// heading an underline, a line of only '=' or only '-' once the block quote
+// markers and indentation of its containers are dropped.
+func mayHoldHeading(text string) bool {
+	if strings.Contains(text, "#") {
+		return true
+	}
+	for ln := range strings.Lines(text) {
+		rest := strings.TrimRight(strings.TrimLeft(ln, " \t>"), " \t\n")
+		if rest != "" && (strings.Trim(rest, "=") == "" || strings.Trim(rest, "-") == "") {
+			return true
+		}
+	}
+	return false
 }
 
 // nesting places the headings of a text embedded under a heading of a given

@@ -52,6 +52,49 @@ func TestEmbedText(t *testing.T) {
 	}
 }
 
+func TestMayHoldHeading(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		text string
+		want bool
+	}{
+		{"prose", "An argument with its reasons. Another one.\n\nA second paragraph.", false},
+		{"list and thematic break with spaces", "- item\n- - -\n* * *", false},
+		{"equals inside a line", "a = b\nx == y", false},
+		{"hash anywhere", "issue #2", true},
+		{"setext h1", "Big title\n=====", true},
+		{"setext h2 with trailing blanks", "title\n--- \t", true},
+		{"setext in a block quote", "> a\n>---", true},
+		{"setext in a list item", "- a\n  b\n  ===", true},
+		{"tab before the underline", "1. a\n\t-", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if got := mayHoldHeading(tt.text); got != tt.want {
+				t.Errorf("mayHoldHeading(%q) = %v, want %v", tt.text, got, tt.want)
+			}
+		})
+	}
+}
+
+// BenchmarkEmbedText places a model's answer under a heading, as the topic
+// report does for every answer: plain prose, and prose with headings.
+func BenchmarkEmbedText(b *testing.B) {
+	prose := "Position at root. " + strings.Repeat("An argument with its reasons. ", 30)
+	for _, bb := range []struct{ name, text string }{
+		{"prose", prose + "\n\n" + prose},
+		{"headings", "# Claim\n\n" + prose + "\n\nReasons\n---\n\n" + prose},
+	} {
+		b.Run(bb.name, func(b *testing.B) {
+			for b.Loop() {
+				embedText(bb.text, 4)
+			}
+		})
+	}
+}
+
 func TestInlineText(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"plain words", "plain words"},
