@@ -5,7 +5,6 @@ import (
 	"io"
 	"log/slog"
 
-	"sync"
 
 	"github.com/spf13/pflag"
 
@@ -173,9 +172,10 @@ func (o *benchQualityOptions) run(e *env) error {
 	opt := quality.Options{Task: o.task, Seed: o.seed, Concurrency: concurrency, Dir: o.dir, Resume: o.resume}
 	if t := e.terminalOf(e.stderr); t.ok {
 		defer t.stop()
-		line := &progressLine{w: e.stderr, width: t.width}
-		defer line.clear()
-		opt.Progress, logs = line.draw, line
+		line := output.NewLine(e.stderr, t.width)
+		defer line.Clear()
+		opt.Progress = func(p quality.Progress) { line.Show(progressText(p)) }
+		logs = line
 	}
 	opt.Logger = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	var r *quality.Report
@@ -184,8 +184,8 @@ func (o *benchQualityOptions) run(e *env) error {
 	} else {
 		r, err = quality.Run(ctx, cfg, problems, opt)
 	}
-	if line, ok := logs.(*progressLine); ok {
-		line.clear() // before the report, which may share the terminal
+	if line, ok := logs.(*output.Line); ok {
+		line.Clear() // before the report, which may share the terminal
 	}
 	var rep report
 	if r != nil {
@@ -220,52 +220,11 @@ func (e *env) reportWidth() int {
 	return t.width()
 }
 
-// progressLine draws a quality run's progress on one line of a terminal,
-// and is the writer of the log lines, which it prints above that line.
-type progressLine struct {
-	mu    sync.Mutex
-	w     io.Writer
-	width func() int
-	shown string // the line drawn, "" when none is
-}
-
-// draw redraws the line for p.
-func (l *progressLine) draw(p quality.Progress) {
+// progressText is a quality run's progress as its live line shows it.
+func progressText(p quality.Progress) string {
 	s := output.Bar(p.Measured, p.Problems, 20, "problems")
 	if p.Arm != "" {
 		s += fmt.Sprintf(" · %s %d/%d", p.Arm, p.Played, p.Chunk)
 	}
-	if w := l.width(); w > 1 {
-		if r := []rune(s); len(r) >= w {
-			s = string(r[:w-1])
-		}
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.shown = s
-	fmt.Fprintf(l.w, "\r%s\033[K", s)
-}
-
-// Write prints a log line above the progress line.
-func (l *progressLine) Write(b []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.shown != "" {
-		io.WriteString(l.w, "\r\033[K")
-	}
-	n, err := l.w.Write(b)
-	if l.shown != "" {
-		fmt.Fprintf(l.w, "\r%s\033[K", l.shown)
-	}
-	return n, err
-}
-
-// clear erases the line; it is drawn again at the next progress.
-func (l *progressLine) clear() {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.shown != "" {
-		io.WriteString(l.w, "\r\033[K")
-		l.shown = ""
-	}
+	return s
 }
