@@ -5,7 +5,6 @@ import (
 	"io"
 	"log/slog"
 
-
 	"github.com/spf13/pflag"
 
 	"github.com/debatehq/debate/bench/quality"
