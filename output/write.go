@@ -1,6 +1,7 @@
 // Package output writes a run's folder — topic reports, summary.md, run.json,
-// HTML pages and raw responses, each file atomically — and shows a run's
-// progress on the terminal.
+// HTML pages and raw responses, each file atomically —, tells a CI job what
+// the run decided (GitHub Actions' summary, outputs and annotations), and
+// shows a run's progress on the terminal.
 package output
 
 import (

@@ -1,5 +1,7 @@
 package tree
 
+import "slices"
+
 // Point is a consensus point together with the node it was reached at.
 type Point struct {
 	Node string
@@ -148,9 +150,8 @@ func (n *Node) Find(id string) *Node {
 // given. A partial topic, or one whose judge gave no verdict, is not
 // finished.
 func (r *Run) Finished() bool {
-	done := func(s Status) bool { return s == Converged || s == Forced }
-	for _, t := range r.Topics {
-		if !done(t.Status) || t.Cause == CauseNoVerdict {
+	for i := range r.Topics {
+		if !r.Topics[i].finished() {
 			return false
 		}
 	}
@@ -160,6 +161,37 @@ func (r *Run) Finished() bool {
 		}
 	}
 	return true
+}
+
+// done reports whether s is an outcome: converged, or verdicts forced.
+func done(s Status) bool { return s == Converged || s == Forced }
+
+// finished reports whether t reached an outcome with every debater present
+// and every forced verdict given.
+func (t *Topic) finished() bool { return done(t.Status) && t.Cause != CauseNoVerdict }
+
+// Gated returns the topics whose decision is in failOn, in run order.
+func (r *Run) Gated(failOn []Outcome) []*Topic {
+	var out []*Topic
+	for i := range r.Topics {
+		if t := &r.Topics[i]; slices.Contains(failOn, t.Decision) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// Failed lists the ids of the topics that fail the run: a decision in
+// failOn, or a topic that did not finish (failed, interrupted, partial, no
+// verdict).
+func (r *Run) Failed(failOn []Outcome) []string {
+	var ids []string
+	for i := range r.Topics {
+		if t := &r.Topics[i]; slices.Contains(failOn, t.Decision) || !t.finished() {
+			ids = append(ids, t.ID)
+		}
+	}
+	return ids
 }
 
 // Interrupted reports whether any topic or motion of r stopped unfinished:

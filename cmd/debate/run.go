@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -341,10 +342,14 @@ func (o *runOptions) runConfig(e *env, cfg *configs.Config, sel tree.Selection) 
 	}
 	o.finished(progress, logger, res, ctx.Err() != nil)
 	failOn := cfg.Params.FailOnDecisions()
-	if err := e.github(e.stdout, res.Run, res.Files, failOn, o.output != "-" && e.is("GITHUB_ACTIONS", "true")); err != nil {
+	var annotations io.Writer
+	if o.output != "-" && e.is("GITHUB_ACTIONS", "true") {
+		annotations = e.stdout
+	}
+	if err := output.GitHub(res.Run, res.Files, failOn, e.getenv, annotations); err != nil {
 		logger.Warn("could not tell GitHub Actions the decisions", "err", err)
 	}
-	gate := failing(res.Run, failOn)
+	gate := res.Run.Gated(failOn)
 	for _, t := range gate {
 		logger.Warn("decision in --fail-on", "topic", t.ID, "decision", t.DecisionText())
 	}

@@ -1,4 +1,4 @@
-package main
+package output
 
 import (
 	"encoding/json"
@@ -6,50 +6,25 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/debatehq/debate/render"
 	"github.com/debatehq/debate/tree"
 )
 
-// failing returns the topics whose decision is in failOn, in run order.
-func failing(run *tree.Run, failOn []tree.Outcome) []*tree.Topic {
-	var out []*tree.Topic
-	for i := range run.Topics {
-		if t := &run.Topics[i]; slices.Contains(failOn, t.Decision) {
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
-// failedTopics lists the ids of the topics that fail the run: a decision
-// in failOn, or an outcome that exits 1 (failed, interrupted, partial, no
-// verdict).
-func failedTopics(run *tree.Run, failOn []tree.Outcome) []string {
-	var ids []string
-	for _, t := range run.Topics {
-		one := tree.Run{Topics: []tree.Topic{t}}
-		if slices.Contains(failOn, t.Decision) || !one.Finished() {
-			ids = append(ids, t.ID)
-		}
-	}
-	return ids
-}
-
-// github tells GitHub Actions what a run decided: a short Markdown summary
+// GitHub tells GitHub Actions what a run decided: a short Markdown summary
 // appended to $GITHUB_STEP_SUMMARY, the outputs decision-counts and
-// failed-topics appended to $GITHUB_OUTPUT, and, with annotate, one
-// ::warning (::error for a failed topic) line on w for each undecided or
-// split topic. Each is done only where its variable is set; a file that
-// cannot be written is returned as an error after the others are done.
-func (e *env) github(w io.Writer, run *tree.Run, files []string, failOn []tree.Outcome, annotate bool) error {
+// failed-topics appended to $GITHUB_OUTPUT, and, when annotations is not
+// nil, one ::warning (::error for a failed topic) line on it for each
+// undecided or split topic. getenv reads the job's environment; each file
+// is written only where its variable is set, and one that cannot be
+// written is returned as an error after the others are done.
+func GitHub(run *tree.Run, files []string, failOn []tree.Outcome, getenv func(string) (string, bool), annotations io.Writer) error {
 	var errs []error
-	if path, ok := e.getenv("GITHUB_STEP_SUMMARY"); ok && path != "" {
-		errs = append(errs, appendFile(path, stepSummary(run, files, e.runURL())))
+	if path, ok := getenv("GITHUB_STEP_SUMMARY"); ok && path != "" {
+		errs = append(errs, appendFile(path, stepSummary(run, files, runURL(getenv))))
 	}
-	if path, ok := e.getenv("GITHUB_OUTPUT"); ok && path != "" {
+	if path, ok := getenv("GITHUB_OUTPUT"); ok && path != "" {
 		counts := map[string]int{}
 		for _, o := range tree.Outcomes {
 			counts[string(o)] = 0
@@ -58,13 +33,13 @@ func (e *env) github(w io.Writer, run *tree.Run, files []string, failOn []tree.O
 			counts[string(o)] = n
 		}
 		b, _ := json.Marshal(counts) // a map of ints always encodes
-		out := fmt.Sprintf("decision-counts=%s\nfailed-topics=%s\n", b, strings.Join(failedTopics(run, failOn), ","))
+		out := fmt.Sprintf("decision-counts=%s\nfailed-topics=%s\n", b, strings.Join(run.Failed(failOn), ","))
 		errs = append(errs, appendFile(path, out))
 	}
-	if annotate {
+	if annotations != nil {
 		for _, t := range run.Topics {
 			if line := annotation(run, &t); line != "" {
-				fmt.Fprintln(w, line)
+				fmt.Fprintln(annotations, line)
 			}
 		}
 	}
@@ -78,10 +53,10 @@ func (e *env) github(w io.Writer, run *tree.Run, files []string, failOn []tree.O
 
 // runURL is the address of the workflow run, whose artifacts hold the
 // reports; empty outside GitHub Actions.
-func (e *env) runURL() string {
-	server, _ := e.getenv("GITHUB_SERVER_URL")
-	repo, _ := e.getenv("GITHUB_REPOSITORY")
-	id, _ := e.getenv("GITHUB_RUN_ID")
+func runURL(getenv func(string) (string, bool)) string {
+	server, _ := getenv("GITHUB_SERVER_URL")
+	repo, _ := getenv("GITHUB_REPOSITORY")
+	id, _ := getenv("GITHUB_RUN_ID")
 	if server == "" || repo == "" || id == "" {
 		return ""
 	}
