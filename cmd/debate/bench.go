@@ -23,9 +23,9 @@ type benchTreeOptions struct {
 	noArgs
 	bench.TreeOptions
 	json bool
-	// mutexprofile and blockprofile, when set, receive the run's lock
-	// contention and blocking profiles.
-	mutexprofile, blockprofile string
+	// cpuprofile, mutexprofile and blockprofile, when set, receive the
+	// run's CPU, lock contention and blocking profiles.
+	mutexprofile, blockprofile, cpuprofile string
 }
 
 // benchServeOptions are the flags of "debate bench serve".
@@ -97,8 +97,10 @@ func (o *benchTreeOptions) flags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.json, "json", false, "print one JSON object instead of text")
 	fs.StringVar(&o.mutexprofile, "mutexprofile", "", "write a profile of the run's lock contention to this file")
 	fs.StringVar(&o.blockprofile, "blockprofile", "", "write a profile of where the run's goroutines waited to this file")
+	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the run (the fake API included) to this file")
 	_ = fs.MarkHidden("mutexprofile")
 	_ = fs.MarkHidden("blockprofile")
+	_ = fs.MarkHidden("cpuprofile")
 }
 
 func (o *benchTreeOptions) run(e *env) error {
@@ -107,7 +109,10 @@ func (o *benchTreeOptions) run(e *env) error {
 	}
 	ctx, stop := e.interruptible(nil)
 	defer stop()
-	writeProfiles := profileWaits(o.mutexprofile, o.blockprofile)
+	writeProfiles, err := profile(o.cpuprofile, o.mutexprofile, o.blockprofile)
+	if err != nil {
+		return err
+	}
 	r, err := bench.Tree(ctx, o.TreeOptions)
 	if perr := writeProfiles(); perr != nil && err == nil {
 		err = perr
@@ -237,10 +242,21 @@ func printReport(w io.Writer, asJSON bool, r report) error {
 // blockRate nanoseconds of waiting is recorded.
 const blockRate = 10_000
 
-// profileWaits starts recording lock contention when mutex is set and
-// blocking when block is set, and returns how to stop and write each
-// profile to its file.
-func profileWaits(mutex, block string) func() error {
+// profile starts the profiles whose files are set: the CPU, lock
+// contention and blocking; it returns how to stop them and write each to
+// its file.
+func profile(cpu, mutex, block string) (func() error, error) {
+	var cpuFile *os.File
+	if cpu != "" {
+		f, err := os.Create(cpu)
+		if err != nil {
+			return nil, fmt.Errorf("write the cpu profile: %w", err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return nil, errors.Join(fmt.Errorf("start the cpu profile: %w", err), f.Close())
+		}
+		cpuFile = f
+	}
 	if mutex != "" {
 		runtime.SetMutexProfileFraction(1)
 	}
@@ -251,6 +267,12 @@ func profileWaits(mutex, block string) func() error {
 		runtime.SetMutexProfileFraction(0)
 		runtime.SetBlockProfileRate(0)
 		var errs []error
+		if cpuFile != nil {
+			pprof.StopCPUProfile()
+			if err := cpuFile.Close(); err != nil {
+				errs = append(errs, fmt.Errorf("write the cpu profile: %w", err))
+			}
+		}
 		for name, path := range map[string]string{"mutex": mutex, "block": block} {
 			if path == "" {
 				continue
@@ -264,5 +286,5 @@ func profileWaits(mutex, block string) func() error {
 			}
 		}
 		return errors.Join(errs...)
-	}
+	}, nil
 }
