@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -38,19 +39,50 @@ const (
 	seedNote  = "seed"
 )
 
+// callsTable is the table of calls: a rowid table, since an answer is
+// usually longer than the about 1 KB that a table WITHOUT ROWID keeps in
+// its page: there each record also wrote an overflow page, and cost about
+// twice as much (BenchmarkRecord).
+const callsTable = `CREATE TABLE IF NOT EXISTS calls (
+	key        TEXT PRIMARY KEY,
+	value      BLOB NOT NULL,
+	created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+)`
+
 // schema creates the tables and moves the notes of journals that kept them
 // among the calls (under "note:" keys, and the run id once under
 // "motions:run-id") to their own table.
 var schema = []string{
-	`CREATE TABLE IF NOT EXISTS calls (
-		key        TEXT PRIMARY KEY,
-		value      BLOB NOT NULL,
-		created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
-	) WITHOUT ROWID`,
+	callsTable,
 	`CREATE TABLE IF NOT EXISTS notes (name TEXT PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID`,
 	`INSERT OR IGNORE INTO notes SELECT substr(key, 6), value FROM calls WHERE key GLOB 'note:*'`,
 	`INSERT OR IGNORE INTO notes SELECT 'run id', value FROM calls WHERE key = 'motions:run-id'`,
 	`DELETE FROM calls WHERE key GLOB 'note:*' OR key = 'motions:run-id'`,
+}
+
+// upgrade moves the calls of a journal that kept them in a table WITHOUT
+// ROWID into a table of callsTable's shape, in one transaction.
+func upgrade(ctx context.Context, db *sql.DB) error {
+	var ddl string
+	err := db.QueryRowContext(ctx, `SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'calls'`).Scan(&ddl)
+	if err != nil || !strings.Contains(strings.ToUpper(ddl), "WITHOUT ROWID") {
+		return err
+	}
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	for _, q := range []string{
+		`ALTER TABLE calls RENAME TO calls_before`,
+		callsTable,
+		`INSERT INTO calls (key, value, created_at) SELECT key, value, created_at FROM calls_before`,
+		`DROP TABLE calls_before`,
+	} {
+		if _, err := tx.ExecContext(ctx, q); err != nil {
+			return errors.Join(fmt.Errorf("move the calls to a rowid table: %w", err), tx.Rollback())
+		}
+	}
+	return tx.Commit()
 }
 
 // Open opens (creating if needed) the journal file at path and reads its
@@ -68,6 +100,10 @@ func Open(ctx context.Context, path string, fresh bool) (*Journal, error) {
 	}
 	db.SetMaxOpenConns(1) // one writer; lookups are served from memory
 	j := &Journal{db: db}
+	if err := upgrade(ctx, db); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open journal %s: %w", path, err)
+	}
 	calls, err := prepareUpsert(ctx, db, `INSERT INTO calls (key, value) VALUES (?, ?)
 		ON CONFLICT (key) DO UPDATE SET value = excluded.value`)
 	if err == nil {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -76,8 +77,9 @@ func TestJournal(t *testing.T) {
 }
 
 // TestJournalReadsNotesKeptAmongCalls: a journal written when the run id
-// and seed were kept as calls under reserved keys still gives them, and
-// does not count them as calls.
+// and seed were kept as calls under reserved keys, in a table WITHOUT
+// ROWID, still gives them, does not count them as calls, and answers its
+// calls from the rowid table they move to.
 func TestJournalReadsNotesKeptAmongCalls(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -116,6 +118,13 @@ func TestJournalReadsNotesKeptAmongCalls(t *testing.T) {
 			n, _ := j.Len(ctx)
 			if id != tt.id || seed != 42 || n != 1 {
 				t.Errorf("run id %q, seed %d, %d calls; want %q, 42, 1", id, seed, n, tt.id)
+			}
+			if v, ok, _ := j.Lookup(ctx, "d#0"); !ok || string(v) != "{}" {
+				t.Errorf("Lookup(d#0) = %q, %v; want {}", v, ok)
+			}
+			var ddl string
+			if err := j.db.QueryRow(`SELECT sql FROM sqlite_master WHERE name = 'calls'`).Scan(&ddl); err != nil || strings.Contains(ddl, "WITHOUT ROWID") {
+				t.Errorf("calls table %q (%v), want a rowid table", ddl, err)
 			}
 		})
 	}
