@@ -8,15 +8,16 @@ import (
 	"testing"
 )
 
-// specTable is SPEC 2.1's transition table, transcribed independently of the
-// rules in machine.go: "from|type|role|close" → to. Rows without a close
-// variant hold for both values of close.
-var specTable = map[string]State{}
+// wantTable is the protocol's transition table as docs/PROTOCOL.md states
+// it, transcribed independently of the rules in machine.go:
+// "from|type|role|close" → to. Rows without a close variant hold for both
+// values of close.
+var wantTable = map[string]State{}
 
 func init() {
 	add := func(from State, typ ArgType, by Role, to State) {
 		for _, c := range []bool{false, true} {
-			specTable[key(from, typ, by, c)] = to
+			wantTable[key(from, typ, by, c)] = to
 		}
 	}
 	add(None, Motion, Proposer, AwaitingOpponent)
@@ -26,10 +27,10 @@ func init() {
 	add(AwaitingProposer, Appeal, Proposer, AwaitingArbitrator)
 	add(AwaitingProposer, Resolution, Proposer, AwaitingArbitrator)
 	add(AwaitingProposer, Intervention, Arbitrator, InterventionPending)
-	specTable[key(AwaitingArbitrator, Ruling, Arbitrator, false)] = AwaitingProposer
-	specTable[key(AwaitingArbitrator, Ruling, Arbitrator, true)] = Closed
-	specTable[key(InterventionPending, Ruling, Arbitrator, false)] = AwaitingProposer
-	specTable[key(InterventionPending, Ruling, Arbitrator, true)] = Closed
+	wantTable[key(AwaitingArbitrator, Ruling, Arbitrator, false)] = AwaitingProposer
+	wantTable[key(AwaitingArbitrator, Ruling, Arbitrator, true)] = Closed
+	wantTable[key(InterventionPending, Ruling, Arbitrator, false)] = AwaitingProposer
+	wantTable[key(InterventionPending, Ruling, Arbitrator, true)] = Closed
 }
 
 func key(from State, typ ArgType, by Role, c bool) string {
@@ -44,7 +45,7 @@ func TestTransitionEveryCombination(t *testing.T) {
 			for _, by := range Roles {
 				for _, c := range []bool{false, true} {
 					k := key(from, typ, by, c)
-					want, allowed := specTable[k]
+					want, allowed := wantTable[k]
 					got, err := Transition(from, typ, by, c)
 					if allowed {
 						succeeded++
@@ -65,8 +66,8 @@ func TestTransitionEveryCombination(t *testing.T) {
 			}
 		}
 	}
-	if succeeded != len(specTable) {
-		t.Errorf("%d combinations succeeded, the table lists %d", succeeded, len(specTable))
+	if succeeded != len(wantTable) {
+		t.Errorf("%d combinations succeeded, the table lists %d", succeeded, len(wantTable))
 	}
 }
 
