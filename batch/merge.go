@@ -31,15 +31,28 @@ type Merged struct {
 	Files []string
 	// Shards counts the folders merged.
 	Shards int
+	// FailOn lists the decisions that fail the merged run: the options',
+	// else those the shards were run with (params.failOn).
+	FailOn []tree.Outcome
+}
+
+// MergeOptions say how Merge writes the merged run.
+type MergeOptions struct {
+	// Formats are the report formats; empty: those the shards wrote.
+	Formats []string
+	// FailOn, when FailOnSet, replaces the decisions the shards were run
+	// to fail on (params.failOn), for junit.xml and Merged.FailOn.
+	FailOn    []tree.Outcome
+	FailOnSet bool
 }
 
 // Merge combines the run folders of a sharded run ("debate run --shard
 // i/n"), one per slice, into the run folder out, as if one machine had
 // played it all: reports rendered afresh from the shards' run.json files in
-// formats (those the shards wrote when formats is empty), and their raw/
+// opt.Formats (those the shards wrote when it is empty), and their raw/
 // files under names that say the shard. When the folders cannot be merged
 // Merge writes nothing and returns a *RefusedError that gives every reason.
-func Merge(dirs []string, out string, formats []string) (*Merged, error) {
+func Merge(dirs []string, out string, opt MergeOptions) (*Merged, error) {
 	folders := make([]output.Folder, 0, len(dirs))
 	var errs []error
 	for _, dir := range dirs {
@@ -60,8 +73,17 @@ func Merge(dirs []string, out string, formats []string) (*Merged, error) {
 	if err != nil {
 		return nil, &RefusedError{err}
 	}
+	formats := opt.Formats
 	if len(formats) == 0 {
 		formats = shardFormats(folders)
+	}
+	failOn := opt.FailOn
+	if !opt.FailOnSet {
+		var cfg configs.Config
+		if err := json.Unmarshal(run.Config, &cfg); err != nil {
+			return nil, fmt.Errorf("read the shards' config: %w", err)
+		}
+		failOn = cfg.Params.FailOnDecisions()
 	}
 	if run.Config, err = retarget(run.Config, out, formats); err != nil {
 		return nil, err
@@ -74,11 +96,11 @@ func Merge(dirs []string, out string, formats []string) (*Merged, error) {
 			raw = append(raw, output.RawFile{Name: fmt.Sprintf("shard-%d-%s", f.Run.Shard.Index, r.Name), Body: r.Body})
 		}
 	}
-	files, err := output.WriteFolder(out, run, output.Options{Formats: formats, Raw: raw, Documents: docs})
+	files, err := output.WriteFolder(out, run, output.Options{Formats: formats, Raw: raw, FailOn: failOn, Documents: docs})
 	if err != nil {
 		return nil, fmt.Errorf("write the merged run: %w", err)
 	}
-	return &Merged{Run: run, Files: files, Shards: len(folders)}, nil
+	return &Merged{Run: run, Files: files, Shards: len(folders), FailOn: failOn}, nil
 }
 
 // sameConfigs refuses shards whose recorded configs differ in anything the

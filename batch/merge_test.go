@@ -90,7 +90,7 @@ func TestMerge(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			out := filepath.Join(t.TempDir(), "merged")
-			m, err := Merge(tt.dirs, out, tt.formats)
+			m, err := Merge(tt.dirs, out, MergeOptions{Formats: tt.formats})
 			if tt.refused {
 				if refused := (*RefusedError)(nil); !errors.As(err, &refused) {
 					t.Fatalf("Merge: %v, want a *RefusedError", err)

@@ -345,3 +345,75 @@ func checkJUnit(t *testing.T, path string, failing map[string]string) {
 		}
 	}
 }
+
+// TestMergeFailOn: the shards of a run made with --fail-on split merge into
+// a run that fails on split as they did, in its exit code, its log, its
+// GitHub outputs and its junit.xml; merge's own --fail-on replaces that,
+// and an unknown decision is a usage error.
+func TestMergeFailOn(t *testing.T) {
+	t.Parallel()
+	srv := providertest.New(t)
+	cfgPath := fourTopics(t, srv)
+	work := t.TempDir()
+	var shards []string
+	for i := range 2 {
+		dir := filepath.Join(work, "shard-"+strconv.Itoa(i+1))
+		r := invoke(t, map[string]string{"TEST_API_KEY": testKey}, "run", "-c", cfgPath, "-o", dir,
+			"--shard", strconv.Itoa(i+1)+"/2", "--fail-on", "split", "--format", "markdown,junit")
+		if r.code != exitDecision && r.code != exitFailed {
+			t.Fatalf("shard %d/2: exit %d\n%s", i+1, r.code, r.stderr)
+		}
+		shards = append(shards, dir)
+	}
+	tests := []struct {
+		name     string
+		args     []string
+		code     int
+		failed   string   // GITHUB_OUTPUT's failed-topics
+		failing  []string // the types of junit.xml's failures
+		warnings []string // topics named in the log
+	}{
+		{"the shards' failOn", nil, exitDecision, "split,partial", []string{"split"}, []string{"split"}},
+		{"--fail-on undecided", []string{"--fail-on", "undecided"}, exitDecision, "partial", []string{"undecided"}, []string{"partial"}},
+		{"--fail-on none", []string{"--fail-on", ""}, exitFailed, "partial", nil, nil},
+		{"--fail-on unknown", []string{"--fail-on", "lost"}, exitUsage, "", nil, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			outputPath, out := filepath.Join(dir, "output.txt"), filepath.Join(dir, "merged")
+			args := append([]string{"merge", "-o", out, "--format", "markdown,junit"}, tt.args...)
+			r := invoke(t, map[string]string{"GITHUB_OUTPUT": outputPath}, append(args, shards...)...)
+			if r.code != tt.code {
+				t.Fatalf("exit %d, want %d\n%s", r.code, tt.code, r.stderr)
+			}
+			if tt.code == exitUsage {
+				if _, err := os.Stat(out); !strings.Contains(r.stderr, "--fail-on") || err == nil {
+					t.Errorf("a bad --fail-on should be named and nothing written:\n%s", r.stderr)
+				}
+				return
+			}
+			outputs, _ := os.ReadFile(outputPath)
+			if !strings.Contains(string(outputs), "\nfailed-topics="+tt.failed+"\n") {
+				t.Errorf("GITHUB_OUTPUT:\n%s\nwant failed-topics=%s", outputs, tt.failed)
+			}
+			gated := regexp.MustCompile(`decision in --fail-on \(topic=(\S+)`).FindAllStringSubmatch(r.stderr, -1)
+			var named []string
+			for _, m := range gated {
+				named = append(named, m[1])
+			}
+			if !slices.Equal(named, tt.warnings) {
+				t.Errorf("the log names %v in --fail-on, want %v:\n%s", named, tt.warnings, r.stderr)
+			}
+			junit, _ := os.ReadFile(filepath.Join(out, "junit.xml"))
+			var types []string
+			for _, m := range regexp.MustCompile(`<failure message="[^"]*" type="([^"]+)"`).FindAllStringSubmatch(string(junit), -1) {
+				types = append(types, m[1])
+			}
+			if !slices.Equal(types, tt.failing) {
+				t.Errorf("junit.xml fails %v, want %v:\n%s", types, tt.failing, junit)
+			}
+		})
+	}
+}

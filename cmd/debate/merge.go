@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/debatehq/debate/batch"
 	"github.com/debatehq/debate/output"
+	"github.com/debatehq/debate/tree"
 )
 
 // mergeOptions are the flags and arguments of "debate merge".
@@ -18,6 +20,9 @@ type mergeOptions struct {
 	dirs    []string
 	output  string
 	formats []string
+	// failOn is --fail-on as given; failOnSet whether it was.
+	failOn    string
+	failOnSet bool
 }
 
 func mergeCommand() *command {
@@ -35,17 +40,22 @@ selections, a shard given twice and a missing one, and a run.json or raw/ file
 that is a symbolic link, a device or a pipe, and then writes nothing.
 The output folder is written all at once; an earlier run folder there is
 replaced.`,
-			usage: "  debate merge <shard-folder>... --output <dir> [--format markdown|json|html]...\n",
+			usage: "  debate merge <shard-folder>... --output <dir> [--format <formats>]\n               [--fail-on <decisions>]\n",
 			examples: `  # Two CI jobs ran "debate run -c debate.jsonc --shard 1/2 -o shard-1" and 2/2.
   debate merge shard-1 shard-2 --output report/
 
   # The folders of an actions/download-artifact step, merged with HTML pages.
   debate merge shards/* --output report/ --format markdown,html
+
+  # Fail the CI job when a merged topic ended split or undecided.
+  debate merge shards/* --output report/ --fail-on split,undecided
 `,
 			exits: `  0    every merged topic and motion finished (converged, or verdicts forced)
   1    a merged topic or motion failed or was interrupted, or writing failed
   2    bad flags, a missing folder, or folders that cannot be merged (every
        reason is printed)
+  8    a merged topic's decision is in --fail-on (else in the params.failOn
+       the shards were run with); the reports are written first
 `,
 		},
 		options: func() options { return &mergeOptions{} },
@@ -55,16 +65,25 @@ replaced.`,
 func (o *mergeOptions) flags(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.output, "output", "o", "", "folder of the merged run (required); an earlier run folder there is replaced")
 	fs.StringSliceVar(&o.formats, "format", nil, "report formats: markdown, json, html, junit (default: those the shards wrote; run.json is always written)")
+	fs.StringVar(&o.failOn, "fail-on", "", "exit 8 once every report is written when a merged topic's decision is one of `decisions` (comma-separated: agreed, decided, split, undecided; default: the shards' params.failOn)")
 }
 
 func (o *mergeOptions) args(fs *pflag.FlagSet) error {
 	o.dirs = fs.Args()
+	o.failOnSet = fs.Changed("fail-on")
 	return o.check()
 }
 
 // run merges the shard folders and writes the merged run.
 func (o *mergeOptions) run(e *env) error {
-	m, err := batch.Merge(o.dirs, o.output, o.formats)
+	opt := batch.MergeOptions{Formats: o.formats, FailOnSet: o.failOnSet}
+	if o.failOnSet {
+		var err error
+		if opt.FailOn, err = tree.ParseOutcomes(o.failOn); err != nil {
+			return usagef("--fail-on: %w", err)
+		}
+	}
+	m, err := batch.Merge(o.dirs, o.output, opt)
 	if refused := (*batch.RefusedError)(nil); errors.As(err, &refused) {
 		return usageError{err}
 	}
@@ -75,7 +94,21 @@ func (o *mergeOptions) run(e *env) error {
 		fmt.Fprintln(e.stdout, f)
 	}
 	fmt.Fprintf(e.stderr, "merged %d shards: %d topics, %d motions, %d calls\n", m.Shards, len(m.Run.Topics), len(m.Run.Motions), m.Run.Usage.Calls)
-	if !m.Run.Finished() {
+	var annotations io.Writer
+	if e.is("GITHUB_ACTIONS", "true") {
+		annotations = e.stdout
+	}
+	if err := output.GitHub(m.Run, m.Files, m.FailOn, e.getenv, annotations); err != nil {
+		fmt.Fprintf(e.stderr, "warning: could not tell GitHub Actions the decisions (%v)\n", err)
+	}
+	gate := m.Run.Gated(m.FailOn)
+	for _, t := range gate {
+		fmt.Fprintf(e.stderr, "warning: decision in --fail-on (topic=%s decision=%q)\n", t.ID, t.DecisionText())
+	}
+	switch {
+	case len(gate) > 0:
+		return exitStatus(exitDecision)
+	case !m.Run.Finished():
 		return exitStatus(exitFailed)
 	}
 	return nil
