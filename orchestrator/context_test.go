@@ -38,9 +38,9 @@ func freshMeans(cfg *configs.Config, reqs []providers.Request) map[int]float64 {
 	var book prefix.Book
 	size, count := map[int]int{}, map[int]int{}
 	for _, r := range reqs {
-		text := promptText(r.Messages)
+		parts := promptParts(r.Messages)
 		d := tree.DepthOf(nodeOf(r.Messages))
-		size[d] += len(text) - book.Add(cacheKey(cfg, r.Participant, r.Model), text)
+		size[d] += len(strings.Join(parts, "")) - book.Add(cacheKey(cfg, r.Participant, r.Model), parts...)
 		count[d]++
 	}
 	out := map[int]float64{}

@@ -1,10 +1,12 @@
 package orchestrator
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"io"
 	"log/slog"
 	"strconv"
 	"strings"
@@ -227,9 +229,22 @@ func (jc *Journaled) digest(r providers.Request) string {
 			}
 		}
 	}
-	b, _ := json.Marshal(k) // maps marshal in key order: the same call, the same bytes
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
+	// Maps encode in key order: the same call, the same bytes. They are
+	// hashed as encoded, without a copy of the whole request; the newline
+	// an Encoder ends with is left out, as json.Marshal leaves it.
+	h := sha256.New()
+	_ = json.NewEncoder(lineless{h}).Encode(k) // a request always encodes
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// lineless writes what it is given but a final newline.
+type lineless struct{ w io.Writer }
+
+func (l lineless) Write(b []byte) (int, error) {
+	if _, err := l.w.Write(bytes.TrimSuffix(b, []byte("\n"))); err != nil {
+		return 0, err
+	}
+	return len(b), nil
 }
 
 // answerHeader reports whether a configured header may change the answer:

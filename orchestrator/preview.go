@@ -158,7 +158,7 @@ func NewPreview(cfg *configs.Config, p *prompts.Set, sel *tree.Selection) (*Prev
 			}
 			c := CallPreview{Participant: participant(m.p), Model: m.model(), Messages: messages(msgs)}
 			tp.Calls = append(tp.Calls, c)
-			pv.CacheEligibleTokens += book.Add(cacheKey(cfg, m.p.ID, c.Model), promptText(c.Messages)) / 4
+			pv.CacheEligibleTokens += book.Add(cacheKey(cfg, m.p.ID, c.Model), promptParts(c.Messages)...) / 4
 		}
 		pv.Topics = append(pv.Topics, tp)
 	}

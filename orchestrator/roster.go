@@ -377,7 +377,7 @@ func (r *roster) do(ctx context.Context, c call, model string, attempt int, id u
 		p.Kind, p.Usage = tree.CallProgress, tree.Usage{CompletionTokens: tokens}
 		e.emit(p)
 	})
-	e.prefixes.Add(cacheKey(e.cfg, c.who.p.ID, model), promptText(c.msgs))
+	e.prefixes.Add(cacheKey(e.cfg, c.who.p.ID, model), promptParts(c.msgs)...)
 	resp, err := e.c.Complete(ctx, req)
 	if streamed > 0 {
 		p := ev
@@ -606,20 +606,12 @@ func (e *Engine) countEligible(run *tree.Run) {
 	}
 }
 
-// promptText is the text of msgs in the order a provider reads it, the
-// roles included, for measuring shared prefixes.
-func promptText(msgs []providers.Message) string {
-	n := 0
+// promptParts is the text of msgs in the order a provider reads it, the
+// roles included, in pieces, for measuring shared prefixes.
+func promptParts(msgs []providers.Message) []string {
+	parts := make([]string, 0, 4*len(msgs))
 	for _, m := range msgs {
-		n += len(m.Role) + len(m.Content) + 2
+		parts = append(parts, m.Role, "\n", m.Content, "\x00")
 	}
-	var b strings.Builder
-	b.Grow(n)
-	for _, m := range msgs {
-		b.WriteString(m.Role)
-		b.WriteByte('\n')
-		b.WriteString(m.Content)
-		b.WriteByte(0)
-	}
-	return b.String()
+	return parts
 }

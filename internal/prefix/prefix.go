@@ -53,9 +53,11 @@ type shard struct {
 	next int
 }
 
-// Add records prompt as sent under key and returns how many of its leading
-// bytes (a multiple of Block) an earlier prompt of the same key shared.
-func (b *Book) Add(key, prompt string) int {
+// Add records the prompt made of parts, joined, as sent under key and
+// returns how many of its leading bytes (a multiple of Block) an earlier
+// prompt of the same key shared. The parts are hashed where they lie, not
+// joined first.
+func (b *Book) Add(key string, parts ...string) int {
 	b.once.Do(func() {
 		b.seed = maphash.MakeSeed()
 		if b.perShard == 0 {
@@ -67,17 +69,24 @@ func (b *Book) Add(key, prompt string) int {
 	h.SetSeed(b.seed)
 	h.WriteString(key)
 	h.WriteByte(0)
-	matched, hit := 0, true
-	for end := Block; end <= len(prompt); end += Block {
-		h.WriteString(prompt[end-Block : end])
-		sum := h.Sum64()
-		// Past the first miss every prefix is new to a provider's cache,
-		// but it is added for the prompts to come.
-		if b.shards[sum%shards].seenBefore(sum, b.perShard) && hit {
-			matched = end
-			continue
+	matched, hit, size := 0, true, 0
+	for _, part := range parts {
+		for len(part) > 0 {
+			n := min(len(part), Block-size%Block)
+			h.WriteString(part[:n])
+			part, size = part[n:], size+n
+			if size%Block != 0 {
+				continue
+			}
+			sum := h.Sum64()
+			// Past the first miss every prefix is new to a provider's
+			// cache, but it is added for the prompts to come.
+			if b.shards[sum%shards].seenBefore(sum, b.perShard) && hit {
+				matched = size
+				continue
+			}
+			hit = false
 		}
-		hit = false
 	}
 	if matched > 0 {
 		n, _ := b.sums.LoadOrStore(key, new(atomic.Int64))

@@ -39,6 +39,34 @@ func TestAdd(t *testing.T) {
 	}
 }
 
+// TestAddParts: a prompt given in parts counts as the parts joined, however
+// they fall across blocks.
+func TestAddParts(t *testing.T) {
+	t.Parallel()
+	whole := strings.Repeat("0123456789", 3*Block/10) + "tail"
+	splits := [][]string{
+		{whole},
+		{whole[:1], whole[1:]},
+		{whole[:Block], "", whole[Block:]},
+		{whole[:Block-1], whole[Block-1 : Block+1], whole[Block+1:]},
+		{whole[:7], whole[7 : 2*Block+3], whole[2*Block+3:]},
+	}
+	for _, parts := range splits {
+		var b Book
+		if got := b.Add("m", parts...); got != 0 {
+			t.Errorf("first prompt in %d parts counts %d, want 0", len(parts), got)
+		}
+		if got, want := b.Add("m", whole), len(whole)/Block*Block; got != want {
+			t.Errorf("prompt added in %d parts, then whole: %d, want %d", len(parts), got, want)
+		}
+		var c Book
+		c.Add("m", whole)
+		if got, want := c.Add("m", parts...), len(whole)/Block*Block; got != want {
+			t.Errorf("prompt added whole, then in %d parts: %d, want %d", len(parts), got, want)
+		}
+	}
+}
+
 // TestAddLongestOfMany checks that the longest of several earlier prefixes
 // counts, whichever was sent first.
 func TestAddLongestOfMany(t *testing.T) {
