@@ -22,6 +22,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/internal/redact"
 	"github.com/debatehq/debate/providers/wire"
 )
 
@@ -42,7 +43,7 @@ type Options struct {
 }
 
 // Exchange is one HTTP attempt as sent and received, keys redacted outside
-// the model text (see redactBody).
+// the model text (see redact.Secrets.Body).
 type Exchange struct {
 	Origin      Origin // the request's
 	Participant string
@@ -66,9 +67,9 @@ type Client struct {
 	def       *route            // for an unknown or empty participant
 	learn     learner
 
-	redactor *redactor
-	log      *slog.Logger
-	record   func(Exchange)
+	secrets *redact.Secrets
+	log     *slog.Logger
+	record  func(Exchange)
 }
 
 // endpoint is one distinct base URL and key, with its own caps.
@@ -135,7 +136,7 @@ func New(cfg *configs.Config, opt Options) (*Client, error) {
 		apis[p.ID] = cfg.Endpoint(p.ID)
 		sampling[p.ID] = p
 	}
-	c.redactor = newRedactor(cfg.Secrets())
+	c.secrets = redact.NewSecrets(cfg.Secrets())
 	endpoints, err := c.endpoints(apis)
 	if err != nil {
 		return nil, err
@@ -222,11 +223,11 @@ func (c *Client) newEndpoint(a configs.API) (*endpoint, error) {
 	base := cmp.Or(a.BaseURL, defaultBaseURL)
 	u, err := url.Parse(base)
 	if err != nil || u.Scheme == "" || u.Host == "" {
-		return nil, fmt.Errorf("api.baseURL: not an absolute URL: %q", c.redactor.redact(base))
+		return nil, fmt.Errorf("api.baseURL: not an absolute URL: %q", c.secrets.Text(base))
 	}
 	chat := u.JoinPath("chat/completions").String()
 	u.User, u.RawQuery, u.Fragment = nil, "", ""
-	return &endpoint{chatURL: chat, apiKey: a.APIKey, url: c.redactor.redact(u.String()), host: u.Host}, nil
+	return &endpoint{chatURL: chat, apiKey: a.APIKey, url: c.secrets.Text(u.String()), host: u.Host}, nil
 }
 
 // defaultBaseURL is OpenAI's, for an endpoint that names none.
@@ -287,11 +288,11 @@ func (c *Client) Complete(ctx context.Context, r Request) (Response, error) {
 				e.Kind = KindBadRequest
 			}
 			c.log.Debug("model call failed", "participant", r.Participant, "model", r.Model,
-				"attempt", max(r.Attempt, 1), "err", c.redactor.redact(e.Error()))
+				"attempt", max(r.Attempt, 1), "err", c.secrets.Text(e.Error()))
 			return Response{}, e
 		}
 		a.Endpoint, a.Model = rt.ep.url, r.Model
-		a.Reason = c.redactor.redact(a.Reason)
+		a.Reason = c.secrets.Text(a.Reason)
 		change(&s)
 		if r.OnAdapt != nil {
 			r.OnAdapt(a)
@@ -409,12 +410,12 @@ func (c *Client) wait(ctx context.Context, rt *route) error {
 func (c *Client) recordExchange(r Request, x *exchange, e *Error, started time.Time, latency time.Duration) {
 	rec := Exchange{
 		Participant: r.Participant, Model: r.Model, Attempt: max(r.Attempt, 1), Origin: r.Origin,
-		Request:  c.redactor.redactBody(x.request),
-		Response: c.redactor.redactBody(x.response),
+		Request:  c.secrets.Body(x.request),
+		Response: c.secrets.Body(x.response),
 		Status:   x.status, Started: started, Latency: latency,
 	}
 	if e != nil {
-		rec.Err = c.redactor.redact(e.Error())
+		rec.Err = c.secrets.Text(e.Error())
 	}
 	c.record(rec)
 }
@@ -447,7 +448,7 @@ func (c *Client) send(ctx context.Context, rt *route, body []byte, stream bool, 
 		if err != nil {
 			return nil, err
 		}
-		return nil, newStatusError(res.StatusCode, raw, stream, c.redactor.redact)
+		return nil, newStatusError(res.StatusCode, raw, stream, c.secrets.Text)
 	}
 	br := bufio.NewReader(res.Body)
 	if stream && !onePiece(res.Header, br) {
@@ -464,7 +465,7 @@ func (c *Client) send(ctx context.Context, rt *route, body []byte, stream bool, 
 // return, telling the caller's cancellation from the attempt's timeout and
 // its idle timeout.
 func (c *Client) classify(ctx, actx context.Context, err error, a *exchange, rt *route) *Error {
-	err = sanitize(err, c.redactor.redact)
+	err = sanitize(err, c.secrets.Text)
 	var tooLarge *tooLargeError
 	switch cause := context.Cause(actx); {
 	case ctx.Err() != nil:
@@ -508,7 +509,7 @@ func (c *Client) response(ans *answer, r Request) (Response, error) {
 	if ans.err != nil || ans.finish == wire.FinishError {
 		reason := "no reason given"
 		if ans.err != nil {
-			reason = c.redactor.redact(ans.err.Reason())
+			reason = c.secrets.Text(ans.err.Reason())
 		}
 		return Response{}, &answerError{kind: KindAborted, msg: fmt.Sprintf(
 			"the provider reported an error in the answer (finish_reason %q): %s", ans.finish, reason)}
@@ -518,7 +519,7 @@ func (c *Client) response(ans *answer, r Request) (Response, error) {
 	}
 	content, refusal, thought := ans.content.String(), ans.refusal.String(), ans.reasoning.String()
 	text, reasoning := Normalize(content, thought)
-	text, reasoning = c.redactor.echoed(text), c.redactor.echoed(reasoning)
+	text, reasoning = c.secrets.ModelText(text), c.secrets.ModelText(reasoning)
 	resp := Response{Text: text, Reasoning: reasoning, FinishReason: ans.finish, Model: cmp.Or(ans.model, r.Model)}
 	if ans.usage.Reported() {
 		resp.Usage = usage(ans.usage)
