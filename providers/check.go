@@ -186,7 +186,7 @@ func (c *Client) verdict(err error, adapted []Adaptation, latency time.Duration)
 		if a.Param == "stream" {
 			row.Result = CheckNoStreaming
 		}
-		said = append(said, a.describe())
+		said = append(said, fmt.Sprintf("%s for %s at %s: %s", a.Param, a.Model, a.Endpoint, a.Change))
 	}
 	row.Detail = strings.Join(said, "; ")
 	return row

@@ -544,16 +544,12 @@ func (c *Client) response(ans *answer, r Request) (Response, error) {
 }
 
 // estimate counts tokens from the text when the server reported none.
-func estimate(msgs []Message, completion ...string) Usage {
+func estimate(msgs []Message, content, reasoning string) Usage {
 	n := 0
 	for _, m := range msgs {
 		n += len(m.Content)
 	}
-	out := 0
-	for _, s := range completion {
-		out += len(s)
-	}
-	return Usage{PromptTokens: estimateTokens(n), CompletionTokens: estimateTokens(out), Estimated: true}
+	return Usage{PromptTokens: estimateTokens(n), CompletionTokens: estimateTokens(len(content) + len(reasoning)), Estimated: true}
 }
 
 // filtered describes a choice that a content filter stopped: the finish
