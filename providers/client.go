@@ -23,6 +23,7 @@ import (
 
 	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/internal/redact"
+	"github.com/debatehq/debate/internal/think"
 	"github.com/debatehq/debate/providers/wire"
 )
 
@@ -496,7 +497,7 @@ func (c *Client) classify(ctx, actx context.Context, err error, a *exchange, rt 
 }
 
 // response checks and converts an answer. The answer is split from its
-// reasoning (Normalize). Usage the server did not report, or reported in
+// reasoning (think.Split). Usage the server did not report, or reported in
 // counts that are none, is estimated from the text. An answer that cannot
 // be used is an *answerError in the provider's words: an error in the body
 // or finish_reason "error", withheld by a filter or refused, cut before
@@ -518,7 +519,7 @@ func (c *Client) response(ans *answer, r Request) (Response, error) {
 		return Response{}, fmt.Errorf("%w: no choices", errInvalidResponse)
 	}
 	content, refusal, thought := ans.content.String(), ans.refusal.String(), ans.reasoning.String()
-	text, reasoning := Normalize(content, thought)
+	text, reasoning := think.Split(content, thought)
 	text, reasoning = c.secrets.ModelText(text), c.secrets.ModelText(reasoning)
 	resp := Response{Text: text, Reasoning: reasoning, FinishReason: ans.finish, Model: cmp.Or(ans.model, r.Model)}
 	if ans.usage.Reported() {
