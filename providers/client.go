@@ -113,22 +113,13 @@ func New(cfg *configs.Config, opt Options) (*Client, error) {
 	if concurrency <= 0 {
 		return nil, fmt.Errorf("params.concurrency: must be at least 1 (got %d)", concurrency)
 	}
-	httpClient := opt.HTTPClient
-	if httpClient == nil {
-		httpClient = defaultHTTPClient()
-	}
+	httpClient := cmp.Or(opt.HTTPClient, defaultHTTPClient())
 	c := &Client{
-		transport: httpClient.Transport,
+		transport: cmp.Or(httpClient.Transport, http.DefaultTransport),
 		global:    semaphore.NewWeighted(int64(concurrency)),
 		routes:    map[string]*route{},
-		log:       opt.Logger,
+		log:       cmp.Or(opt.Logger, slog.New(slog.DiscardHandler)),
 		record:    opt.Record,
-	}
-	if c.log == nil {
-		c.log = slog.New(slog.DiscardHandler)
-	}
-	if c.transport == nil {
-		c.transport = http.DefaultTransport
 	}
 
 	apis := map[string]configs.API{"": cfg.Endpoint("")}
