@@ -5,14 +5,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/debatehq/debate/providers"
+	"github.com/debatehq/debate/internal/think"
 )
 
-// FuzzAnswer runs the providers' normalizer and the judge-JSON extraction
-// together, as a judge's answer goes through them: whatever the content,
-// nothing panics; nothing the judge was sent is read from its answer;
-// reasoning given in a block or a field never ends up in the answer; and
-// JSON that only the reasoning holds is never taken as the judgment.
+// FuzzAnswer runs the split of reasoning from an answer (think.Split) and
+// the judge-JSON extraction together, as a judge's answer goes through
+// them: whatever the content, nothing panics; nothing the judge was sent is
+// read from its answer; reasoning given in a block or a field never ends up
+// in the answer; and JSON that only the reasoning holds is never taken as
+// the judgment.
 func FuzzAnswer(f *testing.F) {
 	f.Add(`draft {"consensus":[],"divergences":[]}`, "Final:\n```json\n{\"consensus\":[{\"point\":\"p\",\"detail\":\"d\"}]}\n```", uint8(0), false)
 	f.Add("why", "no JSON at all", uint8(1), true)
@@ -20,7 +21,7 @@ func FuzzAnswer(f *testing.F) {
 	f.Add("</think>", "{", uint8(0), false)
 	f.Fuzz(func(t *testing.T, reasoning, answer string, tag uint8, field bool) {
 		// Arbitrary content.
-		a, _ := providers.Normalize(reasoning+answer, answer)
+		a, _ := think.Split(reasoning+answer, answer)
 		if _, err := parseJudgment(a, nil, false, parties); err == nil && !strings.Contains(a, "{") {
 			t.Fatalf("a judgment from an answer without an object: %q", a)
 		}
@@ -35,9 +36,9 @@ func FuzzAnswer(f *testing.F) {
 		if field {
 			content, fields, want = answer, []string{reasoning}, answer
 		}
-		got, gotReasoning := providers.Normalize(content, fields...)
+		got, gotReasoning := think.Split(content, fields...)
 		if got != want || gotReasoning != strings.TrimSpace(reasoning) {
-			t.Fatalf("Normalize(%q, %q) = %q, %q; want %q, %q", content, fields, got, gotReasoning, want, strings.TrimSpace(reasoning))
+			t.Fatalf("Split(%q, %q) = %q, %q; want %q, %q", content, fields, got, gotReasoning, want, strings.TrimSpace(reasoning))
 		}
 		if !strings.Contains(answer, "{") {
 			if _, err := parseJudgment(got, nil, false, parties); !errors.Is(err, errNoJSON) {
@@ -47,7 +48,7 @@ func FuzzAnswer(f *testing.F) {
 	})
 }
 
-// hasTag reports whether s holds anything Normalize reads as a reasoning tag.
+// hasTag reports whether s holds anything think.Split reads as a reasoning tag.
 func hasTag(s string) bool {
 	l := strings.ToLower(s)
 	return strings.Contains(l, "think>") || strings.Contains(l, "thinking>") || strings.Contains(l, "reasoning>")

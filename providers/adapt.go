@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -226,9 +225,4 @@ func oneLine(s string) string {
 		s = s[:maxBody] + "…"
 	}
 	return s
-}
-
-// describe says an adaptation in one line.
-func (a Adaptation) describe() string {
-	return fmt.Sprintf("%s for %s at %s: %s", a.Param, a.Model, a.Endpoint, a.Change)
 }

@@ -174,7 +174,7 @@ func (c *Client) verdict(err error, adapted []Adaptation, latency time.Duration)
 	if !answered(err) {
 		e := Classify(err)
 		results := map[Kind]string{KindAuth: CheckKeyRefused, KindNotFound: CheckNotFound, KindTimeout: CheckTimeout}
-		row.Result, row.Detail = cmp.Or(results[e.Kind], e.Kind.String()), c.redactor.redact(failure(e))
+		row.Result, row.Detail = cmp.Or(results[e.Kind], e.Kind.String()), c.secrets.Text(failure(e))
 		return row
 	}
 	row.Result, row.Usable = CheckOK, true
@@ -186,7 +186,7 @@ func (c *Client) verdict(err error, adapted []Adaptation, latency time.Duration)
 		if a.Param == "stream" {
 			row.Result = CheckNoStreaming
 		}
-		said = append(said, a.describe())
+		said = append(said, fmt.Sprintf("%s for %s at %s: %s", a.Param, a.Model, a.Endpoint, a.Change))
 	}
 	row.Detail = strings.Join(said, "; ")
 	return row

@@ -22,6 +22,8 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/internal/redact"
+	"github.com/debatehq/debate/internal/think"
 	"github.com/debatehq/debate/providers/wire"
 )
 
@@ -42,7 +44,7 @@ type Options struct {
 }
 
 // Exchange is one HTTP attempt as sent and received, keys redacted outside
-// the model text (see redactBody).
+// the model text (see redact.Secrets.Body).
 type Exchange struct {
 	Origin      Origin // the request's
 	Participant string
@@ -66,9 +68,9 @@ type Client struct {
 	def       *route            // for an unknown or empty participant
 	learn     learner
 
-	redactor *redactor
-	log      *slog.Logger
-	record   func(Exchange)
+	secrets *redact.Secrets
+	log     *slog.Logger
+	record  func(Exchange)
 }
 
 // endpoint is one distinct base URL and key, with its own caps.
@@ -111,22 +113,13 @@ func New(cfg *configs.Config, opt Options) (*Client, error) {
 	if concurrency <= 0 {
 		return nil, fmt.Errorf("params.concurrency: must be at least 1 (got %d)", concurrency)
 	}
-	httpClient := opt.HTTPClient
-	if httpClient == nil {
-		httpClient = defaultHTTPClient()
-	}
+	httpClient := cmp.Or(opt.HTTPClient, defaultHTTPClient())
 	c := &Client{
-		transport: httpClient.Transport,
+		transport: cmp.Or(httpClient.Transport, http.DefaultTransport),
 		global:    semaphore.NewWeighted(int64(concurrency)),
 		routes:    map[string]*route{},
-		log:       opt.Logger,
+		log:       cmp.Or(opt.Logger, slog.New(slog.DiscardHandler)),
 		record:    opt.Record,
-	}
-	if c.log == nil {
-		c.log = slog.New(slog.DiscardHandler)
-	}
-	if c.transport == nil {
-		c.transport = http.DefaultTransport
 	}
 
 	apis := map[string]configs.API{"": cfg.Endpoint("")}
@@ -135,7 +128,7 @@ func New(cfg *configs.Config, opt Options) (*Client, error) {
 		apis[p.ID] = cfg.Endpoint(p.ID)
 		sampling[p.ID] = p
 	}
-	c.redactor = newRedactor(cfg.Secrets())
+	c.secrets = redact.NewSecrets(cfg.Secrets())
 	endpoints, err := c.endpoints(apis)
 	if err != nil {
 		return nil, err
@@ -222,11 +215,11 @@ func (c *Client) newEndpoint(a configs.API) (*endpoint, error) {
 	base := cmp.Or(a.BaseURL, defaultBaseURL)
 	u, err := url.Parse(base)
 	if err != nil || u.Scheme == "" || u.Host == "" {
-		return nil, fmt.Errorf("api.baseURL: not an absolute URL: %q", c.redactor.redact(base))
+		return nil, fmt.Errorf("api.baseURL: not an absolute URL: %q", c.secrets.Text(base))
 	}
 	chat := u.JoinPath("chat/completions").String()
 	u.User, u.RawQuery, u.Fragment = nil, "", ""
-	return &endpoint{chatURL: chat, apiKey: a.APIKey, url: c.redactor.redact(u.String()), host: u.Host}, nil
+	return &endpoint{chatURL: chat, apiKey: a.APIKey, url: c.secrets.Text(u.String()), host: u.Host}, nil
 }
 
 // defaultBaseURL is OpenAI's, for an endpoint that names none.
@@ -287,11 +280,11 @@ func (c *Client) Complete(ctx context.Context, r Request) (Response, error) {
 				e.Kind = KindBadRequest
 			}
 			c.log.Debug("model call failed", "participant", r.Participant, "model", r.Model,
-				"attempt", max(r.Attempt, 1), "err", c.redactor.redact(e.Error()))
+				"attempt", max(r.Attempt, 1), "err", c.secrets.Text(e.Error()))
 			return Response{}, e
 		}
 		a.Endpoint, a.Model = rt.ep.url, r.Model
-		a.Reason = c.redactor.redact(a.Reason)
+		a.Reason = c.secrets.Text(a.Reason)
 		change(&s)
 		if r.OnAdapt != nil {
 			r.OnAdapt(a)
@@ -409,12 +402,12 @@ func (c *Client) wait(ctx context.Context, rt *route) error {
 func (c *Client) recordExchange(r Request, x *exchange, e *Error, started time.Time, latency time.Duration) {
 	rec := Exchange{
 		Participant: r.Participant, Model: r.Model, Attempt: max(r.Attempt, 1), Origin: r.Origin,
-		Request:  c.redactor.redactBody(x.request),
-		Response: c.redactor.redactBody(x.response),
+		Request:  c.secrets.Body(x.request),
+		Response: c.secrets.Body(x.response),
 		Status:   x.status, Started: started, Latency: latency,
 	}
 	if e != nil {
-		rec.Err = c.redactor.redact(e.Error())
+		rec.Err = c.secrets.Text(e.Error())
 	}
 	c.record(rec)
 }
@@ -447,7 +440,7 @@ func (c *Client) send(ctx context.Context, rt *route, body []byte, stream bool, 
 		if err != nil {
 			return nil, err
 		}
-		return nil, newStatusError(res.StatusCode, raw, stream, c.redactor.redact)
+		return nil, newStatusError(res.StatusCode, raw, stream, c.secrets.Text)
 	}
 	br := bufio.NewReader(res.Body)
 	if stream && !onePiece(res.Header, br) {
@@ -464,7 +457,7 @@ func (c *Client) send(ctx context.Context, rt *route, body []byte, stream bool, 
 // return, telling the caller's cancellation from the attempt's timeout and
 // its idle timeout.
 func (c *Client) classify(ctx, actx context.Context, err error, a *exchange, rt *route) *Error {
-	err = sanitize(err, c.redactor.redact)
+	err = sanitize(err, c.secrets.Text)
 	var tooLarge *tooLargeError
 	switch cause := context.Cause(actx); {
 	case ctx.Err() != nil:
@@ -495,7 +488,7 @@ func (c *Client) classify(ctx, actx context.Context, err error, a *exchange, rt 
 }
 
 // response checks and converts an answer. The answer is split from its
-// reasoning (Normalize). Usage the server did not report, or reported in
+// reasoning (think.Split). Usage the server did not report, or reported in
 // counts that are none, is estimated from the text. An answer that cannot
 // be used is an *answerError in the provider's words: an error in the body
 // or finish_reason "error", withheld by a filter or refused, cut before
@@ -508,7 +501,7 @@ func (c *Client) response(ans *answer, r Request) (Response, error) {
 	if ans.err != nil || ans.finish == wire.FinishError {
 		reason := "no reason given"
 		if ans.err != nil {
-			reason = c.redactor.redact(ans.err.Reason())
+			reason = c.secrets.Text(ans.err.Reason())
 		}
 		return Response{}, &answerError{kind: KindAborted, msg: fmt.Sprintf(
 			"the provider reported an error in the answer (finish_reason %q): %s", ans.finish, reason)}
@@ -517,8 +510,8 @@ func (c *Client) response(ans *answer, r Request) (Response, error) {
 		return Response{}, fmt.Errorf("%w: no choices", errInvalidResponse)
 	}
 	content, refusal, thought := ans.content.String(), ans.refusal.String(), ans.reasoning.String()
-	text, reasoning := Normalize(content, thought)
-	text, reasoning = c.redactor.echoed(text), c.redactor.echoed(reasoning)
+	text, reasoning := think.Split(content, thought)
+	text, reasoning = c.secrets.ModelText(text), c.secrets.ModelText(reasoning)
 	resp := Response{Text: text, Reasoning: reasoning, FinishReason: ans.finish, Model: cmp.Or(ans.model, r.Model)}
 	if ans.usage.Reported() {
 		resp.Usage = usage(ans.usage)
@@ -543,16 +536,12 @@ func (c *Client) response(ans *answer, r Request) (Response, error) {
 }
 
 // estimate counts tokens from the text when the server reported none.
-func estimate(msgs []Message, completion ...string) Usage {
+func estimate(msgs []Message, content, reasoning string) Usage {
 	n := 0
 	for _, m := range msgs {
 		n += len(m.Content)
 	}
-	out := 0
-	for _, s := range completion {
-		out += len(s)
-	}
-	return Usage{PromptTokens: estimateTokens(n), CompletionTokens: estimateTokens(out), Estimated: true}
+	return Usage{PromptTokens: estimateTokens(n), CompletionTokens: estimateTokens(len(content) + len(reasoning)), Estimated: true}
 }
 
 // filtered describes a choice that a content filter stopped: the finish

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/internal/redact"
 	"github.com/debatehq/debate/providers/providertest"
 	"github.com/debatehq/debate/providers/scripted"
 )
@@ -451,7 +452,7 @@ func TestSecretsNeverLeak(t *testing.T) {
 				for _, x := range xs {
 					seen = append(seen, "exchange: "+fmt.Sprintf("%+v", x)+string(x.Request)+string(x.Response))
 				}
-				if len(xs) == 0 || !strings.Contains(string(xs[0].Response), "Bearer "+redacted) {
+				if len(xs) == 0 || !strings.Contains(string(xs[0].Response), "Bearer "+redact.SecretMask) {
 					t.Errorf("the fake's echo should be recorded, redacted: %+v", xs)
 				}
 				for _, s := range seen {
@@ -480,7 +481,7 @@ func TestRedact(t *testing.T) {
 		{"nothing secret", "nothing secret"},
 	}
 	for _, tt := range tests {
-		if got := c.redactor.redact(tt.in); got != tt.want {
+		if got := c.secrets.Text(tt.in); got != tt.want {
 			t.Errorf("redact(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}

@@ -266,11 +266,16 @@ var tokenLimitTexts = []string{"token limit reached", "max_tokens reached", "max
 
 func tokenLimit(msg string) bool { return containsAny(strings.ToLower(msg), tokenLimitTexts...) }
 
-// statusKind classifies an error response by its status, code and message.
-func statusKind(status int, msg, code string) Kind {
+// kind classifies the error response by its status, code and message: the
+// first of rules that matches.
+func (s *statusError) kind() Kind {
+	msg, code := s.msg, ""
+	if s.detail != nil {
+		msg, code = s.detail.Message+" "+s.detail.Raw, s.detail.Code
+	}
 	low := strings.ToLower(msg)
 	for _, r := range rules {
-		if status < r.from || status > r.to {
+		if s.status < r.from || s.status > r.to {
 			continue
 		}
 		if r.codes == nil && r.texts == nil || slices.Contains(r.codes, code) || containsAny(low, r.texts...) {
@@ -305,9 +310,7 @@ func newStatusError(status int, body []byte, stream bool, redact func(string) st
 	default:
 		e.msg = "non-JSON body: " + redact(strings.Join(strings.Fields(string(body)), " "))
 	}
-	if len(e.msg) > maxBody {
-		e.msg = e.msg[:maxBody] + "…"
-	}
+	e.msg = oneLine(e.msg)
 	if !stream && (status == http.StatusGatewayTimeout || status == statusOriginTimeout) {
 		e.msg += " (the gateway gave up waiting for an answer in one piece: set api.stream: true, and the answer starts at once)"
 	}
@@ -331,13 +334,6 @@ func pageTitle(body []byte) string {
 }
 
 func (s *statusError) Error() string { return s.msg }
-
-func (s *statusError) kind() Kind {
-	if s.detail == nil {
-		return statusKind(s.status, s.msg, "")
-	}
-	return statusKind(s.status, s.detail.Message+" "+s.detail.Raw, s.detail.Code)
-}
 
 // sanitize returns err as it is safe to return: its text redacted, in
 // front of a cause whose request URL is redacted too (error responses are

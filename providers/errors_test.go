@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/debatehq/debate/internal/redact"
 )
 
 func TestClassify(t *testing.T) {
@@ -107,7 +109,7 @@ const gatewayPage = `<!DOCTYPE html>
 // shortened; a gateway's timeout of an answer in one piece says to stream.
 func TestStatusErrorText(t *testing.T) {
 	t.Parallel()
-	r := newRedactor([]string{"sk-secret-0123456789"})
+	r := redact.NewSecrets([]string{"sk-secret-0123456789"})
 	const hint = " (the gateway gave up waiting for an answer in one piece: set api.stream: true, and the answer starts at once)"
 	tests := []struct {
 		name   string
@@ -134,7 +136,7 @@ func TestStatusErrorText(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			if got := newStatusError(tt.status, []byte(tt.body), tt.stream, r.redact).Error(); got != tt.want {
+			if got := newStatusError(tt.status, []byte(tt.body), tt.stream, r.Text).Error(); got != tt.want {
 				t.Errorf("got  %q\nwant %q", got, tt.want)
 			}
 		})

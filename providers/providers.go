@@ -5,8 +5,8 @@
 // http.RoundTripper. Each call is one attempt whose failure is classified
 // (transient, unusable model, permanent, with the server's Retry-After) by
 // one table of rules; the attempt loop and the fallback policy belong to
-// the caller. It also normalizes answers (reasoning apart from the answer)
-// and applies concurrency caps, rate limits and key redaction.
+// the caller. It also takes reasoning apart from the answer (package
+// think) and applies concurrency caps, rate limits and key redaction.
 package providers
 
 import (

@@ -38,14 +38,14 @@ type bounds struct {
 	idle     time.Duration // 0: no bound on silence
 	cancel   context.CancelCauseFunc
 	maxBody  int64
-	onStatus func(int) // nil: nobody to tell
+	onStatus func(int) // told the status as soon as it arrives
 	rec      *[]byte   // nil: no recording
 }
 
 // RoundTrip sends req and bounds what comes back.
 func (b *bounds) RoundTrip(req *http.Request) (*http.Response, error) {
 	var w *watch
-	if b.stream && b.idle > 0 && b.cancel != nil {
+	if b.stream && b.idle > 0 {
 		w = newWatch(b.idle, b.cancel)
 	}
 	res, err := b.base.RoundTrip(req)
@@ -53,9 +53,7 @@ func (b *bounds) RoundTrip(req *http.Request) (*http.Response, error) {
 		w.stop()
 		return nil, err
 	}
-	if b.onStatus != nil {
-		b.onStatus(res.StatusCode)
-	}
+	b.onStatus(res.StatusCode)
 	body := &limitedBody{body: res.Body, w: w, limit: b.maxBody, strict: true, rec: b.rec}
 	if res.StatusCode < 200 || res.StatusCode >= 300 {
 		// An error body is quoted, never used: its start is enough.

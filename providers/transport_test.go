@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/debatehq/debate/internal/redact"
 )
 
 // roundTripFunc is an http.RoundTripper made of a function.
@@ -47,7 +49,7 @@ func TestRecordingRedactsSplitKeys(t *testing.T) {
 				t.Fatalf("%d exchanges recorded, want 1", len(got))
 			}
 			rec := string(got[0].Response)
-			if strings.Contains(rec, testKey) || strings.Count(rec, redacted) != 2 || !strings.Contains(rec, "An answer.") {
+			if strings.Contains(rec, testKey) || strings.Count(rec, redact.SecretMask) != 2 || !strings.Contains(rec, "An answer.") {
 				t.Errorf("read in pieces of %d, recorded %s", size, rec)
 			}
 		})

@@ -1,8 +1,10 @@
-// Package redact masks the credentials a URL or a header may carry before
-// it is printed, logged or recorded: the one policy every package applies.
-// A URL keeps its scheme, host, path and the names of its query
-// parameters; its user information, the value of every parameter whose name
-// looks like a credential (SecretName) and its fragment are masked.
+// Package redact masks credentials before they are printed, logged or
+// recorded: the one policy every package applies. A URL keeps its scheme,
+// host, path and the names of its query parameters; its user information,
+// the value of every parameter whose name looks like a credential
+// (SecretName) and its fragment are masked. Known secret values and bearer
+// tokens are removed from any text, such as a provider's error message or a
+// raw request and response (Secrets).
 package redact
 
 import (

@@ -367,9 +367,6 @@ func (s *Server) CountModel(model string) int { return s.count(scope{"model", mo
 // MaxInFlight returns the most requests that were being served at once.
 func (s *Server) MaxInFlight() int { return s.count(scope{}).max }
 
-// MaxInFlightModel returns the most requests for model served at once.
-func (s *Server) MaxInFlightModel(model string) int { return s.count(scope{"model", model}).max }
-
 // MaxInFlightPath returns the most requests on one URL path (for example
 // "/a/v1/chat/completions") served at once.
 func (s *Server) MaxInFlightPath(path string) int { return s.count(scope{"path", path}).max }

@@ -11,41 +11,10 @@ import (
 
 	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/internal/golden"
+	"github.com/debatehq/debate/internal/redact"
 	"github.com/debatehq/debate/providers/providertest"
 	"github.com/debatehq/debate/providers/scripted"
 )
-
-func TestNormalize(t *testing.T) {
-	for _, tc := range []struct {
-		name, content   string
-		fields          []string
-		answer, reasons string
-	}{
-		{name: "plain answer kept byte for byte", content: "  An answer.\n", answer: "  An answer.\n"},
-		{name: "think block", content: "<think>\nweigh it\n</think>\n\nThe answer.", answer: "The answer.", reasons: "weigh it"},
-		{name: "thinking block, upper case", content: "<THINKING>hm</Thinking>Answer", answer: "Answer", reasons: "hm"},
-		{name: "reasoning block after blank lines", content: "\n\n<reasoning>r</reasoning>\nA", answer: "A", reasons: "r"},
-		{name: "two blocks", content: "<think>one</think><reasoning>two</reasoning> A", answer: "A", reasons: "one\n\ntwo"},
-		{name: "unclosed block is all reasoning", content: "<think>still thinking when the limit", answer: "", reasons: "still thinking when the limit"},
-		{name: "closing tag alone", content: "prompt opened it\n</think>\n\nA", answer: "A", reasons: "prompt opened it"},
-		{name: "closing tag alone at the start", content: "  </think>\nA", answer: "A"},
-		{name: "closing tag mentioned in prose", content: "An argument.\nModels end reasoning with </think> and then answer.\nMore.",
-			answer: "An argument.\nModels end reasoning with </think> and then answer.\nMore."},
-		{name: "tag later in the answer stays", content: "Use <think> tags? No.", answer: "Use <think> tags? No."},
-		{name: "closing tag after its opening stays", content: "say <think>x</think> then", answer: "say <think>x</think> then"},
-		{name: "reasoning field", content: "A", fields: []string{"r1", ""}, answer: "A", reasons: "r1"},
-		{name: "both fields and a block", content: "<think>b</think>A", fields: []string{"r1", "r2"}, answer: "A", reasons: "r1\n\nr2\n\nb"},
-		{name: "unknown tag is answer", content: "<thought>x</thought>A", answer: "<thought>x</thought>A"},
-		{name: "empty", content: "", answer: ""},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			answer, reasoning := Normalize(tc.content, tc.fields...)
-			if answer != tc.answer || reasoning != tc.reasons {
-				t.Errorf("Normalize(%q, %q) = %q, %q; want %q, %q", tc.content, tc.fields, answer, reasoning, tc.answer, tc.reasons)
-			}
-		})
-	}
-}
 
 // TestAnswerShapes serves each recorded answer shape under
 // testdata/answers (written from the documented response formats of OpenAI,
@@ -85,10 +54,10 @@ func TestAnswerShapes(t *testing.T) {
 				}
 			}
 			golden.Assert(t, filepath.Join("testdata", "answers", name+".golden"), []byte(b.String()))
-			if len(xs) != 1 || strings.Contains(string(xs[0].Response), redacted) || string(xs[0].Response) != string(body) {
+			if len(xs) != 1 || strings.Contains(string(xs[0].Response), redact.SecretMask) || string(xs[0].Response) != string(body) {
 				t.Errorf("the raw response should be recorded as received, with nothing redacted: %s", xs[0].Response)
 			}
-			if strings.Contains(b.String(), redacted) {
+			if strings.Contains(b.String(), redact.SecretMask) {
 				t.Errorf("model text was rewritten: %s", b.String())
 			}
 		})
@@ -133,45 +102,6 @@ func TestShapesServedByTheFake(t *testing.T) {
 			}
 			if resp.Text != tc.answer || resp.Reasoning != tc.reasoning || resp.Cut() != tc.cut {
 				t.Errorf("got answer %q, reasoning %q, cut %v; want %q, %q, %v", resp.Text, resp.Reasoning, resp.Cut(), tc.answer, tc.reasoning, tc.cut)
-			}
-		})
-	}
-}
-
-func TestShortKeysRedactOnlyWholeTokens(t *testing.T) {
-	long := "sk-live-0123456789abcdef"
-	r := newRedactor([]string{"none", "x", long})
-	for _, tc := range []struct{ in, want string }{
-		{"There are none of the issues", "There are [REDACTED] of the issues"}, // an error or a log line: a key can be there
-		{"nonetheless flaxy-model", "nonetheless flaxy-model"},
-		{"model flaky-model at http://127.0.0.1:8080/v1", "model flaky-model at http://127.0.0.1:8080/v1"},
-		{"key=x&y=1", "key=[REDACTED]&y=1"},
-		{"Bearer none", "Bearer [REDACTED]"},
-		{"prefix" + long + "suffix", "prefix[REDACTED]suffix"},
-	} {
-		if got := r.redact(tc.in); got != tc.want {
-			t.Errorf("redact(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-}
-
-func TestRedactBodyKeepsModelText(t *testing.T) {
-	r := newRedactor([]string{"none", "sk-live-0123456789abcdef"})
-	for _, tc := range []struct{ name, in, want string }{
-		{"request messages", `{"model":"m","messages":[{"role":"user","content":"none of the parties"}]}`, ""},
-		{"response choices", `{"choices":[{"message":{"content":"none of it","reasoning":"none"}}]}`, ""},
-		{"long key echoed into content", `{"choices":[{"message":{"content":"none of sk-live-0123456789abcdef"}}]}`,
-			`{"choices":[{"message":{"content":"none of [REDACTED]"}}]}`},
-		{"error echo", `{"error":{"message":"bad key none"}}`, `{"error":{"message":"bad key [REDACTED]"}}`},
-		{"not JSON", `<html>key none</html>`, `<html>key [REDACTED]</html>`},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			want := tc.want
-			if want == "" {
-				want = tc.in
-			}
-			if got := string(r.redactBody([]byte(tc.in))); got != want {
-				t.Errorf("redactBody(%s) = %s, want %s", tc.in, got, want)
 			}
 		})
 	}

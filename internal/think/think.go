@@ -1,4 +1,8 @@
-package providers
+// Package think splits what a model wrote into its answer and its
+// reasoning: the reasoning blocks (<think> and its variants) that models
+// served without a reasoning parser write at the start of their text, and
+// the reasoning a server gave in fields of its own.
+package think
 
 import (
 	"strings"
@@ -10,7 +14,7 @@ import (
 // server returns it inside content: <think>…</think> and its variants.
 var reasoningTags = [...]string{"think", "thinking", "reasoning"}
 
-// Normalize splits what a model returned into its answer and its reasoning.
+// Split splits what a model returned into its answer and its reasoning.
 // content is the message's content; fields are the reasoning a server gave
 // apart from it (reasoning_content, reasoning), in that order.
 //
@@ -23,7 +27,7 @@ var reasoningTags = [...]string{"think", "thinking", "reasoning"}
 // parser). The answer is the remaining text, trimmed when a block was taken
 // out and byte for byte as sent otherwise; it is never rewritten. The
 // reasoning parts, trimmed, are joined by blank lines.
-func Normalize(content string, fields ...string) (answer, reasoning string) {
+func Split(content string, fields ...string) (answer, reasoning string) {
 	var parts []string
 	for _, f := range fields {
 		if f = strings.TrimSpace(f); f != "" {

@@ -1,4 +1,4 @@
-package providers
+package redact
 
 import (
 	"bytes"
@@ -11,8 +11,9 @@ import (
 	"github.com/debatehq/debate/internal/fold"
 )
 
-// redacted replaces secrets in text.
-const redacted = "[REDACTED]"
+// SecretMask replaces a secret value or a bearer token in text (Secrets),
+// as Mask replaces a credential in a URL.
+const SecretMask = "[REDACTED]"
 
 // longKey is the length from which a key value is removed wherever it
 // occurs. A shorter one ("none", "ollama", "x", as local servers are keyed)
@@ -21,27 +22,30 @@ const longKey = 16
 
 var bearerToken = regexp.MustCompile(`(?i)\bbearer\s+[^\s"',;)\]}]+`)
 
-// redactor removes configured key values and bearer tokens from text where
-// a key can appear: headers, URLs, error messages, log lines and the parts of
-// raw request dumps that are not model text. Model text is never rewritten,
+// Secrets removes known secret values (API keys, credential headers and
+// URL credentials as configured) and bearer tokens from text where a key
+// can appear: headers, URLs, error messages, log lines and the parts of raw
+// request dumps that are not model text. Model text is never rewritten,
 // with one exception that cannot touch a word: a long key, which only a
-// server echoing the request could have put there (see echoed).
-type redactor struct {
+// server echoing the request could have put there (see ModelText).
+type Secrets struct {
 	keys []string // longest first
 }
 
-func newRedactor(keys []string) *redactor {
+// NewSecrets returns the redaction of the given secret values; empty ones
+// are ignored.
+func NewSecrets(keys []string) *Secrets {
 	keys = slices.Clone(keys)
 	keys = slices.DeleteFunc(keys, func(k string) bool { return strings.TrimSpace(k) == "" })
 	// Longest first, so a key that contains another is removed whole.
 	slices.SortFunc(keys, func(a, b string) int { return cmp.Or(cmp.Compare(len(b), len(a)), strings.Compare(a, b)) })
-	return &redactor{keys: slices.Compact(keys)}
+	return &Secrets{keys: slices.Compact(keys)}
 }
 
-// redact returns s without key values or bearer tokens.
-func (r *redactor) redact(s string) string {
+// Text returns s without secret values or bearer tokens.
+func (r *Secrets) Text(s string) string {
 	if fold.Contains(s, "bearer") {
-		s = bearerToken.ReplaceAllString(s, "Bearer "+redacted)
+		s = bearerToken.ReplaceAllString(s, "Bearer "+SecretMask)
 	}
 	for _, k := range r.keys {
 		s = replaceKey(s, k)
@@ -49,10 +53,10 @@ func (r *redactor) redact(s string) string {
 	return s
 }
 
-// echoed returns model text without the long keys in it. Short keys and
+// ModelText returns model text without the long keys in it. Short keys and
 // bearer-like words stay: the text may discuss them, and a short key such
 // as "none" is a word.
-func (r *redactor) echoed(s string) string {
+func (r *Secrets) ModelText(s string) string {
 	for _, k := range r.keys {
 		if len(k) >= longKey {
 			s = replaceKey(s, k)
@@ -76,7 +80,7 @@ func replaceKey(s, key string) string {
 		end := i + len(key)
 		if len(key) >= longKey || (i == 0 || !wordByte(s[i-1])) && (end == len(s) || !wordByte(s[end])) {
 			b.WriteString(s[:i])
-			b.WriteString(redacted)
+			b.WriteString(SecretMask)
 		} else {
 			b.WriteString(s[:end])
 		}
@@ -97,11 +101,11 @@ var modelTextFields = map[string]bool{
 	"content": true, "reasoning_content": true, "reasoning": true, "refusal": true, "text": true, "summary": true,
 }
 
-// redactBody redacts a raw request or response body. A JSON body keeps its
-// model text (messages and choices) as echoed keeps it and is returned
+// Body redacts a raw request or response body. A JSON body keeps its
+// model text (messages and choices) as ModelText keeps it and is returned
 // unchanged when nothing in it holds a key; so does each event of a stream
 // ("data: {...}" lines); any other body is redacted whole.
-func (r *redactor) redactBody(body []byte) []byte {
+func (r *Secrets) Body(body []byte) []byte {
 	if len(body) == 0 {
 		return body
 	}
@@ -112,7 +116,7 @@ func (r *redactor) redactBody(body []byte) []byte {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	if err := dec.Decode(&v); err != nil || dec.More() {
-		return []byte(r.redact(string(body)))
+		return []byte(r.Text(string(body)))
 	}
 	changed := false
 	v = r.redactJSON(v, false, "", &changed)
@@ -121,14 +125,14 @@ func (r *redactor) redactBody(body []byte) []byte {
 	}
 	out, err := json.Marshal(v)
 	if err != nil {
-		return []byte(r.redact(string(body)))
+		return []byte(r.Text(string(body)))
 	}
 	return out
 }
 
-// redactEvents redacts a stream line by line, each event's JSON as
-// redactBody does.
-func (r *redactor) redactEvents(body []byte) []byte {
+// redactEvents redacts a stream line by line, each event's JSON as Body
+// does.
+func (r *Secrets) redactEvents(body []byte) []byte {
 	lines := bytes.SplitAfter(body, []byte("\n"))
 	for i, line := range lines {
 		payload, ok := bytes.CutPrefix(line, []byte("data:"))
@@ -136,10 +140,10 @@ func (r *redactor) redactEvents(body []byte) []byte {
 		switch {
 		case ok && len(trimmed) > 0 && trimmed[0] == '{':
 			end := line[len(bytes.TrimRight(line, "\r\n")):]
-			lines[i] = slices.Concat([]byte("data: "), r.redactBody(trimmed), end)
+			lines[i] = slices.Concat([]byte("data: "), r.Body(trimmed), end)
 		case ok:
 		default:
-			lines[i] = []byte(r.redact(string(line)))
+			lines[i] = []byte(r.Text(string(line)))
 		}
 	}
 	return bytes.Join(lines, nil)
@@ -147,7 +151,7 @@ func (r *redactor) redactEvents(body []byte) []byte {
 
 // redactJSON redacts the strings of v outside model text; inModel is true
 // below "messages" or "choices", key is the field that holds v.
-func (r *redactor) redactJSON(v any, inModel bool, key string, changed *bool) any {
+func (r *Secrets) redactJSON(v any, inModel bool, key string, changed *bool) any {
 	switch t := v.(type) {
 	case map[string]any:
 		for k, c := range t {
@@ -158,9 +162,9 @@ func (r *redactor) redactJSON(v any, inModel bool, key string, changed *bool) an
 			t[i] = r.redactJSON(c, inModel, key, changed)
 		}
 	case string:
-		redact := r.redact
+		redact := r.Text
 		if inModel && modelTextFields[key] {
-			redact = r.echoed
+			redact = r.ModelText
 		}
 		if s := redact(t); s != t {
 			*changed = true
