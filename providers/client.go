@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
@@ -442,7 +443,9 @@ func (c *Client) send(ctx context.Context, rt *route, body []byte, stream bool, 
 		}
 		return nil, newStatusError(res.StatusCode, raw, stream, c.secrets.Text)
 	}
-	br := bufio.NewReader(res.Body)
+	br := readers.Get().(*bufio.Reader)
+	br.Reset(res.Body)
+	defer func() { br.Reset(nil); readers.Put(br) }() // the answer keeps copies
 	if stream && !onePiece(res.Header, br) {
 		return readStream(br, onText)
 	}
@@ -452,6 +455,10 @@ func (c *Client) send(ctx context.Context, rt *route, body []byte, stream bool, 
 	}
 	return decodeCompletion(raw)
 }
+
+// readers are the buffers bodies are read through, one per answer at a
+// time: a call that allocated its own spent 4 KiB on it.
+var readers = sync.Pool{New: func() any { return bufio.NewReader(nil) }}
 
 // classify turns the error of one attempt into an *Error that is safe to
 // return, telling the caller's cancellation from the attempt's timeout and

@@ -18,9 +18,9 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"maps"
 	"net"
@@ -263,7 +263,7 @@ type Server struct {
 	queues   map[string][]Reply // by model; "" for any model
 	rules    []rule
 	calls    []Call
-	attempts map[[32]byte]int // by digest of model and messages
+	attempts map[uint64]int // by hash of model and messages
 	counts   map[scope]*counter
 }
 
@@ -288,7 +288,7 @@ func New(opts ...Option) *Server {
 	s := &Server{
 		queues:   map[string][]Reply{},
 		refusals: map[string][]Refusal{},
-		attempts: map[[32]byte]int{},
+		attempts: map[uint64]int{},
 		counts:   map[scope]*counter{},
 	}
 	for _, o := range opts {
@@ -557,18 +557,22 @@ func defaultReply(c Call) Reply {
 	return Reply{Text: fmt.Sprintf("answer from %s to %q", c.Model, last)}
 }
 
-// attemptKey is a digest of the call's model and messages, written into
-// the hash piece by piece rather than copied into one string.
-func attemptKey(c *Call) [32]byte {
-	h := sha256.New()
-	io.WriteString(h, c.Model)
+// attemptKey is a hash of the call's model and messages, written into the
+// hash piece by piece: a maphash.Hash takes strings without a copy.
+func attemptKey(c *Call) uint64 {
+	var h maphash.Hash
+	h.SetSeed(attemptSeed)
+	h.WriteString(c.Model)
 	for _, m := range c.Messages {
 		for _, s := range []string{"\x00", m.Role, "\x00", m.Content} {
-			io.WriteString(h, s)
+			h.WriteString(s)
 		}
 	}
-	return [32]byte(h.Sum(nil))
+	return h.Sum64()
 }
+
+// attemptSeed seeds attemptKey.
+var attemptSeed = maphash.MakeSeed()
 
 func tokens(n int) int { return (n + 3) / 4 }
 
