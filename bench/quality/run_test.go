@@ -2,6 +2,7 @@ package quality
 
 import (
 	"context"
+	"math"
 	"reflect"
 	"slices"
 	"strings"
@@ -102,6 +103,29 @@ func TestPlurality(t *testing.T) {
 	}
 	if len(seen) != 3 {
 		t.Errorf("64 seeds broke a three-way tie only as %v", seen)
+	}
+}
+
+// TestPluralityChance checks the chance that the plurality draws the right
+// answer against the tie it breaks.
+func TestPluralityChance(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		answers []string
+		want    string
+		chance  float64
+	}{
+		{[]string{"4", "4.0", "5"}, "4", 1},
+		{[]string{"5", "4", "4"}, "5", 0},
+		{[]string{"1", "2", "3"}, "2", 1.0 / 3},
+		{[]string{"1", "2", "2", "1"}, "1", 0.5},
+		{[]string{"Paris"}, "paris", 1},
+		{nil, "4", 0},
+	}
+	for _, tt := range tests {
+		if got := pluralityChance(tt.answers, tt.want); math.Abs(got-tt.chance) > 1e-12 {
+			t.Errorf("pluralityChance(%v, %q) = %v, want %v", tt.answers, tt.want, got, tt.chance)
+		}
 	}
 }
 
