@@ -54,7 +54,7 @@ func (r *Report) Format(width int) string {
 	}
 	b.WriteString("\n")
 	if r.Flips != nil {
-		b.WriteString(wrap(r.Flips.text(), width, "  "))
+		b.WriteString(r.Flips.lines(width))
 	}
 	for _, w := range r.Warnings {
 		b.WriteString(wrap(w.String(), width, "  "))
