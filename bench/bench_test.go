@@ -256,7 +256,7 @@ func TestHelperServe(t *testing.T) {
 // TestText keeps the text reports as golden files.
 func TestText(t *testing.T) {
 	tr := &TreeReport{Version: ReportVersion, Nodes: 7, Calls: 980, Requests: 1203, WallMS: 1712.5, CriticalPathMS: 900, BoundMS: 1700,
-		Ratio: 1.0074, PeakInFlight: 64, CPUPerCallMS: 0.2104, PeakHeapMB: 41.25, PeakRSSMB: 88.5, ReportsMS: 120.25,
+		Ratio: 1.0074, PeakInFlight: 64, CPUPerCallMS: 0.2104, PeakHeapMB: 41.25, PeakRSSMB: 88.5, ReportsMS: 120.25, ReportsCPUMS: 95.5,
 		TopicsReported: 20, Injected: 223, Retries: 180, Fallbacks: 9, FailedNodes: 1}
 	tr.Options.Topics, tr.Options.Debaters, tr.Options.Fanout, tr.Options.Depth = 20, 3, 2, 3
 	tr.Options.LatencyMS, tr.Options.Concurrency, tr.Options.Faults = 100, 64, 0.2

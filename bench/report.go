@@ -32,11 +32,11 @@ func (r *TreeReport) Text() string {
 	row("bound", "%s (the cap counted too)", msText(r.BoundMS))
 	row("ratio", "%.3f (wall ÷ bound)", r.Ratio)
 	row("peak calls in flight", "%d", r.PeakInFlight)
-	row("CPU per call", "%.3fms (whole process, fake API included)", r.CPUPerCallMS)
+	row("CPU per call", "%.3fms (the run, fake API included; reports apart)", r.CPUPerCallMS)
 	row("peak memory", "heap %.1f MB, RSS %.1f MB", r.PeakHeapMB, r.PeakRSSMB)
 	row("prompt tokens", "%d, %d cache-eligible (share %.3f)", r.PromptTokens, r.CacheEligibleTokens, r.CacheShare)
 	row("effective prompt", "%.0f tokens (fresh + ¼ × cache-eligible)", r.EffectivePromptTokens)
-	row("reports", "%d of %d topics, written in %s", r.TopicsReported, o.Topics, msText(r.ReportsMS))
+	row("reports", "%d of %d topics, written in %s (%s CPU)", r.TopicsReported, o.Topics, msText(r.ReportsMS), msText(r.ReportsCPUMS))
 	if o.Faults > 0 {
 		row("faults", "%d injected, %d retries, %d fallbacks", r.Injected, r.Retries, r.Fallbacks)
 		row("failed", "%d nodes, %d topics unfinished", r.FailedNodes, r.Unfinished)

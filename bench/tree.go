@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/debatehq/debate/batch"
@@ -95,13 +96,15 @@ type TreeReport struct {
 	// PeakInFlight is counted by the fake API: a request the client gave up
 	// on (a timeout) counts until the fake sees the connection go.
 	PeakInFlight int `json:"peakInFlight"`
-	// CPUPerCallMS is the process's CPU time during the run and its reports
-	// ÷ requests: the engine, prompts, journal, HTTP client and reports, and
-	// the fake server too.
+	// CPUPerCallMS is the process's CPU time during the run, until its
+	// last topic finished, ÷ requests: the engine, prompts, journal and
+	// HTTP client, and the fake server too. The reports, written once per
+	// run, are ReportsCPUMS.
 	CPUPerCallMS float64 `json:"cpuPerCallMs"`
 	PeakHeapMB   float64 `json:"peakHeapMB"` // heap objects, sampled every 10ms
 	PeakRSSMB    float64 `json:"peakRssMB"`  // the process's high-water mark (Linux)
 	ReportsMS    float64 `json:"reportsMs"`  // writing the reports after the run
+	ReportsCPUMS float64 `json:"reportsCpuMs"`
 
 	TopicsReported int `json:"topicsReported"` // topics with a report written
 	Injected       int `json:"faultsInjected"` // requests answered with a fault
@@ -119,6 +122,29 @@ type TreeReport struct {
 	// EffectivePromptTokens prices cache-eligible tokens at a quarter of a
 	// fresh one, a typical cached price: fresh + ¼ × cache-eligible.
 	EffectivePromptTokens float64 `json:"effectivePromptTokens"`
+}
+
+// lastCPU keeps the process's CPU time when the last topic finished.
+type lastCPU struct {
+	mu  sync.Mutex
+	cpu time.Duration
+}
+
+// event is a batch run's Events: each finished topic takes the reading.
+func (l *lastCPU) event(ev tree.Event) {
+	if ev.Kind != tree.TopicFinished {
+		return
+	}
+	t := testkit.CPUTime()
+	l.mu.Lock()
+	l.cpu = max(l.cpu, t)
+	l.mu.Unlock()
+}
+
+func (l *lastCPU) at() time.Duration {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.cpu
 }
 
 // Tree runs the workload and measures it.
@@ -153,8 +179,9 @@ func Tree(ctx context.Context, o TreeOptions) (*TreeReport, error) {
 		return nil, fmt.Errorf("bench tree: the generated config: %w", err)
 	}
 	peak := sampleHeap(10 * time.Millisecond)
+	var ran lastCPU
 	cpu0 := testkit.CPUTime()
-	res, err := batch.Run(ctx, cfg, batch.Options{})
+	res, err := batch.Run(ctx, cfg, batch.Options{Events: ran.event})
 	done, cpu := time.Now(), testkit.CPUTime()-cpu0
 	peakHeap := peak()
 	if res == nil {
@@ -181,8 +208,8 @@ func Tree(ctx context.Context, o TreeOptions) (*TreeReport, error) {
 	if bound > 0 {
 		r.Ratio = float64(wall) / float64(bound)
 	}
-	if r.Requests > 0 {
-		r.CPUPerCallMS = ms(cpu) / float64(r.Requests)
+	if ranCPU := ran.at() - cpu0; ran.at() > 0 && r.Requests > 0 {
+		r.CPUPerCallMS, r.ReportsCPUMS = ms(ranCPU)/float64(r.Requests), ms(cpu-ranCPU)
 	}
 	for _, t := range run.Topics {
 		r.Fallbacks += len(t.Fallbacks)
