@@ -33,8 +33,9 @@ type Options struct {
 	// Concurrency is the global cap on calls in flight; 0 takes
 	// params.concurrency from the config.
 	Concurrency int
-	// HTTPClient is the base HTTP client (tests pass a fake's); nil: a
-	// default one. Per-call timeouts come from contexts, not from it.
+	// HTTPClient is the base HTTP client (tests pass a fake's); nil: a pool
+	// of connections per model. Per-call timeouts come from contexts, not
+	// from it.
 	HTTPClient *http.Client
 	// Logger receives one record per attempt; nil discards them.
 	Logger *slog.Logger
@@ -63,7 +64,7 @@ type Exchange struct {
 // attempt each: trying again, and falling back to another model, is the
 // caller's policy. It is safe for concurrent use.
 type Client struct {
-	transport http.RoundTripper
+	transport func(model string) http.RoundTripper
 	global    *semaphore.Weighted
 	routes    map[string]*route // by participant id
 	def       *route            // for an unknown or empty participant
@@ -114,13 +115,16 @@ func New(cfg *configs.Config, opt Options) (*Client, error) {
 	if concurrency <= 0 {
 		return nil, fmt.Errorf("params.concurrency: must be at least 1 (got %d)", concurrency)
 	}
-	httpClient := cmp.Or(opt.HTTPClient, defaultHTTPClient())
 	c := &Client{
-		transport: cmp.Or(httpClient.Transport, http.DefaultTransport),
+		transport: new(pools).get,
 		global:    semaphore.NewWeighted(int64(concurrency)),
 		routes:    map[string]*route{},
 		log:       cmp.Or(opt.Logger, slog.New(slog.DiscardHandler)),
 		record:    opt.Record,
+	}
+	if opt.HTTPClient != nil {
+		t := cmp.Or(opt.HTTPClient.Transport, http.DefaultTransport)
+		c.transport = func(string) http.RoundTripper { return t }
 	}
 
 	apis := map[string]configs.API{"": cfg.Endpoint("")}
@@ -332,7 +336,7 @@ func (c *Client) try(ctx context.Context, rt *route, r Request, req *wire.Reques
 	defer cancelIdle(nil)
 	x := &exchange{}
 	b := &bounds{
-		base: c.transport, stream: req.Stream, idle: rt.idle, cancel: cancelIdle, maxBody: rt.maxBody,
+		base: c.transport(r.Model), stream: req.Stream, idle: rt.idle, cancel: cancelIdle, maxBody: rt.maxBody,
 		onStatus: func(status int) {
 			if status != http.StatusBadRequest {
 				release()

@@ -151,10 +151,19 @@ func (s *limitedBody) Close() error {
 	return s.body.Close()
 }
 
-// defaultHTTPClient keeps enough idle connections per host for a run's
-// parallel calls; per-call timeouts come from contexts.
-func defaultHTTPClient() *http.Client {
+// pools gives each model a pool of connections of its own, with enough
+// idle connections per host for a run's parallel calls (per-call timeouts
+// come from contexts): calls to several models at once then do not all
+// queue for the one lock of a single pool, which with 1,024 calls in flight
+// held most of a run's lock waiting.
+type pools struct{ m sync.Map } // model → *http.Transport
+
+func (p *pools) get(model string) http.RoundTripper {
+	if t, ok := p.m.Load(model); ok {
+		return t.(http.RoundTripper)
+	}
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.MaxIdleConnsPerHost = 64
-	return &http.Client{Transport: t}
+	v, _ := p.m.LoadOrStore(model, t)
+	return v.(http.RoundTripper)
 }
