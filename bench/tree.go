@@ -208,8 +208,8 @@ func Tree(ctx context.Context, o TreeOptions) (*TreeReport, error) {
 	if bound > 0 {
 		r.Ratio = float64(wall) / float64(bound)
 	}
-	if ranCPU := ran.at() - cpu0; ran.at() > 0 && r.Requests > 0 {
-		r.CPUPerCallMS, r.ReportsCPUMS = ms(ranCPU)/float64(r.Requests), ms(cpu-ranCPU)
+	if at := ran.at(); at > 0 && r.Requests > 0 {
+		r.CPUPerCallMS, r.ReportsCPUMS = ms(at-cpu0)/float64(r.Requests), ms(cpu0+cpu-at)
 	}
 	for _, t := range run.Topics {
 		r.Fallbacks += len(t.Fallbacks)

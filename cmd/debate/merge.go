@@ -20,8 +20,10 @@ type mergeOptions struct {
 	dirs    []string
 	output  string
 	formats []string
-	// failOn is --fail-on as given; failOnSet whether it was.
+	// failOn is --fail-on as given, decisions as parsed; failOnSet
+	// whether it was given.
 	failOn    string
+	decisions []tree.Outcome
 	failOnSet bool
 }
 
@@ -76,13 +78,7 @@ func (o *mergeOptions) args(fs *pflag.FlagSet) error {
 
 // run merges the shard folders and writes the merged run.
 func (o *mergeOptions) run(e *env) error {
-	opt := batch.MergeOptions{Formats: o.formats, FailOnSet: o.failOnSet}
-	if o.failOnSet {
-		var err error
-		if opt.FailOn, err = tree.ParseOutcomes(o.failOn); err != nil {
-			return usagef("--fail-on: %w", err)
-		}
-	}
+	opt := batch.MergeOptions{Formats: o.formats, FailOn: o.decisions, FailOnSet: o.failOnSet}
 	m, err := batch.Merge(o.dirs, o.output, opt)
 	if refused := (*batch.RefusedError)(nil); errors.As(err, &refused) {
 		return usageError{err}
@@ -125,6 +121,12 @@ func (o *mergeOptions) check() error {
 	for _, f := range o.formats {
 		if !slices.Contains(knownFormats, f) {
 			return usagef("--format %q: want one of %s", f, strings.Join(knownFormats, ", "))
+		}
+	}
+	if o.failOnSet {
+		var err error
+		if o.decisions, err = tree.ParseOutcomes(o.failOn); err != nil {
+			return usagef("--fail-on: %w", err)
 		}
 	}
 	out, err := filepath.Abs(o.output)
