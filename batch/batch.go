@@ -124,6 +124,7 @@ func Run(ctx context.Context, cfg *configs.Config, opt Options) (*Result, error)
 		eopt.Motions = mo
 	}
 	run, runErr := orchestrator.New(cfg, completer, set, eopt).Run(ctx)
+	client.CloseIdleConnections() // the run's calls are done
 	if j != nil {
 		// Closed before the reports are written, so that a run.json newer
 		// than the journal tells a later run that this one got to its end.

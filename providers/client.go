@@ -33,9 +33,9 @@ type Options struct {
 	// Concurrency is the global cap on calls in flight; 0 takes
 	// params.concurrency from the config.
 	Concurrency int
-	// HTTPClient is the base HTTP client (tests pass a fake's); nil: a pool
-	// of connections per model. Per-call timeouts come from contexts, not
-	// from it.
+	// HTTPClient is the base HTTP client (tests pass a fake's); nil: pools
+	// of connections of the client's own (see perPool). Per-call timeouts
+	// come from contexts, not from it.
 	HTTPClient *http.Client
 	// Logger receives one record per attempt; nil discards them.
 	Logger *slog.Logger
@@ -64,11 +64,11 @@ type Exchange struct {
 // attempt each: trying again, and falling back to another model, is the
 // caller's policy. It is safe for concurrent use.
 type Client struct {
-	transport func(model string) http.RoundTripper
-	global    *semaphore.Weighted
-	routes    map[string]*route // by participant id
-	def       *route            // for an unknown or empty participant
-	learn     learner
+	conns  *pools
+	global *semaphore.Weighted
+	routes map[string]*route // by participant id
+	def    *route            // for an unknown or empty participant
+	learn  learner
 
 	secrets *redact.Secrets
 	log     *slog.Logger
@@ -116,15 +116,14 @@ func New(cfg *configs.Config, opt Options) (*Client, error) {
 		return nil, fmt.Errorf("params.concurrency: must be at least 1 (got %d)", concurrency)
 	}
 	c := &Client{
-		transport: new(pools).get,
-		global:    semaphore.NewWeighted(int64(concurrency)),
-		routes:    map[string]*route{},
-		log:       cmp.Or(opt.Logger, slog.New(slog.DiscardHandler)),
-		record:    opt.Record,
+		conns:  newPools(concurrency),
+		global: semaphore.NewWeighted(int64(concurrency)),
+		routes: map[string]*route{},
+		log:    cmp.Or(opt.Logger, slog.New(slog.DiscardHandler)),
+		record: opt.Record,
 	}
 	if opt.HTTPClient != nil {
-		t := cmp.Or(opt.HTTPClient.Transport, http.DefaultTransport)
-		c.transport = func(string) http.RoundTripper { return t }
+		c.conns.all = []http.RoundTripper{cmp.Or(opt.HTTPClient.Transport, http.DefaultTransport)}
 	}
 
 	apis := map[string]configs.API{"": cfg.Endpoint("")}
@@ -132,6 +131,8 @@ func New(cfg *configs.Config, opt Options) (*Client, error) {
 	for _, p := range cfg.Participants() {
 		apis[p.ID] = cfg.Endpoint(p.ID)
 		sampling[p.ID] = p
+		c.conns.assign(p.Model)
+		c.conns.assign(p.Fallback)
 	}
 	c.secrets = redact.NewSecrets(cfg.Secrets())
 	endpoints, err := c.endpoints(apis)
@@ -336,7 +337,7 @@ func (c *Client) try(ctx context.Context, rt *route, r Request, req *wire.Reques
 	defer cancelIdle(nil)
 	x := &exchange{}
 	b := &bounds{
-		base: c.transport(r.Model), stream: req.Stream, idle: rt.idle, cancel: cancelIdle, maxBody: rt.maxBody,
+		base: c.conns.get(r.Model), stream: req.Stream, idle: rt.idle, cancel: cancelIdle, maxBody: rt.maxBody,
 		onStatus: func(status int) {
 			if status != http.StatusBadRequest {
 				release()

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -53,5 +54,39 @@ func TestRecordingRedactsSplitKeys(t *testing.T) {
 				t.Errorf("read in pieces of %d, recorded %s", size, rec)
 			}
 		})
+	}
+}
+
+// TestPools: a client's calls share one pool of connections up to perPool
+// calls in flight; past it the models take pools of their own in turn,
+// each model always the same one, and a model never assigned the first.
+func TestPools(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		concurrency int
+		pools       int // distinct pools for models m1…m5
+	}{
+		{1, 1}, {64, 1}, {perPool, 1}, {perPool + 1, 2}, {1024, 4},
+	}
+	for _, tt := range tests {
+		p := newPools(tt.concurrency)
+		seen := map[http.RoundTripper]bool{}
+		for i := range 5 {
+			p.assign("m" + strconv.Itoa(i+1))
+		}
+		for i := range 5 {
+			model := "m" + strconv.Itoa(i+1)
+			got := p.get(model)
+			if p.get(model) != got {
+				t.Errorf("concurrency %d: %s got two pools", tt.concurrency, model)
+			}
+			seen[got] = true
+		}
+		if p.get("unknown") != p.all[0] {
+			t.Errorf("concurrency %d: an unknown model does not use the first pool", tt.concurrency)
+		}
+		if len(seen) != tt.pools {
+			t.Errorf("concurrency %d: five models use %d pools, want %d", tt.concurrency, len(seen), tt.pools)
+		}
 	}
 }
