@@ -48,6 +48,11 @@ func (e *Engine) newTopicRun(t configs.Topic) *topicRun {
 
 // runTopic runs one topic's whole tree and, when asked for, its synthesis.
 func (e *Engine) runTopic(ctx context.Context, ct configs.Topic) tree.Topic {
+	// The topic's calls hang their deadlines on a context of the topic's
+	// own: on the run's, shared by every call in flight, adding and
+	// removing them queued for its one lock.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	tr := e.newTopicRun(ct)
 	started := e.opt.Now()
 	e.emit(tree.Event{Kind: tree.TopicStarted, Topic: ct.ID})

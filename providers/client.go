@@ -132,7 +132,9 @@ func New(cfg *configs.Config, opt Options) (*Client, error) {
 		apis[p.ID] = cfg.Endpoint(p.ID)
 		sampling[p.ID] = p
 		c.conns.assign(p.Model)
-		c.conns.assign(p.Fallback)
+	}
+	for _, p := range cfg.Participants() {
+		c.conns.assign(p.Fallback) // after every primary, which make most calls
 	}
 	c.secrets = redact.NewSecrets(cfg.Secrets())
 	endpoints, err := c.endpoints(apis)

@@ -155,9 +155,10 @@ func (s *limitedBody) Close() error {
 // dialed more connections (5 % more CPU per call at 64).
 const perPool = 256
 
-// pools are the connections of a client's calls, each pool keeping enough
-// idle connections per host for a run's parallel calls (per-call timeouts
-// come from contexts).
+// pools are the connections of a client's calls. Each pool keeps as many
+// idle connections as calls it serves at once, so that calls that finish
+// together do not close connections the next ones dial again. Per-call
+// timeouts come from contexts.
 type pools struct {
 	all []http.RoundTripper
 	of  map[string]http.RoundTripper // model → its pool, set by New
@@ -167,7 +168,8 @@ func newPools(concurrency int) *pools {
 	p := &pools{of: map[string]http.RoundTripper{}}
 	for range max(1, (concurrency+perPool-1)/perPool) {
 		t := http.DefaultTransport.(*http.Transport).Clone()
-		t.MaxIdleConnsPerHost = 64
+		t.MaxIdleConnsPerHost = min(concurrency, perPool)
+		t.MaxIdleConns = max(t.MaxIdleConns, t.MaxIdleConnsPerHost)
 		p.all = append(p.all, t)
 	}
 	return p
