@@ -148,10 +148,11 @@ func (s *limitedBody) Close() error {
 	return s.body.Close()
 }
 
-// perPool is how many calls in flight one pool of connections, and its
-// lock, serve; past it models take pools of their own in turn. (At 1,024
-// calls one pool's lock held most of a run's lock waiting; at 64, a pool
-// per model only dialed more connections, for 5 % more CPU per call.)
+// perPool is how many calls in flight one pool of connections serves. One
+// pool, and its lock, serve a run up to that cap; past it the models take
+// pools of their own in turn: at 1,024 calls in flight one pool's lock held
+// most of a run's lock waiting, while below 256 a pool per model only
+// dialed more connections (5 % more CPU per call at 64).
 const perPool = 256
 
 // pools are the connections of a client's calls. Each pool keeps as many

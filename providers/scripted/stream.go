@@ -130,7 +130,7 @@ func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, c Call, rep
 		}
 	}
 	leave()
-	st.w.Write(append(st.out, "data: [DONE]\n\n"...))
+	io.WriteString(w, "data: [DONE]\n\n")
 	st.flush()
 }
 
@@ -142,7 +142,6 @@ type streamer struct {
 	reply Reply
 	base  wire.Chunk // the fields every chunk repeats
 	buf   []byte
-	out   []byte // the chunks to send together
 }
 
 func (st *streamer) flush() {
@@ -151,19 +150,19 @@ func (st *streamer) flush() {
 	}
 }
 
-// write sends b. Keep-alives, before the first chunk, go out at once, and
-// chunks with a pause between them one by one, as a provider sends tokens
-// as it makes them; chunks without a pause go out together at the end, as
-// a busy connection coalesces them, so that the fake spends no write call
-// per chunk of the processor it shares with the program it serves.
+// write sends b. Keep-alives, before the first chunk, go out at once.
+// Chunks with a pause between them go out one by one, as a provider sends
+// tokens as it makes them; without a pause they share writes, as a busy
+// connection coalesces them, so that the fake spends no write call per
+// chunk of the processor it shares with the program it serves.
 func (st *streamer) write(b []byte) bool {
-	if st.reply.ChunkDelay == 0 && st.base.ID != "" {
-		st.out = append(st.out, b...)
-		return true
+	if _, err := st.w.Write(b); err != nil {
+		return false
 	}
-	_, err := st.w.Write(b)
-	st.flush()
-	return err == nil
+	if st.reply.ChunkDelay > 0 || st.base.ID == "" {
+		st.flush()
+	}
+	return true
 }
 
 func (st *streamer) send(ch wire.Chunk) bool {
