@@ -53,28 +53,26 @@ type row struct {
 	value []byte
 }
 
-// batch is the rows that one transaction writes; done is closed once it
-// is committed (or failed, with err).
-type batch struct {
-	rows []row
-	done chan struct{}
-	err  error
+// pending is a row waiting for its commit, and where to say how it went.
+type pending struct {
+	row  row
+	done chan error // buffered: the writer never waits on it
 }
 
 // committer writes rows in group commits: one goroutine writes, in one
-// transaction, every row added since its last commit. Calls to add wait
-// for their own row's commit, so a row added is on disk when add returns,
-// while concurrent writers share one transaction instead of queueing for
-// the connection one by one.
+// transaction, every row that arrived while it wrote the last. Calls to add
+// wait for their own row's commit, so a row added is on disk when add
+// returns, while concurrent writers share one transaction instead of
+// queueing for the connection one by one. The rows travel on a channel,
+// not under a mutex that every writer takes: under a thousand writers at
+// once, such a mutex held most of a run's lock waiting.
 type committer struct {
-	db *sql.DB
-	w  writer
-
-	mu     sync.Mutex
-	cur    *batch        // the rows waiting for the next commit
-	wake   chan struct{} // tells the writer that cur has rows
-	closed bool
-	done   chan struct{} // closed when the writer has stopped
+	db   *sql.DB
+	w    writer
+	rows chan pending
+	quit chan struct{} // closed by close
+	stop sync.Once
+	done chan struct{} // closed when the writer has stopped
 }
 
 // errClosed is the error of a row added after close.
@@ -118,65 +116,80 @@ func (u *upsert) writeOne(ctx context.Context, r row) error {
 func (u *upsert) close() error { return u.st.Close() }
 
 func newCommitter(db *sql.DB, w writer) *committer {
-	c := &committer{db: db, w: w, cur: &batch{done: make(chan struct{})},
-		wake: make(chan struct{}, 1), done: make(chan struct{})}
+	c := &committer{db: db, w: w, rows: make(chan pending, maxBatch),
+		quit: make(chan struct{}), done: make(chan struct{})}
 	go c.run()
 	return c
 }
 
+// maxBatch bounds the rows of one commit, and the rows waiting for one.
+const maxBatch = 1024
+
 // add writes r and returns once it is committed.
 func (c *committer) add(r row) error {
-	c.mu.Lock()
-	if c.closed {
-		c.mu.Unlock()
+	p := pending{row: r, done: make(chan error, 1)}
+	select {
+	case c.rows <- p:
+	case <-c.quit:
 		return errClosed
 	}
-	mine := c.cur
-	mine.rows = append(mine.rows, r)
-	c.mu.Unlock()
 	select {
-	case c.wake <- struct{}{}:
-	default: // the writer is told already
+	case err := <-p.done:
+		return err
+	case <-c.done:
+		// The writer stopped after its last commit: p was in it, or not.
+		select {
+		case err := <-p.done:
+			return err
+		default:
+			return errClosed
+		}
 	}
-	<-mine.done
-	return mine.err
 }
 
-// run is the writer: it commits the waiting rows each time it is woken,
-// until close, after a last commit of what is left.
+// run is the writer: it commits the rows that wait, as one batch, each time
+// some do, until close, after a last commit of what is left.
 func (c *committer) run() {
 	defer close(c.done)
-	for range c.wake {
-		c.flush()
+	for {
+		select {
+		case p := <-c.rows:
+			c.flush(p)
+		case <-c.quit:
+			for len(c.rows) > 0 {
+				c.flush(<-c.rows)
+			}
+			return
+		}
 	}
-	c.flush()
 }
 
-// flush commits the waiting rows, if any.
-func (c *committer) flush() {
-	c.mu.Lock()
-	b := c.cur
-	c.cur = &batch{done: make(chan struct{})}
-	c.mu.Unlock()
-	if len(b.rows) > 0 {
-		b.err = c.commit(context.Background(), b.rows)
+// flush commits first and every row waiting behind it, and tells each how
+// it went.
+func (c *committer) flush(first pending) {
+	batch := []pending{first}
+	for len(batch) < maxBatch && len(c.rows) > 0 { // the one reader: no wait
+		batch = append(batch, <-c.rows)
 	}
-	close(b.done)
+	rows := make([]row, len(batch))
+	for i, p := range batch {
+		rows[i] = p.row
+	}
+	err := c.commit(context.Background(), rows)
+	for _, p := range batch {
+		p.done <- err
+	}
 }
 
 // close stops the writer once the rows added before are committed, then
 // closes w.
 func (c *committer) close() error {
-	c.mu.Lock()
-	if c.closed {
-		c.mu.Unlock()
-		<-c.done
+	first := false
+	c.stop.Do(func() { first = true; close(c.quit) })
+	<-c.done
+	if !first {
 		return nil
 	}
-	c.closed = true
-	close(c.wake)
-	c.mu.Unlock()
-	<-c.done
 	return c.w.close()
 }
 
