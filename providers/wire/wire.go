@@ -165,16 +165,17 @@ func unquote(b []byte, s *string) error {
 		*s = string(in)
 		return nil
 	}
-	out := make([]byte, 0, len(in))
+	var out strings.Builder // one allocation, which String keeps
+	out.Grow(len(in))
 	for {
 		i := bytes.IndexByte(in, '\\')
 		if i < 0 {
-			out = append(out, in...)
+			out.Write(in)
 			break
 		}
-		out, in = append(out, in[:i]...), in[i+1:]
-		c := in[0]
-		in = in[1:]
+		out.Write(in[:i])
+		c := in[i+1]
+		in = in[i+2:]
 		switch {
 		case c == 'u':
 			r := hex4(in)
@@ -184,18 +185,18 @@ func unquote(b []byte, s *string) error {
 					r, in = pair, in[6:]
 				}
 			}
-			out = utf8.AppendRune(out, r)
+			out.WriteRune(r)
 		case strings.IndexByte("bfnrt", c) >= 0:
-			out = append(out, "\b\f\n\r\t"[strings.IndexByte("bfnrt", c)])
+			out.WriteByte("\b\f\n\r\t"[strings.IndexByte("bfnrt", c)])
 		default: // " \ /
-			out = append(out, c)
+			out.WriteByte(c)
 		}
 	}
-	if !utf8.Valid(out) {
+	if !utf8.ValidString(out.String()) {
 		// encoding/json makes each invalid byte U+FFFD.
 		return json.Unmarshal(b, s)
 	}
-	*s = string(out)
+	*s = out.String()
 	return nil
 }
 
