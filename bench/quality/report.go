@@ -31,6 +31,9 @@ type Report struct {
 	Warnings []Warning `json:"warnings,omitempty"`
 	// Flips are how the debate arm's debaters changed their answers.
 	Flips *Flips `json:"flips,omitempty"`
+	// LoneAnswers are the answers the single and vote arms asked for,
+	// right or not: in a demo, with the accuracy the agents should have.
+	LoneAnswers *Rate `json:"loneAnswers,omitempty"`
 	// Stopped says why the run ended before the last problem, if it did.
 	Stopped string  `json:"stopped,omitempty"`
 	WallMS  float64 `json:"wallMs"`
@@ -54,10 +57,14 @@ type ArmReport struct {
 	Accuracy   float64  `json:"accuracy"`
 	Interval   Interval `json:"interval"` // 95 % Wilson
 	// Expected is the accuracy the demo's agents should reach, where it
-	// can be computed (single and vote).
-	Expected         *float64 `json:"expected,omitempty"`
-	TokensPerProblem float64  `json:"tokensPerProblem"`
-	CostPerProblem   float64  `json:"costPerProblem"`
+	// can be computed (single and vote). ExpectedGivenAnswers is the vote's
+	// given the lone answers the agents gave: each problem's plurality
+	// right, or right at the tie's odds.
+	Expected             *float64 `json:"expected,omitempty"`
+	ExpectedGivenAnswers *float64 `json:"expectedGivenAnswers,omitempty"`
+	givenAnswers         float64
+	TokensPerProblem     float64 `json:"tokensPerProblem"`
+	CostPerProblem       float64 `json:"costPerProblem"`
 	// CostPerCorrect is the cost of the arm divided by its correct
 	// answers; 0 when none is correct.
 	CostPerCorrect float64 `json:"costPerCorrect"`
@@ -108,6 +115,11 @@ type measure struct {
 	sample  map[string]string // the first unreadable answer of each arm
 	tokens  int               // spent by every arm together
 	flips   flipCounts
+	// lone and loneRight count the lone answers (the single and vote
+	// arms'), voteChance sums the chance, problem by problem, that their
+	// plurality is right.
+	lone, loneRight int
+	voteChance      float64
 }
 
 func newMeasure(names []string) *measure {
@@ -131,6 +143,9 @@ func (m *measure) add(p Problem, seed uint64, asked []outcome, d debated) {
 			votes = append(votes, o.answer)
 		}
 	}
+	m.lone += len(votes)
+	m.loneRight += count(sameAs(votes, p.Answer))
+	m.voteChance += pluralityChance(votes, p.Answer)
 	vote := outcome{read: len(votes) > 0, usage: voteUsage, quotes: voteQuotes}
 	if vote.read {
 		vote.answer = Plurality(votes, tieSeed(seed, p.ID, ArmVote))
@@ -165,6 +180,10 @@ func (m *measure) add(p Problem, seed uint64, asked []outcome, d debated) {
 // report computes the figures of what was measured.
 func (m *measure) report(seed uint64) *Report {
 	r := &Report{Version: ReportVersion, Seed: seed, Measured: len(m.correct[ArmSingle]), Flips: m.flips.flips()}
+	if m.lone > 0 {
+		lone := rate(m.loneRight, m.lone)
+		r.LoneAnswers = &lone
+	}
 	for _, name := range m.names {
 		c := count(m.correct[name])
 		a := ArmReport{Name: name, Correct: c, Unreadable: r.Measured - m.read[name], Interval: stats.Wilson(c, r.Measured)}
@@ -181,6 +200,9 @@ func (m *measure) report(seed uint64) *Report {
 			a.CostPerCorrect = u.Cost / float64(c)
 		}
 		a.Quotes = shareOf(m.quotes[name])
+		if name == ArmVote && r.Measured > 0 {
+			a.givenAnswers = m.voteChance / float64(r.Measured)
+		}
 		if r.Measured > 0 && float64(a.Unreadable) > maxUnreadable*float64(r.Measured) {
 			r.Warnings = append(r.Warnings, Warning{Arm: name, Unreadable: a.Unreadable, Measured: r.Measured, Sample: m.sample[name]})
 		}

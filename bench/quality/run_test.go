@@ -37,6 +37,7 @@ func TestRunDemo(t *testing.T) {
 			t.Parallel()
 			rep := runDemo(t, tt.seed)
 			flipsHold(t, rep.Flips)
+			voteHolds(t, rep)
 			if !tt.whole {
 				return
 			}
@@ -71,6 +72,27 @@ func flipsHold(t *testing.T, f *Flips) {
 		"wrong→right": f.WrongToRight, "adoption": f.Adopted} {
 		if r.Expected == nil || !r.Interval.Contains(*r.Expected) {
 			t.Errorf("%s: %d/%d (%.3f–%.3f) does not hold the expected %v", name, r.Count, r.Of, r.Interval.Low, r.Interval.High, r.Expected)
+		}
+	}
+}
+
+// voteHolds checks that the vote holds the accuracy it should reach given
+// the lone answers, and that the report counts those answers.
+func voteHolds(t *testing.T, rep *Report) {
+	t.Helper()
+	if l := rep.LoneAnswers; l == nil || l.Of != 1200 || l.Expected == nil || *l.Expected != 0.6 {
+		t.Errorf("lone answers %+v, want 1200 of them expected right 0.6 of the time", rep.LoneAnswers)
+	}
+	for _, a := range rep.Arms {
+		if a.Name != ArmVote {
+			continue
+		}
+		if g := a.ExpectedGivenAnswers; g == nil || !a.Interval.Contains(*g) {
+			t.Errorf("vote: accuracy %.3f (%.3f–%.3f) does not hold its expectation given the lone answers, %v",
+				a.Accuracy, a.Interval.Low, a.Interval.High, a.ExpectedGivenAnswers)
+		}
+		if !strings.Contains(rep.Text(), "given them, vote ") {
+			t.Errorf("the report does not say what the vote should reach given the lone answers:\n%s", rep.Text())
 		}
 	}
 }

@@ -64,12 +64,15 @@ func RunDemo(ctx context.Context, problems []Problem, d DemoOptions, opt Options
 		rep.Flips.expectFlips(d.Agents, d.AgentAccuracy, d.Conformity)
 	}
 	single, vote := d.AgentAccuracy, VoteAccuracy(d.Agents, d.AgentAccuracy)
+	if rep.LoneAnswers != nil {
+		rep.LoneAnswers.Expected = &single
+	}
 	for i := range rep.Arms {
-		switch rep.Arms[i].Name {
+		switch a := &rep.Arms[i]; a.Name {
 		case ArmSingle:
-			rep.Arms[i].Expected = &single
+			a.Expected = &single
 		case ArmVote:
-			rep.Arms[i].Expected = &vote
+			a.Expected, a.ExpectedGivenAnswers = &vote, &a.givenAnswers
 		}
 	}
 	return rep, nil

@@ -118,7 +118,14 @@ func (r *Report) expected() string {
 	if len(parts) == 0 || r.Demo == nil {
 		return ""
 	}
-	return fmt.Sprintf("expected: %s, for agents right %g%% of the time", strings.Join(parts, ", "), 100*r.Demo.AgentAccuracy)
+	line := fmt.Sprintf("expected: %s, for agents right %g%% of the time", strings.Join(parts, ", "), 100*r.Demo.AgentAccuracy)
+	for _, a := range r.Arms {
+		if a.ExpectedGivenAnswers != nil && r.LoneAnswers != nil {
+			line += fmt.Sprintf("; their lone answers were right %s, and given them, %s %.3f",
+				r.LoneAnswers.text(), a.Name, *a.ExpectedGivenAnswers)
+		}
+	}
+	return line
 }
 
 // Reading is the one line that says how to read the result.
