@@ -246,16 +246,12 @@ const blockRate = 10_000
 // contention and blocking; it returns how to stop them and write each to
 // its file.
 func profile(cpu, mutex, block string) (func() error, error) {
-	var cpuFile *os.File
+	stopCPU := func() {}
 	if cpu != "" {
-		f, err := os.Create(cpu)
-		if err != nil {
-			return nil, fmt.Errorf("write the cpu profile: %w", err)
+		var err error
+		if stopCPU, err = startCPUProfile(cpu); err != nil {
+			return nil, err
 		}
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return nil, errors.Join(fmt.Errorf("start the cpu profile: %w", err), f.Close())
-		}
-		cpuFile = f
 	}
 	if mutex != "" {
 		runtime.SetMutexProfileFraction(1)
@@ -264,15 +260,10 @@ func profile(cpu, mutex, block string) (func() error, error) {
 		runtime.SetBlockProfileRate(blockRate)
 	}
 	return func() error {
+		stopCPU()
 		runtime.SetMutexProfileFraction(0)
 		runtime.SetBlockProfileRate(0)
 		var errs []error
-		if cpuFile != nil {
-			pprof.StopCPUProfile()
-			if err := cpuFile.Close(); err != nil {
-				errs = append(errs, fmt.Errorf("write the cpu profile: %w", err))
-			}
-		}
 		for name, path := range map[string]string{"mutex": mutex, "block": block} {
 			if path == "" {
 				continue
