@@ -40,9 +40,10 @@ once.
 A folder without run.json is refused with its path, and so is a run.json that
 is not a regular file (a link, a device, a pipe), one of a schema version
 this program does not know, or one holding a figure no run writes (a count
-above its total, an interval outside 0-1); the other folders are still read. Runs of an older schema (before version 4) are read but recorded no
-stances and no reading order, so they add nothing to the tables; they are
-named as such.`,
+above its total, an interval outside 0-1); the other folders are still read.
+Runs of an older schema (before version 4) are read but recorded no stances
+and no reading order, so they add nothing to the tables; they are named as
+such.`,
 			usage: "  debate audit <run-folder>... [--json]\n",
 			examples: `  # The last runs a CI job kept as artifacts.
   debate audit runs/*
@@ -51,8 +52,9 @@ named as such.`,
   debate audit runs/* --json > audit.json
 `,
 			exits: `  0    every folder was read
-  2    no folder named, or a folder refused (no run.json, unreadable, or of an
-       unknown schema version); the others are still audited
+  2    no folder named, or a folder refused (no run.json, not a regular file,
+       of an unknown schema version, or with impossible figures); the others
+       are still audited
 `,
 		},
 		options: func() options { return &auditOptions{} },
