@@ -15,7 +15,7 @@ import (
 
 // MaxGlobEntries bounds what one glob of sharedContext.files visits: the
 // files and folders it reads, each real one once.
-const MaxGlobEntries = 100_000
+const MaxGlobEntries = 1_000_000
 
 // errGlobTooLarge is the error of a glob that visits more files and
 // folders than its walk may.
