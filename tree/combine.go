@@ -64,9 +64,9 @@ func Combine(runs ...*Run) Evidence {
 // title and context, the debaters' answers and models, and the judgment.
 func nodeIdentity(topic string, n *Node) [sha256.Size]byte {
 	b, _ := json.Marshal(struct {
-		Topic, ID, Title, Context           string
-		Positions, Rebuttals, Models, Later map[string]string
-		Judgment                            *Judgment
+		Topic, ID, Title, Context                    string
+		Positions, Rebuttals, Models, RebuttalModels map[string]string
+		Judgment                                     *Judgment
 	}{topic, n.ID, n.Title, n.Context, n.Positions, n.Rebuttals, n.Models, n.RebuttalModels, n.Judgment})
 	return sha256.Sum256(b)
 }
