@@ -127,21 +127,27 @@ func unreadable(b []byte) string {
 
 // globShared returns the files the glob f (entry i of sc's files, written
 // at at) matches, as names relative to the config's folder when f is, in
-// name order. Matches that .gitignore ignores, hidden ones and those whose
-// names look like secrets are recorded in sc.Skipped; a glob that matches
-// nothing is a problem.
+// name order. Matches that .gitignore ignores, hidden ones, those whose
+// names look like secrets and symbolic links that lead outside the config's
+// folder are recorded in sc.Skipped; a glob that matches nothing is a
+// problem.
 func (c *Config) globShared(r *reporter, sc *SharedContext, at string, i int, f string) []string {
 	base, pattern := doublestar.SplitPattern(filepath.ToSlash(f))
 	root := c.resolve(filepath.FromSlash(base))
-	matches, err := doublestar.Glob(os.DirFS(root), pattern, doublestar.WithFilesOnly(), doublestar.WithFailOnIOErrors())
+	matches, links, err := globFiles(root, c.Dir, pattern, MaxGlobEntries)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		r.at(at, "cannot expand %q: %s; fix the pattern", f, errReason(err))
+		r.at(at, "cannot expand %q: %s; fix or narrow the pattern", f, errReason(err))
 		return nil
+	}
+	for _, l := range links {
+		name, reason, _ := strings.Cut(l, ": ")
+		sc.Skipped = append(sc.Skipped, SkippedFile{Entry: i, Path: path.Join(base, name), Reason: reason})
 	}
 	if len(matches) == 0 {
 		r.at(at, "%q matches no file; fix the pattern (relative paths start at the config file's folder)", f)
 		return nil
 	}
+	slices.Sort(matches)
 	ignored := newIgnorer(root)
 	var out []string
 	for _, m := range matches {

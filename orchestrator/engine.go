@@ -121,6 +121,7 @@ type Engine struct {
 	prefixes  prefix.Book   // the prompts sent per model and endpoint, for the cache-eligible count
 	badUsage  sync.Once     // logs the first implausible usage
 	quotes    *checker      // checks the quotes of the shared documents; nil when quotes are off
+	indexes   indexes       // every shared document indexed for quotes, once
 }
 
 // New returns an engine for cfg that makes its calls through c and builds its
@@ -132,7 +133,8 @@ func New(cfg *configs.Config, c Completer, p *prompts.Set, opt Options) *Engine 
 func newEngine(cfg *configs.Config, c Completer, p builder, opt Options) *Engine {
 	e := &Engine{cfg: cfg, c: c, p: p, opt: opt, debaters: cfg.Debaters}
 	e.judges = cfg.Panel()
-	e.quotes = newChecker(cfg, cfg.SharedContext.Documents)
+	e.indexes = newIndexes(cfg)
+	e.quotes = newChecker(cfg, cfg.SharedContext.Documents, e.indexes)
 	if len(e.judges) == 0 && cfg.Judge != nil {
 		e.judges = []configs.Participant{*cfg.Judge}
 	}

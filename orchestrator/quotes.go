@@ -8,24 +8,57 @@ import (
 	"github.com/debatehq/debate/tree"
 )
 
-// checker verifies the quotes of the debaters of the topics that see the
-// same documents, and remembers each answer it marked.
-type checker struct {
-	v      *quote.Verifier
-	marked sync.Map // an answer's text → the same with its quotes marked, each made once
+// indexes are the run's shared documents by name, each indexed for quotes
+// once, when a quote first needs it, whichever topics share it.
+type indexes map[string]func() *quote.Index
+
+// newIndexes returns the indexes of every document of cfg's run.
+func newIndexes(cfg *configs.Config) indexes {
+	out := indexes{}
+	for _, d := range cfg.AllDocuments() {
+		out[d.Path] = sync.OnceValue(func() *quote.Index {
+			return quote.NewIndex(quote.Document{Name: d.Path, Text: d.Content})
+		})
+	}
+	return out
 }
 
-// newChecker returns the checker of quotes from docs, or nil when cfg's
-// quotes are off or there is nothing to quote.
-func newChecker(cfg *configs.Config, docs []configs.Document) *checker {
+// checker verifies the quotes of the debaters of the topics that see the
+// same documents, and remembers each answer it checked.
+type checker struct {
+	verifier func() *quote.Verifier // made when a quote is first checked
+	checked  sync.Map               // an answer's text → *checked, each made once
+}
+
+// checked is an answer with its quotes marked, and its quotes.
+type checked struct {
+	marked string
+	quotes []quote.Quote
+}
+
+// newChecker returns the checker of quotes from docs, found in idx, or nil
+// when cfg's quotes are off or there is nothing to quote.
+func newChecker(cfg *configs.Config, docs []configs.Document, idx indexes) *checker {
 	if !cfg.Quotes() || len(docs) == 0 {
 		return nil
 	}
-	qd := make([]quote.Document, len(docs))
-	for i, d := range docs {
-		qd[i] = quote.Document{Name: d.Path, Text: d.Content}
+	return &checker{verifier: sync.OnceValue(func() *quote.Verifier {
+		ix := make([]*quote.Index, len(docs))
+		for i, d := range docs {
+			ix[i] = idx[d.Path]()
+		}
+		return quote.New(ix, cfg.Params.MaxQuoteChars)
+	})}
+}
+
+// check returns text checked, checking it the first time it is asked.
+func (c *checker) check(text string) *checked {
+	if a, ok := c.checked.Load(text); ok {
+		return a.(*checked)
 	}
-	return &checker{v: quote.New(qd, cfg.Params.MaxQuoteChars)}
+	marked, qs := c.verifier().Mark(text)
+	a, _ := c.checked.LoadOrStore(text, &checked{marked: marked, quotes: qs})
+	return a.(*checked)
 }
 
 // topicChecker returns the checker of topic t's quotes: the run's, unless t
@@ -34,7 +67,7 @@ func (e *Engine) topicChecker(t configs.Topic) *checker {
 	if t.SharedContext == nil || len(t.SharedContext.Documents) == 0 {
 		return e.quotes
 	}
-	return newChecker(e.cfg, e.cfg.Documents(t))
+	return newChecker(e.cfg, e.cfg.Documents(t), e.indexes)
 }
 
 // quoting reports whether the topic's debaters are asked to quote.
@@ -42,17 +75,12 @@ func (t *topicRun) quoting() bool { return t.quotes != nil }
 
 // shown is a debater's answer as another reader sees it: with every quote
 // marked verified or unverified by the engine when quotes are on. An
-// answer is marked once, however many read it.
+// answer is checked once, however many read it.
 func (t *topicRun) shown(text string) string {
 	if t.quotes == nil {
 		return text
 	}
-	if m, ok := t.quotes.marked.Load(text); ok {
-		return m.(string)
-	}
-	marked, _ := t.quotes.v.Mark(text)
-	t.quotes.marked.Store(text, marked)
-	return marked
+	return t.quotes.check(text).marked
 }
 
 // recordQuotes records at n the quotes of a debater's answer at step, when
@@ -61,7 +89,7 @@ func (t *topicRun) recordQuotes(n *tree.Node, id string, step tree.Step, text st
 	if t.quotes == nil {
 		return
 	}
-	found := t.quotes.v.Find(text)
+	found := t.quotes.check(text).quotes
 	if len(found) == 0 {
 		return
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/providers/providertest"
 	"github.com/debatehq/debate/providers/scripted"
+	"github.com/debatehq/debate/quote"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -207,5 +208,32 @@ func TestTopicDocumentsQuoted(t *testing.T) {
 	}
 	if q := run.Topics[1].Quotes; q != nil {
 		t.Errorf("t2 quotes %+v, want none counted", q)
+	}
+}
+
+// TestQuotesPastTheCap: an answer that quotes more than quote.MaxQuotes
+// times has its first quote.MaxQuotes checked and the rest recorded and
+// shown to the judge as too many.
+func TestQuotesPastTheCap(t *testing.T) {
+	t.Parallel()
+	one := `<quote doc="docs/design.md">Every argument is stored in one SQLite file.</quote> `
+	says := map[string]string{"party-a": strings.Repeat(one, quote.MaxQuotes+2), "party-b": quoting["party-b"], "party-c": quoting["party-c"]}
+	run, srv := overHTTP(t, quoteConfig(true), &script{says: says})
+	var a []tree.Quote
+	for _, q := range run.Topics[0].Root.Quotes {
+		if q.Participant == "party-a" && q.Step == tree.StepPosition {
+			a = q.Quotes
+		}
+	}
+	if len(a) != quote.MaxQuotes+2 {
+		t.Fatalf("party A's position records %d quotes, want %d", len(a), quote.MaxQuotes+2)
+	}
+	for i, q := range a {
+		if want := i < quote.MaxQuotes; (q.Status == tree.QuoteVerified) != want || !want && q.Reason != quote.TooMany {
+			t.Errorf("quote %d recorded %+v; verified should be %v", i, q, want)
+		}
+	}
+	if judge := lastJudgeCall(t, srv); !judge.Contains(`<quote status="unverified" reason="too many quotes">`) {
+		t.Errorf("the judge does not read the quotes past the cap as too many")
 	}
 }

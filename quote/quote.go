@@ -5,9 +5,12 @@
 // verified when, after both sides are normalised (Unicode NFC, typographic
 // quotes and dashes as ASCII, every run of white space as one space), its
 // text occurs in the named document, or, without a name, in exactly one
-// document. Marking rewrites every quote with the engine's verdict and
-// drops whatever attributes the debater wrote, so that no answer can mark
-// its own quote verified. The package does no I/O.
+// document. Each document is indexed once (Index), so that a quote costs
+// about its own length to find, whatever the document's; an answer's first
+// MaxQuotes quotes are checked and the rest are unverified, as too many.
+// Marking rewrites every quote with the engine's verdict and drops whatever
+// attributes the debater wrote, so that no answer can mark its own quote
+// verified. The package does no I/O.
 package quote
 
 import (
@@ -21,6 +24,13 @@ import (
 // DefaultMaxChars is the longest quote, in characters after normalising,
 // that can be verified when no other limit is given.
 const DefaultMaxChars = 600
+
+// MaxQuotes is how many quotes of one answer are checked: those after are
+// unverified with the reason TooMany, whatever they quote.
+const MaxQuotes = 200
+
+// TooMany is the reason of a quote past an answer's first MaxQuotes.
+const TooMany = "too many quotes"
 
 // Document is a text that may be quoted, under the name the debaters see.
 type Document struct {
@@ -53,29 +63,17 @@ func (q Quote) Lines() string {
 // Verifier checks quotes against a fixed set of documents. It is safe for
 // concurrent use.
 type Verifier struct {
-	docs     []indexed
+	docs     []*Index
 	maxChars int
 }
 
-// indexed is a document in normal form with the line of each of its bytes.
-type indexed struct {
-	name string
-	text string
-	line []int // line[i] is the 1-based line of text[i] in the original
-}
-
-// New returns a verifier of the documents; maxChars of 0 or less means
-// DefaultMaxChars.
-func New(docs []Document, maxChars int) *Verifier {
+// New returns a verifier of the indexed documents; maxChars of 0 or less
+// means DefaultMaxChars.
+func New(docs []*Index, maxChars int) *Verifier {
 	if maxChars <= 0 {
 		maxChars = DefaultMaxChars
 	}
-	v := &Verifier{maxChars: maxChars}
-	for _, d := range docs {
-		text, line := normalize(d.Text)
-		v.docs = append(v.docs, indexed{name: d.Name, text: text, line: line})
-	}
-	return v
+	return &Verifier{docs: docs, maxChars: maxChars}
 }
 
 // tagRE finds an opening quote tag with its attributes, its text and its
@@ -90,7 +88,7 @@ var (
 func (v *Verifier) Find(text string) []Quote {
 	var out []Quote
 	for _, m := range tagRE.FindAllStringSubmatch(text, -1) {
-		out = append(out, v.check(docAttr(m[1]), m[2]))
+		out = append(out, v.check(len(out), docAttr(m[1]), m[2]))
 	}
 	return out
 }
@@ -103,7 +101,7 @@ func (v *Verifier) Find(text string) []Quote {
 func (v *Verifier) Mark(text string) (string, []Quote) {
 	var out []Quote
 	marked := Replace(text, func(doc, inner string) string {
-		q := v.check(doc, inner)
+		q := v.check(len(out), doc, inner)
 		out = append(out, q)
 		return q.Marking()
 	})
@@ -149,10 +147,13 @@ func docAttr(attrs string) string {
 	return strings.TrimSpace(m[1] + m[2] + m[3])
 }
 
-// check verifies one quote's text against the document named doc, or every
-// document when doc is empty.
-func (v *Verifier) check(doc, inner string) Quote {
+// check verifies the answer's quote number i (from 0) against the
+// document named doc, or every document when doc is empty.
+func (v *Verifier) check(i int, doc, inner string) Quote {
 	q := Quote{Text: inner, Doc: doc}
+	if i >= MaxQuotes {
+		return q.unverified(TooMany)
+	}
 	want, _ := normalize(inner)
 	switch {
 	case strayRE.MatchString(inner):
@@ -168,23 +169,25 @@ func (v *Verifier) check(doc, inner string) Quote {
 		if !ok {
 			return q.unverified(fmt.Sprintf("no document named %q", doc))
 		}
-		docs = []indexed{d}
+		docs = []*Index{d}
 	}
-	var found []Quote
+	found := 0
 	for _, d := range docs {
-		if i := strings.Index(d.text, want); i >= 0 {
-			found = append(found, Quote{Document: d.name, First: d.line[i], Last: d.line[i+len(want)-1]})
+		if first, last, ok := d.find(want); ok {
+			found++
+			q.Document, q.First, q.Last = d.name, first, last
 		}
 	}
 	switch {
-	case len(found) == 0 && doc != "":
+	case found == 0 && doc != "":
 		return q.unverified("not found in " + doc)
-	case len(found) == 0:
+	case found == 0:
 		return q.unverified("not found in any document")
-	case len(found) > 1:
+	case found > 1:
+		q.Document, q.First, q.Last = "", 0, 0
 		return q.unverified("found in more than one document; name one with doc=")
 	}
-	q.Verified, q.Document, q.First, q.Last = true, found[0].Document, found[0].First, found[0].Last
+	q.Verified = true
 	return q
 }
 
@@ -195,8 +198,8 @@ func (q Quote) unverified(reason string) Quote {
 
 // named is the document called name: by its full name, or by its base name
 // when only one document has it.
-func (v *Verifier) named(name string) (indexed, bool) {
-	var base []indexed
+func (v *Verifier) named(name string) (*Index, bool) {
+	var base []*Index
 	for _, d := range v.docs {
 		if d.name == name {
 			return d, true
@@ -208,5 +211,5 @@ func (v *Verifier) named(name string) (indexed, bool) {
 	if len(base) == 1 {
 		return base[0], true
 	}
-	return indexed{}, false
+	return nil, false
 }

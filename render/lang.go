@@ -77,6 +77,8 @@ type words struct {
 	auditFamily        string
 	auditFlips         string
 	auditFlagFmt       string // model, check, count, of, low %, high %, expected %
+	auditTooFewFmt     string // verdicts, the fewest that can show a bias
+	auditTooFewOne     string // the same for one verdict
 	kept, moved        string
 	notStated          string
 	conformity         string
@@ -268,7 +270,7 @@ var english = words{
 	movedTowardFmt:   "moved to %s",
 	judgeAudit:       "Judge audit",
 	nothingAudited:   "No stance was recorded and no verdict favoured a debater.",
-	auditNote:        "For each verdict that favours a debater: where that debater stood in what the judge read, whether it wrote the longest answer, whether its model is of the judge's family. A check is flagged (⚠) only when its 95 % interval excludes what a judge without bias would give.",
+	auditNote:        "For each verdict that favours a debater: where that debater stood in what the judge read, whether it wrote the longest answer, whether its model is of the judge's family. A check is flagged (⚠) only when its exact 95 % interval excludes what a judge without bias would give.",
 	expected:         "Expected under no bias",
 	auditFirst:       "Favoured the debater read first",
 	auditMiddle:      "Favoured a debater read in the middle",
@@ -277,6 +279,8 @@ var english = words{
 	auditFamily:      "Favoured a debater of its own model family",
 	auditFlips:       "Changed its choice when the order was reversed",
 	auditFlagFmt:     "%s: %s in %d of %d verdicts (95 %% interval %.0f–%.0f %%; %.0f %% expected under no bias)",
+	auditTooFewFmt:   "%d verdicts cannot show a bias at 95 %%: no check is flagged from fewer than %d.",
+	auditTooFewOne:   "%d verdict cannot show a bias at 95 %%: no check is flagged from fewer than %d.",
 	kept:             "kept",
 	moved:            "moved",
 	notStated:        "not stated",
@@ -476,7 +480,7 @@ var chinese = words{
 	movedTowardFmt:   "转向 %s",
 	judgeAudit:       "裁判审计",
 	nothingAudited:   "没有记录任何立场变化，也没有偏向某一辩方的裁决。",
-	auditNote:        "对每条偏向某一辩方的裁决：该辩方在裁判读到的顺序中的位置、它是否写了最长的回答、它的模型是否与裁判同一家族。只有当 95% 区间不含无偏差时的期望值时才标记 (⚠)。",
+	auditNote:        "对每条偏向某一辩方的裁决：该辩方在裁判读到的顺序中的位置、它是否写了最长的回答、它的模型是否与裁判同一家族。只有当精确 95% 区间不含无偏差时的期望值时才标记 (⚠)。",
 	expected:         "无偏差时的期望",
 	auditFirst:       "偏向最先读到的辩方",
 	auditMiddle:      "偏向中间读到的辩方",
@@ -485,6 +489,8 @@ var chinese = words{
 	auditFamily:      "偏向与自己同一模型家族的辩方",
 	auditFlips:       "顺序反转后改变选择",
 	auditFlagFmt:     "%s：%s，%d / %d 条裁决（95%% 区间 %.0f–%.0f%%；无偏差时期望 %.0f%%）",
+	auditTooFewFmt:   "%d 条裁决不足以在 95%% 水平上显示偏差：少于 %d 条时不标记任何检查。",
+	auditTooFewOne:   "%d 条裁决不足以在 95%% 水平上显示偏差：少于 %d 条时不标记任何检查。",
 	kept:             "坚持",
 	moved:            "转变",
 	notStated:        "未说明",

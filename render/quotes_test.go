@@ -97,15 +97,50 @@ func TestDocumentPage(t *testing.T) {
 
 func TestDocumentFile(t *testing.T) {
 	t.Parallel()
+	long := strings.Repeat("chapter/", 40) + "end.md"
 	tests := []struct{ name, want string }{
 		{"docs/design.md", "documents/docs__design.md"},
-		{"../README.md", "documents/README.md"},
-		{"./a b/c?.md", "documents/a_b__c_.md"},
-		{`win\path.txt`, "documents/win__path.txt"},
+		{"../README.md", "documents/_2e_2e__README.md"},
+		{"./a b/c?.md", "documents/a_20b__c_3f.md"},
+		{"ctx/x y.md", "documents/ctx__x_20y.md"},
+		{"ctx/x_y.md", "documents/ctx__x_5fy.md"},
+		{`win\path.txt`, "documents/win_5cpath.txt"},
+		{"/etc/notes.md", "documents/_2f__etc__notes.md"},
+		{long, "documents/" + strings.Repeat("chapter__", 21)[:183] + "~"},
 	}
 	for _, tt := range tests {
-		if got := DocumentFile(tt.name); got != tt.want {
+		got := DocumentFile(tt.name)
+		if tt.name == long {
+			if len(got) != len("documents/")+200 || !strings.HasPrefix(got, tt.want) {
+				t.Errorf("DocumentFile(a long name) = %q, want 200 bytes ending in ~ and a hash", got)
+			}
+			continue
+		}
+		if got != tt.want {
 			t.Errorf("DocumentFile(%q) = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestDocumentFileNeverCollides: names that an earlier scheme, which
+// replaced unsafe characters by '_' and dropped "..", gave one copy get
+// two, as do long names that differ only at their end.
+func TestDocumentFileNeverCollides(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("x", 300)
+	groups := [][]string{
+		{"ctx/x y.md", "ctx/x_y.md", "ctx/x?y.md", "ctx/x__y.md", "ctx__x_y.md"},
+		{"a/b.md", "a__b.md", "a_/b.md", `a\b.md`, "/a/b.md", "../a/b.md", "a/../b.md"},
+		{long + "1.md", long + "2.md"},
+	}
+	for _, names := range groups {
+		seen := map[string]string{}
+		for _, n := range names {
+			f := DocumentFile(n)
+			if other, ok := seen[f]; ok {
+				t.Errorf("%q and %q share %s", other, n, f)
+			}
+			seen[f] = n
 		}
 	}
 }
