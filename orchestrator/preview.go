@@ -1,6 +1,7 @@
 package orchestrator
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"unicode/utf8"
@@ -131,7 +132,11 @@ type CallPreview struct {
 // when sel is nil) with the same code a run uses, so a dry run shows exactly
 // what would be sent.
 func NewPreview(cfg *configs.Config, p *prompts.Set, sel *tree.Selection) (*Preview, error) {
-	e := newEngine(cfg, nil, p, Options{Selection: sel})
+	files, err := OpenRepository(context.Background(), cfg)
+	if err != nil {
+		return nil, err
+	}
+	e := newEngine(cfg, nil, p, Options{Selection: sel, Repository: files})
 	selected, err := e.selected()
 	if err != nil {
 		return nil, err

@@ -1,31 +1,63 @@
 package orchestrator
 
 import (
+	"context"
+	"fmt"
 	"sync"
 
 	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/prompts"
 	"github.com/debatehq/debate/quote"
+	"github.com/debatehq/debate/quote/repo"
 	"github.com/debatehq/debate/tree"
 )
+
+// ListingBytes caps the listing of a shared repository's files in the
+// debaters' root prompts: about 2,000 tokens, sent once per debater and
+// topic in the part of the prompt providers cache. A longer list is folded
+// into folders with their number of files (repo.Files.Listing).
+const ListingBytes = 8 << 10
+
+// OpenRepository opens the repository cfg shares with its debaters, as it
+// is now, for a run starting now (Options.Repository); nil when cfg shares
+// none or its quotes are off.
+func OpenRepository(ctx context.Context, cfg *configs.Config) (*repo.Files, error) {
+	if cfg.RepositoryDir() == "" || !cfg.Quotes() {
+		return nil, nil
+	}
+	files, err := repo.Open(ctx, cfg.RepositoryDir(), repo.Options{Secrets: cfg.Secrets()})
+	if err != nil {
+		return nil, fmt.Errorf("sharedContext.repository: %w", err)
+	}
+	return files, nil
+}
 
 // checker verifies the quotes of the debaters of the topics that see the
 // same documents, and remembers each answer it marked.
 type checker struct {
 	v      *quote.Verifier
-	marked sync.Map // an answer's text → the same with its quotes marked, each made once
+	shared map[string]bool // the names of the shared documents; any other a quote is verified in is a repository file
+	marked sync.Map        // an answer's text → the same with its quotes marked, each made once
 }
 
-// newChecker returns the checker of quotes from docs, or nil when cfg's
-// quotes are off or there is nothing to quote.
-func newChecker(cfg *configs.Config, docs []configs.Document) *checker {
-	if !cfg.Quotes() || len(docs) == 0 {
+// newChecker returns the checker of quotes from docs and, when files is
+// set, from the repository's files; nil when cfg's quotes are off or there
+// is nothing to quote.
+func newChecker(cfg *configs.Config, docs []configs.Document, files *repo.Files) *checker {
+	if !cfg.Quotes() || len(docs) == 0 && files == nil {
 		return nil
 	}
 	qd := make([]quote.Document, len(docs))
+	c := &checker{shared: make(map[string]bool, len(docs))}
 	for i, d := range docs {
 		qd[i] = quote.Document{Name: d.Path, Text: d.Content}
+		c.shared[d.Path] = true
 	}
-	return &checker{v: quote.New(qd, cfg.Params.MaxQuoteChars)}
+	c.v = quote.New(qd, cfg.Params.MaxQuoteChars)
+	if files != nil {
+		c.v = c.v.WithOpener(files.Document)
+	}
+	return c
 }
 
 // topicChecker returns the checker of topic t's quotes: the run's, unless t
@@ -34,7 +66,16 @@ func (e *Engine) topicChecker(t configs.Topic) *checker {
 	if t.SharedContext == nil || len(t.SharedContext.Documents) == 0 {
 		return e.quotes
 	}
-	return newChecker(e.cfg, e.cfg.Documents(t))
+	return newChecker(e.cfg, e.cfg.Documents(t), e.opt.Repository)
+}
+
+// repository is the shared repository as topic t's debaters are told of
+// it; nil when they quote none.
+func (t *topicRun) repository() *prompts.Repository {
+	if t.quotes == nil {
+		return nil
+	}
+	return t.e.listing
 }
 
 // quoting reports whether the topic's debaters are asked to quote.
@@ -68,6 +109,7 @@ func (t *topicRun) recordQuotes(n *tree.Node, id string, step tree.Step, text st
 	a := tree.AnswerQuotes{Participant: id, Step: step, Quotes: make([]tree.Quote, len(found))}
 	for i, q := range found {
 		a.Quotes[i] = treeQuote(q)
+		a.Quotes[i].Repository = q.Verified && !t.quotes.shared[q.Document]
 	}
 	n.Quotes = append(n.Quotes, a)
 }
