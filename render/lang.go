@@ -89,6 +89,7 @@ type words struct {
 	quoteUnverified    string
 	quoteLineFmt       string // document, line
 	quoteLinesFmt      string // document, lines
+	quotesRepository   string // quotes, when the repository could be quoted too
 	repository         string
 	repositoryFmt      string // commit
 	repositoryDirty    string // after repositoryFmt: the digest of the changes not committed
@@ -293,6 +294,7 @@ var english = words{
 	quoteUnverified:    "✗ unverified",
 	quoteLineFmt:       "%s, line %s",
 	quoteLinesFmt:      "%s, lines %s",
+	quotesRepository:   "Quotes of the shared documents and the repository",
 	repository:         "Repository quoted",
 	repositoryFmt:      "commit %s",
 	repositoryDirty:    ", with changes not committed (sha256 %s)",
@@ -505,6 +507,7 @@ var chinese = words{
 	quoteUnverified:    "✗ 未核实",
 	quoteLineFmt:       "%s 第 %s 行",
 	quoteLinesFmt:      "%s 第 %s 行",
+	quotesRepository:   "共享文档与代码仓库引用",
 	repository:         "引用的代码仓库",
 	repositoryFmt:      "提交 %s",
 	repositoryDirty:    "，含未提交的改动 (sha256 %s)",

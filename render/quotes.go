@@ -175,7 +175,11 @@ func (r *report) quoteLine(t *tree.QuoteTally) {
 		c := t.ByDebater[p.ID]
 		parts = append(parts, fmt.Sprintf(r.w.quoteCountFmt, inlineText(r.name(p.ID)), c.Made, c.Verified, c.Unverified))
 	}
-	r.headerLine(r.w.quotes, strings.Join(parts, "; "))
+	label := r.w.quotes
+	if r.run.Repository != nil {
+		label = r.w.quotesRepository
+	}
+	r.headerLine(label, strings.Join(parts, "; "))
 	r.repositoryLine()
 }
 

@@ -136,6 +136,7 @@ func TestRepositoryQuotesRendered(t *testing.T) {
 		"md": {
 			"✓ verified — [quote/quote.go, lines 88–90](documents/quote__quote.go#L88-L90)",
 			"**Repository quoted:** commit 0123456789ab, with changes not committed (sha256 fedcba987654)",
+			"**Quotes of the shared documents and the repository:** Party A 1 made, 1 verified",
 		},
 		"html":    {`✓ verified — <a href="documents/quote__quote.go.html#L88">quote/quote.go, lines 88–90</a>`},
 		"summary": {"**Repository quoted:** commit 0123456789ab"},
