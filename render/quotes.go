@@ -190,7 +190,7 @@ func (r *report) repositoryLine() {
 	if repo == nil {
 		return
 	}
-	state := r.w.repositoryNoCommit
+	state := r.w.repoNoCommit
 	if repo.Head != "" {
 		state = fmt.Sprintf(r.w.repositoryFmt, short(repo.Head))
 	}
