@@ -119,13 +119,13 @@ type Engine struct {
 	judge     configs.Participant   // the panel's chair
 	judges    []configs.Participant // the panel, chair first
 	log       *slog.Logger
-	spent     atomic.Int64        // tokens spent by the whole run, for the budget
-	spentCost atomic.Int64        // what the run spent, in billionths of the pricing's currency, for the budget
-	calls     atomic.Uint64       // numbers the calls, so that retries can be told from new calls
-	prefixes  prefix.Book         // the prompts sent per model and endpoint, for the cache-eligible count
-	badUsage  sync.Once           // logs the first implausible usage
-	quotes    *checker            // checks the quotes of the shared documents; nil when quotes are off
-	listing   *prompts.Repository // the shared repository as the debaters are told of it; nil when none is quoted
+	spent     atomic.Int64  // tokens spent by the whole run, for the budget
+	spentCost atomic.Int64  // what the run spent, in billionths of the pricing's currency, for the budget
+	calls     atomic.Uint64 // numbers the calls, so that retries can be told from new calls
+	prefixes  prefix.Book   // the prompts sent per model and endpoint, for the cache-eligible count
+	badUsage  sync.Once     // logs the first implausible usage
+	quotes    *checker      // checks the quotes of the shared documents; nil when quotes are off
+	listing   []string      // the shared repository's files as the debaters are shown them
 }
 
 // New returns an engine for cfg that makes its calls through c and builds its
@@ -139,7 +139,7 @@ func newEngine(cfg *configs.Config, c Completer, p builder, opt Options) *Engine
 	e.judges = cfg.Panel()
 	e.quotes = newChecker(cfg, cfg.SharedContext.Documents, opt.Repository)
 	if e.quotes != nil && opt.Repository != nil {
-		e.listing = &prompts.Repository{Files: opt.Repository.Listing(ListingBytes)}
+		e.listing = opt.Repository.Listing(ListingBytes)
 	}
 	if len(e.judges) == 0 && cfg.Judge != nil {
 		e.judges = []configs.Participant{*cfg.Judge}

@@ -155,10 +155,10 @@ func NewPreview(cfg *configs.Config, p *prompts.Set, sel *tree.Selection) (*Prev
 		return nil, err
 	}
 	pv := &Preview{Judge: participant(e.judge), WorstCase: e.worstCase()}
-	if e.listing != nil {
+	if e.quotes != nil && files != nil {
 		st := files.State()
 		n := 0
-		for _, l := range e.listing.Files {
+		for _, l := range e.listing {
 			n += len(l) + len("- \n")
 		}
 		pv.Repository = &RepositoryPreview{Root: st.Root, Repository: tree.Repository{Head: st.Head, Dirty: st.Dirty, Files: len(files.Names())}, ListingTokens: n / 4}

@@ -72,10 +72,10 @@ func (e *Engine) topicChecker(t configs.Topic) *checker {
 // repository is the shared repository as topic t's debaters are told of
 // it; nil when they quote none.
 func (t *topicRun) repository() *prompts.Repository {
-	if t.quotes == nil {
+	if t.quotes == nil || t.e.opt.Repository == nil {
 		return nil
 	}
-	return t.e.listing
+	return &prompts.Repository{Files: t.e.listing}
 }
 
 // quoting reports whether the topic's debaters are asked to quote.
