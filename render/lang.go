@@ -91,6 +91,11 @@ type words struct {
 	quoteUnverified    string
 	quoteLineFmt       string // document, line
 	quoteLinesFmt      string // document, lines
+	quotesRepository   string // quotes, when the repository could be quoted too
+	repository         string
+	repositoryFmt      string // commit
+	repositoryDirty    string // after repositoryFmt: the digest of the changes not committed
+	repoNoCommit       string
 	judges             string
 	votes              string
 	noSide             string
@@ -293,6 +298,11 @@ var english = words{
 	quoteUnverified:  "✗ unverified",
 	quoteLineFmt:     "%s, line %s",
 	quoteLinesFmt:    "%s, lines %s",
+	quotesRepository: "Quotes of the shared documents and the repository",
+	repository:       "Repository quoted",
+	repositoryFmt:    "commit %s",
+	repositoryDirty:  ", with changes not committed (sha256 %s)",
+	repoNoCommit:     "no commit yet",
 	judges:           "Judges",
 	votes:            "Votes",
 	noSide:           "no side",
@@ -503,6 +513,11 @@ var chinese = words{
 	quoteUnverified:  "✗ 未核实",
 	quoteLineFmt:     "%s 第 %s 行",
 	quoteLinesFmt:    "%s 第 %s 行",
+	quotesRepository: "共享文档与代码仓库引用",
+	repository:       "引用的代码仓库",
+	repositoryFmt:    "提交 %s",
+	repositoryDirty:  "，含未提交的改动 (sha256 %s)",
+	repoNoCommit:     "尚无提交",
 	judges:           "评审团",
 	votes:            "投票",
 	noSide:           "不支持任何一方",
