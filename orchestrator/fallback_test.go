@@ -149,7 +149,7 @@ func TestSeedFallbackOverHTTP(t *testing.T) {
 	}{
 		{"503", scripted.Status(503, "overloaded"), 2, "2 failed attempts, last 503", time.Second},
 		{"401", scripted.Status(401, "invalid api key"), 1, "key refused (401)", 0},
-		{"404", scripted.Status(404, "the model model-c does not exist"), 1, "model not found (404)", 0},
+		{"404", scripted.Status(404, "the model model-c does not exist"), 1, "model not found or not allowed (404)", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {

@@ -43,7 +43,7 @@ func TestCheckResults(t *testing.T) {
 	}
 	want := []string{
 		"ok gpt-4o ok", "adapted my-o3 parameter adapted", "nostream o3-pro no streaming",
-		"missing gone model not found", "missing gpt-4o ok", "slow slow timeout", "key locked key refused", "judge gpt-4o ok",
+		"missing gone model not found or not allowed", "missing gpt-4o ok", "slow slow timeout", "key locked key refused", "judge gpt-4o ok",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -77,7 +77,7 @@ func TestCheckNamesReasons(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{
-		"rate limit: status 429: Provider returned error: upstream Google says: g/m is temporarily rate-limited upstream (code 429)",
+		"rate limited: status 429: Provider returned error: upstream Google says: g/m is temporarily rate-limited upstream (code 429)",
 		"no system message: status 400: Unsupported value: 'messages[0].role' does not support 'system' with this model. (code unsupported_value)",
 		"key refused: status 401: Incorrect API key provided: [REDACTED]. (code invalid_api_key)",
 	}
@@ -103,11 +103,11 @@ func TestCheckRetriesOnce(t *testing.T) {
 		calls   int
 	}{
 		{"an aborted answer, then an answer", []scripted.Reply{aborted, scripted.Text("ok")}, "ok retried usable",
-			`aborted answer: the provider reported an error in the answer (finish_reason "error"): Internal Server Error (code 502)`, 2},
+			`error in the answer: the provider reported an error in the answer (finish_reason "error"): Internal Server Error (code 502)`, 2},
 		{"a 503, then an answer", []scripted.Reply{scripted.Status(503, "overloaded"), scripted.Text("ok")}, "ok retried usable",
-			"server: status 503: overloaded", 2},
-		{"a 429 twice", []scripted.Reply{scripted.RateLimited("0")}, "rate limit retried unusable",
-			"rate limit: status 429: rate limit reached (code rate_limit_exceeded)", 2},
+			"server error: status 503: overloaded", 2},
+		{"a 429 twice", []scripted.Reply{scripted.RateLimited("0")}, "rate limited retried unusable",
+			"rate limited: status 429: rate limit reached (code rate_limit_exceeded)", 2},
 		{"a refused key", []scripted.Reply{scripted.RefuseKey()}, "key refused once unusable", "", 1},
 		{"an answer", []scripted.Reply{scripted.Text("ok")}, "ok once usable", "", 1},
 	}

@@ -266,13 +266,13 @@ const maxAdaptations = 6
 // not a failed attempt: the same request is sent again without it (or with
 // its replacement), and every later call for that model at that endpoint
 // is sent that way. It waits for the global and endpoint caps and the rate
-// limit, all ending when ctx does. A failure is an *Error whose Kind
+// limit, all ending when ctx does. A failure is an *Error whose Class
 // classifies it; RetryAfter carries the wait the server asked for.
 func (c *Client) Complete(ctx context.Context, r Request) (Response, error) {
 	rt := c.route(r.Participant)
 	s, release, err := c.learn.enter(ctx, rt.ep, r.Model)
 	if err != nil {
-		return Response{}, &Error{Kind: KindCanceled, Model: r.Model, Endpoint: rt.ep.url, Err: err}
+		return Response{}, &Error{Class: ClassCanceled, Model: r.Model, Endpoint: rt.ep.url, Err: err}
 	}
 	defer release()
 	for range maxAdaptations {
@@ -283,9 +283,9 @@ func (c *Client) Complete(ctx context.Context, r Request) (Response, error) {
 		}
 		a, change, ok := refused(e, r, req, s, slices.Sorted(maps.Keys(rt.extra)))
 		if !ok {
-			if e.Kind == KindNoSystem && !s.noSystem {
+			if e.Class == ClassNoSystem && !s.noSystem {
 				// Nothing to take out: the model cannot answer this prompt.
-				e.Kind = KindBadRequest
+				e.Class = ClassBadRequest
 			}
 			c.log.Debug("model call failed", "participant", r.Participant, "model", r.Model,
 				"attempt", max(r.Attempt, 1), "err", c.secrets.Text(e.Error()))
@@ -302,7 +302,7 @@ func (c *Client) Complete(ctx context.Context, r Request) (Response, error) {
 				"param", a.Param, "change", a.Change, "reason", a.Reason)
 		}
 	}
-	return Response{}, &Error{Kind: KindBadRequest, Model: r.Model, Endpoint: rt.ep.url,
+	return Response{}, &Error{Class: ClassBadRequest, Model: r.Model, Endpoint: rt.ep.url,
 		Err: fmt.Errorf("the server kept refusing parameters after %d changes", maxAdaptations)}
 }
 
@@ -479,23 +479,23 @@ func (c *Client) classify(ctx, actx context.Context, err error, a *exchange, rt 
 		e.Err = err
 		return e
 	case errors.Is(cause, errIdle):
-		return &Error{Kind: KindTimeout, Status: a.status, Err: cause}
+		return &Error{Class: ClassTimeout, Status: a.status, Err: cause}
 	case errors.Is(actx.Err(), context.DeadlineExceeded):
 		return &Error{
-			Kind: KindTimeout, Status: a.status,
+			Class: ClassTimeout, Status: a.status,
 			Err: fmt.Errorf("no answer within %v (api.timeout): %w", rt.timeout, context.DeadlineExceeded),
 		}
 	case errors.As(err, &tooLarge):
-		return &Error{Kind: KindTooLarge, Status: a.status, Err: tooLarge}
+		return &Error{Class: ClassAnswerTooLarge, Status: a.status, Err: tooLarge}
 	}
 	e := Classify(err)
 	if e.Status == 0 {
 		e.Status = a.status
 	}
 	var answer *answerError
-	if a.status >= 200 && a.status < 300 && !errors.As(err, &answer) && (e.Kind == KindNetwork || !e.Kind.Transient()) {
+	if a.status >= 200 && a.status < 300 && !errors.As(err, &answer) && (e.Class == ClassNetwork || !e.Class.Transient()) {
 		// A 200 whose body could not be read as a completion.
-		e.Kind = KindInvalidResponse
+		e.Class = ClassInvalidResponse
 	}
 	e.RetryAfter = a.retryAfter
 	return e
@@ -517,7 +517,7 @@ func (c *Client) response(ans *answer, r Request) (Response, error) {
 		if ans.err != nil {
 			reason = c.secrets.Text(ans.err.Reason())
 		}
-		return Response{}, &answerError{kind: KindAborted, msg: fmt.Sprintf(
+		return Response{}, &answerError{class: ClassErrorInAnswer, msg: fmt.Sprintf(
 			"the provider reported an error in the answer (finish_reason %q): %s", ans.finish, reason)}
 	}
 	if !ans.choices {
@@ -535,15 +535,15 @@ func (c *Client) response(ans *answer, r Request) (Response, error) {
 	empty := strings.TrimSpace(text) == ""
 	switch {
 	case resp.FinishReason == wire.FinishFilter:
-		return Response{}, &answerError{kind: KindFiltered, msg: filtered(resp.FinishReason, ans.filter, refusal, content)}
+		return Response{}, &answerError{class: ClassContentRefused, msg: filtered(resp.FinishReason, ans.filter, refusal, content)}
 	case empty && refusal != "":
-		return Response{}, &answerError{kind: KindFiltered, msg: fmt.Sprintf("the model refused: %q", refusal)}
+		return Response{}, &answerError{class: ClassContentRefused, msg: fmt.Sprintf("the model refused: %q", refusal)}
 	case empty && resp.Cut():
-		return Response{}, &answerError{kind: KindCut, msg: fmt.Sprintf(
+		return Response{}, &answerError{class: ClassCut, msg: fmt.Sprintf(
 			"cut at the token limit before any answer (finish_reason %q, %d completion tokens%s): raise params.maxTokensPerResponse",
 			resp.FinishReason, resp.Usage.CompletionTokens, reasoningNote(reasoning))}
 	case empty:
-		return Response{}, &answerError{kind: KindEmpty, msg: fmt.Sprintf(
+		return Response{}, &answerError{class: ClassEmpty, msg: fmt.Sprintf(
 			"empty answer (finish_reason %q%s)", resp.FinishReason, reasoningNote(reasoning))}
 	}
 	return resp, nil

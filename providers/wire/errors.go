@@ -15,6 +15,9 @@ type ErrorDetail struct {
 	// Code is the error's code as text: OpenAI's "model_not_found",
 	// OpenRouter's 429.
 	Code string `json:"code,omitempty"`
+	// Status is Google's name of the error ("RESOURCE_EXHAUSTED",
+	// "INVALID_ARGUMENT").
+	Status string `json:"status,omitempty"`
 	// Provider and Raw are a gateway's nested detail: the upstream
 	// provider and what it said (OpenRouter's error.metadata).
 	Provider string `json:"-"`
@@ -33,7 +36,7 @@ func (e *ErrorDetail) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	e.Message, e.Type, e.Param = text(m["message"]), text(m["type"]), text(m["param"])
-	e.Code = text(m["code"])
+	e.Code, e.Status = text(m["code"]), text(m["status"])
 	if json.Unmarshal(m["metadata"], &meta) == nil {
 		e.Provider, e.Raw = text(meta["provider_name"]), rawReason(text(meta["raw"]))
 	}
