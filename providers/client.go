@@ -359,7 +359,7 @@ func (c *Client) try(ctx context.Context, rt *route, r Request, req *wire.Reques
 	latency := time.Since(started)
 	var resp Response
 	if err == nil {
-		resp, err = c.response(ans, r)
+		resp, err = c.judge(ans, r)
 		resp.Latency = latency
 	}
 	var e *Error
@@ -501,14 +501,16 @@ func (c *Client) classify(ctx, actx context.Context, err error, a *exchange, rt 
 	return e
 }
 
-// response checks and converts an answer. The answer is split from its
+// judge decides whether an answer is one a run can use, and why not: the
+// one judgment of every answer, which debate check meets through Complete
+// as a run does. It checks and converts the answer. The answer is split from its
 // reasoning (think.Split). Usage the server did not report, or reported in
 // counts that are none, is estimated from the text. An answer that cannot
 // be used is an *answerError in the provider's words: an error in the body
 // or finish_reason "error", withheld by a filter or refused, cut before
 // any answer, or empty. An error saying the token limit was reached is a
 // cut answer.
-func (c *Client) response(ans *answer, r Request) (Response, error) {
+func (c *Client) judge(ans *answer, r Request) (Response, error) {
 	if ans.err != nil && (ans.finish == wire.FinishLength || tokenLimit(ans.err.Reason())) {
 		ans.err, ans.finish = nil, wire.FinishLength
 	}
@@ -544,7 +546,7 @@ func (c *Client) response(ans *answer, r Request) (Response, error) {
 			resp.FinishReason, resp.Usage.CompletionTokens, reasoningNote(reasoning))}
 	case empty:
 		return Response{}, &answerError{class: ClassEmpty, msg: fmt.Sprintf(
-			"empty answer (finish_reason %q%s)", resp.FinishReason, reasoningNote(reasoning))}
+			"empty answer (finish_reason %q%s%s)", resp.FinishReason, reasoningNote(reasoning), toolCallsNote(ans.toolCalls))}
 	}
 	return resp, nil
 }
@@ -588,6 +590,15 @@ func filtered(finish string, results *openai.ContentFilterResults, refusal, cont
 		fmt.Fprintf(&b, ": %q", t)
 	}
 	return b.String()
+}
+
+// toolCallsNote says that tool calls came back instead of an answer: the
+// program offers no tools, so a model that calls one has not answered.
+func toolCallsNote(called bool) string {
+	if !called {
+		return ""
+	}
+	return ", tool calls came back instead of an answer"
 }
 
 // reasoningNote says that reasoning came back without an answer.
