@@ -219,3 +219,48 @@ func TestCheckSendsRunShape(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckJudgesAsTheRunDoes: check calls usable only what a run can use;
+// an answer of tool calls alone, reasoning cut at the token limit, or an
+// error after finish_reason "length" is not ok, and the row names the
+// class and the reason.
+func TestCheckJudgesAsTheRunDoes(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		reply  scripted.Reply
+		class  Class
+		reason string
+	}{
+		{"tool calls alone", scripted.ToolCalls("lookup"), ClassEmpty, "tool calls came back instead of an answer"},
+		{"reasoning cut at the limit", scripted.Reply{Reasoning: "Let me weigh both sides", FinishReason: "length"},
+			ClassCut, "cut at the token limit before any answer"},
+		{"an error after length", scripted.Reply{Reasoning: "We need to respond", FinishReason: "length", StreamError: "Token limit reached"},
+			ClassCut, "cut at the token limit before any answer"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := providertest.New(t)
+			srv.ReplyTo("m", tt.reply)
+			cfg := streamConfig(true, func(c *configs.Config) {
+				c.Debaters = []configs.Participant{{ID: "a", Model: "m"}}
+				c.Reviewer = nil
+			})
+			rows, err := Check(t.Context(), cfg, CheckOptions{HTTPClient: srv.HTTPClient()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := rows[0]
+			if r.Usable || r.Result != tt.class.Title() || r.Class != tt.class.String() || !strings.Contains(r.Detail, tt.reason) {
+				t.Errorf("got %+v; want %s (%s) saying %q", r, tt.class.Title(), tt.class, tt.reason)
+			}
+			// The run, through the same client, refuses the same answer.
+			c := newTestClient(t, srv, cfg, Options{})
+			_, err = c.Complete(t.Context(), ask("a", "m", "q"))
+			if e := asError(t, err); e.Class != tt.class {
+				t.Errorf("the run's call failed as %s, check's as %s", e.Class, r.Class)
+			}
+		})
+	}
+}
