@@ -118,15 +118,7 @@ func TestCheckRetriesOnce(t *testing.T) {
 			n := len(tt.replies) - 1
 			srv.Enqueue("m", tt.replies[:n]...)
 			srv.ReplyTo("m", tt.replies[n])
-			cfg := streamConfig(true, func(c *configs.Config) {
-				c.Debaters = []configs.Participant{{ID: "a", Model: "m"}}
-				c.Reviewer = nil
-			})
-			rows, err := Check(t.Context(), cfg, CheckOptions{HTTPClient: srv.HTTPClient()})
-			if err != nil {
-				t.Fatal(err)
-			}
-			r := rows[0]
+			r := checkOne(t, srv)
 			got := fmt.Sprintf("%s %s %s", r.Result, map[bool]string{true: "retried", false: "once"}[r.Retried],
 				map[bool]string{true: "usable", false: "unusable"}[r.Usable])
 			if got != tt.want || r.FirstFailure != tt.first {
@@ -243,24 +235,34 @@ func TestCheckJudgesAsTheRunDoes(t *testing.T) {
 			t.Parallel()
 			srv := providertest.New(t)
 			srv.ReplyTo("m", tt.reply)
-			cfg := streamConfig(true, func(c *configs.Config) {
-				c.Debaters = []configs.Participant{{ID: "a", Model: "m"}}
-				c.Reviewer = nil
-			})
-			rows, err := Check(t.Context(), cfg, CheckOptions{HTTPClient: srv.HTTPClient()})
-			if err != nil {
-				t.Fatal(err)
-			}
-			r := rows[0]
+			r := checkOne(t, srv)
 			if r.Usable || r.Result != tt.class.Title() || r.Class != tt.class.String() || !strings.Contains(r.Detail, tt.reason) {
 				t.Errorf("got %+v; want %s (%s) saying %q", r, tt.class.Title(), tt.class, tt.reason)
 			}
 			// The run, through the same client, refuses the same answer.
-			c := newTestClient(t, srv, cfg, Options{})
+			c := newTestClient(t, srv, oneDebater(), Options{})
 			_, err = c.Complete(t.Context(), ask("a", "m", "q"))
 			if e := asError(t, err); e.Class != tt.class {
 				t.Errorf("the run's call failed as %s, check's as %s", e.Class, r.Class)
 			}
 		})
 	}
+}
+
+// oneDebater is a config of one debater, "a" on model "m", and no judge.
+func oneDebater() *configs.Config {
+	return streamConfig(true, func(c *configs.Config) {
+		c.Debaters = []configs.Participant{{ID: "a", Model: "m"}}
+		c.Reviewer = nil
+	})
+}
+
+// checkOne checks oneDebater against srv and returns its row.
+func checkOne(t *testing.T, srv *providertest.Server) CheckRow {
+	t.Helper()
+	rows, err := Check(t.Context(), oneDebater(), CheckOptions{HTTPClient: srv.HTTPClient()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows[0]
 }

@@ -237,4 +237,3 @@ func TestClassCodes(t *testing.T) {
 		t.Errorf("codes changed: %s, %s", ClassQuotaExhausted, ClassPromptTooLong)
 	}
 }
-
