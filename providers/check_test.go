@@ -241,7 +241,7 @@ func TestCheckJudgesAsTheRunDoes(t *testing.T) {
 			}
 			// The run, through the same client, refuses the same answer.
 			c := newTestClient(t, srv, oneDebater(), Options{})
-			_, err = c.Complete(t.Context(), ask("a", "m", "q"))
+			_, err := c.Complete(t.Context(), ask("a", "m", "q"))
 			if e := asError(t, err); e.Class != tt.class {
 				t.Errorf("the run's call failed as %s, check's as %s", e.Class, r.Class)
 			}
