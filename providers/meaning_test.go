@@ -237,3 +237,33 @@ func TestClassCodes(t *testing.T) {
 		t.Errorf("codes changed: %s, %s", ClassQuotaExhausted, ClassPromptTooLong)
 	}
 }
+
+// FuzzClassify: any 2xx, 4xx or 5xx that is no answer gets a known class; a
+// 5xx is a server error and a 2xx an invalid response whatever its body
+// says. (A client follows redirects: no 3xx reaches the classification.)
+func FuzzClassify(f *testing.F) {
+	for _, w := range wordings {
+		f.Add(w.status, w.body)
+	}
+	f.Fuzz(func(t *testing.T, code int, body string) {
+		if code = abs(code) % 300; code < 100 {
+			code += 200 // a 2xx
+		} else {
+			code += 300 // a 4xx or 5xx
+		}
+		e := Classify(status(code, body))
+		switch {
+		case !e.Class.known() || e.Class == ClassOther:
+			t.Errorf("%d %q: class %v", code, body, e.Class)
+		case code >= 500 && e.Class != ClassServerError, code < 300 && e.Class != ClassInvalidResponse:
+			t.Errorf("%d %q: %s", code, body, e.Class)
+		}
+	})
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
