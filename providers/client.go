@@ -511,7 +511,9 @@ func (c *Client) classify(ctx, actx context.Context, err error, a *exchange, rt 
 // any answer, or empty. An error saying the token limit was reached is a
 // cut answer.
 func (c *Client) judge(ans *answer, r Request) (Response, error) {
+	said := "" // the provider's error that said the token limit was reached
 	if ans.err != nil && (ans.finish == wire.FinishLength || tokenLimit(ans.err.Reason())) {
+		said = c.secrets.Text(ans.err.Reason())
 		ans.err, ans.finish = nil, wire.FinishLength
 	}
 	if ans.err != nil || ans.finish == wire.FinishError {
@@ -542,8 +544,8 @@ func (c *Client) judge(ans *answer, r Request) (Response, error) {
 		return Response{}, &answerError{class: ClassContentRefused, msg: fmt.Sprintf("the model refused: %q", refusal)}
 	case empty && resp.Cut():
 		return Response{}, &answerError{class: ClassCut, msg: fmt.Sprintf(
-			"cut at the token limit before any answer (finish_reason %q, %d completion tokens%s): raise params.maxTokensPerResponse",
-			resp.FinishReason, resp.Usage.CompletionTokens, reasoningNote(reasoning))}
+			"cut at the token limit before any answer (finish_reason %q, %d completion tokens%s%s): raise params.maxTokensPerResponse",
+			resp.FinishReason, resp.Usage.CompletionTokens, reasoningNote(reasoning), saidNote(said))}
 	case empty:
 		return Response{}, &answerError{class: ClassEmpty, msg: fmt.Sprintf(
 			"empty answer (finish_reason %q%s%s)", resp.FinishReason, reasoningNote(reasoning), toolCallsNote(ans.toolCalls))}
@@ -590,6 +592,14 @@ func filtered(finish string, results *openai.ContentFilterResults, refusal, cont
 		fmt.Fprintf(&b, ": %q", t)
 	}
 	return b.String()
+}
+
+// saidNote quotes what the provider said when it stopped the answer.
+func saidNote(said string) string {
+	if said == "" {
+		return ""
+	}
+	return fmt.Sprintf(", the provider said %q", said)
 }
 
 // toolCallsNote says that tool calls came back instead of an answer: the
