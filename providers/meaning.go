@@ -172,6 +172,7 @@ var signs = []sign{
 	{class: ClassPromptTooLong, from: 400, to: 499,
 		codes: []string{"context_length_exceeded", "string_above_max_length", "context_window_exceeded"},
 		words: words(`context[ _-]?(length|window|size)`, `(prompt|input|messages?|conversation)( is| are)? too long`,
+			`\b(prompt|input)\b[^.]{0,40}\b(is|are) too long`,
 			`length of (all )?(the )?(messages|prompt|input)\b.{0,40}too long`, `too many (input |prompt )?tokens`,
 			`(input|prompt) token count.{0,40}exceeds`, `maximum (prompt|input) length`,
 			`prompt_tokens.{0,40}must be less than`, `tokens \+ .?max_new_tokens.? must be`)},

@@ -41,6 +41,8 @@ var wordings = []wording{
 		ClassModelUnavailable, "https://learn.microsoft.com/en-us/azure/ai-services/openai/reference"},
 	{"Ollama", 404, `{"error":{"message":"model \"llama3\" not found, try pulling it first","type":"api_error","param":null,"code":null}}`,
 		ClassModelUnavailable, "https://github.com/netease-youdao/QAnything/issues/555"},
+	{"vLLM", 404, `{"object":"error","message":"The model ` + "`llama-3-70b`" + ` does not exist.","type":"NotFoundError","param":null,"code":404}`,
+		ClassModelUnavailable, "https://github.com/vllm-project/vllm/blob/main/vllm/entrypoints/openai/serving_engine.py"},
 	{"Mistral", 400, `{"object":"error","message":"Invalid model: mistral-medium-3.5","type":"invalid_model","param":null,"code":"1500"}`,
 		ClassModelUnavailable, "https://github.com/mistralai/mistral-vibe/issues/617"},
 	{"LiteLLM", 400, `{"error":{"message":"key not allowed to access model. This key can only access models=['gpt-4o-mini']. Tried to access gpt-5","type":"key_model_access_denied","param":"model","code":"400"}}`,
@@ -61,6 +63,11 @@ var wordings = []wording{
 		ClassPromptTooLong, "https://github.com/cline/cline/issues/3120"},
 	{"SiliconFlow-style gateway", 400, `{"code":20015,"message":"length of prompt_tokens (163280) must be less than max_seq_len (32768).","data":null}`,
 		ClassPromptTooLong, "https://github.com/sjzar/chatlog/issues/30"},
+
+	{"vLLM", 400, `{"object":"error","message":"The prompt (total length 25938) is too long to fit into the model (context length 4096). Make sure that ` + "`max_model_len`" + ` is no smaller than the number of text tokens.","type":"BadRequestError","param":null,"code":400}`,
+		ClassPromptTooLong, "https://github.com/vllm-project/vllm/issues/12165"},
+	{"vLLM", 400, `{"object":"error","message":"Input prompt (35247 tokens) is too long and exceeds limit of 1000","type":"BadRequestError","param":null,"code":400}`,
+		ClassPromptTooLong, "https://github.com/vllm-project/vllm/issues/10440"},
 
 	// The request, whatever the model: larger than the endpoint ever takes.
 	{"a Rust (axum) server", 413, `Failed to buffer the request body: length limit exceeded`,
