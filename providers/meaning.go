@@ -187,7 +187,7 @@ var signs = []sign{
 		codes: []string{"invalid_api_key", "authentication_error", "api_key_invalid", "invalid_authentication", "unauthenticated"},
 		words: words(`api[ _-]?key (is )?(not valid|invalid|expired|revoked|disabled)`,
 			`(invalid|incorrect|missing|expired|revoked|disabled) (api[ _-]?key|x-api-key|bearer token)`,
-			`no (cookie )?auth credentials`, `authentication fail`)},
+			`no (cookie )?auth credentials`, `authentication (fail|error)`)},
 	{class: ClassKeyRefused, from: 401, to: 401},
 	{class: ClassModelUnavailable, from: 404, to: 404},
 	{class: ClassKeyRefused, from: 403, to: 403},

@@ -34,6 +34,9 @@ var wordings = []wording{
 	{"DeepSeek", 401, `{"error":{"message":"Authentication Fails, Your api key: ****abcd is invalid","type":"authentication_error","param":null,"code":"invalid_request_error"}}`,
 		ClassKeyRefused, "https://api-docs.deepseek.com/quick_start/error_codes"},
 
+	{"Cloudflare Workers AI", 403, `{"result":null,"success":false,"errors":[{"code":10000,"message":"Authentication error"}],"messages":[]}`,
+		ClassKeyRefused, "https://github.com/opencodeschool/opencode.school/issues/174"},
+
 	// The model, or this key's right to it.
 	{"OpenAI", 404, `{"error":{"message":"The model ` + "`gpt-9`" + ` does not exist or you do not have access to it.","type":"invalid_request_error","param":null,"code":"model_not_found"}}`,
 		ClassModelUnavailable, "https://platform.openai.com/docs/guides/error-codes"},
@@ -51,6 +54,9 @@ var wordings = []wording{
 		ClassModelUnavailable, "https://github.com/BerriAI/litellm/issues/1460"},
 	{"LiteLLM", 403, `{"error":{"message":"The requested model 'denied-model' is not available for this API key","type":"key_model_access_denied","param":"model","code":"403"}}`,
 		ClassModelUnavailable, "https://github.com/BerriAI/litellm/pull/41852"},
+
+	{"Cloudflare Workers AI", 403, `{"result":null,"success":false,"errors":[{"code":5018,"message":"The account is not allowed to access this model"}],"messages":[]}`,
+		ClassModelUnavailable, "https://github.com/cloudflare/cloudflare-docs/pull/19677"},
 
 	// The prompt does not fit the model.
 	{"OpenAI", 400, `{"error":{"message":"This model's maximum context length is 4097 tokens. However, your messages resulted in 7575 tokens. Please reduce the length of the messages.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}`,
@@ -112,6 +118,8 @@ var wordings = []wording{
 		ClassServerError, "https://api-docs.deepseek.com/quick_start/error_codes"},
 	{"Cloudflare", 502, cloudflarePage("502: Bad gateway"),
 		ClassServerError, "https://developers.cloudflare.com/support/troubleshooting/http-status-codes/cloudflare-5xx-errors/"},
+	{"Cloudflare AI Gateway", 502, `{"result":null,"success":false,"errors":[{"code":7009,"message":"Upstream service unavailable"}],"messages":[]}`,
+		ClassServerError, "https://github.com/cloudflare/cloudflare-docs/issues/15116"},
 	{"nginx", 504, "<html>\r\n<head><title>504 Gateway Time-out</title></head>\r\n<body>\r\n<center><h1>504 Gateway Time-out</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>",
 		ClassServerError, "https://nginx.org/en/docs/http/ngx_http_proxy_module.html"},
 

@@ -91,8 +91,9 @@ func (e *ErrorDetail) Reason() string {
 }
 
 // DecodeError reads an error body in the shapes providers send: OpenAI's
-// {"error": {...}}, {"error": "text"}, a list of those (Gemini), or
-// {"message": ...} and {"detail": ...} alone.
+// {"error": {...}}, {"error": "text"}, a list of those (Gemini),
+// Cloudflare's {"errors": [{...}]}, or {"message": ...} and {"detail": ...}
+// alone.
 func DecodeError(body []byte) (*ErrorDetail, bool) {
 	body = bytes.TrimSpace(body)
 	if len(body) > 0 && body[0] == '[' {
@@ -109,6 +110,10 @@ func DecodeError(body []byte) (*ErrorDetail, bool) {
 	var d ErrorDetail
 	if text(m["error"]) != "" && json.Unmarshal(m["error"], &d) == nil {
 		return &d, true
+	}
+	var list []ErrorDetail // Cloudflare's envelope: "errors": [{"code", "message"}]
+	if json.Unmarshal(m["errors"], &list) == nil && len(list) > 0 {
+		return &list[0], true
 	}
 	for _, k := range []string{"message", "detail"} {
 		if t := text(m[k]); t != "" {
