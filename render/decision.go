@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	gmtext "github.com/yuin/goldmark/text"
+
 	"github.com/debatehq/debate/tree"
 )
 
@@ -45,7 +47,7 @@ var decisionEnglish = decisionWords{
 	outcomes: map[tree.Outcome]string{tree.Agreed: "agreed", tree.Decided: "decided",
 		tree.Divided: "split", tree.Undecided: "undecided"},
 	causes: map[tree.Cause]string{tree.CauseFailed: "failed", tree.CauseInterrupted: "interrupted",
-		tree.CausePartial: "partial", tree.CauseNoVerdict: "no verdict", tree.CauseBudget: "budget"},
+		tree.CausePartial: "partial", tree.CauseNoVerdict: "no-verdict", tree.CauseBudget: "budget"},
 	agreedFmt:   "The debaters agreed on every point (consensus points: %d); nothing stays in dispute",
 	byJudge:     "the judge's forced verdicts",
 	byPanel:     "the panel's majority votes",
@@ -119,12 +121,19 @@ func (r *report) decisionWord(t *tree.Topic) string {
 	return s
 }
 
-// DecisionSentences says in the run's language what a topic decided and
-// how (agreement, the judge's verdicts, a panel's votes), and what stays in
-// dispute: the paragraph that opens its report, without the decision word.
-func DecisionSentences(run *tree.Run, t *tree.Topic) string {
+// DecisionPlain says in the run's language what a topic decided and how
+// (agreement, the judge's verdicts, a panel's votes), and what stays in
+// dispute, as plain text without Markdown: the paragraph that opens its
+// report, without the decision word, for CI annotations.
+func DecisionPlain(run *tree.Run, t *tree.Topic) string {
 	r := &report{run: run, w: wordsFor(run)}
-	return r.decisionSentences(t)
+	return r.decisionPlain(t)
+}
+
+// decisionPlain is decisionSentences as plain text.
+func (r *report) decisionPlain(t *tree.Topic) string {
+	src := []byte(r.decisionSentences(t))
+	return string(plainText(markdown.Parser().Parse(gmtext.NewReader(src)), src))
 }
 
 // decisionParagraph is the paragraph that opens a topic's report: the

@@ -40,7 +40,7 @@ func TestDecisionParagraph(t *testing.T) {
 			v := &n.Judgment.ForcedVerdicts[0]
 			*v = tree.Verdict{DivergenceID: v.DivergenceID, Missing: true}
 		}, []string{
-			"**Decision: undecided (no verdict)** — The judge gave no verdict, even after repair, on 1 of 2 forced divergences: *",
+			"**Decision: undecided (no-verdict)** — The judge gave no verdict, even after repair, on 1 of 2 forced divergences: *",
 			"Settled by the judge's forced verdicts (1): ",
 		}, nil},
 		{"a tied panel", func(n *tree.Node) {

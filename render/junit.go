@@ -69,10 +69,10 @@ func JUnit(run *tree.Run, failOn []tree.Outcome, reports map[string]string) ([]b
 		}
 		text := r.verdictLines(t)
 		if slices.Contains(failOn, o) {
-			c.Failure = &junitFailure{Message: r.decisionWord(t) + ": " + r.decisionSentences(t), Type: string(o), Text: text}
+			c.Failure = &junitFailure{Message: r.decisionWord(t) + ": " + r.decisionPlain(t), Type: string(o), Text: text}
 			suite.Failures++
 		} else {
-			c.SystemOut = r.decisionWord(t) + ": " + r.decisionSentences(t) + "\n" + text
+			c.SystemOut = r.decisionWord(t) + ": " + r.decisionPlain(t) + "\n" + text
 		}
 		suite.Cases = append(suite.Cases, c)
 	}

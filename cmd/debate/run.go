@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -342,11 +341,7 @@ func (o *runOptions) runConfig(e *env, cfg *configs.Config, sel tree.Selection) 
 	}
 	o.finished(progress, logger, res, ctx.Err() != nil)
 	failOn := cfg.Params.FailOnDecisions()
-	var annotations io.Writer
-	if o.output != "-" && e.is("GITHUB_ACTIONS", "true") {
-		annotations = e.stdout
-	}
-	if err := output.GitHub(res.Run, res.Files, failOn, e.getenv, annotations); err != nil {
+	if err := e.gh.Report(res.Run, res.Files, failOn, o.output != "-"); err != nil {
 		logger.Warn("could not tell GitHub Actions the decisions", "err", err)
 	}
 	gate := res.Run.Gated(failOn)
