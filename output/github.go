@@ -2,11 +2,13 @@ package output
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/render"
 	"github.com/debatehq/debate/tree"
 )
@@ -152,6 +155,34 @@ func (g *GitHub) Report(run *tree.Run, files []string, failOn []tree.Outcome, an
 				errs = append(errs, g.Command(level, props, msg))
 			}
 		}
+	}
+	return cmpErr(errs...)
+}
+
+// Problems tells GitHub Actions what is wrong with a config: an error on
+// the config file at each problem's line and column, which GitHub shows on
+// a pull request's diff, and a section of the job summary listing them.
+// Off a runner it does nothing.
+func (g *GitHub) Problems(ps configs.Problems) error {
+	if !g.Actions() || len(ps) == 0 {
+		return nil
+	}
+	var errs []error
+	var b strings.Builder
+	fmt.Fprintf(&b, "### debate: %d %s in the config\n\n", len(ps), plural(len(ps), "problem", "problems"))
+	for _, p := range ps {
+		props := []Property{{"title", "debate: " + cmp.Or(p.Field, "config")}}
+		if p.File != "" {
+			props = append(props, Property{"file", p.File})
+		}
+		if p.File != "" && p.Line > 0 {
+			props = append(props, Property{"line", strconv.Itoa(p.Line)}, Property{"col", strconv.Itoa(p.Col)})
+		}
+		errs = append(errs, g.Command("error", props, p.Message))
+		fmt.Fprintf(&b, "- %s\n", strings.NewReplacer("<", "&lt;", "\n", " ").Replace(p.Error()))
+	}
+	if path, ok := g.getenv("GITHUB_STEP_SUMMARY"); ok && path != "" {
+		errs = append(errs, appendFile(path, b.String()))
 	}
 	return cmpErr(errs...)
 }

@@ -163,7 +163,8 @@ func TestActionSteps(t *testing.T) {
 	}
 }
 
-// readOutputs reads a step's GITHUB_OUTPUT file of name=value lines.
+// readOutputs reads a step's GITHUB_OUTPUT file as the runner does:
+// name=value lines and name<<delimiter blocks.
 func readOutputs(t *testing.T, path string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
@@ -177,7 +178,16 @@ func readOutputs(t *testing.T, path string) map[string]string {
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		if k, v, ok := strings.Cut(sc.Text(), "="); ok {
+		line := sc.Text()
+		if name, delim, ok := strings.Cut(line, "<<"); ok && !strings.Contains(name, "=") {
+			var value []string
+			for sc.Scan() && sc.Text() != delim {
+				value = append(value, sc.Text())
+			}
+			out[name] = strings.Join(value, "\n")
+			continue
+		}
+		if k, v, ok := strings.Cut(line, "="); ok {
 			out[k] = v
 		}
 	}

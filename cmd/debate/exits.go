@@ -85,6 +85,9 @@ func (e *env) exit(c *command, err error) int {
 		return exitInterrupted
 	case errors.As(err, &problems):
 		fmt.Fprintln(e.stderr, err)
+		if err := e.gh.Problems(problems); err != nil {
+			fmt.Fprintf(e.stderr, "warning: could not tell GitHub Actions the problems (%v)\n", err)
+		}
 	case errors.As(err, new(usageError)):
 		fmt.Fprintf(e.stderr, "debate %s: %v\nRun \"debate help %s\" for usage.\n", c.name, err, c.name)
 	default:

@@ -112,3 +112,42 @@ func TestMergeRefusesHostileIDs(t *testing.T) {
 		t.Errorf("a refused merge set outputs:\n%s", b)
 	}
 }
+
+// TestValidateWithoutEnvironment: --no-env checks a config whose key
+// variable is unset (a pull request from a fork) and names the variable;
+// without it the same config fails. On a runner, a config's problems are
+// errors on the config's lines and a section of the job summary.
+func TestValidateWithoutEnvironment(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.jsonc")
+	bad := filepath.Join(dir, "bad.jsonc")
+	body := `{"api": {"baseURL": "http://127.0.0.1:1/v1", "apiKey": "${DEBATE_API_KEY}"},
+"debaters": [{"id": "a", "model": "m-a"}, {"id": "b", "model": "m-b"}],
+"reviewer": {"id": "j", "model": "m-j"},
+"topics": [{"id": "t", "title": "T"}]}`
+	os.WriteFile(good, []byte(body), 0o644)
+	os.WriteFile(bad, []byte(strings.Replace(body, `"model": "m-b"`, `"model": ""`, 1)), 0o644)
+
+	if r := invoke(t, nil, "validate", "-c", good); r.code != exitUsage || !strings.Contains(r.stderr, "DEBATE_API_KEY is not set") {
+		t.Errorf("without the variable: exit %d, want 2\n%s", r.code, r.stderr)
+	}
+	r := invoke(t, nil, "validate", "-c", good, "--no-env")
+	if r.code != exitOK || !strings.Contains(r.stdout, "not read (--no-env): DEBATE_API_KEY") {
+		t.Errorf("--no-env: exit %d, want 0 naming the variable\n%s%s", r.code, r.stdout, r.stderr)
+	}
+
+	summary := filepath.Join(dir, "summary.md")
+	r = invoke(t, map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": summary}, "validate", "-c", bad, "--no-env")
+	if r.code != exitUsage {
+		t.Fatalf("a bad config: exit %d, want 2\n%s", r.code, r.stderr)
+	}
+	cmds := ghrunner.Commands(r.stdout + r.stderr)
+	if len(cmds) != 1 || cmds[0].Name != "error" || cmds[0].Properties["file"] != bad || cmds[0].Properties["line"] != "2" ||
+		cmds[0].Properties["col"] == "" || !strings.Contains(cmds[0].Data, `add a "model" field`) {
+		t.Errorf("annotations %+v, want one error at %s line 2", cmds, bad)
+	}
+	if b, _ := os.ReadFile(summary); !strings.Contains(string(b), "1 problem in the config") || !strings.Contains(string(b), "debaters[1].model") {
+		t.Errorf("job summary:\n%s", b)
+	}
+}
