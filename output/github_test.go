@@ -1,7 +1,6 @@
 package output
 
 import (
-	"bufio"
 	"bytes"
 	"os"
 	"path/filepath"
@@ -166,31 +165,14 @@ func TestSetOutputs(t *testing.T) {
 	}
 }
 
-// readOutputFile reads a $GITHUB_OUTPUT file as the runner does: name=value
-// lines and name<<delimiter blocks; a name set twice keeps the last value.
+// readOutputFile reads a $GITHUB_OUTPUT file as the runner does.
 func readOutputFile(t *testing.T, path string) map[string]string {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[string]string{}
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	for sc.Scan() {
-		line := sc.Text()
-		if name, delim, ok := strings.Cut(line, "<<"); ok && !strings.Contains(name, "=") {
-			var value []string
-			for sc.Scan() && sc.Text() != delim {
-				value = append(value, sc.Text())
-			}
-			out[name] = strings.Join(value, "\n")
-			continue
-		}
-		if name, value, ok := strings.Cut(line, "="); ok {
-			out[name] = value
-		}
-	}
-	return out
+	return ghrunner.Outputs(string(b))
 }
 
 // FuzzLog: no text written through a runner's log reads as a command.

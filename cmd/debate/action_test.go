@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"os"
 	"os/exec"
@@ -11,6 +10,8 @@ import (
 	"testing"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/debatehq/debate/internal/ghrunner"
 )
 
 // action is the part of action.yml a runner reads to run a composite
@@ -163,33 +164,12 @@ func TestActionSteps(t *testing.T) {
 	}
 }
 
-// readOutputs reads a step's GITHUB_OUTPUT file as the runner does:
-// name=value lines and name<<delimiter blocks.
+// readOutputs reads a step's GITHUB_OUTPUT file as the runner does.
 func readOutputs(t *testing.T, path string) map[string]string {
 	t.Helper()
-	out := map[string]string{}
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return out
-	}
-	if err != nil {
+	b, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if name, delim, ok := strings.Cut(line, "<<"); ok && !strings.Contains(name, "=") {
-			var value []string
-			for sc.Scan() && sc.Text() != delim {
-				value = append(value, sc.Text())
-			}
-			out[name] = strings.Join(value, "\n")
-			continue
-		}
-		if k, v, ok := strings.Cut(line, "="); ok {
-			out[k] = v
-		}
-	}
-	return out
+	return ghrunner.Outputs(string(b))
 }

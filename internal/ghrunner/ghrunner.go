@@ -183,3 +183,29 @@ var Injections = []string{
 	"a\r\n::error::after CRLF",
 	"%0A::error::escaped newline",
 }
+
+// Outputs reads a $GITHUB_OUTPUT file as the runner does: lines name=value,
+// and blocks that start name<<delimiter and end at a line that is the
+// delimiter (whichever of "=" and "<<" comes first decides); a name set
+// twice keeps its last value.
+func Outputs(file string) map[string]string {
+	out := map[string]string{}
+	lines := strings.Split(strings.ReplaceAll(file, "\r\n", "\n"), "\n")
+	for i := 0; i < len(lines); i++ {
+		line := lines[i]
+		eq, here := strings.Index(line, "="), strings.Index(line, "<<")
+		switch {
+		case line == "":
+		case eq >= 0 && (here < 0 || eq < here):
+			out[line[:eq]] = line[eq+1:]
+		case here >= 0:
+			name, delim := line[:here], line[here+2:]
+			var value []string
+			for i++; i < len(lines) && lines[i] != delim; i++ {
+				value = append(value, lines[i])
+			}
+			out[name] = strings.Join(value, "\n")
+		}
+	}
+	return out
+}
