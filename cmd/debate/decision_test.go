@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/xml"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -234,11 +235,38 @@ func TestStrictBudget(t *testing.T) {
 		t.Errorf("dry run (exit %d) prints no worst-case cost:\n%s", dry.code, dry.stdout)
 	}
 	r := invoke(t, map[string]string{"TEST_API_KEY": testKey}, "run", "-c", cfgPath, "--strict-budget")
-	if r.code != exitUsage || !strings.Contains(r.stderr, "exceeds budget.maxCost 0.01") {
-		t.Errorf("exit %d, want %d refusing the worst case:\n%s", r.code, exitUsage, r.stderr)
+	if r.code != exitUsage || !strings.Contains(r.stderr, "exceeds budget.maxCost 0.01") || strings.Contains(r.stderr, "for usage") {
+		t.Errorf("exit %d, want %d refusing the worst case without a pointer to the usage:\n%s", r.code, exitUsage, r.stderr)
 	}
 	if srv.Count() != 0 {
 		t.Errorf("%d calls made by a refused run", srv.Count())
+	}
+
+	// The worst case is the configured one: 5 divergences a node (the
+	// default params.maxDivergences) cost more than 3, and a cap between
+	// the two refuses the run.
+	worst := func(divergences int) float64 {
+		t.Helper()
+		c := strings.Replace(cfg, `"params": {`, `"params": {"maxDivergences": `+itoa(divergences)+`, `, 1)
+		os.WriteFile(cfgPath, []byte(c), 0o644)
+		dry := invoke(t, nil, "run", "-c", cfgPath, "--dry-run")
+		want := "splits into " + itoa(divergences) + " divergences (params.maxDivergences) down to round 3 (params.maxRounds)"
+		m := regexp.MustCompile(`worst case ≈(\d+\.\d{4})`).FindStringSubmatch(dry.stdout)
+		if m == nil || !strings.Contains(dry.stdout, want) {
+			t.Fatalf("dry run with %d divergences does not say %q:\n%s", divergences, want, dry.stdout)
+		}
+		f, _ := strconv.ParseFloat(m[1], 64)
+		return f
+	}
+	three, five := worst(3), worst(5)
+	if five <= three {
+		t.Fatalf("worst case %g at 5 divergences a node, %g at 3", five, three)
+	}
+	between := strings.Replace(cfg, `"maxCost": 0.01`, fmt.Sprintf(`"maxCost": %g`, (three+five)/2), 1)
+	os.WriteFile(cfgPath, []byte(between), 0o644)
+	r = invoke(t, map[string]string{"TEST_API_KEY": testKey}, "run", "-c", cfgPath, "--strict-budget")
+	if r.code != exitUsage || !strings.Contains(r.stderr, "params.maxDivergences 5 down to params.maxRounds 3") || srv.Count() != 0 {
+		t.Errorf("a cap under the configured worst case: exit %d, %d calls\n%s", r.code, srv.Count(), r.stderr)
 	}
 }
 

@@ -31,6 +31,14 @@ func (e usageError) Unwrap() error { return e.err }
 
 func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
 
+// budgetError is a run that --strict-budget refuses to start: exit 2, as
+// for a config that cannot run, with the message saying what to change
+// and no pointer to the usage (the flags were right).
+type budgetError struct{ err error }
+
+func (e budgetError) Error() string { return e.err.Error() }
+func (e budgetError) Unwrap() error { return e.err }
+
 // exitStatus ends a command whose outcome has been told already (a run
 // whose failed topics its reports name): its exit code, and nothing more to
 // print.
@@ -107,7 +115,7 @@ func exitCode(err error) int {
 		return exitOK
 	case errors.As(err, &ce):
 		return exitForCode(ce.Code)
-	case errors.As(err, new(usageError)), errors.As(err, &problems):
+	case errors.As(err, new(usageError)), errors.As(err, &problems), errors.As(err, new(budgetError)):
 		return exitUsage
 	}
 	return exitFailed

@@ -30,7 +30,7 @@ absent): every ${VAR} is kept as written and named. A valid config
 gets a note for each model taken for a reasoning model by its name, with the
 parameters its requests will not carry.`,
 			usage:    "  debate validate --config <file.jsonc> [--no-env]\n",
-			examples: "  debate validate --config debate.jsonc\n  debate validate --config debate.jsonc --no-env   # a pull request without secrets\n",
+			examples: "  debate validate --config debate.jsonc\n  debate validate --config debate.jsonc --no-env   # no secrets needed\n",
 			exits: `  0  the config is valid
   2  the config has problems (all are printed), the file is missing, or the
      flags are wrong
