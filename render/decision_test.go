@@ -89,3 +89,31 @@ func TestSummaryCountsMissingVerdictsApart(t *testing.T) {
 		}
 	}
 }
+
+// TestOrderCheckDropped: a verdict the order check dropped (the judge
+// answered, then gave none with the sides reversed) is named as such in
+// the decision, the verdict list, JUnit and the plain text of annotations,
+// never as a verdict the judge did not give.
+func TestOrderCheckDropped(t *testing.T) {
+	t.Parallel()
+	run, topic := forcedTopic(t, func(n *tree.Node) {
+		v := &n.Judgment.ForcedVerdicts[0]
+		*v = tree.Verdict{DivergenceID: v.DivergenceID, Missing: true, Votes: []tree.Vote{{Judge: "reviewer",
+			Status: tree.VoteDropped, Reason: tree.OrderCheckReason + ": no verdict on this divergence", Favors: "party-a"}}}
+	})
+	junit, err := JUnit(run, []tree.Outcome{tree.Undecided}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{
+		"report": string(Topic(run, topic)), "summary": string(Summary(run, nil)),
+		"junit": string(junit), "annotation": DecisionPlain(run, topic),
+	} {
+		if !strings.Contains(text, "The order check dropped the verdict on 1 of 2 forced divergences") || strings.Contains(text, "even after repair") {
+			t.Errorf("%s does not name the dropped verdict:\n%s", name, text)
+		}
+	}
+	if md := string(Topic(run, topic)); !strings.Contains(md, "⚠ dropped by the order check") {
+		t.Errorf("the verdict list does not say the order check dropped it:\n%s", md)
+	}
+}

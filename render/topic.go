@@ -523,6 +523,8 @@ func (r *report) recommendation(v tree.Verdict) string {
 	switch {
 	case v.Split:
 		s = r.w.verdictSplit
+	case v.OrderCheckDropped():
+		s = r.w.verdictDropped
 	case v.Missing:
 		s = r.w.verdictMissing
 	case v.OverLimit:
