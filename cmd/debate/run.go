@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -39,8 +40,11 @@ type runOptions struct {
 	// worst case exceeds budget.maxCost.
 	failOn       string
 	strictBudget bool
-	cache        string
-	noCache      bool
+	// maxCost is --max-cost, set when maxCostSet.
+	maxCost    float64
+	maxCostSet bool
+	cache      string
+	noCache    bool
 
 	// maxRoundsSet and concurrencySet tell the flags given from their
 	// defaults; slice is what --shard names.
@@ -70,8 +74,8 @@ else $DEBATE_DB, else the shared default), so they can be watched there; with
 			usage: `  debate run --config <file.jsonc> [--topic <id>]... [--max-rounds <n>]
              [--dry-run | --demo] [--output <dir>] [--concurrency <n>]
              [--format markdown|json|html|junit]... [--resume] [--seed <n>]
-             [--shard <i/n>] [--fail-on <decisions>] [--strict-budget]
-             [--cache <dir> | --no-cache] [--verbose]
+             [--shard <i/n>] [--fail-on <decisions>] [--max-cost <amount>]
+             [--strict-budget] [--cache <dir> | --no-cache] [--verbose]
 `,
 			examples: `  # Real reports in seconds from a built-in scripted model: no key, no network.
   debate run --config debate.jsonc --demo --output demo-output
@@ -141,6 +145,7 @@ func (o *runOptions) flags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.noCache, "no-cache", false, "use no call cache, whatever cache.dir says: every call is made afresh")
 	fs.StringVar(&o.shard, "shard", "", "run only slice `i/n` of the selected topics and motions, the i-th of n (e.g. 2/4); \"debate merge\" combines the slices' folders")
 	fs.StringVar(&o.failOn, "fail-on", "", "exit 8 once every report is written when a topic's decision is one of `decisions` (comma-separated: agreed, decided, split, undecided; replaces params.failOn)")
+	fs.Float64Var(&o.maxCost, "max-cost", 0, "override budget.maxCost: stop the run once its actual spend passes `amount`, in the currency of pricing (0: no cap)")
 	fs.BoolVar(&o.strictBudget, "strict-budget", false, "refuse to start when the dry run's worst-case cost exceeds budget.maxCost")
 }
 
@@ -151,6 +156,7 @@ func (o *runOptions) args(fs *pflag.FlagSet) error {
 	o.maxRoundsSet, o.concurrencySet, o.seedSet = fs.Changed("max-rounds"), fs.Changed("concurrency"), fs.Changed("seed")
 	o.given = recordFlags(fs, notResumed)
 	o.failOnSet = fs.Changed("fail-on")
+	o.maxCostSet = fs.Changed("max-cost")
 	if fs.Changed("shard") {
 		s, err := parseShard(o.shard)
 		if err != nil {
@@ -203,6 +209,9 @@ func (o *runOptions) load(e *env) (*configs.Config, error) {
 			return nil, err
 		}
 	}
+	if o.maxCostSet && !(o.maxCost >= 0 && o.maxCost <= math.MaxFloat64) {
+		return nil, usagef("--max-cost must be 0 (no cap) or more, got %g: give the most the run may spend, in the currency of pricing", o.maxCost)
+	}
 	if o.concurrencySet {
 		if err := flagInRange("concurrency", o.concurrency, configs.MaxConcurrency, "calls in flight", "params.concurrency"); err != nil {
 			return nil, err
@@ -248,6 +257,9 @@ func (o *runOptions) load(e *env) (*configs.Config, error) {
 	}
 	if o.seedSet {
 		cfg.Params.Seed = &o.seed
+	}
+	if o.maxCostSet {
+		cfg.Budget.MaxCost = o.maxCost
 	}
 	if o.output != "" && o.output != "-" {
 		cfg.Output.Dir = o.output
