@@ -4,8 +4,8 @@ import (
 	"errors"
 	"os"
 	"os/exec"
-	"slices"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
