@@ -95,6 +95,8 @@ func load(path string, text []byte, opt Options) (*Config, error) {
 	if opt.NoEnv {
 		getenv = func(string) (string, bool) { return "", false }
 	}
+	var unset []string               // variables not set, in the order first met
+	unsetAt := map[string][]string{} // each one's fields
 	expandAll(reflect.ValueOf(&cfg).Elem(), "", getenv, func(field, name string) {
 		if opt.NoEnv {
 			if !slices.Contains(cfg.Unread, name) {
@@ -107,13 +109,24 @@ func load(path string, text []byte, opt Options) (*Config, error) {
 				fmt.Sprintf("environment variable %s is not set (a dry run does not need it)", name)))
 			return
 		}
-		r.at(field, "environment variable %s is not set; export it, or write the value in the file", name)
+		if unsetAt[name] == nil {
+			unset = append(unset, name)
+		}
+		unsetAt[name] = append(unsetAt[name], field)
 	}, func(field, name string) {
 		if field == "apiKey" || strings.HasSuffix(field, ".apiKey") {
 			val, _ := getenv(name)
 			keyVars[val] = name
 		}
 	})
+	// One problem per unset variable, at its first use, naming the others.
+	for _, name := range unset {
+		also := ""
+		if fields := unsetAt[name][1:]; len(fields) > 0 {
+			also = " (also read by " + strings.Join(fields, ", ") + ")"
+		}
+		r.at(unsetAt[name][0], "environment variable %s is not set%s; export it, or write the value in the file", name, also)
+	}
 
 	cfg.Path = path
 	cfg.Dir = filepath.Dir(path)
