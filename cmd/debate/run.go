@@ -569,12 +569,6 @@ func (e *env) has(name string) bool {
 	return ok && v != ""
 }
 
-// is reports whether the variable name is set to value.
-func (e *env) is(name, value string) bool {
-	v, ok := e.getenv(name)
-	return ok && v == value
-}
-
 // isTerminal tells whether w is a character device such as a terminal.
 func isTerminal(w any) bool {
 	f, ok := w.(*os.File)
