@@ -52,7 +52,11 @@ func (o *validateOptions) run(e *env) error {
 	}
 	fmt.Fprintf(e.stdout, "%s: ok (%s, %s)\n", o.config, plural(len(cfg.Debaters), "debater", "debaters"), plural(len(cfg.Topics), "topic", "topics"))
 	if len(cfg.Unread) > 0 {
-		fmt.Fprintf(e.stdout, "note: not read (--no-env): %s; a run needs them set\n", strings.Join(cfg.Unread, ", "))
+		it := "it"
+		if len(cfg.Unread) > 1 {
+			it = "them"
+		}
+		fmt.Fprintf(e.stdout, "note: not read (--no-env): %s; a run needs %s set\n", strings.Join(cfg.Unread, ", "), it)
 	}
 	for _, n := range reasoningNotes(cfg) {
 		fmt.Fprintf(e.stdout, "note: %s\n", n)
