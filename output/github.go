@@ -27,7 +27,9 @@ import (
 // in a log (a provider's error, a model's refusal, a value read from a
 // file) reads as a command: a line that starts with "::" after its leading
 // white space gets a zero-width space between the colons, and every "##["
-// one between the number signs. The run's own commands go out through
+// one between the number signs (in a line of JSON, which never starts with
+// "::", "##[" becomes "##\u005b", which decodes to the same text). The
+// run's own commands go out through
 // Command, with their properties and message escaped as the runner
 // unescapes them, and its outputs through SetOutputs, in the multi-line
 // form with a random delimiter. Off a runner, Stdout and Stderr are the
@@ -272,18 +274,36 @@ func escapeProperty(s string) string {
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
 }
 
-// Neutralise returns a line of a log so that the runner reads no command
+// neutralise returns a line of a log so that the runner reads no command
 // in it: a zero-width space goes between the colons of a "::" that starts
 // the line (after white space) and between the number signs of every
 // "##[". line holds no line break.
-func Neutralise(line string) string {
-	line = strings.ReplaceAll(line, "##[", "#\u200b#[")
+func neutralise(line string) string {
+	line = escapeLegacy(line, false)
 	rest := strings.TrimLeftFunc(line, unicode.IsSpace)
 	if strings.HasPrefix(rest, "::") {
 		at := len(line) - len(rest)
 		line = line[:at+1] + "\u200b" + line[at+1:]
 	}
 	return line
+}
+
+// escapeLegacy breaks every "##[" of s: with a zero-width space between
+// the number signs in text, as \u005b in JSON, where "##[" can only stand
+// inside a string and the escape decodes to the same "[".
+func escapeLegacy(s string, json bool) string {
+	if json {
+		return strings.ReplaceAll(s, "##[", `##\u005b`)
+	}
+	return strings.ReplaceAll(s, "##[", "#\u200b#[")
+}
+
+// jsonLine tells whether a line of output is (part of) JSON: it starts,
+// after white space, with a character that starts no sentence but a JSON
+// value, key or closing bracket. A line of JSON never starts with "::".
+func jsonLine(line []byte) bool {
+	rest := bytes.TrimLeftFunc(line, unicode.IsSpace)
+	return len(rest) > 0 && bytes.IndexByte([]byte(`{["}]`), rest[0]) >= 0
 }
 
 // maxPending is how much of an unfinished line a commandLog holds before it
@@ -298,6 +318,7 @@ type commandLog struct {
 	w       io.Writer
 	pending []byte // the unfinished line
 	midLine bool   // part of the unfinished line is already out
+	json    bool   // that part is JSON
 }
 
 // Write neutralises every finished line of p; an unfinished one waits for
@@ -334,15 +355,17 @@ func (l *commandLog) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// line writes one line's text, neutralised.
+// line writes one line's text, neutralised; JSON keeps its value.
 func (l *commandLog) line(out *bytes.Buffer, text []byte) {
-	s := string(text)
-	if l.midLine {
-		// Only "##[" counts past a line's start.
-		out.WriteString(strings.ReplaceAll(s, "##[", "#\u200b#["))
+	if !l.midLine {
+		l.json = jsonLine(text)
+	}
+	if l.midLine || l.json {
+		// Only "##[" counts past a line's start, or in JSON.
+		out.WriteString(escapeLegacy(string(text), l.json))
 		return
 	}
-	out.WriteString(Neutralise(s))
+	out.WriteString(neutralise(string(text)))
 }
 
 // command writes line, a command of debate's own, on a line of its own.

@@ -2,8 +2,10 @@ package output
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -191,4 +193,32 @@ func FuzzLog(f *testing.F) {
 			t.Errorf("the runner reads %+v in %q", cmds, out.String())
 		}
 	})
+}
+
+// TestLogKeepsJSON: JSON printed on a runner (an agent command's answer,
+// run.json with --output -) carries no command, and decodes to the same
+// value, long strings included.
+func TestLogKeepsJSON(t *testing.T) {
+	t.Parallel()
+	value := map[string]any{"texts": ghrunner.Injections, "long": strings.Repeat("x##[add-mask]y ", maxPending/8)}
+	for _, indent := range []string{"", "  "} {
+		want, err := json.MarshalIndent(value, "", indent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		g := NewGitHub(&out, &out, vars{"GITHUB_ACTIONS": "true"}.getenv)
+		for _, part := range split(string(want)+"\n", 4096) {
+			g.Stdout().Write([]byte(part))
+		}
+		g.Close()
+		if cmds := ghrunner.Commands(out.String()); len(cmds) != 0 {
+			t.Errorf("indent %q: the runner reads %+v", indent, cmds)
+		}
+		var got, orig any
+		json.Unmarshal(want, &orig)
+		if err := json.Unmarshal(out.Bytes(), &got); err != nil || !reflect.DeepEqual(got, orig) {
+			t.Errorf("indent %q: the JSON changed (%v)", indent, err)
+		}
+	}
 }
