@@ -134,8 +134,11 @@ func DecisionPlain(run *tree.Run, t *tree.Topic) string {
 }
 
 // decisionPlain is decisionSentences as plain text.
-func (r *report) decisionPlain(t *tree.Topic) string {
-	src := []byte(r.decisionSentences(t))
+func (r *report) decisionPlain(t *tree.Topic) string { return plain(r.decisionSentences(t)) }
+
+// plain returns inline Markdown as the text it shows, without its markup.
+func plain(md string) string {
+	src := []byte(md)
 	return string(plainText(markdown.Parser().Parse(gmtext.NewReader(src)), src))
 }
 

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"encoding/xml"
 	"strings"
 	"testing"
 
@@ -115,5 +116,39 @@ func TestOrderCheckDropped(t *testing.T) {
 	}
 	if md := string(Topic(run, topic)); !strings.Contains(md, "⚠ dropped by the order check") {
 		t.Errorf("the verdict list does not say the order check dropped it:\n%s", md)
+	}
+}
+
+// TestJUnitPlainText: JUnit's messages and texts are plain text with the
+// reports' decision words: no Markdown emphasis, no backslash escapes.
+func TestJUnitPlainText(t *testing.T) {
+	t.Parallel()
+	run, _ := forcedTopic(t, func(n *tree.Node) {
+		v := &n.Judgment.ForcedVerdicts[0]
+		v.Recommendation = "Return Vec<String> | never *panic*"
+	})
+	b, err := JUnit(run, []tree.Outcome{tree.Decided}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Cases []struct {
+			Failure struct {
+				Message string `xml:"message,attr"`
+				Text    string `xml:",chardata"`
+			} `xml:"failure"`
+		} `xml:"testsuite>testcase"`
+	}
+	if err := xml.Unmarshal(b, &doc); err != nil || len(doc.Cases) == 0 {
+		t.Fatalf("junit.xml: %v\n%s", err, b)
+	}
+	f := doc.Cases[0].Failure
+	for _, s := range []string{f.Message, f.Text} {
+		if !strings.Contains(s, "Return Vec<String> | never panic") || strings.ContainsAny(s, `*\`) {
+			t.Errorf("not plain text: %q", s)
+		}
+	}
+	if !strings.HasPrefix(f.Message, "decided: ") {
+		t.Errorf("message %q does not open with the decision word", f.Message)
 	}
 }
