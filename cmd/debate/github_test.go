@@ -151,3 +151,26 @@ func TestValidateWithoutEnvironment(t *testing.T) {
 		t.Errorf("job summary:\n%s", b)
 	}
 }
+
+// TestMaxCostFlag: --max-cost sets budget.maxCost for the run (here the cap
+// --strict-budget checks the worst case against), and a negative one is
+// refused, naming the flag.
+func TestMaxCostFlag(t *testing.T) {
+	t.Parallel()
+	srv := providertest.New(t)
+	scriptJudges(srv)
+	cfgPath := writeConfig(t, srv, 2, "")
+	b, _ := os.ReadFile(cfgPath)
+	priced := `"pricing": {"m-a": {"input": 2, "output": 8}, "m-b": {"input": 2, "output": 8}, "m-c": {"input": 2, "output": 8}, "m-c2": {"input": 2, "output": 8}, "m-judge": {"input": 3, "output": 15}}, "output":`
+	os.WriteFile(cfgPath, []byte(strings.Replace(string(b), `"output":`, priced, 1)), 0o644)
+	vars := map[string]string{"TEST_API_KEY": testKey}
+	if r := invoke(t, vars, "run", "-c", cfgPath, "--strict-budget", "--max-cost", "0.001"); r.code != exitUsage || !strings.Contains(r.stderr, "exceeds budget.maxCost 0.001") {
+		t.Errorf("--max-cost 0.001: exit %d\n%s", r.code, r.stderr)
+	}
+	if r := invoke(t, vars, "run", "-c", cfgPath, "--max-cost", "-1"); r.code != exitUsage || !strings.Contains(r.stderr, "--max-cost must be 0 (no cap) or more") {
+		t.Errorf("--max-cost -1: exit %d\n%s", r.code, r.stderr)
+	}
+	if srv.Count() != 0 {
+		t.Errorf("%d calls made by refused runs", srv.Count())
+	}
+}
