@@ -216,6 +216,19 @@ func TestMaxCost(t *testing.T) {
 	}
 }
 
+// writePricedConfig is writeConfig with every model priced and more fields
+// (such as a budget) before "output".
+func writePricedConfig(t *testing.T, srv *providertest.Server, maxRounds int, more string) string {
+	t.Helper()
+	path := writeConfig(t, srv, maxRounds, "")
+	b, _ := os.ReadFile(path)
+	priced := `"pricing": {"m-a": {"input": 2, "output": 8}, "m-b": {"input": 2, "output": 8}, "m-c": {"input": 2, "output": 8}, "m-c2": {"input": 2, "output": 8}, "m-judge": {"input": 3, "output": 15}}, "output":`
+	if err := os.WriteFile(path, []byte(strings.Replace(string(b), `"output":`, more+priced, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 // TestStrictBudget: the dry run prints the worst-case cost, and
 // --strict-budget refuses a run whose worst case exceeds budget.maxCost
 // before any call.
@@ -223,13 +236,9 @@ func TestStrictBudget(t *testing.T) {
 	t.Parallel()
 	srv := providertest.New(t)
 	scriptJudges(srv)
-	cfgPath := writeConfig(t, srv, 3, "")
+	cfgPath := writePricedConfig(t, srv, 3, `"budget": {"maxCost": 0.01}, `)
 	b, _ := os.ReadFile(cfgPath)
-	priced := `"pricing": {"m-a": {"input": 2, "output": 8}, "m-b": {"input": 2, "output": 8}, "m-c": {"input": 2, "output": 8}, "m-c2": {"input": 2, "output": 8}, "m-judge": {"input": 3, "output": 15}}, "output":`
-	cfg := strings.Replace(string(b), `"output":`, `"budget": {"maxCost": 0.01}, `+priced, 1)
-	if err := os.WriteFile(cfgPath, []byte(cfg), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	cfg := string(b)
 	dry := invoke(t, nil, "run", "-c", cfgPath, "--dry-run")
 	if dry.code != exitOK || !regexp.MustCompile(`cost +worst case ≈\d+\.\d{4} at the highest configured price`).MatchString(dry.stdout) {
 		t.Errorf("dry run (exit %d) prints no worst-case cost:\n%s", dry.code, dry.stdout)

@@ -159,10 +159,7 @@ func TestMaxCostFlag(t *testing.T) {
 	t.Parallel()
 	srv := providertest.New(t)
 	scriptJudges(srv)
-	cfgPath := writeConfig(t, srv, 2, "")
-	b, _ := os.ReadFile(cfgPath)
-	priced := `"pricing": {"m-a": {"input": 2, "output": 8}, "m-b": {"input": 2, "output": 8}, "m-c": {"input": 2, "output": 8}, "m-c2": {"input": 2, "output": 8}, "m-judge": {"input": 3, "output": 15}}, "output":`
-	os.WriteFile(cfgPath, []byte(strings.Replace(string(b), `"output":`, priced, 1)), 0o644)
+	cfgPath := writePricedConfig(t, srv, 2, "")
 	vars := map[string]string{"TEST_API_KEY": testKey}
 	if r := invoke(t, vars, "run", "-c", cfgPath, "--strict-budget", "--max-cost", "0.001"); r.code != exitUsage || !strings.Contains(r.stderr, "exceeds budget.maxCost 0.001") {
 		t.Errorf("--max-cost 0.001: exit %d\n%s", r.code, r.stderr)
