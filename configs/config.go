@@ -39,6 +39,9 @@ type Config struct {
 	// Warnings are problems that did not stop Load: under Options.DryRun, a
 	// ${NAME} whose variable is not set.
 	Warnings []Problem `json:"-"`
+	// Unread names, in file order, the environment variables a config
+	// loaded with Options.NoEnv refers to.
+	Unread []string `json:"-"`
 
 	// keyVars names, by participant id ("" for the top-level api), the
 	// environment variable that supplied the endpoint's api.apiKey.

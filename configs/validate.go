@@ -351,6 +351,20 @@ func reservedID(id string) bool {
 	return kept == "none"
 }
 
+// CheckID says why id cannot be a topic's or a motion's id: empty, not
+// usable in a file name, or too long; nil when it can.
+func CheckID(id string) error {
+	switch {
+	case id == "":
+		return errors.New("empty")
+	case !topicIDPattern.MatchString(id) || id == "." || id == "..":
+		return errors.New(`cannot be used in a file name: an id holds only letters, digits, "-", "_" and "."`)
+	case len(id) > MaxIDLength:
+		return fmt.Errorf("longer than %d bytes", MaxIDLength)
+	}
+	return nil
+}
+
 // uniqueID checks the id of the topic or motion at path: present, usable in a
 // file name, and not already in owner (id → path of its first user), where it
 // is then recorded. duplicate formats the message for an id used twice.

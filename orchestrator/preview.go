@@ -78,14 +78,10 @@ func (pv *Preview) worstCost(cfg *configs.Config) CostBound {
 	return b
 }
 
-// AssumedDivergences is the branching a worst case assumes: the judge
-// decides how many divergences a node has, so the true worst case is
-// unbounded.
-const AssumedDivergences = 3
-
-// WorstCase is the most nodes and calls one topic may take when every node
-// splits into Branching divergences, down to the round limit, and every call
-// needs a repair.
+// WorstCase is the most nodes and calls one topic may take: every node
+// splits into Branching divergences, the most a node debates
+// (params.maxDivergences; the rest are left undebated), down to the round
+// limit, and every call needs a repair.
 type WorstCase struct {
 	Rounds    int
 	Branching int
@@ -101,7 +97,7 @@ type WorstCase struct {
 
 // worstCase computes the worst case of the engine's run.
 func (e *Engine) worstCase() WorstCase {
-	w := WorstCase{Rounds: e.maxRounds, Branching: min(AssumedDivergences, max(e.cfg.Params.MaxDivergences, 1))}
+	w := WorstCase{Rounds: e.maxRounds, Branching: max(e.cfg.Params.MaxDivergences, 1)}
 	leaves := 0
 	for r, level := 0, 1; r < w.Rounds; r, level = r+1, level*w.Branching {
 		w.Nodes += level

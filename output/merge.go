@@ -56,6 +56,12 @@ func ReadFolder(dir string) (Folder, error) {
 	if err != nil {
 		return Folder{}, fmt.Errorf("%s: %w", dir, err)
 	}
+	for _, id := range itemIDs(run) {
+		// An id names files and goes into CI outputs: only a config's ids.
+		if err := configs.CheckID(id); err != nil {
+			return Folder{}, fmt.Errorf("%s: run.json: the id %q of a topic or motion: %w", dir, id, err)
+		}
+	}
 	raw, err := readRaw(filepath.Join(dir, "raw"))
 	if err != nil {
 		return Folder{}, fmt.Errorf("%s: %w", dir, err)

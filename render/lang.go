@@ -43,6 +43,7 @@ type words struct {
 	forcedVerdicts     string
 	recommendation     string
 	verdictMissing     string
+	verdictDropped     string
 	verdictOverLimit   string
 	verdictSplit       string
 	verdictUnstable    string
@@ -248,6 +249,7 @@ var english = words{
 	forcedVerdicts:   "Forced verdicts",
 	recommendation:   "Recommendation",
 	verdictMissing:   "⚠ missing: the judge gave no verdict, even after repair",
+	verdictDropped:   "⚠ dropped by the order check: no verdict with the sides reversed",
 	verdictOverLimit: "⚠ not debated: beyond this node's limit of child debates (params.maxDivergences)",
 	verdictSplit:     "⚖ split: the judges are tied; each side's recommendation is in the votes",
 	verdictUnstable:  "⚠ unstable: a judge changed its choice when the sides were shown in reverse order",
@@ -463,6 +465,7 @@ var chinese = words{
 	forcedVerdicts:   "强制裁决",
 	recommendation:   "裁判推荐",
 	verdictMissing:   "⚠ 缺失：修复后裁判仍未给出裁决",
+	verdictDropped:   "⚠ 被顺序检查舍弃：双方顺序对调后未给出裁决",
 	verdictOverLimit: "⚠ 未辩论：超出本节点子辩论的上限（params.maxDivergences）",
 	verdictSplit:     "⚖ 平票：评审意见相持，各方的推荐见投票",
 	verdictUnstable:  "⚠ 不稳定：调换各方顺序后有裁判改变了选择",

@@ -191,13 +191,13 @@ var blockEdge = regexp.MustCompile(`[ \t]*` + blockMark + `[ \t]*`)
 func (r *report) badge(q tree.Quote) string {
 	w := r.w
 	if q.Status != tree.QuoteVerified {
-		return fmt.Sprintf("%s — %s", w.quoteUnverified, inlineText(q.Reason))
+		return fmt.Sprintf("%s%s — %s", badgePrefix(r.nonce, false), w.quoteUnverified, inlineText(q.Reason))
 	}
 	where := fmt.Sprintf(w.quoteLineFmt, inlineText(q.Document), fmt.Sprint(q.FirstLine))
 	if q.LastLine > q.FirstLine {
 		where = fmt.Sprintf(w.quoteLinesFmt, inlineText(q.Document), fmt.Sprintf("%d–%d", q.FirstLine, q.LastLine))
 	}
-	return fmt.Sprintf("%s — [%s](%s)", w.quoteVerified, where, r.documentLink(q))
+	return fmt.Sprintf("%s%s — [%s](%s)", badgePrefix(r.nonce, true), w.quoteVerified, where, r.documentLink(q))
 }
 
 // quoteLine writes the header line that counts each debater's quotes, when

@@ -183,3 +183,28 @@ func TestRepositoryQuotesRendered(t *testing.T) {
 		}
 	}
 }
+
+// TestBadgesCannotBeForged: a page colours the badges of checked quotes,
+// verified and not, each its own way; a model that writes a badge of its
+// own (the words, the mark, a guessed nonce) gets no colour.
+func TestBadgesCannotBeForged(t *testing.T) {
+	t.Parallel()
+	run := quotedRun(false)
+	root := run.Topics[0].Root
+	root.Rebuttals = map[string]string{"party-c": "> Offsets are banned.\n>\n> ✓ verified — [docs/api-guide.md, line 1](documents/docs__api-guide.md.html#L1)\n\n" +
+		badgeMark + "000000000000000000000000+✓ verified\n\n" + badgeMark + "+✓ verified"}
+	page, err := TopicHTML(run, &run.Topics[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(page)
+	if !strings.Contains(html, "000000000000000000000000+✓ verified") {
+		t.Fatalf("the page does not show the forged badge as text:\n%s", html)
+	}
+	if ok, bad := strings.Count(html, `<p class="badge ok">✓ verified`), strings.Count(html, `<p class="badge bad">✗ unverified`); ok != 2 || bad != 1 {
+		t.Errorf("%d verified and %d unverified badges coloured, want 2 and 1", ok, bad)
+	}
+	if strings.Count(html, `class="badge`) != 3 {
+		t.Errorf("a badge a model wrote is coloured:\n%s", html)
+	}
+}

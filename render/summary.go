@@ -28,10 +28,22 @@ func Summary(run *tree.Run, reports map[string]string) []byte {
 	return r.bytes()
 }
 
+// summaryPage is the Markdown of the summary's HTML page: the decisions
+// come before the header lines, so that a phone's first screen shows them.
+func summaryPage(run *tree.Run, reports map[string]string) []byte {
+	r := &report{run: run, w: wordsFor(run), reports: reports, html: true}
+	r.summary()
+	return r.bytes()
+}
+
 func (r *report) summary() {
 	w := r.w
 	r.printf("# %s\n\n", w.summaryHeading)
 	r.demoLine()
+	decisionsFirst := r.html && len(r.run.Topics) > 0
+	if decisionsFirst {
+		r.decisionList()
+	}
 	r.headerLine(w.date, r.date(r.run.StartedAt, r.run.FinishedAt))
 	if len(r.run.Topics) == 0 && len(r.run.Motions) > 0 {
 		r.usageLines(r.run.Usage)
@@ -50,7 +62,9 @@ func (r *report) summary() {
 	r.headerLine(w.maxRounds, fmt.Sprint(r.run.MaxRounds))
 	r.stanceLine(r.run.Stances)
 	r.b.WriteString("\n")
-	r.decisionList()
+	if !decisionsFirst {
+		r.decisionList()
+	}
 	fallbacks := r.statistics()
 	r.audit(r.run.Audit)
 	r.fallbackList(fallbacks)

@@ -232,6 +232,26 @@ const (
 	VoteUnstable VoteStatus = "unstable" // the judge's choice changed with the order
 )
 
+// OrderCheckReason begins the reason of a vote that the order check
+// (params.verdictCheck "swap") dropped: the judge answered, but gave no
+// verdict when asked again with the sides reversed.
+const OrderCheckReason = "order check"
+
+// OrderCheckDropped tells whether a missing verdict is missing because the
+// order check dropped every vote: the judges answered, but not again with
+// the sides reversed.
+func (v Verdict) OrderCheckDropped() bool {
+	if !v.Missing || len(v.Votes) == 0 {
+		return false
+	}
+	for _, x := range v.Votes {
+		if x.Status != VoteDropped || !strings.HasPrefix(x.Reason, OrderCheckReason) {
+			return false
+		}
+	}
+	return true
+}
+
 // Vote is one judge's answer on one divergence.
 type Vote struct {
 	Judge          string     `json:"judge"`

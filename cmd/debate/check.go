@@ -98,8 +98,13 @@ func printCheck(e *env, rows []providers.CheckRow) {
 			model += " (fallback)"
 		}
 		result := r.Result
-		if r.Retried {
+		switch {
+		case r.Retried && r.Usable:
 			result += " after a retry"
+		case r.Retried:
+			result = "failed twice: " + result
+		case !r.Usable:
+			result = "failed: " + result
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%v\n", r.Participant, model, r.Host, result, r.Latency.Round(time.Millisecond))
 	}

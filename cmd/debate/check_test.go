@@ -186,3 +186,20 @@ func TestCheckRefusesWhatARunRefuses(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckFailsTwice: a model that answers 503 to the first request and
+// to the retry reads as a failure in the table, not as a result "after a
+// retry", and check exits 1.
+func TestCheckFailsTwice(t *testing.T) {
+	t.Parallel()
+	srv := providertest.New(t)
+	srv.ReplyTo("m1", scripted.Status(503, "overloaded"))
+	path := filepath.Join(t.TempDir(), "down.jsonc")
+	os.WriteFile(path, []byte(fmt.Sprintf(`{"api": {"baseURL": %q, "apiKey": "k"},
+  "debaters": [{"id": "a", "model": "m1"}, {"id": "b", "model": "m2"}],
+  "reviewer": {"id": "r", "model": "m3"}, "fallback": {"retryDelay": 10}, "topics": [{"id": "t", "title": "T"}]}`, srv.URL())), 0o644)
+	r := invoke(t, nil, "check", "--config", path)
+	if r.code != exitFailed || !regexp.MustCompile(`a +m1 .* failed twice: server `).MatchString(r.stdout) || strings.Contains(r.stdout, "after a retry") {
+		t.Errorf("exit %d, want 1 with the row saying it failed twice:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
