@@ -107,6 +107,7 @@ func Run(ctx context.Context, cfg *configs.Config, opt Options) (*Result, error)
 		return nil, err
 	}
 	defer closeStores()
+	jopt.Sent = client.Sent
 	journaled := orchestrator.NewJournaled(client, jopt)
 	var completer orchestrator.Completer = client
 	if jopt.Journal != nil || jopt.Cache != nil {
@@ -216,9 +217,10 @@ func newClient(cfg *configs.Config, opt Options, raw *rawLog, log *slog.Logger) 
 // openStores opens what keeps the run's answers: the output folder (locked)
 // with its journal, unless the run goes to Options.JSON, and the call cache
 // when cache.dir is set. It returns the journal, the options that wrap the
-// client in both, and how to close them.
+// client in both (but for what the client sends, which keys the calls), and
+// how to close them.
 func openStores(ctx context.Context, cfg *configs.Config, opt Options, log *slog.Logger) (*journal.Journal, orchestrator.JournalOptions, func(), error) {
-	jopt := orchestrator.JournalOptions{Endpoint: cfg.Endpoint, Pricing: cfg.Pricing, Logger: log}
+	jopt := orchestrator.JournalOptions{Pricing: cfg.Pricing, Logger: log}
 	var closers []func() error
 	closeAll := func() {
 		for _, c := range slices.Backward(closers) {

@@ -165,6 +165,15 @@ func (j *Journal) Record(_ context.Context, key string, value []byte) error {
 	return nil
 }
 
+// Drop removes the value recorded under key, if any.
+func (j *Journal) Drop(ctx context.Context, key string) error {
+	j.mem.Delete(key)
+	if _, err := j.db.ExecContext(ctx, `DELETE FROM calls WHERE key = ?`, key); err != nil {
+		return fmt.Errorf("journal drop: %w", err)
+	}
+	return nil
+}
+
 // Note returns the value of the note named name, if any: something a
 // resumed run needs that is not the answer of a call (the reasoning behind
 // an argument).

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"strconv"
@@ -24,6 +25,9 @@ import (
 type Journal interface {
 	Lookup(ctx context.Context, key string) ([]byte, bool, error)
 	Record(ctx context.Context, key string, value []byte) error
+	// Drop removes what is kept under key, so that a later Record keeps
+	// its value.
+	Drop(ctx context.Context, key string) error
 }
 
 // JournalOptions say where a Journaled finds and keeps answers.
@@ -34,10 +38,12 @@ type JournalOptions struct {
 	// Cache holds answers across runs: a call it holds is not made again
 	// and is counted as cached; nil: none.
 	Cache Journal
-	// Endpoint gives the endpoint a participant's calls go to: its address
-	// and what it adds to each request are part of a call's key. nil: the
-	// request alone is.
-	Endpoint func(participant string) configs.API
+	// Sent says what a request sends that can change its answer, as the
+	// wrapped Completer sends it (a *providers.Client's Sent): the address,
+	// the headers the server reads and the body with every sampling field,
+	// token limit, response format and extraBody. A call's key is its
+	// digest. nil: the request as given is the key.
+	Sent func(providers.Request) (providers.Sent, error)
 	// Pricing prices the calls answered from the cache.
 	Pricing map[string]configs.Price
 	// Logger receives journal and cache errors, which never fail a call;
@@ -114,14 +120,22 @@ func (jc *Journaled) CacheUse(topic string) *tree.CacheUse {
 
 // Complete answers r from the journal, the cache or the wrapped Completer.
 func (jc *Journaled) Complete(ctx context.Context, r providers.Request) (providers.Response, error) {
-	key := jc.key(r)
+	key, err := jc.key(r)
+	if err != nil {
+		jc.log.Warn("call neither journaled nor cached: it has no key", "participant", r.Participant, "model", r.Model, "err", err)
+		resp, err := jc.c.Complete(ctx, r)
+		if err == nil {
+			jc.answered(r, entry{Response: resp})
+		}
+		return resp, err
+	}
 	if e, ok := jc.find(ctx, jc.opt.Journal, "journal", key, r); ok {
 		jc.replayed.Add(1)
 		return jc.answered(r, e), nil
 	}
 	if e, ok := jc.find(ctx, jc.opt.Cache, "cache", key, r); ok {
 		e.Cached = true
-		jc.keep(ctx, jc.opt.Journal, "journal", key, e)
+		jc.keep(ctx, jc.opt.Journal, "journal", key, r, e)
 		return jc.answered(r, e), nil
 	}
 	resp, err := jc.c.Complete(ctx, r)
@@ -129,12 +143,15 @@ func (jc *Journaled) Complete(ctx context.Context, r providers.Request) (provide
 		return resp, err
 	}
 	e := entry{Response: resp}
-	jc.keep(ctx, jc.opt.Journal, "journal", key, e)
-	jc.keep(ctx, jc.opt.Cache, "cache", key, e)
+	jc.keep(ctx, jc.opt.Journal, "journal", key, r, e)
+	jc.keep(ctx, jc.opt.Cache, "cache", key, r, e)
 	return jc.answered(r, e), nil
 }
 
-// find looks key up in store (named what in logs).
+// find looks key up in store (named what in logs). An entry that cannot be
+// read, or whose usage no call can have (a store edited by hand or by an
+// older program), is dropped from store: the call is made afresh, and its
+// answer takes the entry's place.
 func (jc *Journaled) find(ctx context.Context, store Journal, what, key string, r providers.Request) (entry, bool) {
 	var e entry
 	if store == nil {
@@ -148,17 +165,29 @@ func (jc *Journaled) find(ctx context.Context, store Journal, what, key string, 
 	if !ok {
 		return e, false
 	}
-	if err := json.Unmarshal(v, &e); err != nil {
-		jc.log.Warn(what+" entry unreadable; calling the model", "participant", r.Participant, "model", r.Model)
-		return e, false
+	problem := "unreadable"
+	if err := json.Unmarshal(v, &e); err == nil {
+		problem = e.Usage.Implausible()
 	}
-	return e, true
+	if problem == "" {
+		return e, true
+	}
+	jc.log.Warn(what+" entry dropped; calling the model", "participant", r.Participant, "model", r.Model, "problem", problem)
+	if err := store.Drop(context.WithoutCancel(ctx), key); err != nil {
+		jc.log.Warn(what+" entry not dropped", "err", err)
+	}
+	return entry{}, false
 }
 
-// keep records e under key in store (named what in logs).
-func (jc *Journaled) keep(ctx context.Context, store Journal, what, key string, e entry) {
+// keep records e, the answer to r, under key in store (named what in logs).
+// Usage no call can have is kept estimated from the text instead, as the
+// run counts it, so that what is kept can always be read back.
+func (jc *Journaled) keep(ctx context.Context, store Journal, what, key string, r providers.Request, e entry) {
 	if store == nil {
 		return
+	}
+	if e.Usage.Implausible() != "" {
+		e.Usage = estimate(r.Messages, e.Response)
 	}
 	v, err := json.Marshal(e)
 	if err == nil {
@@ -190,51 +219,50 @@ func (jc *Journaled) answered(r providers.Request, e entry) providers.Response {
 // a retry is not counted as one more call; an attempt with another request
 // (the participant's fallback model) gets a key of its own, so that a
 // resumed run replays the fallback's answer to the fallback alone.
-func (jc *Journaled) key(r providers.Request) string {
-	digest := jc.digest(r)
+func (jc *Journaled) key(r providers.Request) (string, error) {
+	digest, err := jc.digest(r)
+	if err != nil {
+		return "", err
+	}
 	if k, ok := jc.calls.Load(r.Call); ok && strings.HasPrefix(k.(string), digest+"#") {
-		return k.(string)
+		return k.(string), nil
 	}
 	n, _ := jc.seen.LoadOrStore(digest, new(atomic.Int64))
 	k := digest + "#" + strconv.FormatInt(n.(*atomic.Int64).Add(1)-1, 10)
 	if r.Call != 0 {
 		jc.calls.Store(r.Call, k)
 	}
-	return k
+	return k, nil
 }
 
-// keyed is what a call's digest covers: the request as sent and what the
-// endpoint adds to it or answers by. The key, timeouts, retries, the
-// stream flag and headers that do not change the answer are left out.
+// keyed is what a call's digest covers: the request as sent, which Sent
+// gives, or without Sent the request as given. A wrapper that sends more
+// (another kind of participant) adds its part here.
 type keyed struct {
-	BaseURL        string            `json:"baseURL,omitempty"`
-	ResponseFormat string            `json:"responseFormat,omitempty"`
-	ExtraBody      map[string]any    `json:"extraBody,omitempty"`
-	Headers        map[string]string `json:"headers,omitempty"`
-	Request        providers.Request `json:"request"`
+	Sent    *providers.Sent    `json:"sent,omitempty"`
+	Request *providers.Request `json:"request,omitempty"`
 }
 
 // digest is the hex SHA-256 of what shapes the answer to r.
-func (jc *Journaled) digest(r providers.Request) string {
-	k := keyed{Request: r} // every sent field of a request shapes its answer
-	if jc.opt.Endpoint != nil {
-		api := jc.opt.Endpoint(r.Participant)
-		k.BaseURL, k.ResponseFormat, k.ExtraBody = api.BaseURL, api.ResponseFormat, api.ExtraBody
-		for name, v := range api.Headers {
-			if answerHeader(name) {
-				if k.Headers == nil {
-					k.Headers = map[string]string{}
-				}
-				k.Headers[strings.ToLower(name)] = v
-			}
+func (jc *Journaled) digest(r providers.Request) (string, error) {
+	var k keyed
+	if jc.opt.Sent != nil {
+		s, err := jc.opt.Sent(r)
+		if err != nil {
+			return "", err
 		}
+		k.Sent = &s
+	} else {
+		k.Request = &r
 	}
 	// Maps encode in key order: the same call, the same bytes. They are
 	// hashed as encoded, without a copy of the whole request; the newline
 	// an Encoder ends with is left out, as json.Marshal leaves it.
 	h := sha256.New()
-	_ = json.NewEncoder(lineless{h}).Encode(k) // a request always encodes
-	return hex.EncodeToString(h.Sum(nil))
+	if err := json.NewEncoder(lineless{h}).Encode(k); err != nil {
+		return "", fmt.Errorf("the key of a call to %s: %w", r.Model, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // lineless writes what it is given but a final newline.
@@ -245,21 +273,4 @@ func (l lineless) Write(b []byte) (int, error) {
 		return 0, err
 	}
 	return len(b), nil
-}
-
-// answerHeader reports whether a configured header may change the answer:
-// every header but credentials and the caller's name (OpenRouter's
-// HTTP-Referer and X-Title, User-Agent).
-func answerHeader(name string) bool {
-	n := strings.ToLower(name)
-	switch n {
-	case "http-referer", "referer", "x-title", "user-agent":
-		return false
-	}
-	for _, secret := range []string{"auth", "key", "token", "secret", "cookie"} {
-		if strings.Contains(n, secret) {
-			return false
-		}
-	}
-	return true
 }

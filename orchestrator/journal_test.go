@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"maps"
 	"slices"
 	"sync"
 	"testing"
@@ -32,6 +31,13 @@ func (j *memJournal) Record(_ context.Context, k string, v []byte) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.m[k] = v
+	return nil
+}
+
+func (j *memJournal) Drop(_ context.Context, k string) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	delete(j.m, k)
 	return nil
 }
 
@@ -275,48 +281,91 @@ func TestResumedRunKeepsFallbacks(t *testing.T) {
 	sameTopics(t, want, got)
 }
 
-// TestJournaledKeyCoversTheEndpoint: a call's key changes with what changes
-// its answer — the endpoint's address, extraBody, headers the server reads,
-// the response format — and not with the key, the stream flag, timeouts or
-// the caller's name, so that a run after such a change reuses no answer
-// and one after a new key reuses them all.
-func TestJournaledKeyCoversTheEndpoint(t *testing.T) {
+// TestJournaledKeyIsTheRequest: a call's key changes with everything that
+// can change its answer — the model, the messages, every sampling field and
+// token limit wherever it is set, the response format and schema, the
+// endpoint's address, extraBody (tools, top_p …) and the headers the server
+// reads — and not with the key, the stream flag, timeouts, caps, cache
+// breakpoints or the caller's name, so that a run after such a change reuses
+// no answer and one after a new key reuses them all.
+func TestJournaledKeyIsTheRequest(t *testing.T) {
 	t.Parallel()
-	base := configs.API{
-		BaseURL: "https://x.example/v1", APIKey: "sk-one", Timeout: 1000,
-		ExtraBody: map[string]any{"reasoning_effort": "low"},
-		Headers:   map[string]string{"anthropic-beta": "b1", "Authorization": "Bearer one", "X-Title": "debate"},
+	temp := func(f float64) *float64 { return &f }
+	base := func() (*configs.Config, providers.Request) {
+		cfg := &configs.Config{
+			API: configs.API{
+				BaseURL: "https://x.example/v1", APIKey: "sk-one", Timeout: 1000,
+				ExtraBody: map[string]any{"reasoning_effort": "low"},
+				Headers:   map[string]string{"anthropic-beta": "b1", "Authorization": "Bearer one", "X-Title": "debate"},
+			},
+			Debaters: []configs.Participant{{ID: "a", Model: "m"}},
+			Params:   configs.Params{MaxTokensPerResponse: 4000, Temperature: temp(0.2), Concurrency: 1},
+		}
+		r := providers.Request{Participant: "a", Model: "m", JSON: true, Schema: json.RawMessage(`{"type":"object"}`),
+			Messages: []providers.Message{{Role: "system", Content: "s"}, {Role: "user", Content: "q", Breaks: []int{1}}}}
+		return cfg, r
 	}
 	tests := []struct {
 		name    string
-		change  func(a *configs.API)
+		change  func(cfg *configs.Config, r *providers.Request)
 		changed bool
 	}{
-		{"nothing", func(*configs.API) {}, false},
-		{"endpoint", func(a *configs.API) { a.BaseURL = "https://y.example/v1" }, true},
-		{"extraBody", func(a *configs.API) { a.ExtraBody = map[string]any{"reasoning_effort": "high"} }, true},
-		{"answer header", func(a *configs.API) { a.Headers = map[string]string{"anthropic-beta": "b2"} }, true},
-		{"response format", func(a *configs.API) { a.ResponseFormat = "json_schema" }, true},
-		{"api key", func(a *configs.API) { a.APIKey = "sk-two" }, false},
-		{"authorization header", func(a *configs.API) {
-			a.Headers = map[string]string{"anthropic-beta": "b1", "Authorization": "Bearer two", "X-Title": "debate"}
+		{"nothing", func(*configs.Config, *providers.Request) {}, false},
+		{"model", func(_ *configs.Config, r *providers.Request) { r.Model = "m2" }, true},
+		{"messages", func(_ *configs.Config, r *providers.Request) { r.Messages = r.Messages[:1] }, true},
+		{"params.temperature", func(c *configs.Config, _ *providers.Request) { c.Params.Temperature = temp(0.9) }, true},
+		{"params.temperature unset", func(c *configs.Config, _ *providers.Request) { c.Params.Temperature = nil }, true},
+		{"participant temperature", func(c *configs.Config, _ *providers.Request) { c.Debaters[0].Temperature = temp(0) }, true},
+		{"params.maxTokensPerResponse", func(c *configs.Config, _ *providers.Request) { c.Params.MaxTokensPerResponse = 100 }, true},
+		{"participant maxTokens", func(c *configs.Config, _ *providers.Request) { c.Debaters[0].MaxTokens = 100 }, true},
+		{"the call's own token limit", func(_ *configs.Config, r *providers.Request) { n := 8000; r.MaxTokens = &n }, true},
+		{"top_p", func(c *configs.Config, _ *providers.Request) { c.API.ExtraBody["top_p"] = 0.5 }, true},
+		{"seed", func(c *configs.Config, _ *providers.Request) { c.API.ExtraBody["seed"] = 7 }, true},
+		{"tools", func(c *configs.Config, _ *providers.Request) {
+			c.API.ExtraBody["tools"] = []any{map[string]any{"type": "function", "function": map[string]any{"name": "f"}}}
+		}, true},
+		{"extraBody", func(c *configs.Config, _ *providers.Request) { c.API.ExtraBody["reasoning_effort"] = "high" }, true},
+		{"response format", func(c *configs.Config, _ *providers.Request) { c.API.ResponseFormat = "json_object" }, true},
+		{"schema", func(c *configs.Config, r *providers.Request) {
+			c.API.ResponseFormat, r.Schema = "json_schema", json.RawMessage(`{"type":"array"}`)
+		}, true},
+		{"endpoint", func(c *configs.Config, _ *providers.Request) { c.API.BaseURL = "https://y.example/v1" }, true},
+		{"participant's endpoint", func(c *configs.Config, _ *providers.Request) {
+			c.Debaters[0].API = &configs.API{BaseURL: "https://y.example/v1"}
+		}, true},
+		{"answer header", func(c *configs.Config, _ *providers.Request) { c.API.Headers["anthropic-beta"] = "b2" }, true},
+		{"api key", func(c *configs.Config, _ *providers.Request) { c.API.APIKey = "sk-two" }, false},
+		{"authorization header", func(c *configs.Config, _ *providers.Request) { c.API.Headers["Authorization"] = "Bearer two" }, false},
+		{"caller's name", func(c *configs.Config, _ *providers.Request) { c.API.Headers["HTTP-Referer"] = "x" }, false},
+		{"stream and timeout", func(c *configs.Config, _ *providers.Request) { off := false; c.API.Stream, c.API.Timeout = &off, 5 }, false},
+		{"cache breakpoints", func(c *configs.Config, _ *providers.Request) { on := true; c.API.CacheControl = &on }, false},
+		{"caps and retries", func(c *configs.Config, _ *providers.Request) {
+			n := 9
+			c.API.MaxRetries, c.API.MaxConcurrent, c.Params.Concurrency = &n, 2, 4
 		}, false},
-		{"caller's name", func(a *configs.API) { a.Headers = map[string]string{"anthropic-beta": "b1", "HTTP-Referer": "x"} }, false},
-		{"stream and timeout", func(a *configs.API) { off := false; a.Stream, a.Timeout = &off, 5 }, false},
+		{"the call's place and attempt", func(_ *configs.Config, r *providers.Request) {
+			r.Attempt, r.Origin = 3, providers.Origin{Topic: "t", Node: "root", Step: "position"}
+		}, false},
 	}
-	r := providers.Request{Participant: "a", Model: "m", Messages: []providers.Message{{Role: "user", Content: "q"}}}
-	keyWith := func(api configs.API) string {
-		jc := NewJournaled(nil, JournalOptions{Endpoint: func(string) configs.API { return api }})
-		return jc.key(r)
+	keyOf := func(t *testing.T, cfg *configs.Config, r providers.Request) string {
+		client, err := providers.New(cfg, providers.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, err := NewJournaled(nil, JournalOptions{Sent: client.Sent}).key(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k
 	}
-	want := keyWith(base)
+	cfg, r := base()
+	want := keyOf(t, cfg, r)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			api := base
-			api.Headers = maps.Clone(base.Headers)
-			tt.change(&api)
-			if got := keyWith(api); (got != want) != tt.changed {
+			cfg, r := base()
+			tt.change(cfg, &r)
+			if got := keyOf(t, cfg, r); (got != want) != tt.changed {
 				t.Errorf("key changed: %v, want %v", got != want, tt.changed)
 			}
 		})

@@ -534,7 +534,7 @@ func (c *Client) judge(ans *answer, r Request) (Response, error) {
 	if ans.usage.Reported() {
 		resp.Usage = usage(ans.usage)
 	} else {
-		resp.Usage = estimate(r.Messages, content, thought)
+		resp.Usage = Estimate(r.Messages, content, thought)
 	}
 	empty := strings.TrimSpace(text) == ""
 	switch {
@@ -553,8 +553,9 @@ func (c *Client) judge(ans *answer, r Request) (Response, error) {
 	return resp, nil
 }
 
-// estimate counts tokens from the text when the server reported none.
-func estimate(msgs []Message, content, reasoning string) Usage {
+// Estimate counts the tokens of a call from its text, when the server
+// reported none or none that can be trusted: four bytes a token.
+func Estimate(msgs []Message, content, reasoning string) Usage {
 	n := 0
 	for _, m := range msgs {
 		n += len(m.Content)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -199,5 +200,46 @@ func TestRunOverCorruptJournal(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(kept[0]); string(b) != string(corrupt) {
 		t.Error("the kept file is not the corrupt journal")
+	}
+}
+
+// editConfig rewrites the config at path with edit.
+func editConfig(t *testing.T, path string, edit func(string) string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(edit(string(b))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCacheKeyCoversSampling: after a run at temperature 0.2 and 4000
+// tokens an answer, a run of the same config at another temperature or
+// token limit, with the same cache and seed, makes every call again.
+func TestCacheKeyCoversSampling(t *testing.T) {
+	t.Parallel()
+	for _, params := range []string{`"temperature": 0.9, "maxTokensPerResponse": 4000`, `"temperature": 0.2, "maxTokensPerResponse": 100`} {
+		t.Run(params, func(t *testing.T) {
+			t.Parallel()
+			srv := providertest.New(t)
+			scriptJudges(srv)
+			cfgPath := writeConfig(t, srv, 2, "")
+			setParams := func(p string) func(string) string {
+				return func(cfg string) string {
+					return regexp.MustCompile(`"params": \{(("temperature"|"maxTokensPerResponse")[^,]*, )*`).ReplaceAllString(cfg, `"params": {`+p+`, `)
+				}
+			}
+			editConfig(t, cfgPath, setParams(`"temperature": 0.2, "maxTokensPerResponse": 4000`))
+			base, cache := filepath.Dir(cfgPath), filepath.Join(filepath.Dir(cfgPath), "cache")
+			cacheRun(t, cfgPath, filepath.Join(base, "first"), cache)
+			made := srv.Count()
+			editConfig(t, cfgPath, setParams(params))
+			cacheRun(t, cfgPath, filepath.Join(base, "second"), cache)
+			if n := srv.Count() - made; n != made {
+				t.Errorf("with %s the run made %d of its %d calls; want all", params, n, made)
+			}
+		})
 	}
 }
