@@ -113,7 +113,7 @@ func Run(ctx context.Context, cfg *configs.Config, opt Options) (*Result, error)
 	if jopt.Journal != nil || jopt.Cache != nil {
 		completer = journaled
 	}
-	s, err := seed(ctx, cfg, sel, j)
+	s, err := seed(ctx, cfg, j)
 	if err != nil {
 		return nil, err
 	}
@@ -121,7 +121,7 @@ func Run(ctx context.Context, cfg *configs.Config, opt Options) (*Result, error)
 	if err != nil {
 		return nil, err
 	}
-	eopt := orchestrator.Options{Selection: sel, Events: opt.Events, Logger: log, Seed: &s, PositionsOnly: opt.PositionsOnly, Repository: files}
+	eopt := orchestrator.Options{Selection: sel, Events: opt.Events, Logger: log, Seed: s, PositionsOnly: opt.PositionsOnly, Repository: files}
 	if len(sel.Motions) > 0 {
 		mo, closeMotions, err := openMotions(ctx, cfg, opt, j, log)
 		if err != nil {

@@ -132,8 +132,8 @@ func Merge(folders []Folder) (*tree.Run, error) {
 	var edits []string
 	for _, f := range shards {
 		p := f.Run
-		if p.Seed != merged.Seed {
-			return nil, fmt.Errorf("%s has seed %d but %s has seed %d: the shards drew their aliases and orders differently; run every shard with the same --seed", shards[0].Dir, merged.Seed, f.Dir, p.Seed)
+		if seedOf(p) != seedOf(&merged) {
+			return nil, fmt.Errorf("%s has %s but %s has %s: the shards drew their aliases and orders differently; run every shard with the same --seed, or none", shards[0].Dir, seedOf(&merged), f.Dir, seedOf(p))
 		}
 		if !reflect.DeepEqual(p.Repository, merged.Repository) {
 			return nil, fmt.Errorf("%s and %s quoted the repository in different states: run every shard on the same commit and changes", shards[0].Dir, f.Dir)
@@ -166,6 +166,15 @@ func Merge(folders []Folder) (*tree.Run, error) {
 	merged.Edits = joinEdits(edits)
 	merged.Tally()
 	return &merged, nil
+}
+
+// seedOf says which seed run was given: "seed N", or "no seed" when each
+// topic drew from its own.
+func seedOf(run *tree.Run) string {
+	if run.Seed == nil {
+		return "no seed"
+	}
+	return fmt.Sprintf("seed %d", *run.Seed)
 }
 
 // mergeAdaptations adds to a the adaptations of b it lacks (a slice

@@ -419,6 +419,10 @@ type Topic struct {
 	// Aliases say which neutral name stood for which debater in the topic's
 	// blind prompts, in alias order; absent when the prompts named them.
 	Aliases []Alias `json:"aliases,omitempty"`
+	// Seed is the seed the topic drew its aliases and orders from: the
+	// run's when it was given one, else derived from the topic as
+	// configured; absent for a topic that never started.
+	Seed uint64 `json:"seed,omitempty"`
 	// Ledger is each debater's stance at each child node; Stances its
 	// figures.
 	Ledger  []LedgerEntry  `json:"ledger,omitempty"`
@@ -468,9 +472,10 @@ type Run struct {
 	// Demo marks a run played against the built-in scripted model.
 	Demo      bool `json:"demo,omitempty"`
 	MaxRounds int  `json:"maxRounds"`
-	// Seed is the seed the run drew its aliases and orders from: given by
-	// --seed or params.seed, else drawn and recorded here.
-	Seed     uint64        `json:"seed"`
+	// Seed is the seed the run was given (--seed or params.seed) and drew
+	// its aliases and orders from; nil when none was: each topic then drew
+	// from a seed derived from the topic as configured (Topic.Seed).
+	Seed     *uint64       `json:"seed,omitempty"`
 	Debaters []Participant `json:"debaters"`
 	Judge    Participant   `json:"judge"`
 	// Judges is the whole panel, chair first, when it has more than one
