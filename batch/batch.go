@@ -146,6 +146,7 @@ func Run(ctx context.Context, cfg *configs.Config, opt Options) (*Result, error)
 		for i := range run.Topics {
 			run.Topics[i].Cache = journaled.CacheUse(run.Topics[i].ID)
 		}
+		run.Cache = journaled.RunCacheUse()
 	}
 	return res, write(cfg, opt, res, raw.files(), files)
 }

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -77,12 +78,44 @@ type topicCalls struct {
 	cached usageBook
 }
 
-// entry is what the journal and the cache keep of an answer.
+// entry is what the journal and the cache keep of an answer, or of an
+// attempt that failed before its call was answered.
 type entry struct {
 	providers.Response
 	// Cached marks, in a run's journal, an answer the run took from the
 	// cache, so that a resumed run counts it as cached again.
 	Cached bool `json:"cachedCall,omitempty"`
+	// Failure is how the attempt failed; nil for an answer.
+	Failure *failure `json:"failure,omitempty"`
+}
+
+// failure is a failed attempt as kept: what the attempt loop acts on, and
+// the words of the error.
+type failure struct {
+	Class    providers.Class `json:"class"`
+	Status   int             `json:"status,omitempty"`
+	Model    string          `json:"model,omitempty"`
+	Endpoint string          `json:"endpoint,omitempty"`
+	Message  string          `json:"message,omitempty"`
+}
+
+// newFailure returns err as kept when it is a failure the attempt loop
+// goes on after (a retry, a fallback), nil otherwise.
+func newFailure(err error) *failure {
+	pe := providers.Classify(err)
+	if then := pe.Class.Consequence(); !then.Retry && !then.FallBack {
+		return nil
+	}
+	f := &failure{Class: pe.Class, Status: pe.Status, Model: pe.Model, Endpoint: pe.Endpoint}
+	if pe.Err != nil {
+		f.Message = pe.Err.Error()
+	}
+	return f
+}
+
+// err is the error the failure was, but the wait the server asked for.
+func (f failure) err() error {
+	return &providers.Error{Class: f.Class, Status: f.Status, Model: f.Model, Endpoint: f.Endpoint, Err: errors.New(f.Message)}
 }
 
 // NewJournaled wraps c with the stores of opt.
@@ -118,9 +151,28 @@ func (jc *Journaled) CacheUse(topic string) *tree.CacheUse {
 	return use
 }
 
+// RunCacheUse returns how many of the run's answered calls, all topics,
+// motions and the run's own together, were made afresh and which came from
+// the cache.
+func (jc *Journaled) RunCacheUse() *tree.CacheUse {
+	use := &tree.CacheUse{}
+	var cached tree.Usage
+	jc.topics.Range(func(_, v any) bool {
+		tc := v.(*topicCalls)
+		use.Fresh += int(tc.fresh.Load())
+		cached = cached.Add(tc.cached.total(jc.opt.Pricing))
+		return true
+	})
+	use.CachedUsage, use.Cached = cached, cached.Calls
+	return use
+}
+
 // Complete answers r from the journal, the cache or the wrapped Completer.
+// An attempt that failed before, in a call that was then answered (a retry
+// or the participant's fallback), fails again the same way without a call,
+// so that a replayed call takes the path it took.
 func (jc *Journaled) Complete(ctx context.Context, r providers.Request) (providers.Response, error) {
-	key, err := jc.key(r)
+	at, err := jc.attempt(r)
 	if err != nil {
 		jc.log.Warn("call neither journaled nor cached: it has no key", "participant", r.Participant, "model", r.Model, "err", err)
 		resp, err := jc.c.Complete(ctx, r)
@@ -129,23 +181,59 @@ func (jc *Journaled) Complete(ctx context.Context, r providers.Request) (provide
 		}
 		return resp, err
 	}
-	if e, ok := jc.find(ctx, jc.opt.Journal, "journal", key, r); ok {
+	for _, s := range []Journal{jc.opt.Journal, jc.opt.Cache} {
+		if f, ok := jc.failure(ctx, s, at.failKey()); ok {
+			at.fail(f)
+			return providers.Response{}, f.err()
+		}
+	}
+	if e, ok := jc.find(ctx, jc.opt.Journal, "journal", at.key, r); ok {
 		jc.replayed.Add(1)
 		return jc.answered(r, e), nil
 	}
-	if e, ok := jc.find(ctx, jc.opt.Cache, "cache", key, r); ok {
+	if e, ok := jc.find(ctx, jc.opt.Cache, "cache", at.key, r); ok {
 		e.Cached = true
-		jc.keep(ctx, jc.opt.Journal, "journal", key, r, e)
+		jc.keepCall(ctx, at, r, e, jc.opt.Journal)
 		return jc.answered(r, e), nil
 	}
 	resp, err := jc.c.Complete(ctx, r)
 	if err != nil {
+		if f := newFailure(err); f != nil {
+			at.fail(*f)
+		}
 		return resp, err
 	}
 	e := entry{Response: resp}
-	jc.keep(ctx, jc.opt.Journal, "journal", key, r, e)
-	jc.keep(ctx, jc.opt.Cache, "cache", key, r, e)
+	jc.keepCall(ctx, at, r, e, jc.opt.Journal, jc.opt.Cache)
 	return jc.answered(r, e), nil
+}
+
+// keepCall records in stores the answer e to r and the failed attempts of
+// its call before it.
+func (jc *Journaled) keepCall(ctx context.Context, at *attempts, r providers.Request, e entry, stores ...Journal) {
+	for _, store := range stores {
+		what := "cache"
+		if store == jc.opt.Journal {
+			what = "journal"
+		}
+		for _, f := range at.failed {
+			jc.keep(ctx, store, what, f.key, r, entry{Failure: &f.failure})
+		}
+		jc.keep(ctx, store, what, at.key, r, e)
+	}
+}
+
+// failure returns the failed attempt store keeps under key, if any.
+func (jc *Journaled) failure(ctx context.Context, store Journal, key string) (failure, bool) {
+	if store == nil {
+		return failure{}, false
+	}
+	v, ok, err := store.Lookup(ctx, key)
+	var e entry
+	if err != nil || !ok || json.Unmarshal(v, &e) != nil || e.Failure == nil {
+		return failure{}, false
+	}
+	return *e.Failure, true
 }
 
 // find looks key up in store (named what in logs). An entry that cannot be
@@ -199,7 +287,7 @@ func (jc *Journaled) keep(ctx context.Context, store Journal, what, key string, 
 	}
 }
 
-// answered counts the answer e to r and forgets r's key.
+// answered counts the answer e to r and forgets r's attempts.
 func (jc *Journaled) answered(r providers.Request, e entry) providers.Response {
 	jc.calls.Delete(r.Call)
 	v, _ := jc.topics.LoadOrStore(r.Origin.Topic, new(topicCalls))
@@ -212,27 +300,59 @@ func (jc *Journaled) answered(r providers.Request, e entry) providers.Response {
 	return e.Response
 }
 
-// key is a digest of everything that shapes an answer, numbered by how many
-// identical calls came before it in this run: identical calls are
-// interchangeable, so the n-th one may take the n-th recorded answer. The
-// attempts of one call (same r.Call) with the same request share its key, so
-// a retry is not counted as one more call; an attempt with another request
-// (the participant's fallback model) gets a key of its own, so that a
-// resumed run replays the fallback's answer to the fallback alone.
-func (jc *Journaled) key(r providers.Request) (string, error) {
+// attempts are the attempts of one call so far.
+type attempts struct {
+	// key is a digest of everything that shapes the answer to the request
+	// being tried, numbered by how many identical calls came before it in
+	// this run: identical calls are interchangeable, so the n-th one may
+	// take the n-th recorded answer.
+	key string
+	// tries counts the attempts made with key.
+	tries int
+	// failed are the call's failed attempts, which are kept beside its
+	// answer once it has one.
+	failed []failedAttempt
+}
+
+// failedAttempt is one failed attempt and the key it is kept under.
+type failedAttempt struct {
+	key string
+	failure
+}
+
+// failKey is the key of the current attempt's failure.
+func (a *attempts) failKey() string { return a.key + "/failed/" + strconv.Itoa(a.tries) }
+
+// fail counts the current attempt as failed with f.
+func (a *attempts) fail(f failure) {
+	a.failed = append(a.failed, failedAttempt{a.failKey(), f})
+}
+
+// attempt returns the attempts of r's call, this one counted. The attempts
+// of one call (same r.Call) with the same request share its key, so a retry
+// is not counted as one more call; an attempt with another request (the
+// participant's fallback model) gets a key of its own, so that a resumed
+// run replays the fallback's answer to the fallback alone. Without a call
+// id every attempt stands alone.
+func (jc *Journaled) attempt(r providers.Request) (*attempts, error) {
 	digest, err := jc.digest(r)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	if k, ok := jc.calls.Load(r.Call); ok && strings.HasPrefix(k.(string), digest+"#") {
-		return k.(string), nil
+	a := &attempts{}
+	if v, ok := jc.calls.Load(r.Call); ok && r.Call != 0 {
+		a = v.(*attempts) // only the call's own goroutine uses it
+		if strings.HasPrefix(a.key, digest+"#") {
+			a.tries++
+			return a, nil
+		}
 	}
 	n, _ := jc.seen.LoadOrStore(digest, new(atomic.Int64))
-	k := digest + "#" + strconv.FormatInt(n.(*atomic.Int64).Add(1)-1, 10)
+	a.key, a.tries = digest+"#"+strconv.FormatInt(n.(*atomic.Int64).Add(1)-1, 10), 0
 	if r.Call != 0 {
-		jc.calls.Store(r.Call, k)
+		jc.calls.Store(r.Call, a)
 	}
-	return k, nil
+	return a, nil
 }
 
 // keyed is what a call's digest covers: the request as sent, which Sent

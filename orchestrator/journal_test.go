@@ -168,34 +168,37 @@ func sameTopics(t *testing.T, want, got *tree.Run) {
 
 // TestJournaledRetryIsNotANewCall: the attempts of one call share its journal
 // entry, so a call answered on its second attempt is replayed by a resumed
-// run whose first attempt of it succeeds, and an identical later call keeps
-// its own entry.
+// run, its first attempt failing again as it did without a call, and an
+// identical later call keeps its own entry.
 func TestJournaledRetryIsNotANewCall(t *testing.T) {
 	j := &memJournal{m: map[string][]byte{}}
-	failFirst := true
 	var calls int
 	inner := completer(func(_ context.Context, r providers.Request) (providers.Response, error) {
 		calls++
-		if failFirst && r.Call == 1 && r.Attempt == 1 {
+		if r.Call == 1 && r.Attempt == 1 {
 			return providers.Response{}, unavailable
 		}
 		return providers.Response{Text: "answer of call " + string(rune('0'+r.Call))}, nil
 	})
-	ask := func(jc *Journaled, call uint64, attempt int) string {
+	ask := func(jc *Journaled, call uint64, attempt int) (string, error) {
 		r := providers.Request{Participant: "a", Model: "m", Messages: []providers.Message{{Role: "user", Content: "same"}}, Call: call, Attempt: attempt}
-		resp, _ := jc.Complete(context.Background(), r)
-		return resp.Text
+		resp, err := jc.Complete(context.Background(), r)
+		return resp.Text, err
 	}
 	jc := NewJournaled(inner, JournalOptions{Journal: j})
-	ask(jc, 1, 1)
-	first, second := ask(jc, 1, 2), ask(jc, 2, 1)
-	if calls != 3 || first != "answer of call 1" || second != "answer of call 2" {
-		t.Fatalf("first run: %d calls, answers %q, %q", calls, first, second)
+	_, failed := ask(jc, 1, 1)
+	first, _ := ask(jc, 1, 2)
+	second, _ := ask(jc, 2, 1)
+	if calls != 3 || failed == nil || first != "answer of call 1" || second != "answer of call 2" {
+		t.Fatalf("first run: %d calls, answers %v, %q, %q", calls, failed, first, second)
 	}
-	failFirst, calls = false, 0
+	calls = 0
 	jc = NewJournaled(inner, JournalOptions{Journal: j})
-	if a, b := ask(jc, 7, 1), ask(jc, 8, 1); calls != 0 || a != first || b != second {
-		t.Errorf("resumed run: %d calls, answers %q, %q; want 0 calls and the recorded answers in order", calls, a, b)
+	_, again := ask(jc, 7, 1)
+	a, _ := ask(jc, 7, 2)
+	b, _ := ask(jc, 8, 1)
+	if pe := providers.Classify(again); calls != 0 || pe.Class != providers.ClassServerError || pe.Status != 503 || a != first || b != second {
+		t.Errorf("resumed run: %d calls, first attempt %v, answers %q, %q; want 0 calls, the 503 again and the recorded answers in order", calls, again, a, b)
 	}
 	jc.calls.Range(func(call, key any) bool {
 		t.Errorf("answered call %v still holds key %v", call, key)
@@ -205,8 +208,8 @@ func TestJournaledRetryIsNotANewCall(t *testing.T) {
 
 // TestJournaledFallbackKeepsItsOwnAnswer: when a call's primary model fails
 // and its fallback answers the same call, a resumed run replays that answer
-// to the fallback's attempt only; the primary's attempt is made again, so
-// the resumed run switches as the first one did.
+// to the fallback's attempt only; the primary's attempt fails again as it
+// did, without a call, so the resumed run switches as the first one did.
 func TestJournaledFallbackKeepsItsOwnAnswer(t *testing.T) {
 	j := &memJournal{m: map[string][]byte{}}
 	var asked []string
@@ -233,7 +236,7 @@ func TestJournaledFallbackKeepsItsOwnAnswer(t *testing.T) {
 		}
 		want := []string{"primary", "fallback"}
 		if run == 1 {
-			want = []string{"primary"} // the fallback's answer comes from the journal
+			want = nil // the primary's failure and the fallback's answer come from the journal
 		}
 		if !slices.Equal(asked, want) {
 			t.Errorf("run %d: models called %v, want %v", run, asked, want)
@@ -242,9 +245,10 @@ func TestJournaledFallbackKeepsItsOwnAnswer(t *testing.T) {
 }
 
 // TestResumedRunKeepsFallbacks: a run in which a debater's primary model
-// always fails, resumed from its complete journal, tries the primary as the
-// first run did, takes the fallback's recorded answers and ends with the
-// same topics: the same fallbacks, models, failures and answers.
+// always fails, resumed from its complete journal, makes no call: the
+// primary's attempts fail again as recorded, the fallback's answers are
+// replayed, and the run ends with the same topics: the same fallbacks,
+// models, failures and answers.
 func TestResumedRunKeepsFallbacks(t *testing.T) {
 	cfg := testConfig(2, "t1", "t2")
 	cfg.Debaters[2].Fallback = "model-c-fallback"
@@ -274,9 +278,9 @@ func TestResumedRunKeepsFallbacks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Only the primary's failing attempts, two per topic, reach the models.
-	if again != 4 || jc.Replayed() != first-4 {
-		t.Errorf("resumed run: %d attempts reached the models and %d were replayed; want 4 and %d", again, jc.Replayed(), first-4)
+	// The primary's failing attempts, two per topic, are replayed as failures.
+	if again != 0 || jc.Replayed() != first-4 {
+		t.Errorf("resumed run: %d attempts reached the models and %d were replayed; want 0 and %d", again, jc.Replayed(), first-4)
 	}
 	sameTopics(t, want, got)
 }
@@ -352,11 +356,11 @@ func TestJournaledKeyIsTheRequest(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		k, err := NewJournaled(nil, JournalOptions{Sent: client.Sent}).key(r)
+		a, err := NewJournaled(nil, JournalOptions{Sent: client.Sent}).attempt(r)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return k
+		return a.key
 	}
 	cfg, r := base()
 	want := keyOf(t, cfg, r)

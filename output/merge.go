@@ -128,6 +128,7 @@ func Merge(folders []Folder) (*tree.Run, error) {
 	merged := *shards[0].Run
 	merged.Shard = nil
 	merged.Topics, merged.Motions, merged.Usage, merged.Adaptations, merged.ByModel, merged.Quotes = []tree.Topic{}, nil, tree.Usage{}, nil, nil, nil
+	merged.Cache = nil
 	seen := map[string]string{}
 	var edits []string
 	for _, f := range shards {
@@ -141,6 +142,7 @@ func Merge(folders []Folder) (*tree.Run, error) {
 		merged.StartedAt = earliest(merged.StartedAt, p.StartedAt)
 		merged.FinishedAt = latest(merged.FinishedAt, p.FinishedAt)
 		merged.Usage = merged.Usage.Add(p.Usage)
+		merged.Cache = merged.Cache.Add(p.Cache)
 		merged.ByModel = tree.MergeByModel(merged.ByModel, p.ByModel)
 		merged.Quotes = merged.Quotes.Merge(p.Quotes)
 		merged.Demo = merged.Demo || p.Demo

@@ -193,6 +193,7 @@ func TestMergeKnowsEveryRunField(t *testing.T) {
 		"Adaptations":   "the union, sorted",
 		"Seed":          "the same in every shard, else refused",
 		"Repository":    "the same in every shard, else refused",
+		"Cache":         "summed",
 	}
 	rt := reflect.TypeFor[tree.Run]()
 	for i := range rt.NumField() {

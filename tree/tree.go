@@ -4,6 +4,7 @@
 package tree
 
 import (
+	"cmp"
 	"encoding/json"
 	"math"
 	"strconv"
@@ -452,6 +453,14 @@ type CacheUse struct {
 	CachedUsage Usage `json:"cachedUsage"`
 }
 
+// Add returns the sum of two cache uses; nil stands for none.
+func (c *CacheUse) Add(o *CacheUse) *CacheUse {
+	if c == nil || o == nil {
+		return cmp.Or(c, o)
+	}
+	return &CacheUse{Fresh: c.Fresh + o.Fresh, Cached: c.Cached + o.Cached, CachedUsage: c.CachedUsage.Add(o.CachedUsage)}
+}
+
 // Adaptation is a parameter a server refused for a model, and what was
 // sent instead for the rest of the run.
 type Adaptation struct {
@@ -472,6 +481,10 @@ type Run struct {
 	// Demo marks a run played against the built-in scripted model.
 	Demo      bool `json:"demo,omitempty"`
 	MaxRounds int  `json:"maxRounds"`
+	// Cache says, for a run with a call cache, how many of all its calls
+	// (topics, motions and the run's own) were made afresh and which the
+	// cache answered.
+	Cache *CacheUse `json:"cache,omitempty"`
 	// Seed is the seed the run was given (--seed or params.seed) and drew
 	// its aliases and orders from; nil when none was: each topic then drew
 	// from a seed derived from the topic as configured (Topic.Seed).

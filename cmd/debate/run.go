@@ -460,22 +460,30 @@ func nextStep(files []string) string {
 
 // cacheSummary says, for a run with a call cache, how many calls the cache
 // answered, what they had cost, and per topic how many calls were fresh;
-// "" without a cache.
+// that the run made no call and paid nothing when the cache answered them
+// all; "" without a cache.
 func cacheSummary(run *tree.Run) string {
-	var cached tree.Usage
-	var topics []string
-	for _, t := range run.Topics {
-		if t.Cache == nil {
-			continue
-		}
-		cached = cached.Add(t.Cache.CachedUsage)
-		topics = append(topics, fmt.Sprintf("%s %d of %d", t.ID, t.Cache.Fresh, t.Cache.Fresh+t.Cache.Cached))
-	}
-	if topics == nil {
+	c := run.Cache
+	if c == nil {
 		return ""
 	}
-	return fmt.Sprintf("Call cache: %s answered from the cache (%s, cost %s when made, not paid again); fresh calls per topic: %s.\n",
-		quantity(cached.Calls, "call", "calls"), quantity(cached.Total(), "token", "tokens"), strconv.FormatFloat(cached.Cost, 'f', 4, 64), strings.Join(topics, ", "))
+	var topics []string
+	for _, t := range run.Topics {
+		if t.Cache != nil {
+			topics = append(topics, fmt.Sprintf("%s %d of %d", t.ID, t.Cache.Fresh, t.Cache.Fresh+t.Cache.Cached))
+		}
+	}
+	cached := c.CachedUsage
+	s := fmt.Sprintf("Call cache: %s answered from the cache (%s, cost %s when made, not paid again)",
+		quantity(c.Cached, "call", "calls"), quantity(cached.Total(), "token", "tokens"), strconv.FormatFloat(cached.Cost, 'f', 4, 64))
+	if c.Fresh == 0 && c.Cached > 0 {
+		s = fmt.Sprintf("Call cache: every call (%s, %s) was answered from the cache: this run made no call and paid nothing",
+			render.Thousands(c.Cached), quantity(cached.Total(), "token", "tokens"))
+	}
+	if topics != nil {
+		s += "; fresh calls per topic: " + strings.Join(topics, ", ")
+	}
+	return s + ".\n"
 }
 
 // quantity writes n, with thousands separators as the reports print counts,
