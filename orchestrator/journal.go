@@ -377,10 +377,16 @@ func (jc *Journaled) digest(r providers.Request) (string, error) {
 	}
 	// Maps encode in key order: the same call, the same bytes. They are
 	// hashed as encoded, without a copy of the whole request; the newline
-	// an Encoder ends with is left out, as json.Marshal leaves it.
+	// an Encoder ends with is left out, as json.Marshal leaves it. The body
+	// as sent follows, as it is: encoding it again would cost as much as
+	// the first time.
 	h := sha256.New()
 	if err := json.NewEncoder(lineless{h}).Encode(k); err != nil {
 		return "", fmt.Errorf("the key of a call to %s: %w", r.Model, err)
+	}
+	if k.Sent != nil {
+		h.Write([]byte{0})
+		h.Write(k.Sent.Body)
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
 }

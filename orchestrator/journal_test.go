@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -371,6 +372,39 @@ func TestJournaledKeyIsTheRequest(t *testing.T) {
 			tt.change(cfg, &r)
 			if got := keyOf(t, cfg, r); (got != want) != tt.changed {
 				t.Errorf("key changed: %v, want %v", got != want, tt.changed)
+			}
+		})
+	}
+}
+
+// BenchmarkDigest measures the key of one call with a prompt of about 8 KB:
+// of the request as the client sends it, and of the request as given.
+func BenchmarkDigest(b *testing.B) {
+	temp := 0.2
+	cfg := &configs.Config{
+		API:      configs.API{BaseURL: "https://x.example/v1", APIKey: "sk", Timeout: 1000, ExtraBody: map[string]any{"top_p": 0.9}},
+		Debaters: []configs.Participant{{ID: "a", Model: "m"}},
+		Params:   configs.Params{MaxTokensPerResponse: 4000, Temperature: &temp, Concurrency: 1},
+	}
+	client, err := providers.New(cfg, providers.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := providers.Request{Participant: "a", Model: "m", Messages: []providers.Message{
+		{Role: "system", Content: strings.Repeat("You are a careful debater. ", 40)},
+		{Role: "user", Content: strings.Repeat("The position of another party, quoted \"as is\".\n", 150)},
+	}}
+	for _, bc := range []struct {
+		name string
+		opt  JournalOptions
+	}{{"as sent", JournalOptions{Sent: client.Sent}}, {"as given", JournalOptions{}}} {
+		b.Run(bc.name, func(b *testing.B) {
+			jc := NewJournaled(nil, bc.opt)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := jc.digest(r); err != nil {
+					b.Fatal(err)
+				}
 			}
 		})
 	}

@@ -18,7 +18,9 @@ import (
 type Sent struct {
 	URL     string            `json:"url"`
 	Headers map[string]string `json:"headers,omitempty"`
-	Body    []byte            `json:"body"`
+	// Body is the request body as encoded; a digest takes it as it is,
+	// apart from the fields above.
+	Body []byte `json:"-"`
 }
 
 // Sent returns what r sends that can change its answer; a call cache keys
