@@ -70,9 +70,10 @@ type Client struct {
 	def    *route            // for an unknown or empty participant
 	learn  learner
 
-	secrets *redact.Secrets
-	log     *slog.Logger
-	record  func(Exchange)
+	secrets  *redact.Secrets
+	log      *slog.Logger
+	record   func(Exchange)
+	badUsage sync.Once // logs the first usage that could not be read
 }
 
 // endpoint is one distinct base URL and key, with its own caps.
@@ -535,6 +536,12 @@ func (c *Client) judge(ans *answer, r Request) (Response, error) {
 		resp.Usage = usage(ans.usage)
 	} else {
 		resp.Usage = Estimate(r.Messages, content, thought)
+	}
+	if ans.usage != nil && ans.usage.Unusable {
+		c.badUsage.Do(func() {
+			c.log.Warn("a provider reported usage no call can have (a count or a cost that is negative, past the bounds of one call or not a number); estimated from the text instead (logged once)",
+				"model", r.Model)
+		})
 	}
 	empty := strings.TrimSpace(text) == ""
 	switch {
