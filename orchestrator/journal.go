@@ -57,15 +57,16 @@ type JournalOptions struct {
 // that completes in both. Because a node's prompts are built only from
 // earlier answers, a run that resumes with the journal of an interrupted
 // one rebuilds the same requests, finds the completed ones, and calls
-// models only for the rest; a run of an unchanged topic with a fixed seed
-// finds every call in the cache.
+// models only for the rest; a later run of an unchanged topic, which draws
+// from the same seed, finds every call in the cache, and every attempt
+// that failed before one was answered.
 type Journaled struct {
 	c   Completer
 	opt JournalOptions
 	log *slog.Logger
 
 	seen  sync.Map // request digest → *atomic.Int64, the calls issued so far
-	calls sync.Map // call id → the key of the call, while it is being tried
+	calls sync.Map // call id → its *attempts, while it is being tried
 	// topics counts the answers per topic: topic → *topicCalls.
 	topics sync.Map
 
