@@ -114,10 +114,18 @@ func newFailure(err error) *failure {
 	return f
 }
 
-// err is the error the failure was, but the wait the server asked for.
+// err is the error the failure was, but the wait the server asked for,
+// marked as replayed.
 func (f failure) err() error {
-	return &providers.Error{Class: f.Class, Status: f.Status, Model: f.Model, Endpoint: f.Endpoint, Err: errors.New(f.Message)}
+	return replayed{&providers.Error{Class: f.Class, Status: f.Status, Model: f.Model, Endpoint: f.Endpoint, Err: errors.New(f.Message)}}
 }
+
+// replayed is a failure taken from the journal or the cache: no request
+// was made, so nothing is waited for before the next attempt.
+type replayed struct{ err *providers.Error }
+
+func (r replayed) Error() string { return r.err.Error() }
+func (r replayed) Unwrap() error { return r.err }
 
 // NewJournaled wraps c with the stores of opt.
 func NewJournaled(c Completer, opt JournalOptions) *Journaled {

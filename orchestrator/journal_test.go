@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/debatehq/debate/configs"
@@ -408,4 +409,36 @@ func BenchmarkDigest(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestReplayedFailureWaitsForNothing: the failed attempts a resumed run
+// replays are followed by no backoff: no server is there to spare.
+func TestReplayedFailureWaitsForNothing(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(1, "t1")
+		cfg.Debaters[2].Fallback = "model-c-fallback"
+		cfg.Fallback.RetryDelay = 10_000
+		s := &script{judge: twoBranches(), words: 5}
+		failing := completer(func(ctx context.Context, r providers.Request) (providers.Response, error) {
+			if r.Model == "model-c" {
+				return providers.Response{}, unavailable
+			}
+			return s.answer(ctx, r)
+		})
+		j := &memJournal{m: map[string][]byte{}}
+		start := time.Now()
+		if _, err := New(cfg, NewJournaled(failing, JournalOptions{Journal: j}), promptSet(t), Options{}).Run(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		if time.Since(start) == 0 {
+			t.Fatal("the first run waited for nothing; the test needs its backoff")
+		}
+		start = time.Now()
+		if _, err := New(cfg, NewJournaled(failing, JournalOptions{Journal: j}), promptSet(t), Options{}).Run(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		if d := time.Since(start); d != 0 {
+			t.Errorf("the resumed run waited %v", d)
+		}
+	})
 }

@@ -3,6 +3,7 @@ package orchestrator
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -175,6 +176,9 @@ func (r *roster) call(ctx context.Context, c call) (providers.Response, string, 
 			retries = 0
 		case retry:
 			retries++
+			if errors.As(err, new(replayed)) {
+				wait = 0 // no server to spare: the failure was replayed
+			}
 			if werr := ctxwait.Sleep(ctx, wait); werr != nil {
 				return resp, model, err
 			}
