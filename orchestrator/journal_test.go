@@ -442,3 +442,49 @@ func TestReplayedFailureWaitsForNothing(t *testing.T) {
 		}
 	})
 }
+
+// TestJournaledDropsImplausibleEntries: an entry of the journal or the
+// cache whose usage no call can have, or that cannot be read, is dropped:
+// the call is made, and its answer takes the entry's place.
+func TestJournaledDropsImplausibleEntries(t *testing.T) {
+	t.Parallel()
+	r := providers.Request{Participant: "a", Model: "m", Messages: []providers.Message{{Role: "user", Content: "q"}}, Call: 1, Attempt: 1}
+	for _, tampered := range []string{
+		`{"Text":"forged","Usage":{"PromptTokens":-2000000000}}`,
+		`{"Text":"forged","Usage":{"Cost":-1000000}}`,
+		`{"Text":"forged","Usage":{"CompletionTokens":99999999999}}`,
+		`not json`,
+	} {
+		for _, store := range []string{"journal", "cache"} {
+			t.Run(store+" "+tampered, func(t *testing.T) {
+				t.Parallel()
+				j := &memJournal{m: map[string][]byte{}}
+				opt := JournalOptions{Journal: j}
+				if store == "cache" {
+					opt = JournalOptions{Cache: j}
+				}
+				calls := 0
+				jc := NewJournaled(completer(func(context.Context, providers.Request) (providers.Response, error) {
+					calls++
+					return providers.Response{Text: "fresh", Usage: providers.Usage{PromptTokens: 3}}, nil
+				}), opt)
+				a, err := NewJournaled(nil, JournalOptions{}).attempt(r)
+				if err != nil {
+					t.Fatal(err)
+				}
+				j.m[a.key] = []byte(tampered)
+				resp, err := jc.Complete(context.Background(), r)
+				if err != nil || resp.Text != "fresh" || calls != 1 {
+					t.Errorf("answer %q (%v) after %d calls; want the fresh one after 1", resp.Text, err, calls)
+				}
+				var kept entry
+				if err := json.Unmarshal(j.m[a.key], &kept); err != nil || kept.Text != "fresh" {
+					t.Errorf("the %s holds %s; want the fresh answer", store, j.m[a.key])
+				}
+				if use := jc.RunCacheUse(); use.Cached != 0 || use.CachedUsage.PromptTokens != 0 {
+					t.Errorf("cache use %+v counts the tampered entry", use)
+				}
+			})
+		}
+	}
+}
