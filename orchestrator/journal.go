@@ -190,19 +190,27 @@ func (jc *Journaled) Complete(ctx context.Context, r providers.Request) (provide
 		}
 		return resp, err
 	}
-	for _, s := range []Journal{jc.opt.Journal, jc.opt.Cache} {
-		if f, ok := jc.failure(ctx, s, at.failKey()); ok {
+	// The run's own journal first, what this run did; then the cache, what
+	// other runs did.
+	for _, src := range []struct {
+		store  Journal
+		what   string
+		cached bool
+	}{{jc.opt.Journal, "journal", false}, {jc.opt.Cache, "cache", true}} {
+		if f, ok := jc.failure(ctx, src.store, at.failKey()); ok {
 			at.fail(f)
 			return providers.Response{}, f.err()
 		}
-	}
-	if e, ok := jc.find(ctx, jc.opt.Journal, "journal", at.key, r); ok {
-		jc.replayed.Add(1)
-		return jc.answered(r, e), nil
-	}
-	if e, ok := jc.find(ctx, jc.opt.Cache, "cache", at.key, r); ok {
-		e.Cached = true
-		jc.keepCall(ctx, at, r, e, jc.opt.Journal)
+		e, ok := jc.find(ctx, src.store, src.what, at.key, r)
+		switch {
+		case !ok:
+			continue
+		case src.cached:
+			e.Cached = true
+			jc.keepCall(ctx, at, r, e, jc.opt.Journal)
+		default:
+			jc.replayed.Add(1)
+		}
 		return jc.answered(r, e), nil
 	}
 	resp, err := jc.c.Complete(ctx, r)

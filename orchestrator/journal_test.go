@@ -488,3 +488,26 @@ func TestJournaledDropsImplausibleEntries(t *testing.T) {
 		}
 	}
 }
+
+// TestJournalBeforeCache: what the run's own journal holds for an attempt
+// wins over what another run left in the cache: the journal's answer over
+// the cache's failure of the same attempt.
+func TestJournalBeforeCache(t *testing.T) {
+	t.Parallel()
+	r := providers.Request{Participant: "a", Model: "m", Messages: []providers.Message{{Role: "user", Content: "q"}}, Call: 1, Attempt: 1}
+	a, err := NewJournaled(nil, JournalOptions{}).attempt(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer, _ := json.Marshal(entry{Response: providers.Response{Text: "the journal's"}})
+	failed, _ := json.Marshal(entry{Failure: &failure{Kind: providers.KindServer, Status: 503}})
+	j := &memJournal{m: map[string][]byte{a.key: answer}}
+	c := &memJournal{m: map[string][]byte{a.failKey(): failed}}
+	jc := NewJournaled(completer(func(context.Context, providers.Request) (providers.Response, error) {
+		t.Error("a model was called")
+		return providers.Response{}, unavailable
+	}), JournalOptions{Journal: j, Cache: c})
+	if resp, err := jc.Complete(context.Background(), r); err != nil || resp.Text != "the journal's" {
+		t.Errorf("answer %q, %v; want the journal's", resp.Text, err)
+	}
+}
