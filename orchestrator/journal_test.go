@@ -500,7 +500,7 @@ func TestJournalBeforeCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	answer, _ := json.Marshal(entry{Response: providers.Response{Text: "the journal's"}})
-	failed, _ := json.Marshal(entry{Failure: &failure{Kind: providers.KindServer, Status: 503}})
+	failed, _ := json.Marshal(entry{Failure: &failure{Class: providers.ClassServerError, Status: 503}})
 	j := &memJournal{m: map[string][]byte{a.key: answer}}
 	c := &memJournal{m: map[string][]byte{a.failKey(): failed}}
 	jc := NewJournaled(completer(func(context.Context, providers.Request) (providers.Response, error) {
