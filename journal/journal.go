@@ -223,7 +223,8 @@ func (j *Journal) SetSeed(ctx context.Context, n uint64) error {
 	return j.SetNote(ctx, seedNote, []byte(strconv.FormatUint(n, 10)))
 }
 
-// Len returns the number of recorded calls.
+// Len returns the number of recorded entries: the completed calls, and the
+// failed attempts a caller keeps beside some of them.
 func (j *Journal) Len(ctx context.Context) (int, error) {
 	var n int
 	if err := j.db.QueryRowContext(ctx, `SELECT count(*) FROM calls`).Scan(&n); err != nil {
