@@ -24,6 +24,7 @@ import (
 	"github.com/debatehq/debate/output"
 	"github.com/debatehq/debate/prompts"
 	"github.com/debatehq/debate/providers"
+	"github.com/debatehq/debate/providers/scripted"
 	"github.com/debatehq/debate/quote/repo"
 	"github.com/debatehq/debate/render"
 	"github.com/debatehq/debate/store"
@@ -56,6 +57,10 @@ type Options struct {
 	Events func(tree.Event)
 	// Logger receives what happens along the run; nil discards it.
 	Logger *slog.Logger
+
+	// demoModel, when set, is given the scripted model a demo plays
+	// against, whose counts a test reads.
+	demoModel func(*scripted.Server)
 }
 
 // Result is a finished (or stopped) run.
@@ -207,7 +212,11 @@ func copies(cfg *configs.Config, run *tree.Run, files *repo.Files) []output.Docu
 func newClient(cfg *configs.Config, opt Options, raw *rawLog, log *slog.Logger) (*providers.Client, error) {
 	popt := providers.Options{Concurrency: cfg.Params.Concurrency, Logger: log}
 	if opt.Demo {
-		popt.HTTPClient = prepareDemo(cfg, log).HTTPClient()
+		model := prepareDemo(cfg, log)
+		if opt.demoModel != nil {
+			opt.demoModel(model)
+		}
+		popt.HTTPClient = model.HTTPClient()
 	}
 	if cfg.Output.IncludeRawResponses {
 		popt.Record = raw.add

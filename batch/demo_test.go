@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/providers/scripted"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -45,8 +46,8 @@ func TestDemoLeavesConfig(t *testing.T) {
 }
 
 // TestDemoRepeatsFromCache: the demo config run twice with one call cache
-// and no seed: the second run sends no request to the scripted model (its
-// failing model's attempts included), reports the same debates, and its
+// and no seed: the scripted model receives no request in the second run
+// (its failing model's attempts included), reports the same debates, and its
 // summary, Markdown and HTML, says that the cache answered every call and
 // the run paid nothing.
 func TestDemoRepeatsFromCache(t *testing.T) {
@@ -63,20 +64,24 @@ func TestDemoRepeatsFromCache(t *testing.T) {
 		}
 		cfg.Output.Dir, cfg.Cache.Dir = t.TempDir(), cache
 		var sent atomic.Int64
+		var model *scripted.Server
 		res, err := Run(context.Background(), cfg, Options{Demo: true, Events: func(e tree.Event) {
 			if e.Kind == tree.RequestSent {
 				sent.Add(1)
 			}
-		}})
+		}, demoModel: func(s *scripted.Server) { model = s }})
 		if err != nil {
 			t.Fatal(err)
 		}
-		return res, int(sent.Load())
+		if n := int(sent.Load()); n != model.Count() {
+			t.Errorf("the run says it sent %d requests; the scripted model received %d", n, model.Count())
+		}
+		return res, model.Count()
 	}
 	first, made := run()
 	second, again := run()
 	if made == 0 || again != 0 {
-		t.Errorf("the first run sent %d requests, the second %d; want some, then none", made, again)
+		t.Errorf("the scripted model received %d requests in the first run, %d in the second; want some, then none", made, again)
 	}
 	if c := second.Run.Cache; c == nil || c.Fresh != 0 || c.Cached != first.Run.Usage.Calls {
 		t.Errorf("the second run's cache use %+v; want all %d calls cached", c, first.Run.Usage.Calls)
