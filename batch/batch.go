@@ -24,6 +24,7 @@ import (
 	"github.com/debatehq/debate/output"
 	"github.com/debatehq/debate/prompts"
 	"github.com/debatehq/debate/providers"
+	"github.com/debatehq/debate/providers/scripted"
 	"github.com/debatehq/debate/quote/repo"
 	"github.com/debatehq/debate/render"
 	"github.com/debatehq/debate/store"
@@ -56,6 +57,10 @@ type Options struct {
 	Events func(tree.Event)
 	// Logger receives what happens along the run; nil discards it.
 	Logger *slog.Logger
+
+	// demoModel, when set, is given the scripted model a demo plays
+	// against, whose counts a test reads.
+	demoModel func(*scripted.Server)
 }
 
 // Result is a finished (or stopped) run.
@@ -107,12 +112,13 @@ func Run(ctx context.Context, cfg *configs.Config, opt Options) (*Result, error)
 		return nil, err
 	}
 	defer closeStores()
+	jopt.Sent = client.Sent
 	journaled := orchestrator.NewJournaled(client, jopt)
 	var completer orchestrator.Completer = client
 	if jopt.Journal != nil || jopt.Cache != nil {
 		completer = journaled
 	}
-	s, err := seed(ctx, cfg, sel, j)
+	s, err := seed(ctx, cfg, j)
 	if err != nil {
 		return nil, err
 	}
@@ -120,7 +126,7 @@ func Run(ctx context.Context, cfg *configs.Config, opt Options) (*Result, error)
 	if err != nil {
 		return nil, err
 	}
-	eopt := orchestrator.Options{Selection: sel, Events: opt.Events, Logger: log, Seed: &s, PositionsOnly: opt.PositionsOnly, Repository: files}
+	eopt := orchestrator.Options{Selection: sel, Events: opt.Events, Logger: log, Seed: s, PositionsOnly: opt.PositionsOnly, Repository: files}
 	if len(sel.Motions) > 0 {
 		mo, closeMotions, err := openMotions(ctx, cfg, opt, j, log)
 		if err != nil {
@@ -145,6 +151,7 @@ func Run(ctx context.Context, cfg *configs.Config, opt Options) (*Result, error)
 		for i := range run.Topics {
 			run.Topics[i].Cache = journaled.CacheUse(run.Topics[i].ID)
 		}
+		run.Cache = journaled.RunCacheUse()
 	}
 	return res, write(cfg, opt, res, raw.files(), files)
 }
@@ -205,7 +212,11 @@ func copies(cfg *configs.Config, run *tree.Run, files *repo.Files) []output.Docu
 func newClient(cfg *configs.Config, opt Options, raw *rawLog, log *slog.Logger) (*providers.Client, error) {
 	popt := providers.Options{Concurrency: cfg.Params.Concurrency, Logger: log}
 	if opt.Demo {
-		popt.HTTPClient = prepareDemo(cfg, log).HTTPClient()
+		model := prepareDemo(cfg, log)
+		if opt.demoModel != nil {
+			opt.demoModel(model)
+		}
+		popt.HTTPClient = model.HTTPClient()
 	}
 	if cfg.Output.IncludeRawResponses {
 		popt.Record = raw.add
@@ -216,9 +227,10 @@ func newClient(cfg *configs.Config, opt Options, raw *rawLog, log *slog.Logger) 
 // openStores opens what keeps the run's answers: the output folder (locked)
 // with its journal, unless the run goes to Options.JSON, and the call cache
 // when cache.dir is set. It returns the journal, the options that wrap the
-// client in both, and how to close them.
+// client in both (but for what the client sends, which keys the calls), and
+// how to close them.
 func openStores(ctx context.Context, cfg *configs.Config, opt Options, log *slog.Logger) (*journal.Journal, orchestrator.JournalOptions, func(), error) {
-	jopt := orchestrator.JournalOptions{Endpoint: cfg.Endpoint, Pricing: cfg.Pricing, Logger: log}
+	jopt := orchestrator.JournalOptions{Pricing: cfg.Pricing, Logger: log}
 	var closers []func() error
 	closeAll := func() {
 		for _, c := range slices.Backward(closers) {

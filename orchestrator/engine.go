@@ -7,6 +7,7 @@
 package orchestrator
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -85,8 +86,10 @@ type Options struct {
 	// Logger receives one line per notable happening; nil discards them.
 	Logger *slog.Logger
 	// Seed, when set, is the seed the run draws its aliases and orders
-	// from; nil takes params.seed, and without that draws one. The run
-	// records the seed it used.
+	// from; nil takes params.seed, and without that each topic draws from
+	// a seed derived from the topic as configured (topicSeed), so that an
+	// unchanged topic sends the same requests run after run and a call
+	// cache answers them. The run records which seed each topic used.
 	Seed *uint64
 	// Repository is the git repository whose files the debaters may quote,
 	// opened when the run started (repo.Open); nil shares none.
@@ -103,8 +106,8 @@ type Options struct {
 	Motions *MotionOptions
 }
 
-// SeedBits is the size of a drawn seed: small enough that every JSON reader
-// keeps it exactly.
+// SeedBits is the size of a derived seed: small enough that every JSON
+// reader keeps it exactly.
 const SeedBits = 53
 
 // Engine runs the debates of one configuration.
@@ -114,7 +117,7 @@ type Engine struct {
 	p         builder
 	opt       Options
 	maxRounds int
-	seed      uint64
+	seed      *uint64 // given; nil: each topic's is derived
 	debaters  []configs.Participant
 	judge     configs.Participant   // the panel's chair
 	judges    []configs.Participant // the panel, chair first
@@ -153,13 +156,9 @@ func newEngine(cfg *configs.Config, c Completer, p builder, opt Options) *Engine
 	if opt.MaxRounds > 0 {
 		e.maxRounds = opt.MaxRounds
 	}
-	switch {
-	case opt.Seed != nil:
-		e.seed = *opt.Seed
-	case cfg.Params.Seed != nil:
-		e.seed = *cfg.Params.Seed
-	default:
-		e.seed = rand.Uint64() >> (64 - SeedBits)
+	if s := cmp.Or(opt.Seed, cfg.Params.Seed); s != nil {
+		n := *s
+		e.seed = &n
 	}
 	if e.opt.Now == nil {
 		e.opt.Now = time.Now

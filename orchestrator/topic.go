@@ -20,6 +20,7 @@ import (
 type topicRun struct {
 	e        *Engine
 	topic    configs.Topic
+	seed     uint64 // the aliases and orders are drawn from
 	r        *roster
 	debaters []*member // in config order
 	judges   []*member // the panel, chair first
@@ -32,7 +33,7 @@ type topicRun struct {
 }
 
 func (e *Engine) newTopicRun(t configs.Topic) *topicRun {
-	tr := &topicRun{e: e, topic: t, r: e.newRoster(t.ID), quotes: e.topicChecker(t)}
+	tr := &topicRun{e: e, topic: t, seed: e.seedOf(t), r: e.newRoster(t.ID), quotes: e.topicChecker(t)}
 	for _, d := range e.debaters {
 		tr.debaters = append(tr.debaters, tr.r.add(d))
 	}
@@ -62,7 +63,7 @@ func (e *Engine) runTopic(ctx context.Context, ct configs.Topic) tree.Topic {
 	out := tree.Topic{
 		ID: ct.ID, Title: ct.Title, Background: ct.Background,
 		Annotations: ct.Annotations, CoreQuestions: ct.CoreQuestions,
-		Root: root, Status: root.Summarize(), Aliases: tr.aliasRecord(),
+		Root: root, Status: root.Summarize(), Aliases: tr.aliasRecord(), Seed: tr.seed,
 	}
 	if tr.quoting() {
 		out.Quotes = tree.TallyQuotes(root)

@@ -213,7 +213,8 @@ func runURL(getenv func(string) (string, bool)) string {
 
 // stepSummary is the Markdown a run appends to the job's summary page: the
 // decision counts, a row per topic with its decision and cost, the run's
-// cost and where its reports are.
+// cost (and that it paid nothing when the call cache answered every call)
+// and where its reports are.
 func stepSummary(run *tree.Run, files []string, runURL string) string {
 	var b strings.Builder
 	counts := run.Decisions()
@@ -231,6 +232,9 @@ func stepSummary(run *tree.Run, files []string, runURL string) string {
 			t.Verdicts.Given, t.Verdicts.Missing, render.CostText(t.Usage.Cost))
 	}
 	fmt.Fprintf(&b, "\n%s tokens in %s calls, cost %s.", render.Thousands(run.Usage.Total()), render.Thousands(run.Usage.Calls), render.CostText(run.Usage.Cost))
+	if c := run.Cache; c != nil && c.Cached > 0 && c.Fresh == 0 {
+		b.WriteString(" The call cache answered every call: this run made no call and paid nothing.")
+	}
 	var reports []string
 	for _, f := range files {
 		if base := filepath.Base(f); base == "summary.md" || base == "summary.html" || base == "junit.xml" {

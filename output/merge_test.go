@@ -119,7 +119,8 @@ func TestMergeRefuses(t *testing.T) {
 	unsharded := shardRun(1, 1, "t1")
 	unsharded.Shard = nil
 	reseeded := shardRun(2, 2, "t2")
-	reseeded.Seed = 8
+	eight := uint64(8)
+	reseeded.Seed = &eight
 	edited := shardRun(2, 2, "t2")
 	edited.Repository = &tree.Repository{Head: "abc", Dirty: "def", Files: 3}
 	tests := []struct {
@@ -141,7 +142,7 @@ func TestMergeRefuses(t *testing.T) {
 		{"overlap", []Folder{folder("s1", shardRun(1, 2, "t1", "t2")), folder("s2", shardRun(2, 2, "t2"))},
 			[]string{`s1 and s2 both hold "t2"`}},
 		{"different seeds", []Folder{folder("s1", shardRun(1, 2, "t1")), folder("s2", reseeded)},
-			[]string{"s1 has seed 0 but s2 has seed 8", "same --seed"}},
+			[]string{"s1 has no seed but s2 has seed 8", "same --seed"}},
 		{"different repository states", []Folder{folder("s1", shardRun(1, 2, "t1")), folder("s2", edited)},
 			[]string{"s1 and s2 quoted the repository in different states", "same commit and changes"}},
 		{"a count no folders can fill", []Folder{folder("s1", shardRun(1, 200_000_000, "t1"))},
@@ -192,6 +193,7 @@ func TestMergeKnowsEveryRunField(t *testing.T) {
 		"Adaptations":   "the union, sorted",
 		"Seed":          "the same in every shard, else refused",
 		"Repository":    "the same in every shard, else refused",
+		"Cache":         "summed",
 	}
 	rt := reflect.TypeFor[tree.Run]()
 	for i := range rt.NumField() {

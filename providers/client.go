@@ -70,9 +70,10 @@ type Client struct {
 	def    *route            // for an unknown or empty participant
 	learn  learner
 
-	secrets *redact.Secrets
-	log     *slog.Logger
-	record  func(Exchange)
+	secrets  *redact.Secrets
+	log      *slog.Logger
+	record   func(Exchange)
+	badUsage sync.Once // logs the first usage that could not be read
 }
 
 // endpoint is one distinct base URL and key, with its own caps.
@@ -534,7 +535,13 @@ func (c *Client) judge(ans *answer, r Request) (Response, error) {
 	if ans.usage.Reported() {
 		resp.Usage = usage(ans.usage)
 	} else {
-		resp.Usage = estimate(r.Messages, content, thought)
+		resp.Usage = Estimate(r.Messages, content, thought)
+	}
+	if ans.usage != nil && ans.usage.Unusable {
+		c.badUsage.Do(func() {
+			c.log.Warn("a provider reported usage no call can have (a count or a cost that is negative, past the bounds of one call or not a number); estimated from the text instead (logged once)",
+				"model", r.Model)
+		})
 	}
 	empty := strings.TrimSpace(text) == ""
 	switch {
@@ -553,8 +560,9 @@ func (c *Client) judge(ans *answer, r Request) (Response, error) {
 	return resp, nil
 }
 
-// estimate counts tokens from the text when the server reported none.
-func estimate(msgs []Message, content, reasoning string) Usage {
+// Estimate counts the tokens of a call from its text, when the server
+// reported none or none that can be trusted: four bytes a token.
+func Estimate(msgs []Message, content, reasoning string) Usage {
 	n := 0
 	for _, m := range msgs {
 		n += len(m.Content)

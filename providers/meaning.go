@@ -112,6 +112,17 @@ func (c Class) Title() string {
 // MarshalText encodes the class as its code.
 func (c Class) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
 
+// UnmarshalText reads a class by its code, as MarshalText writes it.
+func (c *Class) UnmarshalText(b []byte) error {
+	for i, class := range classes {
+		if class.code == string(b) {
+			*c = Class(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("no such class of failure: %q", b)
+}
+
 // Consequence returns what a failure of this class asks of the attempt
 // loop; an unknown class ends the call.
 func (c Class) Consequence() Consequence {

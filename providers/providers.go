@@ -90,6 +90,13 @@ type Usage struct {
 	Estimated bool
 }
 
+// Implausible says what in u no call can have — a token count below 0 or
+// past wire.MaxCallTokens, a cost below 0, past wire.MaxCallCost or not a
+// number — and "" when nothing.
+func (u Usage) Implausible() string {
+	return wire.Implausible(u.Cost, u.PromptTokens, u.CompletionTokens, u.CachedPromptTokens, u.ReasoningTokens)
+}
+
 // Response is a provider-neutral chat-completion response.
 type Response struct {
 	// Text is the answer alone, as the model wrote it, reasoning taken out.

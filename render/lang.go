@@ -153,6 +153,10 @@ type words struct {
 	reasoningTokensFmt string
 	estimatedFmt       string
 	providerCostFmt    string
+	// callCache labels what the call cache answered: cacheAllFmt when it
+	// answered every call (calls, tokens), else cacheSomeFmt (cached,
+	// calls, tokens, fresh); cacheCostFmt adds what they had cost.
+	callCache, cacheAllFmt, cacheSomeFmt, cacheCostFmt string
 	// colon follows a label before its value ("**Status:** …"), and
 	// colonSep joins a label to its value within a line ("(uninvolved: …)").
 	colon    string
@@ -402,6 +406,10 @@ var english = words{
 	reasoningTokensFmt: "; %s reasoning tokens",
 	estimatedFmt:       "; estimated for %d calls whose provider reported no usage",
 	providerCostFmt:    " (the providers reported %s)",
+	callCache:          "Call cache",
+	cacheAllFmt:        "every call (%d, %s tokens) was answered from the cache: this run made no call and paid nothing",
+	cacheSomeFmt:       "%d of %d calls answered from the cache (%s tokens, not paid again); %d made afresh",
+	cacheCostFmt:       "; the cached answers had cost %s when made",
 	motionStatuses: map[tree.Status]string{
 		tree.Converged: "resolved ✓",
 		tree.Forced:    "closed by ruling",
@@ -619,6 +627,10 @@ var chinese = words{
 	reasoningTokensFmt: "；推理 token %s",
 	estimatedFmt:       "；%d 次调用的服务方未报告用量，为估算值",
 	providerCostFmt:    "（服务方报告 %s）",
+	callCache:          "调用缓存",
+	cacheAllFmt:        "全部 %d 次调用（%s token）均由缓存作答：本次运行未发出调用，未付任何费用",
+	cacheSomeFmt:       "%[2]d 次调用中有 %[1]d 次由缓存作答（%[3]s token，不再付费）；%[4]d 次为新调用",
+	cacheCostFmt:       "；缓存的回答当初花费 %s",
 	states: map[protocol.State]string{
 		protocol.AwaitingOpponent:    "等待反方",
 		protocol.AwaitingProposer:    "等待提议方",

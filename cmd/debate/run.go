@@ -140,7 +140,7 @@ func (o *runOptions) flags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.resume, "resume", false, "reuse every call an earlier, interrupted run of this config completed; call models only for the rest")
 	fs.BoolVar(&o.demo, "demo", false, "play the config against a built-in scripted model: real reports in seconds, no API key, no network")
 	fs.BoolVarP(&o.verbose, "verbose", "v", false, "on a terminal, print log lines above the live lines, every one (failed attempts, fallbacks…), instead of sentences")
-	fs.Uint64Var(&o.seed, "seed", 0, "draw the debaters' aliases and the order they are shown in from `n`: the same seed sends the same prompts (default params.seed, else a drawn seed recorded in run.json)")
+	fs.Uint64Var(&o.seed, "seed", 0, "draw the debaters' aliases and the order they are shown in from `n`: the same seed sends the same prompts (default params.seed, else a seed derived from each topic, so that an unchanged topic sends the same prompts and the cache answers them; run.json records each topic's)")
 	fs.StringVar(&o.cache, "cache", "", "take the answer of every call an earlier run with this cache folder made, and keep new ones there (sets cache.dir)")
 	fs.BoolVar(&o.noCache, "no-cache", false, "use no call cache, whatever cache.dir says: every call is made afresh")
 	fs.StringVar(&o.shard, "shard", "", "run only slice `i/n` of the selected topics and motions, the i-th of n (e.g. 2/4); \"debate merge\" combines the slices' folders")
@@ -467,22 +467,30 @@ func nextStep(files []string) string {
 
 // cacheSummary says, for a run with a call cache, how many calls the cache
 // answered, what they had cost, and per topic how many calls were fresh;
-// "" without a cache.
+// that the run made no call and paid nothing when the cache answered them
+// all; "" without a cache.
 func cacheSummary(run *tree.Run) string {
-	var cached tree.Usage
-	var topics []string
-	for _, t := range run.Topics {
-		if t.Cache == nil {
-			continue
-		}
-		cached = cached.Add(t.Cache.CachedUsage)
-		topics = append(topics, fmt.Sprintf("%s %d of %d", t.ID, t.Cache.Fresh, t.Cache.Fresh+t.Cache.Cached))
-	}
-	if topics == nil {
+	c := run.Cache
+	if c == nil {
 		return ""
 	}
-	return fmt.Sprintf("Call cache: %s answered from the cache (%s, cost %s when made, not paid again); fresh calls per topic: %s.\n",
-		quantity(cached.Calls, "call", "calls"), quantity(cached.Total(), "token", "tokens"), strconv.FormatFloat(cached.Cost, 'f', 4, 64), strings.Join(topics, ", "))
+	var topics []string
+	for _, t := range run.Topics {
+		if t.Cache != nil {
+			topics = append(topics, fmt.Sprintf("%s %d of %d", t.ID, t.Cache.Fresh, t.Cache.Fresh+t.Cache.Cached))
+		}
+	}
+	cached := c.CachedUsage
+	s := fmt.Sprintf("Call cache: %s answered from the cache (%s, cost %s when made, not paid again)",
+		quantity(c.Cached, "call", "calls"), quantity(cached.Total(), "token", "tokens"), strconv.FormatFloat(cached.Cost, 'f', 4, 64))
+	if c.Fresh == 0 && c.Cached > 0 {
+		s = fmt.Sprintf("Call cache: every call (%s, %s) was answered from the cache: this run made no call and paid nothing",
+			render.Thousands(c.Cached), quantity(cached.Total(), "token", "tokens"))
+	}
+	if topics != nil {
+		s += "; fresh calls per topic: " + strings.Join(topics, ", ")
+	}
+	return s + ".\n"
 }
 
 // quantity writes n, with thousands separators as the reports print counts,
