@@ -33,6 +33,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/debatehq/debate/protocol"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
@@ -67,6 +69,9 @@ type Options struct {
 	// checkpointEvery is the WAL frames committed between checkpoints;
 	// checkpointEvery when zero. Tests set it lower.
 	checkpointEvery int
+	// tracer, on PostgreSQL, sees every statement and batch sent: tests
+	// count round trips with it.
+	tracer pgx.QueryTracer
 }
 
 // Store is an open database. It is safe for concurrent use.
