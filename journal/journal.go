@@ -267,7 +267,16 @@ type UnsavedError struct {
 }
 
 func (e *UnsavedError) Error() string {
-	return fmt.Sprintf("%s and %s not saved: %v", plural(e.Calls, "call"), plural(e.Notes, "note"), e.Err)
+	var what []string
+	for _, c := range []struct {
+		n    int
+		what string
+	}{{e.Calls, "call"}, {e.Notes, "note"}} {
+		if c.n > 0 {
+			what = append(what, plural(c.n, c.what))
+		}
+	}
+	return fmt.Sprintf("%s not saved: %v", strings.Join(what, " and "), e.Err)
 }
 
 func (e *UnsavedError) Unwrap() error { return e.Err }

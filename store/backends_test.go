@@ -288,11 +288,11 @@ func (r *roundTrips) during(f func()) []string {
 	return slices.Clone(r.log[from:])
 }
 
-// TestPostgresRoundTrips: on PostgreSQL a write is a transaction of few round
-// trips — its begin, one batch that locks the debate and reads its head, one
-// that inserts the argument, sets the state and queues the notification, and
-// its commit — and the closing RULING after a RESOLUTION adds one batch to
-// that transaction. Each kind of write runs once before it is counted, so
+// TestPostgresRoundTrips: on PostgreSQL a write is a transaction of three
+// round trips — one batch that begins it, locks the debate and reads its
+// head, one that inserts the argument, sets the state and queues the
+// notification, and its commit — and the closing RULING after a RESOLUTION
+// adds one batch to that transaction. Each kind of write runs once before it is counted, so
 // that its statements are prepared.
 func TestPostgresRoundTrips(t *testing.T) {
 	t.Parallel()
@@ -330,16 +330,16 @@ func TestPostgresRoundTrips(t *testing.T) {
 		write string
 		want  int
 	}{
-		// begin, insert the debate, insert the MOTION and notify, commit
-		{"create", 4},
-		{"claim", 4},
-		// begin, the head (which finds the original), read it, roll back
-		{"replay", 4},
-		// begin, the head, roll back; the refusal's advice reads the
+		// begin and insert the debate, insert the MOTION and notify, commit
+		{"create", 3},
+		{"claim", 3},
+		// begin and the head (which finds the original), read it, roll back
+		{"replay", 3},
+		// begin and the head, roll back; the refusal's advice reads the
 		// newest argument
-		{"refused", 4},
-		// the claim's four and one batch for the RULING
-		{"resolution", 5},
+		{"refused", 3},
+		// the claim's three and one batch for the RULING
+		{"resolution", 4},
 	} {
 		if trips := got[tt.write]; len(trips) != tt.want {
 			t.Errorf("%s: %d round trips, want %d: %q", tt.write, len(trips), tt.want, trips)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/debatehq/debate/protocol"
 )
@@ -26,8 +27,8 @@ func (p *pgDB) create(ctx context.Context, nd protocol.NewDebate) (protocol.Resu
 }
 
 // submit runs the write rule for w and, after a new RESOLUTION, the closing
-// RULING; both commit together. A write is four round trips: begin, lock and
-// read, insert and update, commit; the RULING adds one.
+// RULING; both commit together. A write is three round trips: begin, lock
+// and read; insert and update; commit. The RULING adds one.
 func (p *pgDB) submit(ctx context.Context, w protocol.Write) (protocol.Result, error) {
 	return p.write(ctx, fmt.Sprintf("submit %s to %s", w.Type, w.DebateID), func(r *pipeline) (step, error) { return r.submit(w) })
 }
@@ -36,19 +37,16 @@ func (p *pgDB) submit(ctx context.Context, w protocol.Write) (protocol.Result, e
 // unless it was refused or replayed, and wakes this Store's waiters; what
 // names it in errors.
 func (p *pgDB) write(ctx context.Context, what string, run func(*pipeline) (step, error)) (protocol.Result, error) {
-	tx, err := p.pool.Begin(ctx)
-	if err != nil {
-		return protocol.Result{}, fmt.Errorf("%s: %w", what, err)
-	}
-	defer tx.Rollback(context.Background())
-	s, err := run(&pipeline{tx: &pgTx{ctx: ctx, tx: tx}, now: p.s.opts.Now, log: p.s.opts.Logger})
+	t := &pgTx{ctx: ctx, pool: p.pool}
+	defer t.rollback()
+	s, err := run(&pipeline{tx: t, now: p.s.opts.Now, log: p.s.opts.Logger})
 	if err != nil {
 		return protocol.Result{}, fmt.Errorf("%s: %w", what, err)
 	}
 	if s.err != nil || s.res.Replay {
 		return s.res, s.err
 	}
-	if err := tx.Commit(ctx); err != nil {
+	if err := t.commit(); err != nil {
 		return protocol.Result{}, fmt.Errorf("%s: commit: %w", what, err)
 	}
 	newest := s.res.Argument
@@ -60,22 +58,28 @@ func (p *pgDB) write(ctx context.Context, what string, run func(*pipeline) (step
 }
 
 // pgTx is a PostgreSQL write transaction: the txn the write rule runs its
-// writes in. Its first write runs in the transaction itself, whose rollback
-// undoes it; each later one (the closing RULING after a RESOLUTION) in a
-// savepoint opened with its first statement, so that its failure leaves the
-// first standing. Every primitive is one batch: one round trip.
+// writes in. It begins with its first batch, which saves the round trip of
+// a BEGIN of its own. Its first write runs in the transaction itself, whose
+// rollback undoes it; each later one (the closing RULING after a RESOLUTION)
+// in a savepoint opened with its first statement, so that its failure leaves
+// the first standing. Every primitive is one batch: one round trip.
 type pgTx struct {
-	ctx context.Context
-	tx  pgx.Tx
+	ctx  context.Context
+	pool *pgxpool.Pool
+	tx   pgx.Tx // nil until the first batch is sent
 	// later is set once the first write has ended; open while the savepoint
 	// of a later write is open.
 	later, open bool
 }
 
-// batch returns a batch to send, which opens the savepoint of a later write
-// if its first statement is in it.
+// batch returns a batch to send, which begins the transaction if nothing
+// was sent yet, and opens the savepoint of a later write if its first
+// statement is in it.
 func (t *pgTx) batch() *pgx.Batch {
 	b := &pgx.Batch{}
+	if t.tx == nil {
+		b.BeginTx(pgx.TxOptions{})
+	}
 	if t.later && !t.open {
 		b.Queue(`SAVEPOINT w`)
 		t.open = true
@@ -83,7 +87,32 @@ func (t *pgTx) batch() *pgx.Batch {
 	return b
 }
 
-func (t *pgTx) send(b *pgx.Batch) error { return t.tx.SendBatch(t.ctx, b).Close() }
+// send sends b, made by batch: on a connection of the pool when it begins
+// the transaction, which then keeps the connection until it ends.
+func (t *pgTx) send(b *pgx.Batch) error {
+	if t.tx != nil {
+		return t.tx.SendBatch(t.ctx, b).Close()
+	}
+	br := t.pool.SendBatch(t.ctx, b)
+	t.tx = br.Tx()
+	return br.Close()
+}
+
+// commit commits the transaction.
+func (t *pgTx) commit() error {
+	if t.tx == nil {
+		return errors.New("no transaction began")
+	}
+	return t.tx.Commit(t.ctx)
+}
+
+// rollback ends the transaction unless it was committed, giving its
+// connection back to the pool.
+func (t *pgTx) rollback() {
+	if t.tx != nil {
+		t.tx.Rollback(context.Background())
+	}
+}
 
 // row sends q alone and scans its one row with scan.
 func (t *pgTx) row(scan func(pgx.Row) error, q string, args ...any) error {

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -197,7 +198,7 @@ func (p *pipeline) headOf(w protocol.Write) (pipelineHead, error) {
 	}
 	if !ok {
 		h, err := p.tx.head(w)
-		if err != nil && protocol.CodeOf(err) == "" {
+		if pe := (*protocol.Error)(nil); err != nil && !errors.As(err, &pe) {
 			err = fmt.Errorf("submit %s to %s: %w", w.Type, w.DebateID, err)
 		}
 		return h, err

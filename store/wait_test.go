@@ -416,17 +416,17 @@ func TestHubWakesOncePerCommit(t *testing.T) {
 	}
 }
 
-// TestWaitWakesAcrossStores: two stores on one database, as two processes
+// TestNoWakeUpLostAcrossStores: two stores on one database, as two processes
 // are, play a proposer (on one) and an opponent (on the other) through
 // thousands of alternating writes, each waiting on its own store for the
 // other's write: every wait must end with the argument the other committed,
 // never with the wait's deadline.
-func TestWaitWakesAcrossStores(t *testing.T) {
+func TestNoWakeUpLostAcrossStores(t *testing.T) {
 	t.Parallel()
-	forBackends(t, testWaitWakesAcrossStores)
+	forBackends(t, testNoWakeUpLostAcrossStores)
 }
 
-func testWaitWakesAcrossStores(t *testing.T, db string) {
+func testNoWakeUpLostAcrossStores(t *testing.T, db string) {
 	const rounds = 1000 // each a write by each side
 	stores := []*Store{
 		openAt(t, db, Options{PollInterval: time.Millisecond}),
