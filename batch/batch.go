@@ -27,6 +27,8 @@ import (
 	"github.com/debatehq/debate/output"
 	"github.com/debatehq/debate/prompts"
 	"github.com/debatehq/debate/providers"
+	"github.com/debatehq/debate/quote/repo"
+	"github.com/debatehq/debate/render"
 	"github.com/debatehq/debate/store"
 	"github.com/debatehq/debate/tree"
 )
@@ -132,14 +134,15 @@ func Run(ctx context.Context, cfg *configs.Config, opt Options) (_ *Result, err 
 			run.Topics[i].Cache = journaled.CacheUse(run.Topics[i].ID)
 		}
 	}
-	return res, errors.Join(saved, write(cfg, opt, res, raw.files()))
+	return res, errors.Join(saved, write(cfg, opt, res, raw.files(), eopt.Repository))
 }
 
 // write records the config, redacted, and whether it is a demo in res's run
 // and writes the run as opt asks: as JSON to opt.JSON, else as reports (with
-// the raw dumps) in the output folder, whose paths it adds to res. A config
-// that cannot be recorded is reported, and the run written without it.
-func write(cfg *configs.Config, opt Options, res *Result, raw []output.RawFile) error {
+// the raw dumps and the copies of the documents and repository files quoted)
+// in the output folder, whose paths it adds to res. A config that cannot be
+// recorded is reported, and the run written without it.
+func write(cfg *configs.Config, opt Options, res *Result, raw []output.RawFile, files *repo.Files) error {
 	run := res.Run
 	run.Demo = opt.Demo
 	b, cfgErr := json.Marshal(cfg.Redacted())
@@ -156,7 +159,7 @@ func write(cfg *configs.Config, opt Options, res *Result, raw []output.RawFile) 
 		return errors.Join(cfgErr, err)
 	}
 	var err error
-	res.Files, err = output.Write(cfg.Output.Dir, run, output.Options{Formats: cfg.Output.Format, Raw: raw, FailOn: cfg.Params.FailOnDecisions(), Documents: copies(cfg)})
+	res.Files, err = output.Write(cfg.Output.Dir, run, output.Options{Formats: cfg.Output.Format, Raw: raw, FailOn: cfg.Params.FailOnDecisions(), Documents: copies(cfg, run, files)})
 	if err != nil {
 		err = fmt.Errorf("write reports: %w", err)
 	}
@@ -164,12 +167,25 @@ func write(cfg *configs.Config, opt Options, res *Result, raw []output.RawFile) 
 }
 
 // copies are the documents a run's output may keep a copy of, shared or a
-// topic's own: all but those that look like secrets.
-func copies(cfg *configs.Config) []output.Document {
+// topic's own, all but those that look like secrets, and the files of the
+// repository (files, when set) that a verified quote of run points into,
+// as the run read them.
+func copies(cfg *configs.Config, run *tree.Run, files *repo.Files) []output.Document {
 	var out []output.Document
 	for _, d := range cfg.AllDocuments() {
 		if !configs.LooksSecret(d.Path, d.Content) {
 			out = append(out, output.Document{Name: d.Path, Text: d.Content})
+		}
+	}
+	if files == nil {
+		return out
+	}
+	for _, name := range render.QuotedDocuments(run) {
+		if slices.ContainsFunc(out, func(d output.Document) bool { return d.Name == name }) {
+			continue
+		}
+		if d, err := files.Document(name); err == nil {
+			out = append(out, output.Document{Name: d.Name, Text: d.Text})
 		}
 	}
 	return out
@@ -204,8 +220,8 @@ type resources struct {
 
 // open opens what the run keeps its answers in and returns the engine's
 // options: the journal, unless the run goes to Options.JSON, the call cache
-// when cache.dir is set, the run's seed and, when motions are selected,
-// their debate database.
+// when cache.dir is set, the run's seed, the shared repository when quotes
+// may point into it and, when motions are selected, their debate database.
 func (r *resources) open(ctx context.Context, cfg *configs.Config, sel *tree.Selection, opt Options) (orchestrator.Options, error) {
 	eopt := orchestrator.Options{Selection: sel, Events: opt.Events, Logger: r.log, PositionsOnly: opt.PositionsOnly}
 	r.jopt = orchestrator.JournalOptions{Endpoint: cfg.Endpoint, Pricing: cfg.Pricing, Logger: r.log}
@@ -240,6 +256,9 @@ func (r *resources) open(ctx context.Context, cfg *configs.Config, sel *tree.Sel
 		return eopt, err
 	}
 	eopt.Seed = &s
+	if eopt.Repository, err = orchestrator.OpenRepository(ctx, cfg); err != nil {
+		return eopt, err
+	}
 	if len(sel.Motions) > 0 {
 		eopt.Motions, err = r.openMotions(ctx, cfg, opt)
 	}

@@ -184,6 +184,10 @@ type SharedContext struct {
 	// MaxBytes caps the size of all the files together; 0 means
 	// DefaultMaxSharedBytes.
 	MaxBytes int64 `json:"maxBytes,omitempty"`
+	// Repository makes every file of a git repository quotable without
+	// copying it into the prompts (see Repository); on the run's shared
+	// context only.
+	Repository Repository `json:"repository,omitempty"`
 
 	// Documents holds the files' contents, read by Load, in Files order.
 	Documents []Document `json:"-"`

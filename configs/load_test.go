@@ -828,6 +828,8 @@ func FuzzLoad(f *testing.F) {
 	}
 	f.Add([]byte(`{"output": {"format": "x"}, "pricing": {"m": {"input": -1}}, "judge": null}`), true)
 	f.Add([]byte("{\"topics\": [{\"id\": \"t\", \"title\": \"caf\xe9\"}], \"api\": {\"timeout\": 18446744073710}}"), false)
+	f.Add([]byte(`{"sharedContext": {"repository": true}, "topics": [{"id": "t", "title": "x", "sharedContext": {"repository": "sub"}}]}`), false)
+	f.Add([]byte(`{"sharedContext": {"repository": 3}}`), false)
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, text []byte, dryRun bool) {
 		path := filepath.Join(dir, "fuzz.jsonc")

@@ -63,6 +63,7 @@ func (c *Config) validate(r *reporter) {
 	c.validateTopics(r)
 	c.validateProtocol(r, owner)
 	c.readSharedContext(r)
+	c.validateRepository(r)
 	c.validateOutput(r)
 	if l := c.Prompts.Language; l != "en" && l != "zh" {
 		r.at("prompts.language", `must be "en" or "zh" (got %q)`, l)

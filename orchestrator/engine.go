@@ -22,6 +22,7 @@ import (
 	"github.com/debatehq/debate/internal/prefix"
 	"github.com/debatehq/debate/prompts"
 	"github.com/debatehq/debate/providers"
+	"github.com/debatehq/debate/quote/repo"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -87,6 +88,9 @@ type Options struct {
 	// from; nil takes params.seed, and without that draws one. The run
 	// records the seed it used.
 	Seed *uint64
+	// Repository is the git repository whose files the debaters may quote,
+	// opened when the run started (repo.Open); nil shares none.
+	Repository *repo.Files
 	// PositionsOnly ends every topic at its root's position step: each
 	// debater is asked the question once, with no rebuttal, judgment or
 	// child debate. The root ends converged when every debater answered
@@ -121,6 +125,8 @@ type Engine struct {
 	prefixes  prefix.Book   // the prompts sent per model and endpoint, for the cache-eligible count
 	badUsage  sync.Once     // logs the first implausible usage
 	quotes    *checker      // checks the quotes of the shared documents; nil when quotes are off
+	indexes   indexes       // every shared document indexed for quotes, once
+	listing   []string      // the shared repository's files as the debaters are shown them
 }
 
 // New returns an engine for cfg that makes its calls through c and builds its
@@ -132,7 +138,11 @@ func New(cfg *configs.Config, c Completer, p *prompts.Set, opt Options) *Engine 
 func newEngine(cfg *configs.Config, c Completer, p builder, opt Options) *Engine {
 	e := &Engine{cfg: cfg, c: c, p: p, opt: opt, debaters: cfg.Debaters}
 	e.judges = cfg.Panel()
-	e.quotes = newChecker(cfg, cfg.SharedContext.Documents)
+	e.indexes = newIndexes(cfg)
+	e.quotes = newChecker(cfg, cfg.SharedContext.Documents, e.indexes, opt.Repository)
+	if e.quotes != nil && opt.Repository != nil {
+		e.listing = opt.Repository.Listing(ListingBytes)
+	}
 	if len(e.judges) == 0 && cfg.Judge != nil {
 		e.judges = []configs.Participant{*cfg.Judge}
 	}
@@ -235,6 +245,9 @@ func (e *Engine) newRun(n int) *tree.Run {
 		Seed:          e.seed,
 		Judge:         participant(e.judge),
 		Topics:        make([]tree.Topic, n),
+	}
+	if r := e.opt.Repository; r != nil {
+		run.Repository = &tree.Repository{Head: r.State().Head, Dirty: r.State().Dirty, Files: len(r.Names())}
 	}
 	for _, d := range e.debaters {
 		run.Debaters = append(run.Debaters, participant(d))

@@ -228,16 +228,16 @@ func (r *roster) settle(ctx context.Context, c call, model string, err error, re
 		return stop, 0, nil
 	}
 	pe := providers.Classify(err)
-	class := pe.Kind.Class()
+	then := pe.Class.Consequence()
 	var fb *tree.Fallback
 	what, wait := stop, time.Duration(0)
 	switch {
-	case class == providers.Permanent:
+	case !then.Retry && !then.FallBack:
 	case model != cur:
 		// Another call switched the participant while this attempt ran: the
 		// outcome is the old model's, and this call goes on with the new one.
 		what = switched
-	case class == providers.Unusable:
+	case then.FallBack:
 		if m.canFallBack() {
 			fb, what = r.fallBack(m, c, unusable(pe)), switched
 		}
@@ -305,9 +305,9 @@ func (r *roster) announce(c call, fb tree.Fallback) {
 
 // failedAttempts says why n transient failures switched a participant:
 // "2 failed attempts, last 503", naming the last failure by its HTTP status
-// or, without one, by its kind.
+// or, without one, by its class.
 func failedAttempts(n int, last *providers.Error) string {
-	what := last.Kind.String()
+	what := last.Class.Title()
 	if last.Status != 0 {
 		what = fmt.Sprint(last.Status)
 	}
@@ -317,21 +317,13 @@ func failedAttempts(n int, last *providers.Error) string {
 	return fmt.Sprintf("%d failed attempts, last %s", n, what)
 }
 
-// unusable says in words why a model cannot answer at all.
+// unusable says in words why a model cannot answer at all: "key refused
+// (401)".
 func unusable(e *providers.Error) string {
-	what := e.Kind.String()
-	switch e.Kind {
-	case providers.KindAuth:
-		what = "key refused"
-	case providers.KindNotFound:
-		what = "model not found"
-	case providers.KindContextLength:
-		what = "prompt too long for the model"
-	}
 	if e.Status != 0 {
-		return fmt.Sprintf("%s (%d)", what, e.Status)
+		return fmt.Sprintf("%s (%d)", e.Class.Title(), e.Status)
 	}
-	return what
+	return e.Class.Title()
 }
 
 // backoff returns the wait before retry n (0 for the first) of a call:

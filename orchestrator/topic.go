@@ -342,6 +342,7 @@ func (t *topicRun) position(n *tree.Node, lin lineage, i int) ([]prompts.Message
 			Annotations:   t.topic.Annotations,
 			CoreQuestions: t.topic.CoreQuestions,
 			Quotes:        t.quoting(),
+			Repository:    t.repository(),
 		})
 	}
 	sides, uninvolved := t.sides(n.Divergence, t.shuffle(t.all(), n.ID, tree.StepPosition, me.ID), t.party)
@@ -356,6 +357,7 @@ func (t *topicRun) position(n *tree.Node, lin lineage, i int) ([]prompts.Message
 		PreviousPosition: lin.positions[me.ID],
 		PreviousRebuttal: lin.rebuttals[me.ID],
 		Quotes:           t.quoting(),
+		Repository:       t.repository(),
 	})
 }
 
@@ -363,7 +365,7 @@ func (t *topicRun) position(n *tree.Node, lin lineage, i int) ([]prompts.Message
 // other debaters that answered, in the order drawn for i at this node.
 func (t *topicRun) rebuttal(n *tree.Node, posed []int, i int) prompts.Rebuttal {
 	me := t.debaters[i].p
-	r := prompts.Rebuttal{Party: t.party(i), Title: n.Title, Own: n.Positions[me.ID], Quotes: t.quoting()}
+	r := prompts.Rebuttal{Party: t.party(i), Title: n.Title, Own: n.Positions[me.ID], Quotes: t.quoting(), Repository: t.repository()}
 	for _, k := range t.shuffle(posed, n.ID, tree.StepRebuttal, me.ID) {
 		if k == i {
 			continue

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -133,6 +134,9 @@ func Merge(folders []Folder) (*tree.Run, error) {
 		p := f.Run
 		if p.Seed != merged.Seed {
 			return nil, fmt.Errorf("%s has seed %d but %s has seed %d: the shards drew their aliases and orders differently; run every shard with the same --seed", shards[0].Dir, merged.Seed, f.Dir, p.Seed)
+		}
+		if !reflect.DeepEqual(p.Repository, merged.Repository) {
+			return nil, fmt.Errorf("%s and %s quoted the repository in different states: run every shard on the same commit and changes", shards[0].Dir, f.Dir)
 		}
 		merged.StartedAt = earliest(merged.StartedAt, p.StartedAt)
 		merged.FinishedAt = latest(merged.FinishedAt, p.FinishedAt)

@@ -77,6 +77,8 @@ type words struct {
 	auditFamily        string
 	auditFlips         string
 	auditFlagFmt       string // model, check, count, of, low %, high %, expected %
+	auditTooFewFmt     string // verdicts, the fewest that can show a bias
+	auditTooFewOne     string // the same for one verdict
 	kept, moved        string
 	notStated          string
 	conformity         string
@@ -89,6 +91,11 @@ type words struct {
 	quoteUnverified    string
 	quoteLineFmt       string // document, line
 	quoteLinesFmt      string // document, lines
+	quotesRepository   string // quotes, when the repository could be quoted too
+	repository         string
+	repositoryFmt      string // commit
+	repositoryDirty    string // after repositoryFmt: the digest of the changes not committed
+	repoNoCommit       string
 	judges             string
 	votes              string
 	noSide             string
@@ -268,7 +275,7 @@ var english = words{
 	movedTowardFmt:   "moved to %s",
 	judgeAudit:       "Judge audit",
 	nothingAudited:   "No stance was recorded and no verdict favoured a debater.",
-	auditNote:        "For each verdict that favours a debater: where that debater stood in what the judge read, whether it wrote the longest answer, whether its model is of the judge's family. A check is flagged (⚠) only when its 95 % interval excludes what a judge without bias would give.",
+	auditNote:        "For each verdict that favours a debater: where that debater stood in what the judge read, whether it wrote the longest answer, whether its model is of the judge's family. A check is flagged (⚠) only when its exact 95 % interval excludes what a judge without bias would give.",
 	expected:         "Expected under no bias",
 	auditFirst:       "Favoured the debater read first",
 	auditMiddle:      "Favoured a debater read in the middle",
@@ -277,6 +284,8 @@ var english = words{
 	auditFamily:      "Favoured a debater of its own model family",
 	auditFlips:       "Changed its choice when the order was reversed",
 	auditFlagFmt:     "%s: %s in %d of %d verdicts (95 %% interval %.0f–%.0f %%; %.0f %% expected under no bias)",
+	auditTooFewFmt:   "%d verdicts cannot show a bias at 95 %%: no check is flagged from fewer than %d.",
+	auditTooFewOne:   "%d verdict cannot show a bias at 95 %%: no check is flagged from fewer than %d.",
 	kept:             "kept",
 	moved:            "moved",
 	notStated:        "not stated",
@@ -289,6 +298,11 @@ var english = words{
 	quoteUnverified:  "✗ unverified",
 	quoteLineFmt:     "%s, line %s",
 	quoteLinesFmt:    "%s, lines %s",
+	quotesRepository: "Quotes of the shared documents and the repository",
+	repository:       "Repository quoted",
+	repositoryFmt:    "commit %s",
+	repositoryDirty:  ", with changes not committed (sha256 %s)",
+	repoNoCommit:     "no commit yet",
 	judges:           "Judges",
 	votes:            "Votes",
 	noSide:           "no side",
@@ -476,7 +490,7 @@ var chinese = words{
 	movedTowardFmt:   "转向 %s",
 	judgeAudit:       "裁判审计",
 	nothingAudited:   "没有记录任何立场变化，也没有偏向某一辩方的裁决。",
-	auditNote:        "对每条偏向某一辩方的裁决：该辩方在裁判读到的顺序中的位置、它是否写了最长的回答、它的模型是否与裁判同一家族。只有当 95% 区间不含无偏差时的期望值时才标记 (⚠)。",
+	auditNote:        "对每条偏向某一辩方的裁决：该辩方在裁判读到的顺序中的位置、它是否写了最长的回答、它的模型是否与裁判同一家族。只有当精确 95% 区间不含无偏差时的期望值时才标记 (⚠)。",
 	expected:         "无偏差时的期望",
 	auditFirst:       "偏向最先读到的辩方",
 	auditMiddle:      "偏向中间读到的辩方",
@@ -485,6 +499,8 @@ var chinese = words{
 	auditFamily:      "偏向与自己同一模型家族的辩方",
 	auditFlips:       "顺序反转后改变选择",
 	auditFlagFmt:     "%s：%s，%d / %d 条裁决（95%% 区间 %.0f–%.0f%%；无偏差时期望 %.0f%%）",
+	auditTooFewFmt:   "%d 条裁决不足以在 95%% 水平上显示偏差：少于 %d 条时不标记任何检查。",
+	auditTooFewOne:   "%d 条裁决不足以在 95%% 水平上显示偏差：少于 %d 条时不标记任何检查。",
 	kept:             "坚持",
 	moved:            "转变",
 	notStated:        "未说明",
@@ -497,6 +513,11 @@ var chinese = words{
 	quoteUnverified:  "✗ 未核实",
 	quoteLineFmt:     "%s 第 %s 行",
 	quoteLinesFmt:    "%s 第 %s 行",
+	quotesRepository: "共享文档与代码仓库引用",
+	repository:       "引用的代码仓库",
+	repositoryFmt:    "提交 %s",
+	repositoryDirty:  "，含未提交的改动 (sha256 %s)",
+	repoNoCommit:     "尚无提交",
 	judges:           "评审团",
 	votes:            "投票",
 	noSide:           "不支持任何一方",
@@ -638,7 +659,10 @@ var chinese = words{
 		{regexp.MustCompile(`^1 failed attempt, (.*)$`), "失败 1 次：$1"},
 		{regexp.MustCompile(`^(\d+) failed attempts, last (.*)$`), "失败 $1 次，最后一次：$2"},
 		{regexp.MustCompile(`^key refused(.*)$`), "密钥被拒绝$1"},
+		{regexp.MustCompile(`^model not found or not allowed(.*)$`), "模型不存在或此密钥无权使用$1"},
 		{regexp.MustCompile(`^model not found(.*)$`), "模型不存在$1"},
+		{regexp.MustCompile(`^request too large(.*)$`), "请求超出端点的上限$1"},
+		{regexp.MustCompile(`^quota exhausted(.*)$`), "额度已用尽$1"},
 		{regexp.MustCompile(`^prompt too long for the model(.*)$`), "提示超出模型的上下文长度$1"},
 		{regexp.MustCompile(`^1 verdict missing after repair$`), "修复后仍缺 1 条裁决"},
 		{regexp.MustCompile(`^(\d+) verdicts missing after repair$`), "修复后仍缺 $1 条裁决"},

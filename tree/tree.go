@@ -12,7 +12,7 @@ import (
 )
 
 // SchemaVersion is the version of the run.json schema that Run encodes to.
-const SchemaVersion = 4
+const SchemaVersion = 5
 
 // Status is the state of a node or of a whole topic.
 type Status string
@@ -492,6 +492,9 @@ type Run struct {
 	// Documents are the paths of the shared-context documents the judge
 	// may propose edits to; none: the run had no shared documents.
 	Documents []string `json:"documents,omitempty"`
+	// Repository is the git repository whose files the debaters could
+	// quote, as it was when the run started; nil when none was shared.
+	Repository *Repository `json:"repository,omitempty"`
 	// Edits holds the judge's proposed edits to the shared-context documents.
 	Edits string `json:"edits,omitempty"`
 	// Shard is set when the run played one slice of its selection

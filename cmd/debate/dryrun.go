@@ -95,6 +95,24 @@ func printPlan(w io.Writer, cfg *configs.Config, pv *orchestrator.Preview) {
 	people := append(slices.Clone(pv.Debaters), pv.Judges...)
 	printPeople(tw, cfg, people, len(pv.Debaters))
 	printCalls(tw, cfg, pv, people)
+	printRepository(tw, pv.Repository)
+}
+
+// printRepository prints the shared repository's state and what listing
+// its files costs, when debaters may quote one.
+func printRepository(tw io.Writer, r *orchestrator.RepositoryPreview) {
+	if r == nil {
+		return
+	}
+	state := "no commit yet"
+	if r.Head != "" {
+		state = "commit " + r.Head[:min(len(r.Head), 12)]
+	}
+	if r.Dirty != "" {
+		state += " + changes"
+	}
+	fmt.Fprintf(tw, "  repository\t%s at %s\n", r.Root, state)
+	fmt.Fprintf(tw, "  \t%s files quotable, listed in ≈%s tokens per root position\n", render.Thousands(r.Files), render.Thousands(r.ListingTokens))
 }
 
 // printPeople prints the debaters and the judges (from index judges on),

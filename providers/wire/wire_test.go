@@ -109,6 +109,8 @@ func TestDecodeError(t *testing.T) {
 		{"an error as a string", `{"error":"model not loaded"}`, "model not loaded", true},
 		{"a list of errors", `[{"error":{"code":429,"message":"Resource exhausted","status":"RESOURCE_EXHAUSTED"}}]`, "Resource exhausted (code 429)", true},
 		{"a message alone", `{"message":"Unauthorized"}`, "Unauthorized", true},
+		{"Cloudflare's envelope", `{"result":null,"success":false,"errors":[{"code":7009,"message":"Upstream service unavailable"}],"messages":[]}`,
+			"Upstream service unavailable (code 7009)", true},
 		{"no error", `{"choices":[]}`, "", false},
 		{"not JSON", `<html>502</html>`, "", false},
 	}
