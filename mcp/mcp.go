@@ -1,0 +1,101 @@
+// Package mcp is debate's MCP server: the operations of package ops as MCP
+// tools, and a run's reports as resources, served on stdio ("debate mcp")
+// and as stateless streamable HTTP (the /mcp route of "debate serve"),
+// with the official Go SDK. It holds no logic of its own: each tool parses
+// its input, calls ops and returns the answer as structured content.
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/debatehq/debate/ops"
+)
+
+// MaxBlock is the longest a tool call waits before it answers, under the
+// deadlines MCP clients put on a tool call (about 60 s).
+const MaxBlock = 50 * time.Second
+
+// Options say what a server serves.
+type Options struct {
+	// Runs serves the run tools and the reports; nil serves none.
+	Runs *ops.Runs
+	// Debates serves the protocol tools; nil serves none.
+	Debates ops.Debates
+	// Version is the program's version, told to clients.
+	Version string
+	// Logger receives the SDK's log; nil discards it.
+	Logger *slog.Logger
+}
+
+// instructions tell a client's model what the server is for.
+const instructions = `debate plays structured debates between models and keeps argument-protocol debates between agents.
+Run tools: run_start starts a batch run (a config path, or an inline question with models) and returns its id at once;
+run_status (with waitSeconds) follows it with progress notifications; run_decision gives what it decided;
+its reports are resources (debate://runs/{id}/{name}); run_cancel stops it; run_list lists the recent runs.
+Protocol tools: protocol_create opens a debate (proposer); protocol_submit, protocol_appeal and
+protocol_request_completion write the proposer's and the opponent's arguments; protocol_ruling and
+protocol_intervention are the arbitrator's; protocol_wait waits for one's turn (call it again on status timeout);
+protocol_get_context reads a debate; protocol_list lists debates.`
+
+// New returns an MCP server with the tools and resources opt serves.
+func New(opt Options) *sdk.Server {
+	if opt.Logger == nil {
+		opt.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opt.Version == "" {
+		opt.Version = "dev"
+	}
+	s := sdk.NewServer(&sdk.Implementation{Name: "debate", Title: "debate", Version: opt.Version},
+		&sdk.ServerOptions{Instructions: instructions, Logger: opt.Logger, Capabilities: &sdk.ServerCapabilities{}})
+	if opt.Runs != nil {
+		addRunTools(s, opt.Runs)
+	}
+	if opt.Debates != nil {
+		addProtocolTools(s, opt.Debates)
+	}
+	return s
+}
+
+// ServeStdio serves s on stdin and stdout until the client goes or ctx ends.
+func ServeStdio(ctx context.Context, s *sdk.Server) error {
+	return s.Run(ctx, &sdk.StdioTransport{})
+}
+
+// Handler serves s as stateless streamable HTTP. It leaves the checks of
+// Host, Origin and token to the server it is mounted on.
+func Handler(s *sdk.Server) http.Handler {
+	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s },
+		&sdk.StreamableHTTPOptions{Stateless: true, DisableLocalhostProtection: true})
+}
+
+// failure is an operation's error as a tool error: its text is the JSON
+// failure an agent command prints, so that an agent reads the same code,
+// suggestion, state and allowed roles through either door.
+type failure struct {
+	ops.FailureBody
+}
+
+func (f failure) Error() string {
+	b, _ := json.Marshal(f.FailureBody)
+	return string(b)
+}
+
+// fail turns err into a tool error.
+func fail(err error) error {
+	return failure{ops.Failure(err)}
+}
+
+// wait returns the wait in seconds a tool was given, within MaxBlock;
+// def when none was given.
+func wait(seconds float64, def time.Duration) time.Duration {
+	if seconds <= 0 {
+		return def
+	}
+	return min(time.Duration(seconds*float64(time.Second)), MaxBlock)
+}
