@@ -85,8 +85,9 @@ func addRunTools(s *sdk.Server, runs *ops.Runs) {
 
 // readReport reads the report at uri.
 func readReport(runs *ops.Runs, uri string) (*sdk.ReadResourceResult, error) {
-	id, name, ok := strings.Cut(strings.TrimPrefix(uri, ops.ReportURI("", "")), "/")
-	if !ok || !strings.HasPrefix(uri, ops.ReportURI("", "")) || name == "" {
+	rest, ok := strings.CutPrefix(uri, ops.ReportsURI)
+	id, name, cut := strings.Cut(rest, "/")
+	if !ok || !cut || name == "" {
 		return nil, sdk.ResourceNotFoundError(uri)
 	}
 	b, err := runs.Report(id, name)

@@ -22,8 +22,8 @@ type Decision struct {
 	State  string `json:"state"`
 	Folder string `json:"folder"`
 	// Counts are the topics per decision: agreed, decided, split, undecided.
-	Counts map[string]int `json:"counts"`
-	Gate   Gate           `json:"gate"`
+	Counts map[string]int  `json:"counts"`
+	Gate   Gate            `json:"gate"`
 	Topics []TopicDecision `json:"topics"`
 	// Omitted counts the topics left out to keep the answer short; the
 	// run.json resource has them all.

@@ -64,8 +64,11 @@ type Report struct {
 	URI  string `json:"uri"`
 }
 
+// ReportsURI begins the URI of every run's report.
+const ReportsURI = "debate://runs/"
+
 // ReportURI is the URI of the resource of report name of run id.
-func ReportURI(id, name string) string { return "debate://runs/" + id + "/" + name }
+func ReportURI(id, name string) string { return ReportsURI + id + "/" + name }
 
 // run is one run started by Runs.
 type run struct {
