@@ -9,10 +9,13 @@ import (
 	"github.com/debatehq/debate/tree"
 )
 
-// MaxDecisionBytes bounds the JSON of a Decision: about 6,000 tokens of a
-// model's tokenizer at the 3 to 4 bytes a token JSON takes, whatever the
-// number of topics.
-const MaxDecisionBytes = 24 << 10
+// MaxDecisionBytes bounds the JSON of a Decision, whatever the number of
+// topics: at most about 9,000 tokens even when every word and mark is a
+// token of its own, about 4,500 for a model's tokenizer.
+const MaxDecisionBytes = 16 << 10
+
+// maxGateIDs bounds the topics a gate names.
+const maxGateIDs = 50
 
 // Decision is what a run decided, compact enough for an agent to read
 // whole: per topic its decision, its verdicts and what stays disputed,
@@ -35,8 +38,11 @@ type Decision struct {
 // topics that reached one of them.
 type Gate struct {
 	FailOn []string `json:"failOn"`
-	Failed []string `json:"failedTopics"`
-	Pass   bool     `json:"pass"`
+	// Failed names the first topics that failed the gate; FailedCount
+	// counts them all.
+	Failed      []string `json:"failedTopics"`
+	FailedCount int      `json:"failedCount"`
+	Pass        bool     `json:"pass"`
 }
 
 // TopicDecision is one topic's decision.
@@ -102,7 +108,10 @@ func decide(id string, st Status, run *tree.Run, failOn []tree.Outcome) Decision
 		d.Gate.FailOn = append(d.Gate.FailOn, string(o))
 	}
 	for _, t := range run.Gated(failOn) {
-		d.Gate.Failed = append(d.Gate.Failed, t.ID)
+		if d.Gate.FailedCount < maxGateIDs {
+			d.Gate.Failed = append(d.Gate.Failed, t.ID)
+		}
+		d.Gate.FailedCount++
 		d.Gate.Pass = false
 	}
 	topics := run.Topics
