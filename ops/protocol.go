@@ -224,13 +224,8 @@ type Listing struct {
 
 // List lists debates, last updated first.
 func List(ctx context.Context, d Debates, o client.ListOptions) (Listing, error) {
-	if o.State != "" {
-		if _, err := protocol.ParseState(o.State); err != nil {
-			return Listing{}, &InputError{Field: "state", Problem: fmt.Sprintf("%q: want one of AWAITING_OPPONENT, AWAITING_PROPOSER, AWAITING_ARBITRATOR, INTERVENTION_PENDING, CLOSED", o.State)}
-		}
-	}
-	if o.Limit < 0 || o.Offset < 0 {
-		return Listing{}, &InputError{Field: "limit", Problem: fmt.Sprintf("and offset must be 0 or more (got %d and %d)", o.Limit, o.Offset)}
+	if err := CheckList(o); err != nil {
+		return Listing{}, err
 	}
 	r, err := d.ListDebates(ctx, o)
 	if err != nil {
@@ -240,6 +235,20 @@ func List(ctx context.Context, d Debates, o client.ListOptions) (Listing, error)
 		r.Debates = []api.Debate{}
 	}
 	return Listing{r.Debates, r.Total}, nil
+}
+
+// CheckList returns an *InputError naming the first filter of o that is
+// wrong.
+func CheckList(o client.ListOptions) error {
+	if o.State != "" {
+		if _, err := protocol.ParseState(o.State); err != nil {
+			return &InputError{Field: "state", Problem: fmt.Sprintf("%q: want one of AWAITING_OPPONENT, AWAITING_PROPOSER, AWAITING_ARBITRATOR, INTERVENTION_PENDING, CLOSED", o.State)}
+		}
+	}
+	if o.Limit < 0 || o.Offset < 0 {
+		return &InputError{Field: "limit", Problem: fmt.Sprintf("and offset must be 0 or more (got %d and %d)", o.Limit, o.Offset)}
+	}
+	return nil
 }
 
 // Wait is a wait for the next argument of a debate, as a role.
