@@ -8,6 +8,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"log/slog"
 	"net/http"
 	"time"
@@ -62,10 +63,17 @@ func New(opt Options) *sdk.Server {
 	return s
 }
 
-// ServeStdio serves s on stdin and stdout until the client goes or ctx ends.
-func ServeStdio(ctx context.Context, s *sdk.Server) error {
-	return s.Run(ctx, &sdk.StdioTransport{})
+// ServeStdio serves s on in and out, a client's pipes (newline-delimited
+// JSON-RPC), until the client closes in or ctx ends.
+func ServeStdio(ctx context.Context, s *sdk.Server, in io.Reader, out io.Writer) error {
+	return s.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(in), Writer: nopCloser{out}})
 }
+
+// nopCloser is a writer whose Close does nothing: the pipes belong to the
+// process.
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
 
 // Handler serves s as stateless streamable HTTP. It leaves the checks of
 // Host, Origin and token to the server it is mounted on.

@@ -46,7 +46,7 @@ func serveChild() int {
 	runs := ops.NewRuns(ops.RunsOptions{Folders: filepath.SplitList(os.Getenv(foldersVar))})
 	defer runs.Close()
 	s := mcp.New(mcp.Options{Runs: runs, Debates: client.New(os.Getenv(serverVar), os.Getenv(tokenVar), nil)})
-	if err := mcp.ServeStdio(context.Background(), s); err != nil {
+	if err := mcp.ServeStdio(context.Background(), s, os.Stdin, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}

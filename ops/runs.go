@@ -196,6 +196,9 @@ func (rs *Runs) config(s Start) (*configs.Config, error) {
 	} else if err := rs.allowed(path); err != nil {
 		return nil, err
 	}
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs // the folders named in answers are absolute
+	}
 	getenv := rs.opt.Getenv
 	if s.Demo {
 		getenv = DemoEnv(getenv)
