@@ -52,8 +52,11 @@ func New(opt Options) *sdk.Server {
 	if opt.Version == "" {
 		opt.Version = "dev"
 	}
+	// The SDK logs every session at Info, and over stateless HTTP every
+	// request is a session: only its warnings and errors are kept.
+	log := slog.New(atLeast{opt.Logger.Handler(), slog.LevelWarn})
 	s := sdk.NewServer(&sdk.Implementation{Name: "debate", Title: "debate", Version: opt.Version},
-		&sdk.ServerOptions{Instructions: instructions, Logger: opt.Logger, Capabilities: &sdk.ServerCapabilities{}})
+		&sdk.ServerOptions{Instructions: instructions, Logger: log, Capabilities: &sdk.ServerCapabilities{}})
 	if opt.Runs != nil {
 		addRunTools(s, opt.Runs)
 	}
@@ -61,6 +64,16 @@ func New(opt Options) *sdk.Server {
 		addProtocolTools(s, opt.Debates)
 	}
 	return s
+}
+
+// atLeast is a handler that drops records below a level.
+type atLeast struct {
+	slog.Handler
+	min slog.Level
+}
+
+func (h atLeast) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= h.min && h.Handler.Enabled(ctx, l)
 }
 
 // ServeStdio serves s on in and out, a client's pipes (newline-delimited

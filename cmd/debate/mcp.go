@@ -105,7 +105,11 @@ func (o *mcpOptions) run(e *env) error {
 	defer runs.Close()
 	ctx, stop := e.interruptible(nil)
 	defer stop()
-	return mcp.ServeStdio(ctx, mcp.New(mcp.Options{Runs: runs, Debates: s.client, Version: versionString(), Logger: log}), e.stdin, e.stdout)
+	err = mcp.ServeStdio(ctx, mcp.New(mcp.Options{Runs: runs, Debates: s.client, Version: versionString(), Logger: log}), e.stdin, e.stdout)
+	if ctx.Err() != nil {
+		return nil // Ctrl-C or SIGTERM: the runs still going write their reports as they stop
+	}
+	return err
 }
 
 // mcpHandler returns the MCP endpoint of a server listening on addr: the
