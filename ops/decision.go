@@ -80,7 +80,7 @@ func (rs *Runs) Decision(id string) (Decision, error) {
 	res := r.result()
 	if res == nil || res.Run == nil {
 		st := r.status()
-		return Decision{}, &RunError{Code: "RUN_NOT_ENDED", Message: fmt.Sprintf("run %s is %s: %d of %d topics done", id, st.State, st.Done, st.Total),
+		return Decision{}, &RunError{Code: CodeRunNotEnded, Message: fmt.Sprintf("run %s is %s: %d of %d topics done", id, st.State, st.Done, st.Total),
 			Suggestion: "wait for it with run_status (waitSeconds), then ask again"}
 	}
 	return decide(r.id, r.status(), res.Run, r.failOn), nil

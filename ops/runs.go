@@ -33,6 +33,7 @@ const (
 	CodeNeedsMaxCost  = "MAX_COST_REQUIRED"
 	CodeBadConfig     = "INVALID_CONFIG"
 	CodeFolderBusy    = "FOLDER_IN_USE"
+	CodeRunNotEnded   = "RUN_NOT_ENDED"
 )
 
 // RunError is a run operation refused: Code says which refusal, Suggestion
