@@ -255,7 +255,7 @@ func (rs *Runs) inline(cfg *configs.Config, s Start) error {
 		if strings.TrimSpace(m) == "" {
 			return &InputError{Field: "models", Problem: fmt.Sprintf("[%d] is empty: give a model name", i)}
 		}
-		p := configs.Participant{ID: fmt.Sprintf("d%d", i+1), Model: m}
+		p := configs.Participant{ID: fmt.Sprintf("model-%d", i+1), Model: m}
 		if i < len(cfg.Debaters) {
 			p = cfg.Debaters[i]
 			p.Model, p.Fallback = m, ""
