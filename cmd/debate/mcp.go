@@ -15,7 +15,6 @@ import (
 
 // mcpOptions are the flags of "debate mcp".
 type mcpOptions struct {
-	noArgs
 	runs runFlags
 	srv  serverFlags
 }
