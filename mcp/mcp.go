@@ -42,7 +42,8 @@ its reports are resources (debate://runs/{id}/{name}); run_cancel stops it; run_
 Protocol tools: protocol_create opens a debate (proposer); protocol_submit, protocol_appeal and
 protocol_request_completion write the proposer's and the opponent's arguments; protocol_ruling and
 protocol_intervention are the arbitrator's; protocol_wait waits for one's turn (call it again on status timeout);
-protocol_get_context reads a debate; protocol_list lists debates.`
+protocol_get_context reads a debate; protocol_list lists debates; protocol_doc_write and protocol_doc_get
+share long material as versioned documents, cited by doc_id in short arguments.`
 
 // New returns an MCP server with the tools and resources opt serves.
 func New(opt Options) *sdk.Server {

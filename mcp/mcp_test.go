@@ -363,6 +363,14 @@ func TestMotionOverMCP(t *testing.T) {
 				t.Fatalf("the proposer's wait answered %+v, want the opponent's claim", got)
 			}
 
+			var review, v2, read ops.Doc
+			opponent.call(t, "protocol_doc_write", map[string]any{"title": "Review", "content": "C1: events get lost."}, &review)
+			opponent.call(t, "protocol_doc_write", map[string]any{"doc_id": review.DocID, "content": "C1: events get lost.\nM1: no TTL."}, &v2)
+			proposer.call(t, "protocol_doc_get", map[string]any{"doc_id": review.DocID, "version": 1}, &read)
+			if review.Version != 1 || v2.Version != 2 || read.Document.Content != "C1: events get lost." || read.LatestVersion != 2 {
+				t.Fatalf("documents: wrote v%d and v%d, read %+v", review.Version, v2.Version, read)
+			}
+
 			msg, ok := proposer.try(t, "protocol_submit", map[string]any{"debate_id": id, "role": "opponent", "target_id": claim.ArgumentID, "content": "x"}, &struct{}{})
 			var refusal ops.FailureBody
 			if ok || json.Unmarshal([]byte(msg), &refusal) != nil || refusal.Code != "ACTION_NOT_ALLOWED" || refusal.CurrentState != "AWAITING_PROPOSER" {

@@ -62,6 +62,12 @@ type contextIn struct {
 	Limit    int    `json:"limit,omitempty" jsonschema:"show only the last n arguments after the MOTION (default: all)"`
 }
 
+// docIn is the input of protocol_doc_get.
+type docIn struct {
+	DocID   string `json:"doc_id" jsonschema:"id of the document"`
+	Version int    `json:"version,omitempty" jsonschema:"version to read (default: the latest)"`
+}
+
 // listIn is the input of protocol_list.
 type listIn struct {
 	State                string `json:"state,omitempty" jsonschema:"only debates in this state: AWAITING_OPPONENT, AWAITING_PROPOSER, AWAITING_ARBITRATOR, INTERVENTION_PENDING or CLOSED"`
@@ -108,6 +114,11 @@ func addProtocolTools(s *sdk.Server, d ops.Debates) {
 			return answer(ops.Send(ctx, d, ops.Write{Kind: ops.Intervention, DebateID: in.DebateID, Content: in.Content,
 				ClientRequestID: in.ClientRequestID}))
 		})
+	sdk.AddTool(s, &sdk.Tool{Name: "protocol_doc_write", Title: "Share a document",
+		Description: `Store long material (a plan, a review, a log) as a document and cite its doc_id in a short argument: without doc_id it creates version 1 of a new document, with doc_id it stores the next version of that one.`},
+		func(ctx context.Context, _ *sdk.CallToolRequest, in ops.DocWrite) (*sdk.CallToolResult, ops.Doc, error) {
+			return answer(ops.WriteDoc(ctx, d, in))
+		})
 	addReadTools(s, d)
 }
 
@@ -128,6 +139,12 @@ func addReadTools(s *sdk.Server, d ops.Debates) {
 				limit = -1
 			}
 			return answer(ops.Read(ctx, d, in.DebateID, limit))
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "protocol_doc_get", Title: "Read a document",
+		Description: `A version of a document (the latest by default): its content, version and latest_version.`,
+		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true}},
+		func(ctx context.Context, _ *sdk.CallToolRequest, in docIn) (*sdk.CallToolResult, ops.Doc, error) {
+			return answer(ops.ReadDoc(ctx, d, in.DocID, in.Version))
 		})
 	sdk.AddTool(s, &sdk.Tool{Name: "protocol_list", Title: "List debates",
 		Description: `Debates, last updated first, with the total that match.`,

@@ -24,6 +24,9 @@ type Debates interface {
 	GetDebate(ctx context.Context, id string, limit int) (api.DebateContext, error)
 	ListDebates(ctx context.Context, o client.ListOptions) (api.DebateList, error)
 	Wait(ctx context.Context, debateID, role, afterArgumentID string, o client.WaitOptions) (api.PollResult, error)
+	CreateDocument(ctx context.Context, req api.CreateDocumentRequest) (api.DocumentResult, error)
+	SubmitDocument(ctx context.Context, id string, req api.SubmitDocumentRequest) (api.DocumentResult, error)
+	GetDocument(ctx context.Context, id string, version int) (api.DocumentResult, error)
 }
 
 // Statuses of a wait.

@@ -48,16 +48,16 @@ func mcpCommand() *command {
 starts a server on stdio): tools that start a batch run and follow it, read its
 decision and its reports (as resources), cancel it and list the recent runs;
 and tools that take part in a protocol debate on a server (create, submit,
-appeal, request completion, rule, intervene, wait, read, list) with the same
-rules and errors as the agent commands. debate serve serves the same tools over
-HTTP at /mcp.`,
+appeal, request completion, rule, intervene, wait, read, list, documents),
+with the same rules and errors as the agent commands. debate serve serves the
+same tools over HTTP at /mcp.`,
 			usage: `  debate mcp [--folder <dir>]... [--config <default.jsonc>]
              [--server <url>] [--token <t>]
 `,
 			sections: []section{{"TOOLS", `  run_start run_status run_decision run_cancel run_list
   protocol_create protocol_submit protocol_appeal protocol_request_completion
   protocol_ruling protocol_intervention protocol_wait protocol_get_context
-  protocol_list
+  protocol_list protocol_doc_write protocol_doc_get
   Resources: debate://runs/{id}/{name} (summary.md, run.json, topic reports)
 `}, {"SAFETY", `  run_start reads configs only inside the --folder folders (default: the
   folder debate mcp was started in). An inline question takes its endpoint and
