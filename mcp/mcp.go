@@ -58,6 +58,7 @@ func New(opt Options) *sdk.Server {
 	log := slog.New(atLeast{opt.Logger.Handler(), slog.LevelWarn})
 	s := sdk.NewServer(&sdk.Implementation{Name: "debate", Title: "debate", Version: opt.Version},
 		&sdk.ServerOptions{Instructions: instructions, Logger: log, Capabilities: &sdk.ServerCapabilities{}})
+	s.AddReceivingMiddleware(bounded)
 	if opt.Runs != nil {
 		addRunTools(s, opt.Runs)
 	}
@@ -65,6 +66,22 @@ func New(opt Options) *sdk.Server {
 		addProtocolTools(s, opt.Debates)
 	}
 	return s
+}
+
+// callLimit bounds a tool call whatever it waits for (a protocol server
+// that does not answer): MaxBlock and the time to answer.
+const callLimit = MaxBlock + 5*time.Second
+
+// bounded ends every tool call by callLimit.
+func bounded(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		if method != "tools/call" {
+			return next(ctx, method, req)
+		}
+		ctx, cancel := context.WithTimeout(ctx, callLimit)
+		defer cancel()
+		return next(ctx, method, req)
+	}
 }
 
 // atLeast is a handler that drops records below a level.

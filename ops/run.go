@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"path/filepath"
@@ -39,10 +40,15 @@ type Status struct {
 	MaxCost   float64 `json:"maxCost,omitempty" jsonschema:"the run's cap on its spend"`
 	StartedAt string  `json:"startedAt"`
 	Elapsed   string  `json:"elapsed"`
-	// Topics are the live lines, in config order.
-	Topics []TopicLine `json:"topics,omitempty"`
-	// Reports are the files the run wrote, once it has ended.
-	Reports []Report `json:"reports,omitempty"`
+	// Topics are the live lines, in config order: all of them up to
+	// maxLines, else the running ones, and LinesOmitted counts the others.
+	Topics       []TopicLine `json:"topics,omitempty"`
+	LinesOmitted int         `json:"linesOmitted,omitempty"`
+	// Reports are the files the run wrote, once it has ended: the summary
+	// and run.json first, at most maxLines; ReportsOmitted counts the others
+	// (run_decision names every topic's report).
+	Reports        []Report `json:"reports,omitempty"`
+	ReportsOmitted int      `json:"reportsOmitted,omitempty"`
 	Error   string   `json:"error,omitempty"`
 }
 
@@ -63,6 +69,9 @@ type Report struct {
 	Name string `json:"name"`
 	URI  string `json:"uri"`
 }
+
+// maxLines is the most live lines a status shows.
+const maxLines = 50
 
 // ReportsURI begins the URI of every run's report.
 const ReportsURI = "debate://runs/"
@@ -179,6 +188,9 @@ func (r *run) finish(res *batch.Result, err error, cancelled bool) {
 				r.st.Reports = append(r.st.Reports, Report{Name: name, URI: ReportURI(r.id, name)})
 			}
 		}
+		slices.SortStableFunc(r.st.Reports, func(a, b Report) int {
+			return cmp.Compare(btoi(strings.HasPrefix(a.Name, "topic-")), btoi(strings.HasPrefix(b.Name, "topic-")))
+		})
 		if res.Run != nil {
 			r.st.Cost, r.st.Tokens, r.st.Calls = res.Run.Usage.Cost, res.Run.Usage.Total(), res.Run.Usage.Calls
 		}
@@ -201,7 +213,13 @@ func (r *run) watch() (Status, <-chan struct{}) {
 	defer r.mu.Unlock()
 	st := r.st
 	st.Topics = slices.Clone(r.st.Topics)
-	st.Reports = slices.Clone(r.st.Reports)
+	if len(st.Topics) > maxLines {
+		st.Topics = slices.DeleteFunc(st.Topics, func(l TopicLine) bool { return l.State != TopicRunning })
+		st.Topics = st.Topics[:min(len(st.Topics), maxLines)]
+		st.LinesOmitted = len(r.st.Topics) - len(st.Topics)
+	}
+	st.Reports = slices.Clone(r.st.Reports[:min(len(r.st.Reports), maxLines)])
+	st.ReportsOmitted = len(r.st.Reports) - len(st.Reports)
 	st.Elapsed = time.Since(r.started).Round(time.Second).String()
 	return st, r.changed
 }
@@ -211,4 +229,11 @@ func (r *run) result() *batch.Result {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.res
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
