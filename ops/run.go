@@ -49,7 +49,7 @@ type Status struct {
 	// (run_decision names every topic's report).
 	Reports        []Report `json:"reports,omitempty"`
 	ReportsOmitted int      `json:"reportsOmitted,omitempty"`
-	Error   string   `json:"error,omitempty"`
+	Error          string   `json:"error,omitempty"`
 }
 
 // TopicLine is one topic's or motion's live line.
