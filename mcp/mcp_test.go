@@ -404,3 +404,54 @@ func TestMotionOverMCP(t *testing.T) {
 		})
 	}
 }
+
+// TestEndpointGuarded: /mcp is behind the server's token and its origin
+// check, as every route is.
+func TestEndpointGuarded(t *testing.T) {
+	t.Parallel()
+	b := newBackend(t)
+	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`
+	for _, c := range []struct {
+		name    string
+		headers map[string]string
+		status  int
+	}{
+		{"no token", nil, http.StatusUnauthorized},
+		{"wrong token", map[string]string{"Authorization": "Bearer guess"}, http.StatusUnauthorized},
+		{"another origin", map[string]string{"Authorization": "Bearer " + token, "Origin": "https://evil.example"}, http.StatusForbidden},
+		{"the token", map[string]string{"Authorization": "Bearer " + token}, http.StatusOK},
+	} {
+		req, err := http.NewRequest(http.MethodPost, b.url+server.MCPPath, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		for k, v := range c.headers {
+			req.Header.Set(k, v)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != c.status {
+			t.Errorf("%s: status %d, want %d", c.name, res.StatusCode, c.status)
+		}
+	}
+}
+
+// TestWaitTimesOut: a wait with nothing new answers timeout at its end,
+// for the agent to call again.
+func TestWaitTimesOut(t *testing.T) {
+	t.Parallel()
+	b := newBackend(t)
+	a := connect(t, b, "http")
+	var motion ops.Written
+	a.call(t, "protocol_create", map[string]any{"title": "T", "type": "general_debate", "content": "M"}, &motion)
+	var w ops.Waited
+	a.call(t, "protocol_wait", map[string]any{"debate_id": motion.DebateID, "role": "proposer", "argument_id": motion.ArgumentID, "waitSeconds": 0.2}, &w)
+	if w.Status != ops.WaitTimeout || w.HasNewArgument || w.Message == "" {
+		t.Errorf("protocol_wait answered %+v, want a timeout", w)
+	}
+}

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"testing"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/debatehq/debate/server"
 	"github.com/debatehq/debate/store"
 )
@@ -197,9 +199,53 @@ func TestMCPConformance(t *testing.T) {
 	t.Logf("not applicable (they call the suite's own fixture tools, prompts and resources): %s", strings.Join(conformanceNotApplicable, ", "))
 }
 
+// TestServeRunToolsNeedToken: the /mcp of "debate serve" serves the run
+// tools only when the server has a token, since a run spends money; the
+// protocol tools follow the REST API's access.
+func TestServeRunToolsNeedToken(t *testing.T) {
+	t.Parallel()
+	for _, tok := range []string{"", "s3cret"} {
+		c := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "v1"}, nil)
+		hc := &http.Client{Transport: bearer(tok)}
+		cs, err := c.Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: serveMCPWith(t, tok), HTTPClient: hc,
+			DisableStandaloneSSE: true, MaxRetries: -1}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for tool, err := range cs.Tools(context.Background(), nil) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			names = append(names, tool.Name)
+		}
+		cs.Close()
+		if got := slices.Contains(names, "run_start"); got != (tok != "") || !slices.Contains(names, "protocol_create") {
+			t.Errorf("token %q: tools %v", tok, names)
+		}
+	}
+}
+
+// bearer sends its token, when it has one, with every request.
+type bearer string
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	if b != "" {
+		r = r.Clone(r.Context())
+		r.Header.Set("Authorization", "Bearer "+string(b))
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}
+
 // serveMCP serves the protocol with the MCP endpoint as "debate serve"
 // does, on a loopback port, and returns the endpoint's URL.
 func serveMCP(t *testing.T) string {
+	t.Helper()
+	return serveMCPWith(t, "")
+}
+
+// serveMCPWith is serveMCP with a token.
+func serveMCPWith(t *testing.T, token string) string {
 	t.Helper()
 	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "debate.db"), store.Options{})
 	if err != nil {
@@ -210,8 +256,8 @@ func serveMCP(t *testing.T) string {
 		t.Fatal(err)
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	tools, stopRuns := (&runFlags{}).mcpHandler(&env{getenv: os.LookupEnv}, ln.Addr(), "", log)
-	srv := server.New(st, server.Options{Logger: log, MCP: tools})
+	tools, stopRuns := (&runFlags{}).mcpHandler(&env{getenv: os.LookupEnv}, ln.Addr(), token, log)
+	srv := server.New(st, server.Options{Token: token, Logger: log, MCP: tools})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ctx, ln) }()
