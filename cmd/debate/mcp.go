@@ -28,7 +28,7 @@ type runFlags struct {
 // flags binds the flags, named with prefix ("" or "mcp-").
 func (f *runFlags) flags(fs *pflag.FlagSet, prefix, folderDefault string) {
 	fs.StringArrayVar(&f.folders, prefix+"folder", nil, "a folder whose configs run_start may run; repeat for several (default "+folderDefault+")")
-	fs.StringVar(&f.config, prefix+"config", "", "the default config of inline questions: run_start with a question and models takes everything else from it (default: none, inline questions refused)")
+	fs.StringVar(&f.config, prefix+"default-config", "", "the default config of inline questions: run_start with a question and models takes everything else from it (default: none, inline questions refused)")
 }
 
 // runs returns the runs an MCP server starts, over the folders given or
@@ -51,7 +51,7 @@ and tools that take part in a protocol debate on a server (create, submit,
 appeal, request completion, rule, intervene, wait, read, list, documents),
 with the same rules and errors as the agent commands. debate serve serves the
 same tools over HTTP at /mcp.`,
-			usage: `  debate mcp [--folder <dir>]... [--config <default.jsonc>]
+			usage: `  debate mcp [--folder <dir>]... [--default-config <file.jsonc>]
              [--server <url>] [--token <t>]
 `,
 			sections: []section{{"TOOLS", `  run_start run_status run_decision run_cancel run_list
@@ -61,13 +61,13 @@ same tools over HTTP at /mcp.`,
   Resources: debate://runs/{id}/{name} (summary.md, run.json, topic reports)
 `}, {"SAFETY", `  run_start reads configs only inside the --folder folders (default: the
   folder debate mcp was started in). An inline question takes its endpoint and
-  key from --config; it names only models. A run's spend is capped by the
-  config's budget.maxCost or by the tool's maxCost, which is then required.
+  key from --default-config; it names only models. A run's spend is capped by
+  the config's budget.maxCost or by the tool's maxCost, which is then required.
   A tool call answers within 50 s; run_status and protocol_wait are called
   again while there is more to wait for.
 `}},
 			examples: `  debate mcp
-  debate mcp --folder ~/work/debates --config ~/work/debates/default.jsonc
+  debate mcp --folder ~/debates --default-config ~/debates/default.jsonc
   claude mcp add debate -- debate mcp --folder "$PWD"
 `,
 			exits: `  0  the client closed the connection, or Ctrl-C

@@ -57,7 +57,8 @@ func serveCommand() *command {
 arguments, long-polling waits, documents), a WebSocket feed for the arbitrator,
 and the web UI.`,
 			usage: `  debate serve [--addr ` + defaultAddr + `] [--db <file>] [--token <t>]
-               [--reports <dir>]... [--mcp-folder <dir>]... [--mcp-config <f>]
+               [--reports <dir>]... [--mcp-folder <dir>]...
+               [--mcp-default-config <f>]
                [--detach | --status | --stop]
 `,
 			sections: []section{{"ROUTES", `  GET /health
@@ -116,7 +117,7 @@ func (o *serveOptions) flags(fs *pflag.FlagSet) {
 	_ = fs.MarkHidden("cpuprofile")
 	fs.StringVar(&o.pidFile, "pid-file", "", "restore this pid file while the server runs if it is deleted")
 	_ = fs.MarkHidden("pid-file")
-	o.mcp.flags(fs, "mcp-", "none: only inline questions, with --mcp-config")
+	o.mcp.flags(fs, "mcp-", "none: only inline questions, with --mcp-default-config")
 	fs.BoolVar(&o.detach, "detach", false, "start the server in the background and return once it answers")
 	fs.BoolVar(&o.status, "status", false, "report on the background server of --addr")
 	fs.BoolVar(&o.stop, "stop", false, "stop the background server of --addr")
