@@ -27,6 +27,7 @@ type InputError struct {
 	Problem string
 }
 
+// Error names the field and the problem.
 func (e *InputError) Error() string { return e.Field + " " + e.Problem }
 
 // missing is the error of a required input left empty; hint says how to

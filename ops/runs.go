@@ -42,6 +42,7 @@ type RunError struct {
 	Code, Message, Suggestion string
 }
 
+// Error gives the code and the message.
 func (e *RunError) Error() string { return e.Code + ": " + e.Message }
 
 // demoKey stands in for every unset variable of a demo run. Keys are
