@@ -1,11 +1,15 @@
 package ops
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/debatehq/debate/tree"
@@ -95,5 +99,48 @@ func TestDecisionStaysSmall(t *testing.T) {
 				t.Errorf("one topic: %d verdicts, %d disputes shown and %d more; want some of each", len(first.Given), len(first.Disputed), first.More)
 			}
 		})
+	}
+}
+
+// TestFortyTopicRunDecision: the decision of a real run of 40 topics (the
+// demo's scripted debates) stays under 10,000 tokens with every topic in
+// it.
+func TestFortyTopicRunDecision(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("-short: a 40-topic demo run takes about 20 s")
+	}
+	dir := t.TempDir()
+	var topics []string
+	for i := range 40 {
+		topics = append(topics, fmt.Sprintf(`{"id": "t%02d", "title": "Should cache %d be invalidated by price events or by a short TTL?"}`, i+1, i+1))
+	}
+	cfg := `{"api": {"baseURL": "https://api.openai.com/v1", "apiKey": "sk-test"},
+  "debaters": [{"id": "a", "model": "gpt-5.2"}, {"id": "b", "model": "claude-sonnet-4-6"}],
+  "reviewer": {"id": "r", "model": "gpt-5.2"}, "topics": [` + strings.Join(topics, ",") + `], "output": {"dir": "out"}}`
+	path := filepath.Join(dir, "forty.jsonc")
+	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rs := NewRuns(RunsOptions{Folders: []string{dir}})
+	defer rs.Close()
+	st, err := rs.Begin(Start{Config: path, Demo: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for st.State == Running {
+		if st, err = rs.Status(context.Background(), st.ID, time.Minute, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d, err := rs.Decision(st.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(d)
+	n := tokens(string(b))
+	t.Logf("40 topics: %d tokens at most, %d bytes; counts %v", n, len(b), d.Counts)
+	if n >= maxDecisionTokens || len(d.Topics) != 40 || d.Omitted != 0 {
+		t.Errorf("the decision is %d tokens with %d topics (%d left out), want under %d with all 40", n, len(d.Topics), d.Omitted, maxDecisionTokens)
 	}
 }
