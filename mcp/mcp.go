@@ -11,6 +11,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -28,6 +29,10 @@ type Options struct {
 	Runs *ops.Runs
 	// Debates serves the protocol tools; nil serves none.
 	Debates ops.Debates
+	// Ready, when set, is called before each protocol tool (it may start
+	// the protocol server on demand, as the agent commands do); its error
+	// is the tool's.
+	Ready func(context.Context) error
 	// Version is the program's version, told to clients.
 	Version string
 	// Logger receives the SDK's log; nil discards it.
@@ -64,6 +69,9 @@ func New(opt Options) *sdk.Server {
 	}
 	if opt.Debates != nil {
 		addProtocolTools(s, opt.Debates)
+		if opt.Ready != nil {
+			s.AddReceivingMiddleware(readyFirst(opt.Ready))
+		}
 	}
 	return s
 }
@@ -81,6 +89,23 @@ func bounded(next sdk.MethodHandler) sdk.MethodHandler {
 		ctx, cancel := context.WithTimeout(ctx, callLimit)
 		defer cancel()
 		return next(ctx, method, req)
+	}
+}
+
+// readyFirst calls ready before every protocol tool, and answers its
+// error as the tool's.
+func readyFirst(ready func(context.Context) error) sdk.Middleware {
+	return func(next sdk.MethodHandler) sdk.MethodHandler {
+		return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+			if call, ok := req.(*sdk.CallToolRequest); ok && strings.HasPrefix(call.Params.Name, "protocol_") {
+				if err := ready(ctx); err != nil {
+					var res sdk.CallToolResult
+					res.SetError(fail(err))
+					return &res, nil
+				}
+			}
+			return next(ctx, method, req)
+		}
 	}
 }
 

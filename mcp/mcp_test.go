@@ -455,3 +455,41 @@ func TestWaitTimesOut(t *testing.T) {
 		t.Errorf("protocol_wait answered %+v, want a timeout", w)
 	}
 }
+
+// TestReadyFirst: a protocol tool is answered with the error of Ready (a
+// server that could not be started), and Ready is asked before each one.
+func TestReadyFirst(t *testing.T) {
+	t.Parallel()
+	b := newBackend(t)
+	asked := 0
+	ready := func(context.Context) error {
+		asked++
+		if asked == 1 {
+			return &client.Error{Code: client.CodeUnreachable, Message: "nothing answers", Suggestion: "start debate serve"}
+		}
+		return nil
+	}
+	s := mcp.New(mcp.Options{Debates: client.New(b.url, token, nil), Ready: ready})
+	st, ct := sdk.NewInMemoryTransports()
+	ss, err := s.Connect(context.Background(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "v1"}, nil).Connect(context.Background(), ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	a := &agent{cs: cs}
+	msg, ok := a.try(t, "protocol_list", map[string]any{}, &struct{}{})
+	var body ops.FailureBody
+	if ok || json.Unmarshal([]byte(msg), &body) != nil || body.Code != client.CodeUnreachable || body.Suggestion == "" {
+		t.Errorf("with the server down protocol_list answered %q", msg)
+	}
+	var l ops.Listing
+	a.call(t, "protocol_list", map[string]any{}, &l)
+	if asked != 2 {
+		t.Errorf("Ready asked %d times for two calls", asked)
+	}
+}

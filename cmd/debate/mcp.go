@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"log/slog"
 	"net"
 	"net/http"
@@ -104,7 +105,12 @@ func (o *mcpOptions) run(e *env) error {
 	defer runs.Close()
 	ctx, stop := e.interruptible(nil)
 	defer stop()
-	err = mcp.ServeStdio(ctx, mcp.New(mcp.Options{Runs: runs, Debates: s.client, Version: versionString(), Logger: log}), e.stdin, e.stdout)
+	// The protocol tools start a server on demand, as the agent commands do.
+	ready := func(ctx context.Context) error {
+		_, err := e.autoStart(ctx, s)
+		return err
+	}
+	err = mcp.ServeStdio(ctx, mcp.New(mcp.Options{Runs: runs, Debates: s.client, Ready: ready, Version: versionString(), Logger: log}), e.stdin, e.stdout)
 	if ctx.Err() != nil {
 		return nil // Ctrl-C or SIGTERM: the runs still going write their reports as they stop
 	}
