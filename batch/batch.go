@@ -24,6 +24,7 @@ import (
 	"github.com/debatehq/debate/output"
 	"github.com/debatehq/debate/prompts"
 	"github.com/debatehq/debate/providers"
+	"github.com/debatehq/debate/providers/agents"
 	"github.com/debatehq/debate/store"
 	"github.com/debatehq/debate/tree"
 )
@@ -105,8 +106,13 @@ func Run(ctx context.Context, cfg *configs.Config, opt Options) (*Result, error)
 		return nil, err
 	}
 	defer closeStores()
-	journaled := orchestrator.NewJournaled(client, jopt)
-	var completer orchestrator.Completer = client
+	runner, err := agents.New(ctx, cfg, client, agents.Options{Logger: log})
+	if err != nil {
+		return nil, err
+	}
+	jopt.Agent = runner.Key
+	journaled := orchestrator.NewJournaled(runner, jopt)
+	var completer orchestrator.Completer = runner
 	if jopt.Journal != nil || jopt.Cache != nil {
 		completer = journaled
 	}
@@ -135,10 +141,11 @@ func Run(ctx context.Context, cfg *configs.Config, opt Options) (*Result, error)
 	}
 	run.Shard = sel.Shard
 	res := &Result{Run: run, Err: runErr, Replayed: journaled.Replayed()}
-	if jopt.Cache != nil {
-		for i := range run.Topics {
+	for i := range run.Topics {
+		if jopt.Cache != nil {
 			run.Topics[i].Cache = journaled.CacheUse(run.Topics[i].ID)
 		}
+		run.Topics[i].Sessions = runner.Sessions(run.Topics[i].ID)
 	}
 	return res, write(cfg, opt, res, raw.files())
 }

@@ -307,6 +307,7 @@ func cloneJSONValue(v any) any {
 
 func (p Participant) clone() Participant {
 	p.Temperature = clonePtr(p.Temperature)
+	p.Agent, p.FallbackAgent = p.Agent.clone(), p.FallbackAgent.clone()
 	if p.API != nil {
 		a := p.API.clone()
 		p.API = &a

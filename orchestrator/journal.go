@@ -38,6 +38,11 @@ type JournalOptions struct {
 	// and what it adds to each request are part of a call's key. nil: the
 	// request alone is.
 	Endpoint func(participant string) configs.API
+	// Agent gives what the answer of a call a coding agent makes depends on
+	// besides the request (its kind, arguments, model and the state of the
+	// repository it reads), "" for a call to a model; it is part of the
+	// call's key. nil: nothing.
+	Agent func(r providers.Request) string
 	// Pricing prices the calls answered from the cache.
 	Pricing map[string]configs.Price
 	// Logger receives journal and cache errors, which never fail a call;
@@ -211,6 +216,7 @@ type keyed struct {
 	ResponseFormat string            `json:"responseFormat,omitempty"`
 	ExtraBody      map[string]any    `json:"extraBody,omitempty"`
 	Headers        map[string]string `json:"headers,omitempty"`
+	Agent          string            `json:"agent,omitempty"`
 	Request        providers.Request `json:"request"`
 }
 
@@ -228,6 +234,9 @@ func (jc *Journaled) digest(r providers.Request) string {
 				k.Headers[strings.ToLower(name)] = v
 			}
 		}
+	}
+	if jc.opt.Agent != nil {
+		k.Agent = jc.opt.Agent(r)
 	}
 	// Maps encode in key order: the same call, the same bytes. They are
 	// hashed as encoded, without a copy of the whole request; the newline

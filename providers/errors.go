@@ -43,6 +43,7 @@ const (
 	KindTooLarge                    // an answer longer than api.maxResponseBytes
 	KindAborted                     // 200 whose answer ended in an error (finish_reason "error" or an error chunk)
 	KindNoSystem                    // a 400 saying the model takes no system message
+	KindLimit                       // a coding agent stopped at its turn or budget limit
 )
 
 // Class is what a failure of some kind asks of the attempt loop.
@@ -84,6 +85,7 @@ var kinds = [...]struct {
 	KindTooLarge:        {"answer too large", Transient},
 	KindAborted:         {"aborted answer", Transient},
 	KindNoSystem:        {"no system message", Unusable},
+	KindLimit:           {"agent limit", Unusable},
 }
 
 // String returns the kind's name, e.g. "rate limit".

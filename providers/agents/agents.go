@@ -1,0 +1,354 @@
+// Package agents runs coding agents — Claude Code, Codex, Gemini CLI or any
+// command — as participants of a debate: one process per attempt, started
+// in the CLI's read-only mode, with its standard input closed, the
+// variables of a nested session removed, in a session and process group
+// of its own that a timeout, an output cap or the run's end kills whole.
+// It reads each CLI's own JSON into the answer, usage and cost a model call
+// returns, classifies its failures as providers classifies an endpoint's,
+// and continues a debater's session from step to step of a topic where the
+// CLI can resume one. The attempt loop and the fallback are the caller's.
+package agents
+
+import (
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/semaphore"
+
+	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/internal/gitrepo"
+	"github.com/debatehq/debate/providers"
+	"github.com/debatehq/debate/tree"
+)
+
+// Completer makes one attempt of a call at an endpoint: what answers the
+// calls of participants no agent plays.
+type Completer interface {
+	Complete(ctx context.Context, r providers.Request) (providers.Response, error)
+}
+
+// Options tune a Runner.
+type Options struct {
+	// Environ is the environment agents start from; nil: os.Environ().
+	// The nested-session variables are removed from it.
+	Environ []string
+	// Logger receives a line per agent run; nil discards them.
+	Logger *slog.Logger
+}
+
+// Runner is a Completer that runs the calls of agent participants as
+// processes and hands every other call to the endpoints' Completer. It is
+// safe for concurrent use.
+type Runner struct {
+	api     Completer
+	cfg     *configs.Config
+	byID    map[string]configs.Participant
+	sem     *semaphore.Weighted
+	env     []string
+	log     *slog.Logger
+	dirs    map[*configs.Agent]string // each agent's working folder
+	states  map[string]string         // working folder → repository state key
+	book    sessionBook
+	started sync.Map // agent label → true once a run of it started, for Ran
+}
+
+// New returns a Runner for the agents of cfg in front of api. It reads the
+// state of each agent's repository once: what the run's answers depend on.
+// Write access is refused when the environment says CI (the variable CI
+// set) unless the agent allows it there.
+func New(ctx context.Context, cfg *configs.Config, api Completer, opt Options) (*Runner, error) {
+	r := &Runner{
+		api: api, cfg: cfg, byID: map[string]configs.Participant{},
+		sem:    semaphore.NewWeighted(int64(max(cfg.Params.AgentConcurrency, 1))),
+		env:    environ(orEnviron(opt.Environ)),
+		log:    cmp.Or(opt.Logger, slog.New(slog.DiscardHandler)),
+		dirs:   map[*configs.Agent]string{},
+		states: map[string]string{},
+	}
+	ci := inCI(r.env)
+	for _, p := range cfg.Participants() {
+		r.byID[p.ID] = p
+		for _, a := range []*configs.Agent{p.Agent, p.FallbackAgent} {
+			if a == nil {
+				continue
+			}
+			if a.Write && ci && !a.WriteInCI {
+				return nil, fmt.Errorf(`participant %q: agent %s has write access, refused in CI (CI is set); add "writeInCI": true to the agent to allow it`, p.ID, a.Label())
+			}
+			dir, state := Workdir(ctx, cfg, a)
+			r.dirs[a], r.states[dir] = dir, state
+		}
+	}
+	return r, nil
+}
+
+// Workdir returns the folder agent a runs in — its dir, else the top of
+// the git repository the config lives in, else the config's folder — and
+// the state of the repository there ("" outside one).
+func Workdir(ctx context.Context, cfg *configs.Config, a *configs.Agent) (dir, state string) {
+	dir = cmp.Or(a.Dir, cfg.Dir, ".")
+	st, err := gitrepo.Open(ctx, dir)
+	if err != nil {
+		abs, _ := filepath.Abs(dir)
+		return cmp.Or(abs, dir), ""
+	}
+	if a.Dir == "" {
+		dir = st.Root
+	}
+	return dir, st.Key()
+}
+
+// orEnviron is env, or the process's environment when env is nil.
+func orEnviron(env []string) []string {
+	if env == nil {
+		return os.Environ()
+	}
+	return env
+}
+
+// inCI reports whether env says the run is in CI: CI set to anything but
+// "", "0" or "false".
+func inCI(env []string) bool {
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "CI="); ok {
+			v = strings.TrimSpace(v)
+			return v != "" && v != "0" && !strings.EqualFold(v, "false")
+		}
+	}
+	return false
+}
+
+// Adaptations returns what the endpoints' Completer adapted to, if it
+// does.
+func (r *Runner) Adaptations() []providers.Adaptation {
+	if a, ok := r.api.(interface{ Adaptations() []providers.Adaptation }); ok {
+		return a.Adaptations()
+	}
+	return nil
+}
+
+// agent returns the agent that answers request q, nil for a model.
+func (r *Runner) agent(q providers.Request) *configs.Agent {
+	p, ok := r.byID[q.Participant]
+	if !ok {
+		return nil
+	}
+	return p.AgentFor(q.Model)
+}
+
+// Key is what an agent's answer depends on besides the request: its kind,
+// program, arguments, model, limits, write access and the state of the
+// repository it reads; "" for a call a model answers. The journal and the
+// call cache add it to a call's key.
+func (r *Runner) Key(q providers.Request) string {
+	a := r.agent(q)
+	if a == nil {
+		return ""
+	}
+	dir := r.dirs[a]
+	b, _ := json.Marshal(struct {
+		Agent *configs.Agent `json:"agent"`
+		Dir   string         `json:"dir"`
+		State string         `json:"state"`
+	}{a, dir, r.states[dir]})
+	return fmt.Sprintf("%x", sha256.Sum256(b))
+}
+
+// Complete answers q: by running its agent when one plays its participant
+// and model, else through the endpoints' Completer.
+func (r *Runner) Complete(ctx context.Context, q providers.Request) (providers.Response, error) {
+	a := r.agent(q)
+	if a == nil {
+		return r.api.Complete(ctx, q)
+	}
+	if err := r.sem.Acquire(ctx, 1); err != nil {
+		return providers.Response{}, &providers.Error{Kind: providers.KindCanceled, Model: q.Model, Err: err}
+	}
+	defer r.sem.Release(1)
+	if q.OnSent != nil {
+		q.OnSent()
+	}
+	if q.OnDone != nil {
+		defer q.OnDone()
+	}
+	r.started.Store(a.Label(), true)
+	return r.complete(ctx, q, a)
+}
+
+// complete runs a for q, continuing the participant's session where it
+// can, and afresh with the whole prompt when that resume fails.
+func (r *Runner) complete(ctx context.Context, q providers.Request, a *configs.Agent) (providers.Response, error) {
+	start := time.Now()
+	k := sessionKey{topic: q.Origin.Topic, participant: q.Participant, agent: a.Label()}
+	var prev *session
+	fork := false
+	if resumable(a.Kind) && continues(q.Origin.Step) {
+		prev, fork = r.book.take(k, q.Origin.Node, forkable(a.Kind))
+	}
+	ans, err := r.attempt(ctx, q, a, prev, fork)
+	resumeFailed := false
+	if f, ok := errors.AsType[*failure](err); ok && prev != nil && f.resume {
+		r.log.Info("agent session could not be resumed; starting afresh with the whole prompt",
+			"participant", q.Participant, "agent", a.Label(), "session", prev.id, "err", f.msg)
+		prev, resumeFailed = nil, true
+		ans, err = r.attempt(ctx, q, a, nil, false)
+	}
+	if err != nil {
+		r.book.release(k, q.Origin.Node, prev)
+		return providers.Response{}, r.wrap(q, a, err)
+	}
+	for _, n := range ans.notes {
+		r.log.Info("agent note", "participant", q.Participant, "agent", a.Label(), "note", n)
+	}
+	if ans.session != "" && continues(q.Origin.Step) {
+		r.book.put(k, q.Origin.Node, q.Origin.Node+" "+q.Origin.Step, ans.session, prev, fork, resumeFailed, q.Messages)
+	}
+	resp := providers.Response{Text: ans.text, Reasoning: ans.reasoning, FinishReason: "stop", Model: q.Model,
+		Usage: ans.usage, Latency: time.Since(start)}
+	if ans.cut {
+		resp.FinishReason = "length"
+	}
+	return resp, nil
+}
+
+// continues reports whether a step continues the debater's session: its
+// positions and rebuttals do; a judge's calls and repairs start afresh.
+func continues(step string) bool {
+	return step == string(tree.StepPosition) || step == string(tree.StepRebuttal)
+}
+
+// attempt runs a once for q, continuing prev (forked when fork) when it is
+// not nil.
+func (r *Runner) attempt(ctx context.Context, q providers.Request, a *configs.Agent, prev *session, fork bool) (answer, error) {
+	inv := invocation{prompt: render(q.Messages, nil)}
+	if prev != nil {
+		inv.resume, inv.fork, inv.prompt = prev.id, fork, render(q.Messages, prev.sent)
+	}
+	if q.JSON && len(q.Schema) > 0 {
+		inv.schema = q.Schema
+		if a.Kind == configs.AgentCodex {
+			f, err := schemaFile(q.Schema)
+			if err != nil {
+				return answer{}, err
+			}
+			defer os.Remove(f)
+			inv.schemaFile = f
+		}
+	}
+	argv, stdin := command(a, inv)
+	timeout := time.Duration(cmp.Or(a.Timeout, configs.DefaultAgentTimeout)) * time.Millisecond
+	o := run(ctx, process{argv: argv, dir: r.dirs[a], env: r.env, stdin: stdin, timeout: timeout,
+		maxOut: cmp.Or(a.MaxOutputBytes, configs.DefaultMaxResponseBytes)})
+	r.log.Debug("agent ran", "participant", q.Participant, "agent", a.Label(), "exit", o.exit, "elapsed", o.elapsed, "stdout", len(o.stdout))
+	switch {
+	case o.err != nil && ctx.Err() != nil:
+		return answer{}, &failure{kind: providers.KindCanceled, msg: o.err.Error()}
+	case errors.Is(o.err, exec.ErrNotFound) || errors.Is(o.err, os.ErrNotExist):
+		return answer{}, fail(providers.KindNotFound, "program %s not found: %s", a.Program(), Install(a.Kind))
+	case o.err != nil:
+		return answer{}, fail(providers.KindOther, "could not start %s: %v", a.Program(), o.err)
+	case o.timedOut:
+		return answer{}, fail(providers.KindTimeout, "no answer within %s; its process group was ended%s", timeout, said(a, o))
+	case o.overflow && a.Kind != configs.AgentCommand:
+		return answer{}, fail(providers.KindTooLarge, "its output passed %d bytes; its process group was ended", len(o.stdout))
+	}
+	ans, f := parse(a, o, r.cfg.Pricing)
+	if f != nil {
+		return ans, f
+	}
+	return ans, nil
+}
+
+// said is what a run that was cut short last said, to name its failure.
+func said(a *configs.Agent, o outcome) string {
+	last := ""
+	if a.Kind == configs.AgentCodex {
+		for line := range strings.Lines(string(o.stdout)) {
+			var ev codexEvent
+			if json.Unmarshal([]byte(line), &ev) == nil && ev.Type == "error" {
+				last = ev.Message
+			}
+		}
+	}
+	last = cmp.Or(last, lastLines(o.stderr, 1), lastLines(o.stdout, 1))
+	if len(last) > 300 {
+		last = last[:300] + "…"
+	}
+	if last == "" {
+		return " (it printed nothing)"
+	}
+	return "; it last said: " + last
+}
+
+// wrap makes err the *providers.Error of a failed agent call, so that the
+// attempt loop classifies it as any call's.
+func (r *Runner) wrap(q providers.Request, a *configs.Agent, err error) error {
+	kind := providers.KindOther
+	if f, ok := errors.AsType[*failure](err); ok {
+		kind = f.kind
+	}
+	return &providers.Error{Kind: kind, Model: q.Model, Endpoint: "agent " + a.Program(), Err: err}
+}
+
+// schemaFile writes a schema to a file of its own for a CLI that reads it
+// from one.
+func schemaFile(schema []byte) (string, error) {
+	f, err := os.CreateTemp("", "debate-schema-*.json")
+	if err != nil {
+		return "", fmt.Errorf("write the answer schema: %w", err)
+	}
+	_, err = f.Write(schema)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return "", fmt.Errorf("write the answer schema: %w", err)
+	}
+	return f.Name(), nil
+}
+
+// render is the text of msgs an agent reads as its prompt, leaving out
+// those already sent in its session: every message's content, an earlier
+// answer marked as such.
+func render(msgs []providers.Message, sent map[[32]byte]bool) string {
+	var b strings.Builder
+	for _, m := range msgs {
+		if sent[digest(m)] {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteString("\n\n")
+		}
+		if m.Role == "assistant" {
+			b.WriteString("Your earlier answer was:\n\n")
+		}
+		b.WriteString(m.Content)
+	}
+	return b.String()
+}
+
+func digest(m providers.Message) [32]byte {
+	return sha256.Sum256([]byte(m.Role + "\x00" + m.Content))
+}
+
+// Sessions returns the agent sessions of a topic's calls, in the order
+// they started.
+func (r *Runner) Sessions(topic string) []tree.AgentSession { return r.book.of(topic) }
+
+// Ran reports whether any run of the agent labelled label started.
+func (r *Runner) Ran(label string) bool {
+	_, ok := r.started.Load(label)
+	return ok
+}
