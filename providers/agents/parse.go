@@ -184,22 +184,34 @@ func containsAny(s string, subs ...string) bool {
 }
 
 // noResult is the failure of a run that printed no result: what its
-// standard error says, a refused argument or session named as such.
+// standard error says (its first line that reads as an error, else its
+// last lines), a refused argument or session named as such.
 func noResult(cli string, o outcome) *failure {
-	msg := lastLines(o.stderr, 3)
+	msg := errorLine(o.stderr)
 	if msg == "" {
 		msg = lastLines(o.stdout, 3)
 	}
-	low := strings.ToLower(msg)
+	low := strings.ToLower(string(o.stderr) + "\n" + msg)
 	switch {
 	case containsAny(low, "no conversation found", "no rollout found", "session not found"):
 		return &failure{kind: providers.KindNotFound, msg: "the session to resume is gone: " + msg, resume: true}
-	case containsAny(low, "unknown option", "unexpected argument", "unknown argument", "invalid value", "usage:"):
+	case containsAny(low, "unknown option", "unexpected argument", "unknown argument", "invalid value"):
 		return fail(providers.KindBadRequest, "%s refused its command line (exit %d): %s", cli, o.exit, msg)
 	case msg == "":
 		return fail(providers.KindInvalidResponse, "%s exited %d and printed no result", cli, o.exit)
 	}
 	return fail(wordsKind(msg), "%s exited %d without a result: %s", cli, o.exit, msg)
+}
+
+// errorLine is the first line of b that says "error", else its last three
+// lines.
+func errorLine(b []byte) string {
+	for line := range strings.Lines(string(b)) {
+		if l := strings.TrimSpace(line); strings.Contains(strings.ToLower(l), "error") && !strings.Contains(l, " ERROR ") {
+			return l
+		}
+	}
+	return lastLines(b, 3)
 }
 
 // codexEvent is one line of codex exec --json (codex-rs/exec's
