@@ -1,0 +1,234 @@
+package batch
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/providers/providertest"
+	"github.com/debatehq/debate/providers/scripted"
+	"github.com/debatehq/debate/tree"
+)
+
+// fake is the path of one of the fake CLIs.
+func fake(t *testing.T, name string) string {
+	t.Helper()
+	p, err := filepath.Abs(filepath.Join("..", "providers", "agents", "testdata", "fake", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// gitRepo makes a repository with one committed file, whose out/ and
+// cache/ folders git ignores, and returns its folder.
+func gitRepo(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{"main.go": "package main\n", ".gitignore": "out/\ncache/\n"}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "one"}} {
+		if out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	return dir
+}
+
+// judgeServer is the scripted API: the judge agrees, every other model
+// answers with a short text.
+func judgeServer(t *testing.T) *providertest.Server {
+	return providertest.New(t, scripted.WithScript(func(c scripted.Call) scripted.Reply {
+		if c.Model == "m-judge" {
+			return scripted.JSON(map[string]any{"consensus": []map[string]string{{"point": "the code is small", "detail": "one file"}},
+				"divergences": []any{}, "forcedVerdicts": []any{}})
+		}
+		return scripted.Text("An API debater's answer.")
+	}))
+}
+
+// agentConfig writes a config in dir with the debaters given and loads it.
+func agentConfig(t *testing.T, dir, url string, debaters ...string) *configs.Config {
+	t.Helper()
+	body := fmt.Sprintf(`{
+  "api": {"baseURL": %q, "apiKey": "k"},
+  "debaters": [%s],
+  "reviewer": {"id": "judge", "model": "m-judge"},
+  "params": {"maxRounds": 1, "synthesis": false, "seed": 7},
+  "fallback": {"retryDelay": 10},
+  "pricing": {"gpt-5-codex": {"input": 1.25, "output": 10, "cachedInput": 0.125}},
+  "topics": [{"id": "code", "title": "What does main.go do?"}],
+  "output": {"dir": "out", "format": "json"},
+  "cache": {"dir": "cache"}
+}`, url, strings.Join(debaters, ",\n"))
+	path := filepath.Join(dir, "debate.jsonc")
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := configs.Load(path, configs.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// lines counts the runs a fake logged.
+func lines(t *testing.T, log string) []string {
+	b, _ := os.ReadFile(log)
+	return strings.Split(strings.TrimSpace(string(b)), "\n")
+}
+
+func readRun(t *testing.T, dir string) *tree.Run {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "run.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var run tree.Run
+	if err := json.Unmarshal(b, &run); err != nil {
+		t.Fatal(err)
+	}
+	return &run
+}
+
+// TestAgentDebaters: a debate with a Claude Code, a Codex and an API
+// debater: each answers, their usage and cost are in run.json, Claude
+// Code's rebuttal resumes its position's session (the fake records the
+// --resume), Codex's continues its thread. A second run on the unchanged
+// repository makes no call at all; after one file changes, the agents are
+// asked again, and every call whose prompt did not change (here: all of
+// the API's, since the fakes answer as before) comes from the cache.
+func TestAgentDebaters(t *testing.T) {
+	t.Parallel()
+	repo, logs := gitRepo(t), t.TempDir()
+	clog, xlog := filepath.Join(logs, "claude"), filepath.Join(logs, "codex")
+	srv := judgeServer(t)
+	cfg := agentConfig(t, repo, srv.URL(),
+		fmt.Sprintf(`{"id": "claude", "agent": {"kind": "claude-code", "binary": %q, "args": ["--fake-log=%s"]}}`, fake(t, "claude"), clog),
+		fmt.Sprintf(`{"id": "codex", "model": "gpt-5-codex", "agent": {"kind": "codex", "binary": %q, "args": ["--fake-log=%s"]}}`, fake(t, "codex"), xlog),
+		`{"id": "api", "model": "m-api"}`)
+	if _, err := Run(t.Context(), cfg, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	run := readRun(t, cfg.Output.Dir)
+	topic := run.Topics[0]
+	if topic.Status != tree.Converged {
+		t.Fatalf("topic %s: %+v", topic.Status, topic.Root.Errors)
+	}
+	if got := topic.Root.Positions["claude"]; !strings.Contains(got, "Position of claude-code") {
+		t.Errorf("claude's position %q", got)
+	}
+	c, cu := run.ByModel["claude-code"], run.ByModel["codex/gpt-5-codex"]
+	if c.Calls != 2 || c.PromptTokens != 400 || c.CompletionTokens != 80 || math.Abs(c.Cost-0.025) > 1e-9 {
+		t.Errorf("claude-code usage %+v, want 2 calls, 400 prompt and 80 completion tokens, cost 0.025", c)
+	}
+	if want := 2 * (500*1.25 + 1500*0.125 + 300*10) / 1e6; cu.Calls != 2 || cu.CachedPromptTokens != 3000 || math.Abs(cu.Cost-want) > 1e-9 {
+		t.Errorf("codex usage %+v, want 2 calls, 3000 cached tokens, cost %g from pricing", cu, want)
+	}
+	cl := lines(t, clog)
+	if len(topic.Sessions) != 2 || topic.Sessions[0].Participant != "claude" ||
+		strings.Join(topic.Sessions[0].Calls, ",") != "root position,root rebuttal" ||
+		!strings.Contains(cl[1], "--resume\x1f"+topic.Sessions[0].ID+"\x1f") {
+		t.Errorf("sessions %+v; claude's runs:\n%q", topic.Sessions, cl)
+	}
+	if xl := lines(t, xlog); !strings.Contains(xl[1], "\x1fresume\x1f"+topic.Sessions[1].ID) {
+		t.Errorf("codex's rebuttal does not continue its thread %s: %q", topic.Sessions[1].ID, xl[1])
+	}
+
+	// The same repository again: every answer comes from the cache.
+	calls := srv.Count()
+	if _, err := Run(t.Context(), cfg, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if n, m, k := len(lines(t, clog)), len(lines(t, xlog)), srv.Count(); n != 2 || m != 2 || k != calls {
+		t.Errorf("second run: claude ran %d times, codex %d, the API %d calls; want 2, 2 and %d (nothing new)", n, m, k, calls)
+	}
+
+	// One file changes: the agents read it again.
+	if err := os.WriteFile(filepath.Join(repo, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(t.Context(), cfg, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if n, m, k := len(lines(t, clog)), len(lines(t, xlog)), srv.Count(); n != 4 || m != 4 || k != calls {
+		t.Errorf("after a change: claude ran %d times, codex %d, the API %d calls; want 4, 4 and %d", n, m, k, calls)
+	}
+	if cache := readRun(t, cfg.Output.Dir).Topics[0].Cache; cache == nil || cache.Fresh != 4 || cache.Cached != 3 {
+		t.Errorf("after a change, cache use %+v; want 4 fresh (the agents) and 3 cached (the API's)", cache)
+	}
+}
+
+// TestAgentFailuresFallBack: an agent that never exits, one that prints
+// 100 MB, one that asks for a permission on its terminal and one that is
+// not logged in: each is ended within its timeout (whole: nothing it
+// started runs on), the failure is named in the run, and the debater's
+// fallback model answers.
+func TestAgentFailuresFallBack(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ mode, reason string }{
+		{"hang", "timeout"},
+		{"flood", "answer too large"},
+		{"permission", "timeout"},
+		{"login", "key refused"},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			t.Parallel()
+			repo, log := gitRepo(t), filepath.Join(t.TempDir(), "log")
+			srv := judgeServer(t)
+			cfg := agentConfig(t, repo, srv.URL(),
+				fmt.Sprintf(`{"id": "claude", "fallback": "m-fallback", "agent": {"kind": "claude-code", "binary": %q, "timeout": 1500, "maxOutputBytes": 1048576, "args": ["--fake-mode=%s", "--fake-log=%s"]}}`, fake(t, "claude"), tc.mode, log),
+				`{"id": "api", "model": "m-api"}`)
+			cfg.Cache.Dir = ""
+			ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+			defer cancel()
+			if _, err := Run(ctx, cfg, Options{}); err != nil {
+				t.Fatal(err)
+			}
+			topic := readRun(t, cfg.Output.Dir).Topics[0]
+			if topic.Status != tree.Converged || topic.Root.Positions["claude"] != "An API debater's answer." {
+				t.Errorf("status %s, claude's position %q: the fallback did not answer", topic.Status, topic.Root.Positions["claude"])
+			}
+			if len(topic.Fallbacks) != 1 || topic.Fallbacks[0].From != "claude-code" || !strings.Contains(topic.Fallbacks[0].Reason, tc.reason) {
+				t.Errorf("fallbacks %+v, want one from claude-code naming %q", topic.Fallbacks, tc.reason)
+			}
+			b, _ := os.ReadFile(log + ".pids")
+			for _, f := range strings.Fields(string(b)) {
+				pid, _ := strconv.Atoi(f)
+				if syscall.Kill(pid, 0) == nil && !zombie(pid) {
+					t.Errorf("process %d the fake started still runs", pid)
+				}
+			}
+		})
+	}
+}
+
+// zombie reports whether pid has exited and waits to be reaped.
+func zombie(pid int) bool {
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			return true
+		}
+		if _, rest, _ := strings.Cut(string(b), ") "); strings.HasPrefix(rest, "Z") {
+			return true
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return false
+}
