@@ -21,6 +21,15 @@ const (
 // AgentKinds lists the kinds of agent, in the order messages name them.
 var AgentKinds = []string{AgentClaudeCode, AgentCodex, AgentGemini, AgentCommand}
 
+// kindNames are names people give the kinds, by the program or the
+// product.
+var kindNames = map[string]string{
+	"claude": AgentClaudeCode, "claude code": AgentClaudeCode, "claudecode": AgentClaudeCode,
+	"codex-cli": AgentCodex, "openai-codex": AgentCodex,
+	"gemini": AgentGemini, "gemini cli": AgentGemini, "geminicli": AgentGemini,
+	"cmd": AgentCommand, "exec": AgentCommand,
+}
+
 // PromptArg is the placeholder in a command agent's args that the prompt
 // replaces; without it the prompt goes to the program's standard input.
 const PromptArg = "{prompt}"
@@ -175,7 +184,9 @@ func (c *Config) validateAgent(r *reporter, path string, a *Agent) {
 	}
 	if !slices.Contains(AgentKinds, a.Kind) {
 		hint := ""
-		if g, ok := Closest(a.Kind, AgentKinds); ok {
+		if g, ok := kindNames[strings.ToLower(a.Kind)]; ok {
+			hint = fmt.Sprintf(" did you mean %q?", g)
+		} else if g, ok := Closest(a.Kind, AgentKinds); ok {
 			hint = fmt.Sprintf(" did you mean %q?", g)
 		}
 		r.at(kindPath, "unknown agent kind %q; want one of %s.%s", a.Kind, strings.Join(AgentKinds, ", "), hint)

@@ -162,8 +162,8 @@ func (c *Config) validateParticipants(r *reporter) map[string]string {
 		} else {
 			owner[p.ID] = path
 		}
-		if strings.TrimSpace(p.Model) == "" {
-			r.missing(path, "model", `required: add a "model" field with the model name, e.g. "gpt-5.2", or an "agent", e.g. "claude-code"`)
+		if strings.TrimSpace(p.Model) == "" && !c.src.written(joinPath(path, "agent")) {
+			r.missing(path, "model", `required: add a "model" field with the model name, e.g. "gpt-5.2"`)
 		}
 		c.validateAgents(r, path, p)
 		if p.API != nil {

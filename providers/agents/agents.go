@@ -231,7 +231,7 @@ func continues(step string) bool {
 // attempt runs a once for q, continuing prev (forked when fork) when it is
 // not nil.
 func (r *Runner) attempt(ctx context.Context, q providers.Request, a *configs.Agent, prev *session, fork bool) (answer, error) {
-	inv := invocation{prompt: render(q.Messages, nil)}
+	inv := invocation{prompt: r.preamble(a) + render(q.Messages, nil)}
 	if prev != nil {
 		inv.resume, inv.fork, inv.prompt = prev.id, fork, render(q.Messages, prev.sent)
 	}
@@ -268,6 +268,15 @@ func (r *Runner) attempt(ctx context.Context, q providers.Request, a *configs.Ag
 		return ans, f
 	}
 	return ans, nil
+}
+
+// preamble tells an agent starting a session where it is and what it may
+// do there.
+func (r *Runner) preamble(a *configs.Agent) string {
+	if a.Write {
+		return fmt.Sprintf("You are working in %s, the code under debate.\n\n", r.dirs[a])
+	}
+	return fmt.Sprintf("You are working in %s, the code under debate. Read and search the files you need to support what you say; change nothing.\n\n", r.dirs[a])
 }
 
 // said is what a run that was cut short last said, to name its failure.
