@@ -61,6 +61,7 @@ type Runner struct {
 	states  map[string]string         // working folder → repository state key
 	book    sessionBook
 	started sync.Map // agent label → true once a run of it started, for Ran
+	hung    sync.Map // call id → true once an attempt of the call hung until its timeout
 }
 
 // New returns a Runner for the agents of cfg in front of api. It reads the
@@ -157,11 +158,13 @@ func (r *Runner) Key(q providers.Request) string {
 		return ""
 	}
 	dir := r.dirs[a]
+	shapes := *a // what can change an answer: not how long it may take
+	shapes.Timeout, shapes.WriteInCI = 0, false
 	b, _ := json.Marshal(struct {
-		Agent *configs.Agent `json:"agent"`
-		Dir   string         `json:"dir"`
-		State string         `json:"state"`
-	}{a, dir, r.states[dir]})
+		Agent configs.Agent `json:"agent"`
+		Dir   string        `json:"dir"`
+		State string        `json:"state"`
+	}{shapes, dir, r.states[dir]})
 	return fmt.Sprintf("%x", sha256.Sum256(b))
 }
 
@@ -206,8 +209,9 @@ func (r *Runner) complete(ctx context.Context, q providers.Request, a *configs.A
 	}
 	if err != nil {
 		r.book.release(k, q.Origin.Node, prev)
-		return providers.Response{}, r.wrap(q, a, err)
+		return providers.Response{}, r.wrap(q, a, r.hangs(q, err))
 	}
+	r.hung.Delete(q.Call)
 	for _, n := range ans.notes {
 		r.log.Info("agent note", "participant", q.Participant, "agent", a.Label(), "note", n)
 	}
@@ -220,6 +224,26 @@ func (r *Runner) complete(ctx context.Context, q providers.Request, a *configs.A
 		resp.FinishReason = "length"
 	}
 	return resp, nil
+}
+
+// hangs lets a call without a fallback to go to hang until its timeout
+// once: the attempt loop tries it again, as a timeout may pass, but a
+// second hang of the same call is an agent that does not answer this
+// prompt, and the call ends rather than wait out api.maxRetries more
+// timeouts. With a fallback, fallback.maxConsecutiveFailures decides.
+func (r *Runner) hangs(q providers.Request, err error) error {
+	f, ok := errors.AsType[*failure](err)
+	if !ok || f.kind != providers.KindTimeout || q.Call == 0 {
+		return err
+	}
+	if p := r.byID[q.Participant]; q.Model == p.Model && p.Fallback != "" && p.Fallback != p.Model {
+		return err
+	}
+	if _, again := r.hung.LoadOrStore(q.Call, true); again {
+		r.hung.Delete(q.Call)
+		return &failure{kind: providers.KindLimit, msg: "hung twice: " + f.msg}
+	}
+	return err
 }
 
 // continues reports whether a step continues the debater's session: its

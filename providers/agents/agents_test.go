@@ -411,3 +411,25 @@ func TestAgentCap(t *testing.T) {
 	}
 	r.sem.Release(1)
 }
+
+// TestHangsOnce: a call without a fallback whose attempts hang until the
+// timeout is tried again once (a timeout may pass); the second hang is an
+// agent limit, which ends the call.
+func TestHangsOnce(t *testing.T) {
+	t.Parallel()
+	log := filepath.Join(t.TempDir(), "log")
+	cfg := loadConfig(t, strings.Replace(agentJSON(t, "a", "claude-code", "hang", log, ""), `"timeout": 3000`, `"timeout": 300`, 1), `{"id": "b", "model": "m"}`)
+	r, _ := New(t.Context(), cfg, &apiStub{}, Options{})
+	q := request("a", cfg.Debaters[0].Model, "root", "position")
+	q.Call = 7
+	var kinds []providers.Kind
+	for range 3 {
+		_, err := r.Complete(t.Context(), q)
+		pe, _ := errors.AsType[*providers.Error](err)
+		kinds = append(kinds, pe.Kind)
+	}
+	if want := []providers.Kind{providers.KindTimeout, providers.KindLimit, providers.KindTimeout}; !slices.Equal(kinds, want) {
+		t.Errorf("kinds %v, want %v", kinds, want)
+	}
+	noneLeft(t, log)
+}
