@@ -232,3 +232,84 @@ func zombie(pid int) bool {
 	}
 	return false
 }
+
+// TestRealAgentsFallBack: the real Claude Code, Codex and Gemini CLI, as
+// a new user without credentials or network has them, each fail as they
+// do — not logged in, reconnecting until the timeout, exit 41 — and each
+// debater's fallback model answers; nothing they started runs on.
+func TestRealAgentsFallBack(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{"claude", "codex", "gemini"} {
+		if _, err := exec.LookPath(name); err != nil {
+			if os.Getenv("CI") == "true" {
+				t.Fatalf("%s is not installed (.ci/run installs it with npm)", name)
+			}
+			t.Skipf("%s is not installed", name)
+		}
+	}
+	home := t.TempDir()
+	var env []string
+	for _, kv := range os.Environ() {
+		if name, _, _ := strings.Cut(kv, "="); name != "HOME" && !strings.Contains(name, "API_KEY") && !strings.Contains(name, "TOKEN") && !strings.HasPrefix(name, "GOOGLE_") && name != "CODEX_HOME" {
+			env = append(env, kv)
+		}
+	}
+	env = append(env, "HOME="+home)
+	repo := gitRepo(t)
+	srv := judgeServer(t)
+	cfg := agentConfig(t, repo, srv.URL(),
+		`{"id": "claude", "agent": "claude-code", "fallback": "m-fb1"}`,
+		`{"id": "codex", "agent": {"kind": "codex", "timeout": 4000}, "fallback": "m-fb2"}`,
+		`{"id": "gemini", "agent": "gemini-cli", "fallback": "m-fb3"}`)
+	cfg.Cache.Dir = ""
+	if _, err := Run(t.Context(), cfg, Options{AgentEnviron: env}); err != nil {
+		t.Fatal(err)
+	}
+	topic := readRun(t, cfg.Output.Dir).Topics[0]
+	if topic.Status != tree.Converged {
+		t.Errorf("status %s", topic.Status)
+	}
+	want := map[string]string{"claude": "key refused", "codex": "failed attempts, last timeout", "gemini": "key refused"}
+	for _, fb := range topic.Fallbacks {
+		if !strings.Contains(fb.Reason, want[fb.Participant]) {
+			t.Errorf("%s fell back for %q, want %q", fb.Participant, fb.Reason, want[fb.Participant])
+		}
+		delete(want, fb.Participant)
+	}
+	if len(want) > 0 {
+		t.Errorf("no fallback for %v: %+v", want, topic.Fallbacks)
+	}
+	for id, text := range topic.Root.Positions {
+		if text != "An API debater's answer." {
+			t.Errorf("%s's position %q is not its fallback's", id, text)
+		}
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		left := running(home)
+		if len(left) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("processes left running: %q", left)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// running lists the live processes whose HOME is home.
+func running(home string) []string {
+	var out []string
+	envs, _ := filepath.Glob("/proc/[0-9]*/environ")
+	for _, p := range envs {
+		b, err := os.ReadFile(p)
+		if err != nil || !strings.Contains(string(b), "\x00HOME="+home+"\x00") && !strings.HasPrefix(string(b), "HOME="+home+"\x00") {
+			continue
+		}
+		pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(p)))
+		if !zombie(pid) {
+			out = append(out, filepath.Dir(p))
+		}
+	}
+	return out
+}

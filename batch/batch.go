@@ -55,6 +55,9 @@ type Options struct {
 	Events func(tree.Event)
 	// Logger receives what happens along the run; nil discards it.
 	Logger *slog.Logger
+	// AgentEnviron is the environment coding agents start from; nil: the
+	// process's own.
+	AgentEnviron []string
 }
 
 // Result is a finished (or stopped) run.
@@ -106,7 +109,7 @@ func Run(ctx context.Context, cfg *configs.Config, opt Options) (*Result, error)
 		return nil, err
 	}
 	defer closeStores()
-	runner, err := agents.New(ctx, cfg, client, agents.Options{Logger: log})
+	runner, err := agents.New(ctx, cfg, client, agents.Options{Logger: log, Environ: opt.AgentEnviron})
 	if err != nil {
 		return nil, err
 	}

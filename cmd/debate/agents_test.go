@@ -74,8 +74,8 @@ func TestCheckAgents(t *testing.T) {
 		got = append(got, fmt.Sprintf("%s %s %q %s %v", row.Participant, row.Model, row.Host, row.Result, row.Usable))
 	}
 	want := []string{
-		`claude claude-code "` + filepath.Join(fakes, "claude") + ` 2.1.197 (Claude Code)" ok true`,
-		`gemini gemini-cli "` + filepath.Join(fakes, "gemini") + ` 0.61.0" not logged in false`,
+		`claude claude-code "2.1.197 (Claude Code)" ok true`,
+		`gemini gemini-cli "gemini 0.61.0" not logged in false`,
 		`gemini m-fb "` + strings.TrimPrefix(strings.TrimSuffix(srv.URL(), "/v1"), "http://") + `" ok true`,
 		`gone codex "no-such-codex" not installed false`,
 		`judge m-judge "` + strings.TrimPrefix(strings.TrimSuffix(srv.URL(), "/v1"), "http://") + `" ok true`,

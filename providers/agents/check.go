@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -64,8 +65,9 @@ type CheckOptions struct {
 
 // Check tries every agent of cfg, primaries and fallbacks, in parallel:
 // is its program found, what version it reports, and does it answer one
-// tiny prompt in its read-only mode. Each row's Host is the program and
-// its version; a failure's Detail says how to fix it (the install or the
+// tiny prompt in its read-only mode. Each row's Host is the program's
+// version (with its name when the version does not say it); a failure's
+// Detail says how to fix it (the install or the
 // login command).
 func Check(ctx context.Context, cfg *configs.Config, opt CheckOptions) []providers.CheckRow {
 	type probe struct {
@@ -107,7 +109,10 @@ func (r *Runner) check(ctx context.Context, a *configs.Agent, timeout time.Durat
 		row.Result, row.Detail = CheckNoVersion, fmt.Sprintf("%s --version failed (exit %d): %s", a.Program(), v.exit, lastLines(v.stderr, 2))
 		return row
 	}
-	row.Host = a.Program() + " " + version
+	row.Host = version
+	if base := filepath.Base(a.Program()); !strings.Contains(strings.ToLower(version), strings.ToLower(base)) {
+		row.Host = base + " " + version
+	}
 	probe := *a
 	probe.Timeout = int(min(time.Duration(cmp.Or(a.Timeout, configs.DefaultAgentTimeout))*time.Millisecond, timeout) / time.Millisecond)
 	probe.Write = false
