@@ -79,11 +79,13 @@ func run(ctx context.Context, p process) outcome {
 	cmd.Stdout, cmd.Stderr = out, errs
 	cmd.Cancel = func() error { return killGroup(cmd.Process.Pid) }
 	cmd.WaitDelay = waitDelay
+	// Start sets cmd.Process before it starts the goroutines that write
+	// the output.
+	out.kill = func() { _ = killGroup(cmd.Process.Pid) }
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		return outcome{exit: -1, err: err}
 	}
-	out.kill = func() { _ = killGroup(cmd.Process.Pid) }
 	err := cmd.Wait()
 	_ = killGroup(cmd.Process.Pid) // whatever it left running
 	o := outcome{stdout: out.buf, stderr: errs.buf, exit: -1, overflow: out.over, elapsed: time.Since(start)}

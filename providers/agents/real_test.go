@@ -120,13 +120,18 @@ func TestRealClaudeCode(t *testing.T) {
 		prev *session
 		fork bool
 		json bool
+		big  bool
 	}{
-		{"fresh", nil, false, false},
-		{"resumed", &session{id: "0b3f8c1e-5d2a-4c7e-9f10-2a6b8d4e1c3f"}, false, false},
-		{"forked", &session{id: "0b3f8c1e-5d2a-4c7e-9f10-2a6b8d4e1c3f"}, true, false},
-		{"structured", nil, false, true},
+		{"fresh", nil, false, false, false},
+		{"resumed", &session{id: "0b3f8c1e-5d2a-4c7e-9f10-2a6b8d4e1c3f"}, false, false, false},
+		{"forked", &session{id: "0b3f8c1e-5d2a-4c7e-9f10-2a6b8d4e1c3f"}, true, false, false},
+		{"structured", nil, false, true, false},
+		{"a prompt too long for an argument, on standard input", nil, false, false, true},
 	} {
 		q := request("a", cfg.Debaters[0].Model, "root", "position")
+		if tc.big {
+			q.Messages = append(q.Messages, providers.Message{Role: "user", Content: strings.Repeat("long prompt ", maxArgPrompt/8)})
+		}
 		if tc.json {
 			q.JSON, q.Schema = true, []byte(`{"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"]}`)
 		}
