@@ -313,3 +313,29 @@ func running(home string) []string {
 	}
 	return out
 }
+
+// TestAgentRaw: with includeRawResponses, each run of an agent is kept
+// under raw/ as a call is: its command line and folder, and what it
+// printed.
+func TestAgentRaw(t *testing.T) {
+	t.Parallel()
+	repo, log := gitRepo(t), filepath.Join(t.TempDir(), "log")
+	srv := judgeServer(t)
+	cfg := agentConfig(t, repo, srv.URL(),
+		fmt.Sprintf(`{"id": "claude", "agent": {"kind": "claude-code", "binary": %q, "args": ["--fake-log=%s"]}}`, fake(t, "claude"), log),
+		`{"id": "api", "model": "m-api"}`)
+	cfg.Cache.Dir, cfg.Output.IncludeRawResponses = "", true
+	if _, err := Run(t.Context(), cfg, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(cfg.Output.Dir, "raw", "*-root-position-claude-*.json"))
+	if len(files) != 1 {
+		t.Fatalf("raw files of claude's position: %q", files)
+	}
+	b, _ := os.ReadFile(files[0])
+	for _, want := range []string{`"argv": [`, `"--permission-mode",`, `"dir": "` + repo, `"subtype": "success"`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("the raw record lacks %q:\n%s", want, b)
+		}
+	}
+}

@@ -109,7 +109,11 @@ func Run(ctx context.Context, cfg *configs.Config, opt Options) (*Result, error)
 		return nil, err
 	}
 	defer closeStores()
-	runner, err := agents.New(ctx, cfg, client, agents.Options{Logger: log, Environ: opt.AgentEnviron})
+	aopt := agents.Options{Logger: log, Environ: opt.AgentEnviron}
+	if cfg.Output.IncludeRawResponses {
+		aopt.Record = raw.add
+	}
+	runner, err := agents.New(ctx, cfg, client, aopt)
 	if err != nil {
 		return nil, err
 	}

@@ -45,6 +45,11 @@ type Options struct {
 	Environ []string
 	// Logger receives a line per agent run; nil discards them.
 	Logger *slog.Logger
+	// Record, when set, receives every run of an agent as an exchange:
+	// the command line and folder as its request, what the program
+	// printed on its standard output (up to the cap) as its response. It
+	// is called from the calling goroutines.
+	Record func(providers.Exchange)
 }
 
 // Runner is a Completer that runs the calls of agent participants as
@@ -57,6 +62,7 @@ type Runner struct {
 	sem     *semaphore.Weighted
 	env     []string
 	log     *slog.Logger
+	record  func(providers.Exchange)
 	dirs    map[*configs.Agent]string // each agent's working folder
 	states  map[string]string         // working folder → repository state key
 	book    sessionBook
@@ -74,6 +80,7 @@ func New(ctx context.Context, cfg *configs.Config, api Completer, opt Options) (
 		sem:    semaphore.NewWeighted(int64(max(cfg.Params.AgentConcurrency, 1))),
 		env:    environ(orEnviron(opt.Environ)),
 		log:    cmp.Or(opt.Logger, slog.New(slog.DiscardHandler)),
+		record: opt.Record,
 		dirs:   map[*configs.Agent]string{},
 		states: map[string]string{},
 	}
@@ -272,9 +279,13 @@ func (r *Runner) attempt(ctx context.Context, q providers.Request, a *configs.Ag
 	}
 	argv, stdin := command(a, inv)
 	timeout := time.Duration(cmp.Or(a.Timeout, configs.DefaultAgentTimeout)) * time.Millisecond
+	started := time.Now()
 	o := run(ctx, process{argv: argv, dir: r.dirs[a], env: r.env, stdin: stdin, timeout: timeout,
 		maxOut: cmp.Or(a.MaxOutputBytes, configs.DefaultMaxResponseBytes)})
 	r.log.Debug("agent ran", "participant", q.Participant, "agent", a.Label(), "exit", o.exit, "elapsed", o.elapsed, "stdout", len(o.stdout))
+	if r.record != nil {
+		r.record(exchange(q, argv, r.dirs[a], stdin, o, started))
+	}
 	switch {
 	case o.err != nil && ctx.Err() != nil:
 		return answer{}, &failure{kind: providers.KindCanceled, msg: o.err.Error()}
@@ -291,7 +302,34 @@ func (r *Runner) attempt(ctx context.Context, q providers.Request, a *configs.Ag
 	if f != nil {
 		return ans, f
 	}
+	if a.Kind == configs.AgentCommand {
+		// A command reports no usage: estimated as a provider's missing
+		// usage is, four bytes a token, and marked so.
+		ans.usage = providers.Usage{PromptTokens: (len(inv.prompt) + 3) / 4, CompletionTokens: (len(ans.text) + 3) / 4, Estimated: true}
+	}
 	return ans, nil
+}
+
+// exchange is a run of an agent as the raw records keep a call.
+func exchange(q providers.Request, argv []string, dir, stdin string, o outcome, started time.Time) providers.Exchange {
+	req, _ := json.Marshal(struct {
+		Argv  []string `json:"argv"`
+		Dir   string   `json:"dir"`
+		Stdin string   `json:"stdin,omitempty"`
+	}{argv, dir, stdin})
+	x := providers.Exchange{Origin: q.Origin, Participant: q.Participant, Model: q.Model, Attempt: max(q.Attempt, 1),
+		Request: req, Response: o.stdout, Started: started, Latency: o.elapsed}
+	switch {
+	case o.err != nil:
+		x.Err = o.err.Error()
+	case o.timedOut:
+		x.Err = "timeout"
+	case o.overflow:
+		x.Err = "output over its cap"
+	case o.exit != 0:
+		x.Err = fmt.Sprintf("exit %d: %s", o.exit, lastLines(o.stderr, 3))
+	}
+	return x
 }
 
 // preamble tells an agent starting a session where it is and what it may
