@@ -436,3 +436,36 @@ func TestHangsOnce(t *testing.T) {
 	}
 	noneLeft(t, log)
 }
+
+// TestCancelKillsGroup: the run's end (Ctrl-C) kills a running agent's
+// whole process group at once, not at its timeout.
+func TestCancelKillsGroup(t *testing.T) {
+	t.Parallel()
+	log := filepath.Join(t.TempDir(), "log")
+	cfg := loadConfig(t, strings.Replace(agentJSON(t, "a", "claude-code", "hang", log, ""), `"timeout": 3000`, `"timeout": 600000`, 1), `{"id": "b", "model": "m"}`)
+	r, _ := New(t.Context(), cfg, &apiStub{}, Options{})
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() {
+		_, err := r.Complete(ctx, request("a", cfg.Debaters[0].Model, "root", "position"))
+		done <- err
+	}()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if b, _ := os.ReadFile(log + ".pids"); len(b) > 0 {
+			break // the fake and its child run
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the fake never started")
+		}
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if pe, ok := errors.AsType[*providers.Error](err); !ok || pe.Kind != providers.KindCanceled {
+			t.Errorf("%v, want a canceled call", err)
+		}
+	case <-time.After(waitDelay + 5*time.Second):
+		t.Fatal("the call did not end when the run did")
+	}
+	noneLeft(t, log)
+}
