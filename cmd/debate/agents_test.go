@@ -24,8 +24,8 @@ func TestDryRunAgents(t *testing.T) {
 	for _, want := range []string{
 		"claude-code → fallback gpt-5.2", "agent: claude\n",
 		"claude: claude-code in " + root,
-		"starts   claude -p --output-format json --permission-mode plan -- <prompt> < /dev/null",
-		"resumes  claude -p --output-format json --permission-mode plan --resume SESSION_ID -- <prompt> < /dev/null",
+		"starts   claude -p --output-format json --permission-mode dontAsk --tools Read,Grep,Glob --allowedTools Read,Grep,Glob -- <prompt> < /dev/null",
+		"resumes  claude -p --output-format json --permission-mode dontAsk --tools Read,Grep,Glob --allowedTools Read,Grep,Glob --resume SESSION_ID -- <prompt> < /dev/null",
 		"starts   codex exec --json --sandbox read-only --skip-git-repo-check --model gpt-5-codex -- <prompt> < /dev/null",
 		"judges   codex exec --json --sandbox read-only --skip-git-repo-check --model gpt-5-codex --output-schema SCHEMA_FILE -- <prompt> < /dev/null",
 	} {

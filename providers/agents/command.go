@@ -73,15 +73,22 @@ func command(a *configs.Agent, inv invocation) (argv []string, stdin string) {
 	return argv, stdin
 }
 
+// claudeReadTools are the only tools a read-only Claude Code has: it reads
+// and searches the files, and can run, edit or fetch nothing. Plan mode is
+// not relied on: in print mode Claude Code 2.1 approves its own exit from
+// plan mode, and then may edit.
+const claudeReadTools = "Read,Grep,Glob"
+
 // claudeArgs are Claude Code's options: print mode with one JSON result,
-// plan mode (it reads and searches, edits nothing) unless write access is
-// given, and the limits.
+// read-only tools that need no permission (nothing is asked) unless write
+// access is given, and the limits.
 func claudeArgs(a *configs.Agent, inv invocation) []string {
-	mode := "plan"
+	args := []string{"-p", "--output-format", "json"}
 	if a.Write {
-		mode = "acceptEdits"
+		args = append(args, "--permission-mode", "acceptEdits")
+	} else {
+		args = append(args, "--permission-mode", "dontAsk", "--tools", claudeReadTools, "--allowedTools", claudeReadTools)
 	}
-	args := []string{"-p", "--output-format", "json", "--permission-mode", mode}
 	if a.Model != "" {
 		args = append(args, "--model", a.Model)
 	}

@@ -21,13 +21,13 @@ func TestCommandLines(t *testing.T) {
 		stdin bool
 	}{
 		{"claude", configs.Agent{Kind: "claude-code", Model: "sonnet", MaxTurns: 8, MaxBudgetUSD: 0.25, Args: []string{"--verbose"}}, invocation{prompt: "-q"},
-			"claude -p --output-format json --permission-mode plan --model sonnet --max-turns 8 --max-budget-usd 0.25 --verbose -- -q", false},
+			"claude -p --output-format json --permission-mode dontAsk --tools Read,Grep,Glob --allowedTools Read,Grep,Glob --model sonnet --max-turns 8 --max-budget-usd 0.25 --verbose -- -q", false},
 		{"claude resumed and forked, with a schema", configs.Agent{Kind: "claude-code"}, invocation{prompt: "p", resume: "s1", fork: true, schema: []byte(`{}`)},
-			"claude -p --output-format json --permission-mode plan --resume s1 --fork-session --json-schema '{}' -- p", false},
+			"claude -p --output-format json --permission-mode dontAsk --tools Read,Grep,Glob --allowedTools Read,Grep,Glob --resume s1 --fork-session --json-schema '{}' -- p", false},
 		{"claude writes", configs.Agent{Kind: "claude-code", Write: true}, invocation{prompt: "p"},
 			"claude -p --output-format json --permission-mode acceptEdits -- p", false},
 		{"claude long prompt", configs.Agent{Kind: "claude-code"}, invocation{prompt: long},
-			"claude -p --output-format json --permission-mode plan", true},
+			"claude -p --output-format json --permission-mode dontAsk --tools Read,Grep,Glob --allowedTools Read,Grep,Glob", true},
 		{"codex", configs.Agent{Kind: "codex", Model: "gpt-5-codex"}, invocation{prompt: "p", schemaFile: "/tmp/s.json"},
 			"codex exec --json --sandbox read-only --skip-git-repo-check --model gpt-5-codex --output-schema /tmp/s.json -- p", false},
 		{"codex resumed", configs.Agent{Kind: "codex", Write: true}, invocation{prompt: "p", resume: "t1"},
