@@ -469,3 +469,20 @@ func TestCancelKillsGroup(t *testing.T) {
 	}
 	noneLeft(t, log)
 }
+
+// TestCheckFakes: check runs each agent's program: its version, and one
+// tiny prompt in read-only mode; a command agent is asked no version.
+func TestCheckFakes(t *testing.T) {
+	t.Parallel()
+	log := filepath.Join(t.TempDir(), "log")
+	cfg := loadConfig(t, agentJSON(t, "c", "claude-code", "ok", log, `, "write": true`), agentJSON(t, "x", "command", "ok", log, ""))
+	rows := Check(t.Context(), cfg, CheckOptions{Timeout: 5 * time.Second})
+	if len(rows) != 2 || !rows[0].Usable || rows[0].Host != "2.1.197 (Claude Code)" || !rows[1].Usable || rows[1].Host != cfg.Debaters[1].Agent.Binary {
+		t.Errorf("rows %+v", rows)
+	}
+	for _, argv := range runs(t, log) {
+		if slices.Contains(argv, "acceptEdits") || !slices.Contains(argv, "dontAsk") && argv[0] == "claude" {
+			t.Errorf("the check ran an agent with write access: %q", argv)
+		}
+	}
+}

@@ -103,15 +103,17 @@ func (r *Runner) check(ctx context.Context, a *configs.Agent, timeout time.Durat
 		row.Result, row.Detail = CheckMissing, fmt.Sprintf("%s not found: %s", a.Program(), Install(a.Kind))
 		return row
 	}
-	v := run(ctx, process{argv: []string{path, "--version"}, dir: r.dirs[a], env: r.env, timeout: timeout, maxOut: 4 << 10})
-	version := lastLines(v.stdout, 1)
-	if v.exit != 0 || version == "" {
-		row.Result, row.Detail = CheckNoVersion, fmt.Sprintf("%s --version failed (exit %d): %s", a.Program(), v.exit, lastLines(v.stderr, 2))
-		return row
-	}
-	row.Host = version
-	if base := filepath.Base(a.Program()); !strings.Contains(strings.ToLower(version), strings.ToLower(base)) {
-		row.Host = base + " " + version
+	if a.Kind != configs.AgentCommand { // any program need not know --version
+		v := run(ctx, process{argv: []string{path, "--version"}, dir: r.dirs[a], env: r.env, timeout: timeout, maxOut: 4 << 10})
+		version := lastLines(v.stdout, 1)
+		if v.exit != 0 || version == "" {
+			row.Result, row.Detail = CheckNoVersion, fmt.Sprintf("%s --version failed (exit %d): %s; %s", a.Program(), v.exit, lastLines(v.stderr, 2), Install(a.Kind))
+			return row
+		}
+		row.Host = version
+		if base := filepath.Base(a.Program()); !strings.Contains(strings.ToLower(version), strings.ToLower(base)) {
+			row.Host = base + " " + version
+		}
 	}
 	probe := *a
 	probe.Timeout = int(min(time.Duration(cmp.Or(a.Timeout, configs.DefaultAgentTimeout))*time.Millisecond, timeout) / time.Millisecond)
