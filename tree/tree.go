@@ -434,8 +434,8 @@ type Topic struct {
 	// Cache says, for a run with a call cache, how many of the topic's
 	// calls were made afresh and which the cache answered.
 	Cache *CacheUse `json:"cache,omitempty"`
-	// Sessions are the coding-agent sessions the topic's calls ran in,
-	// in the order they started.
+	// Sessions are the coding-agent sessions the topic's calls ran in, by
+	// participant in config order, then by the node of their first call.
 	Sessions []AgentSession `json:"sessions,omitempty"`
 }
 

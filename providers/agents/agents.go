@@ -20,6 +20,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -56,18 +58,17 @@ type Options struct {
 // processes and hands every other call to the endpoints' Completer. It is
 // safe for concurrent use.
 type Runner struct {
-	api     Completer
-	cfg     *configs.Config
-	byID    map[string]configs.Participant
-	sem     *semaphore.Weighted
-	env     []string
-	log     *slog.Logger
-	record  func(providers.Exchange)
-	dirs    map[*configs.Agent]string // each agent's working folder
-	states  map[string]string         // working folder → repository state key
-	book    sessionBook
-	started sync.Map // agent label → true once a run of it started, for Ran
-	hung    sync.Map // call id → true once an attempt of the call hung until its timeout
+	api    Completer
+	cfg    *configs.Config
+	byID   map[string]configs.Participant
+	sem    *semaphore.Weighted
+	env    []string
+	log    *slog.Logger
+	record func(providers.Exchange)
+	dirs   map[*configs.Agent]string // each agent's working folder
+	states map[string]string         // working folder → repository state key
+	book   sessionBook
+	hung   sync.Map // call id → true once an attempt of the call hung until its timeout
 }
 
 // New returns a Runner for the agents of cfg in front of api. It reads the
@@ -192,7 +193,6 @@ func (r *Runner) Complete(ctx context.Context, q providers.Request) (providers.R
 	if q.OnDone != nil {
 		defer q.OnDone()
 	}
-	r.started.Store(a.Label(), true)
 	return r.complete(ctx, q, a)
 }
 
@@ -215,7 +215,9 @@ func (r *Runner) complete(ctx context.Context, q providers.Request, a *configs.A
 		ans, err = r.attempt(ctx, q, a, nil, false)
 	}
 	if err != nil {
-		r.book.release(k, q.Origin.Node, prev)
+		if !fork { // a forked session stays another call's
+			r.book.release(prev)
+		}
 		return providers.Response{}, r.wrap(q, a, r.hangs(q, err))
 	}
 	r.hung.Delete(q.Call)
@@ -414,12 +416,38 @@ func digest(m providers.Message) [32]byte {
 	return sha256.Sum256([]byte(m.Role + "\x00" + m.Content))
 }
 
-// Sessions returns the agent sessions of a topic's calls, in the order
-// they started.
-func (r *Runner) Sessions(topic string) []tree.AgentSession { return r.book.of(topic) }
+// Sessions returns the agent sessions of a topic's calls: by participant
+// in config order, then by the node and step of their first call, so that
+// the order never depends on which call ended first.
+func (r *Runner) Sessions(topic string) []tree.AgentSession {
+	order := map[string]int{}
+	for i, p := range r.cfg.Participants() {
+		if _, ok := order[p.ID]; !ok {
+			order[p.ID] = i
+		}
+	}
+	out := r.book.of(topic)
+	slices.SortStableFunc(out, func(a, b tree.AgentSession) int {
+		return cmp.Or(cmp.Compare(order[a.Participant], order[b.Participant]), compareCalls(a.Calls[0], b.Calls[0]))
+	})
+	return out
+}
 
-// Ran reports whether any run of the agent labelled label started.
-func (r *Runner) Ran(label string) bool {
-	_, ok := r.started.Load(label)
-	return ok
+// compareCalls orders two calls named "node step" as the tree is walked:
+// root, d1, d1.1, d1.2, d2, …; a position before a rebuttal.
+func compareCalls(a, b string) int {
+	an, as, _ := strings.Cut(a, " ")
+	bn, bs, _ := strings.Cut(b, " ")
+	return cmp.Or(slices.Compare(nodePath(an), nodePath(bn)), cmp.Compare(as, bs))
+}
+
+// nodePath is a node id as numbers: "root" → [], "d1.2" → [1 2].
+func nodePath(id string) []int {
+	var out []int
+	for part := range strings.SplitSeq(strings.TrimPrefix(id, "d"), ".") {
+		if n, err := strconv.Atoi(part); err == nil {
+			out = append(out, n)
+		}
+	}
+	return out
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/providers"
+	"github.com/debatehq/debate/tree"
 )
 
 // fakes is the folder of the fake CLIs.
@@ -357,8 +358,15 @@ func TestSessions(t *testing.T) {
 		t.Errorf("want a resume of gone-1, then a fresh run with the whole prompt:\n%q", c[len(c)-2:])
 	}
 	ss := r.Sessions("t")
-	if ss[len(ss)-1].ResumeFailed != 1 {
-		t.Errorf("the fresh session does not record the failed resume: %+v", ss[len(ss)-1])
+	if !slices.ContainsFunc(ss, func(s tree.AgentSession) bool { return s.Participant == "c" && s.ResumeFailed == 1 && s.Calls[0] == "d3 rebuttal" }) {
+		t.Errorf("no fresh session records the failed resume: %+v", ss)
+	}
+	var order []string
+	for _, s := range ss {
+		order = append(order, s.Participant+" "+s.Calls[0])
+	}
+	if got := strings.Join(order, ", "); got != "c root position, c d2 position, c d3 rebuttal, x root position, x d2 position" {
+		t.Errorf("sessions in the order %s", got)
 	}
 }
 

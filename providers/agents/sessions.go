@@ -73,7 +73,7 @@ func (b *sessionBook) take(k sessionKey, node string, canFork bool) (s *session,
 }
 
 // release gives back a session a failed call took, for its retry.
-func (b *sessionBook) release(k sessionKey, node string, s *session) {
+func (b *sessionBook) release(s *session) {
 	if s == nil {
 		return
 	}
