@@ -358,7 +358,9 @@ func TestSessions(t *testing.T) {
 		t.Errorf("want a resume of gone-1, then a fresh run with the whole prompt:\n%q", c[len(c)-2:])
 	}
 	ss := r.Sessions("t")
-	if !slices.ContainsFunc(ss, func(s tree.AgentSession) bool { return s.Participant == "c" && s.ResumeFailed == 1 && s.Calls[0] == "d3 rebuttal" }) {
+	if !slices.ContainsFunc(ss, func(s tree.AgentSession) bool {
+		return s.Participant == "c" && s.ResumeFailed == 1 && s.Calls[0] == "d3 rebuttal"
+	}) {
 		t.Errorf("no fresh session records the failed resume: %+v", ss)
 	}
 	var order []string
