@@ -343,3 +343,41 @@ func TestAgentRaw(t *testing.T) {
 		}
 	}
 }
+
+// TestAgentJudgeAndFallbackAgent: the judge is a Claude Code agent, asked
+// for its judgment with --json-schema and read from structured_output;
+// an API debater whose key is refused hands its call to its fallback
+// agent.
+func TestAgentJudgeAndFallbackAgent(t *testing.T) {
+	t.Parallel()
+	repo, logs := gitRepo(t), t.TempDir()
+	jlog, flog := filepath.Join(logs, "judge"), filepath.Join(logs, "fallback")
+	srv := judgeServer(t)
+	srv.ReplyTo("m-refused", scripted.RefuseKey())
+	cfg := agentConfig(t, repo, srv.URL(),
+		`{"id": "api", "model": "m-api"}`,
+		fmt.Sprintf(`{"id": "other", "model": "m-refused", "fallbackAgent": {"kind": "codex", "binary": %q, "args": ["--fake-log=%s"]}}`, fake(t, "codex"), flog))
+	cfg.Reviewer = &configs.Participant{ID: "judge", Label: "judge", Agent: &configs.Agent{Kind: "claude-code", Binary: fake(t, "claude"), Model: "opus", Args: []string{"--fake-log=" + jlog}}}
+	cfg.ApplyDefaults()
+	cfg.Cache.Dir = ""
+	if _, err := Run(t.Context(), cfg, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	run := readRun(t, cfg.Output.Dir)
+	topic := run.Topics[0]
+	if topic.Status != tree.Converged || len(topic.Root.Judgment.Consensus) != 1 || topic.Root.Judgment.Consensus[0].Point != "agreed" {
+		t.Errorf("status %s, judgment %+v: the agent judge's structured_output was not read", topic.Status, topic.Root.Judgment)
+	}
+	if j := lines(t, jlog); len(j) != 1 || !strings.Contains(j[0], "\x1f--json-schema\x1f{") {
+		t.Errorf("the judge was not asked with --json-schema: %q", j)
+	}
+	if len(topic.Fallbacks) != 1 || topic.Fallbacks[0].To != "codex" || !strings.Contains(topic.Fallbacks[0].Reason, "key refused") {
+		t.Errorf("fallbacks %+v, want other → codex for a refused key", topic.Fallbacks)
+	}
+	if got := topic.Root.Positions["other"]; !strings.Contains(got, "Position of codex") {
+		t.Errorf("other's position %q is not its fallback agent's", got)
+	}
+	if run.ByModel["claude-code/opus"].Calls != 1 {
+		t.Errorf("the judge agent's usage: %+v", run.ByModel["claude-code/opus"])
+	}
+}

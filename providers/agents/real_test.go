@@ -183,7 +183,10 @@ func TestRealCodex(t *testing.T) {
 	start := time.Now()
 	_, err = r.Complete(t.Context(), request("a", cfg.Debaters[0].Model, "root", "position"))
 	pe, ok := errors.AsType[*providers.Error](err)
-	if !ok || pe.Kind != providers.KindTimeout || !strings.Contains(err.Error(), "Reconnecting...") {
+	switch {
+	case ok && pe.Kind == providers.KindAuth:
+		t.Logf("codex reached its server here (a network): %v", err) // offline it reconnects until the timeout
+	case !ok || pe.Kind != providers.KindTimeout || !strings.Contains(err.Error(), "Reconnecting..."):
 		t.Errorf("%v, want a timeout that names codex's last Reconnecting... error", err)
 	}
 	if took := time.Since(start); took > 8*time.Second+waitDelay+2*time.Second {
@@ -214,6 +217,9 @@ func TestRealCheck(t *testing.T) {
 	}
 	for _, row := range rows {
 		w := want[row.Participant]
+		if row.Participant == "x" && row.Result == CheckNotLoggedIn {
+			w.result = CheckNotLoggedIn // codex reached its server: this machine has a network
+		}
 		if !strings.Contains(row.Host, w.version) || row.Result != w.result || !strings.Contains(row.Detail, w.fix) || row.Usable {
 			t.Errorf("%s: %q %q %q, want version %q, %q, a fix naming %q", row.Participant, row.Host, row.Result, row.Detail, w.version, w.result, w.fix)
 		}
