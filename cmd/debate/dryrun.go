@@ -105,6 +105,7 @@ func printAgents(w io.Writer, cfg *configs.Config) {
 			fmt.Fprintf(w, "    resumes  %s\n", l.Resume)
 		}
 		fmt.Fprintf(w, "    judges   %s\n", l.Judge)
+		fmt.Fprintf(w, "    prompt   a new session's starts with %q, then the step's messages\n", l.Preamble)
 	}
 }
 

@@ -336,11 +336,14 @@ func exchange(q providers.Request, argv []string, dir, stdin string, o outcome, 
 
 // preamble tells an agent starting a session where it is and what it may
 // do there.
-func (r *Runner) preamble(a *configs.Agent) string {
+func (r *Runner) preamble(a *configs.Agent) string { return preamble(a, r.dirs[a]) + "\n\n" }
+
+// preamble is what an agent working in dir is told first.
+func preamble(a *configs.Agent, dir string) string {
 	if a.Write {
-		return fmt.Sprintf("You are working in %s, the code under debate.\n\n", r.dirs[a])
+		return fmt.Sprintf("You are working in %s, the code under debate.", dir)
 	}
-	return fmt.Sprintf("You are working in %s, the code under debate. Read and search the files you need to support what you say; change nothing.\n\n", r.dirs[a])
+	return fmt.Sprintf("You are working in %s, the code under debate. Read and search the files you need to support what you say; change nothing.", dir)
 }
 
 // said is what a run that was cut short last said, to name its failure.

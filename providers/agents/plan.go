@@ -17,6 +17,9 @@ type Line struct {
 	// Fresh starts a session; Resume continues one (empty for a CLI that
 	// cannot); Judge asks for an answer to a schema (a judge's calls).
 	Fresh, Resume, Judge string
+	// Preamble is what a new session's prompt starts with, before the
+	// step's messages.
+	Preamble string
 }
 
 // promptWord stands for the prompt in a command line shown; "<prompt>"
@@ -33,7 +36,7 @@ func Plan(ctx context.Context, cfg *configs.Config) []Line {
 				continue
 			}
 			dir, _ := Workdir(ctx, cfg, a)
-			l := Line{Participant: p.ID, Fallback: i == 1, Agent: a.Label(), Dir: dir, Fresh: shown(a, invocation{prompt: promptWord})}
+			l := Line{Participant: p.ID, Fallback: i == 1, Agent: a.Label(), Dir: dir, Fresh: shown(a, invocation{prompt: promptWord}), Preamble: preamble(a, dir)}
 			if resumable(a.Kind) {
 				l.Resume = shown(a, invocation{prompt: promptWord, resume: "SESSION_ID"})
 			}
