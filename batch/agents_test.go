@@ -326,7 +326,7 @@ func TestAgentRaw(t *testing.T) {
 	repo, log := gitRepo(t), filepath.Join(t.TempDir(), "log")
 	srv := judgeServer(t)
 	cfg := agentConfig(t, repo, srv.URL(),
-		fmt.Sprintf(`{"id": "claude", "agent": {"kind": "claude-code", "binary": %q, "args": ["--fake-log=%s"]}}`, fake(t, "claude"), log),
+		fmt.Sprintf(`{"id": "claude", "agent": {"kind": "claude-code", "binary": %q, "args": ["--fake-log=%s", "--token=tok-secret-9"]}}`, fake(t, "claude"), log),
 		`{"id": "api", "model": "m-api"}`)
 	cfg.Cache.Dir, cfg.Output.IncludeRawResponses = "", true
 	if _, err := Run(t.Context(), cfg, Options{}); err != nil {
@@ -337,9 +337,14 @@ func TestAgentRaw(t *testing.T) {
 		t.Fatalf("raw files of claude's position: %q", files)
 	}
 	b, _ := os.ReadFile(files[0])
-	for _, want := range []string{`"argv": [`, `"--permission-mode",`, `"dir": "` + repo, `"subtype": "success"`} {
+	for _, want := range []string{`"argv": [`, `"--permission-mode",`, `"dir": "` + repo, `"subtype": "success"`, `"--token=[redacted]"`} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("the raw record lacks %q:\n%s", want, b)
+		}
+	}
+	for _, f := range append(files, filepath.Join(cfg.Output.Dir, "run.json")) {
+		if b, _ := os.ReadFile(f); strings.Contains(string(b), "tok-secret-9") {
+			t.Errorf("%s holds the agent's token", f)
 		}
 	}
 }

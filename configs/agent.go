@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/debatehq/debate/internal/redact"
 )
 
 // The kinds of coding agent a participant can be.
@@ -269,4 +271,39 @@ func (c *Config) DropAgents() {
 	for _, p := range c.participantRefs() {
 		p.Agent, p.FallbackAgent = nil, nil
 	}
+}
+
+// secretArgs returns the values among args that a credential-named flag
+// gives ("--api-key=v", or "--token v"), to be kept out of what is
+// printed or recorded.
+func secretArgs(args []string) []string {
+	var out []string
+	for i, arg := range args {
+		name, val, inline := strings.Cut(arg, "=")
+		if !strings.HasPrefix(name, "-") || !redact.SecretName(strings.TrimLeft(name, "-")) {
+			continue
+		}
+		switch {
+		case inline && val != "":
+			out = append(out, val)
+		case !inline && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-"):
+			out = append(out, args[i+1])
+		}
+	}
+	return out
+}
+
+// RedactedArgs returns the agent's args with the values of
+// credential-named flags masked: what the config's copy in run.json, the
+// dry run and the raw records show.
+func (a *Agent) RedactedArgs() []string {
+	secrets := secretArgs(a.Args)
+	out := slices.Clone(a.Args)
+	for i, arg := range out {
+		for _, v := range secrets {
+			arg = strings.ReplaceAll(arg, v, redactedKey)
+		}
+		out[i] = arg
+	}
+	return out
 }

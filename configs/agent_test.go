@@ -94,3 +94,23 @@ func TestAgentProblems(t *testing.T) {
 		})
 	}
 }
+
+// TestAgentArgsRedacted: a credential given to an agent in its args is
+// masked in the config's redacted copy and listed among the secrets.
+func TestAgentArgsRedacted(t *testing.T) {
+	cfg, err := Load(writeConfig(t, agentBody(`{"id": "a", "agent": {"kind": "command", "binary": "x", "args": ["--api-key=${AGENT_KEY}", "--token", "tok-123", "--verbose", "{prompt}"]}}`)),
+		Options{Getenv: func(n string) (string, bool) { return "sk-agent-1", n == "AGENT_KEY" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := cfg.Redacted().Debaters[0].Agent.Args
+	if want := []string{"--api-key=[redacted]", "--token", "[redacted]", "--verbose", "{prompt}"}; !slices.Equal(got, want) {
+		t.Errorf("redacted args %q, want %q", got, want)
+	}
+	if cfg.Debaters[0].Agent.Args[0] != "--api-key=sk-agent-1" {
+		t.Error("redacting changed the config")
+	}
+	if s := cfg.Secrets(); !slices.Contains(s, "sk-agent-1") || !slices.Contains(s, "tok-123") {
+		t.Errorf("secrets %q lack the agent's", s)
+	}
+}

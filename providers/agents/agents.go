@@ -286,7 +286,8 @@ func (r *Runner) attempt(ctx context.Context, q providers.Request, a *configs.Ag
 		maxOut: cmp.Or(a.MaxOutputBytes, configs.DefaultMaxResponseBytes)})
 	r.log.Debug("agent ran", "participant", q.Participant, "agent", a.Label(), "exit", o.exit, "elapsed", o.elapsed, "stdout", len(o.stdout))
 	if r.record != nil {
-		r.record(exchange(q, argv, r.dirs[a], stdin, o, started))
+		shown, _ := command(redacted(a), inv)
+		r.record(exchange(q, shown, r.dirs[a], stdin, o, started))
 	}
 	switch {
 	case o.err != nil && ctx.Err() != nil:

@@ -52,9 +52,9 @@ func Plan(ctx context.Context, cfg *configs.Config) []Line {
 }
 
 // shown is the command line of inv as a shell reads it, the prompt
-// marked as such.
+// marked as such and credentials in the args masked.
 func shown(a *configs.Agent, inv invocation) string {
-	argv, stdin := command(a, inv)
+	argv, stdin := command(redacted(a), inv)
 	line := Quote(argv)
 	line = strings.ReplaceAll(line, "'"+promptWord+"'", "<prompt>")
 	line = strings.ReplaceAll(line, promptWord, "<prompt>")
@@ -64,4 +64,11 @@ func shown(a *configs.Agent, inv invocation) string {
 		line += " < /dev/null"
 	}
 	return line
+}
+
+// redacted is a with the values of its credential-named flags masked.
+func redacted(a *configs.Agent) *configs.Agent {
+	cp := *a
+	cp.Args = a.RedactedArgs()
+	return &cp
 }
