@@ -496,3 +496,20 @@ func TestCheckFakes(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandCut: a command agent that prints past its cap is killed at
+// the cap, whole, and its answer kept cut and marked as cut at a limit.
+func TestCommandCut(t *testing.T) {
+	t.Parallel()
+	log := filepath.Join(t.TempDir(), "log")
+	cfg := loadConfig(t, agentJSON(t, "a", "command", "flood", log, `, "maxOutputBytes": 65536`), `{"id": "b", "model": "m"}`)
+	r, _ := New(t.Context(), cfg, &apiStub{}, Options{})
+	resp, err := r.Complete(t.Context(), request("a", cfg.Debaters[0].Model, "root", "position"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !resp.Cut() || len(resp.Text) != 65536 {
+		t.Errorf("answer of %d bytes, cut %t; want the first 65536, marked cut", len(resp.Text), resp.Cut())
+	}
+	noneLeft(t, log)
+}

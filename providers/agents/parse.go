@@ -371,13 +371,17 @@ func parseGemini(o outcome, pricing map[string]configs.Price) (answer, *failure)
 	return ans, nil
 }
 
-// parseCommand reads a command agent: its standard output is the answer.
+// parseCommand reads a command agent: its standard output is the answer,
+// cut at the cap when the program, killed there, printed more.
 func parseCommand(o outcome) (answer, *failure) {
-	if o.exit != 0 {
+	if o.exit != 0 && !o.overflow {
 		return answer{}, fail(providers.KindAborted, "exited %d: %s", o.exit, cmp.Or(lastLines(o.stderr, 3), "no message"))
 	}
-	ans := answer{text: strings.TrimSpace(string(o.stdout)), cut: o.overflow}
-	if ans.text == "" {
+	ans := answer{text: string(o.stdout), cut: o.overflow}
+	if !ans.cut {
+		ans.text = strings.TrimSpace(ans.text)
+	}
+	if strings.TrimSpace(ans.text) == "" {
 		return ans, fail(providers.KindEmpty, "printed nothing on its standard output")
 	}
 	return ans, nil
