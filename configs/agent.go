@@ -187,11 +187,11 @@ func (c *Config) validateAgent(r *reporter, path string, a *Agent) {
 	if !slices.Contains(AgentKinds, a.Kind) {
 		hint := ""
 		if g, ok := kindNames[strings.ToLower(a.Kind)]; ok {
-			hint = fmt.Sprintf(" did you mean %q?", g)
+			hint = fmt.Sprintf("did you mean %q? ", g)
 		} else if g, ok := Closest(a.Kind, AgentKinds); ok {
-			hint = fmt.Sprintf(" did you mean %q?", g)
+			hint = fmt.Sprintf("did you mean %q? ", g)
 		}
-		r.at(kindPath, "unknown agent kind %q; want one of %s.%s", a.Kind, strings.Join(AgentKinds, ", "), hint)
+		r.at(kindPath, "unknown agent kind %q; %s(kinds: %s)", a.Kind, hint, strings.Join(AgentKinds, ", "))
 	}
 	if a.Kind == AgentCommand && strings.TrimSpace(a.Binary) == "" {
 		r.missing(path, "binary", `required for a command agent: the program to run, e.g. "cursor-agent"`)

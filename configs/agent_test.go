@@ -57,7 +57,7 @@ func TestAgentProblems(t *testing.T) {
 		name, first string
 		want        []string
 	}{
-		{"unknown kind", `{"id": "a", "agent": "claude"}`, []string{`3:17 debaters[0].agent | unknown agent kind "claude"; want one of claude-code, codex, gemini-cli, command. did you mean "claude-code"?`}},
+		{"unknown kind", `{"id": "a", "agent": "claude"}`, []string{`3:17 debaters[0].agent | unknown agent kind "claude"; did you mean "claude-code"? (kinds: claude-code, codex, gemini-cli, command)`}},
 		{"unknown kind in the object", `{"id": "a", "agent": {"kind": "gemini"}}`, []string{`3:27 debaters[0].agent.kind | did you mean "gemini-cli"?`}},
 		{"unknown field", `{"id": "a", "agent": {"kind": "codex", "sandbox": "x"}}`, []string{`3:44 debaters[0].agent.sandbox | unknown field`}},
 		{"wrong type", `{"id": "a", "agent": 3}`, []string{`3:17 debaters[0].agent | want an object`}},
