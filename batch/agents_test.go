@@ -211,7 +211,7 @@ func TestAgentFailuresFallBack(t *testing.T) {
 				t.Errorf("fallbacks %+v, want one from claude-code naming %q", topic.Fallbacks, tc.reason)
 			}
 			b, _ := os.ReadFile(log + ".pids")
-			for _, f := range strings.Fields(string(b)) {
+			for _, f := range strings.Fields(strings.ReplaceAll(string(b), "group", "")) {
 				pid, _ := strconv.Atoi(f)
 				if syscall.Kill(pid, 0) == nil && !zombie(pid) {
 					t.Errorf("process %d the fake started still runs", pid)

@@ -92,22 +92,45 @@ func runs(t testing.TB, log string) [][]string {
 }
 
 // noneLeft fails the test if a process a fake recorded in log.pids still
-// runs: the whole group was to be killed.
+// runs, or any process of a group a run of the fake led: the whole group
+// was to be killed.
 func noneLeft(t testing.TB, log string) {
 	t.Helper()
 	b, _ := os.ReadFile(log + ".pids")
-	for _, f := range strings.Fields(string(b)) {
-		pid, _ := strconv.Atoi(f)
-		// A killed child is a zombie until its parent (also killed) is
-		// reaped by init; wait for it to go, bounded.
+	for line := range strings.Lines(string(b)) {
+		group := strings.HasPrefix(line, "group ")
+		pid, _ := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(line, "group ")))
+		// A killed process is a zombie until its parent reaps it; wait for
+		// it to go, bounded.
 		deadline := time.Now().Add(5 * time.Second)
-		for alive(pid) && time.Now().Before(deadline) {
+		for (alive(pid) || group && groupAlive(pid)) && time.Now().Before(deadline) {
 			time.Sleep(20 * time.Millisecond)
 		}
 		if alive(pid) {
 			t.Errorf("process %d that the fake started still runs", pid)
 		}
+		if group && groupAlive(pid) {
+			t.Errorf("the process group %d of a run still has a live member", pid)
+		}
 	}
+}
+
+// groupAlive reports whether a live process (not a zombie) is in the
+// process group pgid.
+func groupAlive(pgid int) bool {
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, p := range stats {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		_, rest, _ := strings.Cut(string(b), ") ")
+		f := strings.Fields(rest) // state, ppid, pgrp, …
+		if len(f) > 2 && f[2] == strconv.Itoa(pgid) && f[0] != "Z" {
+			return true
+		}
+	}
+	return false
 }
 
 // alive reports whether pid runs (a zombie does not).

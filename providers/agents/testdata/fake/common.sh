@@ -11,6 +11,8 @@ done
 pids=$log.pids
 [ "$log" = /dev/null ] && pids=/dev/null
 if [ "${1:-}" = "--version" ]; then echo "$fake_version"; exit 0; fi
+# The process group a run of a fake leads, for tests that check it ends whole.
+[ "$pids" != /dev/null ] && echo "group $$" >> "$pids"
 { printf '%s' "$fake_name"; for a in "$@"; do printf '\037%s' "${a//$'\n'/\\n}"; done; printf '\n'; } >> "$log"
 case "$mode" in
   hang) # never exits, and leaves a child of its own running
