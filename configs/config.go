@@ -114,8 +114,8 @@ type Params struct {
 	ParallelCalls        *bool    `json:"parallelCalls,omitempty"`
 	// Concurrency is the global cap on model calls in flight.
 	Concurrency int `json:"concurrency,omitempty"`
-	// AgentConcurrency caps the agent processes running at once, within
-	// Concurrency (default DefaultAgentConcurrency).
+	// AgentConcurrency caps the agent processes running at once (default
+	// DefaultAgentConcurrency); Concurrency caps the calls to endpoints.
 	AgentConcurrency int `json:"agentConcurrency,omitempty"`
 	// Synthesis turns the final per-topic conclusion and proposed-edits calls on or off.
 	Synthesis *bool `json:"synthesis,omitempty"`
