@@ -1,18 +1,17 @@
 package configs
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"github.com/debatehq/debate/internal/regular"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/debatehq/debate/internal/regular"
+	"github.com/debatehq/debate/internal/shareable"
 
 	"github.com/bmatcuk/doublestar/v4"
 	ignore "github.com/sabhiram/go-gitignore"
@@ -29,22 +28,11 @@ type SkippedFile struct {
 	Reason string
 }
 
-// privateKey matches the header of a PEM private key.
-var privateKey = regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----`)
-
-// secretName reports whether a file's name looks like it holds a secret:
-// .env*, *.pem, *.key, id_rsa*.
-func secretName(name string) bool {
-	base := path.Base(filepath.ToSlash(name))
-	return strings.HasPrefix(base, ".env") || strings.HasSuffix(base, ".pem") ||
-		strings.HasSuffix(base, ".key") || strings.HasPrefix(base, "id_rsa")
-}
-
 // LooksSecret reports whether a document looks like it holds a secret: by
 // its name, or by a private key's header in its text. Such a document is
 // never copied into a run's output.
 func LooksSecret(name, text string) bool {
-	return secretName(name) || privateKey.MatchString(text)
+	return shareable.SecretName(name) || shareable.HoldsPrivateKey([]byte(text))
 }
 
 // isGlob reports whether a sharedContext.files entry is a pattern rather
@@ -99,7 +87,7 @@ func (c *Config) readDocuments(r *reporter, sc *SharedContext, field string) {
 				r.at(at, "cannot read %s: %s; fix the path (relative paths start at the config file's folder)", c.resolve(name), errReason(err))
 				continue
 			}
-			if reason := unreadable(b); reason != "" && name != f {
+			if reason := shareable.Check(b); reason != "" && name != f {
 				sc.Skipped = append(sc.Skipped, SkippedFile{Entry: i, Path: name, Reason: reason})
 				continue
 			}
@@ -112,42 +100,35 @@ func (c *Config) readDocuments(r *reporter, sc *SharedContext, field string) {
 	}
 }
 
-// unreadable says why a file a glob matched is not read as a document:
-// binary, or holding a private key; "" when it is read.
-func unreadable(b []byte) string {
-	head := b[:min(len(b), 8000)]
-	switch {
-	case bytes.IndexByte(head, 0) >= 0 || !utf8.Valid(b):
-		return "binary"
-	case privateKey.Match(b):
-		return "holds a private key"
-	}
-	return ""
-}
-
 // globShared returns the files the glob f (entry i of sc's files, written
 // at at) matches, as names relative to the config's folder when f is, in
-// name order. Matches that .gitignore ignores, hidden ones and those whose
-// names look like secrets are recorded in sc.Skipped; a glob that matches
-// nothing is a problem.
+// name order. Matches that .gitignore ignores, hidden ones, those whose
+// names look like secrets and symbolic links that lead outside the config's
+// folder are recorded in sc.Skipped; a glob that matches nothing is a
+// problem.
 func (c *Config) globShared(r *reporter, sc *SharedContext, at string, i int, f string) []string {
 	base, pattern := doublestar.SplitPattern(filepath.ToSlash(f))
 	root := c.resolve(filepath.FromSlash(base))
-	matches, err := doublestar.Glob(os.DirFS(root), pattern, doublestar.WithFilesOnly(), doublestar.WithFailOnIOErrors())
+	matches, links, err := globFiles(root, c.Dir, pattern, MaxGlobEntries)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		r.at(at, "cannot expand %q: %s; fix the pattern", f, errReason(err))
+		r.at(at, "cannot expand %q: %s; fix or narrow the pattern", f, errReason(err))
 		return nil
+	}
+	for _, l := range links {
+		name, reason, _ := strings.Cut(l, ": ")
+		sc.Skipped = append(sc.Skipped, SkippedFile{Entry: i, Path: path.Join(base, name), Reason: reason})
 	}
 	if len(matches) == 0 {
 		r.at(at, "%q matches no file; fix the pattern (relative paths start at the config file's folder)", f)
 		return nil
 	}
+	slices.Sort(matches)
 	ignored := newIgnorer(root)
 	var out []string
 	for _, m := range matches {
 		name := path.Join(base, m)
 		switch {
-		case secretName(m):
+		case shareable.SecretName(m):
 			sc.Skipped = append(sc.Skipped, SkippedFile{Entry: i, Path: name, Reason: "looks like a secret"})
 		case strings.HasPrefix(path.Base(m), "."):
 			sc.Skipped = append(sc.Skipped, SkippedFile{Entry: i, Path: name, Reason: "hidden file"})

@@ -1,6 +1,8 @@
 package configs
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -216,5 +218,110 @@ func TestTopicSharedContext(t *testing.T) {
 				t.Error("Quotes() = false with documents to quote")
 			}
 		})
+	}
+}
+
+// symlink makes a symbolic link at dir/name (slash path) to target.
+func symlink(t *testing.T, dir, name, target string) {
+	t.Helper()
+	p := filepath.Join(dir, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, p); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// loadShared loads a config whose sharedContext.files is files (JSON)
+// after prepare has laid out the config's folder, and returns the
+// documents read and the files skipped ("path: reason").
+func loadShared(t *testing.T, files string, prepare func(dir string)) (read, skipped []string) {
+	t.Helper()
+	path := writeConfig(t, "{"+validBody+"\n  \"sharedContext\": { \"files\": "+files+" },\n}")
+	prepare(filepath.Dir(path))
+	cfg, err := Load(path, Options{Getenv: testEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range cfg.SharedContext.Documents {
+		read = append(read, d.Path)
+	}
+	for _, s := range cfg.SharedContext.Skipped {
+		skipped = append(skipped, s.Path+": "+s.Reason)
+	}
+	return read, skipped
+}
+
+// TestGlobStaysInside: a glob follows a symbolic link only to what lies
+// inside the config's folder, reads each real file once whatever links
+// lead to it, and lists the links it did not follow.
+func TestGlobStaysInside(t *testing.T) {
+	t.Parallel()
+	outside := t.TempDir()
+	writeTree(t, outside, map[string]string{"creds.txt": "TOKEN=outside-secret\n", "more/plan.md": "# Outside plan\n"})
+	read, skipped := loadShared(t, `["ctx/**/*.md"]`, func(dir string) {
+		writeTree(t, dir, map[string]string{"ctx/real.md": "# Real\n", "shared/extra.md": "# Extra\n"})
+		symlink(t, dir, "ctx/notes.md", filepath.Join(outside, "creds.txt"))
+		symlink(t, dir, "ctx/far", filepath.Join(outside, "more"))
+		symlink(t, dir, "ctx/alias.md", "real.md")
+		symlink(t, dir, "ctx/near", "../shared")
+		symlink(t, dir, "ctx/gone.md", "nowhere.md")
+		symlink(t, dir, "ctx/self", ".")
+	})
+	if want := []string{"ctx/near/extra.md", "ctx/real.md"}; !slices.Equal(read, want) {
+		t.Errorf("read %q, want %q", read, want)
+	}
+	slices.Sort(skipped)
+	want := []string{
+		"ctx/far: a link to outside the config's folder",
+		"ctx/gone.md: a broken link or a loop of links",
+		"ctx/notes.md: a link to outside the config's folder",
+	}
+	if !slices.Equal(skipped, want) {
+		t.Errorf("skipped %q, want %q", skipped, want)
+	}
+}
+
+// TestGlobLadder: folders L0 to L24, each holding two links a and b to the
+// next, name the one file of L24 in 2^24 ways and more; with a loop back
+// to the top, the glob still reads the file once, from its real folder.
+func TestGlobLadder(t *testing.T) {
+	t.Parallel()
+	read, skipped := loadShared(t, `["docs/**/*.md"]`, func(dir string) {
+		for i := range 24 {
+			for _, l := range []string{"a", "b"} {
+				symlink(t, dir, fmt.Sprintf("docs/L%d/%s", i, l), fmt.Sprintf("../L%d", i+1))
+			}
+		}
+		writeTree(t, dir, map[string]string{"docs/L24/f.md": "# The one file\n"})
+		symlink(t, dir, "docs/L24/up", "../L0")
+	})
+	if want := []string{"docs/L24/f.md"}; !slices.Equal(read, want) || len(skipped) != 0 {
+		t.Errorf("read %q, skipped %q; want %q alone", read, skipped, want)
+	}
+}
+
+// TestGlobBounded: a glob that would visit more entries than its bound is
+// refused with the reason, links to nowhere counted too.
+func TestGlobBounded(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	for i := range 3 {
+		d := filepath.Join(root, fmt.Sprint(i))
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for j := range 20 {
+			if err := os.Symlink("x", filepath.Join(d, fmt.Sprint(j))); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if _, _, err := globFiles(root, root, "**/*.md", 60); !errors.Is(err, errGlobTooLarge) || !strings.Contains(err.Error(), "more than 60") {
+		t.Errorf("a glob over 63 entries, 60 allowed: %v, want %v", err, errGlobTooLarge)
+	}
+	if _, _, err := globFiles(root, root, "**/*.md", 63); err != nil {
+		t.Errorf("a glob over 63 entries, 63 allowed: %v", err)
 	}
 }

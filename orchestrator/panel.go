@@ -120,10 +120,10 @@ func (t *topicRun) ballotOf(k int, id string, n *tree.Node, first, swapped answe
 		w, ok := swapped.verdicts[id]
 		switch {
 		case swapped.err != nil:
-			vote.Status, vote.Reason = tree.VoteDropped, "order check failed: "+swapped.err.Error()
+			vote.Status, vote.Reason = tree.VoteDropped, tree.OrderCheckReason+" failed: "+swapped.err.Error()
 			return vote
 		case !ok:
-			vote.Status, vote.Reason = tree.VoteDropped, "order check: no verdict on this divergence"
+			vote.Status, vote.Reason = tree.VoteDropped, tree.OrderCheckReason+": no verdict on this divergence"
 			return vote
 		}
 		vote.SwapFavors = cmp.Or(w.Favors, favorsNone)

@@ -5,8 +5,10 @@ import (
 	"testing"
 
 	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/internal/gitrepo/gitrepotest"
 	"github.com/debatehq/debate/providers/providertest"
 	"github.com/debatehq/debate/providers/scripted"
+	"github.com/debatehq/debate/quote"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -207,5 +209,62 @@ func TestTopicDocumentsQuoted(t *testing.T) {
 	}
 	if q := run.Topics[1].Quotes; q != nil {
 		t.Errorf("t2 quotes %+v, want none counted", q)
+	}
+}
+
+// TestQuotesPastTheCap: an answer that quotes more than quote.MaxQuotes
+// times has its first quote.MaxQuotes checked and the rest recorded and
+// shown to the judge as too many.
+func TestQuotesPastTheCap(t *testing.T) {
+	t.Parallel()
+	one := `<quote doc="docs/design.md">Every argument is stored in one SQLite file.</quote> `
+	says := map[string]string{"party-a": strings.Repeat(one, quote.MaxQuotes+2), "party-b": quoting["party-b"], "party-c": quoting["party-c"]}
+	run, srv := overHTTP(t, quoteConfig(true), &script{says: says})
+	var a []tree.Quote
+	for _, q := range run.Topics[0].Root.Quotes {
+		if q.Participant == "party-a" && q.Step == tree.StepPosition {
+			a = q.Quotes
+		}
+	}
+	if len(a) != quote.MaxQuotes+2 {
+		t.Fatalf("party A's position records %d quotes, want %d", len(a), quote.MaxQuotes+2)
+	}
+	for i, q := range a {
+		if want := i < quote.MaxQuotes; (q.Status == tree.QuoteVerified) != want || !want && q.Reason != quote.TooMany {
+			t.Errorf("quote %d recorded %+v; verified should be %v", i, q, want)
+		}
+	}
+	if judge := lastJudgeCall(t, srv); !judge.Contains(`<quote status="unverified" reason="too many quotes">`) {
+		t.Errorf("the judge does not read the quotes past the cap as too many")
+	}
+}
+
+// TestRepositoryInPrompts: a config that shares its repository lists the
+// repository's quotable files in the round-1 positions a dry run shows,
+// and tells how to quote them; with quotes off it shows neither, and a
+// folder that is no repository any longer is an error naming the field.
+func TestRepositoryInPrompts(t *testing.T) {
+	t.Parallel()
+	dir := gitrepotest.New(t, map[string]string{"main.go": "package main\n", ".env": "TOKEN=x\n"})
+	for _, quotes := range []bool{true, false} {
+		cfg := testConfig(1, "t1")
+		cfg.Params.Quotes = &quotes
+		cfg.Dir, cfg.SharedContext.Repository = dir, "."
+		pv, err := NewPreview(cfg, promptSet(t), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		msgs := pv.Topics[0].Calls[0].Messages
+		system, user := msgs[0].Content, msgs[len(msgs)-1].Content
+		listed := strings.Contains(user, "### The shared repository") && strings.Contains(user, "\n- main.go")
+		told := strings.Contains(system, `<quote doc="src/app/main.go">`)
+		if listed != quotes || told != quotes || strings.Contains(user, ".env") {
+			t.Errorf("quotes %v: files listed %v, quoting told %v, want both %v and no .env:\n%s\n%s", quotes, listed, told, quotes, system, user)
+		}
+	}
+	cfg := testConfig(1, "t1")
+	cfg.Dir, cfg.SharedContext.Repository = t.TempDir(), "."
+	if _, err := NewPreview(cfg, promptSet(t), nil); err == nil || !strings.Contains(err.Error(), "sharedContext.repository: ") {
+		t.Errorf("a folder in no repository: %v, want an error naming sharedContext.repository", err)
 	}
 }

@@ -36,7 +36,7 @@ func TestSynthesis(t *testing.T) {
 			}, words: 5}
 			s.fail = func(participant, _ string, msgs []providers.Message) error {
 				if tc.failEdits && participant == "judge" && strings.Contains(msgs[len(msgs)-1].Content, "conclusion of root") {
-					return &providers.Error{Kind: providers.KindServer, Status: 500, Err: errors.New("internal error")}
+					return &providers.Error{Class: providers.ClassServerError, Status: 500, Err: errors.New("internal error")}
 				}
 				return nil
 			}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/debatehq/debate/render"
 	"github.com/debatehq/debate/render/rendertest"
 	"github.com/debatehq/debate/tree"
 )
@@ -74,5 +75,42 @@ func TestReadFolderKeepsQuotedDocuments(t *testing.T) {
 	}
 	if len(f.Documents) != 1 || f.Documents[0] != (Document{Name: "docs/design.md", Text: "# Design\none file\n"}) {
 		t.Errorf("documents read back %+v", f.Documents)
+	}
+}
+
+// TestWriteCopiesEachDocumentApart: two documents whose names differ only
+// in characters a file name cannot hold get a copy each, and each quote's
+// badge links to the copy of its own document.
+func TestWriteCopiesEachDocumentApart(t *testing.T) {
+	t.Parallel()
+	run := rendertest.Converged()
+	run.Topics[0].Root.Quotes = []tree.AnswerQuotes{{Participant: "party-a", Step: tree.StepPosition, Quotes: []tree.Quote{
+		{Text: "space", Status: tree.QuoteVerified, Document: "ctx/x y.md", FirstLine: 1, LastLine: 1},
+		{Text: "underscore", Status: tree.QuoteVerified, Document: "ctx/x_y.md", FirstLine: 1, LastLine: 1},
+	}}}
+	run.Topics[0].Root.Positions["party-a"] = `<quote doc="ctx/x y.md">space</quote> and <quote doc="ctx/x_y.md">underscore</quote>`
+	docs := []Document{{Name: "ctx/x y.md", Text: "the space document\n"}, {Name: "ctx/x_y.md", Text: "the underscore document\n"}}
+	dir := t.TempDir()
+	paths, err := Write(dir, run, Options{Formats: []string{"markdown"}, Documents: docs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range docs {
+		file := filepath.FromSlash(render.DocumentFile(d.Name))
+		b, err := os.ReadFile(filepath.Join(dir, file))
+		if err != nil || string(b) != d.Text {
+			t.Errorf("%s holds %q (%v), want %s's text %q", file, b, err, d.Name, d.Text)
+		}
+	}
+	var report []byte
+	for _, p := range paths {
+		if strings.HasPrefix(filepath.Base(p), "topic-") {
+			report, _ = os.ReadFile(p)
+		}
+	}
+	for _, d := range docs {
+		if link := "(" + render.DocumentFile(d.Name) + "#L1)"; !strings.Contains(string(report), link) {
+			t.Errorf("the report lacks the link %s to %s's copy:\n%s", link, d.Name, report)
+		}
 	}
 }

@@ -5,9 +5,13 @@
 // verified when, after both sides are normalised (Unicode NFC, typographic
 // quotes and dashes as ASCII, every run of white space as one space), its
 // text occurs in the named document, or, without a name, in exactly one
-// document. Marking rewrites every quote with the engine's verdict and
-// drops whatever attributes the debater wrote, so that no answer can mark
-// its own quote verified. The package does no I/O.
+// document. Each document is indexed once (Index), so that a quote costs
+// about its own length to find, whatever the document's; an answer's first
+// MaxQuotes quotes are checked and the rest are unverified, as too many.
+// Marking rewrites every quote with the engine's verdict and drops whatever
+// attributes the debater wrote, so that no answer can mark its own quote
+// verified. The package does no I/O: documents that are not given at the
+// start, such as a repository's files, come through an Opener.
 package quote
 
 import (
@@ -16,11 +20,19 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // DefaultMaxChars is the longest quote, in characters after normalising,
 // that can be verified when no other limit is given.
 const DefaultMaxChars = 600
+
+// MaxQuotes is how many quotes of one answer are checked: those after are
+// unverified with the reason TooMany, whatever they quote.
+const MaxQuotes = 200
+
+// TooMany is the reason of a quote past an answer's first MaxQuotes.
+const TooMany = "too many quotes"
 
 // Document is a text that may be quoted, under the name the debaters see.
 type Document struct {
@@ -50,32 +62,45 @@ func (q Quote) Lines() string {
 	return fmt.Sprintf("%d-%d", q.First, q.Last)
 }
 
-// Verifier checks quotes against a fixed set of documents. It is safe for
-// concurrent use.
+// Verifier checks quotes against a fixed set of documents, and against
+// those its Opener finds. It is safe for concurrent use.
 type Verifier struct {
-	docs     []indexed
+	docs     []*Index
 	maxChars int
+	open     Opener
+	opened   *sync.Map // a document's name → *lazy, for the documents open found
 }
 
-// indexed is a document in normal form with the line of each of its bytes.
-type indexed struct {
-	name string
-	text string
-	line []int // line[i] is the 1-based line of text[i] in the original
+// Opener finds a document that a quote names and the verifier was not
+// given, such as a file of a repository. Its error's text is the reason the
+// quote is unverified ("no file x.go in the repository"). It is called for
+// each quote that names such a document, so it should remember what it
+// read; the verifier indexes each document it returns once, by its name.
+type Opener func(name string) (Document, error)
+
+// lazy is a document an Opener found, indexed on first use.
+type lazy struct {
+	once sync.Once
+	doc  *Index
 }
 
-// New returns a verifier of the documents; maxChars of 0 or less means
-// DefaultMaxChars.
-func New(docs []Document, maxChars int) *Verifier {
+// New returns a verifier of the indexed documents; maxChars of 0 or less
+// means DefaultMaxChars.
+func New(docs []*Index, maxChars int) *Verifier {
 	if maxChars <= 0 {
 		maxChars = DefaultMaxChars
 	}
-	v := &Verifier{maxChars: maxChars}
-	for _, d := range docs {
-		text, line := normalize(d.Text)
-		v.docs = append(v.docs, indexed{name: d.Name, text: text, line: line})
-	}
-	return v
+	return &Verifier{docs: docs, maxChars: maxChars}
+}
+
+// WithOpener returns a verifier of v's documents that also checks a quote
+// naming any other document against the document open returns for that
+// name. A quote that names no document is still checked against v's
+// documents only.
+func (v *Verifier) WithOpener(open Opener) *Verifier {
+	w := *v
+	w.open, w.opened = open, &sync.Map{}
+	return &w
 }
 
 // tagRE finds an opening quote tag with its attributes, its text and its
@@ -90,7 +115,7 @@ var (
 func (v *Verifier) Find(text string) []Quote {
 	var out []Quote
 	for _, m := range tagRE.FindAllStringSubmatch(text, -1) {
-		out = append(out, v.check(docAttr(m[1]), m[2]))
+		out = append(out, v.check(len(out), docAttr(m[1]), m[2]))
 	}
 	return out
 }
@@ -103,7 +128,7 @@ func (v *Verifier) Find(text string) []Quote {
 func (v *Verifier) Mark(text string) (string, []Quote) {
 	var out []Quote
 	marked := Replace(text, func(doc, inner string) string {
-		q := v.check(doc, inner)
+		q := v.check(len(out), doc, inner)
 		out = append(out, q)
 		return q.Marking()
 	})
@@ -149,10 +174,13 @@ func docAttr(attrs string) string {
 	return strings.TrimSpace(m[1] + m[2] + m[3])
 }
 
-// check verifies one quote's text against the document named doc, or every
-// document when doc is empty.
-func (v *Verifier) check(doc, inner string) Quote {
+// check verifies the answer's quote number i (from 0) against the
+// document named doc, or every document when doc is empty.
+func (v *Verifier) check(i int, doc, inner string) Quote {
 	q := Quote{Text: inner, Doc: doc}
+	if i >= MaxQuotes {
+		return q.unverified(TooMany)
+	}
 	want, _ := normalize(inner)
 	switch {
 	case strayRE.MatchString(inner):
@@ -164,27 +192,31 @@ func (v *Verifier) check(doc, inner string) Quote {
 	}
 	docs := v.docs
 	if doc != "" {
-		d, ok := v.named(doc)
-		if !ok {
-			return q.unverified(fmt.Sprintf("no document named %q", doc))
+		d, reason := v.document(doc)
+		if reason != "" {
+			return q.unverified(reason)
 		}
-		docs = []indexed{d}
+		docs = []*Index{d}
+	} else if len(docs) == 0 && v.open != nil {
+		return q.unverified(`names no file; write <quote doc="path">`)
 	}
-	var found []Quote
+	found := 0
 	for _, d := range docs {
-		if i := strings.Index(d.text, want); i >= 0 {
-			found = append(found, Quote{Document: d.name, First: d.line[i], Last: d.line[i+len(want)-1]})
+		if first, last, ok := d.find(want); ok {
+			found++
+			q.Document, q.First, q.Last = d.name, first, last
 		}
 	}
 	switch {
-	case len(found) == 0 && doc != "":
+	case found == 0 && doc != "":
 		return q.unverified("not found in " + doc)
-	case len(found) == 0:
+	case found == 0:
 		return q.unverified("not found in any document")
-	case len(found) > 1:
+	case found > 1:
+		q.Document, q.First, q.Last = "", 0, 0
 		return q.unverified("found in more than one document; name one with doc=")
 	}
-	q.Verified, q.Document, q.First, q.Last = true, found[0].Document, found[0].First, found[0].Last
+	q.Verified = true
 	return q
 }
 
@@ -193,10 +225,29 @@ func (q Quote) unverified(reason string) Quote {
 	return q
 }
 
+// document is the document a quote names: one of v's, else the one its
+// Opener finds; reason says why there is none.
+func (v *Verifier) document(name string) (d *Index, reason string) {
+	if d, ok := v.named(name); ok {
+		return d, ""
+	}
+	if v.open == nil {
+		return nil, fmt.Sprintf("no document named %q", name)
+	}
+	found, err := v.open(name)
+	if err != nil {
+		return nil, err.Error()
+	}
+	l, _ := v.opened.LoadOrStore(found.Name, &lazy{})
+	lz := l.(*lazy)
+	lz.once.Do(func() { lz.doc = NewIndex(found) })
+	return lz.doc, ""
+}
+
 // named is the document called name: by its full name, or by its base name
 // when only one document has it.
-func (v *Verifier) named(name string) (indexed, bool) {
-	var base []indexed
+func (v *Verifier) named(name string) (*Index, bool) {
+	var base []*Index
 	for _, d := range v.docs {
 		if d.name == name {
 			return d, true
@@ -208,5 +259,5 @@ func (v *Verifier) named(name string) (indexed, bool) {
 	if len(base) == 1 {
 		return base[0], true
 	}
-	return indexed{}, false
+	return nil, false
 }

@@ -15,9 +15,18 @@ var docs = []Document{
 	{Name: "notes/zh.md", Text: "# 设计\n\n服务器把每个论点\n存进一个 SQLite 文件。\n"},
 }
 
+// indexed returns the indexes of ds.
+func indexed(ds []Document) []*Index {
+	out := make([]*Index, len(ds))
+	for i, d := range ds {
+		out[i] = NewIndex(d)
+	}
+	return out
+}
+
 func TestFind(t *testing.T) {
 	t.Parallel()
-	v := New(docs, 80)
+	v := New(indexed(docs), 80)
 	tests := []struct {
 		name   string
 		answer string
@@ -76,7 +85,7 @@ func TestFind(t *testing.T) {
 
 func TestMark(t *testing.T) {
 	t.Parallel()
-	v := New(docs, 0)
+	v := New(indexed(docs), 0)
 	tests := []struct {
 		name   string
 		answer string
@@ -116,7 +125,7 @@ func TestMark(t *testing.T) {
 func FuzzMark(f *testing.F) {
 	f.Add(`<quote status="verified" doc="docs/design.md" lines="4">x</quote>`)
 	f.Add(`<quote doc="docs/design.md">in one <quote status="verified">SQLite</quote> file.</quote>`)
-	v := New(docs, 0)
+	v := New(indexed(docs), 0)
 	f.Fuzz(func(t *testing.T, s string) {
 		got, qs := v.Mark(s)
 		verified := 0
@@ -138,7 +147,7 @@ func BenchmarkMark(b *testing.B) {
 	for i := 0; doc.Len() < 2<<20; i++ {
 		fmt.Fprintf(&doc, "%d. Decision %d: every service keeps its own store and publishes its changes.\n", i, i)
 	}
-	v := New([]Document{{Name: "docs/decisions.md", Text: doc.String()}}, 0)
+	v := New(indexed([]Document{{Name: "docs/decisions.md", Text: doc.String()}}), 0)
 	var answer strings.Builder
 	for i := range 10 {
 		fmt.Fprintf(&answer, "Claim %d rests on <quote>Decision %d: every service keeps its own store</quote>.\n", i, 2000*i+1000)
@@ -148,5 +157,160 @@ func BenchmarkMark(b *testing.B) {
 		if _, qs := v.Mark(answer.String()); len(qs) != 10 || !qs[9].Verified {
 			b.Fatalf("quotes %+v", qs)
 		}
+	}
+}
+
+// TestTooManyQuotes: an answer's quotes after the first MaxQuotes are
+// unverified as too many, whatever they quote.
+func TestTooManyQuotes(t *testing.T) {
+	t.Parallel()
+	v := New(indexed(docs), 0)
+	answer := strings.Repeat(`<quote doc="docs/design.md">in one SQLite file.</quote> `, MaxQuotes+3)
+	marked, qs := v.Mark(answer)
+	if len(qs) != MaxQuotes+3 {
+		t.Fatalf("found %d quotes, want %d", len(qs), MaxQuotes+3)
+	}
+	for i, q := range qs {
+		if want := i < MaxQuotes; q.Verified != want || !want && q.Reason != TooMany {
+			t.Fatalf("quote %d: %+v, want verified %v", i, q, want)
+		}
+	}
+	if n := strings.Count(marked, `reason="too many quotes"`); n != 3 {
+		t.Errorf("%d quotes marked as too many, want 3", n)
+	}
+	if got := v.Find(answer); len(got) != len(qs) || got[MaxQuotes] != qs[MaxQuotes] {
+		t.Errorf("Find and Mark disagree past the cap: %+v, %+v", got[MaxQuotes], qs[MaxQuotes])
+	}
+}
+
+// oracle is the plain search the index must agree with: the normal form
+// searched from its start, the line of every one of its bytes counted.
+func oracle(doc, quote string) (first, last int, ok bool) {
+	text, _ := normalize(doc)
+	want, _ := normalize(quote)
+	i := strings.Index(text, want)
+	if want == "" || i < 0 {
+		return 0, 0, false
+	}
+	line := func(at int) int {
+		// Count the lines of doc up to the rune whose normal form stands
+		// at byte at: a space belongs to what follows it.
+		n, written := 1, 0
+		for _, l := range strings.SplitAfter(doc, "\n") {
+			part, _ := normalize(l)
+			if part != "" {
+				if written > 0 {
+					written++ // the space that joined it to what came before
+				}
+				written += len(part)
+				if at < written {
+					return n
+				}
+			}
+			n++
+		}
+		return n
+	}
+	return line(i), line(i + len(want) - 1), true
+}
+
+// FuzzLocate checks the index's places against the plain search, among
+// them quotes found more often than the suffix array is asked for.
+func FuzzLocate(f *testing.F) {
+	f.Add("a\nb b\n\n  c d\n", "b c")
+	f.Add(strings.Repeat("x y\n", 100), "y x")
+	f.Add("Cafe\u0301 — “open”\n\nat noon", `é - "open" at`)
+	f.Fuzz(func(t *testing.T, doc, quote string) {
+		x := NewIndex(Document{Name: "d", Text: doc})
+		f1, l1, ok1 := x.Locate(quote)
+		f2, l2, ok2 := oracle(doc, quote)
+		if f1 != f2 || l1 != l2 || ok1 != ok2 {
+			t.Errorf("Locate(%q) in %q = %d-%d %v; the plain search finds %d-%d %v", quote, doc, f1, l1, ok1, f2, l2, ok2)
+		}
+	})
+}
+
+// bombDocument is a shared document of 2 MiB: numbered decisions, one a
+// line.
+func bombDocument() Document {
+	var doc strings.Builder
+	for i := 0; doc.Len() < 2<<20; i++ {
+		fmt.Fprintf(&doc, "%d. Decision %d: every service keeps its own store and publishes its changes.\n", i, i)
+	}
+	return Document{Name: "docs/decisions.md", Text: doc.String()}
+}
+
+// BenchmarkQuoteBomb marks one answer of 20,000 quotes (about 1.5 MB),
+// every other one invented, against a document of 2 MiB indexed once.
+func BenchmarkQuoteBomb(b *testing.B) {
+	v := New([]*Index{NewIndex(bombDocument())}, 0)
+	var answer strings.Builder
+	for i := range 20000 {
+		if i%2 == 0 {
+			fmt.Fprintf(&answer, "See <quote>Decision %d: every service keeps its own store</quote>.\n", (i*7919)%25000)
+		} else {
+			fmt.Fprintf(&answer, "See <quote>Decision %d: no service keeps any store of its own</quote>.\n", i)
+		}
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		if _, qs := v.Mark(answer.String()); len(qs) != 20000 || !qs[0].Verified || qs[MaxQuotes].Reason != TooMany {
+			b.Fatalf("quotes %+v", qs[:2])
+		}
+	}
+}
+
+// BenchmarkNewIndex indexes a document of 2 MiB: once per run.
+func BenchmarkNewIndex(b *testing.B) {
+	d := bombDocument()
+	for b.Loop() {
+		NewIndex(d)
+	}
+}
+
+// TestOpener: a quote naming a document the verifier was not given is
+// checked against the one its Opener finds, by the name the Opener gives
+// it; the Opener's refusal is the reason; a given document keeps its
+// name; a quote without a name is checked against the given ones only.
+func TestOpener(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{"quote/quote.go": "package quote\n\n// Find returns the quotes of text.\nfunc Find() {}\n"}
+	open := func(name string) (Document, error) {
+		name = strings.TrimPrefix(name, "./")
+		text, ok := files[name]
+		if !ok {
+			return Document{}, fmt.Errorf("no file %s in the repository", name)
+		}
+		return Document{Name: name, Text: text}, nil
+	}
+	v := New(indexed(docs[:1]), 0).WithOpener(open)
+	tests := []struct {
+		answer string
+		want   Quote
+	}{
+		{`<quote doc="quote/quote.go">// Find returns the quotes of text. func Find()</quote>`,
+			Quote{Verified: true, Document: "quote/quote.go", First: 3, Last: 4}},
+		{`<quote doc="./quote/quote.go">package quote</quote>`,
+			Quote{Verified: true, Document: "quote/quote.go", First: 1, Last: 1}},
+		{`<quote doc="quote/quote.go">func Verify() {}</quote>`, Quote{Reason: "not found in quote/quote.go"}},
+		{`<quote doc="quote/missing.go">x</quote>`, Quote{Reason: "no file quote/missing.go in the repository"}},
+		{`<quote doc="design.md">in one SQLite file.</quote>`, Quote{Verified: true, Document: "docs/design.md", First: 4, Last: 4}},
+		{`<quote>package quote</quote>`, Quote{Reason: "not found in any document"}},
+	}
+	for _, tt := range tests {
+		got := v.Find(tt.answer)
+		if len(got) != 1 {
+			t.Fatalf("%s: %d quotes, want 1", tt.answer, len(got))
+		}
+		got[0].Text, got[0].Doc = "", ""
+		if got[0] != tt.want {
+			t.Errorf("%s: %+v, want %+v", tt.answer, got[0], tt.want)
+		}
+	}
+	if q := New(nil, 0).WithOpener(open).Find(`<quote>package quote</quote>`); len(q) != 1 || q[0].Reason != `names no file; write <quote doc="path">` {
+		t.Errorf("a quote naming no file, with no documents given: %+v", q)
+	}
+	if q := New(indexed(docs), 0).Find(`<quote doc="quote/quote.go">package quote</quote>`); q[0].Reason != `no document named "quote/quote.go"` {
+		t.Errorf("without an opener: %+v", q[0])
 	}
 }

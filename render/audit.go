@@ -2,10 +2,28 @@ package render
 
 import "github.com/debatehq/debate/tree"
 
+// tooFew returns the verdicts a judge's audit counted and the fewest from
+// which any of its checks could be flagged, when they are fewer; 0, 0 when
+// they are enough. A check that no verdict could count or that every one
+// must (expected 0 or 100 %: no debater of the judge's family, or only
+// such) tells nothing and is left out.
+func tooFew(a tree.JudgeAudit) (n, need int) {
+	for _, c := range []tree.Check{a.First, a.Middle, a.Last, a.Longest, a.SameFamily} {
+		if c.Of > 0 && c.Expected > 0 && c.Expected < 1 && (need == 0 || c.Needed() < need) {
+			need = c.Needed()
+		}
+	}
+	if n = a.First.Of; need == 0 || n >= need {
+		return 0, 0
+	}
+	return n, need
+}
+
 // Audit returns the stance figures and the judge audit of one or many runs
 // as Markdown, in the language lang ("zh" or English): the figures, a table
-// per judge model and a warning for each check whose interval excludes what
-// no bias would give.
+// per judge model and a warning for each check whose exact interval
+// excludes what no bias would give, or a note that the verdicts are too
+// few for any check to be flagged.
 func Audit(stances *tree.StanceFigures, audits []tree.JudgeAudit, lang string) []byte {
 	w := &english
 	if lang == "zh" {
@@ -45,6 +63,13 @@ func (r *report) audit(audits []tree.JudgeAudit) {
 		}
 		if a.Flagged() {
 			r.b.WriteString("\n")
+		}
+		if n, need := tooFew(a); n > 0 {
+			format := w.auditTooFewFmt
+			if n == 1 {
+				format = w.auditTooFewOne
+			}
+			r.printf("> "+format+"\n\n", n, need)
 		}
 		r.printf("| %s | %s | %s | %s |\n|---|--:|--:|--:|\n", w.figure, w.count, w.interval95, w.expected)
 		for _, c := range checks {

@@ -43,6 +43,7 @@ type words struct {
 	forcedVerdicts     string
 	recommendation     string
 	verdictMissing     string
+	verdictDropped     string
 	verdictOverLimit   string
 	verdictSplit       string
 	verdictUnstable    string
@@ -77,6 +78,8 @@ type words struct {
 	auditFamily        string
 	auditFlips         string
 	auditFlagFmt       string // model, check, count, of, low %, high %, expected %
+	auditTooFewFmt     string // verdicts, the fewest that can show a bias
+	auditTooFewOne     string // the same for one verdict
 	kept, moved        string
 	notStated          string
 	conformity         string
@@ -89,6 +92,11 @@ type words struct {
 	quoteUnverified    string
 	quoteLineFmt       string // document, line
 	quoteLinesFmt      string // document, lines
+	quotesRepository   string // quotes, when the repository could be quoted too
+	repository         string
+	repositoryFmt      string // commit
+	repositoryDirty    string // after repositoryFmt: the digest of the changes not committed
+	repoNoCommit       string
 	judges             string
 	votes              string
 	noSide             string
@@ -145,6 +153,10 @@ type words struct {
 	reasoningTokensFmt string
 	estimatedFmt       string
 	providerCostFmt    string
+	// callCache labels what the call cache answered: cacheAllFmt when it
+	// answered every call (calls, tokens), else cacheSomeFmt (cached,
+	// calls, tokens, fresh); cacheCostFmt adds what they had cost.
+	callCache, cacheAllFmt, cacheSomeFmt, cacheCostFmt string
 	// colon follows a label before its value ("**Status:** …"), and
 	// colonSep joins a label to its value within a line ("(uninvolved: …)").
 	colon    string
@@ -241,6 +253,7 @@ var english = words{
 	forcedVerdicts:   "Forced verdicts",
 	recommendation:   "Recommendation",
 	verdictMissing:   "⚠ missing: the judge gave no verdict, even after repair",
+	verdictDropped:   "⚠ dropped by the order check: no verdict with the sides reversed",
 	verdictOverLimit: "⚠ not debated: beyond this node's limit of child debates (params.maxDivergences)",
 	verdictSplit:     "⚖ split: the judges are tied; each side's recommendation is in the votes",
 	verdictUnstable:  "⚠ unstable: a judge changed its choice when the sides were shown in reverse order",
@@ -268,7 +281,7 @@ var english = words{
 	movedTowardFmt:   "moved to %s",
 	judgeAudit:       "Judge audit",
 	nothingAudited:   "No stance was recorded and no verdict favoured a debater.",
-	auditNote:        "For each verdict that favours a debater: where that debater stood in what the judge read, whether it wrote the longest answer, whether its model is of the judge's family. A check is flagged (⚠) only when its 95 % interval excludes what a judge without bias would give.",
+	auditNote:        "For each verdict that favours a debater: where that debater stood in what the judge read, whether it wrote the longest answer, whether its model is of the judge's family. A check is flagged (⚠) only when its exact 95 % interval excludes what a judge without bias would give.",
 	expected:         "Expected under no bias",
 	auditFirst:       "Favoured the debater read first",
 	auditMiddle:      "Favoured a debater read in the middle",
@@ -277,6 +290,8 @@ var english = words{
 	auditFamily:      "Favoured a debater of its own model family",
 	auditFlips:       "Changed its choice when the order was reversed",
 	auditFlagFmt:     "%s: %s in %d of %d verdicts (95 %% interval %.0f–%.0f %%; %.0f %% expected under no bias)",
+	auditTooFewFmt:   "%d verdicts cannot show a bias at 95 %%: no check is flagged from fewer than %d.",
+	auditTooFewOne:   "%d verdict cannot show a bias at 95 %%: no check is flagged from fewer than %d.",
 	kept:             "kept",
 	moved:            "moved",
 	notStated:        "not stated",
@@ -289,6 +304,11 @@ var english = words{
 	quoteUnverified:  "✗ unverified",
 	quoteLineFmt:     "%s, line %s",
 	quoteLinesFmt:    "%s, lines %s",
+	quotesRepository: "Quotes of the shared documents and the repository",
+	repository:       "Repository quoted",
+	repositoryFmt:    "commit %s",
+	repositoryDirty:  ", with changes not committed (sha256 %s)",
+	repoNoCommit:     "no commit yet",
 	judges:           "Judges",
 	votes:            "Votes",
 	noSide:           "no side",
@@ -386,6 +406,10 @@ var english = words{
 	reasoningTokensFmt: "; %s reasoning tokens",
 	estimatedFmt:       "; estimated for %d calls whose provider reported no usage",
 	providerCostFmt:    " (the providers reported %s)",
+	callCache:          "Call cache",
+	cacheAllFmt:        "every call (%d, %s tokens) was answered from the cache: this run made no call and paid nothing",
+	cacheSomeFmt:       "%d of %d calls answered from the cache (%s tokens, not paid again); %d made afresh",
+	cacheCostFmt:       "; the cached answers had cost %s when made",
 	motionStatuses: map[tree.Status]string{
 		tree.Converged: "resolved ✓",
 		tree.Forced:    "closed by ruling",
@@ -449,6 +473,7 @@ var chinese = words{
 	forcedVerdicts:   "强制裁决",
 	recommendation:   "裁判推荐",
 	verdictMissing:   "⚠ 缺失：修复后裁判仍未给出裁决",
+	verdictDropped:   "⚠ 被顺序检查舍弃：双方顺序对调后未给出裁决",
 	verdictOverLimit: "⚠ 未辩论：超出本节点子辩论的上限（params.maxDivergences）",
 	verdictSplit:     "⚖ 平票：评审意见相持，各方的推荐见投票",
 	verdictUnstable:  "⚠ 不稳定：调换各方顺序后有裁判改变了选择",
@@ -476,7 +501,7 @@ var chinese = words{
 	movedTowardFmt:   "转向 %s",
 	judgeAudit:       "裁判审计",
 	nothingAudited:   "没有记录任何立场变化，也没有偏向某一辩方的裁决。",
-	auditNote:        "对每条偏向某一辩方的裁决：该辩方在裁判读到的顺序中的位置、它是否写了最长的回答、它的模型是否与裁判同一家族。只有当 95% 区间不含无偏差时的期望值时才标记 (⚠)。",
+	auditNote:        "对每条偏向某一辩方的裁决：该辩方在裁判读到的顺序中的位置、它是否写了最长的回答、它的模型是否与裁判同一家族。只有当精确 95% 区间不含无偏差时的期望值时才标记 (⚠)。",
 	expected:         "无偏差时的期望",
 	auditFirst:       "偏向最先读到的辩方",
 	auditMiddle:      "偏向中间读到的辩方",
@@ -485,6 +510,8 @@ var chinese = words{
 	auditFamily:      "偏向与自己同一模型家族的辩方",
 	auditFlips:       "顺序反转后改变选择",
 	auditFlagFmt:     "%s：%s，%d / %d 条裁决（95%% 区间 %.0f–%.0f%%；无偏差时期望 %.0f%%）",
+	auditTooFewFmt:   "%d 条裁决不足以在 95%% 水平上显示偏差：少于 %d 条时不标记任何检查。",
+	auditTooFewOne:   "%d 条裁决不足以在 95%% 水平上显示偏差：少于 %d 条时不标记任何检查。",
 	kept:             "坚持",
 	moved:            "转变",
 	notStated:        "未说明",
@@ -497,6 +524,11 @@ var chinese = words{
 	quoteUnverified:  "✗ 未核实",
 	quoteLineFmt:     "%s 第 %s 行",
 	quoteLinesFmt:    "%s 第 %s 行",
+	quotesRepository: "共享文档与代码仓库引用",
+	repository:       "引用的代码仓库",
+	repositoryFmt:    "提交 %s",
+	repositoryDirty:  "，含未提交的改动 (sha256 %s)",
+	repoNoCommit:     "尚无提交",
 	judges:           "评审团",
 	votes:            "投票",
 	noSide:           "不支持任何一方",
@@ -595,6 +627,10 @@ var chinese = words{
 	reasoningTokensFmt: "；推理 token %s",
 	estimatedFmt:       "；%d 次调用的服务方未报告用量，为估算值",
 	providerCostFmt:    "（服务方报告 %s）",
+	callCache:          "调用缓存",
+	cacheAllFmt:        "全部 %d 次调用（%s token）均由缓存作答：本次运行未发出调用，未付任何费用",
+	cacheSomeFmt:       "%[2]d 次调用中有 %[1]d 次由缓存作答（%[3]s token，不再付费）；%[4]d 次为新调用",
+	cacheCostFmt:       "；缓存的回答当初花费 %s",
 	states: map[protocol.State]string{
 		protocol.AwaitingOpponent:    "等待反方",
 		protocol.AwaitingProposer:    "等待提议方",
@@ -638,7 +674,10 @@ var chinese = words{
 		{regexp.MustCompile(`^1 failed attempt, (.*)$`), "失败 1 次：$1"},
 		{regexp.MustCompile(`^(\d+) failed attempts, last (.*)$`), "失败 $1 次，最后一次：$2"},
 		{regexp.MustCompile(`^key refused(.*)$`), "密钥被拒绝$1"},
+		{regexp.MustCompile(`^model not found or not allowed(.*)$`), "模型不存在或此密钥无权使用$1"},
 		{regexp.MustCompile(`^model not found(.*)$`), "模型不存在$1"},
+		{regexp.MustCompile(`^request too large(.*)$`), "请求超出端点的上限$1"},
+		{regexp.MustCompile(`^quota exhausted(.*)$`), "额度已用尽$1"},
 		{regexp.MustCompile(`^prompt too long for the model(.*)$`), "提示超出模型的上下文长度$1"},
 		{regexp.MustCompile(`^1 verdict missing after repair$`), "修复后仍缺 1 条裁决"},
 		{regexp.MustCompile(`^(\d+) verdicts missing after repair$`), "修复后仍缺 $1 条裁决"},

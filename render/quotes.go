@@ -1,6 +1,8 @@
 package render
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"regexp"
 	"slices"
@@ -14,23 +16,57 @@ import (
 // shared document a verified quote points into.
 const documentsDir = "documents/"
 
-// unsafeFileRune matches what DocumentFile replaces in a document's name.
-var unsafeFileRune = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+// maxDocumentFile is the longest name DocumentFile gives a copy, in bytes,
+// well below the 255 most file systems allow.
+const maxDocumentFile = 200
 
 // DocumentFile returns the path, relative to a run's output folder, of the
 // copy of the shared document called name (as sharedContext.files names it)
-// that the Markdown reports link quotes to: documents/ and the name with its
-// folders joined by "__" and every other unsafe character as "_". Its HTML
-// page, with numbered lines, is the same path plus ".html".
+// that the Markdown reports link quotes to: documents/ and the name with
+// its folders joined by "__" ("." and empty folders left out), and every
+// byte other than an ASCII letter, a digit, '.' or '-' written as '_' and
+// two hex digits (a space as "_20", '_' as "_5f"; a ".." folder and a
+// leading '/' too). No two names share a copy: the encoding can be read
+// back, and a name whose encoding is longer than 200 bytes is cut and ends
+// in '~' and a hash of the whole name, a character no encoding holds. Its
+// HTML page, with numbered lines, is the same path plus ".html".
 func DocumentFile(name string) string {
 	var parts []string
-	for _, p := range strings.Split(strings.ReplaceAll(name, `\`, "/"), "/") {
-		if p == "" || p == "." || p == ".." {
+	if strings.HasPrefix(name, "/") {
+		parts = append(parts, "_2f")
+	}
+	for _, p := range strings.Split(name, "/") {
+		switch p {
+		case "", ".":
+			continue
+		case "..":
+			p = "_2e_2e"
+		default:
+			p = fileSafe(p)
+		}
+		parts = append(parts, p)
+	}
+	file := strings.Join(parts, "__")
+	if len(file) > maxDocumentFile {
+		sum := sha256.Sum256([]byte(name))
+		file = file[:maxDocumentFile-17] + "~" + hex.EncodeToString(sum[:8])
+	}
+	return documentsDir + file
+}
+
+// fileSafe writes each byte of s that is not an ASCII letter, a digit, '.'
+// or '-' as '_' and its two hex digits.
+func fileSafe(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '.' || c == '-' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' {
+			b.WriteByte(c)
 			continue
 		}
-		parts = append(parts, unsafeFileRune.ReplaceAllString(p, "_"))
+		fmt.Fprintf(&b, "_%02x", c)
 	}
-	return documentsDir + strings.Join(parts, "__")
+	return b.String()
 }
 
 // QuotedDocuments returns the names of the documents that a verified quote
@@ -86,11 +122,15 @@ func DocumentHTML(run *tree.Run, name, text string) ([]byte, error) {
 }
 
 // documentLink is the link of a verified quote's badge: the document's copy
-// at the quote's first line, its HTML page on a page.
+// at the quote's lines (#L12, or #L12-L14 as GitHub marks a range of
+// lines), its HTML page at the first line on a page.
 func (r *report) documentLink(q tree.Quote) string {
 	file := DocumentFile(q.Document)
 	if r.html {
-		file += ".html"
+		return fmt.Sprintf("%s.html#L%d", file, q.FirstLine)
+	}
+	if q.LastLine > q.FirstLine {
+		return fmt.Sprintf("%s#L%d-L%d", file, q.FirstLine, q.LastLine)
 	}
 	return fmt.Sprintf("%s#L%d", file, q.FirstLine)
 }
@@ -151,13 +191,13 @@ var blockEdge = regexp.MustCompile(`[ \t]*` + blockMark + `[ \t]*`)
 func (r *report) badge(q tree.Quote) string {
 	w := r.w
 	if q.Status != tree.QuoteVerified {
-		return fmt.Sprintf("%s — %s", w.quoteUnverified, inlineText(q.Reason))
+		return fmt.Sprintf("%s%s — %s", badgePrefix(r.nonce, false), w.quoteUnverified, inlineText(q.Reason))
 	}
 	where := fmt.Sprintf(w.quoteLineFmt, inlineText(q.Document), fmt.Sprint(q.FirstLine))
 	if q.LastLine > q.FirstLine {
 		where = fmt.Sprintf(w.quoteLinesFmt, inlineText(q.Document), fmt.Sprintf("%d–%d", q.FirstLine, q.LastLine))
 	}
-	return fmt.Sprintf("%s — [%s](%s)", w.quoteVerified, where, r.documentLink(q))
+	return fmt.Sprintf("%s%s — [%s](%s)", badgePrefix(r.nonce, true), w.quoteVerified, where, r.documentLink(q))
 }
 
 // quoteLine writes the header line that counts each debater's quotes, when
@@ -171,5 +211,31 @@ func (r *report) quoteLine(t *tree.QuoteTally) {
 		c := t.ByDebater[p.ID]
 		parts = append(parts, fmt.Sprintf(r.w.quoteCountFmt, inlineText(r.name(p.ID)), c.Made, c.Verified, c.Unverified))
 	}
-	r.headerLine(r.w.quotes, strings.Join(parts, "; "))
+	label := r.w.quotes
+	if r.run.Repository != nil {
+		label = r.w.quotesRepository
+	}
+	r.headerLine(label, strings.Join(parts, "; "))
+	r.repositoryLine()
 }
+
+// repositoryLine writes the header line that names the state of the
+// repository the debaters quoted, when they could quote one.
+func (r *report) repositoryLine() {
+	repo := r.run.Repository
+	if repo == nil {
+		return
+	}
+	state := r.w.repoNoCommit
+	if repo.Head != "" {
+		state = fmt.Sprintf(r.w.repositoryFmt, short(repo.Head))
+	}
+	if repo.Dirty != "" {
+		state += fmt.Sprintf(r.w.repositoryDirty, short(repo.Dirty))
+	}
+	r.headerLine(r.w.repository, state)
+}
+
+// short is the first 12 characters of a commit or a digest, as git
+// abbreviates one.
+func short(hash string) string { return hash[:min(len(hash), 12)] }

@@ -6,17 +6,27 @@ import (
 	"unicode/utf8"
 
 	"github.com/debatehq/debate/internal/modelfamily"
+	"github.com/debatehq/debate/internal/stats"
 )
 
 // Check is one share of the judge audit beside what it would be under no
 // bias: Expected is the mean over the verdicts of the chance the share
-// counts (1/k for a position among k debaters). Flagged is set when the 95 %
-// interval excludes Expected.
+// counts (1/k for a position among k debaters). Its interval is the exact
+// (Clopper–Pearson) 95 % one, and Flagged is set when that interval
+// excludes Expected: when an exact binomial test at Expected rejects no
+// bias at 95 %. (Where the verdicts' chances differ, the binomial at their
+// mean is the wider distribution, so the test errs toward no flag.) Fewer
+// verdicts than Needed are never flagged, whatever they show.
 type Check struct {
 	Share
 	Expected float64 `json:"expected"`
 	Flagged  bool    `json:"flagged,omitempty"`
 }
+
+// Needed is the fewest verdicts from which the check can be flagged: fewer
+// cannot show a bias at 95 % even when every one of them counts (2 of 2
+// where 1/3 is expected happens to an unbiased judge one time in nine).
+func (c Check) Needed() int { return stats.MinTrials(c.Expected) }
 
 // JudgeAudit is the audit of one judge model's verdicts that favour a
 // debater: where the favoured debater stood in what the judge read, whether
@@ -54,12 +64,12 @@ func (c *tallyCheck) add(hit bool, expected float64) {
 }
 
 func (c tallyCheck) check() Check {
-	s := share(c.hits, c.n)
+	s := Share{Count: c.hits, Of: c.n, Interval: stats.ClopperPearson(c.hits, c.n)}
 	exp := 0.0
 	if c.n > 0 {
 		exp = c.expSum / float64(c.n)
 	}
-	return Check{Share: s, Expected: exp, Flagged: c.n > 0 && !s.Interval.Contains(exp)}
+	return Check{Share: s, Expected: exp, Flagged: c.n > 0 && stats.Excludes(c.hits, c.n, exp)}
 }
 
 // judgeTally is the running audit of one judge model.
@@ -110,31 +120,48 @@ func answerLen(n *Node, id string) int {
 // audit returns the judge audit of the run's forced verdicts, per judge
 // model in model order; nil when no verdict favoured a debater.
 func (r *Run) audit() []JudgeAudit {
-	byModel := map[string]*judgeTally{}
-	get := func(model string) *judgeTally {
-		if byModel[model] == nil {
-			byModel[model] = &judgeTally{}
-		}
-		return byModel[model]
+	a := auditor{}
+	r.tallyVerdicts(a, func(*Node) bool { return true })
+	return a.audits()
+}
+
+// auditor is the running audit of many judge models.
+type auditor map[string]*judgeTally
+
+// get returns the tally of model, made when it has none.
+func (a auditor) get(model string) *judgeTally {
+	if a[model] == nil {
+		a[model] = &judgeTally{}
 	}
-	for i := range r.Topics {
-		r.Topics[i].Root.Walk(func(n *Node) {
-			if n.Judgment == nil {
-				return
-			}
-			for _, v := range n.Judgment.ForcedVerdicts {
-				r.auditVerdict(n, v, get)
-			}
-		})
-	}
+	return a[model]
+}
+
+// audits returns the audit of each judge model that favoured a debater, in
+// model order; nil when none did.
+func (a auditor) audits() []JudgeAudit {
 	var out []JudgeAudit
-	for model, j := range byModel {
+	for model, j := range a {
 		if j.first.n > 0 || j.checked > 0 {
 			out = append(out, j.audit(model))
 		}
 	}
 	slices.SortFunc(out, func(a, b JudgeAudit) int { return cmp.Compare(a.Model, b.Model) })
 	return out
+}
+
+// tallyVerdicts counts into a the forced verdicts of the nodes of r that
+// keep takes.
+func (r *Run) tallyVerdicts(a auditor, keep func(*Node) bool) {
+	for i := range r.Topics {
+		r.Topics[i].Root.Walk(func(n *Node) {
+			if n.Judgment == nil || !keep(n) {
+				return
+			}
+			for _, v := range n.Judgment.ForcedVerdicts {
+				r.auditVerdict(n, v, a.get)
+			}
+		})
+	}
 }
 
 // auditVerdict counts verdict v at n: each vote's choice, and the order
@@ -166,36 +193,4 @@ func (r *Run) auditVerdict(n *Node, v Verdict, get func(string) *judgeTally) {
 		slices.Reverse(rev)
 		j.observe(n, x.Model, x.SwapFavors, rev, models)
 	}
-}
-
-// CombineAudits returns the audits of many runs as one, per judge model:
-// counts summed, expectations weighted by their counts, intervals and flags
-// recomputed.
-func CombineAudits(runs ...[]JudgeAudit) []JudgeAudit {
-	byModel := map[string]*judgeTally{}
-	for _, audits := range runs {
-		for _, a := range audits {
-			j := byModel[a.Model]
-			if j == nil {
-				j = &judgeTally{}
-				byModel[a.Model] = j
-			}
-			for _, c := range []struct {
-				into *tallyCheck
-				from Check
-			}{{&j.first, a.First}, {&j.middle, a.Middle}, {&j.last, a.Last}, {&j.longest, a.Longest}, {&j.family, a.SameFamily}} {
-				c.into.hits += c.from.Count
-				c.into.n += c.from.Of
-				c.into.expSum += c.from.Expected * float64(c.from.Of)
-			}
-			j.flips += a.OrderFlips.Count
-			j.checked += a.OrderFlips.Of
-		}
-	}
-	var out []JudgeAudit
-	for model, j := range byModel {
-		out = append(out, j.audit(model))
-	}
-	slices.SortFunc(out, func(a, b JudgeAudit) int { return cmp.Compare(a.Model, b.Model) })
-	return out
 }

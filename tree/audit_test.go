@@ -78,8 +78,12 @@ func TestAudit(t *testing.T) {
 			if !slices.Equal(got, tt.flagged) {
 				t.Errorf("flagged %v, want %v (audit %+v)", got, tt.flagged, a)
 			}
-			if c := CombineAudits(run.Audit, run.Audit)[0]; c.First.Of != 80 || c.First.Expected != a.First.Expected || c.First.Flagged != a.First.Flagged {
-				t.Errorf("two runs combined: %+v, want the counts doubled and the expectation kept", c.First)
+			if c := Combine(run, run).Audit[0]; c.First != a.First {
+				t.Errorf("a run combined with itself: %+v, want each verdict counted once: %+v", c.First, a.First)
+			}
+			again := judged(40, rand.New(rand.NewPCG(5, 6)), tt.pick(rand.New(rand.NewPCG(7, 8))))
+			if c := Combine(run, again).Audit[0]; c.First.Of != 80 || c.First.Flagged != a.First.Flagged {
+				t.Errorf("two runs combined: %+v, want the counts summed", c.First)
 			}
 		})
 	}

@@ -78,10 +78,18 @@ func (c counts) figures() StanceFigures {
 // ledger returns the topic's ledger, child nodes depth first and debaters
 // in the order given, and the counts behind its figures.
 func (t *Topic) ledger(debaters []Participant) ([]LedgerEntry, counts) {
+	return t.ledgerOf(debaters, func(*Node) bool { return true })
+}
+
+// ledgerOf is the topic's ledger over the nodes keep takes.
+func (t *Topic) ledgerOf(debaters []Participant, keep func(*Node) bool) ([]LedgerEntry, counts) {
 	names := partyNames(t, debaters)
 	var out []LedgerEntry
 	var c counts
 	t.Root.Walk(func(n *Node) {
+		if !keep(n) {
+			return
+		}
 		c = c.add(verdictCounts(n))
 		if n.Divergence == nil {
 			return
@@ -274,24 +282,4 @@ func (r *Run) Tally() {
 		r.Stances = &f
 	}
 	r.Audit = r.audit()
-}
-
-// CombineStances returns the figures of many runs as one: counts summed,
-// intervals recomputed; nil when none has figures.
-func CombineStances(figs ...*StanceFigures) *StanceFigures {
-	var c counts
-	found := false
-	for _, f := range figs {
-		if f == nil {
-			continue
-		}
-		found = true
-		c = c.add(counts{entries: f.Moved.Of, moved: f.Moved.Count, conform: f.Conformity.Count, persuade: f.Persuasion.Count,
-			lone: f.LoneConceded.Of, loneMoved: f.LoneConceded.Count, verdicts: f.MajorityVerdicts.Of, majority: f.MajorityVerdicts.Count})
-	}
-	if !found {
-		return nil
-	}
-	f := c.figures()
-	return &f
 }

@@ -77,16 +77,33 @@ func TestLedger(t *testing.T) {
 	}
 }
 
+// TestCombineStances: runs' figures add up, and a run read twice (a
+// re-run answered from the cache) adds nothing the second time.
 func TestCombineStances(t *testing.T) {
 	t.Parallel()
-	a := counts{entries: 3, moved: 1, conform: 1, lone: 1, loneMoved: 1}.figures()
-	b := counts{entries: 6, moved: 2, persuade: 2, verdicts: 2, majority: 1}.figures()
-	got := CombineStances(&a, nil, &b)
-	want := counts{entries: 9, moved: 3, conform: 1, persuade: 2, lone: 1, loneMoved: 1, verdicts: 2, majority: 1}.figures()
-	if *got != want {
-		t.Errorf("combined %+v, want %+v", *got, want)
+	kept := map[string]string{"a": "Stance: kept", "b": "Stance: kept", "c": "Stance: kept"}
+	moved := map[string]string{"a": "Stance: kept", "b": "no line", "c": "…\nStance: moved to Debater 1 — the cache wins"}
+	ds := []Participant{{ID: "a"}, {ID: "b"}, {ID: "c"}}
+	one := &Run{Debaters: ds, Topics: []Topic{stanceTopic(moved, kept, nil, nil)}}
+	other := &Run{Debaters: ds, Topics: []Topic{stanceTopic(kept, kept, nil, nil)}}
+	other.Topics[0].ID = "u"
+	tests := []struct {
+		name     string
+		runs     []*Run
+		line     string
+		repeated int
+	}{
+		{"one run", []*Run{one}, "1/6 c1 p0", 0},
+		{"two runs", []*Run{one, other}, "1/12 c1 p0", 0},
+		{"a run and its re-run", []*Run{one, other, one}, "1/12 c1 p0", 3},
 	}
-	if CombineStances(nil) != nil {
-		t.Error("no figures combined to some")
+	for _, tt := range tests {
+		ev := Combine(tt.runs...)
+		if ev.Stances == nil || brief(ev.Stances) != tt.line || ev.Repeated != tt.repeated {
+			t.Errorf("%s: combined %+v, want %s with %d nodes repeated", tt.name, ev, tt.line, tt.repeated)
+		}
+	}
+	if Combine(&Run{}).Stances != nil {
+		t.Error("no trees combined to figures")
 	}
 }

@@ -1,10 +1,15 @@
 package main
 
 import (
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/debatehq/debate/providers/providertest"
 )
 
 // TestValidateListsSkippedFiles: a glob over a folder with a .gitignored
@@ -58,5 +63,74 @@ func TestValidateListsSkippedFiles(t *testing.T) {
 				t.Errorf("the skipped .env's secret reached the output")
 			}
 		})
+	}
+}
+
+// TestGlobLinks: under a glob, a link to a file outside the config's folder
+// is skipped and listed, and a ladder of links (L0/a and L0/b to L1, …, to
+// L24, 2^24 ways to one file) is read as its one file: validate ends and
+// lists the link, and the run's requests and output folder never hold the
+// outside file's text.
+func TestGlobLinks(t *testing.T) {
+	t.Parallel()
+	srv := providertest.New(t)
+	scriptJudges(srv)
+	config := writeConfig(t, srv, 1, "")
+	dir := filepath.Dir(config)
+	body, err := os.ReadFile(config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shared := `"sharedContext": {"files": ["ctx/**/*.md"]},` + "\n  \"output\""
+	if err := os.WriteFile(config, []byte(strings.Replace(string(body), `"output"`, shared, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const secret = "outside-secret-text"
+	outside := filepath.Join(t.TempDir(), "creds.txt")
+	links := map[string]string{"ctx/notes.md": outside}
+	for i := range 24 {
+		links[fmt.Sprintf("ctx/L%d/a", i)] = fmt.Sprintf("../L%d", i+1)
+		links[fmt.Sprintf("ctx/L%d/b", i)] = fmt.Sprintf("../L%d", i+1)
+	}
+	for name, text := range map[string]string{outside: secret + "\n", filepath.Join(dir, "ctx", "design.md"): "# Design\n", filepath.Join(dir, "ctx", "L24", "f.md"): "# Bottom\n"} {
+		if err := errors.Join(os.MkdirAll(filepath.Dir(name), 0o755), os.WriteFile(name, []byte(text), 0o644)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, target := range links {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := errors.Join(os.MkdirAll(filepath.Dir(p), 0o755), os.Symlink(target, p)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	keys := map[string]string{"TEST_API_KEY": testKey}
+	r := invoke(t, keys, "validate", "--config", config)
+	if r.code != exitOK || !strings.Contains(r.stderr, "sharedContext.files[0]: skipped ctx/notes.md: a link to outside the config's folder") {
+		t.Errorf("validate: exit %d, want 0 and the outside link listed:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	out := filepath.Join(dir, "out")
+	if r := invoke(t, keys, "run", "--config", config, "--output", out); r.code != exitOK {
+		t.Fatalf("run: exit %d\n%s", r.code, r.stderr)
+	}
+	for _, c := range srv.Calls() {
+		if c.Contains(secret) {
+			t.Fatalf("a request to %s holds the outside file's text", c.Model)
+		}
+	}
+	if c := srv.Calls()[0]; !c.Contains("# Bottom") || !c.Contains("# Design") {
+		t.Errorf("the first request lacks the documents inside the folder")
+	}
+	err = filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err == nil && strings.Contains(string(b), secret) {
+			t.Errorf("%s holds the outside file's text", p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -176,6 +176,31 @@ func (r *Runner) Key(q providers.Request) string {
 	return fmt.Sprintf("%x", sha256.Sum256(b))
 }
 
+// Sent says what q sends that can change its answer, for the journal and
+// the call cache to key it by: for an agent, its key (see Key) and the
+// prompt, the answer's JSON and its schema; for a model, what the
+// endpoints' Completer sends.
+func (r *Runner) Sent(q providers.Request) (providers.Sent, error) {
+	if r.agent(q) == nil {
+		s, ok := r.api.(interface {
+			Sent(providers.Request) (providers.Sent, error)
+		})
+		if !ok {
+			return providers.Sent{}, errors.New("the endpoints' client cannot say what it sends")
+		}
+		return s.Sent(q)
+	}
+	body, err := json.Marshal(struct {
+		Messages []providers.Message `json:"messages"`
+		JSON     bool                `json:"json,omitempty"`
+		Schema   json.RawMessage     `json:"schema,omitempty"`
+	}{q.Messages, q.JSON, q.Schema})
+	if err != nil {
+		return providers.Sent{}, fmt.Errorf("participant %q, agent %s: encode the request: %w", q.Participant, q.Model, err)
+	}
+	return providers.Sent{URL: "agent:" + q.Model, Headers: map[string]string{"agent": r.Key(q)}, Body: body}, nil
+}
+
 // Complete answers q: by running its agent when one plays its participant
 // and model, else through the endpoints' Completer.
 func (r *Runner) Complete(ctx context.Context, q providers.Request) (providers.Response, error) {
@@ -184,7 +209,7 @@ func (r *Runner) Complete(ctx context.Context, q providers.Request) (providers.R
 		return r.api.Complete(ctx, q)
 	}
 	if err := r.sem.Acquire(ctx, 1); err != nil {
-		return providers.Response{}, &providers.Error{Kind: providers.KindCanceled, Model: q.Model, Err: err}
+		return providers.Response{}, &providers.Error{Class: providers.ClassCanceled, Model: q.Model, Err: err}
 	}
 	defer r.sem.Release(1)
 	if q.OnSent != nil {
@@ -242,7 +267,7 @@ func (r *Runner) complete(ctx context.Context, q providers.Request, a *configs.A
 // timeouts. With a fallback, fallback.maxConsecutiveFailures decides.
 func (r *Runner) hangs(q providers.Request, err error) error {
 	f, ok := errors.AsType[*failure](err)
-	if !ok || f.kind != providers.KindTimeout || q.Call == 0 {
+	if !ok || f.class != providers.ClassTimeout || q.Call == 0 {
 		return err
 	}
 	if p := r.byID[q.Participant]; q.Model == p.Model && p.Fallback != "" && p.Fallback != p.Model {
@@ -250,7 +275,7 @@ func (r *Runner) hangs(q providers.Request, err error) error {
 	}
 	if _, again := r.hung.LoadOrStore(q.Call, true); again {
 		r.hung.Delete(q.Call)
-		return &failure{kind: providers.KindLimit, msg: "hung twice: " + f.msg}
+		return &failure{class: providers.ClassAgentLimit, msg: "hung twice: " + f.msg}
 	}
 	return err
 }
@@ -291,15 +316,15 @@ func (r *Runner) attempt(ctx context.Context, q providers.Request, a *configs.Ag
 	}
 	switch {
 	case o.err != nil && ctx.Err() != nil:
-		return answer{}, &failure{kind: providers.KindCanceled, msg: o.err.Error()}
+		return answer{}, &failure{class: providers.ClassCanceled, msg: o.err.Error()}
 	case errors.Is(o.err, exec.ErrNotFound) || errors.Is(o.err, os.ErrNotExist):
-		return answer{}, fail(providers.KindNotFound, "program %s not found: %s", a.Program(), Install(a.Kind))
+		return answer{}, fail(providers.ClassAgentMissing, "program %s not found: %s", a.Program(), Install(a.Kind))
 	case o.err != nil:
-		return answer{}, fail(providers.KindOther, "could not start %s: %v", a.Program(), o.err)
+		return answer{}, fail(providers.ClassOther, "could not start %s: %v", a.Program(), o.err)
 	case o.timedOut:
-		return answer{}, fail(providers.KindTimeout, "no answer within %s; its process group was ended%s", timeout, said(a, o))
+		return answer{}, fail(providers.ClassTimeout, "no answer within %s; its process group was ended%s", timeout, said(a, o))
 	case o.overflow && a.Kind != configs.AgentCommand:
-		return answer{}, fail(providers.KindTooLarge, "its output passed %d bytes; its process group was ended", len(o.stdout))
+		return answer{}, fail(providers.ClassAnswerTooLarge, "its output passed %d bytes; its process group was ended", len(o.stdout))
 	}
 	ans, f := parse(a, o, r.cfg.Pricing)
 	if f != nil {
@@ -371,11 +396,11 @@ func said(a *configs.Agent, o outcome) string {
 // wrap makes err the *providers.Error of a failed agent call, so that the
 // attempt loop classifies it as any call's.
 func (r *Runner) wrap(q providers.Request, a *configs.Agent, err error) error {
-	kind := providers.KindOther
+	class := providers.ClassOther
 	if f, ok := errors.AsType[*failure](err); ok {
-		kind = f.kind
+		class = f.class
 	}
-	return &providers.Error{Kind: kind, Model: q.Model, Endpoint: "agent " + a.Program(), Err: err}
+	return &providers.Error{Class: class, Model: q.Model, Endpoint: "agent " + a.Program(), Err: err}
 }
 
 // schemaFile writes a schema to a file of its own for a CLI that reads it

@@ -233,19 +233,19 @@ func TestFailures(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name, kind, mode string
-		want             providers.Kind
+		want             providers.Class
 		says             string
 	}{
-		{"claude not logged in", "claude-code", "login", providers.KindAuth, "Not logged in · Please run /login"},
-		{"claude turn limit", "claude-code", "turns", providers.KindLimit, "error_max_turns"},
-		{"gemini auth", "gemini-cli", "login", providers.KindAuth, "exited 41"},
-		{"gemini turn limit", "gemini-cli", "turns", providers.KindLimit, "exited 53"},
-		{"codex turn failed", "codex", "failed", providers.KindAuth, "401 Unauthorized"},
-		{"codex offline", "codex", "offline", providers.KindTimeout, "Reconnecting... 5/5"},
-		{"never exits", "claude-code", "hang", providers.KindTimeout, "no answer within 3s"},
-		{"prints 100 MB", "claude-code", "flood", providers.KindTooLarge, "passed"},
-		{"asks for a permission", "claude-code", "permission", providers.KindTimeout, "Allow Bash(rm -rf build)?"},
-		{"command fails", "command", "fail", providers.KindAborted, "model overloaded"},
+		{"claude not logged in", "claude-code", "login", providers.ClassKeyRefused, "Not logged in · Please run /login"},
+		{"claude turn limit", "claude-code", "turns", providers.ClassAgentLimit, "error_max_turns"},
+		{"gemini auth", "gemini-cli", "login", providers.ClassKeyRefused, "exited 41"},
+		{"gemini turn limit", "gemini-cli", "turns", providers.ClassAgentLimit, "exited 53"},
+		{"codex turn failed", "codex", "failed", providers.ClassKeyRefused, "401 Unauthorized"},
+		{"codex offline", "codex", "offline", providers.ClassTimeout, "Reconnecting... 5/5"},
+		{"never exits", "claude-code", "hang", providers.ClassTimeout, "no answer within 3s"},
+		{"prints 100 MB", "claude-code", "flood", providers.ClassAnswerTooLarge, "passed"},
+		{"asks for a permission", "claude-code", "permission", providers.ClassTimeout, "Allow Bash(rm -rf build)?"},
+		{"command fails", "command", "fail", providers.ClassErrorInAnswer, "model overloaded"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -262,8 +262,8 @@ func TestFailures(t *testing.T) {
 			if !ok {
 				t.Fatalf("error %v, want a *providers.Error", err)
 			}
-			if pe.Kind != tc.want || !strings.Contains(err.Error(), tc.says) {
-				t.Errorf("%v error %q; want %v saying %q", pe.Kind, err, tc.want, tc.says)
+			if pe.Class != tc.want || !strings.Contains(err.Error(), tc.says) {
+				t.Errorf("%v error %q; want %v saying %q", pe.Class, err, tc.want, tc.says)
 			}
 			if took > 3*time.Second+waitDelay+time.Second {
 				t.Errorf("took %v, past the 3 s timeout", took)
@@ -442,7 +442,7 @@ func TestAgentCap(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	_, err := r.Complete(ctx, request("a", cfg.Debaters[0].Model, "root", "position"))
-	if pe, ok := errors.AsType[*providers.Error](err); !ok || pe.Kind != providers.KindCanceled || len(runs(t, log)) != 0 {
+	if pe, ok := errors.AsType[*providers.Error](err); !ok || pe.Class != providers.ClassCanceled || len(runs(t, log)) != 0 {
 		t.Errorf("with the cap taken a call ran (%v)", err)
 	}
 	r.sem.Release(1)
@@ -458,13 +458,13 @@ func TestHangsOnce(t *testing.T) {
 	r, _ := New(t.Context(), cfg, &apiStub{}, Options{})
 	q := request("a", cfg.Debaters[0].Model, "root", "position")
 	q.Call = 7
-	var kinds []providers.Kind
+	var kinds []providers.Class
 	for range 3 {
 		_, err := r.Complete(t.Context(), q)
 		pe, _ := errors.AsType[*providers.Error](err)
-		kinds = append(kinds, pe.Kind)
+		kinds = append(kinds, pe.Class)
 	}
-	if want := []providers.Kind{providers.KindTimeout, providers.KindLimit, providers.KindTimeout}; !slices.Equal(kinds, want) {
+	if want := []providers.Class{providers.ClassTimeout, providers.ClassAgentLimit, providers.ClassTimeout}; !slices.Equal(kinds, want) {
 		t.Errorf("kinds %v, want %v", kinds, want)
 	}
 	noneLeft(t, log)
@@ -494,7 +494,7 @@ func TestCancelKillsGroup(t *testing.T) {
 	cancel()
 	select {
 	case err := <-done:
-		if pe, ok := errors.AsType[*providers.Error](err); !ok || pe.Kind != providers.KindCanceled {
+		if pe, ok := errors.AsType[*providers.Error](err); !ok || pe.Class != providers.ClassCanceled {
 			t.Errorf("%v, want a canceled call", err)
 		}
 	case <-time.After(waitDelay + 5*time.Second):

@@ -128,16 +128,17 @@ func (r *Runner) check(ctx context.Context, a *configs.Agent, timeout time.Durat
 	}
 	var f *failure
 	if !errors.As(err, &f) {
-		row.Result, row.Detail = providers.KindOther.String(), err.Error()
+		row.Result, row.Detail = providers.ClassOther.Title(), err.Error()
 		return row
 	}
-	switch f.kind {
-	case providers.KindAuth:
+	row.Class = f.class.String()
+	switch f.class {
+	case providers.ClassKeyRefused:
 		row.Result, row.Detail = CheckNotLoggedIn, f.msg+"; "+Login(a.Kind)
-	case providers.KindTimeout:
-		row.Result, row.Detail = providers.CheckTimeout, f.msg+" (offline, or waiting for a login? "+Login(a.Kind)+")"
+	case providers.ClassTimeout:
+		row.Result, row.Detail = providers.ClassTimeout.Title(), f.msg+" (offline, or waiting for a login? "+Login(a.Kind)+")"
 	default:
-		row.Result, row.Detail = f.kind.String(), strings.TrimSpace(f.msg)
+		row.Result, row.Detail = f.class.Title(), strings.TrimSpace(f.msg)
 	}
 	return row
 }

@@ -29,7 +29,7 @@ type answer struct {
 // failure is a run that gave no answer: its kind says what the attempt
 // loop does, msg what went wrong in the CLI's words.
 type failure struct {
-	kind providers.Kind
+	class providers.Class
 	msg  string
 	// resume marks a failure to find the session to continue.
 	resume bool
@@ -37,8 +37,8 @@ type failure struct {
 
 func (f *failure) Error() string { return f.msg }
 
-func fail(kind providers.Kind, format string, args ...any) *failure {
-	return &failure{kind: kind, msg: fmt.Sprintf(format, args...)}
+func fail(class providers.Class, format string, args ...any) *failure {
+	return &failure{class: class, msg: fmt.Sprintf(format, args...)}
 }
 
 // parse reads the output of a run of agent a that ended by itself; the
@@ -108,9 +108,9 @@ func parseClaude(o outcome) (answer, *failure) {
 	switch r.Subtype {
 	case "success":
 	case claudeMaxTurns, claudeMaxBudget, claudeMaxRetries:
-		return ans, fail(providers.KindLimit, "stopped at its limit (%s after %d turns)", r.Subtype, r.NumTurns)
+		return ans, fail(providers.ClassAgentLimit, "stopped at its limit (%s after %d turns)", r.Subtype, r.NumTurns)
 	default:
-		return ans, fail(providers.KindAborted, "%s: %s", r.Subtype, strings.Trim(detail, "; "))
+		return ans, fail(providers.ClassErrorInAnswer, "%s: %s", r.Subtype, strings.Trim(detail, "; "))
 	}
 	if r.IsError {
 		return ans, claudeError(r)
@@ -120,7 +120,7 @@ func parseClaude(o outcome) (answer, *failure) {
 		ans.text = string(r.StructuredOutput)
 	}
 	if strings.TrimSpace(ans.text) == "" {
-		return ans, fail(providers.KindEmpty, "the result is empty")
+		return ans, fail(providers.ClassEmpty, "the result is empty")
 	}
 	return ans, nil
 }
@@ -130,48 +130,50 @@ func parseClaude(o outcome) (answer, *failure) {
 func claudeError(r claudeResult) *failure {
 	msg := "is_error: " + r.Result
 	if s := r.APIErrorStatus; s != nil {
-		return fail(statusKind(*s), "%s (status %d)", msg, *s)
+		return fail(statusClass(*s), "%s (status %d)", msg, *s)
 	}
-	return fail(wordsKind(r.Result), "%s", msg)
+	return fail(wordsClass(r.Result), "%s", msg)
 }
 
-// statusKind classifies an HTTP status an agent reported.
-func statusKind(s int) providers.Kind {
+// statusClass classifies an HTTP status an agent reported.
+func statusClass(s int) providers.Class {
 	switch {
 	case s == 401 || s == 403:
-		return providers.KindAuth
+		return providers.ClassKeyRefused
 	case s == 404:
-		return providers.KindNotFound
+		return providers.ClassModelUnavailable
 	case s == 408:
-		return providers.KindTimeout
+		return providers.ClassTimeout
 	case s == 429:
-		return providers.KindRateLimit
+		return providers.ClassRateLimited
 	case s >= 500:
-		return providers.KindServer
+		return providers.ClassServerError
 	case s == 413:
-		return providers.KindContextLength
+		return providers.ClassPromptTooLong
 	}
-	return providers.KindBadRequest
+	return providers.ClassBadRequest
 }
 
 // authWords are what the CLIs say when they have no usable credentials.
 var authWords = []string{"not logged in", "/login", "invalid api key", "unauthorized", "please set an auth method", "authentication", "401"}
 
-// wordsKind classifies an agent's error message: credentials, a prompt
+// wordsClass classifies an agent's error message: credentials, a prompt
 // too long, a limit, else a failure that may pass.
-func wordsKind(msg string) providers.Kind {
+func wordsClass(msg string) providers.Class {
 	m := strings.ToLower(msg)
 	switch {
 	case containsAny(m, authWords...):
-		return providers.KindAuth
+		return providers.ClassKeyRefused
+	case containsAny(m, "credit balance is too low", "insufficient balance", "exceeded your current quota", "usage limit"):
+		return providers.ClassQuotaExhausted
 	case containsAny(m, "prompt is too long", "context length", "context window"):
-		return providers.KindContextLength
+		return providers.ClassPromptTooLong
 	case containsAny(m, "rate limit", "429", "quota"):
-		return providers.KindRateLimit
+		return providers.ClassRateLimited
 	case containsAny(m, "stream disconnected", "failed to lookup address", "connection", "reconnecting", "network"):
-		return providers.KindNetwork
+		return providers.ClassNetwork
 	}
-	return providers.KindServer
+	return providers.ClassServerError
 }
 
 func containsAny(s string, subs ...string) bool {
@@ -194,13 +196,13 @@ func noResult(cli string, o outcome) *failure {
 	low := strings.ToLower(string(o.stderr) + "\n" + msg)
 	switch {
 	case containsAny(low, "no conversation found", "no rollout found", "session not found"):
-		return &failure{kind: providers.KindNotFound, msg: "the session to resume is gone: " + msg, resume: true}
+		return &failure{class: providers.ClassModelUnavailable, msg: "the session to resume is gone: " + msg, resume: true}
 	case containsAny(low, "unknown option", "unexpected argument", "unknown argument", "invalid value"):
-		return fail(providers.KindBadRequest, "%s refused its command line (exit %d): %s", cli, o.exit, msg)
+		return fail(providers.ClassBadRequest, "%s refused its command line (exit %d): %s", cli, o.exit, msg)
 	case msg == "":
-		return fail(providers.KindInvalidResponse, "%s exited %d and printed no result", cli, o.exit)
+		return fail(providers.ClassInvalidResponse, "%s exited %d and printed no result", cli, o.exit)
 	}
-	return fail(wordsKind(msg), "%s exited %d without a result: %s", cli, o.exit, msg)
+	return fail(wordsClass(msg), "%s exited %d without a result: %s", cli, o.exit, msg)
 }
 
 // errorLine is the first line of b that says "error", else its last three
@@ -281,16 +283,16 @@ func parseCodex(a *configs.Agent, o outcome, pricing map[string]configs.Price) (
 	ans.usage.Cost = price(pricing, ans.usage, a.Model, a.Label())
 	switch {
 	case failed != "":
-		return ans, fail(wordsKind(failed), "turn.failed: %s", failed)
+		return ans, fail(wordsClass(failed), "turn.failed: %s", failed)
 	case !completed && ans.session == "":
 		return ans, noResult("codex", o)
 	case !completed:
 		if lastErr == "" {
 			lastErr = lastLines(o.stderr, 1)
 		}
-		return ans, fail(wordsKind(lastErr), "codex exited %d before its turn completed: %s", o.exit, lastErr)
+		return ans, fail(wordsClass(lastErr), "codex exited %d before its turn completed: %s", o.exit, lastErr)
 	case strings.TrimSpace(ans.text) == "":
-		return ans, fail(providers.KindEmpty, "the turn completed without an agent_message")
+		return ans, fail(providers.ClassEmpty, "the turn completed without an agent_message")
 	}
 	return ans, nil
 }
@@ -349,24 +351,24 @@ func parseGemini(o outcome, pricing map[string]configs.Price) (answer, *failure)
 	switch o.exit {
 	case 0:
 	case geminiAuth:
-		return ans, fail(providers.KindAuth, "gemini exited %d (auth): %s", o.exit, msg)
+		return ans, fail(providers.ClassKeyRefused, "gemini exited %d (auth): %s", o.exit, msg)
 	case geminiTurnLimit:
-		return ans, fail(providers.KindLimit, "gemini exited %d (turn limit): %s", o.exit, msg)
+		return ans, fail(providers.ClassAgentLimit, "gemini exited %d (turn limit): %s", o.exit, msg)
 	case geminiInput, geminiSandbox, geminiConfig:
-		return ans, fail(providers.KindBadRequest, "gemini exited %d (input, sandbox or settings): %s", o.exit, cmp.Or(msg, lastLines(o.stderr, 3)))
+		return ans, fail(providers.ClassBadRequest, "gemini exited %d (input, sandbox or settings): %s", o.exit, cmp.Or(msg, lastLines(o.stderr, 3)))
 	default:
 		if !found {
 			return ans, noResult("gemini", o)
 		}
-		return ans, fail(wordsKind(msg), "gemini exited %d: %s", o.exit, msg)
+		return ans, fail(wordsClass(msg), "gemini exited %d: %s", o.exit, msg)
 	}
 	switch {
 	case !found:
 		return ans, noResult("gemini", o)
 	case g.Error != nil:
-		return ans, fail(wordsKind(msg), "gemini: %s", msg)
+		return ans, fail(wordsClass(msg), "gemini: %s", msg)
 	case strings.TrimSpace(ans.text) == "":
-		return ans, fail(providers.KindEmpty, "the response is empty")
+		return ans, fail(providers.ClassEmpty, "the response is empty")
 	}
 	return ans, nil
 }
@@ -375,14 +377,14 @@ func parseGemini(o outcome, pricing map[string]configs.Price) (answer, *failure)
 // cut at the cap when the program, killed there, printed more.
 func parseCommand(o outcome) (answer, *failure) {
 	if o.exit != 0 && !o.overflow {
-		return answer{}, fail(providers.KindAborted, "exited %d: %s", o.exit, cmp.Or(lastLines(o.stderr, 3), "no message"))
+		return answer{}, fail(providers.ClassErrorInAnswer, "exited %d: %s", o.exit, cmp.Or(lastLines(o.stderr, 3), "no message"))
 	}
 	ans := answer{text: string(o.stdout), cut: o.overflow}
 	if !ans.cut {
 		ans.text = strings.TrimSpace(ans.text)
 	}
 	if strings.TrimSpace(ans.text) == "" {
-		return ans, fail(providers.KindEmpty, "printed nothing on its standard output")
+		return ans, fail(providers.ClassEmpty, "printed nothing on its standard output")
 	}
 	return ans, nil
 }

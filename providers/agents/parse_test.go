@@ -25,38 +25,38 @@ func TestParseRealOutputs(t *testing.T) {
 	for _, tc := range []struct {
 		name, kind string
 		o          outcome
-		want       providers.Kind
+		want       providers.Class
 		says       string
 		session    string
 	}{
 		{"claude not logged in", configs.AgentClaudeCode, outcome{exit: 1, stdout: readFile(t, "testdata/real/claude-not-logged-in.json")},
-			providers.KindAuth, "Not logged in · Please run /login", "89be50ab-671e-4e20-8183-f43b08a7da25"},
+			providers.ClassKeyRefused, "Not logged in · Please run /login", "89be50ab-671e-4e20-8183-f43b08a7da25"},
 		{"gemini without auth", configs.AgentGemini, outcome{exit: 41, stderr: readFile(t, "testdata/real/gemini-auth.stderr")},
-			providers.KindAuth, "Please set an Auth method", "5266385d-3feb-4603-bc07-48f5272ae519"},
+			providers.ClassKeyRefused, "Please set an Auth method", "5266385d-3feb-4603-bc07-48f5272ae519"},
 		{"codex offline, killed", configs.AgentCodex, outcome{exit: -1, stdout: readFile(t, "testdata/real/codex-offline.jsonl")},
-			providers.KindNetwork, "Reconnecting... waiting for network", "01a22314-a080-7492-8470-7412553addb5"},
+			providers.ClassNetwork, "Reconnecting... waiting for network", "01a22314-a080-7492-8470-7412553addb5"},
 		{"claude refuses an option", configs.AgentClaudeCode, outcome{exit: 1, stderr: []byte("error: unknown option '--bogus'\n")},
-			providers.KindBadRequest, "refused its command line", ""},
+			providers.ClassBadRequest, "refused its command line", ""},
 		{"codex refuses an argument", configs.AgentCodex, outcome{exit: 2, stderr: []byte("error: unexpected argument '--bogus' found\n\nUsage: codex exec [OPTIONS] [PROMPT]\n")},
-			providers.KindBadRequest, "refused its command line", ""},
+			providers.ClassBadRequest, "refused its command line", ""},
 		{"claude session gone", configs.AgentClaudeCode, outcome{exit: 1, stderr: []byte("No conversation found with session ID: 1111\n")},
-			providers.KindNotFound, "the session to resume is gone", ""},
+			providers.ClassModelUnavailable, "the session to resume is gone", ""},
 		{"claude overloaded", configs.AgentClaudeCode, outcome{exit: 1, stdout: []byte(`{"type":"result","subtype":"success","is_error":true,"api_error_status":529,"result":"API Error: 529 Overloaded","session_id":"s"}`)},
-			providers.KindServer, "status 529", "s"},
+			providers.ClassServerError, "status 529", "s"},
 		{"claude budget", configs.AgentClaudeCode, outcome{exit: 1, stdout: []byte(`{"type":"result","subtype":"error_max_budget_usd","is_error":true,"num_turns":7,"session_id":"s","errors":[]}`)},
-			providers.KindLimit, "error_max_budget_usd after 7 turns", "s"},
+			providers.ClassAgentLimit, "error_max_budget_usd after 7 turns", "s"},
 		{"claude execution error", configs.AgentClaudeCode, outcome{exit: 1, stdout: []byte(`{"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"s","errors":["tool crashed"]}`)},
-			providers.KindAborted, "tool crashed", "s"},
+			providers.ClassErrorInAnswer, "tool crashed", "s"},
 		{"gemini input error", configs.AgentGemini, outcome{exit: 42, stderr: []byte(`{"error":{"type":"FatalInputError","message":"No input provided","code":42}}`)},
-			providers.KindBadRequest, "No input provided", ""},
+			providers.ClassBadRequest, "No input provided", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ans, f := parse(&configs.Agent{Kind: tc.kind}, tc.o, nil)
 			if f == nil {
 				t.Fatalf("read as an answer: %+v", ans)
 			}
-			if f.kind != tc.want || !strings.Contains(f.msg, tc.says) || ans.session != tc.session {
-				t.Errorf("%v %q (session %q); want %v saying %q (session %q)", f.kind, f.msg, ans.session, tc.want, tc.says, tc.session)
+			if f.class != tc.want || !strings.Contains(f.msg, tc.says) || ans.session != tc.session {
+				t.Errorf("%v %q (session %q); want %v saying %q (session %q)", f.class, f.msg, ans.session, tc.want, tc.says, tc.session)
 			}
 		})
 	}

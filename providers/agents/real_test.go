@@ -142,8 +142,8 @@ func TestRealClaudeCode(t *testing.T) {
 			t.Errorf("%s: %v, want a failure", tc.name, err)
 		case tc.prev != nil && f.resume:
 			// The session is unknown to a new user: the flags parsed.
-		case f.kind != providers.KindAuth || !strings.Contains(f.msg, "Not logged in · Please run /login"):
-			t.Errorf("%s: %v %q, want auth saying Not logged in · Please run /login", tc.name, f.kind, f.msg)
+		case f.class != providers.ClassKeyRefused || !strings.Contains(f.msg, "Not logged in · Please run /login"):
+			t.Errorf("%s: %v %q, want auth saying Not logged in · Please run /login", tc.name, f.class, f.msg)
 		}
 	}
 	noneLeftIn(t, home)
@@ -158,7 +158,7 @@ func TestRealGemini(t *testing.T) {
 	r, cfg, home := realRunner(t, configs.AgentGemini, `, "model": "gemini-2.5-pro", "timeout": 60000`)
 	_, err := r.Complete(t.Context(), request("a", cfg.Debaters[0].Model, "root", "position"))
 	pe, ok := errors.AsType[*providers.Error](err)
-	if !ok || pe.Kind != providers.KindAuth || !strings.Contains(err.Error(), "exited 41") || !strings.Contains(err.Error(), "Please set an Auth method") {
+	if !ok || pe.Class != providers.ClassKeyRefused || !strings.Contains(err.Error(), "exited 41") || !strings.Contains(err.Error(), "Please set an Auth method") {
 		t.Errorf("%v, want an auth failure: exited 41, Please set an Auth method", err)
 	}
 	noneLeftIn(t, home)
@@ -184,9 +184,9 @@ func TestRealCodex(t *testing.T) {
 	_, err = r.Complete(t.Context(), request("a", cfg.Debaters[0].Model, "root", "position"))
 	pe, ok := errors.AsType[*providers.Error](err)
 	switch {
-	case ok && pe.Kind == providers.KindAuth:
+	case ok && pe.Class == providers.ClassKeyRefused:
 		t.Logf("codex reached its server here (a network): %v", err) // offline it reconnects until the timeout
-	case !ok || pe.Kind != providers.KindTimeout || !strings.Contains(err.Error(), "Reconnecting..."):
+	case !ok || pe.Class != providers.ClassTimeout || !strings.Contains(err.Error(), "Reconnecting..."):
 		t.Errorf("%v, want a timeout that names codex's last Reconnecting... error", err)
 	}
 	if took := time.Since(start); took > 8*time.Second+waitDelay+2*time.Second {
@@ -211,7 +211,7 @@ func TestRealCheck(t *testing.T) {
 	rows := Check(t.Context(), cfg, CheckOptions{Timeout: 20 * time.Second, Environ: env})
 	want := map[string]struct{ version, result, fix string }{
 		"c": {"(Claude Code)", CheckNotLoggedIn, "/login"},
-		"x": {"codex-cli ", providers.CheckTimeout, "codex login"},
+		"x": {"codex-cli ", providers.ClassTimeout.Title(), "codex login"},
 		"g": {"gemini ", CheckNotLoggedIn, "GEMINI_API_KEY"},
 		"n": {"no-such-agent-cli", CheckMissing, `"binary"`},
 	}
