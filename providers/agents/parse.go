@@ -30,7 +30,7 @@ type answer struct {
 // loop does, msg what went wrong in the CLI's words.
 type failure struct {
 	class providers.Class
-	msg  string
+	msg   string
 	// resume marks a failure to find the session to continue.
 	resume bool
 }
