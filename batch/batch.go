@@ -27,6 +27,7 @@ import (
 	"github.com/debatehq/debate/output"
 	"github.com/debatehq/debate/prompts"
 	"github.com/debatehq/debate/providers"
+	"github.com/debatehq/debate/providers/agents"
 	"github.com/debatehq/debate/providers/scripted"
 	"github.com/debatehq/debate/quote/repo"
 	"github.com/debatehq/debate/render"
@@ -62,6 +63,9 @@ type Options struct {
 	Events func(tree.Event)
 	// Logger receives what happens along the run; nil discards it.
 	Logger *slog.Logger
+	// AgentEnviron is the environment coding agents start from; nil: the
+	// process's own.
+	AgentEnviron []string
 
 	// demoModel, when set, is given the scripted model a demo plays
 	// against, whose counts a test reads.
@@ -119,9 +123,17 @@ func Run(ctx context.Context, cfg *configs.Config, opt Options) (_ *Result, err 
 	if err != nil {
 		return nil, err
 	}
-	rs.jopt.Sent = client.Sent
-	journaled := orchestrator.NewJournaled(client, rs.jopt)
-	var completer orchestrator.Completer = client
+	aopt := agents.Options{Logger: log, Environ: opt.AgentEnviron}
+	if cfg.Output.IncludeRawResponses {
+		aopt.Record = raw.add
+	}
+	runner, err := agents.New(ctx, cfg, client, aopt)
+	if err != nil {
+		return nil, err
+	}
+	rs.jopt.Sent = runner.Sent
+	journaled := orchestrator.NewJournaled(runner, rs.jopt)
+	var completer orchestrator.Completer = runner
 	if rs.jopt.Journal != nil || rs.jopt.Cache != nil {
 		completer = journaled
 	}
@@ -140,6 +152,9 @@ func Run(ctx context.Context, cfg *configs.Config, opt Options) (_ *Result, err 
 			run.Topics[i].Cache = journaled.CacheUse(run.Topics[i].ID)
 		}
 		run.Cache = journaled.RunCacheUse()
+	}
+	for i := range run.Topics {
+		run.Topics[i].Sessions = runner.Sessions(run.Topics[i].ID)
 	}
 	return res, errors.Join(saved, write(cfg, opt, res, raw.files(), eopt.Repository))
 }
