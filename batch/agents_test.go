@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -65,7 +66,14 @@ func judgeServer(t *testing.T) *providertest.Server {
 // agentConfig writes a config in dir with the debaters given and loads it.
 func agentConfig(t *testing.T, dir, url string, debaters ...string) *configs.Config {
 	t.Helper()
-	body := fmt.Sprintf(`{
+	return agentConfigWith(t, dir, url, "", debaters...)
+}
+
+// agentConfigWith is agentConfig with more top-level fields, each followed
+// by a comma.
+func agentConfigWith(t *testing.T, dir, url, more string, debaters ...string) *configs.Config {
+	t.Helper()
+	body := fmt.Sprintf(`{%s
   "api": {"baseURL": %q, "apiKey": "k"},
   "debaters": [%s],
   "reviewer": {"id": "judge", "model": "m-judge"},
@@ -75,7 +83,7 @@ func agentConfig(t *testing.T, dir, url string, debaters ...string) *configs.Con
   "topics": [{"id": "code", "title": "What does main.go do?"}],
   "output": {"dir": "out", "format": "json"},
   "cache": {"dir": "cache"}
-}`, url, strings.Join(debaters, ",\n"))
+}`, more, url, strings.Join(debaters, ",\n"))
 	path := filepath.Join(dir, "debate.jsonc")
 	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
@@ -176,6 +184,54 @@ func TestAgentDebaters(t *testing.T) {
 	}
 	if cache := readRun(t, cfg.Output.Dir).Topics[0].Cache; cache == nil || cache.Fresh != 4 || cache.Cached != 3 {
 		t.Errorf("after a change, cache use %+v; want 4 fresh (the agents) and 3 cached (the API's)", cache)
+	}
+}
+
+// TestAgentQuotesRepository: a Claude Code debater quotes a file of the
+// repository it runs in, and invents a line of it: with the repository
+// shared, the first quote is verified with its line and the second is
+// not, with the reason, as the judge reads them and run.json records.
+func TestAgentQuotesRepository(t *testing.T) {
+	t.Parallel()
+	repo := gitRepo(t)
+	srv := judgeServer(t)
+	cfg := agentConfigWith(t, repo, srv.URL(), `"sharedContext": {"repository": true},`,
+		fmt.Sprintf(`{"id": "claude", "agent": {"kind": "claude-code", "binary": %q, "args": ["--fake-mode=quote"]}}`, fake(t, "claude")),
+		`{"id": "api", "model": "m-api"}`)
+	if _, err := Run(t.Context(), cfg, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	run := readRun(t, cfg.Output.Dir)
+	if run.Repository == nil || run.Repository.Head == "" {
+		t.Fatalf("run.json records no repository state: %+v", run.Repository)
+	}
+	var got []tree.Quote
+	for _, a := range run.Topics[0].Root.Quotes {
+		if a.Participant == "claude" && a.Step == tree.StepPosition {
+			got = a.Quotes
+		}
+	}
+	want := []tree.Quote{
+		{Text: "package main", Status: tree.QuoteVerified, Document: "main.go", FirstLine: 1, LastLine: 1, Repository: true},
+		{Text: "func invented() {}", Status: tree.QuoteUnverified, Reason: "not found in main.go"},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("claude's quotes %+v, want %+v", got, want)
+	}
+	var judge *scripted.Call
+	for _, c := range srv.Calls() {
+		if c.Model == "m-judge" {
+			judge = &c
+		}
+	}
+	if judge == nil {
+		t.Fatal("the judge was never called")
+	}
+	for _, w := range []string{`<quote status="verified" doc="main.go" lines="1">package main</quote>`,
+		`<quote status="unverified" reason="not found in main.go">func invented() {}</quote>`} {
+		if !judge.Contains(w) {
+			t.Errorf("the judge does not read %q:\n%s", w, judge.Body)
+		}
 	}
 }
 
