@@ -3,10 +3,10 @@ package orchestrator
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/providers"
+	"github.com/debatehq/debate/tree"
 )
 
 // maxReaskTokens bounds the token limit a judge's cut answer is asked again
@@ -60,6 +60,6 @@ func (r *roster) reask(ctx context.Context, c call) (providers.Response, string,
 
 // cutWarning is the warning of a debater's answer kept although the token
 // limit cut it.
-func (t *topicRun) cutWarning() string {
-	return fmt.Sprintf("cut at the token limit (params.maxTokensPerResponse: %d): the answer is incomplete", t.e.cfg.Params.MaxTokensPerResponse)
+func (t *topicRun) cutWarning() tree.Reason {
+	return tree.Because(tree.CutIncomplete, t.e.cfg.Params.MaxTokensPerResponse)
 }

@@ -106,7 +106,8 @@ func TestDebaterCutAnswerKeptAndMarked(t *testing.T) {
 	if root.Rebuttals["party-b"] != "B's rebuttal stops mid" {
 		t.Errorf("b's cut rebuttal %q, want it kept", root.Rebuttals["party-b"])
 	}
-	if w := root.Warnings; len(w) != 1 || w[0] != (tree.Warning{Participant: "party-b", Step: tree.StepRebuttal, Message: w[0].Message}) || !strings.Contains(w[0].Message, "cut at the token limit") {
+	if w := root.Warnings; len(w) != 1 || w[0].Participant != "party-b" || w[0].Step != tree.StepRebuttal || !strings.Contains(w[0].Message, "cut at the token limit") ||
+		len(w[0].Because) != 1 || w[0].Because[0].Code != tree.CutIncomplete {
 		t.Errorf("warnings %+v, want one for party-b's rebuttal", w)
 	}
 	var got []string

@@ -334,12 +334,12 @@ func (e *Engine) overBudget() bool {
 
 // budgetReason says which budget was reached, as a forced node's stop
 // reason.
-func (e *Engine) budgetReason() string {
+func (e *Engine) budgetReason() tree.Reason {
 	b := e.cfg.Budget
 	if b.MaxTokens > 0 && e.spent.Load() >= int64(b.MaxTokens) {
-		return fmt.Sprintf("budget of %d tokens reached: verdicts forced", b.MaxTokens)
+		return tree.Because(tree.TokenBudget, b.MaxTokens)
 	}
-	return fmt.Sprintf("budget of %g (budget.maxCost) spent: verdicts forced", b.MaxCost)
+	return tree.Because(tree.CostBudget, b.MaxCost)
 }
 
 // nanos is the unit spentCost counts in: a billionth of the currency.

@@ -273,21 +273,22 @@ func (r *roster) logFailure(c call, model string, attempt int, err error, what n
 // switchTo moves the participant of c to its fallback for the rest of the
 // topic for reason, unless it has none or uses it already. It reports
 // whether it switched.
-func (r *roster) switchTo(c call, reason string) bool {
+func (r *roster) switchTo(c call, reason ...tree.Reason) bool {
 	r.mu.Lock()
 	if !c.who.canFallBack() {
 		r.mu.Unlock()
 		return false
 	}
-	fb := r.fallBack(c.who, c, reason)
+	fb := r.fallBack(c.who, c, reason...)
 	r.mu.Unlock()
 	r.announce(c, *fb)
 	return true
 }
 
 // fallBack switches m to its fallback; r.mu must be held.
-func (r *roster) fallBack(m *member, c call, reason string) *tree.Fallback {
-	fb := tree.Fallback{Participant: m.p.ID, From: m.p.Model, To: m.p.Fallback, Node: c.node, Reason: reason}
+func (r *roster) fallBack(m *member, c call, reason ...tree.Reason) *tree.Fallback {
+	fb := tree.Fallback{Participant: m.p.ID, From: m.p.Model, To: m.p.Fallback, Node: c.node}
+	fb.Reason, fb.Because = said(reason...)
 	m.onFallback, m.failures = true, 0
 	r.fallbacks = append(r.fallbacks, fb)
 	return &fb
@@ -306,32 +307,21 @@ func (r *roster) announce(c call, fb tree.Fallback) {
 // failedAttempts says why n transient failures switched a participant:
 // "2 failed attempts, last 503", naming the last failure by its HTTP status
 // or, without one, by its kind.
-func failedAttempts(n int, last *providers.Error) string {
+func failedAttempts(n int, last *providers.Error) tree.Reason {
 	what := last.Kind.String()
 	if last.Status != 0 {
 		what = fmt.Sprint(last.Status)
 	}
-	if n == 1 {
-		return "1 failed attempt, " + what
-	}
-	return fmt.Sprintf("%d failed attempts, last %s", n, what)
+	return tree.Because(tree.AttemptsFailed, n, what)
 }
 
-// unusable says in words why a model cannot answer at all.
-func unusable(e *providers.Error) string {
-	what := e.Kind.String()
-	switch e.Kind {
-	case providers.KindAuth:
-		what = "key refused"
-	case providers.KindNotFound:
-		what = "model not found"
-	case providers.KindContextLength:
-		what = "prompt too long for the model"
-	}
+// unusable says why a model cannot answer at all: the class of its failure
+// and the HTTP status.
+func unusable(e *providers.Error) tree.Reason {
 	if e.Status != 0 {
-		return fmt.Sprintf("%s (%d)", what, e.Status)
+		return tree.Because(tree.Unusable, classCode(e), e.Status)
 	}
-	return what
+	return tree.Because(tree.Unusable, classCode(e))
 }
 
 // backoff returns the wait before retry n (0 for the first) of a call:
@@ -420,7 +410,7 @@ func (r *roster) repair(ctx context.Context, c call, build func(prompts.Repair) 
 		return last, model, fmt.Errorf("answer invalid (%w) and the repair call failed: %w", problem, err)
 	}
 	if err := check(resp.Text); err != nil {
-		return resp, model, fmt.Errorf("answer invalid after repair: %w", err)
+		return resp, model, &invalidAfterRepair{err: err}
 	}
 	return resp, model, nil
 }

@@ -70,7 +70,8 @@ func (e *Engine) runTopic(ctx context.Context, ct configs.Topic) tree.Topic {
 	if e.cfg.Synthesis() && root.Judgment != nil && root.Status != tree.Failed && ctx.Err() == nil {
 		if p := panics.Try(func() { out.Synthesis = tr.synthesize(ctx, root) }); p != nil {
 			e.log.Error("synthesis panicked", "topic", ct.ID, "panic", p.String())
-			root.Errors = append(root.Errors, tree.NodeError{Participant: tr.judge.p.ID, Step: tree.StepSynthesis, Message: panicMessage(p)})
+			msg, why := said(panicReason(p))
+			root.Errors = append(root.Errors, tree.NodeError{Participant: tr.judge.p.ID, Step: tree.StepSynthesis, Message: msg, Because: why})
 		}
 	}
 	out.Fallbacks = tr.r.sortedFallbacks()
@@ -89,10 +90,11 @@ func (e *Engine) runTopic(ctx context.Context, ct configs.Topic) tree.Topic {
 // topic's is; since the panic may have come from the events' consumer, a
 // panic in that announcement is logged rather than passed on.
 func (e *Engine) brokenTopic(ct configs.Topic, p *panics.Recovered) tree.Topic {
-	msg := panicMessage(p)
+	why := panicReason(p)
+	msg := reasonText(why)
 	e.log.Error("topic panicked", "topic", ct.ID, "panic", p.String())
 	root := tree.NewNode(tree.RootID, ct.Title, ct.Background)
-	root.Status, root.StopReason = tree.Failed, msg
+	root.Status, root.StopReason, root.Because = tree.Failed, msg, []tree.Reason{why}
 	if p := panics.Try(func() {
 		e.emit(tree.Event{Kind: tree.TopicFinished, Topic: ct.ID, Status: tree.Failed, Decision: tree.Undecided, Cause: tree.CauseFailed, Err: msg})
 	}); p != nil {
@@ -119,14 +121,14 @@ type lineage struct {
 // with the panic's message and opens none of its children.
 func (t *topicRun) runNode(ctx context.Context, n *tree.Node, lin lineage) {
 	if p := panics.Try(func() { t.steps(ctx, n, lin) }); p != nil {
-		msg := panicMessage(p)
+		why := panicReason(p)
 		t.e.log.Error("node panicked", "topic", t.topic.ID, "node", n.ID, "panic", p.String())
 		n.Children = []*tree.Node{}
-		n.Errors = append(n.Errors, tree.NodeError{Message: msg})
-		n.Status, n.StopReason = tree.Failed, msg
+		n.Errors = append(n.Errors, tree.NodeError{Message: reasonText(why), Because: []tree.Reason{why}})
+		setStop(n, tree.Failed, why)
 	}
 	if n.Status == tree.Pending {
-		t.stop(ctx, n, tree.Failed, "node ended without a status")
+		t.stop(ctx, n, tree.Failed, tree.Because(tree.NoStatus))
 	}
 	for _, c := range n.Children {
 		t.e.emit(tree.Event{Kind: tree.NodeStarted, Topic: t.topic.ID, Node: c.ID})
@@ -142,7 +144,7 @@ func (t *topicRun) runNode(ctx context.Context, n *tree.Node, lin lineage) {
 	for i, p := range each(len(n.Children), true, func(i int) { t.runNode(ctx, n.Children[i], next) }) {
 		if p != nil { // runNode catches its own panics; this is the last net
 			c := n.Children[i]
-			c.Status, c.StopReason = tree.Failed, panicMessage(p)
+			setStop(c, tree.Failed, panicReason(p))
 		}
 	}
 }
@@ -157,25 +159,31 @@ func errText(n *tree.Node) string {
 // stop ends a node with status and reason. When ctx has ended, a node that
 // would fail or is still open is interrupted instead; one that reached an
 // outcome (converged, partial, forced, split) keeps it.
-func (t *topicRun) stop(ctx context.Context, n *tree.Node, s tree.Status, reason string) {
+func (t *topicRun) stop(ctx context.Context, n *tree.Node, s tree.Status, why ...tree.Reason) {
 	if err := ctx.Err(); err != nil && s != tree.Converged && s != tree.Partial && s != tree.Forced && s != tree.Split {
-		s, reason = tree.Interrupted, interruption(ctx)
+		s, why = tree.Interrupted, []tree.Reason{interruption(ctx)}
 	}
-	n.Status, n.StopReason = s, reason
+	setStop(n, s, why...)
 }
 
-// interruption says in words why ctx ended.
-func interruption(ctx context.Context) string {
+// setStop ends n with status s for the reasons why, kept as codes and in
+// words.
+func setStop(n *tree.Node, s tree.Status, why ...tree.Reason) {
+	n.Status, n.StopReason, n.Because = s, reasonText(why...), why
+}
+
+// interruption says why ctx ended.
+func interruption(ctx context.Context) tree.Reason {
 	if errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
-		return "interrupted: deadline exceeded"
+		return tree.Because(tree.DeadlineExceeded)
 	}
-	return "interrupted by the user"
+	return tree.Because(tree.InterruptedByUser)
 }
 
 // steps runs position, rebuttal and judge for one node and sets its status.
 func (t *topicRun) steps(ctx context.Context, n *tree.Node, lin lineage) {
 	if ctx.Err() != nil {
-		t.stop(ctx, n, tree.Interrupted, "")
+		t.stop(ctx, n, tree.Interrupted)
 		return
 	}
 	all := make([]int, len(t.debaters))
@@ -186,11 +194,11 @@ func (t *topicRun) steps(ctx context.Context, n *tree.Node, lin lineage) {
 		return t.position(n, lin, i)
 	})
 	if ctx.Err() != nil {
-		t.stop(ctx, n, tree.Interrupted, "")
+		t.stop(ctx, n, tree.Interrupted)
 		return
 	}
 	if len(posed) == 0 {
-		t.stop(ctx, n, tree.Failed, "no debater answered the position step")
+		t.stop(ctx, n, tree.Failed, tree.Because(tree.NoPositions))
 		return
 	}
 	if t.e.opt.PositionsOnly {
@@ -201,11 +209,11 @@ func (t *topicRun) steps(ctx context.Context, n *tree.Node, lin lineage) {
 		return t.e.p.Rebuttal(t.rebuttal(n, posed, i))
 	})
 	if ctx.Err() != nil {
-		t.stop(ctx, n, tree.Interrupted, "")
+		t.stop(ctx, n, tree.Interrupted)
 		return
 	}
 	if len(rebutted) == 0 {
-		t.stop(ctx, n, tree.Failed, "no debater answered the rebuttal step")
+		t.stop(ctx, n, tree.Failed, tree.Because(tree.NoRebuttals))
 		return
 	}
 	n.Missing = t.absences(n, posed, rebutted)
@@ -217,10 +225,10 @@ func (t *topicRun) steps(ctx context.Context, n *tree.Node, lin lineage) {
 func (t *topicRun) posedOnly(ctx context.Context, n *tree.Node, posed []int) {
 	n.Missing = t.absences(n, posed, posed)
 	if len(n.Missing) == 0 {
-		t.stop(ctx, n, tree.Converged, "positions only: every debater answered once")
+		t.stop(ctx, n, tree.Converged, tree.Because(tree.PositionsOnlyAll))
 		return
 	}
-	t.stop(ctx, n, tree.Partial, fmt.Sprintf("positions only: %d of %d debaters answered", len(posed), len(t.debaters)))
+	t.stop(ctx, n, tree.Partial, tree.Because(tree.PositionsOnlySome, len(posed), len(t.debaters)))
 }
 
 // absences lists, in config order, the debaters missing from the position
@@ -237,13 +245,13 @@ func (t *topicRun) absences(n *tree.Node, posed, rebutted []int) []tree.Absence 
 		default:
 			continue
 		}
-		reason := "no answer"
+		a := tree.Absence{Participant: m.p.ID, Step: step, Reason: "no answer", Because: []tree.Reason{tree.Because(tree.NoAnswer)}}
 		for _, e := range n.Errors {
 			if e.Participant == m.p.ID && e.Step == step {
-				reason = e.Message
+				a.Reason, a.Because = e.Message, e.Because
 			}
 		}
-		out = append(out, tree.Absence{Participant: m.p.ID, Step: step, Reason: reason})
+		out = append(out, a)
 	}
 	return out
 }
@@ -252,7 +260,7 @@ func (t *topicRun) absences(n *tree.Node, posed, rebutted []int) []tree.Absence 
 // debater took part, partial otherwise, naming who was missing.
 func (t *topicRun) agreed(ctx context.Context, n *tree.Node) {
 	if len(n.Missing) == 0 {
-		t.stop(ctx, n, tree.Converged, "all debaters agreed")
+		t.stop(ctx, n, tree.Converged, tree.Because(tree.AllAgreed))
 		return
 	}
 	names := make([]string, len(n.Missing))
@@ -263,7 +271,7 @@ func (t *topicRun) agreed(ctx context.Context, n *tree.Node) {
 			}
 		}
 	}
-	t.stop(ctx, n, tree.Partial, "no divergence among the debaters present; missing: "+strings.Join(names, ", "))
+	t.stop(ctx, n, tree.Partial, tree.Because(tree.NoDivergenceAmong), tree.Because(tree.MissingDebaters, anys(names)...))
 }
 
 // debaterStep calls the debaters at indices who for one step, at once or one
@@ -307,11 +315,12 @@ func (t *topicRun) debaterStep(ctx context.Context, n *tree.Node, step tree.Step
 				n.Finishes = append(n.Finishes, tree.Finish{Participant: id, Step: step, Reason: a.finish})
 			}
 			if a.cut {
-				n.Warnings = append(n.Warnings, tree.Warning{Participant: id, Step: step, Message: t.cutWarning()})
+				msg, why := said(t.cutWarning())
+				n.Warnings = append(n.Warnings, tree.Warning{Participant: id, Step: step, Message: msg, Because: why})
 			}
 			ok = append(ok, who[k])
 		case ctx.Err() == nil:
-			n.Errors = append(n.Errors, tree.NodeError{Participant: id, Step: step, Message: a.err.Error()})
+			n.Errors = append(n.Errors, nodeError(id, step, a.err))
 		}
 	}
 	return ok
@@ -444,7 +453,7 @@ func (t *topicRun) decide(ctx context.Context, n *tree.Node, posed []int) {
 	if n.Divergence == nil {
 		data.Context = n.Context
 	}
-	reason, forced := fmt.Sprintf("round limit %d reached: verdicts forced", e.maxRounds), n.Round >= e.maxRounds
+	reason, forced := tree.Because(tree.RoundLimit, e.maxRounds), n.Round >= e.maxRounds
 	if !forced && e.overBudget() {
 		reason, forced = e.budgetReason(), true
 		data.BudgetSpent, n.Budget = true, true
@@ -457,7 +466,7 @@ func (t *topicRun) decide(ctx context.Context, n *tree.Node, posed []int) {
 	case len(j.Divergences) == 0:
 		t.agreed(ctx, n)
 	case forced:
-		t.stop(ctx, n, tree.Forced, reason+missingNote(j))
+		t.stop(ctx, n, tree.Forced, append([]tree.Reason{reason}, missingNote(j)...)...)
 	case e.overBudget():
 		// The budget ran out while this node ran: no child is opened, the
 		// judge forces verdicts on what it just found disputed.
@@ -467,7 +476,7 @@ func (t *topicRun) decide(ctx context.Context, n *tree.Node, posed []int) {
 				t.agreed(ctx, n)
 			} else {
 				n.Budget = true
-				t.stop(ctx, n, tree.Forced, e.budgetReason()+missingNote(n.Judgment))
+				t.stop(ctx, n, tree.Forced, append([]tree.Reason{e.budgetReason()}, missingNote(n.Judgment)...)...)
 			}
 		}
 	default:
@@ -494,31 +503,25 @@ func (t *topicRun) split(ctx context.Context, n *tree.Node) {
 		c.Context = t.sidesText(c.Divergence)
 		n.Children = append(n.Children, c)
 	}
-	reason := fmt.Sprintf("%d divergences: split into child debates", len(open))
-	if len(open) == 1 {
-		reason = "1 divergence: split into a child debate"
-	}
+	reason := tree.Because(tree.SplitInto, len(open))
 	if over := len(j.Divergences) - len(open); over > 0 {
-		reason = fmt.Sprintf("%d divergences: %d split into child debates, %d beyond params.maxDivergences (%d) left undecided", len(j.Divergences), len(open), over, limit)
+		reason = tree.Because(tree.SplitOverLimit, len(j.Divergences), len(open), over, limit)
 	}
 	t.stop(ctx, n, tree.Split, reason)
 }
 
 // missingNote says how many of a judgment's verdicts are missing, if any.
-func missingNote(j *tree.Judgment) string {
+func missingNote(j *tree.Judgment) []tree.Reason {
 	n := 0
 	for _, v := range j.ForcedVerdicts {
 		if v.Missing {
 			n++
 		}
 	}
-	switch n {
-	case 0:
-		return ""
-	case 1:
-		return "; 1 verdict missing after repair"
+	if n == 0 {
+		return nil
 	}
-	return fmt.Sprintf("; %d verdicts missing after repair", n)
+	return []tree.Reason{tree.Because(tree.VerdictsMissing, n)}
 }
 
 // readerData completes the judge data base for one reader at node n: the
@@ -558,12 +561,12 @@ func (t *topicRun) judgeNode(ctx context.Context, n *tree.Node, base prompts.Jud
 		order := t.shuffle(t.all(), n.ID, tree.StepJudge, m.p.ID)
 		j, model, raw, reasoning, err := t.judgment(ctx, m, n.ID, t.readerData(base, n, posed, order), forced)
 		if ctx.Err() != nil {
-			t.stop(ctx, n, tree.Interrupted, "")
+			t.stop(ctx, n, tree.Interrupted)
 			return false
 		}
 		if err != nil {
 			n.RawJudgment = raw
-			n.Errors = append(n.Errors, tree.NodeError{Participant: m.p.ID, Step: tree.StepJudge, Message: err.Error()})
+			n.Errors = append(n.Errors, nodeError(m.p.ID, tree.StepJudge, err))
 			failed = append(failed, err)
 			continue
 		}
@@ -583,11 +586,11 @@ func (t *topicRun) judgeNode(ctx context.Context, n *tree.Node, base prompts.Jud
 		}
 		return true
 	}
-	reason := failed[len(failed)-1].Error()
+	why := reasonOf(failed[len(failed)-1])
 	if len(t.judges) > 1 {
-		reason = fmt.Sprintf("no judge of the panel answered; the last: %s", reason)
+		why = append([]tree.Reason{tree.Because(tree.NoJudgeOfPanel)}, why...)
 	}
-	t.stop(ctx, n, tree.Failed, reason)
+	t.stop(ctx, n, tree.Failed, why...)
 	return false
 }
 
@@ -640,7 +643,7 @@ func (t *topicRun) judgment(ctx context.Context, judge *member, node string, dat
 		return nil, model, raw, "", ctx.Err()
 	case partial != nil:
 		return keepConsensus(partial), model, raw, reasoning, nil
-	case !t.r.switchTo(c, problem.Error()):
+	case !t.r.switchTo(c, reasonOf(problem)...):
 		return nil, model, raw, "", fmt.Errorf("judge %w", problem)
 	}
 	resp, model, err = t.r.call(ctx, c)

@@ -25,10 +25,7 @@ func tooFew(a tree.JudgeAudit) (n, need int) {
 // excludes what no bias would give, or a note that the verdicts are too
 // few for any check to be flagged.
 func Audit(stances *tree.StanceFigures, audits []tree.JudgeAudit, lang string) []byte {
-	w := &english
-	if lang == "zh" {
-		w = &chinese
-	}
+	w := language(lang)
 	r := &report{w: w}
 	if stances != nil && (stances.Moved.Of > 0 || stances.MajorityVerdicts.Of > 0) {
 		r.printf("## %s\n\n%s%s %s\n\n", w.stances, w.stances, w.colon, w.stanceSummary(stances))

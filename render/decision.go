@@ -92,10 +92,7 @@ var decisionChinese = decisionWords{
 
 // decisionWords returns the decision sentences in the report's language.
 func (r *report) decisionWords() *decisionWords {
-	if r.w == &chinese {
-		return &decisionChinese
-	}
-	return &decisionEnglish
+	return r.w.decision
 }
 
 // topicDecision returns a topic's decision, cause and verdict counts, worked
@@ -199,7 +196,7 @@ func (r *report) failedSentence(root *tree.Node) string {
 	if failed == nil {
 		return r.decisionWords().interrupted
 	}
-	return fmt.Sprintf(r.decisionWords().failedFmt, inlineText(failed.ID), inlineText(shorten(r.w.reason(failed.StopReason), 160)))
+	return fmt.Sprintf(r.decisionWords().failedFmt, inlineText(failed.ID), inlineText(shorten(r.w.say(failed.Because, failed.StopReason), 160)))
 }
 
 // missingNames lists the debaters missing from a step anywhere in the tree,

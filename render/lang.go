@@ -1,9 +1,6 @@
 package render
 
 import (
-	"regexp"
-	"strings"
-
 	"github.com/debatehq/debate/protocol"
 	"github.com/debatehq/debate/tree"
 )
@@ -196,17 +193,14 @@ type words struct {
 	motionStatuses map[tree.Status]string
 	statuses       map[tree.Status]string
 	steps          map[tree.Step]string
-	// reasons rewrites the reasons the program writes in English (stop
-	// reasons, fallback reasons) in this language; nil keeps them.
-	reasons []reasonRule
-	// reasonSep joins the parts of a translated reason.
+	// sayings say the reasons the program records as codes; reasonSep
+	// joins the parts of a reason.
+	sayings   sayings
 	reasonSep string
-}
-
-// reasonRule rewrites one kind of program-written reason.
-type reasonRule struct {
-	re   *regexp.Regexp
-	repl string
+	// legacyReasons rewrite the prose reasons of a run.json written before
+	// reasons were codes; nil keeps them.
+	legacyReasons []reasonRule
+	decision      *decisionWords
 }
 
 var english = words{
@@ -410,6 +404,9 @@ var english = words{
 		tree.StepSynthesis: "synthesis",
 		tree.StepEdits:     "edits",
 	},
+	sayings:   englishSayings,
+	reasonSep: "; ",
+	decision:  &decisionEnglish,
 }
 
 // chineseRoles names the protocol roles in Chinese.
@@ -628,58 +625,25 @@ var chinese = words{
 		tree.StepSynthesis: "总结",
 		tree.StepEdits:     "修改建议",
 	},
-	reasonSep: "；",
-	reasons: append(turnReasons(chineseRoles), []reasonRule{
-		{regexp.MustCompile(`^all debaters agreed$`), "各方达成一致"},
-		{regexp.MustCompile(`^no divergence among the debaters present$`), "到场辩手之间没有分歧"},
-		{regexp.MustCompile(`^missing: (.*)$`), "缺席：$1"},
-		{regexp.MustCompile(`^no answer$`), "没有回答"},
-		{regexp.MustCompile(`^round limit (\d+) reached: verdicts forced$`), "达到轮数上限 $1：强制裁决"},
-		{regexp.MustCompile(`^budget of (\d+) tokens reached: verdicts forced$`), "达到 $1 token 预算：强制裁决"},
-		{regexp.MustCompile(`^(\d+) divergences?: split into (?:a )?child debates?$`), "$1 个分歧：拆分为子辩论"},
-		{regexp.MustCompile(`^(\d+) divergences: (\d+) split into child debates?, (\d+) beyond params\.maxDivergences \((\d+)\) left undecided$`), "$1 个分歧：$2 个拆分为子辩论，$3 个超出 params.maxDivergences（$4），未作裁决"},
-		{regexp.MustCompile(`^no debater answered the position step$`), "没有辩手给出立场"},
-		{regexp.MustCompile(`^no debater answered the rebuttal step$`), "没有辩手给出反驳"},
-		{regexp.MustCompile(`^node ended without a status$`), "节点结束时没有状态"},
-		{regexp.MustCompile(`^1 failed attempt, (.*)$`), "失败 1 次：$1"},
-		{regexp.MustCompile(`^(\d+) failed attempts, last (.*)$`), "失败 $1 次，最后一次：$2"},
-		{regexp.MustCompile(`^key refused(.*)$`), "密钥被拒绝$1"},
-		{regexp.MustCompile(`^model not found(.*)$`), "模型不存在$1"},
-		{regexp.MustCompile(`^prompt too long for the model(.*)$`), "提示超出模型的上下文长度$1"},
-		{regexp.MustCompile(`^1 verdict missing after repair$`), "修复后仍缺 1 条裁决"},
-		{regexp.MustCompile(`^(\d+) verdicts missing after repair$`), "修复后仍缺 $1 条裁决"},
-		{regexp.MustCompile(`^(\d+) consecutive failures: (.*)$`), "连续失败 $1 次：$2"},
-		{regexp.MustCompile(`^cut at the token limit \(params\.maxTokensPerResponse: (\d+)\): the answer is incomplete$`), "在 token 上限处被截断（params.maxTokensPerResponse：$1）：回答不完整"},
-		{regexp.MustCompile(`^empty answer \((.*)\)$`), "空回答（$1）"},
-		{regexp.MustCompile(`^the provider's content filter withheld the answer \(finish_reason ("[^"]*")\)(.*)$`), "服务方的内容过滤拦下了回答（finish_reason $1）$2"},
-		{regexp.MustCompile(`^the model refused: (.*)$`), "模型拒绝回答：$1"},
-		{regexp.MustCompile(`^the proposer resolved the debate \(#(\d+)\)$`), "提议方以 #$1 解决了辩论"},
-		{regexp.MustCompile(`^the ruling #(\d+) closed it$`), "裁决 #$1 结束了辩论"},
-		{regexp.MustCompile(`^closed by the arbitrator's ruling #(\d+)$`), "由仲裁方的裁决 #$1 结束"},
-		{regexp.MustCompile(`^closed by the arbitrator's ruling #(\d+) after the turn limit \((\d+)\)$`), "达到轮次上限（$2）后由仲裁方的裁决 #$1 结束"},
-		{regexp.MustCompile(`^interrupted by the user$`), "被用户中断"},
-		{regexp.MustCompile(`^interrupted: deadline exceeded$`), "已中断：超过时限"},
-		{regexp.MustCompile(`^cut at the token limit before any answer \((.*)\): raise params\.maxTokensPerResponse$`), "在给出回答前就达到 token 上限（$1）：请调高 params.maxTokensPerResponse"},
-	}...),
-}
-
-// turnReasons returns the Chinese rules for the reasons a motion failed at
-// a role's turn, with each role named as in roles.
-func turnReasons(roles map[protocol.Role]string) []reasonRule {
-	var rules []reasonRule
-	for _, r := range []protocol.Role{protocol.Proposer, protocol.Opponent, protocol.Arbitrator} {
-		rules = append(rules,
-			reasonRule{regexp.MustCompile(`^` + string(r) + `, turn (\d+): answer invalid after repair: (.*)$`), roles[r] + "第 $1 轮：修复后回答仍无效：$2"},
-			reasonRule{regexp.MustCompile(`^` + string(r) + `, turn (\d+): answer invalid after repair$`), roles[r] + "第 $1 轮：修复后回答仍无效"},
-			reasonRule{regexp.MustCompile(`^` + string(r) + `, turn (\d+): (.*)$`), roles[r] + "第 $1 轮：$2"})
-	}
-	return rules
+	sayings:       chineseSayings,
+	reasonSep:     "；",
+	legacyReasons: legacyChinese,
+	decision:      &decisionChinese,
 }
 
 // wordsFor returns the strings of a run's report language: Chinese for "zh",
 // English otherwise.
 func wordsFor(run *tree.Run) *words {
-	if run != nil && run.Language == "zh" {
+	if run == nil {
+		return &english
+	}
+	return language(run.Language)
+}
+
+// language returns the strings of a report language by its tag: Chinese
+// for "zh", English otherwise. It is the one place a language is chosen.
+func language(tag string) *words {
+	if tag == "zh" {
 		return &chinese
 	}
 	return &english
@@ -732,23 +696,4 @@ func (w *words) roleWord(r protocol.Role) string {
 		return v
 	}
 	return inlineText(string(r))
-}
-
-// reason returns a reason the program wrote, in the report's language: each
-// of its "; "-separated parts that the program knows how to say there is
-// translated, the others are kept.
-func (w *words) reason(s string) string {
-	if len(w.reasons) == 0 {
-		return s
-	}
-	parts := strings.Split(s, "; ")
-	for i, part := range parts {
-		for _, rule := range w.reasons {
-			if rule.re.MatchString(part) {
-				parts[i] = rule.re.ReplaceAllString(part, rule.repl)
-				break
-			}
-		}
-	}
-	return strings.Join(parts, w.reasonSep)
 }

@@ -111,7 +111,7 @@ func motionDoc(run *tree.Run, m *tree.Motion) argDoc {
 	}{{protocol.Proposer, m.Proposer}, {protocol.Opponent, m.Opponent}, {protocol.Arbitrator, m.Arbitrator}} {
 		item(upperFirst(w.roleWord(r.role)), roleModel(w, r.p, m.Fallbacks))
 	}
-	item(w.status, w.motionStatus(m.Status)+" — "+inlineText(w.reason(m.StopReason)))
+	item(w.status, w.motionStatus(m.Status)+" — "+inlineText(w.say(m.Because, m.StopReason)))
 	item(w.turns, fmt.Sprintf(w.turnsFmt, m.Turns, m.MaxTurns))
 	for _, doc := range m.Documents {
 		item(w.document, fmt.Sprintf(w.documentFmt, inlineText(doc.Path), inlineText(doc.DocID), doc.Version))
@@ -133,7 +133,7 @@ func motionDoc(run *tree.Run, m *tree.Motion) argDoc {
 	if len(m.Errors) > 0 {
 		fmt.Fprintf(&h, "\n## %s\n\n", w.otherErrors)
 		for _, e := range m.Errors {
-			fmt.Fprintf(&h, "- "+w.motionErrorFmt+"\n", w.roleWord(protocol.Role(e.Role)), e.Turn, inlineText(w.reason(e.Message)))
+			fmt.Fprintf(&h, "- "+w.motionErrorFmt+"\n", w.roleWord(protocol.Role(e.Role)), e.Turn, inlineText(w.say(e.Because, e.Message)))
 			if strings.TrimSpace(e.Raw) != "" {
 				h.WriteString("\n" + strings.TrimRight(indentLines(fenced("", e.Raw), "  "), "\n") + "\n")
 			}
@@ -211,7 +211,7 @@ func (r *report) motions() {
 	for i := range r.run.Motions {
 		m := &r.run.Motions[i]
 		r.printf("### %s%s%s — %s\n\n", inlineText(m.ID), w.colonSep, r.reportLink(m.ID, inlineText(m.Title)), w.motionStatus(m.Status))
-		r.printf(w.motionDebate+"\n\n", inlineText(upperFirst(w.reason(m.StopReason))), inlineText(m.DebateID))
+		r.printf(w.motionDebate+"\n\n", inlineText(upperFirst(w.say(m.Because, m.StopReason))), inlineText(m.DebateID))
 		if last := outcome(m); last != nil {
 			r.printf("**"+w.finalWord+"%s**\n\n", last.Seq, inlineText(last.Type), w.roleWord(protocol.Role(last.Role)), w.colon)
 			r.block(last.Content, 3)

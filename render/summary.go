@@ -155,8 +155,8 @@ func (r *report) fallbackList(fallbacks int) {
 		t := &r.run.Topics[i]
 		for _, f := range t.Fallbacks {
 			r.printf("- "+w.fallbackFmt, inlineText(t.ID), inlineText(r.name(f.Participant)), inlineText(f.From), inlineText(f.To), inlineText(f.Node))
-			if f.Reason != "" {
-				r.printf(" — %s", inlineText(w.reason(f.Reason)))
+			if f.Reason != "" || len(f.Because) > 0 {
+				r.printf(" — %s", inlineText(w.say(f.Because, f.Reason)))
 			}
 			r.b.WriteString("\n")
 		}

@@ -220,8 +220,8 @@ func (r *report) participant(p tree.Participant, t *tree.Topic) string {
 		if f.Participant == p.ID {
 			s := fmt.Sprintf("%s — %s (%s %s", inlineText(p.Name()), inlineText(f.To),
 				fmt.Sprintf(r.w.fellBackFrom, inlineText(f.From)), fmt.Sprintf(r.w.atNode, inlineText(f.Node)))
-			if f.Reason != "" {
-				s += r.w.colonSep + inlineText(r.w.reason(f.Reason))
+			if f.Reason != "" || len(f.Because) > 0 {
+				s += r.w.colonSep + inlineText(r.w.say(f.Because, f.Reason))
 			}
 			return s + ")"
 		}
@@ -398,7 +398,7 @@ func reasoningOf(n *tree.Node, participant string, step tree.Step) string {
 // answerList returns each debater's part of a step in party order, or nil
 // when the step was not reached.
 func (r *report) answerList(n *tree.Node, texts map[string]string, step tree.Step, title func(id string) string) []answer {
-	errs := stepErrors(n, step)
+	errs := r.w.stepErrors(n, step)
 	if len(texts) == 0 && len(errs) == 0 {
 		return nil
 	}
@@ -409,7 +409,7 @@ func (r *report) answerList(n *tree.Node, texts map[string]string, step tree.Ste
 			body := embedText(r.withQuotes(text, quotesOf(n, id, step)), 4)
 			for _, w := range n.Warnings {
 				if w.Participant == id && w.Step == step {
-					body += "\n\n> ⚠ " + inlineText(r.w.reason(w.Message))
+					body += "\n\n> ⚠ " + inlineText(r.w.say(w.Because, w.Message))
 				}
 			}
 			list = append(list, answer{id: id, title: title(id), body: body, reasoning: reasoningOf(n, id, step)})
@@ -425,18 +425,18 @@ func (r *report) answerList(n *tree.Node, texts map[string]string, step tree.Ste
 				msgs = []string{r.w.statusWord(tree.Interrupted)}
 			}
 		}
-		body := fmt.Sprintf("> ⚠ "+r.w.noAnswerFmt, r.w.stepWord(step), inlineText(r.w.reason(strings.Join(msgs, "; "))))
+		body := fmt.Sprintf("> ⚠ "+r.w.noAnswerFmt, r.w.stepWord(step), inlineText(strings.Join(msgs, r.w.reasonSep)))
 		list = append(list, answer{id: id, title: title(id), body: body, missing: true})
 	}
 	return list
 }
 
 // stepErrors returns the error messages of a node's step by participant.
-func stepErrors(n *tree.Node, step tree.Step) map[string][]string {
+func (w *words) stepErrors(n *tree.Node, step tree.Step) map[string][]string {
 	out := map[string][]string{}
 	for _, e := range n.Errors {
 		if e.Step == step {
-			out[e.Participant] = append(out[e.Participant], e.Message)
+			out[e.Participant] = append(out[e.Participant], w.say(e.Because, e.Message))
 		}
 	}
 	return out
@@ -448,7 +448,7 @@ func (r *report) judgment(n *tree.Node) {
 	var judgeErrs []string
 	for _, e := range n.Errors {
 		if e.Step == tree.StepJudge {
-			judgeErrs = append(judgeErrs, e.Message)
+			judgeErrs = append(judgeErrs, w.say(e.Because, e.Message))
 		}
 	}
 	if len(judgeErrs) > 0 {
@@ -571,7 +571,7 @@ func (r *report) votes(v tree.Verdict) {
 			r.printf("     - %s%s%s — %s\n", who, w.colonSep, r.favored(x.Favors), inlineText(x.Recommendation))
 			continue
 		}
-		r.printf("     - %s%s%s — %s\n", who, w.colonSep, w.voteStatus[x.Status], inlineText(w.reason(x.Reason)))
+		r.printf("     - %s%s%s — %s\n", who, w.colonSep, w.voteStatus[x.Status], inlineText(w.say(x.Because, x.Reason)))
 	}
 }
 
@@ -600,14 +600,14 @@ func (r *report) point(c tree.Consensus) string {
 func (r *report) status(n *tree.Node) {
 	w := r.w
 	line := fmt.Sprintf("**%s%s** %s", w.status, w.colon, w.statusWord(n.Status))
-	if n.StopReason != "" {
-		line += " — " + inlineText(w.reason(n.StopReason))
+	if n.StopReason != "" || len(n.Because) > 0 {
+		line += " — " + inlineText(w.say(n.Because, n.StopReason))
 	}
 	r.printf("%s\n\n", line)
 	if len(n.Missing) > 0 {
 		r.printf("**%s%s**\n\n", w.missing, w.colon)
 		for _, a := range n.Missing {
-			r.printf("- %s (%s)%s%s\n", inlineText(r.name(a.Participant)), w.stepWord(a.Step), w.colonSep, inlineText(w.reason(a.Reason)))
+			r.printf("- %s (%s)%s%s\n", inlineText(r.name(a.Participant)), w.stepWord(a.Step), w.colonSep, inlineText(w.say(a.Because, a.Reason)))
 		}
 		r.b.WriteString("\n")
 	}

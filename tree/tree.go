@@ -234,13 +234,15 @@ const (
 
 // Vote is one judge's answer on one divergence.
 type Vote struct {
-	Judge          string     `json:"judge"`
-	Model          string     `json:"model,omitempty"`
-	Status         VoteStatus `json:"status"`
-	Reason         string     `json:"reason,omitempty"`
-	Favors         string     `json:"favors,omitempty"`
-	Recommendation string     `json:"recommendation,omitempty"`
-	Reasoning      string     `json:"reasoning,omitempty"`
+	Judge  string     `json:"judge"`
+	Model  string     `json:"model,omitempty"`
+	Status VoteStatus `json:"status"`
+	Reason string     `json:"reason,omitempty"`
+	// Because is Reason as codes, which the reports say.
+	Because        []Reason `json:"because,omitempty"`
+	Favors         string   `json:"favors,omitempty"`
+	Recommendation string   `json:"recommendation,omitempty"`
+	Reasoning      string   `json:"reasoning,omitempty"`
 	// SwapFavors is the judge's favors when asked again with the sides in
 	// reverse order (params.verdictCheck "swap").
 	SwapFavors string `json:"swapFavors,omitempty"`
@@ -264,6 +266,8 @@ type NodeError struct {
 	Participant string `json:"participant"`
 	Step        Step   `json:"step"`
 	Message     string `json:"message"`
+	// Because is Message as codes, which the reports say.
+	Because []Reason `json:"because,omitempty"`
 }
 
 // Warning records what a reader of a kept answer must know about it: which
@@ -273,6 +277,8 @@ type Warning struct {
 	Participant string `json:"participant"`
 	Step        Step   `json:"step"`
 	Message     string `json:"message"`
+	// Because is Message as codes, which the reports say.
+	Because []Reason `json:"because,omitempty"`
 }
 
 // Absence records a debater missing from a step of a node: who, at which
@@ -281,6 +287,8 @@ type Absence struct {
 	Participant string `json:"participant"`
 	Step        Step   `json:"step"`
 	Reason      string `json:"reason"`
+	// Because is Reason as codes, which the reports say.
+	Because []Reason `json:"because,omitempty"`
 }
 
 // Reasoning is what a participant gave as its reasoning at one step of a
@@ -310,6 +318,9 @@ type Node struct {
 	Divergence *Divergence `json:"divergence,omitempty"`
 	Status     Status      `json:"status"`
 	StopReason string      `json:"stopReason"`
+	// Because is StopReason as codes, which the reports say; absent from
+	// a run.json before schema version 5.
+	Because []Reason `json:"because,omitempty"`
 	// Positions and Rebuttals map a debater id to its text. Models maps a
 	// debater id to the model that wrote its position, and the judge's id to
 	// the model that wrote the judgment; RebuttalModels maps a debater id to
@@ -389,6 +400,8 @@ type Fallback struct {
 	To          string `json:"to"`
 	Node        string `json:"node"`
 	Reason      string `json:"reason"`
+	// Because is Reason as codes, which the reports say.
+	Because []Reason `json:"because,omitempty"`
 }
 
 // Alias is the neutral name a debater had in a topic's blind prompts.
