@@ -375,7 +375,7 @@ func TestEncodeRunNormalizes(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := string(body)
-	for _, want := range []string{`"schemaVersion": 4`, `"positions": {}`, `"errors": []`, `"children": []`, `"consensus": []`, `"sides": {}`, `"uninvolved": []`, `"fallbacks": []`, `"debaters": []`} {
+	for _, want := range []string{`"schemaVersion": 5`, `"positions": {}`, `"errors": []`, `"children": []`, `"consensus": []`, `"sides": {}`, `"uninvolved": []`, `"fallbacks": []`, `"debaters": []`} {
 		if !strings.Contains(s, want) {
 			t.Errorf("run.json lacks %s", want)
 		}

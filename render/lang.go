@@ -133,6 +133,7 @@ type words struct {
 	adaptedFmt         string // model, host, what was sent, the server's words
 	withoutFmt         string // the parameter left out
 	insteadFmt         string // what was sent, the parameter it replaces
+	systemAsUser       string // the system message sent as a user's
 	demo               string
 	contents           string
 	legend             string
@@ -201,6 +202,8 @@ type words struct {
 	// reasons were codes; nil keeps them.
 	legacyReasons []reasonRule
 	decision      *decisionWords
+	// leftOutNotes say what follows from leaving a parameter out.
+	leftOutNotes map[string]string
 }
 
 var english = words{
@@ -336,6 +339,7 @@ var english = words{
 	adaptedFmt:         "%s at %s: %s. The server said: “%s”",
 	withoutFmt:         "sent without %s",
 	insteadFmt:         "sent %s instead of %s",
+	systemAsUser:       "system sent as the first user message",
 	demo:               "Demo: every answer here was written by the built-in scripted model; no real model was called.",
 	contents:           "Contents",
 	legend:             "Status",
@@ -407,6 +411,11 @@ var english = words{
 	sayings:   englishSayings,
 	reasonSep: "; ",
 	decision:  &decisionEnglish,
+	leftOutNotes: map[string]string{
+		"temperature":     " (the model's default)",
+		"response_format": " (the answer's JSON is read from its text)",
+		"stream_options":  " (usage estimated when missing)",
+	},
 }
 
 // chineseRoles names the protocol roles in Chinese.
@@ -549,6 +558,7 @@ var chinese = words{
 	adaptedFmt:         "%s（%s）：%s。服务器的原话：“%s”",
 	withoutFmt:         "请求不再发送 %s",
 	insteadFmt:         "请求改为发送 %s，代替 %s",
+	systemAsUser:       "系统消息改为作为第一条用户消息发送",
 	demo:               "演示：本报告中的所有回答均由内置的脚本模型生成，未调用任何真实模型。",
 	contents:           "目录",
 	legend:             "状态",
@@ -629,6 +639,11 @@ var chinese = words{
 	reasonSep:     "；",
 	legacyReasons: legacyChinese,
 	decision:      &decisionChinese,
+	leftOutNotes: map[string]string{
+		"temperature":     "（使用模型的默认值）",
+		"response_format": "（从回答的文本中读取 JSON）",
+		"stream_options":  "（缺少用量时估算）",
+	},
 }
 
 // wordsFor returns the strings of a run's report language: Chinese for "zh",

@@ -1,10 +1,12 @@
 package render
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 
 	"github.com/debatehq/debate/protocol"
+	"github.com/debatehq/debate/tree"
 )
 
 // This file is the one place that reads a reason as prose: a run.json
@@ -84,4 +86,24 @@ func (w *words) legacy(s string) string {
 		}
 	}
 	return strings.Join(parts, w.reasonSep)
+}
+
+// legacyAdapted says an adaptation of an older run, recorded in the
+// client's words only: without the parameter ("left out (the model's
+// default)", "no streaming"), another in its place
+// ("max_completion_tokens"), or the change as the client put it ("system",
+// "sent as the first user message").
+func (w *words) legacyAdapted(a tree.Adaptation) string {
+	switch rest, ok := strings.CutPrefix(a.Change, "left out"); {
+	case ok:
+		return fmt.Sprintf(w.withoutFmt, a.Param+rest)
+	case a.Change == "no streaming":
+		return fmt.Sprintf(w.withoutFmt, a.Param)
+	case a.Param == "response_format" && !strings.Contains(a.Change, " "):
+		// The one change of format: a schema where a JSON object was refused.
+		return fmt.Sprintf(w.insteadFmt, "response_format "+a.Change, "json_object")
+	case !strings.Contains(a.Change, " "):
+		return fmt.Sprintf(w.insteadFmt, a.Change, a.Param)
+	}
+	return a.Param + " " + a.Change
 }

@@ -171,3 +171,31 @@ func rewordIf(prose *string, codes []tree.Reason) {
 		*prose = "REWORDED"
 	}
 }
+
+// TestAdaptationsReadAsCodes checks that an adaptation is said from its
+// code in each language, whatever the client's words, and that one of an
+// older run (words only) is said from its words.
+func TestAdaptationsReadAsCodes(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		a      tree.Adaptation
+		en, zh string
+	}{
+		{tree.Adaptation{Param: "temperature", How: tree.LeftOut, Change: "REWORDED"},
+			"sent without temperature (the model's default)", "请求不再发送 temperature（使用模型的默认值）"},
+		{tree.Adaptation{Param: "max_tokens", How: tree.Replaced, Change: "max_completion_tokens"},
+			"sent max_completion_tokens instead of max_tokens", "请求改为发送 max_completion_tokens，代替 max_tokens"},
+		{tree.Adaptation{Param: "stream", How: tree.NoStreaming, Change: "REWORDED"}, "sent without stream", "请求不再发送 stream"},
+		{tree.Adaptation{Param: "system", How: tree.SystemAsUser, Change: "REWORDED"},
+			"system sent as the first user message", "系统消息改为作为第一条用户消息发送"},
+		{tree.Adaptation{Param: "temperature", Change: "left out (the model's default)"},
+			"sent without temperature (the model's default)", "请求不再发送 temperature (the model's default)"},
+	} {
+		if got := english.adapted(tt.a); got != tt.en {
+			t.Errorf("en %+v: %q, want %q", tt.a, got, tt.en)
+		}
+		if got := chinese.adapted(tt.a); got != tt.zh {
+			t.Errorf("zh %+v: %q, want %q", tt.a, got, tt.zh)
+		}
+	}
+}

@@ -181,22 +181,24 @@ func (r *report) adaptationList() {
 }
 
 // adapted says what the requests of an adaptation carry: without the
-// parameter ("left out (the model's default)", "no streaming"), another in
-// its place ("max_completion_tokens"), or the change as the client put it
-// ("system", "sent as the first user message").
+// parameter, another in its place, or the system message as a user's.
 func (w *words) adapted(a tree.Adaptation) string {
-	switch rest, ok := strings.CutPrefix(a.Change, "left out"); {
-	case ok:
-		return fmt.Sprintf(w.withoutFmt, a.Param+rest)
-	case a.Change == "no streaming":
+	switch a.How {
+	case tree.LeftOut:
+		return fmt.Sprintf(w.withoutFmt, a.Param+w.leftOutNotes[a.Param])
+	case tree.NoStreaming:
 		return fmt.Sprintf(w.withoutFmt, a.Param)
-	case a.Param == "response_format" && !strings.Contains(a.Change, " "):
-		// The one change of format: a schema where a JSON object was refused.
-		return fmt.Sprintf(w.insteadFmt, "response_format "+a.Change, "json_object")
-	case !strings.Contains(a.Change, " "):
+	case tree.Replaced:
+		if a.Param == "response_format" {
+			// The one change of format: a schema where a JSON object was
+			// refused.
+			return fmt.Sprintf(w.insteadFmt, "response_format "+a.Change, "json_object")
+		}
 		return fmt.Sprintf(w.insteadFmt, a.Change, a.Param)
+	case tree.SystemAsUser:
+		return w.systemAsUser
 	}
-	return a.Param + " " + a.Change
+	return w.legacyAdapted(a)
 }
 
 // host is the host of an endpoint's base URL, or the URL when it has none.

@@ -12,7 +12,7 @@ import (
 )
 
 // SchemaVersion is the version of the run.json schema that Run encodes to.
-const SchemaVersion = 4
+const SchemaVersion = 5
 
 // Status is the state of a node or of a whole topic.
 type Status string
@@ -469,7 +469,21 @@ type Adaptation struct {
 	Param    string `json:"param"`
 	Change   string `json:"change"`
 	Reason   string `json:"reason"`
+	// How is the change as a code, which the reports say; Change says it
+	// in words. Absent from a run.json before schema version 5.
+	How AdaptationCode `json:"how,omitempty"`
 }
+
+// AdaptationCode names how the requests of an adaptation changed.
+type AdaptationCode string
+
+// The changes an adaptation makes.
+const (
+	LeftOut      AdaptationCode = "left-out"       // the parameter is no longer sent
+	Replaced     AdaptationCode = "replaced"       // Change names what is sent in its place
+	NoStreaming  AdaptationCode = "no-streaming"   // answers are no longer streamed
+	SystemAsUser AdaptationCode = "system-as-user" // the system message goes first as a user message
+)
 
 // Run is a whole batch run: what was configured and what every topic reached.
 type Run struct {
