@@ -423,7 +423,7 @@ func (c *Client) recordExchange(r Request, x *exchange, e *Error, started time.T
 // send makes the HTTP request, streamed or not, and reads the answer. A
 // server that ignores "stream" and answers in one piece is read as a
 // non-streamed answer.
-func (c *Client) send(ctx context.Context, rt *route, body []byte, stream bool, b *bounds, a *exchange, onText func(int)) (*answer, error) {
+func (c *Client) send(ctx context.Context, rt *route, body []byte, stream bool, b *bounds, x *exchange, onText func(int)) (*answer, error) {
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, rt.ep.chatURL, bytes.NewReader(body))
 	if err != nil {
 		return nil, err
@@ -442,7 +442,7 @@ func (c *Client) send(ctx context.Context, rt *route, body []byte, stream bool, 
 		return nil, err
 	}
 	defer res.Body.Close()
-	a.status, a.retryAfter = res.StatusCode, retryAfter(res.Header, time.Now())
+	x.status, x.retryAfter = res.StatusCode, retryAfter(res.Header, time.Now())
 	if res.StatusCode < 200 || res.StatusCode >= 300 {
 		raw, err := io.ReadAll(res.Body)
 		if err != nil {
@@ -470,7 +470,7 @@ var readers = sync.Pool{New: func() any { return bufio.NewReader(nil) }}
 // classify turns the error of one attempt into an *Error that is safe to
 // return, telling the caller's cancellation from the attempt's timeout and
 // its idle timeout.
-func (c *Client) classify(ctx, actx context.Context, err error, a *exchange, rt *route) *Error {
+func (c *Client) classify(ctx, actx context.Context, err error, x *exchange, rt *route) *Error {
 	err = sanitize(err, c.secrets.Text)
 	var tooLarge *tooLargeError
 	switch cause := context.Cause(actx); {
@@ -479,25 +479,25 @@ func (c *Client) classify(ctx, actx context.Context, err error, a *exchange, rt 
 		e.Err = err
 		return e
 	case errors.Is(cause, errIdle):
-		return &Error{Kind: KindTimeout, Status: a.status, Err: cause}
+		return &Error{Kind: KindTimeout, Status: x.status, Err: cause}
 	case errors.Is(actx.Err(), context.DeadlineExceeded):
 		return &Error{
-			Kind: KindTimeout, Status: a.status,
+			Kind: KindTimeout, Status: x.status,
 			Err: fmt.Errorf("no answer within %v (api.timeout): %w", rt.timeout, context.DeadlineExceeded),
 		}
 	case errors.As(err, &tooLarge):
-		return &Error{Kind: KindTooLarge, Status: a.status, Err: tooLarge}
+		return &Error{Kind: KindTooLarge, Status: x.status, Err: tooLarge}
 	}
 	e := Classify(err)
 	if e.Status == 0 {
-		e.Status = a.status
+		e.Status = x.status
 	}
 	var answer *answerError
-	if a.status >= 200 && a.status < 300 && !errors.As(err, &answer) && (e.Kind == KindNetwork || !e.Kind.Transient()) {
+	if x.status >= 200 && x.status < 300 && !errors.As(err, &answer) && (e.Kind == KindNetwork || !e.Kind.Transient()) {
 		// A 200 whose body could not be read as a completion.
 		e.Kind = KindInvalidResponse
 	}
-	e.RetryAfter = a.retryAfter
+	e.RetryAfter = x.retryAfter
 	return e
 }
 

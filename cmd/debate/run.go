@@ -312,7 +312,7 @@ func (o *runOptions) runConfig(e *env, cfg *configs.Config, sel tree.Selection) 
 	})
 	defer progress.Close()
 	logger := progress.Logger()
-	if o.demo && !progress.Plain() {
+	if o.demo && !progress.Sentences() {
 		logger.Info("demo run: a built-in scripted model plays every part; no model is called")
 	}
 	ctx, stop := e.interruptible(func() { o.sayInterrupted(progress, logger) })
@@ -370,7 +370,7 @@ func (o *runOptions) runConfig(e *env, cfg *configs.Config, sel tree.Selection) 
 // sentences with the command on a line of its own on a terminal, else as a
 // log line.
 func (o *runOptions) sayInterrupted(progress *output.Progress, logger *slog.Logger) {
-	if !progress.Plain() {
+	if !progress.Sentences() {
 		args := []any{}
 		if o.output != "-" {
 			args = append(args, "resume", o.resumeCommand())
@@ -397,7 +397,7 @@ func (o *runOptions) resumeHint() string {
 func (o *runOptions) finished(progress *output.Progress, log *slog.Logger, res *batch.Result, interrupted bool) {
 	run := res.Run
 	elapsed := run.FinishedAt.Sub(run.StartedAt).Round(time.Millisecond)
-	if !progress.Plain() {
+	if !progress.Sentences() {
 		args := []any{"elapsed", elapsed, "topics", len(run.Topics), "motions", len(run.Motions), "calls", run.Usage.Calls, "tokens", run.Usage.Total()}
 		if o.resume {
 			args = append(args, "from journal", res.Replayed)
