@@ -32,11 +32,8 @@ const (
 	demoConcurrency   = 16
 )
 
-func benchQualityCommand() *command {
-	return &command{
-		name: "bench quality", summary: "whether debating beats one answer or a vote",
-		help: help{
-			about: `Put each problem of a task to the config's own models four ways (five with
+// benchQualityAbout is what the help of bench quality says it does.
+const benchQualityAbout = `Put each problem of a task to the config's own models four ways (five with
 passages) and print how often each way is right:
   single       the first debater answers alone (one call)
   vote         every debater answers once; the most common answer wins
@@ -76,7 +73,13 @@ probability --conformity, and a judge that takes the majority; the expected
 accuracy of single and vote is printed beside the measured one. With
 --task passage the agents quote the ledger word for word with probability
 --quote-accuracy (else reworded to fit their answer), and the judge trusts
-the count a verified quote states over the majority.`,
+the count a verified quote states over the majority.`
+
+func benchQualityCommand() *command {
+	return &command{
+		name: "bench quality", summary: "whether debating beats one answer or a vote",
+		help: help{
+			about: benchQualityAbout,
 			usage: `  debate bench quality --config FILE [--task arithmetic|passage|FILE.jsonl]
                        [--problems N] [--seed S] [--concurrency N]
                        [--dir DIR [--resume]] [--json]
