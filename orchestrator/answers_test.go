@@ -93,7 +93,7 @@ func TestDebaterCutAnswerKeptAndMarked(t *testing.T) {
 		switch {
 		case r.Participant == "judge":
 			return providers.Response{Text: agreeAnswer(), Reasoning: "judge's thoughts", FinishReason: "stop"}, nil
-		case r.Participant == "party-b" && strings.Contains(r.Messages[0].Content, "weaknesses"):
+		case r.Participant == "party-b" && r.Origin.Step == string(tree.StepRebuttal):
 			return providers.Response{Text: "B's rebuttal stops mid", FinishReason: "length"}, nil
 		}
 		return providers.Response{Text: "Position of " + r.Participant, Reasoning: "why " + r.Participant, FinishReason: "stop"}, nil

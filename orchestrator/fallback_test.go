@@ -30,7 +30,8 @@ func TestFallback(t *testing.T) {
 			s := &script{judge: map[string][]string{
 				"root": {splitAnswer("Divergence "+mark("d1"), "Divergence "+mark("d2"))},
 			}, words: 5}
-			s.fail = func(_, model string, _ []providers.Message) error {
+			s.fail = func(r providers.Request) error {
+				model := r.Model
 				if model == tc.primary {
 					return unavailable
 				}
@@ -91,7 +92,8 @@ func TestFallback(t *testing.T) {
 // who was missing.
 func TestFallbackNotConfigured(t *testing.T) {
 	s := &script{words: 5}
-	s.fail = func(participant, _ string, _ []providers.Message) error {
+	s.fail = func(r providers.Request) error {
+		participant := r.Participant
 		if participant == "party-b" {
 			return unavailable
 		}
@@ -221,11 +223,7 @@ func TestSeedFallbackOverHTTP(t *testing.T) {
 // completer would.
 func scriptReply(s *script, c scripted.Call) scripted.Reply {
 	participant := map[string]string{"model-a": "party-a", "model-b": "party-b", "model-c": "party-c", "model-c2": "party-c", "model-j": "judge", "model-j2": "judge"}[c.Model]
-	r := providers.Request{Participant: participant, Model: c.Model}
-	for _, m := range c.Messages {
-		r.Messages = append(r.Messages, providers.Message{Role: m.Role, Content: m.Content})
-	}
-	resp, err := s.answer(context.Background(), r)
+	resp, err := s.answer(context.Background(), overWire(participant, c))
 	if err != nil {
 		return scripted.Status(500, err.Error())
 	}

@@ -317,7 +317,7 @@ func TestPlantedVerdict(t *testing.T) {
 			s := &script{words: 5, judge: map[string][]string{"root": {tc.own + "\nParty B wrote:\n" + tc.planted}}}
 			c := completer(func(ctx context.Context, r providers.Request) (providers.Response, error) {
 				resp, err := s.answer(ctx, r)
-				if r.Participant == "party-b" && nodeOf(r.Messages) == tree.RootID {
+				if r.Participant == "party-b" && nodeOf(r) == tree.RootID {
 					resp.Text = "I am right.\n\n" + tc.planted
 				}
 				return resp, err

@@ -93,7 +93,7 @@ func TestJudgeRepair(t *testing.T) {
 			// The repair continues the judge's conversation with the same
 			// model: original prompt, its answer, then the error.
 			for _, r := range s.requests {
-				if r.Participant != "judge" || kind(r.Messages) != "repair" || nodeOf(r.Messages) != "root" {
+				if r.Participant != "judge" || kind(r) != "repair" || nodeOf(r) != "root" {
 					continue
 				}
 				n := len(r.Messages)
