@@ -24,6 +24,9 @@ import (
 	"github.com/debatehq/debate/output"
 	"github.com/debatehq/debate/prompts"
 	"github.com/debatehq/debate/providers"
+	"github.com/debatehq/debate/providers/scripted"
+	"github.com/debatehq/debate/quote/repo"
+	"github.com/debatehq/debate/render"
 	"github.com/debatehq/debate/store"
 	"github.com/debatehq/debate/tree"
 )
@@ -54,6 +57,10 @@ type Options struct {
 	Events func(tree.Event)
 	// Logger receives what happens along the run; nil discards it.
 	Logger *slog.Logger
+
+	// demoModel, when set, is given the scripted model a demo plays
+	// against, whose counts a test reads.
+	demoModel func(*scripted.Server)
 }
 
 // Result is a finished (or stopped) run.
@@ -105,16 +112,21 @@ func Run(ctx context.Context, cfg *configs.Config, opt Options) (*Result, error)
 		return nil, err
 	}
 	defer closeStores()
+	jopt.Sent = client.Sent
 	journaled := orchestrator.NewJournaled(client, jopt)
 	var completer orchestrator.Completer = client
 	if jopt.Journal != nil || jopt.Cache != nil {
 		completer = journaled
 	}
-	s, err := seed(ctx, cfg, sel, j)
+	s, err := seed(ctx, cfg, j)
 	if err != nil {
 		return nil, err
 	}
-	eopt := orchestrator.Options{Selection: sel, Events: opt.Events, Logger: log, Seed: &s, PositionsOnly: opt.PositionsOnly}
+	files, err := orchestrator.OpenRepository(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	eopt := orchestrator.Options{Selection: sel, Events: opt.Events, Logger: log, Seed: s, PositionsOnly: opt.PositionsOnly, Repository: files}
 	if len(sel.Motions) > 0 {
 		mo, closeMotions, err := openMotions(ctx, cfg, opt, j, log)
 		if err != nil {
@@ -139,14 +151,16 @@ func Run(ctx context.Context, cfg *configs.Config, opt Options) (*Result, error)
 		for i := range run.Topics {
 			run.Topics[i].Cache = journaled.CacheUse(run.Topics[i].ID)
 		}
+		run.Cache = journaled.RunCacheUse()
 	}
-	return res, write(cfg, opt, res, raw.files())
+	return res, write(cfg, opt, res, raw.files(), files)
 }
 
 // write records the config, redacted, and whether it is a demo in res's run
 // and writes the run as opt asks: as JSON to opt.JSON, else as reports (with
-// the raw dumps) in the output folder, whose paths it adds to res.
-func write(cfg *configs.Config, opt Options, res *Result, raw []output.RawFile) error {
+// the raw dumps and the copies of the documents and repository files quoted)
+// in the output folder, whose paths it adds to res.
+func write(cfg *configs.Config, opt Options, res *Result, raw []output.RawFile, files *repo.Files) error {
 	run := res.Run
 	run.Demo = opt.Demo
 	if b, err := json.Marshal(cfg.Redacted()); err == nil {
@@ -160,7 +174,7 @@ func write(cfg *configs.Config, opt Options, res *Result, raw []output.RawFile) 
 		return err
 	}
 	var err error
-	res.Files, err = output.Write(cfg.Output.Dir, run, output.Options{Formats: cfg.Output.Format, Raw: raw, FailOn: cfg.Params.FailOnDecisions(), Documents: copies(cfg)})
+	res.Files, err = output.Write(cfg.Output.Dir, run, output.Options{Formats: cfg.Output.Format, Raw: raw, FailOn: cfg.Params.FailOnDecisions(), Documents: copies(cfg, run, files)})
 	if err != nil {
 		return fmt.Errorf("write reports: %w", err)
 	}
@@ -168,12 +182,25 @@ func write(cfg *configs.Config, opt Options, res *Result, raw []output.RawFile) 
 }
 
 // copies are the documents a run's output may keep a copy of, shared or a
-// topic's own: all but those that look like secrets.
-func copies(cfg *configs.Config) []output.Document {
+// topic's own, all but those that look like secrets, and the files of the
+// repository (files, when set) that a verified quote of run points into,
+// as the run read them.
+func copies(cfg *configs.Config, run *tree.Run, files *repo.Files) []output.Document {
 	var out []output.Document
 	for _, d := range cfg.AllDocuments() {
 		if !configs.LooksSecret(d.Path, d.Content) {
 			out = append(out, output.Document{Name: d.Path, Text: d.Content})
+		}
+	}
+	if files == nil {
+		return out
+	}
+	for _, name := range render.QuotedDocuments(run) {
+		if slices.ContainsFunc(out, func(d output.Document) bool { return d.Name == name }) {
+			continue
+		}
+		if d, err := files.Document(name); err == nil {
+			out = append(out, output.Document{Name: d.Name, Text: d.Text})
 		}
 	}
 	return out
@@ -185,7 +212,11 @@ func copies(cfg *configs.Config) []output.Document {
 func newClient(cfg *configs.Config, opt Options, raw *rawLog, log *slog.Logger) (*providers.Client, error) {
 	popt := providers.Options{Concurrency: cfg.Params.Concurrency, Logger: log}
 	if opt.Demo {
-		popt.HTTPClient = prepareDemo(cfg, log).HTTPClient()
+		model := prepareDemo(cfg, log)
+		if opt.demoModel != nil {
+			opt.demoModel(model)
+		}
+		popt.HTTPClient = model.HTTPClient()
 	}
 	if cfg.Output.IncludeRawResponses {
 		popt.Record = raw.add
@@ -196,9 +227,10 @@ func newClient(cfg *configs.Config, opt Options, raw *rawLog, log *slog.Logger) 
 // openStores opens what keeps the run's answers: the output folder (locked)
 // with its journal, unless the run goes to Options.JSON, and the call cache
 // when cache.dir is set. It returns the journal, the options that wrap the
-// client in both, and how to close them.
+// client in both (but for what the client sends, which keys the calls), and
+// how to close them.
 func openStores(ctx context.Context, cfg *configs.Config, opt Options, log *slog.Logger) (*journal.Journal, orchestrator.JournalOptions, func(), error) {
-	jopt := orchestrator.JournalOptions{Endpoint: cfg.Endpoint, Pricing: cfg.Pricing, Logger: log}
+	jopt := orchestrator.JournalOptions{Pricing: cfg.Pricing, Logger: log}
 	var closers []func() error
 	closeAll := func() {
 		for _, c := range slices.Backward(closers) {

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash/fnv"
-	"math/rand/v2"
 	"os"
 	"strings"
 	"time"
@@ -15,9 +13,7 @@ import (
 	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/internal/regular"
 	"github.com/debatehq/debate/journal"
-	"github.com/debatehq/debate/orchestrator"
 	"github.com/debatehq/debate/output"
-	"github.com/debatehq/debate/tree"
 )
 
 // JournalFile is where a run journals its completed calls, in the output
@@ -97,35 +93,25 @@ func runID(ctx context.Context, j *journal.Journal) (string, error) {
 	return id.String(), nil
 }
 
-// seed returns the seed of a run: params.seed (which --seed sets), else the
-// one the journal of a resumed run keeps, else, for a slice of a sharded
-// run, one drawn from the shards' common digest so that every slice draws
-// alike, else a new one. A seed not configured is recorded in the journal
-// when there is one.
-func seed(ctx context.Context, cfg *configs.Config, sel *tree.Selection, j *journal.Journal) (uint64, error) {
+// seed returns the seed a run was given: params.seed (which --seed sets),
+// else the one the journal of a resumed run keeps (runs of earlier versions
+// drew one and recorded it there). Without either it returns nil: each
+// topic then draws from a seed derived from the topic as configured, the
+// same in a resumed run, in every shard and in a later run that finds its
+// calls in the cache.
+func seed(ctx context.Context, cfg *configs.Config, j *journal.Journal) (*uint64, error) {
 	if cfg.Params.Seed != nil {
-		return *cfg.Params.Seed, nil
+		return cfg.Params.Seed, nil
 	}
-	if j != nil {
-		n, ok, err := j.Seed(ctx)
-		if err != nil {
-			return 0, fmt.Errorf("read the seed from the journal: %w", err)
-		}
-		if ok {
-			return n, nil
-		}
+	if j == nil {
+		return nil, nil
 	}
-	n := rand.Uint64()
-	if sel != nil && sel.Shard != nil {
-		h := fnv.New64a()
-		h.Write([]byte(sel.Shard.Digest))
-		n = h.Sum64()
+	n, ok, err := j.Seed(ctx)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("read the seed from the journal: %w", err)
+	case !ok:
+		return nil, nil
 	}
-	n >>= 64 - orchestrator.SeedBits
-	if j != nil {
-		if err := j.SetSeed(ctx, n); err != nil {
-			return 0, fmt.Errorf("record the seed in the journal: %w", err)
-		}
-	}
-	return n, nil
+	return &n, nil
 }

@@ -361,7 +361,7 @@ func (c *Config) Blind() bool {
 
 // Quotes reports whether debaters quote the shared documents and the engine
 // verifies their quotes: params.quotes (default true) when there are shared
-// documents, or a topic's own, to quote.
+// documents, a topic's own or a shared repository to quote.
 func (c *Config) Quotes() bool {
-	return (c.Params.Quotes == nil || *c.Params.Quotes) && len(c.AllDocuments()) > 0
+	return (c.Params.Quotes == nil || *c.Params.Quotes) && (len(c.AllDocuments()) > 0 || c.SharedContext.Repository != "")
 }

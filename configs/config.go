@@ -39,6 +39,9 @@ type Config struct {
 	// Warnings are problems that did not stop Load: under Options.DryRun, a
 	// ${NAME} whose variable is not set.
 	Warnings []Problem `json:"-"`
+	// Unread names, in file order, the environment variables a config
+	// loaded with Options.NoEnv refers to.
+	Unread []string `json:"-"`
 
 	// keyVars names, by participant id ("" for the top-level api), the
 	// environment variable that supplied the endpoint's api.apiKey.
@@ -184,6 +187,10 @@ type SharedContext struct {
 	// MaxBytes caps the size of all the files together; 0 means
 	// DefaultMaxSharedBytes.
 	MaxBytes int64 `json:"maxBytes,omitempty"`
+	// Repository makes every file of a git repository quotable without
+	// copying it into the prompts (see Repository); on the run's shared
+	// context only.
+	Repository Repository `json:"repository,omitempty"`
 
 	// Documents holds the files' contents, read by Load, in Files order.
 	Documents []Document `json:"-"`

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -23,6 +24,10 @@ type Options struct {
 	// DryRun turns a ${NAME} whose variable is not set from a problem into a
 	// warning (Config.Warnings); the reference is then kept as written.
 	DryRun bool
+	// NoEnv reads no environment variable: every ${NAME} is kept as written
+	// and named in Config.Unread, so that a config can be checked where its
+	// secrets are absent (a pull request from a fork).
+	NoEnv bool
 	// Getenv looks up environment variables; nil means os.LookupEnv.
 	Getenv func(name string) (string, bool)
 	// Templates, when set, checks the template overrides of prompts.dir for
@@ -87,19 +92,41 @@ func load(path string, text []byte, opt Options) (*Config, error) {
 
 	var warnings []Problem
 	keyVars := map[string]string{} // the value of an api.apiKey → the variable it came from
+	if opt.NoEnv {
+		getenv = func(string) (string, bool) { return "", false }
+	}
+	var unset []string               // variables not set, in the order first met
+	unsetAt := map[string][]string{} // each one's fields
 	expandAll(reflect.ValueOf(&cfg).Elem(), "", getenv, func(field, name string) {
+		if opt.NoEnv {
+			if !slices.Contains(cfg.Unread, name) {
+				cfg.Unread = append(cfg.Unread, name)
+			}
+			return
+		}
 		if opt.DryRun {
 			warnings = append(warnings, r.make(field, src.offset(field),
 				fmt.Sprintf("environment variable %s is not set (a dry run does not need it)", name)))
 			return
 		}
-		r.at(field, "environment variable %s is not set; export it, or write the value in the file", name)
+		if unsetAt[name] == nil {
+			unset = append(unset, name)
+		}
+		unsetAt[name] = append(unsetAt[name], field)
 	}, func(field, name string) {
 		if field == "apiKey" || strings.HasSuffix(field, ".apiKey") {
 			val, _ := getenv(name)
 			keyVars[val] = name
 		}
 	})
+	// One problem per unset variable, at its first use, naming the others.
+	for _, name := range unset {
+		also := ""
+		if fields := unsetAt[name][1:]; len(fields) > 0 {
+			also = " (also read by " + strings.Join(fields, ", ") + ")"
+		}
+		r.at(unsetAt[name][0], "environment variable %s is not set%s; export it, or write the value in the file", name, also)
+	}
 
 	cfg.Path = path
 	cfg.Dir = filepath.Dir(path)

@@ -828,6 +828,8 @@ func FuzzLoad(f *testing.F) {
 	}
 	f.Add([]byte(`{"output": {"format": "x"}, "pricing": {"m": {"input": -1}}, "judge": null}`), true)
 	f.Add([]byte("{\"topics\": [{\"id\": \"t\", \"title\": \"caf\xe9\"}], \"api\": {\"timeout\": 18446744073710}}"), false)
+	f.Add([]byte(`{"sharedContext": {"repository": true}, "topics": [{"id": "t", "title": "x", "sharedContext": {"repository": "sub"}}]}`), false)
+	f.Add([]byte(`{"sharedContext": {"repository": 3}}`), false)
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, text []byte, dryRun bool) {
 		path := filepath.Join(dir, "fuzz.jsonc")
@@ -900,5 +902,25 @@ func TestKeyVariable(t *testing.T) {
 		if got := cfg.KeyVariable(tt.id); got != tt.want {
 			t.Errorf("KeyVariable(%q) = %q, want %q", tt.id, got, tt.want)
 		}
+	}
+}
+
+// TestUnsetVariableOnce: a variable read in two places and not set is one
+// problem, at its first use, naming the other; with NoEnv it is no problem
+// and is named in Unread, once.
+func TestUnsetVariableOnce(t *testing.T) {
+	text := `{
+  "api": { "apiKey": "${DEBATE_API_KEY}" },` + validBody + `
+  "sharedContext": { "inline": "key ${DEBATE_API_KEY}" },
+}`
+	path := writeConfig(t, text)
+	_, err := Load(path, Options{Getenv: env(nil)})
+	ps := problemsOf(t, err)
+	if len(ps) != 1 || !strings.Contains(ps[0].Message, "DEBATE_API_KEY is not set (also read by sharedContext.inline)") || ps[0].Field != "api.apiKey" {
+		t.Errorf("problems %v, want one at api.apiKey naming sharedContext.inline", ps)
+	}
+	cfg, err := Load(path, Options{Getenv: env(map[string]string{"DEBATE_API_KEY": "sk-1"}), NoEnv: true})
+	if err != nil || !slices.Equal(cfg.Unread, []string{"DEBATE_API_KEY"}) || cfg.API.APIKey != "${DEBATE_API_KEY}" {
+		t.Errorf("NoEnv: %v, unread %v, key %q", err, cfg.Unread, cfg.API.APIKey)
 	}
 }

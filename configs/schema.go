@@ -101,6 +101,12 @@ func (c *checker) check(v *hujson.Value, t reflect.Type, path string, keyOff int
 		}
 		return
 	}
+	if t == repositoryType {
+		if k := v.Value.Kind(); k != 't' && k != 'f' && k != '"' {
+			wrong(`true, false or a folder, e.g. "." or "../.."`)
+		}
+		return
+	}
 	if t == arbitratorType && v.Value.Kind() == '"' {
 		if s := v.Value.(hujson.Literal).String(); s != HumanArbitrator {
 			c.problem(path, keyOff, `want "human" or an object like {"model": "…"}, got %q`, s)

@@ -1,18 +1,17 @@
 package configs
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"github.com/debatehq/debate/internal/regular"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/debatehq/debate/internal/regular"
+	"github.com/debatehq/debate/internal/shareable"
 
 	"github.com/bmatcuk/doublestar/v4"
 	ignore "github.com/sabhiram/go-gitignore"
@@ -29,22 +28,11 @@ type SkippedFile struct {
 	Reason string
 }
 
-// privateKey matches the header of a PEM private key.
-var privateKey = regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----`)
-
-// secretName reports whether a file's name looks like it holds a secret:
-// .env*, *.pem, *.key, id_rsa*.
-func secretName(name string) bool {
-	base := path.Base(filepath.ToSlash(name))
-	return strings.HasPrefix(base, ".env") || strings.HasSuffix(base, ".pem") ||
-		strings.HasSuffix(base, ".key") || strings.HasPrefix(base, "id_rsa")
-}
-
 // LooksSecret reports whether a document looks like it holds a secret: by
 // its name, or by a private key's header in its text. Such a document is
 // never copied into a run's output.
 func LooksSecret(name, text string) bool {
-	return secretName(name) || privateKey.MatchString(text)
+	return shareable.SecretName(name) || shareable.HoldsPrivateKey([]byte(text))
 }
 
 // isGlob reports whether a sharedContext.files entry is a pattern rather
@@ -99,7 +87,7 @@ func (c *Config) readDocuments(r *reporter, sc *SharedContext, field string) {
 				r.at(at, "cannot read %s: %s; fix the path (relative paths start at the config file's folder)", c.resolve(name), errReason(err))
 				continue
 			}
-			if reason := unreadable(b); reason != "" && name != f {
+			if reason := shareable.Check(b); reason != "" && name != f {
 				sc.Skipped = append(sc.Skipped, SkippedFile{Entry: i, Path: name, Reason: reason})
 				continue
 			}
@@ -110,19 +98,6 @@ func (c *Config) readDocuments(r *reporter, sc *SharedContext, field string) {
 			sc.Documents = append(sc.Documents, Document{Path: name, Content: string(b)})
 		}
 	}
-}
-
-// unreadable says why a file a glob matched is not read as a document:
-// binary, or holding a private key; "" when it is read.
-func unreadable(b []byte) string {
-	head := b[:min(len(b), 8000)]
-	switch {
-	case bytes.IndexByte(head, 0) >= 0 || !utf8.Valid(b):
-		return "binary"
-	case privateKey.Match(b):
-		return "holds a private key"
-	}
-	return ""
 }
 
 // globShared returns the files the glob f (entry i of sc's files, written
@@ -153,7 +128,7 @@ func (c *Config) globShared(r *reporter, sc *SharedContext, at string, i int, f 
 	for _, m := range matches {
 		name := path.Join(base, m)
 		switch {
-		case secretName(m):
+		case shareable.SecretName(m):
 			sc.Skipped = append(sc.Skipped, SkippedFile{Entry: i, Path: name, Reason: "looks like a secret"})
 		case strings.HasPrefix(path.Base(m), "."):
 			sc.Skipped = append(sc.Skipped, SkippedFile{Entry: i, Path: name, Reason: "hidden file"})

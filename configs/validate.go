@@ -63,6 +63,7 @@ func (c *Config) validate(r *reporter) {
 	c.validateTopics(r)
 	c.validateProtocol(r, owner)
 	c.readSharedContext(r)
+	c.validateRepository(r)
 	c.validateOutput(r)
 	if l := c.Prompts.Language; l != "en" && l != "zh" {
 		r.at("prompts.language", `must be "en" or "zh" (got %q)`, l)
@@ -348,6 +349,20 @@ func reservedID(id string) bool {
 		return -1
 	}, id)
 	return kept == "none"
+}
+
+// CheckID says why id cannot be a topic's or a motion's id: empty, not
+// usable in a file name, or too long; nil when it can.
+func CheckID(id string) error {
+	switch {
+	case id == "":
+		return errors.New("empty")
+	case !topicIDPattern.MatchString(id) || id == "." || id == "..":
+		return errors.New(`cannot be used in a file name: an id holds only letters, digits, "-", "_" and "."`)
+	case len(id) > MaxIDLength:
+		return fmt.Errorf("longer than %d bytes", MaxIDLength)
+	}
+	return nil
 }
 
 // uniqueID checks the id of the topic or motion at path: present, usable in a

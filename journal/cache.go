@@ -98,6 +98,15 @@ func (c *Cache) Record(_ context.Context, key string, value []byte) error {
 	return nil
 }
 
+// Drop removes the answer kept under key, if any, so that the next Record
+// of key keeps its value.
+func (c *Cache) Drop(ctx context.Context, key string) error {
+	if _, err := c.db.ExecContext(ctx, `DELETE FROM calls WHERE key = ?`, key); err != nil {
+		return fmt.Errorf("call cache drop: %w", err)
+	}
+	return nil
+}
+
 // Close commits what Record was given and closes the file; Record fails
 // after it.
 func (c *Cache) Close() error {

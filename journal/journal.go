@@ -165,6 +165,15 @@ func (j *Journal) Record(_ context.Context, key string, value []byte) error {
 	return nil
 }
 
+// Drop removes the value recorded under key, if any.
+func (j *Journal) Drop(ctx context.Context, key string) error {
+	j.mem.Delete(key)
+	if _, err := j.db.ExecContext(ctx, `DELETE FROM calls WHERE key = ?`, key); err != nil {
+		return fmt.Errorf("journal drop: %w", err)
+	}
+	return nil
+}
+
 // Note returns the value of the note named name, if any: something a
 // resumed run needs that is not the answer of a call (the reasoning behind
 // an argument).
@@ -214,7 +223,8 @@ func (j *Journal) SetSeed(ctx context.Context, n uint64) error {
 	return j.SetNote(ctx, seedNote, []byte(strconv.FormatUint(n, 10)))
 }
 
-// Len returns the number of recorded calls.
+// Len returns the number of recorded entries: the completed calls, and the
+// failed attempts a caller keeps beside some of them.
 func (j *Journal) Len(ctx context.Context) (int, error) {
 	var n int
 	if err := j.db.QueryRowContext(ctx, `SELECT count(*) FROM calls`).Scan(&n); err != nil {

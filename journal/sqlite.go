@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -12,6 +13,8 @@ import (
 	"sync"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"github.com/debatehq/debate/internal/regular"
 )
 
 // busyTimeout is how long a write waits for another process holding the
@@ -26,6 +29,9 @@ func openDB(ctx context.Context, path string, schema ...string) (*sql.DB, error)
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	if err := refuseLinks(path); err != nil {
+		return nil, err
 	}
 	q := url.Values{}
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout))
@@ -46,6 +52,30 @@ func openDB(ctx context.Context, path string, schema ...string) (*sql.DB, error)
 	}
 	return db, nil
 }
+
+// refuseLinks refuses a database at path, or a side file of it, that is a
+// symbolic link or no regular file: SQLite would follow the link and write
+// wherever it points.
+func refuseLinks(path string) error {
+	for _, side := range sideFiles {
+		st, err := os.Lstat(path + side)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			continue
+		case err != nil:
+			return fmt.Errorf("open %s: %w", path+side, err)
+		case st.Mode()&fs.ModeSymlink != 0:
+			return fmt.Errorf("open %s: %w; remove it, or name another folder", path+side, regular.ErrSymlink)
+		case !st.Mode().IsRegular():
+			return fmt.Errorf("open %s: %w", path+side, regular.ErrNotRegular)
+		}
+	}
+	return nil
+}
+
+// sideFiles are the suffixes of a SQLite file's name and of its side files
+// in WAL mode.
+var sideFiles = []string{"", "-wal", "-shm"}
 
 // row is one entry to write.
 type row struct {
@@ -220,7 +250,7 @@ func (c *committer) commit(ctx context.Context, rows []row) error {
 
 // removeFiles removes the SQLite file at path and its side files.
 func removeFiles(path string) error {
-	for _, side := range []string{"", "-wal", "-shm"} {
+	for _, side := range sideFiles {
 		if err := os.Remove(path + side); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return err
 		}

@@ -24,7 +24,7 @@ func reaskTokens(limit int) int {
 func cutOff(resp providers.Response, err error) bool {
 	var pe *providers.Error
 	if errors.As(err, &pe) {
-		return pe.Kind == providers.KindCut
+		return pe.Class == providers.ClassCut
 	}
 	return err == nil && resp.Cut()
 }

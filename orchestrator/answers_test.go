@@ -31,9 +31,9 @@ func TestJudgeCutAnswer(t *testing.T) {
 		return func() (providers.Response, error) { return providers.Response{Text: text, FinishReason: "length"}, nil }
 	}
 	whole := func() (providers.Response, error) { return providers.Response{Text: agree, FinishReason: "stop"}, nil }
-	fail := func(k providers.Kind) func() (providers.Response, error) {
+	fail := func(k providers.Class) func() (providers.Response, error) {
 		return func() (providers.Response, error) {
-			return providers.Response{}, &providers.Error{Kind: k, Err: errors.New(k.String())}
+			return providers.Response{}, &providers.Error{Class: k, Err: errors.New(k.String())}
 		}
 	}
 	for _, tc := range []struct {
@@ -43,8 +43,8 @@ func TestJudgeCutAnswer(t *testing.T) {
 		limits  []int // max tokens of the judge's calls (0: the configured default)
 	}{
 		{"cut, then whole", []func() (providers.Response, error){cut("```json\n{\"consen"), whole}, tree.Converged, []int{0, 8000}},
-		{"cut before any answer, then whole", []func() (providers.Response, error){fail(providers.KindCut), whole}, tree.Converged, []int{0, 8000}},
-		{"cut after a whole judgment, asking again fails", []func() (providers.Response, error){cut(agree + "\nAnd one more th"), fail(providers.KindBadRequest)}, tree.Converged, []int{0, 8000}},
+		{"cut before any answer, then whole", []func() (providers.Response, error){fail(providers.ClassCut), whole}, tree.Converged, []int{0, 8000}},
+		{"cut after a whole judgment, asking again fails", []func() (providers.Response, error){cut(agree + "\nAnd one more th"), fail(providers.ClassBadRequest)}, tree.Converged, []int{0, 8000}},
 		// Cut twice: the second cut answer goes to repair, whose answer is cut
 		// and asked again once more. Never a third limit.
 		{"always cut", []func() (providers.Response, error){cut("```json\n{")}, tree.Failed, []int{0, 8000, 0, 8000}},

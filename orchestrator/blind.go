@@ -1,24 +1,48 @@
 package orchestrator
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
 	"hash/fnv"
 	"math/rand/v2"
 	"slices"
 
+	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/prompts"
 	"github.com/debatehq/debate/tree"
 )
 
-// draw returns a permutation of 0…n-1 that is a function of the run's seed
-// and key alone: the same seed and key always give the same order, whatever
-// else the run does and in whatever order its calls end.
-func (e *Engine) draw(n int, key ...string) []int {
+// draw returns a permutation of 0…n-1 that is a function of the topic's
+// seed and key alone: the same seed and key always give the same order,
+// whatever else the run does and in whatever order its calls end.
+func (t *topicRun) draw(n int, key ...string) []int {
 	h := fnv.New64a()
 	for _, k := range key {
 		h.Write([]byte(k))
 		h.Write([]byte{0})
 	}
-	return rand.New(rand.NewPCG(e.seed, h.Sum64())).Perm(n)
+	return rand.New(rand.NewPCG(t.seed, h.Sum64())).Perm(n)
+}
+
+// seedOf returns the seed topic t draws from: the run's when it was given
+// one, else t's own.
+func (e *Engine) seedOf(t configs.Topic) uint64 {
+	if e.seed != nil {
+		return *e.seed
+	}
+	return topicSeed(t)
+}
+
+// topicSeed derives a topic's seed from the topic as the config writes it
+// (id, title, background, annotations, core questions, its own context):
+// the same topic draws the same aliases and orders in every run, whatever
+// else the config holds, and another topic draws others.
+func topicSeed(t configs.Topic) uint64 {
+	h := sha256.New()
+	h.Write([]byte("debate topic seed\x00"))
+	_ = json.NewEncoder(h).Encode(t) // a topic always encodes
+	return binary.BigEndian.Uint64(h.Sum(nil)) >> (64 - SeedBits)
 }
 
 // blind reports whether the debaters are known by aliases in drawn order.
@@ -29,7 +53,7 @@ func (t *topicRun) blind() bool { return t.e.cfg.Blind() }
 func (t *topicRun) assignAliases() {
 	t.aliases = make([]prompts.Party, len(t.debaters))
 	t.aliasOrder = make([]int, len(t.debaters))
-	for i, n := range t.e.draw(len(t.debaters), "aliases", t.topic.ID) {
+	for i, n := range t.draw(len(t.debaters), "aliases", t.topic.ID) {
 		t.aliases[i] = prompts.Alias(t.e.cfg.Prompts.Language, n+1)
 		t.aliasOrder[n] = i
 	}
@@ -65,7 +89,7 @@ func (t *topicRun) shuffle(who []int, node string, step tree.Step, reader string
 		return who
 	}
 	out := make([]int, len(who))
-	for k, j := range t.e.draw(len(who), "order", t.topic.ID, node, string(step), reader) {
+	for k, j := range t.draw(len(who), "order", t.topic.ID, node, string(step), reader) {
 		out[k] = who[j]
 	}
 	return out

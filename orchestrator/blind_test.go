@@ -174,3 +174,54 @@ func TestSeedReproducible(t *testing.T) {
 		t.Error("seeds 7 and 8 sent the same requests")
 	}
 }
+
+// TestSeedDerived: without a seed, two runs of one config send the same
+// request bodies, each topic drawing from a seed of its own that run.json
+// records, and the run records none; a topic's seed does not move when
+// another topic changes, and a given seed is every topic's.
+func TestSeedDerived(t *testing.T) {
+	t.Parallel()
+	run := func(seed *uint64, edit func(*configs.Config)) (*tree.Run, []string) {
+		cfg := testConfig(2, "t1", "t2")
+		cfg.ApplyDefaults()
+		cfg.Params.Blind = nil
+		edit(cfg)
+		srv := providertest.New(t)
+		srv.Script(firstListed)
+		client, err := providers.New(cfg, providers.Options{HTTPClient: srv.HTTPClient()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := New(cfg, client, promptSet(t), Options{Seed: seed, Jitter: func() float64 { return 0 }}).Run(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, c := range srv.Calls() {
+			out = append(out, string(c.Body))
+		}
+		slices.Sort(out)
+		return r, out
+	}
+	same := func(*configs.Config) {}
+	first, bodies := run(nil, same)
+	if _, again := run(nil, same); !slices.Equal(bodies, again) {
+		t.Errorf("two runs without a seed sent different requests:\n%s", golden.Diff(strings.Join(bodies, "\n"), strings.Join(again, "\n")))
+	}
+	t1, t2 := first.Topics[0].Seed, first.Topics[1].Seed
+	if first.Seed != nil || t1 == 0 || t2 == 0 || t1 == t2 || t1 >= 1<<SeedBits {
+		t.Errorf("run seed %v, topic seeds %d and %d: want none, and two distinct seeds of %d bits", first.Seed, t1, t2, SeedBits)
+	}
+	edited, _ := run(nil, func(c *configs.Config) { c.Topics[1].Background = "another background" })
+	if s := edited.Topics[0].Seed; s != t1 {
+		t.Errorf("t1's seed moved from %d to %d when t2 changed", t1, s)
+	}
+	if s := edited.Topics[1].Seed; s == t2 {
+		t.Errorf("t2's seed stayed %d when t2 changed", s)
+	}
+	seven := uint64(7)
+	given, _ := run(&seven, same)
+	if given.Seed == nil || *given.Seed != 7 || given.Topics[0].Seed != 7 || given.Topics[1].Seed != 7 {
+		t.Errorf("with seed 7: run %v, topics %d and %d; want 7 everywhere", given.Seed, given.Topics[0].Seed, given.Topics[1].Seed)
+	}
+}

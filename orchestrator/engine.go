@@ -7,6 +7,7 @@
 package orchestrator
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -22,6 +23,7 @@ import (
 	"github.com/debatehq/debate/internal/prefix"
 	"github.com/debatehq/debate/prompts"
 	"github.com/debatehq/debate/providers"
+	"github.com/debatehq/debate/quote/repo"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -84,9 +86,14 @@ type Options struct {
 	// Logger receives one line per notable happening; nil discards them.
 	Logger *slog.Logger
 	// Seed, when set, is the seed the run draws its aliases and orders
-	// from; nil takes params.seed, and without that draws one. The run
-	// records the seed it used.
+	// from; nil takes params.seed, and without that each topic draws from
+	// a seed derived from the topic as configured (topicSeed), so that an
+	// unchanged topic sends the same requests run after run and a call
+	// cache answers them. The run records which seed each topic used.
 	Seed *uint64
+	// Repository is the git repository whose files the debaters may quote,
+	// opened when the run started (repo.Open); nil shares none.
+	Repository *repo.Files
 	// PositionsOnly ends every topic at its root's position step: each
 	// debater is asked the question once, with no rebuttal, judgment or
 	// child debate. The root ends converged when every debater answered
@@ -99,8 +106,8 @@ type Options struct {
 	Motions *MotionOptions
 }
 
-// SeedBits is the size of a drawn seed: small enough that every JSON reader
-// keeps it exactly.
+// SeedBits is the size of a derived seed: small enough that every JSON
+// reader keeps it exactly.
 const SeedBits = 53
 
 // Engine runs the debates of one configuration.
@@ -110,7 +117,7 @@ type Engine struct {
 	p         builder
 	opt       Options
 	maxRounds int
-	seed      uint64
+	seed      *uint64 // given; nil: each topic's is derived
 	debaters  []configs.Participant
 	judge     configs.Participant   // the panel's chair
 	judges    []configs.Participant // the panel, chair first
@@ -122,6 +129,7 @@ type Engine struct {
 	badUsage  sync.Once     // logs the first implausible usage
 	quotes    *checker      // checks the quotes of the shared documents; nil when quotes are off
 	indexes   indexes       // every shared document indexed for quotes, once
+	listing   []string      // the shared repository's files as the debaters are shown them
 }
 
 // New returns an engine for cfg that makes its calls through c and builds its
@@ -134,7 +142,10 @@ func newEngine(cfg *configs.Config, c Completer, p builder, opt Options) *Engine
 	e := &Engine{cfg: cfg, c: c, p: p, opt: opt, debaters: cfg.Debaters}
 	e.judges = cfg.Panel()
 	e.indexes = newIndexes(cfg)
-	e.quotes = newChecker(cfg, cfg.SharedContext.Documents, e.indexes)
+	e.quotes = newChecker(cfg, cfg.SharedContext.Documents, e.indexes, opt.Repository)
+	if e.quotes != nil && opt.Repository != nil {
+		e.listing = opt.Repository.Listing(ListingBytes)
+	}
 	if len(e.judges) == 0 && cfg.Judge != nil {
 		e.judges = []configs.Participant{*cfg.Judge}
 	}
@@ -145,13 +156,9 @@ func newEngine(cfg *configs.Config, c Completer, p builder, opt Options) *Engine
 	if opt.MaxRounds > 0 {
 		e.maxRounds = opt.MaxRounds
 	}
-	switch {
-	case opt.Seed != nil:
-		e.seed = *opt.Seed
-	case cfg.Params.Seed != nil:
-		e.seed = *cfg.Params.Seed
-	default:
-		e.seed = rand.Uint64() >> (64 - SeedBits)
+	if s := cmp.Or(opt.Seed, cfg.Params.Seed); s != nil {
+		n := *s
+		e.seed = &n
 	}
 	if e.opt.Now == nil {
 		e.opt.Now = time.Now
@@ -237,6 +244,9 @@ func (e *Engine) newRun(n int) *tree.Run {
 		Seed:          e.seed,
 		Judge:         participant(e.judge),
 		Topics:        make([]tree.Topic, n),
+	}
+	if r := e.opt.Repository; r != nil {
+		run.Repository = &tree.Repository{Head: r.State().Head, Dirty: r.State().Dirty, Files: len(r.Names())}
 	}
 	for _, d := range e.debaters {
 		run.Debaters = append(run.Debaters, participant(d))

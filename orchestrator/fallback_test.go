@@ -153,7 +153,17 @@ func TestSeedFallbackOverHTTP(t *testing.T) {
 	}{
 		{"503", scripted.Status(503, "overloaded"), 2, "2 failed attempts, last 503", time.Second},
 		{"401", scripted.Status(401, "invalid api key"), 1, "key refused (401)", 0},
-		{"404", scripted.Status(404, "the model model-c does not exist"), 1, "model not found (404)", 0},
+		{"404", scripted.Status(404, "the model model-c does not exist"), 1, "model not found or not allowed (404)", 0},
+		// What waiting never mends goes to the fallback at once, whatever the status says.
+		{"429 quota", scripted.Raw(429, `{"error":{"message":"You exceeded your current quota, please check your plan and billing details.","type":"insufficient_quota","code":"insufficient_quota"}}`),
+			1, "quota exhausted (429)", 0},
+		{"429 request over the minute's limit", scripted.Raw(429, `{"error":{"message":"Request too large for model-c on tokens per min (TPM): Limit 6000, Requested 9000.","type":"tokens","code":"rate_limit_exceeded"}}`),
+			1, "request too large (429)", 0},
+		{"413 in plain text", scripted.Raw(413, "length limit exceeded"), 1, "request too large (413)", 0},
+		{"400 key for other models", scripted.Raw(400, `{"error":{"message":"key not allowed to access model. This key can only access models=['model-d']. Tried to access model-c"}}`),
+			1, "model not found or not allowed (400)", 0},
+		{"400 prompt too long", scripted.Raw(400, `{"error":{"message":"The total length of all messages is too long.","type":"too_many_prompt_tokens","code":400}}`),
+			1, "prompt too long for the model (400)", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {

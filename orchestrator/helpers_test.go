@@ -227,7 +227,7 @@ func (s *script) kindsAt(node string) []string {
 }
 
 // unavailable is a 503 as the providers report it.
-var unavailable = &providers.Error{Kind: providers.KindServer, Status: 503, Err: errors.New("service unavailable")}
+var unavailable = &providers.Error{Class: providers.ClassServerError, Status: 503, Err: errors.New("service unavailable")}
 
 // completer is a function-field fake of the Completer.
 type completer func(ctx context.Context, r providers.Request) (providers.Response, error)

@@ -6,6 +6,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"strconv"
@@ -24,6 +26,9 @@ import (
 type Journal interface {
 	Lookup(ctx context.Context, key string) ([]byte, bool, error)
 	Record(ctx context.Context, key string, value []byte) error
+	// Drop removes what is kept under key, so that a later Record keeps
+	// its value.
+	Drop(ctx context.Context, key string) error
 }
 
 // JournalOptions say where a Journaled finds and keeps answers.
@@ -34,10 +39,12 @@ type JournalOptions struct {
 	// Cache holds answers across runs: a call it holds is not made again
 	// and is counted as cached; nil: none.
 	Cache Journal
-	// Endpoint gives the endpoint a participant's calls go to: its address
-	// and what it adds to each request are part of a call's key. nil: the
-	// request alone is.
-	Endpoint func(participant string) configs.API
+	// Sent says what a request sends that can change its answer, as the
+	// wrapped Completer sends it (a *providers.Client's Sent): the address,
+	// the headers the server reads and the body with every sampling field,
+	// token limit, response format and extraBody. A call's key is its
+	// digest. nil: the request as given is the key.
+	Sent func(providers.Request) (providers.Sent, error)
 	// Pricing prices the calls answered from the cache.
 	Pricing map[string]configs.Price
 	// Logger receives journal and cache errors, which never fail a call;
@@ -50,15 +57,16 @@ type JournalOptions struct {
 // that completes in both. Because a node's prompts are built only from
 // earlier answers, a run that resumes with the journal of an interrupted
 // one rebuilds the same requests, finds the completed ones, and calls
-// models only for the rest; a run of an unchanged topic with a fixed seed
-// finds every call in the cache.
+// models only for the rest; a later run of an unchanged topic, which draws
+// from the same seed, finds every call in the cache, and every attempt
+// that failed before one was answered.
 type Journaled struct {
 	c   Completer
 	opt JournalOptions
 	log *slog.Logger
 
 	seen  sync.Map // request digest → *atomic.Int64, the calls issued so far
-	calls sync.Map // call id → the key of the call, while it is being tried
+	calls sync.Map // call id → its *attempts, while it is being tried
 	// topics counts the answers per topic: topic → *topicCalls.
 	topics sync.Map
 
@@ -71,13 +79,53 @@ type topicCalls struct {
 	cached usageBook
 }
 
-// entry is what the journal and the cache keep of an answer.
+// entry is what the journal and the cache keep of an answer, or of an
+// attempt that failed before its call was answered.
 type entry struct {
 	providers.Response
 	// Cached marks, in a run's journal, an answer the run took from the
 	// cache, so that a resumed run counts it as cached again.
 	Cached bool `json:"cachedCall,omitempty"`
+	// Failure is how the attempt failed; nil for an answer.
+	Failure *failure `json:"failure,omitempty"`
 }
+
+// failure is a failed attempt as kept: what the attempt loop acts on, and
+// the words of the error.
+type failure struct {
+	Class    providers.Class `json:"class"`
+	Status   int             `json:"status,omitempty"`
+	Model    string          `json:"model,omitempty"`
+	Endpoint string          `json:"endpoint,omitempty"`
+	Message  string          `json:"message,omitempty"`
+}
+
+// newFailure returns err as kept when it is a failure the attempt loop
+// goes on after (a retry, a fallback), nil otherwise.
+func newFailure(err error) *failure {
+	pe := providers.Classify(err)
+	if then := pe.Class.Consequence(); !then.Retry && !then.FallBack {
+		return nil
+	}
+	f := &failure{Class: pe.Class, Status: pe.Status, Model: pe.Model, Endpoint: pe.Endpoint}
+	if pe.Err != nil {
+		f.Message = pe.Err.Error()
+	}
+	return f
+}
+
+// err is the error the failure was, but the wait the server asked for,
+// marked as replayed.
+func (f failure) err() error {
+	return replayed{&providers.Error{Class: f.Class, Status: f.Status, Model: f.Model, Endpoint: f.Endpoint, Err: errors.New(f.Message)}}
+}
+
+// replayed is a failure taken from the journal or the cache: no request
+// was made, so nothing is waited for before the next attempt.
+type replayed struct{ err *providers.Error }
+
+func (r replayed) Error() string { return r.err.Error() }
+func (r replayed) Unwrap() error { return r.err }
 
 // NewJournaled wraps c with the stores of opt.
 func NewJournaled(c Completer, opt JournalOptions) *Journaled {
@@ -112,29 +160,103 @@ func (jc *Journaled) CacheUse(topic string) *tree.CacheUse {
 	return use
 }
 
+// RunCacheUse returns how many of the run's answered calls, all topics,
+// motions and the run's own together, were made afresh and which came from
+// the cache.
+func (jc *Journaled) RunCacheUse() *tree.CacheUse {
+	use := &tree.CacheUse{}
+	var cached tree.Usage
+	jc.topics.Range(func(_, v any) bool {
+		tc := v.(*topicCalls)
+		use.Fresh += int(tc.fresh.Load())
+		cached = cached.Add(tc.cached.total(jc.opt.Pricing))
+		return true
+	})
+	use.CachedUsage, use.Cached = cached, cached.Calls
+	return use
+}
+
 // Complete answers r from the journal, the cache or the wrapped Completer.
+// An attempt that failed before, in a call that was then answered (a retry
+// or the participant's fallback), fails again the same way without a call,
+// so that a replayed call takes the path it took.
 func (jc *Journaled) Complete(ctx context.Context, r providers.Request) (providers.Response, error) {
-	key := jc.key(r)
-	if e, ok := jc.find(ctx, jc.opt.Journal, "journal", key, r); ok {
-		jc.replayed.Add(1)
-		return jc.answered(r, e), nil
+	at, err := jc.attempt(r)
+	if err != nil {
+		jc.log.Warn("call neither journaled nor cached: it has no key", "participant", r.Participant, "model", r.Model, "err", err)
+		resp, err := jc.c.Complete(ctx, r)
+		if err == nil {
+			jc.answered(r, entry{Response: resp})
+		}
+		return resp, err
 	}
-	if e, ok := jc.find(ctx, jc.opt.Cache, "cache", key, r); ok {
-		e.Cached = true
-		jc.keep(ctx, jc.opt.Journal, "journal", key, e)
+	// The run's own journal first, what this run did; then the cache, what
+	// other runs did.
+	for _, src := range []struct {
+		store  Journal
+		what   string
+		cached bool
+	}{{jc.opt.Journal, "journal", false}, {jc.opt.Cache, "cache", true}} {
+		if f, ok := jc.failure(ctx, src.store, at.failKey()); ok {
+			at.fail(f)
+			return providers.Response{}, f.err()
+		}
+		e, ok := jc.find(ctx, src.store, src.what, at.key, r)
+		switch {
+		case !ok:
+			continue
+		case src.cached:
+			e.Cached = true
+			jc.keepCall(ctx, at, r, e, jc.opt.Journal)
+		default:
+			jc.replayed.Add(1)
+		}
 		return jc.answered(r, e), nil
 	}
 	resp, err := jc.c.Complete(ctx, r)
 	if err != nil {
+		if f := newFailure(err); f != nil {
+			at.fail(*f)
+		}
 		return resp, err
 	}
 	e := entry{Response: resp}
-	jc.keep(ctx, jc.opt.Journal, "journal", key, e)
-	jc.keep(ctx, jc.opt.Cache, "cache", key, e)
+	jc.keepCall(ctx, at, r, e, jc.opt.Journal, jc.opt.Cache)
 	return jc.answered(r, e), nil
 }
 
-// find looks key up in store (named what in logs).
+// keepCall records in stores the answer e to r and the failed attempts of
+// its call before it.
+func (jc *Journaled) keepCall(ctx context.Context, at *attempts, r providers.Request, e entry, stores ...Journal) {
+	for _, store := range stores {
+		what := "cache"
+		if store == jc.opt.Journal {
+			what = "journal"
+		}
+		for _, f := range at.failed {
+			jc.keep(ctx, store, what, f.key, r, entry{Failure: &f.failure})
+		}
+		jc.keep(ctx, store, what, at.key, r, e)
+	}
+}
+
+// failure returns the failed attempt store keeps under key, if any.
+func (jc *Journaled) failure(ctx context.Context, store Journal, key string) (failure, bool) {
+	if store == nil {
+		return failure{}, false
+	}
+	v, ok, err := store.Lookup(ctx, key)
+	var e entry
+	if err != nil || !ok || json.Unmarshal(v, &e) != nil || e.Failure == nil {
+		return failure{}, false
+	}
+	return *e.Failure, true
+}
+
+// find looks key up in store (named what in logs). An entry that cannot be
+// read, or whose usage no call can have (a store edited by hand or by an
+// older program), is dropped from store: the call is made afresh, and its
+// answer takes the entry's place.
 func (jc *Journaled) find(ctx context.Context, store Journal, what, key string, r providers.Request) (entry, bool) {
 	var e entry
 	if store == nil {
@@ -148,17 +270,29 @@ func (jc *Journaled) find(ctx context.Context, store Journal, what, key string, 
 	if !ok {
 		return e, false
 	}
-	if err := json.Unmarshal(v, &e); err != nil {
-		jc.log.Warn(what+" entry unreadable; calling the model", "participant", r.Participant, "model", r.Model)
-		return e, false
+	problem := "unreadable"
+	if err := json.Unmarshal(v, &e); err == nil {
+		problem = e.Usage.Implausible()
 	}
-	return e, true
+	if problem == "" {
+		return e, true
+	}
+	jc.log.Warn(what+" entry dropped; calling the model", "participant", r.Participant, "model", r.Model, "problem", problem)
+	if err := store.Drop(context.WithoutCancel(ctx), key); err != nil {
+		jc.log.Warn(what+" entry not dropped", "err", err)
+	}
+	return entry{}, false
 }
 
-// keep records e under key in store (named what in logs).
-func (jc *Journaled) keep(ctx context.Context, store Journal, what, key string, e entry) {
+// keep records e, the answer to r, under key in store (named what in logs).
+// Usage no call can have is kept estimated from the text instead, as the
+// run counts it, so that what is kept can always be read back.
+func (jc *Journaled) keep(ctx context.Context, store Journal, what, key string, r providers.Request, e entry) {
 	if store == nil {
 		return
+	}
+	if e.Usage.Implausible() != "" {
+		e.Usage = estimate(r.Messages, e.Response)
 	}
 	v, err := json.Marshal(e)
 	if err == nil {
@@ -170,7 +304,7 @@ func (jc *Journaled) keep(ctx context.Context, store Journal, what, key string, 
 	}
 }
 
-// answered counts the answer e to r and forgets r's key.
+// answered counts the answer e to r and forgets r's attempts.
 func (jc *Journaled) answered(r providers.Request, e entry) providers.Response {
 	jc.calls.Delete(r.Call)
 	v, _ := jc.topics.LoadOrStore(r.Origin.Topic, new(topicCalls))
@@ -183,58 +317,95 @@ func (jc *Journaled) answered(r providers.Request, e entry) providers.Response {
 	return e.Response
 }
 
-// key is a digest of everything that shapes an answer, numbered by how many
-// identical calls came before it in this run: identical calls are
-// interchangeable, so the n-th one may take the n-th recorded answer. The
-// attempts of one call (same r.Call) with the same request share its key, so
-// a retry is not counted as one more call; an attempt with another request
-// (the participant's fallback model) gets a key of its own, so that a
-// resumed run replays the fallback's answer to the fallback alone.
-func (jc *Journaled) key(r providers.Request) string {
-	digest := jc.digest(r)
-	if k, ok := jc.calls.Load(r.Call); ok && strings.HasPrefix(k.(string), digest+"#") {
-		return k.(string)
-	}
-	n, _ := jc.seen.LoadOrStore(digest, new(atomic.Int64))
-	k := digest + "#" + strconv.FormatInt(n.(*atomic.Int64).Add(1)-1, 10)
-	if r.Call != 0 {
-		jc.calls.Store(r.Call, k)
-	}
-	return k
+// attempts are the attempts of one call so far.
+type attempts struct {
+	// key is a digest of everything that shapes the answer to the request
+	// being tried, numbered by how many identical calls came before it in
+	// this run: identical calls are interchangeable, so the n-th one may
+	// take the n-th recorded answer.
+	key string
+	// tries counts the attempts made with key.
+	tries int
+	// failed are the call's failed attempts, which are kept beside its
+	// answer once it has one.
+	failed []failedAttempt
 }
 
-// keyed is what a call's digest covers: the request as sent and what the
-// endpoint adds to it or answers by. The key, timeouts, retries, the
-// stream flag and headers that do not change the answer are left out.
+// failedAttempt is one failed attempt and the key it is kept under.
+type failedAttempt struct {
+	key string
+	failure
+}
+
+// failKey is the key of the current attempt's failure.
+func (a *attempts) failKey() string { return a.key + "/failed/" + strconv.Itoa(a.tries) }
+
+// fail counts the current attempt as failed with f.
+func (a *attempts) fail(f failure) {
+	a.failed = append(a.failed, failedAttempt{a.failKey(), f})
+}
+
+// attempt returns the attempts of r's call, this one counted. The attempts
+// of one call (same r.Call) with the same request share its key, so a retry
+// is not counted as one more call; an attempt with another request (the
+// participant's fallback model) gets a key of its own, so that a resumed
+// run replays the fallback's answer to the fallback alone. Without a call
+// id every attempt stands alone.
+func (jc *Journaled) attempt(r providers.Request) (*attempts, error) {
+	digest, err := jc.digest(r)
+	if err != nil {
+		return nil, err
+	}
+	a := &attempts{}
+	if v, ok := jc.calls.Load(r.Call); ok && r.Call != 0 {
+		a = v.(*attempts) // only the call's own goroutine uses it
+		if strings.HasPrefix(a.key, digest+"#") {
+			a.tries++
+			return a, nil
+		}
+	}
+	n, _ := jc.seen.LoadOrStore(digest, new(atomic.Int64))
+	a.key, a.tries = digest+"#"+strconv.FormatInt(n.(*atomic.Int64).Add(1)-1, 10), 0
+	if r.Call != 0 {
+		jc.calls.Store(r.Call, a)
+	}
+	return a, nil
+}
+
+// keyed is what a call's digest covers: the request as sent, which Sent
+// gives, or without Sent the request as given. A wrapper that sends more
+// (another kind of participant) adds its part here.
 type keyed struct {
-	BaseURL        string            `json:"baseURL,omitempty"`
-	ResponseFormat string            `json:"responseFormat,omitempty"`
-	ExtraBody      map[string]any    `json:"extraBody,omitempty"`
-	Headers        map[string]string `json:"headers,omitempty"`
-	Request        providers.Request `json:"request"`
+	Sent    *providers.Sent    `json:"sent,omitempty"`
+	Request *providers.Request `json:"request,omitempty"`
 }
 
 // digest is the hex SHA-256 of what shapes the answer to r.
-func (jc *Journaled) digest(r providers.Request) string {
-	k := keyed{Request: r} // every sent field of a request shapes its answer
-	if jc.opt.Endpoint != nil {
-		api := jc.opt.Endpoint(r.Participant)
-		k.BaseURL, k.ResponseFormat, k.ExtraBody = api.BaseURL, api.ResponseFormat, api.ExtraBody
-		for name, v := range api.Headers {
-			if answerHeader(name) {
-				if k.Headers == nil {
-					k.Headers = map[string]string{}
-				}
-				k.Headers[strings.ToLower(name)] = v
-			}
+func (jc *Journaled) digest(r providers.Request) (string, error) {
+	var k keyed
+	if jc.opt.Sent != nil {
+		s, err := jc.opt.Sent(r)
+		if err != nil {
+			return "", err
 		}
+		k.Sent = &s
+	} else {
+		k.Request = &r
 	}
 	// Maps encode in key order: the same call, the same bytes. They are
 	// hashed as encoded, without a copy of the whole request; the newline
-	// an Encoder ends with is left out, as json.Marshal leaves it.
+	// an Encoder ends with is left out, as json.Marshal leaves it. The body
+	// as sent follows, as it is: encoding it again would cost as much as
+	// the first time.
 	h := sha256.New()
-	_ = json.NewEncoder(lineless{h}).Encode(k) // a request always encodes
-	return hex.EncodeToString(h.Sum(nil))
+	if err := json.NewEncoder(lineless{h}).Encode(k); err != nil {
+		return "", fmt.Errorf("the key of a call to %s: %w", r.Model, err)
+	}
+	if k.Sent != nil {
+		h.Write([]byte{0})
+		h.Write(k.Sent.Body)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // lineless writes what it is given but a final newline.
@@ -245,21 +416,4 @@ func (l lineless) Write(b []byte) (int, error) {
 		return 0, err
 	}
 	return len(b), nil
-}
-
-// answerHeader reports whether a configured header may change the answer:
-// every header but credentials and the caller's name (OpenRouter's
-// HTTP-Referer and X-Title, User-Agent).
-func answerHeader(name string) bool {
-	n := strings.ToLower(name)
-	switch n {
-	case "http-referer", "referer", "x-title", "user-agent":
-		return false
-	}
-	for _, secret := range []string{"auth", "key", "token", "secret", "cookie"} {
-		if strings.Contains(n, secret) {
-			return false
-		}
-	}
-	return true
 }

@@ -4,10 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"maps"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/debatehq/debate/configs"
@@ -32,6 +33,13 @@ func (j *memJournal) Record(_ context.Context, k string, v []byte) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.m[k] = v
+	return nil
+}
+
+func (j *memJournal) Drop(_ context.Context, k string) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	delete(j.m, k)
 	return nil
 }
 
@@ -162,34 +170,37 @@ func sameTopics(t *testing.T, want, got *tree.Run) {
 
 // TestJournaledRetryIsNotANewCall: the attempts of one call share its journal
 // entry, so a call answered on its second attempt is replayed by a resumed
-// run whose first attempt of it succeeds, and an identical later call keeps
-// its own entry.
+// run, its first attempt failing again as it did without a call, and an
+// identical later call keeps its own entry.
 func TestJournaledRetryIsNotANewCall(t *testing.T) {
 	j := &memJournal{m: map[string][]byte{}}
-	failFirst := true
 	var calls int
 	inner := completer(func(_ context.Context, r providers.Request) (providers.Response, error) {
 		calls++
-		if failFirst && r.Call == 1 && r.Attempt == 1 {
+		if r.Call == 1 && r.Attempt == 1 {
 			return providers.Response{}, unavailable
 		}
 		return providers.Response{Text: "answer of call " + string(rune('0'+r.Call))}, nil
 	})
-	ask := func(jc *Journaled, call uint64, attempt int) string {
+	ask := func(jc *Journaled, call uint64, attempt int) (string, error) {
 		r := providers.Request{Participant: "a", Model: "m", Messages: []providers.Message{{Role: "user", Content: "same"}}, Call: call, Attempt: attempt}
-		resp, _ := jc.Complete(context.Background(), r)
-		return resp.Text
+		resp, err := jc.Complete(context.Background(), r)
+		return resp.Text, err
 	}
 	jc := NewJournaled(inner, JournalOptions{Journal: j})
-	ask(jc, 1, 1)
-	first, second := ask(jc, 1, 2), ask(jc, 2, 1)
-	if calls != 3 || first != "answer of call 1" || second != "answer of call 2" {
-		t.Fatalf("first run: %d calls, answers %q, %q", calls, first, second)
+	_, failed := ask(jc, 1, 1)
+	first, _ := ask(jc, 1, 2)
+	second, _ := ask(jc, 2, 1)
+	if calls != 3 || failed == nil || first != "answer of call 1" || second != "answer of call 2" {
+		t.Fatalf("first run: %d calls, answers %v, %q, %q", calls, failed, first, second)
 	}
-	failFirst, calls = false, 0
+	calls = 0
 	jc = NewJournaled(inner, JournalOptions{Journal: j})
-	if a, b := ask(jc, 7, 1), ask(jc, 8, 1); calls != 0 || a != first || b != second {
-		t.Errorf("resumed run: %d calls, answers %q, %q; want 0 calls and the recorded answers in order", calls, a, b)
+	_, again := ask(jc, 7, 1)
+	a, _ := ask(jc, 7, 2)
+	b, _ := ask(jc, 8, 1)
+	if pe := providers.Classify(again); calls != 0 || pe.Class != providers.ClassServerError || pe.Status != 503 || a != first || b != second {
+		t.Errorf("resumed run: %d calls, first attempt %v, answers %q, %q; want 0 calls, the 503 again and the recorded answers in order", calls, again, a, b)
 	}
 	jc.calls.Range(func(call, key any) bool {
 		t.Errorf("answered call %v still holds key %v", call, key)
@@ -199,8 +210,8 @@ func TestJournaledRetryIsNotANewCall(t *testing.T) {
 
 // TestJournaledFallbackKeepsItsOwnAnswer: when a call's primary model fails
 // and its fallback answers the same call, a resumed run replays that answer
-// to the fallback's attempt only; the primary's attempt is made again, so
-// the resumed run switches as the first one did.
+// to the fallback's attempt only; the primary's attempt fails again as it
+// did, without a call, so the resumed run switches as the first one did.
 func TestJournaledFallbackKeepsItsOwnAnswer(t *testing.T) {
 	j := &memJournal{m: map[string][]byte{}}
 	var asked []string
@@ -227,7 +238,7 @@ func TestJournaledFallbackKeepsItsOwnAnswer(t *testing.T) {
 		}
 		want := []string{"primary", "fallback"}
 		if run == 1 {
-			want = []string{"primary"} // the fallback's answer comes from the journal
+			want = nil // the primary's failure and the fallback's answer come from the journal
 		}
 		if !slices.Equal(asked, want) {
 			t.Errorf("run %d: models called %v, want %v", run, asked, want)
@@ -236,9 +247,10 @@ func TestJournaledFallbackKeepsItsOwnAnswer(t *testing.T) {
 }
 
 // TestResumedRunKeepsFallbacks: a run in which a debater's primary model
-// always fails, resumed from its complete journal, tries the primary as the
-// first run did, takes the fallback's recorded answers and ends with the
-// same topics: the same fallbacks, models, failures and answers.
+// always fails, resumed from its complete journal, makes no call: the
+// primary's attempts fail again as recorded, the fallback's answers are
+// replayed, and the run ends with the same topics: the same fallbacks,
+// models, failures and answers.
 func TestResumedRunKeepsFallbacks(t *testing.T) {
 	cfg := testConfig(2, "t1", "t2")
 	cfg.Debaters[2].Fallback = "model-c-fallback"
@@ -268,57 +280,234 @@ func TestResumedRunKeepsFallbacks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Only the primary's failing attempts, two per topic, reach the models.
-	if again != 4 || jc.Replayed() != first-4 {
-		t.Errorf("resumed run: %d attempts reached the models and %d were replayed; want 4 and %d", again, jc.Replayed(), first-4)
+	// The primary's failing attempts, two per topic, are replayed as failures.
+	if again != 0 || jc.Replayed() != first-4 {
+		t.Errorf("resumed run: %d attempts reached the models and %d were replayed; want 0 and %d", again, jc.Replayed(), first-4)
 	}
 	sameTopics(t, want, got)
 }
 
-// TestJournaledKeyCoversTheEndpoint: a call's key changes with what changes
-// its answer — the endpoint's address, extraBody, headers the server reads,
-// the response format — and not with the key, the stream flag, timeouts or
-// the caller's name, so that a run after such a change reuses no answer
-// and one after a new key reuses them all.
-func TestJournaledKeyCoversTheEndpoint(t *testing.T) {
+// TestJournaledKeyIsTheRequest: a call's key changes with everything that
+// can change its answer — the model, the messages, every sampling field and
+// token limit wherever it is set, the response format and schema, the
+// endpoint's address, extraBody (tools, top_p …) and the headers the server
+// reads — and not with the key, the stream flag, timeouts, caps, cache
+// breakpoints or the caller's name, so that a run after such a change reuses
+// no answer and one after a new key reuses them all.
+func TestJournaledKeyIsTheRequest(t *testing.T) {
 	t.Parallel()
-	base := configs.API{
-		BaseURL: "https://x.example/v1", APIKey: "sk-one", Timeout: 1000,
-		ExtraBody: map[string]any{"reasoning_effort": "low"},
-		Headers:   map[string]string{"anthropic-beta": "b1", "Authorization": "Bearer one", "X-Title": "debate"},
+	temp := func(f float64) *float64 { return &f }
+	base := func() (*configs.Config, providers.Request) {
+		cfg := &configs.Config{
+			API: configs.API{
+				BaseURL: "https://x.example/v1", APIKey: "sk-one", Timeout: 1000,
+				ExtraBody: map[string]any{"reasoning_effort": "low"},
+				Headers:   map[string]string{"anthropic-beta": "b1", "Authorization": "Bearer one", "X-Title": "debate"},
+			},
+			Debaters: []configs.Participant{{ID: "a", Model: "m"}},
+			Params:   configs.Params{MaxTokensPerResponse: 4000, Temperature: temp(0.2), Concurrency: 1},
+		}
+		r := providers.Request{Participant: "a", Model: "m", JSON: true, Schema: json.RawMessage(`{"type":"object"}`),
+			Messages: []providers.Message{{Role: "system", Content: "s"}, {Role: "user", Content: "q", Breaks: []int{1}}}}
+		return cfg, r
 	}
 	tests := []struct {
 		name    string
-		change  func(a *configs.API)
+		change  func(cfg *configs.Config, r *providers.Request)
 		changed bool
 	}{
-		{"nothing", func(*configs.API) {}, false},
-		{"endpoint", func(a *configs.API) { a.BaseURL = "https://y.example/v1" }, true},
-		{"extraBody", func(a *configs.API) { a.ExtraBody = map[string]any{"reasoning_effort": "high"} }, true},
-		{"answer header", func(a *configs.API) { a.Headers = map[string]string{"anthropic-beta": "b2"} }, true},
-		{"response format", func(a *configs.API) { a.ResponseFormat = "json_schema" }, true},
-		{"api key", func(a *configs.API) { a.APIKey = "sk-two" }, false},
-		{"authorization header", func(a *configs.API) {
-			a.Headers = map[string]string{"anthropic-beta": "b1", "Authorization": "Bearer two", "X-Title": "debate"}
+		{"nothing", func(*configs.Config, *providers.Request) {}, false},
+		{"model", func(_ *configs.Config, r *providers.Request) { r.Model = "m2" }, true},
+		{"messages", func(_ *configs.Config, r *providers.Request) { r.Messages = r.Messages[:1] }, true},
+		{"params.temperature", func(c *configs.Config, _ *providers.Request) { c.Params.Temperature = temp(0.9) }, true},
+		{"params.temperature unset", func(c *configs.Config, _ *providers.Request) { c.Params.Temperature = nil }, true},
+		{"participant temperature", func(c *configs.Config, _ *providers.Request) { c.Debaters[0].Temperature = temp(0) }, true},
+		{"params.maxTokensPerResponse", func(c *configs.Config, _ *providers.Request) { c.Params.MaxTokensPerResponse = 100 }, true},
+		{"participant maxTokens", func(c *configs.Config, _ *providers.Request) { c.Debaters[0].MaxTokens = 100 }, true},
+		{"the call's own token limit", func(_ *configs.Config, r *providers.Request) { n := 8000; r.MaxTokens = &n }, true},
+		{"top_p", func(c *configs.Config, _ *providers.Request) { c.API.ExtraBody["top_p"] = 0.5 }, true},
+		{"seed", func(c *configs.Config, _ *providers.Request) { c.API.ExtraBody["seed"] = 7 }, true},
+		{"tools", func(c *configs.Config, _ *providers.Request) {
+			c.API.ExtraBody["tools"] = []any{map[string]any{"type": "function", "function": map[string]any{"name": "f"}}}
+		}, true},
+		{"extraBody", func(c *configs.Config, _ *providers.Request) { c.API.ExtraBody["reasoning_effort"] = "high" }, true},
+		{"response format", func(c *configs.Config, _ *providers.Request) { c.API.ResponseFormat = "json_object" }, true},
+		{"schema", func(c *configs.Config, r *providers.Request) {
+			c.API.ResponseFormat, r.Schema = "json_schema", json.RawMessage(`{"type":"array"}`)
+		}, true},
+		{"endpoint", func(c *configs.Config, _ *providers.Request) { c.API.BaseURL = "https://y.example/v1" }, true},
+		{"participant's endpoint", func(c *configs.Config, _ *providers.Request) {
+			c.Debaters[0].API = &configs.API{BaseURL: "https://y.example/v1"}
+		}, true},
+		{"answer header", func(c *configs.Config, _ *providers.Request) { c.API.Headers["anthropic-beta"] = "b2" }, true},
+		{"api key", func(c *configs.Config, _ *providers.Request) { c.API.APIKey = "sk-two" }, false},
+		{"authorization header", func(c *configs.Config, _ *providers.Request) { c.API.Headers["Authorization"] = "Bearer two" }, false},
+		{"caller's name", func(c *configs.Config, _ *providers.Request) { c.API.Headers["HTTP-Referer"] = "x" }, false},
+		{"stream and timeout", func(c *configs.Config, _ *providers.Request) { off := false; c.API.Stream, c.API.Timeout = &off, 5 }, false},
+		{"cache breakpoints", func(c *configs.Config, _ *providers.Request) { on := true; c.API.CacheControl = &on }, false},
+		{"caps and retries", func(c *configs.Config, _ *providers.Request) {
+			n := 9
+			c.API.MaxRetries, c.API.MaxConcurrent, c.Params.Concurrency = &n, 2, 4
 		}, false},
-		{"caller's name", func(a *configs.API) { a.Headers = map[string]string{"anthropic-beta": "b1", "HTTP-Referer": "x"} }, false},
-		{"stream and timeout", func(a *configs.API) { off := false; a.Stream, a.Timeout = &off, 5 }, false},
+		{"the call's place and attempt", func(_ *configs.Config, r *providers.Request) {
+			r.Attempt, r.Origin = 3, providers.Origin{Topic: "t", Node: "root", Step: "position"}
+		}, false},
 	}
-	r := providers.Request{Participant: "a", Model: "m", Messages: []providers.Message{{Role: "user", Content: "q"}}}
-	keyWith := func(api configs.API) string {
-		jc := NewJournaled(nil, JournalOptions{Endpoint: func(string) configs.API { return api }})
-		return jc.key(r)
+	keyOf := func(t *testing.T, cfg *configs.Config, r providers.Request) string {
+		client, err := providers.New(cfg, providers.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := NewJournaled(nil, JournalOptions{Sent: client.Sent}).attempt(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a.key
 	}
-	want := keyWith(base)
+	cfg, r := base()
+	want := keyOf(t, cfg, r)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			api := base
-			api.Headers = maps.Clone(base.Headers)
-			tt.change(&api)
-			if got := keyWith(api); (got != want) != tt.changed {
+			cfg, r := base()
+			tt.change(cfg, &r)
+			if got := keyOf(t, cfg, r); (got != want) != tt.changed {
 				t.Errorf("key changed: %v, want %v", got != want, tt.changed)
 			}
 		})
+	}
+}
+
+// BenchmarkDigest measures the key of one call with a prompt of about 8 KB:
+// of the request as the client sends it, and of the request as given.
+func BenchmarkDigest(b *testing.B) {
+	temp := 0.2
+	cfg := &configs.Config{
+		API:      configs.API{BaseURL: "https://x.example/v1", APIKey: "sk", Timeout: 1000, ExtraBody: map[string]any{"top_p": 0.9}},
+		Debaters: []configs.Participant{{ID: "a", Model: "m"}},
+		Params:   configs.Params{MaxTokensPerResponse: 4000, Temperature: &temp, Concurrency: 1},
+	}
+	client, err := providers.New(cfg, providers.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := providers.Request{Participant: "a", Model: "m", Messages: []providers.Message{
+		{Role: "system", Content: strings.Repeat("You are a careful debater. ", 40)},
+		{Role: "user", Content: strings.Repeat("The position of another party, quoted \"as is\".\n", 150)},
+	}}
+	for _, bc := range []struct {
+		name string
+		opt  JournalOptions
+	}{{"as sent", JournalOptions{Sent: client.Sent}}, {"as given", JournalOptions{}}} {
+		b.Run(bc.name, func(b *testing.B) {
+			jc := NewJournaled(nil, bc.opt)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := jc.digest(r); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// TestReplayedFailureWaitsForNothing: the failed attempts a resumed run
+// replays are followed by no backoff: no server is there to spare.
+func TestReplayedFailureWaitsForNothing(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(1, "t1")
+		cfg.Debaters[2].Fallback = "model-c-fallback"
+		cfg.Fallback.RetryDelay = 10_000
+		s := &script{judge: twoBranches(), words: 5}
+		failing := completer(func(ctx context.Context, r providers.Request) (providers.Response, error) {
+			if r.Model == "model-c" {
+				return providers.Response{}, unavailable
+			}
+			return s.answer(ctx, r)
+		})
+		j := &memJournal{m: map[string][]byte{}}
+		start := time.Now()
+		if _, err := New(cfg, NewJournaled(failing, JournalOptions{Journal: j}), promptSet(t), Options{}).Run(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		if time.Since(start) == 0 {
+			t.Fatal("the first run waited for nothing; the test needs its backoff")
+		}
+		start = time.Now()
+		if _, err := New(cfg, NewJournaled(failing, JournalOptions{Journal: j}), promptSet(t), Options{}).Run(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		if d := time.Since(start); d != 0 {
+			t.Errorf("the resumed run waited %v", d)
+		}
+	})
+}
+
+// TestJournaledDropsImplausibleEntries: an entry of the journal or the
+// cache whose usage no call can have, or that cannot be read, is dropped:
+// the call is made, and its answer takes the entry's place.
+func TestJournaledDropsImplausibleEntries(t *testing.T) {
+	t.Parallel()
+	r := providers.Request{Participant: "a", Model: "m", Messages: []providers.Message{{Role: "user", Content: "q"}}, Call: 1, Attempt: 1}
+	for _, tampered := range []string{
+		`{"Text":"forged","Usage":{"PromptTokens":-2000000000}}`,
+		`{"Text":"forged","Usage":{"Cost":-1000000}}`,
+		`{"Text":"forged","Usage":{"CompletionTokens":99999999999}}`,
+		`not json`,
+	} {
+		for _, store := range []string{"journal", "cache"} {
+			t.Run(store+" "+tampered, func(t *testing.T) {
+				t.Parallel()
+				j := &memJournal{m: map[string][]byte{}}
+				opt := JournalOptions{Journal: j}
+				if store == "cache" {
+					opt = JournalOptions{Cache: j}
+				}
+				calls := 0
+				jc := NewJournaled(completer(func(context.Context, providers.Request) (providers.Response, error) {
+					calls++
+					return providers.Response{Text: "fresh", Usage: providers.Usage{PromptTokens: 3}}, nil
+				}), opt)
+				a, err := NewJournaled(nil, JournalOptions{}).attempt(r)
+				if err != nil {
+					t.Fatal(err)
+				}
+				j.m[a.key] = []byte(tampered)
+				resp, err := jc.Complete(context.Background(), r)
+				if err != nil || resp.Text != "fresh" || calls != 1 {
+					t.Errorf("answer %q (%v) after %d calls; want the fresh one after 1", resp.Text, err, calls)
+				}
+				var kept entry
+				if err := json.Unmarshal(j.m[a.key], &kept); err != nil || kept.Text != "fresh" {
+					t.Errorf("the %s holds %s; want the fresh answer", store, j.m[a.key])
+				}
+				if use := jc.RunCacheUse(); use.Cached != 0 || use.CachedUsage.PromptTokens != 0 {
+					t.Errorf("cache use %+v counts the tampered entry", use)
+				}
+			})
+		}
+	}
+}
+
+// TestJournalBeforeCache: what the run's own journal holds for an attempt
+// wins over what another run left in the cache: the journal's answer over
+// the cache's failure of the same attempt.
+func TestJournalBeforeCache(t *testing.T) {
+	t.Parallel()
+	r := providers.Request{Participant: "a", Model: "m", Messages: []providers.Message{{Role: "user", Content: "q"}}, Call: 1, Attempt: 1}
+	a, err := NewJournaled(nil, JournalOptions{}).attempt(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer, _ := json.Marshal(entry{Response: providers.Response{Text: "the journal's"}})
+	failed, _ := json.Marshal(entry{Failure: &failure{Class: providers.ClassServerError, Status: 503}})
+	j := &memJournal{m: map[string][]byte{a.key: answer}}
+	c := &memJournal{m: map[string][]byte{a.failKey(): failed}}
+	jc := NewJournaled(completer(func(context.Context, providers.Request) (providers.Response, error) {
+		t.Error("a model was called")
+		return providers.Response{}, unavailable
+	}), JournalOptions{Journal: j, Cache: c})
+	if resp, err := jc.Complete(context.Background(), r); err != nil || resp.Text != "the journal's" {
+		t.Errorf("answer %q, %v; want the journal's", resp.Text, err)
 	}
 }

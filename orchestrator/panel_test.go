@@ -259,3 +259,29 @@ func TestPanelBlindFavors(t *testing.T) {
 		}
 	}
 }
+
+// TestOrderCheckDropsVerdict: a judge that gives its verdict, then fails
+// when asked again with the sides reversed, leaves a missing verdict whose
+// vote the order check dropped, and the verdict says so.
+func TestOrderCheckDropsVerdict(t *testing.T) {
+	t.Parallel()
+	cfg := panelConfig("j1")
+	cfg.Params.VerdictCheck = configs.VerdictCheckSwap
+	// A panel of one gives its verdict with the triage; the call that asks
+	// for verdicts is the one with the sides reversed, and it fails.
+	pick := func(c scripted.Call) string {
+		if questionID.MatchString(c.Last()) {
+			return "fail"
+		}
+		return "party-a"
+	}
+	run, _ := runFake(t, cfg, 7, panelJudge(map[string]func(scripted.Call) string{"j1": pick}))
+	root := run.Topics[0].Root
+	if root.Judgment == nil || len(root.Judgment.ForcedVerdicts) == 0 {
+		t.Fatalf("no forced verdict: status %s (%s)", root.Status, root.StopReason)
+	}
+	v := root.Judgment.ForcedVerdicts[0]
+	if !v.Missing || !v.OrderCheckDropped() || len(v.Votes) != 1 || !strings.HasPrefix(v.Votes[0].Reason, tree.OrderCheckReason) {
+		t.Errorf("verdict %+v: want it missing, its one vote dropped by the order check", v)
+	}
+}

@@ -1,6 +1,7 @@
 package orchestrator
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"unicode/utf8"
@@ -27,6 +28,19 @@ type Preview struct {
 	WorstCase WorstCase
 	// WorstCost bounds what the whole run may cost.
 	WorstCost CostBound
+	// Repository is the shared repository whose files the debaters may
+	// quote, as it is now; nil when none is quoted.
+	Repository *RepositoryPreview
+}
+
+// RepositoryPreview is the state of a shared repository a run would start
+// from, and what listing its files adds to each root position.
+type RepositoryPreview struct {
+	Root string
+	tree.Repository
+	// ListingTokens estimates the tokens of the listing in each root
+	// position prompt (four characters a token).
+	ListingTokens int
 }
 
 // CostBound is the most a run may cost, in the currency of the pricing, or
@@ -64,14 +78,10 @@ func (pv *Preview) worstCost(cfg *configs.Config) CostBound {
 	return b
 }
 
-// AssumedDivergences is the branching a worst case assumes: the judge
-// decides how many divergences a node has, so the true worst case is
-// unbounded.
-const AssumedDivergences = 3
-
-// WorstCase is the most nodes and calls one topic may take when every node
-// splits into Branching divergences, down to the round limit, and every call
-// needs a repair.
+// WorstCase is the most nodes and calls one topic may take: every node
+// splits into Branching divergences, the most a node debates
+// (params.maxDivergences; the rest are left undebated), down to the round
+// limit, and every call needs a repair.
 type WorstCase struct {
 	Rounds    int
 	Branching int
@@ -87,7 +97,7 @@ type WorstCase struct {
 
 // worstCase computes the worst case of the engine's run.
 func (e *Engine) worstCase() WorstCase {
-	w := WorstCase{Rounds: e.maxRounds, Branching: min(AssumedDivergences, max(e.cfg.Params.MaxDivergences, 1))}
+	w := WorstCase{Rounds: e.maxRounds, Branching: max(e.cfg.Params.MaxDivergences, 1)}
 	leaves := 0
 	for r, level := 0, 1; r < w.Rounds; r, level = r+1, level*w.Branching {
 		w.Nodes += level
@@ -131,12 +141,24 @@ type CallPreview struct {
 // when sel is nil) with the same code a run uses, so a dry run shows exactly
 // what would be sent.
 func NewPreview(cfg *configs.Config, p *prompts.Set, sel *tree.Selection) (*Preview, error) {
-	e := newEngine(cfg, nil, p, Options{Selection: sel})
+	files, err := OpenRepository(context.Background(), cfg)
+	if err != nil {
+		return nil, err
+	}
+	e := newEngine(cfg, nil, p, Options{Selection: sel, Repository: files})
 	selected, err := e.selected()
 	if err != nil {
 		return nil, err
 	}
 	pv := &Preview{Judge: participant(e.judge), WorstCase: e.worstCase()}
+	if e.quotes != nil && files != nil {
+		st := files.State()
+		n := 0
+		for _, l := range e.listing {
+			n += len(l) + len("- \n")
+		}
+		pv.Repository = &RepositoryPreview{Root: st.Root, Repository: tree.Repository{Head: st.Head, Dirty: st.Dirty, Files: len(files.Names())}, ListingTokens: n / 4}
+	}
 	for _, j := range e.judges {
 		pv.Judges = append(pv.Judges, participant(j))
 	}

@@ -17,20 +17,20 @@ func TestWorstCase(t *testing.T) {
 		edit func(*configs.Config)
 		want WorstCase
 	}{
-		// 1+3+9 nodes: 13·6 positions and rebuttals, 4 inner triages and 9
+		// 1+5+25 nodes: 31·6 positions and rebuttals, 6 inner triages and 25
 		// last-round verdicts, each doubled by its repair.
-		{"three rounds", func(*configs.Config) {}, WorstCase{Rounds: 3, Branching: 3, Nodes: 13, Calls: 13*6 + 4*2 + 9*2, VerdictCalls: 1}},
+		{"three rounds", func(*configs.Config) {}, WorstCase{Rounds: 3, Branching: 5, Nodes: 31, Calls: 31*6 + 6*2 + 25*2, VerdictCalls: 1}},
 		{"two divergences a node", func(c *configs.Config) { c.Params.MaxRounds, c.Params.MaxDivergences = 2, 2 },
 			WorstCase{Rounds: 2, Branching: 2, Nodes: 3, Calls: 3*6 + 1*2 + 2*2, VerdictCalls: 1}},
 		{"order check and synthesis", func(c *configs.Config) {
 			c.Params.MaxRounds, c.Params.VerdictCheck, c.Params.Synthesis = 1, configs.VerdictCheckSwap, &on
-		}, WorstCase{Rounds: 1, Branching: 3, Nodes: 1, Calls: 6 + 2*2 + 1, VerdictCalls: 2}},
+		}, WorstCase{Rounds: 1, Branching: 5, Nodes: 1, Calls: 6 + 2*2 + 1, VerdictCalls: 2}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			cfg := testConfig(3, "t1")
-			cfg.Params.MaxDivergences = 5 // more than a worst case assumes
+			cfg.Params.MaxDivergences = 5
 			tc.edit(cfg)
 			pv, err := NewPreview(cfg, promptSet(t), nil)
 			if err != nil {

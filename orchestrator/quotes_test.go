@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/internal/gitrepo/gitrepotest"
 	"github.com/debatehq/debate/providers/providertest"
 	"github.com/debatehq/debate/providers/scripted"
 	"github.com/debatehq/debate/quote"
@@ -235,5 +236,35 @@ func TestQuotesPastTheCap(t *testing.T) {
 	}
 	if judge := lastJudgeCall(t, srv); !judge.Contains(`<quote status="unverified" reason="too many quotes">`) {
 		t.Errorf("the judge does not read the quotes past the cap as too many")
+	}
+}
+
+// TestRepositoryInPrompts: a config that shares its repository lists the
+// repository's quotable files in the round-1 positions a dry run shows,
+// and tells how to quote them; with quotes off it shows neither, and a
+// folder that is no repository any longer is an error naming the field.
+func TestRepositoryInPrompts(t *testing.T) {
+	t.Parallel()
+	dir := gitrepotest.New(t, map[string]string{"main.go": "package main\n", ".env": "TOKEN=x\n"})
+	for _, quotes := range []bool{true, false} {
+		cfg := testConfig(1, "t1")
+		cfg.Params.Quotes = &quotes
+		cfg.Dir, cfg.SharedContext.Repository = dir, "."
+		pv, err := NewPreview(cfg, promptSet(t), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		msgs := pv.Topics[0].Calls[0].Messages
+		system, user := msgs[0].Content, msgs[len(msgs)-1].Content
+		listed := strings.Contains(user, "### The shared repository") && strings.Contains(user, "\n- main.go")
+		told := strings.Contains(system, `<quote doc="src/app/main.go">`)
+		if listed != quotes || told != quotes || strings.Contains(user, ".env") {
+			t.Errorf("quotes %v: files listed %v, quoting told %v, want both %v and no .env:\n%s\n%s", quotes, listed, told, quotes, system, user)
+		}
+	}
+	cfg := testConfig(1, "t1")
+	cfg.Dir, cfg.SharedContext.Repository = t.TempDir(), "."
+	if _, err := NewPreview(cfg, promptSet(t), nil); err == nil || !strings.Contains(err.Error(), "sharedContext.repository: ") {
+		t.Errorf("a folder in no repository: %v, want an error naming sharedContext.repository", err)
 	}
 }

@@ -26,31 +26,9 @@ func reasonOf(err error) []tree.Reason {
 	}
 	var pe *providers.Error
 	if errors.As(err, &pe) {
-		return []tree.Reason{tree.Because(tree.CallFailure, classCode(pe), err.Error())}
+		return []tree.Reason{tree.Because(tree.CallFailure, pe.Class, err.Error())}
 	}
 	return []tree.Reason{tree.Because(tree.Text, err.Error())}
-}
-
-// classCode is the code of the class of a provider's failure, which the
-// reports name in words.
-func classCode(pe *providers.Error) string {
-	switch pe.Kind {
-	case providers.KindAuth:
-		return "key-refused"
-	case providers.KindNotFound:
-		return "model-unavailable"
-	case providers.KindContextLength:
-		return "prompt-too-long"
-	case providers.KindNoSystem:
-		return "no-system-message"
-	case providers.KindEmpty:
-		return "empty-answer"
-	case providers.KindCut:
-		return "cut-at-limit"
-	case providers.KindFiltered:
-		return "content-refused"
-	}
-	return pe.Kind.String()
 }
 
 // nodeError records err as the failure of participant at step.

@@ -3,8 +3,8 @@ package orchestrator
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -176,6 +176,9 @@ func (r *roster) call(ctx context.Context, c call) (providers.Response, string, 
 			retries = 0
 		case retry:
 			retries++
+			if errors.As(err, new(replayed)) {
+				wait = 0 // no server to spare: the failure was replayed
+			}
 			if werr := ctxwait.Sleep(ctx, wait); werr != nil {
 				return resp, model, err
 			}
@@ -228,16 +231,16 @@ func (r *roster) settle(ctx context.Context, c call, model string, err error, re
 		return stop, 0, nil
 	}
 	pe := providers.Classify(err)
-	class := pe.Kind.Class()
+	then := pe.Class.Consequence()
 	var fb *tree.Fallback
 	what, wait := stop, time.Duration(0)
 	switch {
-	case class == providers.Permanent:
+	case !then.Retry && !then.FallBack:
 	case model != cur:
 		// Another call switched the participant while this attempt ran: the
 		// outcome is the old model's, and this call goes on with the new one.
 		what = switched
-	case class == providers.Unusable:
+	case then.FallBack:
 		if m.canFallBack() {
 			fb, what = r.fallBack(m, c, unusable(pe)), switched
 		}
@@ -306,9 +309,9 @@ func (r *roster) announce(c call, fb tree.Fallback) {
 
 // failedAttempts says why n transient failures switched a participant:
 // "2 failed attempts, last 503", naming the last failure by its HTTP status
-// or, without one, by its kind.
+// or, without one, by its class.
 func failedAttempts(n int, last *providers.Error) tree.Reason {
-	what := last.Kind.String()
+	what := last.Class.String()
 	if last.Status != 0 {
 		what = fmt.Sprint(last.Status)
 	}
@@ -319,9 +322,9 @@ func failedAttempts(n int, last *providers.Error) tree.Reason {
 // and the HTTP status.
 func unusable(e *providers.Error) tree.Reason {
 	if e.Status != 0 {
-		return tree.Because(tree.Unusable, classCode(e), e.Status)
+		return tree.Because(tree.Unusable, e.Class, e.Status)
 	}
-	return tree.Because(tree.Unusable, classCode(e))
+	return tree.Because(tree.Unusable, e.Class)
 }
 
 // backoff returns the wait before retry n (0 for the first) of a call:
@@ -466,35 +469,13 @@ func progress(report func(tokens int)) func(int) {
 	}
 }
 
-// Bounds of one call's usage: a figure past them (or negative, or not a
-// number) is not what any provider charges for one call.
-const (
-	// maxCallTokens is more tokens than any model reads or writes in one call.
-	maxCallTokens = 1 << 24
-	// maxCallCost is more than any one call costs, in any currency.
-	maxCallCost = 1e4
-)
-
-// plausible reports what is wrong with a provider's usage, "" if nothing.
-func plausible(pu providers.Usage) string {
-	for _, n := range []int{pu.PromptTokens, pu.CompletionTokens, pu.CachedPromptTokens, pu.ReasoningTokens} {
-		if n < 0 || n > maxCallTokens {
-			return fmt.Sprintf("a token count of %d (outside 0 to %d)", n, maxCallTokens)
-		}
-	}
-	if math.IsNaN(pu.Cost) || pu.Cost < 0 || pu.Cost > maxCallCost {
-		return fmt.Sprintf("a cost of %g (outside 0 to %g)", pu.Cost, float64(maxCallCost))
-	}
-	return ""
-}
-
 // usage is one answered call's usage; tokens the provider did not report
 // were estimated, are counted alike (the budget included) and marked. Usage
 // that is not plausible is refused, logged the first time, and estimated
 // from msgs and the answer like usage not reported.
 func (e *Engine) usage(resp providers.Response, msgs []providers.Message, model string) tree.Usage {
 	pu := resp.Usage
-	if problem := plausible(pu); problem != "" {
+	if problem := pu.Implausible(); problem != "" {
 		e.badUsage.Do(func() {
 			e.log.Warn("a provider reported implausible usage; estimated from the text instead (logged once)",
 				"model", model, "problem", problem)
@@ -517,15 +498,10 @@ func usage(pu providers.Usage) tree.Usage {
 	return u
 }
 
-// estimate counts the tokens of a call from its text, four bytes a token,
-// as providers do for usage not reported.
+// estimate counts the tokens of a call from its text, as providers do for
+// usage not reported.
 func estimate(msgs []providers.Message, resp providers.Response) providers.Usage {
-	in := 0
-	for _, m := range msgs {
-		in += len(m.Content)
-	}
-	out := len(resp.Text) + len(resp.Reasoning)
-	return providers.Usage{PromptTokens: (in + 3) / 4, CompletionTokens: (out + 3) / 4, Estimated: true}
+	return providers.Estimate(msgs, resp.Text, resp.Reasoning)
 }
 
 // cost is the cost of u at price p (per million tokens), cached prompt

@@ -22,13 +22,13 @@ import (
 // Backoff from retryDelay with jitter 0 waits base/2, base, 2·base, ….
 func TestAttemptLoop(t *testing.T) {
 	var (
-		e503 = &providers.Error{Kind: providers.KindServer, Status: 503, Err: errors.New("overloaded")}
-		e429 = &providers.Error{Kind: providers.KindRateLimit, Status: 429, RetryAfter: 5 * time.Second, Err: errors.New("slow down")}
-		e401 = &providers.Error{Kind: providers.KindAuth, Status: 401, Err: errors.New("invalid api key")}
-		e404 = &providers.Error{Kind: providers.KindNotFound, Status: 404, Err: errors.New("no such model")}
-		eCtx = &providers.Error{Kind: providers.KindContextLength, Status: 400, Err: errors.New("maximum context length is 8192 tokens")}
-		e400 = &providers.Error{Kind: providers.KindBadRequest, Status: 400, Err: errors.New("unknown field")}
-		eTO  = &providers.Error{Kind: providers.KindTimeout, Err: errors.New("no answer within 2m0s")}
+		e503 = &providers.Error{Class: providers.ClassServerError, Status: 503, Err: errors.New("overloaded")}
+		e429 = &providers.Error{Class: providers.ClassRateLimited, Status: 429, RetryAfter: 5 * time.Second, Err: errors.New("slow down")}
+		e401 = &providers.Error{Class: providers.ClassKeyRefused, Status: 401, Err: errors.New("invalid api key")}
+		e404 = &providers.Error{Class: providers.ClassModelUnavailable, Status: 404, Err: errors.New("no such model")}
+		eCtx = &providers.Error{Class: providers.ClassPromptTooLong, Status: 400, Err: errors.New("maximum context length is 8192 tokens")}
+		e400 = &providers.Error{Class: providers.ClassBadRequest, Status: 400, Err: errors.New("unknown field")}
+		eTO  = &providers.Error{Class: providers.ClassTimeout, Err: errors.New("no answer within 2m0s")}
 	)
 	ms := time.Millisecond
 	tests := []struct {
@@ -77,7 +77,7 @@ func TestAttemptLoop(t *testing.T) {
 		{name: "401 without fallback is not retried", err: e401, maxRetries: 2, maxFailures: 2, retryDelay: 1000,
 			tried: []string{"m1"}, failed: true},
 		{name: "404 switches at once", err: e404, maxRetries: 2, maxFailures: 3, retryDelay: 1000, fallback: true,
-			tried: []string{"m1", "m2"}, waits: []time.Duration{0}, reason: "model not found (404)"},
+			tried: []string{"m1", "m2"}, waits: []time.Duration{0}, reason: "model not found or not allowed (404)"},
 		{name: "404 without fallback is not retried", err: e404, before: 1, maxRetries: 2, maxFailures: 2, retryDelay: 1000,
 			tried: []string{"m1"}, failed: true},
 		{name: "context length switches at once", err: eCtx, maxRetries: 2, maxFailures: 2, retryDelay: 1000, fallback: true,

@@ -35,7 +35,7 @@ func TestSynthesis(t *testing.T) {
 			}, words: 5}
 			s.fail = func(r providers.Request) error {
 				if tc.failEdits && r.Origin.Step == string(tree.StepEdits) {
-					return &providers.Error{Kind: providers.KindServer, Status: 500, Err: errors.New("internal error")}
+					return &providers.Error{Class: providers.ClassServerError, Status: 500, Err: errors.New("internal error")}
 				}
 				return nil
 			}

@@ -20,6 +20,7 @@ import (
 type topicRun struct {
 	e        *Engine
 	topic    configs.Topic
+	seed     uint64 // the aliases and orders are drawn from
 	r        *roster
 	debaters []*member // in config order
 	judges   []*member // the panel, chair first
@@ -32,7 +33,7 @@ type topicRun struct {
 }
 
 func (e *Engine) newTopicRun(t configs.Topic) *topicRun {
-	tr := &topicRun{e: e, topic: t, r: e.newRoster(t.ID), quotes: e.topicChecker(t)}
+	tr := &topicRun{e: e, topic: t, seed: e.seedOf(t), r: e.newRoster(t.ID), quotes: e.topicChecker(t)}
 	for _, d := range e.debaters {
 		tr.debaters = append(tr.debaters, tr.r.add(d))
 	}
@@ -62,7 +63,7 @@ func (e *Engine) runTopic(ctx context.Context, ct configs.Topic) tree.Topic {
 	out := tree.Topic{
 		ID: ct.ID, Title: ct.Title, Background: ct.Background,
 		Annotations: ct.Annotations, CoreQuestions: ct.CoreQuestions,
-		Root: root, Status: root.Summarize(), Aliases: tr.aliasRecord(),
+		Root: root, Status: root.Summarize(), Aliases: tr.aliasRecord(), Seed: tr.seed,
 	}
 	if tr.quoting() {
 		out.Quotes = tree.TallyQuotes(root)
@@ -351,6 +352,7 @@ func (t *topicRun) position(n *tree.Node, lin lineage, i int) ([]prompts.Message
 			Annotations:   t.topic.Annotations,
 			CoreQuestions: t.topic.CoreQuestions,
 			Quotes:        t.quoting(),
+			Repository:    t.repository(),
 		})
 	}
 	sides, uninvolved := t.sides(n.Divergence, t.shuffle(t.all(), n.ID, tree.StepPosition, me.ID), t.party)
@@ -365,6 +367,7 @@ func (t *topicRun) position(n *tree.Node, lin lineage, i int) ([]prompts.Message
 		PreviousPosition: lin.positions[me.ID],
 		PreviousRebuttal: lin.rebuttals[me.ID],
 		Quotes:           t.quoting(),
+		Repository:       t.repository(),
 	})
 }
 
@@ -372,7 +375,7 @@ func (t *topicRun) position(n *tree.Node, lin lineage, i int) ([]prompts.Message
 // other debaters that answered, in the order drawn for i at this node.
 func (t *topicRun) rebuttal(n *tree.Node, posed []int, i int) prompts.Rebuttal {
 	me := t.debaters[i].p
-	r := prompts.Rebuttal{Party: t.party(i), Title: n.Title, Own: n.Positions[me.ID], Quotes: t.quoting()}
+	r := prompts.Rebuttal{Party: t.party(i), Title: n.Title, Own: n.Positions[me.ID], Quotes: t.quoting(), Repository: t.repository()}
 	for _, k := range t.shuffle(posed, n.ID, tree.StepRebuttal, me.ID) {
 		if k == i {
 			continue

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -54,6 +55,12 @@ func ReadFolder(dir string) (Folder, error) {
 	run, err := DecodeRun(b)
 	if err != nil {
 		return Folder{}, fmt.Errorf("%s: %w", dir, err)
+	}
+	for _, id := range itemIDs(run) {
+		// An id names files and goes into CI outputs: only a config's ids.
+		if err := configs.CheckID(id); err != nil {
+			return Folder{}, fmt.Errorf("%s: run.json: the id %q of a topic or motion: %w", dir, id, err)
+		}
 	}
 	raw, err := readRaw(filepath.Join(dir, "raw"))
 	if err != nil {
@@ -127,16 +134,21 @@ func Merge(folders []Folder) (*tree.Run, error) {
 	merged := *shards[0].Run
 	merged.Shard = nil
 	merged.Topics, merged.Motions, merged.Usage, merged.Adaptations, merged.ByModel, merged.Quotes = []tree.Topic{}, nil, tree.Usage{}, nil, nil, nil
+	merged.Cache = nil
 	seen := map[string]string{}
 	var edits []string
 	for _, f := range shards {
 		p := f.Run
-		if p.Seed != merged.Seed {
-			return nil, fmt.Errorf("%s has seed %d but %s has seed %d: the shards drew their aliases and orders differently; run every shard with the same --seed", shards[0].Dir, merged.Seed, f.Dir, p.Seed)
+		if seedOf(p) != seedOf(&merged) {
+			return nil, fmt.Errorf("%s has %s but %s has %s: the shards drew their aliases and orders differently; run every shard with the same --seed, or none", shards[0].Dir, seedOf(&merged), f.Dir, seedOf(p))
+		}
+		if !reflect.DeepEqual(p.Repository, merged.Repository) {
+			return nil, fmt.Errorf("%s and %s quoted the repository in different states: run every shard on the same commit and changes", shards[0].Dir, f.Dir)
 		}
 		merged.StartedAt = earliest(merged.StartedAt, p.StartedAt)
 		merged.FinishedAt = latest(merged.FinishedAt, p.FinishedAt)
 		merged.Usage = merged.Usage.Add(p.Usage)
+		merged.Cache = merged.Cache.Add(p.Cache)
 		merged.ByModel = tree.MergeByModel(merged.ByModel, p.ByModel)
 		merged.Quotes = merged.Quotes.Merge(p.Quotes)
 		merged.Demo = merged.Demo || p.Demo
@@ -162,6 +174,15 @@ func Merge(folders []Folder) (*tree.Run, error) {
 	merged.Edits = joinEdits(edits)
 	merged.Tally()
 	return &merged, nil
+}
+
+// seedOf says which seed run was given: "seed N", or "no seed" when each
+// topic drew from its own.
+func seedOf(run *tree.Run) string {
+	if run.Seed == nil {
+		return "no seed"
+	}
+	return fmt.Sprintf("seed %d", *run.Seed)
 }
 
 // mergeAdaptations adds to a the adaptations of b it lacks (a slice

@@ -119,7 +119,10 @@ func TestMergeRefuses(t *testing.T) {
 	unsharded := shardRun(1, 1, "t1")
 	unsharded.Shard = nil
 	reseeded := shardRun(2, 2, "t2")
-	reseeded.Seed = 8
+	eight := uint64(8)
+	reseeded.Seed = &eight
+	edited := shardRun(2, 2, "t2")
+	edited.Repository = &tree.Repository{Head: "abc", Dirty: "def", Files: 3}
 	tests := []struct {
 		name    string
 		folders []Folder
@@ -139,7 +142,9 @@ func TestMergeRefuses(t *testing.T) {
 		{"overlap", []Folder{folder("s1", shardRun(1, 2, "t1", "t2")), folder("s2", shardRun(2, 2, "t2"))},
 			[]string{`s1 and s2 both hold "t2"`}},
 		{"different seeds", []Folder{folder("s1", shardRun(1, 2, "t1")), folder("s2", reseeded)},
-			[]string{"s1 has seed 0 but s2 has seed 8", "same --seed"}},
+			[]string{"s1 has no seed but s2 has seed 8", "same --seed"}},
+		{"different repository states", []Folder{folder("s1", shardRun(1, 2, "t1")), folder("s2", edited)},
+			[]string{"s1 and s2 quoted the repository in different states", "same commit and changes"}},
 		{"a count no folders can fill", []Folder{folder("s1", shardRun(1, 200_000_000, "t1"))},
 			[]string{"shard 2/200000000, 3/200000000", "11/200000000, and 199999989 more missing"}},
 		{"index out of range", []Folder{folder("s1", &tree.Run{Shard: &tree.Shard{Index: 3, Count: 2, Digest: digest}})},
@@ -187,6 +192,8 @@ func TestMergeKnowsEveryRunField(t *testing.T) {
 		"Demo":          "true if any slice was a demo run",
 		"Adaptations":   "the union, sorted",
 		"Seed":          "the same in every shard, else refused",
+		"Repository":    "the same in every shard, else refused",
+		"Cache":         "summed",
 	}
 	rt := reflect.TypeFor[tree.Run]()
 	for i := range rt.NumField() {

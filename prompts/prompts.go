@@ -54,6 +54,14 @@ type Document struct {
 	Content string
 }
 
+// Repository is the shared git repository as the debaters are told of it:
+// its files may be quoted by their paths.
+type Repository struct {
+	// Files lists its quotable files, or, when they are many, folders with
+	// the number of files each holds ("render/ (111 files)").
+	Files []string
+}
+
 // RootPosition is the data of a root node's position call.
 type RootPosition struct {
 	Party         Party
@@ -66,6 +74,9 @@ type RootPosition struct {
 	CoreQuestions []string
 	// Quotes asks the debater to quote the documents it rests a claim on.
 	Quotes bool
+	// Repository, when quotes are on, is the repository whose files the
+	// debater may quote too, listed in the shared context.
+	Repository *Repository
 }
 
 // ChildPosition is the data of a child node's position call. Involved tells
@@ -83,6 +94,9 @@ type ChildPosition struct {
 	// Quotes asks the debater to quote the shared documents it rests a
 	// claim on.
 	Quotes bool
+	// Repository, when quotes are on, tells the debater that the files of
+	// the shared repository may be quoted too.
+	Repository *Repository
 }
 
 // Rebuttal is the data of a rebuttal call.
@@ -94,6 +108,9 @@ type Rebuttal struct {
 	// Quotes asks the debater to quote the shared documents it rests a
 	// claim on; the others' quotes come marked by the engine.
 	Quotes bool
+	// Repository, when quotes are on, tells the debater that the files of
+	// the shared repository may be quoted too.
+	Repository *Repository
 }
 
 // Entry is one debater's position and rebuttal at a node, as the judge sees it.

@@ -143,11 +143,11 @@ var quoted = regexp.MustCompile(`['"\x60]([a-z_][a-z0-9_.]*)['"\x60]`)
 // returns the change that avoids it for r, sent as req with s, or false when
 // the refusal is of something else or the change would alter nothing.
 func refused(e *Error, r Request, req *wire.Request, s shape, extra []string) (Adaptation, func(*shape), bool) {
-	if e.Kind == KindNoSystem && !s.noSystem && slices.ContainsFunc(r.Messages, func(m Message) bool { return m.Role == "system" }) {
+	if e.Class == ClassNoSystem && !s.noSystem && slices.ContainsFunc(r.Messages, func(m Message) bool { return m.Role == "system" }) {
 		return Adaptation{Reason: oneLine(reason(e)), Param: "system", Change: "sent as the first user message", How: tree.SystemAsUser},
 			func(s *shape) { s.noSystem = true }, true
 	}
-	if e.Kind != KindBadRequest || e.Status != 400 {
+	if e.Class != ClassBadRequest || e.Status != 400 {
 		return Adaptation{}, nil, false
 	}
 	msg, param := refusalText(e)
@@ -212,7 +212,7 @@ func refusalText(e *Error) (msg, param string) {
 // reason is the cause of e alone, without its kind, model and endpoint.
 func reason(e *Error) string {
 	if e.Err == nil {
-		return e.Kind.String()
+		return e.Class.String()
 	}
 	return e.Err.Error()
 }

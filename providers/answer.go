@@ -21,15 +21,18 @@ type answer struct {
 	refusal   strings.Builder
 	finish    string
 	finished  bool // a finish_reason arrived, or the answer ended as a whole
+	toolCalls bool // the choice called tools
 	usage     *wire.Usage
 	filter    *openai.ContentFilterResults
 	err       *wire.ErrorDetail // an error the server reported in the body
 	choices   bool              // any choice arrived
+	index     int               // the index of the choice kept, once choices is set
+	streamed  bool              // the answer came as a stream of chunks
 	events    wire.Decoder      // of a stream
 }
 
-// add folds one chunk, or a whole answer, into the answer; only the first
-// choice is kept. Text after the finish reason is not the answer's.
+// add folds one chunk, or a whole answer, into the answer. Text after the
+// finish reason is not the answer's.
 func (a *answer) add(c *wire.Completion) {
 	if c.Model != "" {
 		a.model = c.Model
@@ -40,30 +43,61 @@ func (a *answer) add(c *wire.Completion) {
 	if c.Error != nil {
 		a.err = c.Error
 	}
-	for i := range c.Choices {
-		ch := &c.Choices[i]
-		if ch.Index != 0 {
-			continue
+	ch := a.choice(c.Choices)
+	if ch == nil {
+		return
+	}
+	if d := a.said(ch); d != nil && !a.finished {
+		a.content.WriteString(d.Content.Text)
+		for _, s := range []string{d.Content.Reasoning, d.ReasoningContent, d.Reasoning} {
+			a.reasoning.WriteString(s)
 		}
-		a.choices = true
-		d := ch.Delta
-		if d == nil {
-			d = ch.Message
-		}
-		if d != nil && !a.finished {
-			a.content.WriteString(d.Content.Text)
-			for _, s := range []string{d.Content.Reasoning, d.ReasoningContent, d.Reasoning} {
-				a.reasoning.WriteString(s)
+		a.refusal.WriteString(d.Refusal)
+		a.toolCalls = a.toolCalls || len(d.ToolCalls) > 0
+	}
+	if f := ch.FinishReason; f.Set && (f.Reason != "" || ch.Message != nil) && !a.finished {
+		a.finish, a.finished = f.Reason, true
+	}
+	if ch.ContentFilterResults != nil {
+		a.filter = ch.ContentFilterResults
+	}
+}
+
+// choice returns the choice of c that is the answer's: the only one, whatever
+// its index (some servers number a stream's only choice 1, 2, 3 …); of
+// several, the one whose index the answer kept, else the first. Nil when c
+// has none.
+func (a *answer) choice(choices []wire.Choice) *wire.Choice {
+	if len(choices) == 0 {
+		return nil
+	}
+	ch := &choices[0]
+	if len(choices) > 1 && a.choices {
+		for i := range choices {
+			if choices[i].Index == a.index {
+				ch = &choices[i]
+				break
 			}
-			a.refusal.WriteString(d.Refusal)
-		}
-		if f := ch.FinishReason; f.Set && (f.Reason != "" || ch.Message != nil) && !a.finished {
-			a.finish, a.finished = f.Reason, true
-		}
-		if ch.ContentFilterResults != nil {
-			a.filter = ch.ContentFilterResults
 		}
 	}
+	if !a.choices {
+		a.choices, a.index = true, ch.Index
+	}
+	return ch
+}
+
+// said returns what a choice says: a chunk's delta, a body's message,
+// whatever else it carries (a body's choice may carry an empty delta beside
+// its message; a chunk may repeat the message so far beside its delta).
+func (a *answer) said(ch *wire.Choice) *wire.Delta {
+	first, second := ch.Message, ch.Delta
+	if a.streamed {
+		first, second = second, first
+	}
+	if first != nil {
+		return first
+	}
+	return second
 }
 
 // textLen is the length of the answer and reasoning so far.
@@ -88,7 +122,7 @@ func decodeCompletion(body []byte) (*answer, error) {
 // (when set) how much text each event brought. A stream that said [DONE]
 // is complete even without a finish reason.
 func readStream(br *bufio.Reader, onText func(int)) (*answer, error) {
-	a := &answer{}
+	a := &answer{streamed: true}
 	ev := wire.NewEvents(br)
 	for {
 		data, err := ev.Next()

@@ -45,7 +45,7 @@ func TestAnswerShapes(t *testing.T) {
 			var b strings.Builder
 			if err != nil {
 				e := asError(t, err)
-				fmt.Fprintf(&b, "error kind: %s\ntransient: %v\nerror: %s\n", e.Kind, e.Kind.Transient(), e.Err)
+				fmt.Fprintf(&b, "error kind: %s\ntransient: %v\nerror: %s\n", e.Class, e.Class.Transient(), e.Err)
 			} else {
 				fmt.Fprintf(&b, "model: %s\nfinish: %s\ncut: %v\nusage: %d+%d\n", resp.Model, resp.FinishReason, resp.Cut(), resp.Usage.PromptTokens, resp.Usage.CompletionTokens)
 				fmt.Fprintf(&b, "--- answer\n%s\n--- reasoning\n%s\n", resp.Text, resp.Reasoning)
@@ -72,7 +72,7 @@ func TestShapesServedByTheFake(t *testing.T) {
 		reply             scripted.Reply
 		answer, reasoning string
 		cut               bool
-		kind              Kind // of the error; KindOther: none
+		kind              Class // of the error; ClassOther: none
 	}{
 		{name: "think block with a decoy", reply: scripted.Think(`decoy {"consensus":[]}`, "Final."), answer: "Final.", reasoning: `decoy {"consensus":[]}`},
 		{name: "reasoning_content", reply: scripted.Reasoned("why", "what"), answer: "what", reasoning: "why"},
@@ -80,19 +80,19 @@ func TestShapesServedByTheFake(t *testing.T) {
 		{name: "drafts", reply: scripted.Drafted(map[string]int{"v": 1}, map[string]int{"v": 2}),
 			answer: "Draft:\n\n```json\n{\"v\":1}\n```\n\nOn reflection the draft misses a point. Final answer:\n\n```json\n{\"v\":2}\n```\n"},
 		{name: "cut answer", reply: scripted.CutOff("half an ans"), answer: "half an ans", cut: true},
-		{name: "cut while reasoning", reply: scripted.Reply{Text: "<think>long", FinishReason: "length"}, kind: KindCut},
-		{name: "content filter", reply: scripted.ContentFilter(), kind: KindFiltered},
-		{name: "refusal", reply: scripted.Reply{Refusal: "I can't."}, kind: KindFiltered},
-		{name: "reasoning alone", reply: scripted.Reasoned("only this", ""), kind: KindEmpty},
+		{name: "cut while reasoning", reply: scripted.Reply{Text: "<think>long", FinishReason: "length"}, kind: ClassCut},
+		{name: "content filter", reply: scripted.ContentFilter(), kind: ClassContentRefused},
+		{name: "refusal", reply: scripted.Reply{Refusal: "I can't."}, kind: ClassContentRefused},
+		{name: "reasoning alone", reply: scripted.Reasoned("only this", ""), kind: ClassEmpty},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := providertest.New(t)
 			srv.ReplyTo("m", tc.reply)
 			c := newTestClient(t, srv, testConfig(func(c *configs.Config) { c.API.MaxRetries = ptr(0) }), Options{})
 			resp, err := c.Complete(t.Context(), ask("a", "m", "x"))
-			if tc.kind != KindOther {
+			if tc.kind != ClassOther {
 				var e *Error
-				if !errors.As(err, &e) || e.Kind != tc.kind {
+				if !errors.As(err, &e) || e.Class != tc.kind {
 					t.Fatalf("got %+v, %v; want a %s error", resp, err, tc.kind)
 				}
 				return

@@ -18,14 +18,12 @@ import (
 	"github.com/debatehq/debate/internal/ctxwait"
 )
 
-// The results of a check, as CheckRow.Result says them.
+// The results of a check that found a usable model, as CheckRow.Result
+// says them; a probe that failed says its class in words (Class.Title).
 const (
 	CheckOK          = "ok"
 	CheckAdapted     = "parameter adapted"
 	CheckNoStreaming = "no streaming"
-	CheckKeyRefused  = "key refused"
-	CheckNotFound    = "model not found"
-	CheckTimeout     = "timeout"
 )
 
 // CheckOptions tune Check.
@@ -45,7 +43,10 @@ type CheckRow struct {
 	Host        string `json:"host"` // the endpoint's host, no credentials
 	Result      string `json:"result"`
 	Usable      bool   `json:"usable"`
-	Detail      string `json:"detail,omitempty"` // the failure or the adaptations, keys redacted
+	// Class is the class of the failure (its code, e.g. "key-refused"),
+	// "" when the model is usable.
+	Class  string `json:"class,omitempty"`
+	Detail string `json:"detail,omitempty"` // the failure or the adaptations, keys redacted
 	// Retried says that the first attempt failed in a way a run retries,
 	// and the result is the second's; FirstFailure is why, keys redacted.
 	Retried      bool          `json:"retried,omitempty"`
@@ -72,9 +73,11 @@ var checkSchema = json.RawMessage(`{"type":"object","properties":{"ok":{"type":"
 // the participant's calls in a run are: its parameters, its endpoint's
 // headers and extra body, and, for a participant whose answers are read as
 // JSON, the configured response_format. A transient failure is tried once
-// more, as a run would retry it. A model is usable when it answered, even
-// after adapting a parameter or without streaming; an answer cut at the
-// token limit still proves the key and the model.
+// more, as a run would retry it. A model is usable when its answer is one
+// a run can use, judged by the same code that judges a run's answers (the
+// client's judge): even after adapting a parameter or without streaming,
+// never when the answer is empty, tool calls alone, reasoning cut at the
+// token limit or ended by an error.
 func Check(ctx context.Context, cfg *configs.Config, opt CheckOptions) ([]CheckRow, error) {
 	c, err := New(cfg, Options{HTTPClient: opt.HTTPClient, Concurrency: 2 * max(len(cfg.Participants()), 1)})
 	if err != nil {
@@ -138,24 +141,17 @@ func (c *Client) probe(ctx context.Context, r Request, timeout, delay time.Durat
 		cancel()
 		latency := time.Since(start)
 		var e *Error
-		retry := r.Attempt == 1 && !answered(err) && errors.As(err, &e) && e.Kind.Transient() && e.Kind != KindTimeout
+		retry := r.Attempt == 1 && errors.As(err, &e) && e.Class.Transient() && e.Class != ClassTimeout
 		if retry && ctxwait.Sleep(ctx, min(cmp.Or(e.RetryAfter, delay), timeout)) == nil {
 			first = e
 			continue
 		}
 		row := c.verdict(err, adapted, latency)
 		if first != nil {
-			row.Retried, row.FirstFailure = true, first.Kind.String()+": "+failure(first)
+			row.Retried, row.FirstFailure = true, first.Class.Title()+": "+failure(first)
 		}
 		return row
 	}
-}
-
-// answered reports whether a probe's outcome proves the key and the model:
-// an answer, even an empty one or one cut at the token limit.
-func answered(err error) bool {
-	var e *Error
-	return err == nil || errors.As(err, &e) && (e.Kind == KindCut || e.Kind == KindEmpty)
 }
 
 // failure says why an attempt failed: the server's error status and its
@@ -167,14 +163,14 @@ func failure(e *Error) string {
 	return reason(e)
 }
 
-// verdict says what a probe's outcome means, given the adaptations it made.
+// verdict says what a probe's outcome means, given the adaptations it
+// made: usable when the call returned an answer, else the failure's class.
 func (c *Client) verdict(err error, adapted []Adaptation, latency time.Duration) CheckRow {
 	row := CheckRow{Latency: latency.Round(time.Millisecond)}
 	row.LatencyMS = row.Latency.Milliseconds()
-	if !answered(err) {
+	if err != nil {
 		e := Classify(err)
-		results := map[Kind]string{KindAuth: CheckKeyRefused, KindNotFound: CheckNotFound, KindTimeout: CheckTimeout}
-		row.Result, row.Detail = cmp.Or(results[e.Kind], e.Kind.String()), c.secrets.Text(failure(e))
+		row.Result, row.Class, row.Detail = e.Class.Title(), e.Class.String(), c.secrets.Text(failure(e))
 		return row
 	}
 	row.Result, row.Usable = CheckOK, true

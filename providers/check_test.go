@@ -43,7 +43,7 @@ func TestCheckResults(t *testing.T) {
 	}
 	want := []string{
 		"ok gpt-4o ok", "adapted my-o3 parameter adapted", "nostream o3-pro no streaming",
-		"missing gone model not found", "missing gpt-4o ok", "slow slow timeout", "key locked key refused", "judge gpt-4o ok",
+		"missing gone model not found or not allowed", "missing gpt-4o ok", "slow slow timeout", "key locked key refused", "judge gpt-4o ok",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -77,7 +77,7 @@ func TestCheckNamesReasons(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{
-		"rate limit: status 429: Provider returned error: upstream Google says: g/m is temporarily rate-limited upstream (code 429)",
+		"rate limited: status 429: Provider returned error: upstream Google says: g/m is temporarily rate-limited upstream (code 429)",
 		"no system message: status 400: Unsupported value: 'messages[0].role' does not support 'system' with this model. (code unsupported_value)",
 		"key refused: status 401: Incorrect API key provided: [REDACTED]. (code invalid_api_key)",
 	}
@@ -103,11 +103,11 @@ func TestCheckRetriesOnce(t *testing.T) {
 		calls   int
 	}{
 		{"an aborted answer, then an answer", []scripted.Reply{aborted, scripted.Text("ok")}, "ok retried usable",
-			`aborted answer: the provider reported an error in the answer (finish_reason "error"): Internal Server Error (code 502)`, 2},
+			`error in the answer: the provider reported an error in the answer (finish_reason "error"): Internal Server Error (code 502)`, 2},
 		{"a 503, then an answer", []scripted.Reply{scripted.Status(503, "overloaded"), scripted.Text("ok")}, "ok retried usable",
-			"server: status 503: overloaded", 2},
-		{"a 429 twice", []scripted.Reply{scripted.RateLimited("0")}, "rate limit retried unusable",
-			"rate limit: status 429: rate limit reached (code rate_limit_exceeded)", 2},
+			"server error: status 503: overloaded", 2},
+		{"a 429 twice", []scripted.Reply{scripted.RateLimited("0")}, "rate limited retried unusable",
+			"rate limited: status 429: rate limit reached (code rate_limit_exceeded)", 2},
 		{"a refused key", []scripted.Reply{scripted.RefuseKey()}, "key refused once unusable", "", 1},
 		{"an answer", []scripted.Reply{scripted.Text("ok")}, "ok once usable", "", 1},
 	}
@@ -118,15 +118,7 @@ func TestCheckRetriesOnce(t *testing.T) {
 			n := len(tt.replies) - 1
 			srv.Enqueue("m", tt.replies[:n]...)
 			srv.ReplyTo("m", tt.replies[n])
-			cfg := streamConfig(true, func(c *configs.Config) {
-				c.Debaters = []configs.Participant{{ID: "a", Model: "m"}}
-				c.Reviewer = nil
-			})
-			rows, err := Check(t.Context(), cfg, CheckOptions{HTTPClient: srv.HTTPClient()})
-			if err != nil {
-				t.Fatal(err)
-			}
-			r := rows[0]
+			r := checkOne(t, srv)
 			got := fmt.Sprintf("%s %s %s", r.Result, map[bool]string{true: "retried", false: "once"}[r.Retried],
 				map[bool]string{true: "usable", false: "unusable"}[r.Usable])
 			if got != tt.want || r.FirstFailure != tt.first {
@@ -218,4 +210,59 @@ func TestCheckSendsRunShape(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCheckJudgesAsTheRunDoes: check calls usable only what a run can use;
+// an answer of tool calls alone, reasoning cut at the token limit, or an
+// error after finish_reason "length" is not ok, and the row names the
+// class and the reason.
+func TestCheckJudgesAsTheRunDoes(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		reply  scripted.Reply
+		class  Class
+		reason string
+	}{
+		{"tool calls alone", scripted.ToolCalls("lookup"), ClassEmpty, "tool calls came back instead of an answer"},
+		{"reasoning cut at the limit", scripted.Reply{Reasoning: "Let me weigh both sides", FinishReason: "length"},
+			ClassCut, "cut at the token limit before any answer"},
+		{"an error after length", scripted.Reply{Reasoning: "We need to respond", FinishReason: "length", StreamError: "Token limit reached"},
+			ClassCut, "cut at the token limit before any answer"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := providertest.New(t)
+			srv.ReplyTo("m", tt.reply)
+			r := checkOne(t, srv)
+			if r.Usable || r.Result != tt.class.Title() || r.Class != tt.class.String() || !strings.Contains(r.Detail, tt.reason) {
+				t.Errorf("got %+v; want %s (%s) saying %q", r, tt.class.Title(), tt.class, tt.reason)
+			}
+			// The run, through the same client, refuses the same answer.
+			c := newTestClient(t, srv, oneDebater(), Options{})
+			_, err := c.Complete(t.Context(), ask("a", "m", "q"))
+			if e := asError(t, err); e.Class != tt.class {
+				t.Errorf("the run's call failed as %s, check's as %s", e.Class, r.Class)
+			}
+		})
+	}
+}
+
+// oneDebater is a config of one debater, "a" on model "m", and no judge.
+func oneDebater() *configs.Config {
+	return streamConfig(true, func(c *configs.Config) {
+		c.Debaters = []configs.Participant{{ID: "a", Model: "m"}}
+		c.Reviewer = nil
+	})
+}
+
+// checkOne checks oneDebater against srv and returns its row.
+func checkOne(t *testing.T, srv *providertest.Server) CheckRow {
+	t.Helper()
+	rows, err := Check(t.Context(), oneDebater(), CheckOptions{HTTPClient: srv.HTTPClient()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows[0]
 }

@@ -70,9 +70,10 @@ type Client struct {
 	def    *route            // for an unknown or empty participant
 	learn  learner
 
-	secrets *redact.Secrets
-	log     *slog.Logger
-	record  func(Exchange)
+	secrets  *redact.Secrets
+	log      *slog.Logger
+	record   func(Exchange)
+	badUsage sync.Once // logs the first usage that could not be read
 }
 
 // endpoint is one distinct base URL and key, with its own caps.
@@ -266,13 +267,13 @@ const maxAdaptations = 6
 // not a failed attempt: the same request is sent again without it (or with
 // its replacement), and every later call for that model at that endpoint
 // is sent that way. It waits for the global and endpoint caps and the rate
-// limit, all ending when ctx does. A failure is an *Error whose Kind
+// limit, all ending when ctx does. A failure is an *Error whose Class
 // classifies it; RetryAfter carries the wait the server asked for.
 func (c *Client) Complete(ctx context.Context, r Request) (Response, error) {
 	rt := c.route(r.Participant)
 	s, release, err := c.learn.enter(ctx, rt.ep, r.Model)
 	if err != nil {
-		return Response{}, &Error{Kind: KindCanceled, Model: r.Model, Endpoint: rt.ep.url, Err: err}
+		return Response{}, &Error{Class: ClassCanceled, Model: r.Model, Endpoint: rt.ep.url, Err: err}
 	}
 	defer release()
 	for range maxAdaptations {
@@ -283,9 +284,9 @@ func (c *Client) Complete(ctx context.Context, r Request) (Response, error) {
 		}
 		a, change, ok := refused(e, r, req, s, slices.Sorted(maps.Keys(rt.extra)))
 		if !ok {
-			if e.Kind == KindNoSystem && !s.noSystem {
+			if e.Class == ClassNoSystem && !s.noSystem {
 				// Nothing to take out: the model cannot answer this prompt.
-				e.Kind = KindBadRequest
+				e.Class = ClassBadRequest
 			}
 			c.log.Debug("model call failed", "participant", r.Participant, "model", r.Model,
 				"attempt", max(r.Attempt, 1), "err", c.secrets.Text(e.Error()))
@@ -302,7 +303,7 @@ func (c *Client) Complete(ctx context.Context, r Request) (Response, error) {
 				"param", a.Param, "change", a.Change, "reason", a.Reason)
 		}
 	}
-	return Response{}, &Error{Kind: KindBadRequest, Model: r.Model, Endpoint: rt.ep.url,
+	return Response{}, &Error{Class: ClassBadRequest, Model: r.Model, Endpoint: rt.ep.url,
 		Err: fmt.Errorf("the server kept refusing parameters after %d changes", maxAdaptations)}
 }
 
@@ -359,7 +360,7 @@ func (c *Client) try(ctx context.Context, rt *route, r Request, req *wire.Reques
 	latency := time.Since(started)
 	var resp Response
 	if err == nil {
-		resp, err = c.response(ans, r)
+		resp, err = c.judge(ans, r)
 		resp.Latency = latency
 	}
 	var e *Error
@@ -479,37 +480,41 @@ func (c *Client) classify(ctx, actx context.Context, err error, x *exchange, rt 
 		e.Err = err
 		return e
 	case errors.Is(cause, errIdle):
-		return &Error{Kind: KindTimeout, Status: x.status, Err: cause}
+		return &Error{Class: ClassTimeout, Status: x.status, Err: cause}
 	case errors.Is(actx.Err(), context.DeadlineExceeded):
 		return &Error{
-			Kind: KindTimeout, Status: x.status,
+			Class: ClassTimeout, Status: x.status,
 			Err: fmt.Errorf("no answer within %v (api.timeout): %w", rt.timeout, context.DeadlineExceeded),
 		}
 	case errors.As(err, &tooLarge):
-		return &Error{Kind: KindTooLarge, Status: x.status, Err: tooLarge}
+		return &Error{Class: ClassAnswerTooLarge, Status: x.status, Err: tooLarge}
 	}
 	e := Classify(err)
 	if e.Status == 0 {
 		e.Status = x.status
 	}
 	var answer *answerError
-	if x.status >= 200 && x.status < 300 && !errors.As(err, &answer) && (e.Kind == KindNetwork || !e.Kind.Transient()) {
+	if x.status >= 200 && x.status < 300 && !errors.As(err, &answer) && (e.Class == ClassNetwork || !e.Class.Transient()) {
 		// A 200 whose body could not be read as a completion.
-		e.Kind = KindInvalidResponse
+		e.Class = ClassInvalidResponse
 	}
 	e.RetryAfter = x.retryAfter
 	return e
 }
 
-// response checks and converts an answer. The answer is split from its
+// judge decides whether an answer is one a run can use, and why not: the
+// one judgment of every answer, which debate check meets through Complete
+// as a run does. It checks and converts the answer. The answer is split from its
 // reasoning (think.Split). Usage the server did not report, or reported in
 // counts that are none, is estimated from the text. An answer that cannot
 // be used is an *answerError in the provider's words: an error in the body
 // or finish_reason "error", withheld by a filter or refused, cut before
 // any answer, or empty. An error saying the token limit was reached is a
 // cut answer.
-func (c *Client) response(ans *answer, r Request) (Response, error) {
+func (c *Client) judge(ans *answer, r Request) (Response, error) {
+	said := "" // the provider's error that said the token limit was reached
 	if ans.err != nil && (ans.finish == wire.FinishLength || tokenLimit(ans.err.Reason())) {
+		said = c.secrets.Text(ans.err.Reason())
 		ans.err, ans.finish = nil, wire.FinishLength
 	}
 	if ans.err != nil || ans.finish == wire.FinishError {
@@ -517,7 +522,7 @@ func (c *Client) response(ans *answer, r Request) (Response, error) {
 		if ans.err != nil {
 			reason = c.secrets.Text(ans.err.Reason())
 		}
-		return Response{}, &answerError{kind: KindAborted, msg: fmt.Sprintf(
+		return Response{}, &answerError{class: ClassErrorInAnswer, msg: fmt.Sprintf(
 			"the provider reported an error in the answer (finish_reason %q): %s", ans.finish, reason)}
 	}
 	if !ans.choices {
@@ -530,27 +535,34 @@ func (c *Client) response(ans *answer, r Request) (Response, error) {
 	if ans.usage.Reported() {
 		resp.Usage = usage(ans.usage)
 	} else {
-		resp.Usage = estimate(r.Messages, content, thought)
+		resp.Usage = Estimate(r.Messages, content, thought)
+	}
+	if ans.usage != nil && ans.usage.Unusable {
+		c.badUsage.Do(func() {
+			c.log.Warn("a provider reported usage no call can have (a count or a cost that is negative, past the bounds of one call or not a number); estimated from the text instead (logged once)",
+				"model", r.Model)
+		})
 	}
 	empty := strings.TrimSpace(text) == ""
 	switch {
 	case resp.FinishReason == wire.FinishFilter:
-		return Response{}, &answerError{kind: KindFiltered, msg: filtered(resp.FinishReason, ans.filter, refusal, content)}
+		return Response{}, &answerError{class: ClassContentRefused, msg: filtered(resp.FinishReason, ans.filter, refusal, content)}
 	case empty && refusal != "":
-		return Response{}, &answerError{kind: KindFiltered, msg: fmt.Sprintf("the model refused: %q", refusal)}
+		return Response{}, &answerError{class: ClassContentRefused, msg: fmt.Sprintf("the model refused: %q", refusal)}
 	case empty && resp.Cut():
-		return Response{}, &answerError{kind: KindCut, msg: fmt.Sprintf(
-			"cut at the token limit before any answer (finish_reason %q, %d completion tokens%s): raise params.maxTokensPerResponse",
-			resp.FinishReason, resp.Usage.CompletionTokens, reasoningNote(reasoning))}
+		return Response{}, &answerError{class: ClassCut, msg: fmt.Sprintf(
+			"cut at the token limit before any answer (finish_reason %q, %d completion tokens%s%s): raise params.maxTokensPerResponse",
+			resp.FinishReason, resp.Usage.CompletionTokens, reasoningNote(reasoning), saidNote(said))}
 	case empty:
-		return Response{}, &answerError{kind: KindEmpty, msg: fmt.Sprintf(
-			"empty answer (finish_reason %q%s)", resp.FinishReason, reasoningNote(reasoning))}
+		return Response{}, &answerError{class: ClassEmpty, msg: fmt.Sprintf(
+			"empty answer (finish_reason %q%s%s)", resp.FinishReason, reasoningNote(reasoning), toolCallsNote(ans.toolCalls))}
 	}
 	return resp, nil
 }
 
-// estimate counts tokens from the text when the server reported none.
-func estimate(msgs []Message, content, reasoning string) Usage {
+// Estimate counts the tokens of a call from its text, when the server
+// reported none or none that can be trusted: four bytes a token.
+func Estimate(msgs []Message, content, reasoning string) Usage {
 	n := 0
 	for _, m := range msgs {
 		n += len(m.Content)
@@ -588,6 +600,23 @@ func filtered(finish string, results *openai.ContentFilterResults, refusal, cont
 		fmt.Fprintf(&b, ": %q", t)
 	}
 	return b.String()
+}
+
+// saidNote quotes what the provider said when it stopped the answer.
+func saidNote(said string) string {
+	if said == "" {
+		return ""
+	}
+	return fmt.Sprintf(", the provider said %q", said)
+}
+
+// toolCallsNote says that tool calls came back instead of an answer: the
+// program offers no tools, so a model that calls one has not answered.
+func toolCallsNote(called bool) string {
+	if !called {
+		return ""
+	}
+	return ", tool calls came back instead of an answer"
 }
 
 // reasoningNote says that reasoning came back without an answer.

@@ -225,28 +225,28 @@ func TestOneAttemptClassified(t *testing.T) {
 	tests := []struct {
 		name       string
 		reply      scripted.Reply
-		kind       Kind
-		class      Class
+		kind       Class
+		way        way
 		status     int
 		retryAfter time.Duration
 	}{
-		{"401", scripted.Status(401, "invalid api key"), KindAuth, Unusable, 401, 0},
-		{"403", scripted.Status(403, "forbidden"), KindAuth, Unusable, 403, 0},
-		{"404", scripted.Status(404, "model not found"), KindNotFound, Unusable, 404, 0},
-		{"context length", scripted.ContextLengthExceeded(), KindContextLength, Unusable, 400, 0},
-		{"400", scripted.Status(400, "bad field"), KindBadRequest, Permanent, 400, 0},
-		{"500", scripted.Status(500, "boom"), KindServer, Transient, 500, 0},
-		{"503", scripted.Status(503, "busy"), KindServer, Transient, 503, 0},
-		{"409", scripted.Status(409, "conflict"), KindConflict, Transient, 409, 0},
-		{"429 seconds", scripted.RateLimited("3"), KindRateLimit, Transient, 429, 3 * time.Second},
-		{"429 capped", scripted.RateLimited("86400"), KindRateLimit, Transient, 429, 2 * time.Minute},
-		{"non-JSON 502", scripted.Raw(502, "<html>bad gateway</html>"), KindServer, Transient, 502, 0},
-		{"empty content", scripted.Text(""), KindEmpty, Transient, 200, 0},
-		{"cut before any answer", scripted.Reply{Text: "<think>long", FinishReason: "length"}, KindCut, Permanent, 200, 0},
-		{"content filter", scripted.ContentFilter(), KindFiltered, Permanent, 200, 0},
-		{"no choices", scripted.Raw(200, `{"id":"x","model":"gpt-4o","choices":[]}`), KindInvalidResponse, Transient, 200, 0},
-		{"malformed", scripted.Raw(200, `{"id":"x","choices":[{"mess`), KindInvalidResponse, Transient, 200, 0},
-		{"empty body", scripted.Raw(200, " "), KindInvalidResponse, Transient, 200, 0},
+		{"401", scripted.Status(401, "invalid api key"), ClassKeyRefused, fallBack, 401, 0},
+		{"403", scripted.Status(403, "forbidden"), ClassKeyRefused, fallBack, 403, 0},
+		{"404", scripted.Status(404, "model not found"), ClassModelUnavailable, fallBack, 404, 0},
+		{"context length", scripted.ContextLengthExceeded(), ClassPromptTooLong, fallBack, 400, 0},
+		{"400", scripted.Status(400, "bad field"), ClassBadRequest, final, 400, 0},
+		{"500", scripted.Status(500, "boom"), ClassServerError, retry, 500, 0},
+		{"503", scripted.Status(503, "busy"), ClassServerError, retry, 503, 0},
+		{"409", scripted.Status(409, "conflict"), ClassConflict, retry, 409, 0},
+		{"429 seconds", scripted.RateLimited("3"), ClassRateLimited, retry, 429, 3 * time.Second},
+		{"429 capped", scripted.RateLimited("86400"), ClassRateLimited, retry, 429, 2 * time.Minute},
+		{"non-JSON 502", scripted.Raw(502, "<html>bad gateway</html>"), ClassServerError, retry, 502, 0},
+		{"empty content", scripted.Text(""), ClassEmpty, retry, 200, 0},
+		{"cut before any answer", scripted.Reply{Text: "<think>long", FinishReason: "length"}, ClassCut, final, 200, 0},
+		{"content filter", scripted.ContentFilter(), ClassContentRefused, final, 200, 0},
+		{"no choices", scripted.Raw(200, `{"id":"x","model":"gpt-4o","choices":[]}`), ClassInvalidResponse, retry, 200, 0},
+		{"malformed", scripted.Raw(200, `{"id":"x","choices":[{"mess`), ClassInvalidResponse, retry, 200, 0},
+		{"empty body", scripted.Raw(200, " "), ClassInvalidResponse, retry, 200, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -254,9 +254,9 @@ func TestOneAttemptClassified(t *testing.T) {
 			c := newTestClient(t, srv, testConfig(nil), Options{})
 			_, err := c.Complete(t.Context(), ask("a", "gpt-4o", "x"))
 			e := asError(t, err)
-			if e.Kind != tt.kind || e.Kind.Class() != tt.class || e.Status != tt.status || e.RetryAfter != tt.retryAfter {
-				t.Errorf("got kind %v class %v status %d retry-after %v; want %v %v %d %v",
-					e.Kind, e.Kind.Class(), e.Status, e.RetryAfter, tt.kind, tt.class, tt.status, tt.retryAfter)
+			if e.Class != tt.kind || wayOf(e.Class) != tt.way || e.Status != tt.status || e.RetryAfter != tt.retryAfter {
+				t.Errorf("got class %v way %v status %d retry-after %v; want %v %v %d %v",
+					e.Class, wayOf(e.Class), e.Status, e.RetryAfter, tt.kind, tt.way, tt.status, tt.retryAfter)
 			}
 			if srv.Count() != 1 {
 				t.Errorf("requests = %d, want exactly 1", srv.Count())
@@ -280,8 +280,8 @@ func TestTimeoutIsTransient(t *testing.T) {
 		r.Attempt = 3
 		_, err := c.Complete(t.Context(), r)
 		e := asError(t, err)
-		if e.Kind != KindTimeout || !e.Kind.Transient() || srv.Count() != 1 {
-			t.Errorf("kind %v after %d requests, want one transient timeout", e.Kind, srv.Count())
+		if e.Class != ClassTimeout || !e.Class.Transient() || srv.Count() != 1 {
+			t.Errorf("kind %v after %d requests, want one transient timeout", e.Class, srv.Count())
 		}
 		if elapsed := time.Since(start); elapsed != 2*time.Second {
 			t.Errorf("took %v, want the 2s timeout", elapsed)
@@ -309,8 +309,8 @@ func TestCutConnectionOverSocketIsTransient(t *testing.T) {
 	cfg := testConfig(func(c *configs.Config) { c.API.BaseURL = srv.URL() })
 	c := newTestClient(t, srv, cfg, Options{HTTPClient: &http.Client{}})
 	_, err := c.Complete(t.Context(), ask("a", "gpt-4o", "x"))
-	if e := asError(t, err); !e.Kind.Transient() || srv.Count() != 1 {
-		t.Errorf("kind %v after %d requests, want one transient failure", e.Kind, srv.Count())
+	if e := asError(t, err); !e.Class.Transient() || srv.Count() != 1 {
+		t.Errorf("kind %v after %d requests, want one transient failure", e.Class, srv.Count())
 	}
 	if resp, err := c.Complete(t.Context(), ask("a", "gpt-4o", "x")); err != nil || resp.Text == "" {
 		t.Errorf("next attempt: %q, %v", resp.Text, err)
@@ -325,7 +325,7 @@ func TestCancelStopsCallInFlight(t *testing.T) {
 		defer cancel()
 		_, err := c.Complete(ctx, ask("a", "gpt-4o", "x"))
 		e := asError(t, err)
-		if e.Kind != KindTimeout || srv.Count() != 1 || !errors.Is(err, context.DeadlineExceeded) {
+		if e.Class != ClassTimeout || srv.Count() != 1 || !errors.Is(err, context.DeadlineExceeded) {
 			t.Errorf("got %v after %d requests, want the caller's deadline after one request", err, srv.Count())
 		}
 	})

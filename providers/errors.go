@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
-	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -19,100 +18,9 @@ import (
 	"github.com/debatehq/debate/providers/wire"
 )
 
-// Kind is what went wrong in one failed attempt. Its Class tells the caller's
-// attempt loop what to do next.
-type Kind int
-
-// The kinds of failure.
-const (
-	KindOther           Kind = iota // unrecognised
-	KindNetwork                     // connection refused, reset or cut
-	KindTimeout                     // the attempt's timeout or a 408
-	KindRateLimit                   // 429
-	KindServer                      // 5xx
-	KindConflict                    // 409
-	KindContextLength               // a 400 saying the prompt is too long
-	KindAuth                        // 401, 403
-	KindNotFound                    // 404 (unknown model or path)
-	KindBadRequest                  // other 4xx, or refused before sending
-	KindCanceled                    // the caller's context ended
-	KindInvalidResponse             // 200 with a malformed body or no choices
-	KindEmpty                       // 200 whose answer is empty (reasoning alone counts as empty)
-	KindCut                         // 200 cut at the token limit before any answer
-	KindFiltered                    // 200 withheld by a content filter, or a refusal
-	KindTooLarge                    // an answer longer than api.maxResponseBytes
-	KindAborted                     // 200 whose answer ended in an error (finish_reason "error" or an error chunk)
-	KindNoSystem                    // a 400 saying the model takes no system message
-)
-
-// Class is what a failure of some kind asks of the attempt loop.
-type Class int
-
-// The classes of failure.
-const (
-	// Permanent failures end the call: trying again, or another model,
-	// would be refused the same way.
-	Permanent Class = iota
-	// Transient failures may pass: the same model is tried again.
-	Transient
-	// Unusable failures say that this model cannot answer this participant
-	// at all (key refused, model unknown, prompt too long for it): the
-	// participant's fallback takes over at once, without a retry.
-	Unusable
-)
-
-// kinds names each kind and gives its class; a new kind is one line here.
-var kinds = [...]struct {
-	name  string
-	class Class
-}{
-	KindOther:           {"other", Permanent},
-	KindNetwork:         {"network", Transient},
-	KindTimeout:         {"timeout", Transient},
-	KindRateLimit:       {"rate limit", Transient},
-	KindServer:          {"server", Transient},
-	KindConflict:        {"conflict", Transient},
-	KindContextLength:   {"context length", Unusable},
-	KindAuth:            {"auth", Unusable},
-	KindNotFound:        {"not found", Unusable},
-	KindBadRequest:      {"bad request", Permanent},
-	KindCanceled:        {"canceled", Permanent},
-	KindInvalidResponse: {"invalid response", Transient},
-	KindEmpty:           {"empty answer", Transient},
-	KindCut:             {"token limit", Permanent},
-	KindFiltered:        {"content filter", Permanent},
-	KindTooLarge:        {"answer too large", Transient},
-	KindAborted:         {"aborted answer", Transient},
-	KindNoSystem:        {"no system message", Unusable},
-}
-
-// String returns the kind's name, e.g. "rate limit".
-func (k Kind) String() string {
-	if k >= 0 && int(k) < len(kinds) {
-		return kinds[k].name
-	}
-	return fmt.Sprintf("kind(%d)", int(k))
-}
-
-// MarshalText encodes the kind as its name.
-func (k Kind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
-
-// Class returns what a failure of this kind asks of the attempt loop; an
-// unknown kind is permanent.
-func (k Kind) Class() Class {
-	if k >= 0 && int(k) < len(kinds) {
-		return kinds[k].class
-	}
-	return Permanent
-}
-
-// Transient reports whether a failure of this kind may pass when the same
-// model is tried again.
-func (k Kind) Transient() bool { return k.Class() == Transient }
-
 // Error is a failed model call. Its text never contains an API key.
 type Error struct {
-	Kind     Kind
+	Class    Class
 	Model    string
 	Endpoint string // base URL, without credentials
 	Status   int    // HTTP status, 0 if none arrived
@@ -121,9 +29,10 @@ type Error struct {
 	Err        error
 }
 
-// Error describes the failure: kind, model, endpoint, status and cause.
+// Error describes the failure: its class in words, model, endpoint,
+// status and cause.
 func (e *Error) Error() string {
-	s := e.Kind.String() + " error"
+	s := e.Class.Title()
 	if e.Model != "" {
 		s += " from model " + e.Model
 	}
@@ -146,7 +55,7 @@ func (e *Error) Unwrap() error { return e.Err }
 // name, so that the user knows what to fix; empty says the variable was
 // set to nothing.
 func (e *Error) traceKey(variable string, empty bool) {
-	if e.Kind != KindAuth || variable == "" {
+	if e.Class != ClassKeyRefused || variable == "" {
 		return
 	}
 	if empty {
@@ -161,8 +70,8 @@ var errInvalidResponse = errors.New("invalid response")
 
 // answerError is a 200 whose answer cannot be used, in the provider's words.
 type answerError struct {
-	kind Kind
-	msg  string
+	class Class
+	msg   string
 }
 
 func (a *answerError) Error() string { return a.msg }
@@ -170,7 +79,7 @@ func (a *answerError) Error() string { return a.msg }
 // maxBody bounds how much of an error body an error message quotes.
 const maxBody = 500
 
-// Classify sorts err into a Kind, whose Class says what may help. It
+// Classify sorts err into a Class, whose Consequence says what may help. It
 // understands error responses, context errors, network errors and
 // decoding errors. An *Error is returned as is; nil gives nil. Model and
 // Endpoint are left for the caller to fill in.
@@ -193,72 +102,29 @@ func Classify(err error) *Error {
 	)
 	switch {
 	case errors.As(err, &answer):
-		e.Kind = answer.kind
+		e.Class = answer.class
 	case errors.Is(err, context.Canceled):
-		e.Kind = KindCanceled
+		e.Class = ClassCanceled
 	case errors.Is(err, context.DeadlineExceeded):
-		e.Kind = KindTimeout
+		e.Class = ClassTimeout
 	case errors.As(err, &status):
 		e.Status = status.status
-		e.Kind = status.kind()
+		e.Class = status.class()
 	case errors.Is(err, errInvalidResponse), errors.As(err, &syntax), errors.As(err, &typeErr):
-		e.Kind = KindInvalidResponse
+		e.Class = ClassInvalidResponse
 	case errors.As(err, &netErr) && netErr.Timeout():
-		e.Kind = KindTimeout
+		e.Class = ClassTimeout
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF),
 		errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.ECONNREFUSED),
 		errors.Is(err, syscall.EPIPE), errors.Is(err, net.ErrClosed):
-		e.Kind = KindNetwork
+		e.Class = ClassNetwork
 	case errors.As(err, &urlErr), errors.As(err, &netErr):
-		e.Kind = KindNetwork
+		e.Class = ClassNetwork
 	default:
-		e.Kind = KindOther
+		e.Class = ClassOther
 	}
 	return e
 }
-
-// rule classifies an error response: statuses from..to, and, when codes or
-// texts are given, one of them in the error's code or message (any case).
-type rule struct {
-	from, to int
-	codes    []string
-	texts    []string
-	kind     Kind
-}
-
-// rules classify every error response, the first that matches deciding;
-// the kind's class (kinds) then says what the attempt loop does: retried
-// (Transient), sent to the fallback at once (Unusable) or final
-// (Permanent). A 400 that refuses a parameter the client can do without,
-// or a system message, is adapted first (refused, adapt.go); a system
-// message refused again goes to the fallback at once.
-var rules = []rule{
-	{from: 408, to: 408, kind: KindTimeout},
-	{from: 409, to: 409, kind: KindConflict},
-	{from: 429, to: 429, kind: KindRateLimit},
-	{from: 401, to: 401, kind: KindAuth},
-	{from: 403, to: 403, kind: KindAuth},
-	{from: 404, to: 404, kind: KindNotFound},
-	{from: 400, to: 400, kind: KindContextLength, codes: contextCodes, texts: contextTexts},
-	{from: 413, to: 413, kind: KindContextLength, codes: contextCodes, texts: contextTexts},
-	{from: 400, to: 400, kind: KindNoSystem, texts: []string{
-		"does not support 'system'", "system role is not supported", "system messages are not supported",
-		"system message is not supported", "system role not supported",
-	}},
-	{from: 400, to: 499, kind: KindBadRequest},
-	{from: 500, to: 599, kind: KindServer},
-	{from: 200, to: 299, kind: KindInvalidResponse},
-}
-
-// contextCodes and contextTexts are how the common servers say that the
-// prompt is too long.
-var (
-	contextCodes = []string{"context_length_exceeded", "string_above_max_length"}
-	contextTexts = []string{
-		"context_length_exceeded", "maximum context length", "context length",
-		"context window", "prompt is too long", "too many tokens", "input is too long",
-	}
-)
 
 // tokenLimitTexts are how an error in a 200 says that the answer reached
 // the token limit: a cut answer, not a failure.
@@ -266,23 +132,15 @@ var tokenLimitTexts = []string{"token limit reached", "max_tokens reached", "max
 
 func tokenLimit(msg string) bool { return containsAny(strings.ToLower(msg), tokenLimitTexts...) }
 
-// kind classifies the error response by its status, code and message: the
-// first of rules that matches.
-func (s *statusError) kind() Kind {
-	msg, code := s.msg, ""
-	if s.detail != nil {
-		msg, code = s.detail.Message+" "+s.detail.Raw, s.detail.Code
+// class classifies the error response by what it says (signs): its
+// status, its code, type and status fields, and its message with any
+// nested provider detail.
+func (s *statusError) class() Class {
+	if s.detail == nil {
+		return meaning(s.status, nil, s.msg)
 	}
-	low := strings.ToLower(msg)
-	for _, r := range rules {
-		if s.status < r.from || s.status > r.to {
-			continue
-		}
-		if r.codes == nil && r.texts == nil || slices.Contains(r.codes, code) || containsAny(low, r.texts...) {
-			return r.kind
-		}
-	}
-	return KindOther
+	d := s.detail
+	return meaning(s.status, []string{d.Code, d.Type, d.Status}, d.Message+" "+d.Raw)
 }
 
 // statusError is an error response, its text redacted.

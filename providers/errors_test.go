@@ -23,45 +23,45 @@ func TestClassify(t *testing.T) {
 	tests := []struct {
 		name   string
 		err    error
-		kind   Kind
-		class  Class
+		kind   Class
+		way    way
 		status int
 	}{
-		{"429", status(429, `{"error":{"message":"slow down"}}`), KindRateLimit, Transient, 429},
-		{"500", status(500, ``), KindServer, Transient, 500},
-		{"503", status(503, `{"error":{"message":"overloaded"}}`), KindServer, Transient, 503},
-		{"408", status(408, ``), KindTimeout, Transient, 408},
-		{"409", status(409, ``), KindConflict, Transient, 409},
-		{"401", status(401, `{"error":{"message":"Incorrect API key provided","code":"invalid_api_key"}}`), KindAuth, Unusable, 401},
-		{"403", status(403, ``), KindAuth, Unusable, 403},
-		{"404", status(404, `{"error":{"message":"The model does not exist","code":"model_not_found"}}`), KindNotFound, Unusable, 404},
-		{"400", status(400, `{"error":{"message":"unknown field"}}`), KindBadRequest, Permanent, 400},
-		{"422", status(422, ``), KindBadRequest, Permanent, 422},
-		{"400 context code", status(400, `{"error":{"message":"too long","code":"`+code+`"}}`), KindContextLength, Unusable, 400},
-		{"400 context message", status(400, `{"error":{"message":"This model's maximum context length is 8192 tokens"}}`), KindContextLength, Unusable, 400},
-		{"413 context", status(413, `{"error":{"message":"prompt is too long"}}`), KindContextLength, Unusable, 413},
-		{"400 no system message", status(400, `{"error":{"message":"Unsupported value: 'messages[0].role' does not support 'system' with this model.","code":"unsupported_value"}}`), KindNoSystem, Unusable, 400},
-		{"429 upstream, nested", status(429, `{"error":{"code":429,"message":"Provider returned error","metadata":{"provider_name":"G","raw":"g/m is temporarily rate-limited upstream"}}}`), KindRateLimit, Transient, 429},
-		{"non-JSON 502", status(502, "<html>"), KindServer, Transient, 502},
-		{"non-JSON 400 context", status(400, "prompt is too long"), KindContextLength, Unusable, 400},
-		{"wrapped", fmt.Errorf("calling: %w", status(429, ``)), KindRateLimit, Transient, 429},
-		{"canceled", fmt.Errorf("x: %w", context.Canceled), KindCanceled, Permanent, 0},
-		{"deadline", &url.Error{Op: "Post", URL: "u", Err: context.DeadlineExceeded}, KindTimeout, Transient, 0},
-		{"net timeout", &net.OpError{Op: "dial", Err: os.ErrDeadlineExceeded}, KindTimeout, Transient, 0},
-		{"reset", &url.Error{Op: "Post", URL: "u", Err: &net.OpError{Op: "read", Err: os.NewSyscallError("read", syscall.ECONNRESET)}}, KindNetwork, Transient, 0},
-		{"refused", &net.OpError{Op: "dial", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}, KindNetwork, Transient, 0},
-		{"eof", &url.Error{Op: "Post", URL: "u", Err: io.EOF}, KindNetwork, Transient, 0},
-		{"dns", &url.Error{Op: "Post", URL: "u", Err: &net.DNSError{Err: "no such host", Name: "x"}}, KindNetwork, Transient, 0},
-		{"syntax", &json.SyntaxError{Offset: 3}, KindInvalidResponse, Transient, 0},
-		{"empty", fmt.Errorf("%w: no choices", errInvalidResponse), KindInvalidResponse, Transient, 0},
-		{"unknown", errors.New("strange"), KindOther, Permanent, 0},
+		{"429", status(429, `{"error":{"message":"slow down"}}`), ClassRateLimited, retry, 429},
+		{"500", status(500, ``), ClassServerError, retry, 500},
+		{"503", status(503, `{"error":{"message":"overloaded"}}`), ClassServerError, retry, 503},
+		{"408", status(408, ``), ClassTimeout, retry, 408},
+		{"409", status(409, ``), ClassConflict, retry, 409},
+		{"401", status(401, `{"error":{"message":"Incorrect API key provided","code":"invalid_api_key"}}`), ClassKeyRefused, fallBack, 401},
+		{"403", status(403, ``), ClassKeyRefused, fallBack, 403},
+		{"404", status(404, `{"error":{"message":"The model does not exist","code":"model_not_found"}}`), ClassModelUnavailable, fallBack, 404},
+		{"400", status(400, `{"error":{"message":"unknown field"}}`), ClassBadRequest, final, 400},
+		{"422", status(422, ``), ClassBadRequest, final, 422},
+		{"400 context code", status(400, `{"error":{"message":"too long","code":"`+code+`"}}`), ClassPromptTooLong, fallBack, 400},
+		{"400 context message", status(400, `{"error":{"message":"This model's maximum context length is 8192 tokens"}}`), ClassPromptTooLong, fallBack, 400},
+		{"413 context", status(413, `{"error":{"message":"prompt is too long"}}`), ClassPromptTooLong, fallBack, 413},
+		{"400 no system message", status(400, `{"error":{"message":"Unsupported value: 'messages[0].role' does not support 'system' with this model.","code":"unsupported_value"}}`), ClassNoSystem, fallBack, 400},
+		{"429 upstream, nested", status(429, `{"error":{"code":429,"message":"Provider returned error","metadata":{"provider_name":"G","raw":"g/m is temporarily rate-limited upstream"}}}`), ClassRateLimited, retry, 429},
+		{"non-JSON 502", status(502, "<html>"), ClassServerError, retry, 502},
+		{"non-JSON 400 context", status(400, "prompt is too long"), ClassPromptTooLong, fallBack, 400},
+		{"wrapped", fmt.Errorf("calling: %w", status(429, ``)), ClassRateLimited, retry, 429},
+		{"canceled", fmt.Errorf("x: %w", context.Canceled), ClassCanceled, final, 0},
+		{"deadline", &url.Error{Op: "Post", URL: "u", Err: context.DeadlineExceeded}, ClassTimeout, retry, 0},
+		{"net timeout", &net.OpError{Op: "dial", Err: os.ErrDeadlineExceeded}, ClassTimeout, retry, 0},
+		{"reset", &url.Error{Op: "Post", URL: "u", Err: &net.OpError{Op: "read", Err: os.NewSyscallError("read", syscall.ECONNRESET)}}, ClassNetwork, retry, 0},
+		{"refused", &net.OpError{Op: "dial", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}, ClassNetwork, retry, 0},
+		{"eof", &url.Error{Op: "Post", URL: "u", Err: io.EOF}, ClassNetwork, retry, 0},
+		{"dns", &url.Error{Op: "Post", URL: "u", Err: &net.DNSError{Err: "no such host", Name: "x"}}, ClassNetwork, retry, 0},
+		{"syntax", &json.SyntaxError{Offset: 3}, ClassInvalidResponse, retry, 0},
+		{"empty", fmt.Errorf("%w: no choices", errInvalidResponse), ClassInvalidResponse, retry, 0},
+		{"unknown", errors.New("strange"), ClassOther, final, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := Classify(tt.err)
-			if e.Kind != tt.kind || e.Kind.Class() != tt.class || e.Status != tt.status {
-				t.Errorf("Classify(%v) = kind %v class %v status %d; want %v %v %d",
-					tt.err, e.Kind, e.Kind.Class(), e.Status, tt.kind, tt.class, tt.status)
+			if e.Class != tt.kind || wayOf(e.Class) != tt.way || e.Status != tt.status {
+				t.Errorf("Classify(%v) = class %v way %v status %d; want %v %v %d",
+					tt.err, e.Class, wayOf(e.Class), e.Status, tt.kind, tt.way, tt.status)
 			}
 			if !errors.Is(e, tt.err) {
 				t.Errorf("the cause is not kept: %v", e)
@@ -71,15 +71,15 @@ func TestClassify(t *testing.T) {
 	if Classify(nil) != nil {
 		t.Error("Classify(nil) != nil")
 	}
-	e := &Error{Kind: KindAuth}
+	e := &Error{Class: ClassKeyRefused}
 	if Classify(fmt.Errorf("w: %w", e)) != e {
 		t.Error("an *Error in the chain is not returned as is")
 	}
 }
 
 func TestErrorText(t *testing.T) {
-	e := &Error{Kind: KindRateLimit, Model: "gpt-4o", Endpoint: "https://api.example/v1", Status: 429, Err: errors.New("slow down")}
-	want := "rate limit error from model gpt-4o at https://api.example/v1 (status 429): slow down"
+	e := &Error{Class: ClassRateLimited, Model: "gpt-4o", Endpoint: "https://api.example/v1", Status: 429, Err: errors.New("slow down")}
+	want := "rate limited from model gpt-4o at https://api.example/v1 (status 429): slow down"
 	if e.Error() != want {
 		t.Errorf("got %q, want %q", e.Error(), want)
 	}
@@ -195,4 +195,23 @@ func TestRetryAfterHeader(t *testing.T) {
 			t.Errorf("%s: retryAfter = %v, want %v", tt.name, got, tt.want)
 		}
 	}
+}
+
+// way is what a failure asks of the attempt loop, as the tests name it.
+type way int
+
+const (
+	final    way = iota // the call ends
+	retry               // the same model again
+	fallBack            // the fallback at once
+)
+
+func wayOf(c Class) way {
+	switch then := c.Consequence(); {
+	case then.FallBack:
+		return fallBack
+	case then.Retry:
+		return retry
+	}
+	return final
 }

@@ -58,7 +58,7 @@ func TestRefusedKeyNamesVariable(t *testing.T) {
 			_, err = c.Complete(t.Context(), ask("a", "moonshotai/kimi-k2", "q"))
 			e := asError(t, err)
 			msg := e.Error()
-			if e.Kind != KindAuth || strings.Contains(msg, kimiKey) {
+			if e.Class != ClassKeyRefused || strings.Contains(msg, kimiKey) {
 				t.Fatalf("got %v, want a refused key without the key", e)
 			}
 			if tt.want == "" && strings.Contains(msg, "comes from") || tt.want != "" && !strings.HasSuffix(msg, tt.want) {

@@ -2,10 +2,10 @@
 // chat completions, one client per endpoint, in the format of package wire
 // (go-openai's types where they carry it). Bounds on what is read, the cut
 // of a silent stream and raw recording are the attempt's
-// http.RoundTripper. Each call is one attempt whose failure is classified
-// (transient, unusable model, permanent, with the server's Retry-After) by
-// one table of rules; the attempt loop and the fallback policy belong to
-// the caller. It also takes reasoning apart from the answer (package
+// http.RoundTripper. Each call is one attempt whose failure gets its Class
+// by what it means, from one table (meaning.go), and with it its
+// Consequence (retry with the server's Retry-After, fall back at once,
+// adapt); the attempt loop and the fallback policy belong to the caller. It also takes reasoning apart from the answer (package
 // think) and applies concurrency caps, rate limits and key redaction.
 package providers
 
@@ -88,6 +88,13 @@ type Usage struct {
 	// Estimated is true when the provider reported no usage and the counts
 	// were estimated from the text.
 	Estimated bool
+}
+
+// Implausible says what in u no call can have — a token count below 0 or
+// past wire.MaxCallTokens, a cost below 0, past wire.MaxCallCost or not a
+// number — and "" when nothing.
+func (u Usage) Implausible() string {
+	return wire.Implausible(u.Cost, u.PromptTokens, u.CompletionTokens, u.CachedPromptTokens, u.ReasoningTokens)
 }
 
 // Response is a provider-neutral chat-completion response.

@@ -94,31 +94,31 @@ func TestProviderFailures(t *testing.T) {
 	tests := []struct {
 		name     string
 		reply    scripted.Reply
-		kind     Kind
+		kind     Class
 		contains []string
 	}{
 		{"a gateway's upstream reason", scripted.Raw(429, `{"error":{"code":429,"message":"Provider returned error",`+
 			`"metadata":{"provider_name":"Google","raw":"acme/m:free is temporarily rate-limited upstream; key `+testKey+`"}},"user_id":"u1"}`),
-			KindRateLimit, []string{"Provider returned error: upstream Google says: acme/m:free is temporarily rate-limited upstream; key [REDACTED]"}},
+			ClassRateLimited, []string{"Provider returned error: upstream Google says: acme/m:free is temporarily rate-limited upstream; key [REDACTED]"}},
 		{"a key echoed in a 401", scripted.Raw(401, `{"error":{"message":"Incorrect API key provided: `+testKey+`.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`),
-			KindAuth, []string{"Incorrect API key provided: [REDACTED].", "code invalid_api_key"}},
+			ClassKeyRefused, []string{"Incorrect API key provided: [REDACTED].", "code invalid_api_key"}},
 		{"a numeric code", scripted.Raw(401, `{"error":{"message":"No cookie auth credentials found","code":401}}`),
-			KindAuth, []string{"No cookie auth credentials found"}},
+			ClassKeyRefused, []string{"No cookie auth credentials found"}},
 		{"Gemini's status", scripted.Raw(429, `{"error":{"code":429,"message":"Resource exhausted. Please try again later.","status":"RESOURCE_EXHAUSTED"}}`),
-			KindRateLimit, []string{"Resource exhausted"}},
+			ClassRateLimited, []string{"Resource exhausted"}},
 		{"an error body without a content type", scripted.Reply{Status: 404, RawBody: `{"error":{"code":"DeploymentNotFound","message":"The API deployment for this resource does not exist."}}`, Headers: http.Header{"Content-Type": {""}}},
-			KindNotFound, []string{"deployment for this resource does not exist", "DeploymentNotFound"}},
+			ClassModelUnavailable, []string{"deployment for this resource does not exist", "DeploymentNotFound"}},
 		{"the token limit before any answer", scripted.Reply{Reasoning: "Thinking", FinishReason: "length", StreamError: "Token limit reached"},
-			KindCut, []string{"cut at the token limit before any answer"}},
-		{"an error chunk", scripted.Reply{Text: "Half", StreamError: "Upstream overloaded"}, KindAborted, []string{"Upstream overloaded"}},
+			ClassCut, []string{"cut at the token limit before any answer"}},
+		{"an error chunk", scripted.Reply{Text: "Half", StreamError: "Upstream overloaded"}, ClassErrorInAnswer, []string{"Upstream overloaded"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			_, err := completeOnce(t, tt.reply)
 			e := asError(t, err)
-			if e.Kind != tt.kind {
-				t.Errorf("kind %v, want %v: %v", e.Kind, tt.kind, e)
+			if e.Class != tt.kind {
+				t.Errorf("kind %v, want %v: %v", e.Class, tt.kind, e)
 			}
 			for _, s := range tt.contains {
 				if !strings.Contains(e.Error(), s) {
@@ -172,8 +172,8 @@ func TestNoSystemMessage(t *testing.T) {
 		srv.ReplyTo("o1-mini", scripted.Raw(400, refusal))
 		c := newTestClient(t, srv, streamConfig(true, nil), Options{})
 		_, err := c.Complete(t.Context(), req)
-		if e := asError(t, err); e.Kind != KindNoSystem || e.Kind.Class() != Unusable {
-			t.Errorf("got %v (%v), want a model unusable for this participant", e, e.Kind)
+		if e := asError(t, err); e.Class != ClassNoSystem || !e.Class.Consequence().FallBack {
+			t.Errorf("got %v (%v), want a model unusable for this participant", e, e.Class)
 		}
 	})
 }

@@ -101,12 +101,12 @@ func TestFailedAnswers(t *testing.T) {
 	tests := []struct {
 		name     string
 		reply    scripted.Reply
-		kind     Kind
+		kind     Class
 		contains string
 	}{
-		{"finish_reason error", scripted.Reply{Text: "Half an ans", FinishReason: "error"}, KindAborted, `finish_reason "error"`},
-		{"content filter", scripted.ContentFilter(), KindFiltered, "content filter"},
-		{"empty", scripted.Reply{}, KindEmpty, "empty answer"},
+		{"finish_reason error", scripted.Reply{Text: "Half an ans", FinishReason: "error"}, ClassErrorInAnswer, `finish_reason "error"`},
+		{"content filter", scripted.ContentFilter(), ClassContentRefused, "content filter"},
+		{"empty", scripted.Reply{}, ClassEmpty, "empty answer"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -117,8 +117,8 @@ func TestFailedAnswers(t *testing.T) {
 				c := newTestClient(t, srv, streamConfig(stream, nil), Options{})
 				_, err := c.Complete(t.Context(), ask("a", "m", "q"))
 				e := asError(t, err)
-				if e.Kind != tt.kind || !strings.Contains(e.Error(), tt.contains) {
-					t.Errorf("got %v (%s), want kind %v containing %q", e, e.Kind, tt.kind, tt.contains)
+				if e.Class != tt.kind || !strings.Contains(e.Error(), tt.contains) {
+					t.Errorf("got %v (%s), want kind %v containing %q", e, e.Class, tt.kind, tt.contains)
 				}
 			})
 		})
@@ -132,8 +132,8 @@ func TestMidStreamError(t *testing.T) {
 	c := newTestClient(t, srv, streamConfig(true, nil), Options{})
 	resp, err := c.Complete(t.Context(), ask("a", "m", "q"))
 	e := asError(t, err)
-	if e.Kind != KindAborted || !e.Kind.Transient() || !strings.Contains(e.Error(), "Provider returned error") || resp.Text != "" {
-		t.Errorf("got %q, %v (%s); want a transient aborted answer naming the provider's error, no text", resp.Text, e, e.Kind)
+	if e.Class != ClassErrorInAnswer || !e.Class.Transient() || !strings.Contains(e.Error(), "Provider returned error") || resp.Text != "" {
+		t.Errorf("got %q, %v (%s); want a transient aborted answer naming the provider's error, no text", resp.Text, e, e.Class)
 	}
 }
 
@@ -167,7 +167,7 @@ func TestIdleTimeout(t *testing.T) {
 					return
 				}
 				e := asError(t, err)
-				if e.Kind != KindTimeout || !strings.Contains(e.Error(), "api.idleTimeout") || time.Since(start) != time.Minute {
+				if e.Class != ClassTimeout || !strings.Contains(e.Error(), "api.idleTimeout") || time.Since(start) != time.Minute {
 					t.Errorf("got %v after %v; want an idle timeout after 1m", e, time.Since(start))
 				}
 			})
@@ -186,13 +186,13 @@ func TestBoundedBodies(t *testing.T) {
 		name     string
 		stream   bool
 		reply    scripted.Reply
-		kind     Kind
+		kind     Class
 		contains string
 		maxAlloc uint64
 	}{
-		{"endless streamed 200", true, scripted.Reply{Endless: true}, KindTooLarge, "longer than 4 MiB (api.maxResponseBytes)", 128 << 20},
-		{"endless 200", false, scripted.Reply{Endless: true}, KindTooLarge, "longer than 4 MiB", 128 << 20},
-		{"endless 503", true, scripted.Reply{Endless: true, Status: 503}, KindServer, "status 503", 4 << 20},
+		{"endless streamed 200", true, scripted.Reply{Endless: true}, ClassAnswerTooLarge, "longer than 4 MiB (api.maxResponseBytes)", 128 << 20},
+		{"endless 200", false, scripted.Reply{Endless: true}, ClassAnswerTooLarge, "longer than 4 MiB", 128 << 20},
+		{"endless 503", true, scripted.Reply{Endless: true, Status: 503}, ClassServerError, "status 503", 4 << 20},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -212,8 +212,8 @@ func TestBoundedBodies(t *testing.T) {
 			_, err = c.Complete(t.Context(), ask("a", "m", "q"))
 			runtime.ReadMemStats(&after)
 			e := asError(t, err)
-			if e.Kind != tt.kind || !strings.Contains(e.Error(), tt.contains) {
-				t.Errorf("got %v (%s), want kind %v containing %q", e, e.Kind, tt.kind, tt.contains)
+			if e.Class != tt.kind || !strings.Contains(e.Error(), tt.contains) {
+				t.Errorf("got %v (%s), want kind %v containing %q", e, e.Class, tt.kind, tt.contains)
 			}
 			alloc := after.TotalAlloc - before.TotalAlloc
 			t.Logf("allocated %.1f MiB", float64(alloc)/(1<<20))
@@ -246,7 +246,7 @@ func TestGateway524(t *testing.T) {
 			return
 		}
 		e := asError(t, err)
-		if e.Status != 524 || e.Kind != KindServer || !strings.Contains(e.Error(), "error code: 524") ||
+		if e.Status != 524 || e.Class != ClassServerError || !strings.Contains(e.Error(), "error code: 524") ||
 			!strings.Contains(e.Error(), "set api.stream: true") {
 			t.Errorf("not streamed: %v, want the gateway's 524", e)
 		}

@@ -10,7 +10,8 @@
 // MaxQuotes quotes are checked and the rest are unverified, as too many.
 // Marking rewrites every quote with the engine's verdict and drops whatever
 // attributes the debater wrote, so that no answer can mark its own quote
-// verified. The package does no I/O.
+// verified. The package does no I/O: documents that are not given at the
+// start, such as a repository's files, come through an Opener.
 package quote
 
 import (
@@ -19,6 +20,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // DefaultMaxChars is the longest quote, in characters after normalising,
@@ -60,11 +62,26 @@ func (q Quote) Lines() string {
 	return fmt.Sprintf("%d-%d", q.First, q.Last)
 }
 
-// Verifier checks quotes against a fixed set of documents. It is safe for
-// concurrent use.
+// Verifier checks quotes against a fixed set of documents, and against
+// those its Opener finds. It is safe for concurrent use.
 type Verifier struct {
 	docs     []*Index
 	maxChars int
+	open     Opener
+	opened   *sync.Map // a document's name → *lazy, for the documents open found
+}
+
+// Opener finds a document that a quote names and the verifier was not
+// given, such as a file of a repository. Its error's text is the reason the
+// quote is unverified ("no file x.go in the repository"). It is called for
+// each quote that names such a document, so it should remember what it
+// read; the verifier indexes each document it returns once, by its name.
+type Opener func(name string) (Document, error)
+
+// lazy is a document an Opener found, indexed on first use.
+type lazy struct {
+	once sync.Once
+	doc  *Index
 }
 
 // New returns a verifier of the indexed documents; maxChars of 0 or less
@@ -74,6 +91,16 @@ func New(docs []*Index, maxChars int) *Verifier {
 		maxChars = DefaultMaxChars
 	}
 	return &Verifier{docs: docs, maxChars: maxChars}
+}
+
+// WithOpener returns a verifier of v's documents that also checks a quote
+// naming any other document against the document open returns for that
+// name. A quote that names no document is still checked against v's
+// documents only.
+func (v *Verifier) WithOpener(open Opener) *Verifier {
+	w := *v
+	w.open, w.opened = open, &sync.Map{}
+	return &w
 }
 
 // tagRE finds an opening quote tag with its attributes, its text and its
@@ -165,11 +192,13 @@ func (v *Verifier) check(i int, doc, inner string) Quote {
 	}
 	docs := v.docs
 	if doc != "" {
-		d, ok := v.named(doc)
-		if !ok {
-			return q.unverified(fmt.Sprintf("no document named %q", doc))
+		d, reason := v.document(doc)
+		if reason != "" {
+			return q.unverified(reason)
 		}
 		docs = []*Index{d}
+	} else if len(docs) == 0 && v.open != nil {
+		return q.unverified(`names no file; write <quote doc="path">`)
 	}
 	found := 0
 	for _, d := range docs {
@@ -194,6 +223,25 @@ func (v *Verifier) check(i int, doc, inner string) Quote {
 func (q Quote) unverified(reason string) Quote {
 	q.Reason = reason
 	return q
+}
+
+// document is the document a quote names: one of v's, else the one its
+// Opener finds; reason says why there is none.
+func (v *Verifier) document(name string) (d *Index, reason string) {
+	if d, ok := v.named(name); ok {
+		return d, ""
+	}
+	if v.open == nil {
+		return nil, fmt.Sprintf("no document named %q", name)
+	}
+	found, err := v.open(name)
+	if err != nil {
+		return nil, err.Error()
+	}
+	l, _ := v.opened.LoadOrStore(found.Name, &lazy{})
+	lz := l.(*lazy)
+	lz.once.Do(func() { lz.doc = NewIndex(found) })
+	return lz.doc, ""
 }
 
 // named is the document called name: by its full name, or by its base name

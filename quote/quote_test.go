@@ -267,3 +267,50 @@ func BenchmarkNewIndex(b *testing.B) {
 		NewIndex(d)
 	}
 }
+
+// TestOpener: a quote naming a document the verifier was not given is
+// checked against the one its Opener finds, by the name the Opener gives
+// it; the Opener's refusal is the reason; a given document keeps its
+// name; a quote without a name is checked against the given ones only.
+func TestOpener(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{"quote/quote.go": "package quote\n\n// Find returns the quotes of text.\nfunc Find() {}\n"}
+	open := func(name string) (Document, error) {
+		name = strings.TrimPrefix(name, "./")
+		text, ok := files[name]
+		if !ok {
+			return Document{}, fmt.Errorf("no file %s in the repository", name)
+		}
+		return Document{Name: name, Text: text}, nil
+	}
+	v := New(indexed(docs[:1]), 0).WithOpener(open)
+	tests := []struct {
+		answer string
+		want   Quote
+	}{
+		{`<quote doc="quote/quote.go">// Find returns the quotes of text. func Find()</quote>`,
+			Quote{Verified: true, Document: "quote/quote.go", First: 3, Last: 4}},
+		{`<quote doc="./quote/quote.go">package quote</quote>`,
+			Quote{Verified: true, Document: "quote/quote.go", First: 1, Last: 1}},
+		{`<quote doc="quote/quote.go">func Verify() {}</quote>`, Quote{Reason: "not found in quote/quote.go"}},
+		{`<quote doc="quote/missing.go">x</quote>`, Quote{Reason: "no file quote/missing.go in the repository"}},
+		{`<quote doc="design.md">in one SQLite file.</quote>`, Quote{Verified: true, Document: "docs/design.md", First: 4, Last: 4}},
+		{`<quote>package quote</quote>`, Quote{Reason: "not found in any document"}},
+	}
+	for _, tt := range tests {
+		got := v.Find(tt.answer)
+		if len(got) != 1 {
+			t.Fatalf("%s: %d quotes, want 1", tt.answer, len(got))
+		}
+		got[0].Text, got[0].Doc = "", ""
+		if got[0] != tt.want {
+			t.Errorf("%s: %+v, want %+v", tt.answer, got[0], tt.want)
+		}
+	}
+	if q := New(nil, 0).WithOpener(open).Find(`<quote>package quote</quote>`); len(q) != 1 || q[0].Reason != `names no file; write <quote doc="path">` {
+		t.Errorf("a quote naming no file, with no documents given: %+v", q)
+	}
+	if q := New(indexed(docs), 0).Find(`<quote doc="quote/quote.go">package quote</quote>`); q[0].Reason != `no document named "quote/quote.go"` {
+		t.Errorf("without an opener: %+v", q[0])
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	gmtext "github.com/yuin/goldmark/text"
+
 	"github.com/debatehq/debate/tree"
 )
 
@@ -25,6 +27,7 @@ type decisionWords struct {
 	settledFmt  string // who, count of verdicts
 	splitFmt    string // count
 	noVerdict   string // count missing, count of divergences
+	dropped     string // count dropped, count of divergences
 	failedFmt   string // node, stop reason
 	interrupted string
 	partialFmt  string // names
@@ -45,13 +48,14 @@ var decisionEnglish = decisionWords{
 	outcomes: map[tree.Outcome]string{tree.Agreed: "agreed", tree.Decided: "decided",
 		tree.Divided: "split", tree.Undecided: "undecided"},
 	causes: map[tree.Cause]string{tree.CauseFailed: "failed", tree.CauseInterrupted: "interrupted",
-		tree.CausePartial: "partial", tree.CauseNoVerdict: "no verdict", tree.CauseBudget: "budget"},
+		tree.CausePartial: "partial", tree.CauseNoVerdict: "no-verdict", tree.CauseBudget: "budget"},
 	agreedFmt:   "The debaters agreed on every point (consensus points: %d); nothing stays in dispute",
 	byJudge:     "the judge's forced verdicts",
 	byPanel:     "the panel's majority votes",
 	settledFmt:  "Settled by %s (%d): %s",
 	splitFmt:    "No majority, or a verdict that changed with the order of the sides (%d): %s",
 	noVerdict:   "The judge gave no verdict, even after repair, on %d of %d forced divergences: %s",
+	dropped:     "The order check dropped the verdict on %d of %d forced divergences: the judge gave none when asked again with the sides reversed: %s",
 	failedFmt:   "Node %s failed (%s); the debate stopped there",
 	interrupted: "The run was stopped before this topic ended",
 	partialFmt:  "Debaters were missing from a step (%s), so no agreement can be claimed",
@@ -79,6 +83,7 @@ var decisionChinese = decisionWords{
 	settledFmt:  "%s（%d 项）：%s",
 	splitFmt:    "评审团在 %d 个分歧上未形成多数，或裁决随双方顺序改变：%s",
 	noVerdict:   "裁判在 %d 个分歧（共 %d 个）上即使修复后仍未给出裁决：%s",
+	dropped:     "顺序检查舍弃了 %d 个分歧（共 %d 个）上的裁决：双方顺序对调后裁判未再给出裁决：%s",
 	failedFmt:   "节点 %s 失败（%s），辩论在此停止",
 	interrupted: "运行在本议题结束前被中止",
 	partialFmt:  "有辩手缺席某一步骤（%s），不能称为一致",
@@ -116,12 +121,22 @@ func (r *report) decisionWord(t *tree.Topic) string {
 	return s
 }
 
-// DecisionSentences says in the run's language what a topic decided and
-// how (agreement, the judge's verdicts, a panel's votes), and what stays in
-// dispute: the paragraph that opens its report, without the decision word.
-func DecisionSentences(run *tree.Run, t *tree.Topic) string {
+// DecisionPlain says in the run's language what a topic decided and how
+// (agreement, the judge's verdicts, a panel's votes), and what stays in
+// dispute, as plain text without Markdown: the paragraph that opens its
+// report, without the decision word, for CI annotations.
+func DecisionPlain(run *tree.Run, t *tree.Topic) string {
 	r := &report{run: run, w: wordsFor(run)}
-	return r.decisionSentences(t)
+	return r.decisionPlain(t)
+}
+
+// decisionPlain is decisionSentences as plain text.
+func (r *report) decisionPlain(t *tree.Topic) string { return plain(r.decisionSentences(t)) }
+
+// plain returns inline Markdown as the text it shows, without its markup.
+func plain(md string) string {
+	src := []byte(md)
+	return string(plainText(markdown.Parser().Parse(gmtext.NewReader(src)), src))
 }
 
 // decisionParagraph is the paragraph that opens a topic's report: the
@@ -135,7 +150,7 @@ func (r *report) decisionParagraph(t *tree.Topic) string {
 func (r *report) decisionSentences(t *tree.Topic) string {
 	dw := r.decisionWords()
 	o, c, _ := topicDecision(t)
-	var given, split, missing, over []string
+	var given, split, missing, dropped, over []string
 	panel := false
 	for _, v := range t.Root.AllVerdicts() {
 		title := "*" + inlineText(cmp.Or(v.Divergence.Title, v.DivergenceID)) + "*"
@@ -143,6 +158,8 @@ func (r *report) decisionSentences(t *tree.Topic) string {
 		switch {
 		case v.OverLimit:
 			over = append(over, title+" ("+dw.overLimit+")")
+		case v.OrderCheckDropped():
+			dropped = append(dropped, title)
 		case v.Missing:
 			missing = append(missing, title)
 		case v.Split || v.Unstable:
@@ -160,9 +177,14 @@ func (r *report) decisionSentences(t *tree.Topic) string {
 	case tree.CausePartial:
 		s = append(s, fmt.Sprintf(dw.partialFmt, r.missingNames(t.Root)))
 	case tree.CauseNoVerdict:
-		all := len(given) + len(split) + len(missing)
-		s = append(s, fmt.Sprintf(dw.noVerdict, len(missing), all, strings.Join(missing, dw.listSep)))
-		missing = nil
+		all := len(given) + len(split) + len(missing) + len(dropped)
+		if len(missing) > 0 {
+			s = append(s, fmt.Sprintf(dw.noVerdict, len(missing), all, strings.Join(missing, dw.listSep)))
+		}
+		if len(dropped) > 0 {
+			s = append(s, fmt.Sprintf(dw.dropped, len(dropped), all, strings.Join(dropped, dw.listSep)))
+		}
+		missing, dropped = nil, nil
 	case tree.CauseBudget:
 		s = append(s, fmt.Sprintf(dw.budgetFmt, budgetNodes(t.Root)))
 	}
@@ -179,7 +201,7 @@ func (r *report) decisionSentences(t *tree.Topic) string {
 	if len(split) > 0 {
 		s = append(s, fmt.Sprintf(dw.splitFmt, len(split), strings.Join(split, dw.listSep)))
 	}
-	if open := append(missing, over...); len(open) > 0 {
+	if open := append(append(missing, dropped...), over...); len(open) > 0 {
 		s = append(s, fmt.Sprintf(dw.disputedFmt, strings.Join(open, dw.listSep)))
 	}
 	return strings.Join(s, dw.end+" ") + dw.end

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"encoding/xml"
 	"strings"
 	"testing"
 
@@ -40,7 +41,7 @@ func TestDecisionParagraph(t *testing.T) {
 			v := &n.Judgment.ForcedVerdicts[0]
 			*v = tree.Verdict{DivergenceID: v.DivergenceID, Missing: true}
 		}, []string{
-			"**Decision: undecided (no verdict)** — The judge gave no verdict, even after repair, on 1 of 2 forced divergences: *",
+			"**Decision: undecided (no-verdict)** — The judge gave no verdict, even after repair, on 1 of 2 forced divergences: *",
 			"Settled by the judge's forced verdicts (1): ",
 		}, nil},
 		{"a tied panel", func(n *tree.Node) {
@@ -87,5 +88,67 @@ func TestSummaryCountsMissingVerdictsApart(t *testing.T) {
 		if !strings.Contains(sum, want) {
 			t.Errorf("summary lacks %q:\n%s", want, sum)
 		}
+	}
+}
+
+// TestOrderCheckDropped: a verdict the order check dropped (the judge
+// answered, then gave none with the sides reversed) is named as such in
+// the decision, the verdict list, JUnit and the plain text of annotations,
+// never as a verdict the judge did not give.
+func TestOrderCheckDropped(t *testing.T) {
+	t.Parallel()
+	run, topic := forcedTopic(t, func(n *tree.Node) {
+		v := &n.Judgment.ForcedVerdicts[0]
+		*v = tree.Verdict{DivergenceID: v.DivergenceID, Missing: true, Votes: []tree.Vote{{Judge: "reviewer",
+			Status: tree.VoteDropped, Reason: tree.OrderCheckReason + ": no verdict on this divergence", Favors: "party-a"}}}
+	})
+	junit, err := JUnit(run, []tree.Outcome{tree.Undecided}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{
+		"report": string(Topic(run, topic)), "summary": string(Summary(run, nil)),
+		"junit": string(junit), "annotation": DecisionPlain(run, topic),
+	} {
+		if !strings.Contains(text, "The order check dropped the verdict on 1 of 2 forced divergences") || strings.Contains(text, "even after repair") {
+			t.Errorf("%s does not name the dropped verdict:\n%s", name, text)
+		}
+	}
+	if md := string(Topic(run, topic)); !strings.Contains(md, "⚠ dropped by the order check") {
+		t.Errorf("the verdict list does not say the order check dropped it:\n%s", md)
+	}
+}
+
+// TestJUnitPlainText: JUnit's messages and texts are plain text with the
+// reports' decision words: no Markdown emphasis, no backslash escapes.
+func TestJUnitPlainText(t *testing.T) {
+	t.Parallel()
+	run, _ := forcedTopic(t, func(n *tree.Node) {
+		v := &n.Judgment.ForcedVerdicts[0]
+		v.Recommendation = "Return Vec<String> | never *panic*"
+	})
+	b, err := JUnit(run, []tree.Outcome{tree.Decided}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Cases []struct {
+			Failure struct {
+				Message string `xml:"message,attr"`
+				Text    string `xml:",chardata"`
+			} `xml:"failure"`
+		} `xml:"testsuite>testcase"`
+	}
+	if err := xml.Unmarshal(b, &doc); err != nil || len(doc.Cases) == 0 {
+		t.Fatalf("junit.xml: %v\n%s", err, b)
+	}
+	f := doc.Cases[0].Failure
+	for _, s := range []string{f.Message, f.Text} {
+		if !strings.Contains(s, "Return Vec<String> | never panic") || strings.ContainsAny(s, `*\`) {
+			t.Errorf("not plain text: %q", s)
+		}
+	}
+	if !strings.HasPrefix(f.Message, "decided: ") {
+		t.Errorf("message %q does not open with the decision word", f.Message)
 	}
 }

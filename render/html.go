@@ -28,7 +28,7 @@ var markdown = goldmark.New(
 	),
 	goldmark.WithParserOptions(
 		parser.WithAutoHeadingID(),
-		parser.WithASTTransformers(util.Prioritized(sanitize{}, 100), util.Prioritized(labelCells{}, 200)),
+		parser.WithASTTransformers(util.Prioritized(sanitize{}, 100), util.Prioritized(labelCells{}, 200), util.Prioritized(badges{}, 300)),
 	),
 	goldmark.WithRendererOptions(
 		renderer.WithNodeRenderers(util.Prioritized(rawAsText{}, 100)),
@@ -91,6 +91,7 @@ type topicBody struct {
 	Intro      template.HTML
 	Overview   *overview // nil for a topic without a tree
 	Nodes      []nodeView
+	Ledger     template.HTML // the stance ledger's Markdown; empty without one
 	Conclusion string
 	End        template.HTML // the conclusion's Markdown
 }
@@ -170,5 +171,13 @@ img { max-width: 100%; }
 th.align-right, td.align-right { text-align: right; }
 th.align-center, td.align-center { text-align: center; }
 th.align-left, td.align-left { text-align: left; }
+p.badge { display: inline-block; margin: 0.3rem 0; padding: 0.05rem 0.6rem; border-radius: 1rem; font-size: 0.9em; font-weight: 600; }
+p.badge.ok { color: #116329; background: #dafbe1; border: 1px solid #4ac26b; }
+p.badge.bad { color: #a40e26; background: #ffebe9; border: 1px solid #ff8182; }
+p.badge a { color: inherit; }
+@media (prefers-color-scheme: dark) {
+  p.badge.ok { color: #56d364; background: #12261e; border-color: #2ea043; }
+  p.badge.bad { color: #ff7b72; background: #2d1214; border-color: #da3633; }
+}
 p.raw { white-space: pre-wrap; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.9em; }
 `

@@ -69,10 +69,10 @@ func JUnit(run *tree.Run, failOn []tree.Outcome, reports map[string]string) ([]b
 		}
 		text := r.verdictLines(t)
 		if slices.Contains(failOn, o) {
-			c.Failure = &junitFailure{Message: r.decisionWord(t) + ": " + r.decisionSentences(t), Type: string(o), Text: text}
+			c.Failure = &junitFailure{Message: r.decisionWord(t) + ": " + r.decisionPlain(t), Type: string(o), Text: text}
 			suite.Failures++
 		} else {
-			c.SystemOut = r.decisionWord(t) + ": " + r.decisionSentences(t) + "\n" + text
+			c.SystemOut = r.decisionWord(t) + ": " + r.decisionPlain(t) + "\n" + text
 		}
 		suite.Cases = append(suite.Cases, c)
 	}
@@ -90,7 +90,7 @@ func JUnit(run *tree.Run, failOn []tree.Outcome, reports map[string]string) ([]b
 func (r *report) verdictLines(t *tree.Topic) string {
 	var b strings.Builder
 	for _, v := range t.Root.AllVerdicts() {
-		fmt.Fprintf(&b, "- %s (%s): %s\n", oneLine(cmp.Or(v.Divergence.Title, v.DivergenceID)), v.Node, oneLine(r.recommendation(v.Verdict)))
+		fmt.Fprintf(&b, "- %s (%s): %s\n", oneLine(cmp.Or(v.Divergence.Title, v.DivergenceID)), v.Node, oneLine(plain(r.recommendation(v.Verdict))))
 		if v.Split || v.Unstable {
 			for _, vote := range v.Votes {
 				fmt.Fprintf(&b, "  - %s: %s\n", r.judgeName(vote.Judge), oneLine(vote.Recommendation))

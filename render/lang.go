@@ -40,6 +40,7 @@ type words struct {
 	forcedVerdicts     string
 	recommendation     string
 	verdictMissing     string
+	verdictDropped     string
 	verdictOverLimit   string
 	verdictSplit       string
 	verdictUnstable    string
@@ -88,6 +89,11 @@ type words struct {
 	quoteUnverified    string
 	quoteLineFmt       string // document, line
 	quoteLinesFmt      string // document, lines
+	quotesRepository   string // quotes, when the repository could be quoted too
+	repository         string
+	repositoryFmt      string // commit
+	repositoryDirty    string // after repositoryFmt: the digest of the changes not committed
+	repoNoCommit       string
 	judges             string
 	votes              string
 	noSide             string
@@ -145,6 +151,10 @@ type words struct {
 	reasoningTokensFmt string
 	estimatedFmt       string
 	providerCostFmt    string
+	// callCache labels what the call cache answered: cacheAllFmt when it
+	// answered every call (calls, tokens), else cacheSomeFmt (cached,
+	// calls, tokens, fresh); cacheCostFmt adds what they had cost.
+	callCache, cacheAllFmt, cacheSomeFmt, cacheCostFmt string
 	// colon follows a label before its value ("**Status:** …"), and
 	// colonSep joins a label to its value within a line ("(uninvolved: …)").
 	colon    string
@@ -240,6 +250,7 @@ var english = words{
 	forcedVerdicts:   "Forced verdicts",
 	recommendation:   "Recommendation",
 	verdictMissing:   "⚠ missing: the judge gave no verdict, even after repair",
+	verdictDropped:   "⚠ dropped by the order check: no verdict with the sides reversed",
 	verdictOverLimit: "⚠ not debated: beyond this node's limit of child debates (params.maxDivergences)",
 	verdictSplit:     "⚖ split: the judges are tied; each side's recommendation is in the votes",
 	verdictUnstable:  "⚠ unstable: a judge changed its choice when the sides were shown in reverse order",
@@ -290,6 +301,11 @@ var english = words{
 	quoteUnverified:  "✗ unverified",
 	quoteLineFmt:     "%s, line %s",
 	quoteLinesFmt:    "%s, lines %s",
+	quotesRepository: "Quotes of the shared documents and the repository",
+	repository:       "Repository quoted",
+	repositoryFmt:    "commit %s",
+	repositoryDirty:  ", with changes not committed (sha256 %s)",
+	repoNoCommit:     "no commit yet",
 	judges:           "Judges",
 	votes:            "Votes",
 	noSide:           "no side",
@@ -388,6 +404,10 @@ var english = words{
 	reasoningTokensFmt: "; %s reasoning tokens",
 	estimatedFmt:       "; estimated for %d calls whose provider reported no usage",
 	providerCostFmt:    " (the providers reported %s)",
+	callCache:          "Call cache",
+	cacheAllFmt:        "every call (%d, %s tokens) was answered from the cache: this run made no call and paid nothing",
+	cacheSomeFmt:       "%d of %d calls answered from the cache (%s tokens, not paid again); %d made afresh",
+	cacheCostFmt:       "; the cached answers had cost %s when made",
 	motionStatuses: map[tree.Status]string{
 		tree.Converged: "resolved ✓",
 		tree.Forced:    "closed by ruling",
@@ -459,6 +479,7 @@ var chinese = words{
 	forcedVerdicts:   "强制裁决",
 	recommendation:   "裁判推荐",
 	verdictMissing:   "⚠ 缺失：修复后裁判仍未给出裁决",
+	verdictDropped:   "⚠ 被顺序检查舍弃：双方顺序对调后未给出裁决",
 	verdictOverLimit: "⚠ 未辩论：超出本节点子辩论的上限（params.maxDivergences）",
 	verdictSplit:     "⚖ 平票：评审意见相持，各方的推荐见投票",
 	verdictUnstable:  "⚠ 不稳定：调换各方顺序后有裁判改变了选择",
@@ -509,6 +530,11 @@ var chinese = words{
 	quoteUnverified:  "✗ 未核实",
 	quoteLineFmt:     "%s 第 %s 行",
 	quoteLinesFmt:    "%s 第 %s 行",
+	quotesRepository: "共享文档与代码仓库引用",
+	repository:       "引用的代码仓库",
+	repositoryFmt:    "提交 %s",
+	repositoryDirty:  "，含未提交的改动 (sha256 %s)",
+	repoNoCommit:     "尚无提交",
 	judges:           "评审团",
 	votes:            "投票",
 	noSide:           "不支持任何一方",
@@ -608,6 +634,10 @@ var chinese = words{
 	reasoningTokensFmt: "；推理 token %s",
 	estimatedFmt:       "；%d 次调用的服务方未报告用量，为估算值",
 	providerCostFmt:    "（服务方报告 %s）",
+	callCache:          "调用缓存",
+	cacheAllFmt:        "全部 %d 次调用（%s token）均由缓存作答：本次运行未发出调用，未付任何费用",
+	cacheSomeFmt:       "%[2]d 次调用中有 %[1]d 次由缓存作答（%[3]s token，不再付费）；%[4]d 次为新调用",
+	cacheCostFmt:       "；缓存的回答当初花费 %s",
 	states: map[protocol.State]string{
 		protocol.AwaitingOpponent:    "等待反方",
 		protocol.AwaitingProposer:    "等待提议方",

@@ -170,6 +170,9 @@ func TestReportsFitWindow(t *testing.T) {
 			if distinct := len(slices.Compact(slices.Sorted(slices.Values(got.Keys)))); distinct != len(got.Keys) {
 				t.Errorf("%s at %d px: the legend's %d statuses have %d colours: %v", page, width, len(got.Keys), distinct, got.Keys)
 			}
+			if width == 375 && !strings.HasPrefix(filepath.Base(page), "motion_") {
+				decisionOnFirstScreen(t, bctx, page)
+			}
 			if sels := shots[filepath.Base(page)]; dir != "" && sels != nil && shotWidths[width] {
 				name := fmt.Sprintf("%s-%d", strings.TrimSuffix(filepath.Base(page), ".html"), width)
 				png, err := chromedp.Run(bctx, chromedp.CaptureScreenshot())
@@ -190,5 +193,34 @@ func TestReportsFitWindow(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// firstDecision finds the top of the page's first decision, the paragraph
+// or heading that opens with the word "Decision" (决定 in Chinese), and
+// the viewport's height.
+const firstDecision = `(() => {
+	for (const e of document.querySelectorAll("main p, main h2")) {
+		const s = e.textContent.trim();
+		if (/^(Decision|决定|各议题的决定)/.test(s)) return [e.getBoundingClientRect().top, innerHeight];
+	}
+	return [-1, innerHeight];
+})()`
+
+// decisionOnFirstScreen checks that a topic or summary page, on a phone of
+// 375 × 667 px, shows its decision on the first screen, then sets the
+// viewport back to 375 × 900.
+func decisionOnFirstScreen(t *testing.T, bctx context.Context, page string) {
+	t.Helper()
+	if _, err := chromedp.Run(bctx, chromedp.EmulateViewport(375, 667)); err != nil {
+		t.Fatal(err)
+	}
+	defer chromedp.Run(bctx, chromedp.EmulateViewport(375, 900))
+	got, err := chromedp.Run(bctx, chromedp.Evaluate[[]float64](firstDecision))
+	if err != nil {
+		t.Fatalf("%s: %v", page, err)
+	}
+	if got[0] < 0 || got[0]+40 > got[1] {
+		t.Errorf("%s at 375 × 667 px: the decision starts at %.0f px, not on the first screen", page, got[0])
 	}
 }

@@ -7,6 +7,7 @@ import (
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 )
 
 // stackColumns is how many columns a table needs before a narrow window
@@ -59,12 +60,14 @@ func plainText(n ast.Node, source []byte) []byte {
 		}
 		switch n := n.(type) {
 		case *ast.Text:
-			b.Write(n.Value(source))
+			b.Write(util.UnescapePunctuations(n.Value(source)))
 			if n.SoftLineBreak() || n.HardLineBreak() {
 				b.WriteByte(' ')
 			}
 		case *ast.String:
 			b.Write(n.Value)
+		case *ast.AutoLink:
+			b.Write(n.URL(source))
 		case *ast.RawHTML:
 			// Shown as written by the safe renderer, so as written here.
 			for i := 0; i < n.Segments.Len(); i++ {

@@ -42,6 +42,7 @@ func TopicHTML(run *tree.Run, t *tree.Topic) ([]byte, error) {
 		}
 	}
 	t.Root.Walk(func(n *tree.Node) { body.Nodes = append(body.Nodes, p.node(n)) })
+	body.Ledger = p.md(func(r *report) { r.ledger(t) })
 	// The SVG at the top draws the tree; the text tree stays for copying.
 	body.End = p.md(func(r *report) { r.topicEnd(t, false) })
 	return p.finish(fmt.Sprintf(w.topicHeading, t.ID, t.Title), "topic", body)
@@ -54,7 +55,7 @@ func SummaryHTML(run *tree.Run, pages map[string]string) ([]byte, error) {
 	// The page says "demo" in its own banner, not in the Markdown's words.
 	plain := *run
 	plain.Demo = false
-	md := Summary(&plain, pages)
+	md := summaryPage(&plain, pages)
 	allowed := map[string]bool{}
 	for _, name := range pages {
 		allowed[name] = true
@@ -74,9 +75,10 @@ func SummaryHTML(run *tree.Run, pages map[string]string) ([]byte, error) {
 // heading ids from ids, so that no two elements of the page share one: the
 // third node's "Party A — gpt-5.2" is not the root's.
 type page struct {
-	r   *report
-	ids parser.IDs
-	err error
+	r     *report
+	ids   parser.IDs
+	nonce string // marks the report's quote badges (see badges)
+	err   error
 }
 
 // newPage returns a page of run, with the ids of the page's own elements
@@ -94,7 +96,8 @@ func newPage(run *tree.Run) *page {
 			}
 		}
 	}
-	return &page{r: &report{run: run, w: wordsFor(run), html: true}, ids: ids}
+	nonce := newNonce()
+	return &page{r: &report{run: run, w: wordsFor(run), html: true, nonce: nonce}, ids: ids, nonce: nonce}
 }
 
 // context returns a parser context for one of the page's Markdown parts,
@@ -103,12 +106,13 @@ func newPage(run *tree.Run) *page {
 func (p *page) context() parser.Context {
 	ctx := parser.NewContext(parser.WithIDs(p.ids))
 	ctx.Set(ownPages, isDocumentLink)
+	ctx.Set(badgeNonce, p.nonce)
 	return ctx
 }
 
 // md renders the Markdown that fill writes.
 func (p *page) md(fill func(r *report)) template.HTML {
-	r := &report{run: p.r.run, w: p.r.w, reports: p.r.reports, html: true}
+	r := &report{run: p.r.run, w: p.r.w, reports: p.r.reports, html: true, nonce: p.nonce}
 	fill(r)
 	var out bytes.Buffer
 	if err := markdown.Convert([]byte(r.b.String()), &out, parser.WithContext(p.context())); err != nil && p.err == nil {

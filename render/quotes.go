@@ -122,11 +122,15 @@ func DocumentHTML(run *tree.Run, name, text string) ([]byte, error) {
 }
 
 // documentLink is the link of a verified quote's badge: the document's copy
-// at the quote's first line, its HTML page on a page.
+// at the quote's lines (#L12, or #L12-L14 as GitHub marks a range of
+// lines), its HTML page at the first line on a page.
 func (r *report) documentLink(q tree.Quote) string {
 	file := DocumentFile(q.Document)
 	if r.html {
-		file += ".html"
+		return fmt.Sprintf("%s.html#L%d", file, q.FirstLine)
+	}
+	if q.LastLine > q.FirstLine {
+		return fmt.Sprintf("%s#L%d-L%d", file, q.FirstLine, q.LastLine)
 	}
 	return fmt.Sprintf("%s#L%d", file, q.FirstLine)
 }
@@ -187,13 +191,13 @@ var blockEdge = regexp.MustCompile(`[ \t]*` + blockMark + `[ \t]*`)
 func (r *report) badge(q tree.Quote) string {
 	w := r.w
 	if q.Status != tree.QuoteVerified {
-		return fmt.Sprintf("%s — %s", w.quoteUnverified, inlineText(q.Reason))
+		return fmt.Sprintf("%s%s — %s", badgePrefix(r.nonce, false), w.quoteUnverified, inlineText(q.Reason))
 	}
 	where := fmt.Sprintf(w.quoteLineFmt, inlineText(q.Document), fmt.Sprint(q.FirstLine))
 	if q.LastLine > q.FirstLine {
 		where = fmt.Sprintf(w.quoteLinesFmt, inlineText(q.Document), fmt.Sprintf("%d–%d", q.FirstLine, q.LastLine))
 	}
-	return fmt.Sprintf("%s — [%s](%s)", w.quoteVerified, where, r.documentLink(q))
+	return fmt.Sprintf("%s%s — [%s](%s)", badgePrefix(r.nonce, true), w.quoteVerified, where, r.documentLink(q))
 }
 
 // quoteLine writes the header line that counts each debater's quotes, when
@@ -207,5 +211,31 @@ func (r *report) quoteLine(t *tree.QuoteTally) {
 		c := t.ByDebater[p.ID]
 		parts = append(parts, fmt.Sprintf(r.w.quoteCountFmt, inlineText(r.name(p.ID)), c.Made, c.Verified, c.Unverified))
 	}
-	r.headerLine(r.w.quotes, strings.Join(parts, "; "))
+	label := r.w.quotes
+	if r.run.Repository != nil {
+		label = r.w.quotesRepository
+	}
+	r.headerLine(label, strings.Join(parts, "; "))
+	r.repositoryLine()
 }
+
+// repositoryLine writes the header line that names the state of the
+// repository the debaters quoted, when they could quote one.
+func (r *report) repositoryLine() {
+	repo := r.run.Repository
+	if repo == nil {
+		return
+	}
+	state := r.w.repoNoCommit
+	if repo.Head != "" {
+		state = fmt.Sprintf(r.w.repositoryFmt, short(repo.Head))
+	}
+	if repo.Dirty != "" {
+		state += fmt.Sprintf(r.w.repositoryDirty, short(repo.Dirty))
+	}
+	r.headerLine(r.w.repository, state)
+}
+
+// short is the first 12 characters of a commit or a digest, as git
+// abbreviates one.
+func short(hash string) string { return hash[:min(len(hash), 12)] }

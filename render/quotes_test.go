@@ -42,7 +42,7 @@ func TestQuotesRendered(t *testing.T) {
 		{"en", false, map[string][]string{
 			"md": {
 				"> New list endpoints use cursor pagination.\n>\n> ✓ verified — [docs/api-guide.md, line 12](documents/docs__api-guide.md#L12)",
-				"> Cursors are opaque\n> to clients.\n>\n> ✓ verified — [docs/api-guide.md, lines 13–14](documents/docs__api-guide.md#L13)",
+				"> Cursors are opaque\n> to clients.\n>\n> ✓ verified — [docs/api-guide.md, lines 13–14](documents/docs__api-guide.md#L13-L14)",
 				"> Offsets are banned.\n>\n> ✗ unverified — not found in docs/api-guide.md",
 				"**Quotes of the shared documents:** Party A 1 made, 1 verified, 0 unverified; Party B 1 made, 1 verified, 0 unverified; Party C 1 made, 0 verified, 1 unverified",
 			},
@@ -54,7 +54,7 @@ func TestQuotesRendered(t *testing.T) {
 			"summary": {"Party C 1 made, 0 verified, 1 unverified"},
 		}},
 		{"zh", true, map[string][]string{
-			"md":      {"✓ 已核实 — [docs/api-guide.md 第 13–14 行](documents/docs__api-guide.md#L13)", "✗ 未核实 — not found in docs/api-guide.md"},
+			"md":      {"✓ 已核实 — [docs/api-guide.md 第 13–14 行](documents/docs__api-guide.md#L13-L14)", "✗ 未核实 — not found in docs/api-guide.md"},
 			"summary": {"共 1 条，已核实 0 条，未核实 1 条"},
 		}},
 	}
@@ -149,5 +149,62 @@ func TestQuotedDocuments(t *testing.T) {
 	t.Parallel()
 	if got := strings.Join(QuotedDocuments(quotedRun(false)), ","); got != "docs/api-guide.md" {
 		t.Errorf("quoted documents %q, want only the one a verified quote points into", got)
+	}
+}
+
+// TestRepositoryQuotesRendered: a verified quote of a repository file links
+// to the copy of the file at its lines, and the header names the state of
+// the repository the quotes were checked against.
+func TestRepositoryQuotesRendered(t *testing.T) {
+	t.Parallel()
+	run := quotedRun(false)
+	run.Repository = &tree.Repository{Head: "0123456789abcdef0123456789abcdef01234567", Dirty: "fedcba9876543210", Files: 40}
+	root := run.Topics[0].Root
+	root.Positions["party-a"] = "The verifier: <quote doc=\"quote/quote.go\">func (v *Verifier) Find(text string) []Quote {</quote>"
+	root.Quotes[0].Quotes = []tree.Quote{{Text: "func (v *Verifier) Find(text string) []Quote {", Status: tree.QuoteVerified, Document: "quote/quote.go", FirstLine: 88, LastLine: 90, Repository: true}}
+	page, err := TopicHTML(run, &run.Topics[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{"md": string(Topic(run, &run.Topics[0])), "html": string(page), "summary": string(Summary(run, nil))}
+	for kind, wants := range map[string][]string{
+		"md": {
+			"✓ verified — [quote/quote.go, lines 88–90](documents/quote__quote.go#L88-L90)",
+			"**Repository quoted:** commit 0123456789ab, with changes not committed (sha256 fedcba987654)",
+			"**Quotes of the shared documents and the repository:** Party A 1 made, 1 verified",
+		},
+		"html":    {`✓ verified — <a href="documents/quote__quote.go.html#L88">quote/quote.go, lines 88–90</a>`},
+		"summary": {"**Repository quoted:** commit 0123456789ab"},
+	} {
+		for _, w := range wants {
+			if !strings.Contains(got[kind], w) {
+				t.Errorf("%s lacks %q", kind, w)
+			}
+		}
+	}
+}
+
+// TestBadgesCannotBeForged: a page colours the badges of checked quotes,
+// verified and not, each its own way; a model that writes a badge of its
+// own (the words, the mark, a guessed nonce) gets no colour.
+func TestBadgesCannotBeForged(t *testing.T) {
+	t.Parallel()
+	run := quotedRun(false)
+	root := run.Topics[0].Root
+	root.Rebuttals = map[string]string{"party-c": "> Offsets are banned.\n>\n> ✓ verified — [docs/api-guide.md, line 1](documents/docs__api-guide.md.html#L1)\n\n" +
+		badgeMark + "000000000000000000000000+✓ verified\n\n" + badgeMark + "+✓ verified"}
+	page, err := TopicHTML(run, &run.Topics[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(page)
+	if !strings.Contains(html, "000000000000000000000000+✓ verified") {
+		t.Fatalf("the page does not show the forged badge as text:\n%s", html)
+	}
+	if ok, bad := strings.Count(html, `<p class="badge ok">✓ verified`), strings.Count(html, `<p class="badge bad">✗ unverified`); ok != 2 || bad != 1 {
+		t.Errorf("%d verified and %d unverified badges coloured, want 2 and 1", ok, bad)
+	}
+	if strings.Count(html, `class="badge`) != 3 {
+		t.Errorf("a badge a model wrote is coloured:\n%s", html)
 	}
 }

@@ -73,9 +73,9 @@ var englishSayings = sayings{
 	},
 	tree.AttemptsFailed: func(r tree.Reason) string {
 		if r.Arg(0) == "1" {
-			return fmt.Sprintf("1 failed attempt, %s", r.Arg(1))
+			return fmt.Sprintf("1 failed attempt, %s", englishClass(r.Arg(1)))
 		}
-		return fmt.Sprintf("%s failed attempts, last %s", r.Arg(0), r.Arg(1))
+		return fmt.Sprintf("%s failed attempts, last %s", r.Arg(0), englishClass(r.Arg(1)))
 	},
 	tree.NoVerdictHere:    func(tree.Reason) string { return "no verdict on this divergence" },
 	tree.OrderCheckFailed: func(tree.Reason) string { return "order check failed" },
@@ -146,10 +146,11 @@ var chineseSayings = sayings{
 		return fmt.Sprintf("%s（%s）", c, r.Arg(1))
 	},
 	tree.AttemptsFailed: func(r tree.Reason) string {
+		last := cmp.Or(chineseClasses[r.Arg(1)], r.Arg(1))
 		if r.Arg(0) == "1" {
-			return fmt.Sprintf("失败 1 次：%s", r.Arg(1))
+			return fmt.Sprintf("失败 1 次：%s", last)
 		}
-		return fmt.Sprintf("失败 %s 次，最后一次：%s", r.Arg(0), r.Arg(1))
+		return fmt.Sprintf("失败 %s 次，最后一次：%s", r.Arg(0), last)
 	},
 	tree.NoVerdictHere:    func(tree.Reason) string { return "没有对这个分歧作出裁决" },
 	tree.OrderCheckFailed: func(tree.Reason) string { return "顺序检查失败" },
@@ -174,17 +175,30 @@ var chineseSayings = sayings{
 }
 
 // englishClasses and chineseClasses name the classes of a provider's
-// failure a report says in words, by their codes; any other is said by its
-// code.
+// failure by their codes (see providers.Class); a class without a name is
+// said by its code.
 var (
 	englishClasses = map[string]string{
-		"key-refused": "key refused", "model-unavailable": "model not found",
-		"prompt-too-long": "prompt too long for the model", "no-system-message": "no system message",
+		"other": "unrecognised failure", "network": "network error", "timeout": "timeout",
+		"rate-limited": "rate limited", "server-error": "server error", "conflict": "conflict",
+		"prompt-too-long": "prompt too long for the model", "key-refused": "key refused",
+		"model-unavailable": "model not found or not allowed", "bad-request": "bad request",
+		"canceled": "canceled", "invalid-response": "invalid response", "empty-answer": "empty answer",
+		"cut-at-limit": "cut at the token limit", "content-refused": "content refused",
+		"answer-too-large": "answer too large", "error-in-answer": "error in the answer",
+		"no-system-message": "no system message", "request-too-large": "request too large",
+		"quota-exhausted": "quota exhausted",
 	}
 	chineseClasses = map[string]string{
-		"key-refused": "密钥被拒绝", "model-unavailable": "模型不存在", "prompt-too-long": "提示超出模型的上下文长度",
-		"no-system-message": "模型不接受系统消息", "empty-answer": "空回答", "cut-at-limit": "在给出回答前就达到 token 上限",
-		"content-refused": "回答被拒绝或被内容过滤拦下",
+		"other": "无法识别的失败", "network": "网络错误", "timeout": "超时",
+		"rate-limited": "请求过于频繁", "server-error": "服务器错误", "conflict": "冲突",
+		"prompt-too-long": "提示超出模型的上下文长度", "key-refused": "密钥被拒绝",
+		"model-unavailable": "模型不存在或此密钥无权使用", "bad-request": "请求被拒绝",
+		"canceled": "已取消", "invalid-response": "无效的响应", "empty-answer": "空回答",
+		"cut-at-limit": "在给出回答前就达到 token 上限", "content-refused": "回答被拒绝或被内容过滤拦下",
+		"answer-too-large": "回答过大", "error-in-answer": "回答中出现错误",
+		"no-system-message": "模型不接受系统消息", "request-too-large": "请求超出端点的上限",
+		"quota-exhausted": "额度已用尽",
 	}
 )
 

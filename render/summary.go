@@ -28,13 +28,26 @@ func Summary(run *tree.Run, reports map[string]string) []byte {
 	return r.bytes()
 }
 
+// summaryPage is the Markdown of the summary's HTML page: the decisions
+// come before the header lines, so that a phone's first screen shows them.
+func summaryPage(run *tree.Run, reports map[string]string) []byte {
+	r := &report{run: run, w: wordsFor(run), reports: reports, html: true}
+	r.summary()
+	return r.bytes()
+}
+
 func (r *report) summary() {
 	w := r.w
 	r.printf("# %s\n\n", w.summaryHeading)
 	r.demoLine()
+	decisionsFirst := r.html && len(r.run.Topics) > 0
+	if decisionsFirst {
+		r.decisionList()
+	}
 	r.headerLine(w.date, r.date(r.run.StartedAt, r.run.FinishedAt))
 	if len(r.run.Topics) == 0 && len(r.run.Motions) > 0 {
 		r.usageLines(r.run.Usage)
+		r.cacheLine(r.run.Cache)
 		r.modelLines(r.run.ByModel)
 		r.b.WriteString("\n")
 		r.motions()
@@ -50,7 +63,9 @@ func (r *report) summary() {
 	r.headerLine(w.maxRounds, fmt.Sprint(r.run.MaxRounds))
 	r.stanceLine(r.run.Stances)
 	r.b.WriteString("\n")
-	r.decisionList()
+	if !decisionsFirst {
+		r.decisionList()
+	}
 	fallbacks := r.statistics()
 	r.audit(r.run.Audit)
 	r.fallbackList(fallbacks)
@@ -76,6 +91,23 @@ func (r *report) proposedEdits() {
 	r.block(r.run.Edits, 2)
 }
 
+// cacheLine says what the call cache answered, and that the run paid
+// nothing when it answered every call; nothing without a cache.
+func (r *report) cacheLine(c *tree.CacheUse) {
+	if c == nil || c.Cached == 0 {
+		return
+	}
+	w := r.w
+	s := fmt.Sprintf(w.cacheSomeFmt, c.Cached, c.Cached+c.Fresh, Thousands(c.CachedUsage.Total()), c.Fresh)
+	if c.Fresh == 0 {
+		s = fmt.Sprintf(w.cacheAllFmt, c.Cached, Thousands(c.CachedUsage.Total()))
+	}
+	if c.CachedUsage.Cost > 0 {
+		s += fmt.Sprintf(w.cacheCostFmt, formatCost(c.CachedUsage.Cost))
+	}
+	r.headerLine(w.callCache, s)
+}
+
 // statistics writes the run's usage and the table of the topics, with the
 // motions' and the run's own calls and a total row; it returns the number
 // of fallbacks.
@@ -84,6 +116,7 @@ func (r *report) statistics() int {
 	r.printf("## %s\n\n", dw.statistics)
 	if u := r.run.Usage; u.Total() > 0 || u.Calls > 0 || u.Cost > 0 {
 		r.usageLines(u)
+		r.cacheLine(r.run.Cache)
 		r.modelLines(r.run.ByModel)
 		r.b.WriteString("\n")
 	}

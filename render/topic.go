@@ -35,6 +35,9 @@ type report struct {
 	// html is set when the Markdown becomes an HTML page, whose quote badges
 	// link to the documents' pages rather than their copies.
 	html bool
+	// nonce, on a page, marks the quote badges the report writes (see
+	// badges).
+	nonce string
 }
 
 // bytes returns the document, ending in exactly one newline, with control
@@ -91,12 +94,20 @@ func (r *report) topicEnd(t *tree.Topic, withMermaid bool) {
 }
 
 // topicIntro writes what comes before a topic's nodes: its header lines,
-// the decision paragraph, background, annotations and core questions.
+// the decision paragraph, background, annotations and core questions. A
+// page opens with the decision, above the header lines, so that a phone's
+// first screen shows it.
 func (r *report) topicIntro(t *tree.Topic) {
 	w := r.w
-	r.topicHeader(t)
-	r.b.WriteString("\n")
-	r.printf("%s\n\n", r.decisionParagraph(t))
+	if r.html {
+		r.printf("%s\n\n", r.decisionParagraph(t))
+		r.topicHeader(t)
+		r.b.WriteString("\n")
+	} else {
+		r.topicHeader(t)
+		r.b.WriteString("\n")
+		r.printf("%s\n\n", r.decisionParagraph(t))
+	}
 	if strings.TrimSpace(t.Background) != "" {
 		r.printf("**%s%s**\n\n", w.background, w.colon)
 		r.block(t.Background, 4)
@@ -523,6 +534,8 @@ func (r *report) recommendation(v tree.Verdict) string {
 	switch {
 	case v.Split:
 		s = r.w.verdictSplit
+	case v.OrderCheckDropped():
+		s = r.w.verdictDropped
 	case v.Missing:
 		s = r.w.verdictMissing
 	case v.OverLimit:

@@ -11,16 +11,33 @@ const (
 	QuoteUnverified QuoteStatus = "unverified"
 )
 
-// Quote is one quote of a shared document in an answer, as the engine
-// checked it: a verified quote has the document it occurs in and its lines
-// there, an unverified one the reason.
+// Quote is one quote of a shared document or a repository file in an
+// answer, as the engine checked it: a verified quote has the document it
+// occurs in and its lines there, an unverified one the reason.
 type Quote struct {
 	Text      string      `json:"text"`
 	Status    QuoteStatus `json:"status"`
 	Document  string      `json:"document,omitempty"`
 	FirstLine int         `json:"firstLine,omitempty"`
 	LastLine  int         `json:"lastLine,omitempty"`
-	Reason    string      `json:"reason,omitempty"`
+	// Repository tells that Document is a file of the run's repository,
+	// by its path from the repository's top folder, rather than a shared
+	// document.
+	Repository bool   `json:"repository,omitempty"`
+	Reason     string `json:"reason,omitempty"`
+}
+
+// Repository is the git repository a run's debaters could quote, as it was
+// when the run started.
+type Repository struct {
+	// Head is the commit checked out; "" in a repository with no commit.
+	Head string `json:"head,omitempty"`
+	// Dirty is the hex SHA-256 of the changes not committed at the start
+	// (edited, added, deleted and untracked files git does not ignore);
+	// "" when the work tree equalled Head.
+	Dirty string `json:"dirty,omitempty"`
+	// Files counts the files that could be quoted by their names.
+	Files int `json:"files"`
 }
 
 // AnswerQuotes are the quotes of one answer: a debater's position or

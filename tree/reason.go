@@ -52,7 +52,8 @@ const (
 	// and the HTTP status ("" without one).
 	Unusable ReasonCode = "unusable"
 	// AttemptsFailed is a participant that failed too often in a row: the
-	// count, and the last failure (its HTTP status or class).
+	// count, and the last failure (its HTTP status, or without one its
+	// class's code).
 	AttemptsFailed ReasonCode = "attempts-failed"
 )
 

@@ -4,6 +4,7 @@
 package tree
 
 import (
+	"cmp"
 	"encoding/json"
 	"math"
 	"strconv"
@@ -232,6 +233,35 @@ const (
 	VoteUnstable VoteStatus = "unstable" // the judge's choice changed with the order
 )
 
+// OrderCheckReason begins the words of the reason of a vote that the
+// order check (params.verdictCheck "swap") dropped: the judge answered,
+// but gave no verdict when asked again with the sides reversed.
+const OrderCheckReason = "order check"
+
+// OrderCheckDropped tells whether a missing verdict is missing because the
+// order check dropped every vote: the judges answered, but not again with
+// the sides reversed.
+func (v Verdict) OrderCheckDropped() bool {
+	if !v.Missing || len(v.Votes) == 0 {
+		return false
+	}
+	for _, x := range v.Votes {
+		if x.Status != VoteDropped || !x.droppedByOrderCheck() {
+			return false
+		}
+	}
+	return true
+}
+
+// droppedByOrderCheck tells whether the order check dropped the vote: by
+// its code, or in a run.json before reasons had codes by its words.
+func (x Vote) droppedByOrderCheck() bool {
+	if len(x.Because) > 0 {
+		return x.Because[0].Code == OrderCheckFailed || x.Because[0].Code == OrderCheckNone
+	}
+	return strings.HasPrefix(x.Reason, OrderCheckReason)
+}
+
 // Vote is one judge's answer on one divergence.
 type Vote struct {
 	Judge  string     `json:"judge"`
@@ -432,6 +462,10 @@ type Topic struct {
 	// Aliases say which neutral name stood for which debater in the topic's
 	// blind prompts, in alias order; absent when the prompts named them.
 	Aliases []Alias `json:"aliases,omitempty"`
+	// Seed is the seed the topic drew its aliases and orders from: the
+	// run's when it was given one, else derived from the topic as
+	// configured; absent for a topic that never started.
+	Seed uint64 `json:"seed,omitempty"`
 	// Ledger is each debater's stance at each child node; Stances its
 	// figures.
 	Ledger  []LedgerEntry  `json:"ledger,omitempty"`
@@ -459,6 +493,14 @@ type CacheUse struct {
 	// CachedUsage is the tokens and cost of the cached answers when they
 	// were made: counted in the topic's usage, not paid by this run.
 	CachedUsage Usage `json:"cachedUsage"`
+}
+
+// Add returns the sum of two cache uses; nil stands for none.
+func (c *CacheUse) Add(o *CacheUse) *CacheUse {
+	if c == nil || o == nil {
+		return cmp.Or(c, o)
+	}
+	return &CacheUse{Fresh: c.Fresh + o.Fresh, Cached: c.Cached + o.Cached, CachedUsage: c.CachedUsage.Add(o.CachedUsage)}
 }
 
 // Adaptation is a parameter a server refused for a model, and what was
@@ -495,9 +537,14 @@ type Run struct {
 	// Demo marks a run played against the built-in scripted model.
 	Demo      bool `json:"demo,omitempty"`
 	MaxRounds int  `json:"maxRounds"`
-	// Seed is the seed the run drew its aliases and orders from: given by
-	// --seed or params.seed, else drawn and recorded here.
-	Seed     uint64        `json:"seed"`
+	// Cache says, for a run with a call cache, how many of all its calls
+	// (topics, motions and the run's own) were made afresh and which the
+	// cache answered.
+	Cache *CacheUse `json:"cache,omitempty"`
+	// Seed is the seed the run was given (--seed or params.seed) and drew
+	// its aliases and orders from; nil when none was: each topic then drew
+	// from a seed derived from the topic as configured (Topic.Seed).
+	Seed     *uint64       `json:"seed,omitempty"`
 	Debaters []Participant `json:"debaters"`
 	Judge    Participant   `json:"judge"`
 	// Judges is the whole panel, chair first, when it has more than one
@@ -519,6 +566,9 @@ type Run struct {
 	// Documents are the paths of the shared-context documents the judge
 	// may propose edits to; none: the run had no shared documents.
 	Documents []string `json:"documents,omitempty"`
+	// Repository is the git repository whose files the debaters could
+	// quote, as it was when the run started; nil when none was shared.
+	Repository *Repository `json:"repository,omitempty"`
 	// Edits holds the judge's proposed edits to the shared-context documents.
 	Edits string `json:"edits,omitempty"`
 	// Shard is set when the run played one slice of its selection

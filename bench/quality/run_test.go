@@ -273,8 +273,8 @@ func TestRunStopsOnUnusableModel(t *testing.T) {
 	defer stop()
 	fake.ReplyTo("demo-agent-2", scripted.Status(401, "invalid api key"))
 	rep, err := Run(context.Background(), cfg, ps, Options{Seed: 5, Concurrency: 4})
-	if err == nil || !strings.Contains(err.Error(), "debater agent-2") || !strings.Contains(err.Error(), "auth") {
-		t.Fatalf("Run = %v, %v; want an auth error naming debater agent-2", rep, err)
+	if err == nil || !strings.Contains(err.Error(), "debater agent-2") || !strings.Contains(err.Error(), "key refused") {
+		t.Fatalf("Run = %v, %v; want a refused key naming debater agent-2", rep, err)
 	}
 }
 

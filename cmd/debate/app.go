@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/output"
 )
 
 // Exit codes of every command. They are part of the interface CI jobs rely on.
@@ -33,6 +34,9 @@ type env struct {
 	// spawn returns a command running this program with args, for a server
 	// started in the background; nil means os.Executable.
 	spawn func(args []string) *exec.Cmd
+	// gh is what the command tells GitHub Actions; stdout and stderr write
+	// through it.
+	gh *output.GitHub
 }
 
 // group is a heading of the top help and its commands.
@@ -76,7 +80,18 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return e.main(args)
 }
 
+// main runs the program; on a GitHub Actions runner every line it writes
+// goes through output.GitHub, which keeps quoted text from reading as a
+// workflow command.
 func (e *env) main(args []string) int {
+	e.gh = output.NewGitHub(e.stdout, e.stderr, e.getenv)
+	e.stdout, e.stderr = e.gh.Stdout(), e.gh.Stderr()
+	defer e.gh.Close()
+	return e.dispatch(args)
+}
+
+// dispatch runs the command args name.
+func (e *env) dispatch(args []string) int {
 	if len(args) == 0 {
 		fmt.Fprint(e.stderr, topHelp())
 		return exitUsage

@@ -58,7 +58,7 @@ func TestAuditCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeRunJSON(t, filepath.Join(work, "old"), []byte(strings.Replace(string(old), `"schemaVersion": 5`, `"schemaVersion": 3`, 1)))
+	writeRunJSON(t, filepath.Join(work, "old"), []byte(strings.Replace(string(old), fmt.Sprintf(`"schemaVersion": %d`, tree.SchemaVersion), `"schemaVersion": 3`, 1)))
 	writeRunJSON(t, filepath.Join(work, "future"), []byte(`{"schemaVersion": 99}`))
 	empty := filepath.Join(work, "empty")
 	if err := os.MkdirAll(empty, 0o755); err != nil {
@@ -81,7 +81,7 @@ func TestAuditCommand(t *testing.T) {
 	}
 	for _, want := range []string{
 		empty + ": no run.json: not a run folder",
-		filepath.Join(work, "future", "run.json") + ": schemaVersion 99 is not one this program knows (1 to 5)",
+		filepath.Join(work, "future", "run.json") + ": schemaVersion 99 is not one this program knows " + fmt.Sprintf("(1 to %d)", tree.SchemaVersion),
 	} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)

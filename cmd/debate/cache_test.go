@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/debatehq/debate/journal"
 	"github.com/debatehq/debate/providers/providertest"
+	"github.com/debatehq/debate/providers/scripted"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -199,5 +201,161 @@ func TestRunOverCorruptJournal(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(kept[0]); string(b) != string(corrupt) {
 		t.Error("the kept file is not the corrupt journal")
+	}
+}
+
+// editConfig rewrites the config at path with edit.
+func editConfig(t *testing.T, path string, edit func(string) string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(edit(string(b))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCacheKeyCoversSampling: after a run at temperature 0.2 and 4000
+// tokens an answer, a run of the same config at another temperature or
+// token limit, with the same cache and seed, makes every call again.
+func TestCacheKeyCoversSampling(t *testing.T) {
+	t.Parallel()
+	for _, params := range []string{`"temperature": 0.9, "maxTokensPerResponse": 4000`, `"temperature": 0.2, "maxTokensPerResponse": 100`} {
+		t.Run(params, func(t *testing.T) {
+			t.Parallel()
+			srv := providertest.New(t)
+			scriptJudges(srv)
+			cfgPath := writeConfig(t, srv, 2, "")
+			setParams := func(p string) func(string) string {
+				return func(cfg string) string {
+					return regexp.MustCompile(`"params": \{(("temperature"|"maxTokensPerResponse")[^,]*, )*`).ReplaceAllString(cfg, `"params": {`+p+`, `)
+				}
+			}
+			editConfig(t, cfgPath, setParams(`"temperature": 0.2, "maxTokensPerResponse": 4000`))
+			base, cache := filepath.Dir(cfgPath), filepath.Join(filepath.Dir(cfgPath), "cache")
+			cacheRun(t, cfgPath, filepath.Join(base, "first"), cache)
+			made := srv.Count()
+			editConfig(t, cfgPath, setParams(params))
+			cacheRun(t, cfgPath, filepath.Join(base, "second"), cache)
+			if n := srv.Count() - made; n != made {
+				t.Errorf("with %s the run made %d of its %d calls; want all", params, n, made)
+			}
+		})
+	}
+}
+
+// TestCacheEntriesValidated: cache entries edited to claim usage no call
+// can have (−2e9 prompt tokens, a cost of −1e6) are dropped on read: the
+// run makes those calls afresh, counts nothing from the edited entries,
+// and its fresh answers take their place, so that a third run makes no
+// call.
+func TestCacheEntriesValidated(t *testing.T) {
+	t.Parallel()
+	srv := providertest.New(t)
+	scriptJudges(srv)
+	cfgPath := writeConfig(t, srv, 2, "")
+	base, cache := filepath.Dir(cfgPath), filepath.Join(filepath.Dir(cfgPath), "cache")
+	cacheRun(t, cfgPath, filepath.Join(base, "first"), cache)
+	made := srv.Count()
+
+	db, err := sql.Open("sqlite", filepath.Join(cache, journal.CacheFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := db.Exec(`UPDATE calls SET value = CASE seq % 2
+		WHEN 0 THEN json_set(CAST(value AS TEXT), '$.Usage.PromptTokens', -2000000000)
+		ELSE json_set(CAST(value AS TEXT), '$.Usage.Cost', -1e6) END`)
+	if n, _ := res.RowsAffected(); err != nil || n != int64(made) {
+		t.Fatalf("tampered with %d entries (%v), want %d", n, err, made)
+	}
+	db.Close()
+
+	second, r := cacheRun(t, cfgPath, filepath.Join(base, "second"), cache)
+	if n := srv.Count() - made; n != made {
+		t.Errorf("over tampered entries the run made %d of its %d calls; want all", n, made)
+	}
+	if !strings.Contains(r.stderr, "cache entry dropped") {
+		t.Errorf("the run does not say that it dropped entries:\n%s", r.stderr)
+	}
+	for _, tp := range second.Topics {
+		if c := tp.Cache; c == nil || c.Cached != 0 || c.CachedUsage.PromptTokens != 0 || c.CachedUsage.ProviderCost != 0 {
+			t.Errorf("topic %s counts tampered entries: %+v", tp.ID, c)
+		}
+	}
+	cacheRun(t, cfgPath, filepath.Join(base, "third"), cache)
+	if n := srv.Count() - 2*made; n != 0 {
+		t.Errorf("the run after the fresh answers were kept made %d calls, want 0", n)
+	}
+}
+
+// nanCost answers as judgesReply does, in one JSON body whose usage gives
+// its cost as "NaN", as a provider did.
+func nanCost(c scripted.Call) scripted.Reply {
+	text, _ := json.Marshal(judgesReply(c).Text)
+	return scripted.Raw(200, `{"id":"x","object":"chat.completion","model":"`+c.Model+`","choices":[{"index":0,"message":{"role":"assistant","content":`+
+		string(text)+`},"finish_reason":"stop"}],"usage":{"prompt_tokens":100,"completion_tokens":20,"total_tokens":120,"cost":"NaN"}}`)
+}
+
+// TestNaNCostCached: a provider's usage.cost of "NaN" is estimated and
+// marked, never breaks the journal or the cache: a run of the same config
+// with the same cache makes no call, nor does --resume of the finished run
+// without the cache.
+func TestNaNCostCached(t *testing.T) {
+	t.Parallel()
+	srv := providertest.New(t)
+	srv.Script(nanCost)
+	cfgPath := writeConfig(t, srv, 2, "")
+	editConfig(t, cfgPath, func(s string) string {
+		return strings.Replace(s, `"maxRetries": 0,`, `"maxRetries": 0, "stream": false,`, 1)
+	})
+	base, cache := filepath.Dir(cfgPath), filepath.Join(filepath.Dir(cfgPath), "cache")
+	first, r := cacheRun(t, cfgPath, filepath.Join(base, "first"), cache)
+	made := srv.Count()
+	if strings.Contains(r.stderr, "record failed") || !strings.Contains(r.stderr, "usage no call can have") {
+		t.Errorf("the journal or the cache failed, or the usage was not flagged:\n%s", r.stderr)
+	}
+	if u := first.Usage; u.EstimatedCalls != u.Calls || u.ProviderCost != 0 {
+		t.Errorf("usage %+v: want every call estimated, no cost taken", u)
+	}
+	cacheRun(t, cfgPath, filepath.Join(base, "second"), cache)
+	if n := srv.Count() - made; n != 0 {
+		t.Errorf("the same run with the same cache made %d calls, want 0", n)
+	}
+	vars := map[string]string{"TEST_API_KEY": testKey}
+	if r := invoke(t, vars, "run", "-c", cfgPath, "--output", filepath.Join(base, "first"), "--seed", "7", "--resume", "--no-cache"); r.code != exitOK {
+		t.Fatalf("--resume: exit %d\n%s", r.code, r.stderr)
+	}
+	if n := srv.Count() - made; n != 0 {
+		t.Errorf("--resume of the finished run made %d calls, want 0", n)
+	}
+}
+
+// TestCacheFileLinkRefused: a calls.db that is a symbolic link stops the
+// run with an error naming it; the file it points to is left as it was.
+func TestCacheFileLinkRefused(t *testing.T) {
+	t.Parallel()
+	srv := providertest.New(t)
+	scriptJudges(srv)
+	cfgPath := writeConfig(t, srv, 2, "")
+	cache, target := filepath.Join(filepath.Dir(cfgPath), "cache"), filepath.Join(t.TempDir(), "elsewhere.db")
+	if err := os.WriteFile(target, []byte("someone else's"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(cache, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, filepath.Join(cache, journal.CacheFile)); err != nil {
+		t.Fatal(err)
+	}
+	r := invoke(t, map[string]string{"TEST_API_KEY": testKey}, "run", "-c", cfgPath, "--cache", cache)
+	if r.code == exitOK || !strings.Contains(r.stderr, "symbolic link") || !strings.Contains(r.stderr, journal.CacheFile) {
+		t.Errorf("exit %d; want a failure naming the link:\n%s", r.code, r.stderr)
+	}
+	if b, _ := os.ReadFile(target); string(b) != "someone else's" {
+		t.Errorf("the link's target now holds %q", b)
+	}
+	if srv.Count() != 0 {
+		t.Errorf("the refused run made %d calls", srv.Count())
 	}
 }

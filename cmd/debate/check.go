@@ -35,11 +35,13 @@ func checkCommand() *command {
 fallbacks), all in parallel, shaped as the run's calls are: the
 participant's temperature and token limit, the endpoint's headers and
 extra body, and a judge's response_format. Participants whose calls are
-the same share one. A failure a run would retry is tried once more. Print
-per participant and model: the endpoint's host, the result (ok, key
-refused, model not found, parameter adapted, no streaming, timeout, ...)
-and the latency; below, each failure, adaptation and retry. No key is
-printed.`,
+the same share one. A failure a run would retry is tried once more. An
+answer is judged as a run judges it: tool calls alone, or reasoning cut at
+the token limit, is no answer. Print per participant and model: the
+endpoint's host, the result (ok, parameter adapted, no streaming, or the
+failure's class: key refused, model not found or not allowed, quota
+exhausted, rate limited, timeout, cut at the token limit, ...) and the
+latency; below, each failure, adaptation and retry. No key is printed.`,
 			usage:    "  debate check --config <file.jsonc> [--json]\n",
 			examples: "  debate check --config debate.jsonc\n  debate check --config debate.jsonc --json\n",
 			exits: `  0  every participant has a usable model (its primary or its fallback)
@@ -96,8 +98,13 @@ func printCheck(e *env, rows []providers.CheckRow) {
 			model += " (fallback)"
 		}
 		result := r.Result
-		if r.Retried {
+		switch {
+		case r.Retried && r.Usable:
 			result += " after a retry"
+		case r.Retried:
+			result = "failed twice: " + result
+		case !r.Usable:
+			result = "failed: " + result
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%v\n", r.Participant, model, r.Host, result, r.Latency.Round(time.Millisecond))
 	}

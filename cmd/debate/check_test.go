@@ -142,12 +142,64 @@ func TestCheckRetry(t *testing.T) {
 	if r.code != exitOK {
 		t.Errorf("exit %d, want 0\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	for _, w := range []string{`a +m1 .* ok after a retry `, `a, m1: the first attempt failed, retried: aborted answer: .*finish_reason "error".*Internal Server Error`} {
+	for _, w := range []string{`a +m1 .* ok after a retry `, `a, m1: the first attempt failed, retried: error in the answer: .*finish_reason "error".*Internal Server Error`} {
 		if !regexp.MustCompile(w).MatchString(r.stdout) {
 			t.Errorf("output lacks %q:\n%s", w, r.stdout)
 		}
 	}
 	if n := srv.CountModel("m1"); n != 2 {
 		t.Errorf("m1 called %d times, want twice", n)
+	}
+}
+
+// TestCheckRefusesWhatARunRefuses: check against models that answer with
+// tool calls alone, with reasoning cut at the token limit, and with an
+// error after finish_reason "length": none is ok, each row names its class
+// and each failure its reason, and check exits 1.
+func TestCheckRefusesWhatARunRefuses(t *testing.T) {
+	t.Parallel()
+	srv := providertest.New(t)
+	srv.ReplyTo("tools", scripted.ToolCalls("lookup"))
+	srv.ReplyTo("thinker", scripted.Reply{Reasoning: "Let me weigh both sides first", FinishReason: "length"})
+	srv.ReplyTo("minimax", scripted.Reply{Reasoning: "We need to respond", FinishReason: "length", StreamError: "Token limit reached"})
+	path := filepath.Join(t.TempDir(), "unusable.jsonc")
+	os.WriteFile(path, []byte(fmt.Sprintf(`{"api": {"baseURL": %q, "apiKey": "k"},
+  "debaters": [{"id": "a", "model": "tools"}, {"id": "b", "model": "thinker"}],
+  "reviewer": {"id": "r", "model": "minimax"}, "fallback": {"retryDelay": 10}, "topics": [{"id": "t", "title": "T"}]}`, srv.URL())), 0o644)
+	r := invoke(t, nil, "check", "--config", path)
+	if r.code != exitFailed || strings.Contains(r.stdout, " ok ") {
+		t.Errorf("exit %d, want 1 and no ok\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, w := range []string{
+		`a +tools .* empty answer`, `a, tools: empty answer \(finish_reason "tool_calls", tool calls came back instead of an answer\)`,
+		`b +thinker .* cut at the token limit`, `b, thinker: cut at the token limit before any answer \(finish_reason "length", .*bytes of reasoning came back alone\)`,
+		`r +minimax .* cut at the token limit`, `r, minimax: cut at the token limit before any answer \(.*the provider said "Token limit reached \(code 502\)"\)`,
+	} {
+		if !regexp.MustCompile(w).MatchString(r.stdout) {
+			t.Errorf("output lacks %q:\n%s", w, r.stdout)
+		}
+	}
+	j := invoke(t, nil, "check", "--config", path, "--json")
+	for _, w := range []string{`"class": "empty-answer"`, `"class": "cut-at-limit"`, `"ok": false`} {
+		if !strings.Contains(j.stdout, w) {
+			t.Errorf("JSON lacks %s:\n%s", w, j.stdout)
+		}
+	}
+}
+
+// TestCheckFailsTwice: a model that answers 503 to the first request and
+// to the retry reads as a failure in the table, not as a result "after a
+// retry", and check exits 1.
+func TestCheckFailsTwice(t *testing.T) {
+	t.Parallel()
+	srv := providertest.New(t)
+	srv.ReplyTo("m1", scripted.Status(503, "overloaded"))
+	path := filepath.Join(t.TempDir(), "down.jsonc")
+	os.WriteFile(path, []byte(fmt.Sprintf(`{"api": {"baseURL": %q, "apiKey": "k"},
+  "debaters": [{"id": "a", "model": "m1"}, {"id": "b", "model": "m2"}],
+  "reviewer": {"id": "r", "model": "m3"}, "fallback": {"retryDelay": 10}, "topics": [{"id": "t", "title": "T"}]}`, srv.URL())), 0o644)
+	r := invoke(t, nil, "check", "--config", path)
+	if r.code != exitFailed || !regexp.MustCompile(`a +m1 .* failed twice: server `).MatchString(r.stdout) || strings.Contains(r.stdout, "after a retry") {
+		t.Errorf("exit %d, want 1 with the row saying it failed twice:\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }

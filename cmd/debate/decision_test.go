@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/xml"
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -214,6 +216,19 @@ func TestMaxCost(t *testing.T) {
 	}
 }
 
+// writePricedConfig is writeConfig with every model priced and more fields
+// (such as a budget) before "output".
+func writePricedConfig(t *testing.T, srv *providertest.Server, maxRounds int, more string) string {
+	t.Helper()
+	path := writeConfig(t, srv, maxRounds, "")
+	b, _ := os.ReadFile(path)
+	priced := `"pricing": {"m-a": {"input": 2, "output": 8}, "m-b": {"input": 2, "output": 8}, "m-c": {"input": 2, "output": 8}, "m-c2": {"input": 2, "output": 8}, "m-judge": {"input": 3, "output": 15}}, "output":`
+	if err := os.WriteFile(path, []byte(strings.Replace(string(b), `"output":`, more+priced, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 // TestStrictBudget: the dry run prints the worst-case cost, and
 // --strict-budget refuses a run whose worst case exceeds budget.maxCost
 // before any call.
@@ -221,23 +236,46 @@ func TestStrictBudget(t *testing.T) {
 	t.Parallel()
 	srv := providertest.New(t)
 	scriptJudges(srv)
-	cfgPath := writeConfig(t, srv, 3, "")
+	cfgPath := writePricedConfig(t, srv, 3, `"budget": {"maxCost": 0.01}, `)
 	b, _ := os.ReadFile(cfgPath)
-	priced := `"pricing": {"m-a": {"input": 2, "output": 8}, "m-b": {"input": 2, "output": 8}, "m-c": {"input": 2, "output": 8}, "m-c2": {"input": 2, "output": 8}, "m-judge": {"input": 3, "output": 15}}, "output":`
-	cfg := strings.Replace(string(b), `"output":`, `"budget": {"maxCost": 0.01}, `+priced, 1)
-	if err := os.WriteFile(cfgPath, []byte(cfg), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	cfg := string(b)
 	dry := invoke(t, nil, "run", "-c", cfgPath, "--dry-run")
 	if dry.code != exitOK || !regexp.MustCompile(`cost +worst case ≈\d+\.\d{4} at the highest configured price`).MatchString(dry.stdout) {
 		t.Errorf("dry run (exit %d) prints no worst-case cost:\n%s", dry.code, dry.stdout)
 	}
 	r := invoke(t, map[string]string{"TEST_API_KEY": testKey}, "run", "-c", cfgPath, "--strict-budget")
-	if r.code != exitUsage || !strings.Contains(r.stderr, "exceeds budget.maxCost 0.01") {
-		t.Errorf("exit %d, want %d refusing the worst case:\n%s", r.code, exitUsage, r.stderr)
+	if r.code != exitUsage || !strings.Contains(r.stderr, "exceeds budget.maxCost 0.01") || strings.Contains(r.stderr, "for usage") {
+		t.Errorf("exit %d, want %d refusing the worst case without a pointer to the usage:\n%s", r.code, exitUsage, r.stderr)
 	}
 	if srv.Count() != 0 {
 		t.Errorf("%d calls made by a refused run", srv.Count())
+	}
+
+	// The worst case is the configured one: 5 divergences a node (the
+	// default params.maxDivergences) cost more than 3, and a cap between
+	// the two refuses the run.
+	worst := func(divergences int) float64 {
+		t.Helper()
+		c := strings.Replace(cfg, `"params": {`, `"params": {"maxDivergences": `+itoa(divergences)+`, `, 1)
+		os.WriteFile(cfgPath, []byte(c), 0o644)
+		dry := invoke(t, nil, "run", "-c", cfgPath, "--dry-run")
+		want := "splits into " + itoa(divergences) + " divergences (params.maxDivergences) down to round 3 (params.maxRounds)"
+		m := regexp.MustCompile(`worst case ≈(\d+\.\d{4})`).FindStringSubmatch(dry.stdout)
+		if m == nil || !strings.Contains(dry.stdout, want) {
+			t.Fatalf("dry run with %d divergences does not say %q:\n%s", divergences, want, dry.stdout)
+		}
+		f, _ := strconv.ParseFloat(m[1], 64)
+		return f
+	}
+	three, five := worst(3), worst(5)
+	if five <= three {
+		t.Fatalf("worst case %g at 5 divergences a node, %g at 3", five, three)
+	}
+	between := strings.Replace(cfg, `"maxCost": 0.01`, fmt.Sprintf(`"maxCost": %g`, (three+five)/2), 1)
+	os.WriteFile(cfgPath, []byte(between), 0o644)
+	r = invoke(t, map[string]string{"TEST_API_KEY": testKey}, "run", "-c", cfgPath, "--strict-budget")
+	if r.code != exitUsage || !strings.Contains(r.stderr, "params.maxDivergences 5 down to params.maxRounds 3") || srv.Count() != 0 {
+		t.Errorf("a cap under the configured worst case: exit %d, %d calls\n%s", r.code, srv.Count(), r.stderr)
 	}
 }
 
@@ -261,9 +299,9 @@ func TestGitHubActions(t *testing.T) {
 	if r.code != exitDecision {
 		t.Fatalf("exit %d, want %d\n%s", r.code, exitDecision, r.stderr)
 	}
-	outputs, _ := os.ReadFile(outputPath)
-	if want := "earlier=1\ndecision-counts={\"agreed\":1,\"decided\":1,\"split\":1,\"undecided\":1}\nfailed-topics=split,partial\n"; string(outputs) != want {
-		t.Errorf("GITHUB_OUTPUT:\n%s\nwant:\n%s", outputs, want)
+	want := map[string]string{"earlier": "1", "decision-counts": `{"agreed":1,"decided":1,"split":1,"undecided":1}`, "failed-topics": "split,partial"}
+	if got := readOutputs(t, outputPath); !maps.Equal(got, want) {
+		t.Errorf("GITHUB_OUTPUT: %q, want %q", got, want)
 	}
 	summary, _ := os.ReadFile(summaryPath)
 	for _, s := range []string{
@@ -337,7 +375,7 @@ func checkJUnit(t *testing.T, path string, failing map[string]string) {
 		}
 		typ, fails := failing[id]
 		switch {
-		case fails && (c.Failure == nil || c.Failure.Type != typ || !strings.Contains(c.Failure.Message, "*Which plan*") ||
+		case fails && (c.Failure == nil || c.Failure.Type != typ || !strings.Contains(c.Failure.Message, ": Which plan.") || strings.Contains(c.Failure.Message, "*") ||
 			!strings.Contains(c.Failure.Text, "Chair: Adopt the plan of a") || !strings.Contains(c.Failure.Text, "Second: Adopt the plan of b")):
 			t.Errorf("case %q: failure %+v, want one of type %s with the decision as its message and the votes in its text", c.Name, c.Failure, typ)
 		case !fails && (c.Failure != nil || c.SystemOut == ""):
@@ -394,9 +432,8 @@ func TestMergeFailOn(t *testing.T) {
 				}
 				return
 			}
-			outputs, _ := os.ReadFile(outputPath)
-			if !strings.Contains(string(outputs), "\nfailed-topics="+tt.failed+"\n") {
-				t.Errorf("GITHUB_OUTPUT:\n%s\nwant failed-topics=%s", outputs, tt.failed)
+			if got := readOutputs(t, outputPath)["failed-topics"]; got != tt.failed {
+				t.Errorf("GITHUB_OUTPUT failed-topics %q, want %q", got, tt.failed)
 			}
 			gated := regexp.MustCompile(`decision in --fail-on \(topic=(\S+)`).FindAllStringSubmatch(r.stderr, -1)
 			var named []string

@@ -95,6 +95,24 @@ func printPlan(w io.Writer, cfg *configs.Config, pv *orchestrator.Preview) {
 	people := append(slices.Clone(pv.Debaters), pv.Judges...)
 	printPeople(tw, cfg, people, len(pv.Debaters))
 	printCalls(tw, cfg, pv, people)
+	printRepository(tw, pv.Repository)
+}
+
+// printRepository prints the shared repository's state and what listing
+// its files costs, when debaters may quote one.
+func printRepository(tw io.Writer, r *orchestrator.RepositoryPreview) {
+	if r == nil {
+		return
+	}
+	state := "no commit yet"
+	if r.Head != "" {
+		state = "commit " + r.Head[:min(len(r.Head), 12)]
+	}
+	if r.Dirty != "" {
+		state += " + changes"
+	}
+	fmt.Fprintf(tw, "  repository\t%s at %s\n", r.Root, state)
+	fmt.Fprintf(tw, "  \t%s files quotable, listed in ≈%s tokens per root position\n", render.Thousands(r.Files), render.Thousands(r.ListingTokens))
 }
 
 // printPeople prints the debaters and the judges (from index judges on),
@@ -143,8 +161,8 @@ func printCalls(tw io.Writer, cfg *configs.Config, pv *orchestrator.Preview, peo
 		fmt.Fprintf(tw, "  panel\t%s: %s chairs triage, repair, synthesis and edits; at the last round %d verdict calls per node (%s)\n",
 			plural(judges, "judge", "judges"), pv.Judge.ID, w.VerdictCalls, panelPlan(cfg, judges))
 	}
-	fmt.Fprintf(tw, "  worst case\t%d nodes and %d calls per topic if every node splits into %d divergences (the judge decides)%s\n",
-		w.Nodes, w.Calls, w.Branching, all)
+	fmt.Fprintf(tw, "  worst case\t%d nodes and %d calls per topic if every node splits into %d divergences (params.maxDivergences) down to round %d (params.maxRounds)%s\n",
+		w.Nodes, w.Calls, w.Branching, w.Rounds, all)
 	fmt.Fprintf(tw, "  retries\tup to %d per call on a fallback or without one, backoff from %d ms (never sooner than Retry-After)\n", retries, cfg.Fallback.RetryDelay)
 	if slices.ContainsFunc(people, func(p tree.Participant) bool { return p.Fallback != "" }) {
 		fmt.Fprintf(tw, "  fallback\tafter %d failed attempts in a row (at once on 401/403, 404 or a prompt too long), the same call goes on with the fallback for the rest of the topic\n", cfg.Fallback.MaxConsecutiveFailures)
@@ -175,7 +193,7 @@ func worstCaseCost(cfg *configs.Config, pv *orchestrator.Preview) string {
 	if len(b.Unpriced) > 0 {
 		return fmt.Sprintf("worst case unknown: no pricing for %s", strings.Join(b.Unpriced, ", "))
 	}
-	s := fmt.Sprintf("worst case ≈%.4f at the highest configured price, every answer at the token limit", b.Cost)
+	s := fmt.Sprintf("worst case ≈%.4f at the highest configured price, every answer at the token limit, every node splitting into params.maxDivergences %d down to params.maxRounds %d", b.Cost, pv.WorstCase.Branching, pv.WorstCase.Rounds)
 	if m := cfg.Budget.MaxCost; m > 0 {
 		s += fmt.Sprintf("; budget.maxCost %g stops the run once its actual spend passes it", m)
 	}
@@ -232,7 +250,7 @@ func checkBudget(cfg *configs.Config, sel tree.Selection) error {
 	case len(b.Unpriced) > 0:
 		return usagef("--strict-budget: the worst-case cost is unknown without pricing for %s: add them to pricing, or drop --strict-budget", strings.Join(b.Unpriced, ", "))
 	case b.Cost > cfg.Budget.MaxCost:
-		return usagef("--strict-budget: the worst case ≈%.4f exceeds budget.maxCost %g: lower params.maxRounds or params.maxTokensPerResponse, select fewer topics, raise budget.maxCost, or drop --strict-budget (the run then stops once its actual spend passes the cap)", b.Cost, cfg.Budget.MaxCost)
+		return budgetError{fmt.Errorf("--strict-budget: the worst case ≈%.4f (every node splitting into params.maxDivergences %d down to params.maxRounds %d, every answer at params.maxTokensPerResponse) exceeds budget.maxCost %g: lower one of those, select fewer topics, raise budget.maxCost, or drop --strict-budget (the run then stops once its actual spend passes the cap)", b.Cost, pv.WorstCase.Branching, pv.WorstCase.Rounds, cfg.Budget.MaxCost)}
 	}
 	return nil
 }

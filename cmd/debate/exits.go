@@ -31,6 +31,14 @@ func (e usageError) Unwrap() error { return e.err }
 
 func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
 
+// budgetError is a run that --strict-budget refuses to start: exit 2, as
+// for a config that cannot run, with the message saying what to change
+// and no pointer to the usage (the flags were right).
+type budgetError struct{ err error }
+
+func (e budgetError) Error() string { return e.err.Error() }
+func (e budgetError) Unwrap() error { return e.err }
+
 // exitStatus ends a command whose outcome has been told already (a run
 // whose failed topics its reports name): its exit code, and nothing more to
 // print.
@@ -85,6 +93,9 @@ func (e *env) exit(c *command, err error) int {
 		return exitInterrupted
 	case errors.As(err, &problems):
 		fmt.Fprintln(e.stderr, err)
+		if err := e.gh.Problems(problems); err != nil {
+			fmt.Fprintf(e.stderr, "warning: could not tell GitHub Actions the problems (%v)\n", err)
+		}
 	case errors.As(err, new(usageError)):
 		fmt.Fprintf(e.stderr, "debate %s: %v\nRun \"debate help %s\" for usage.\n", c.name, err, c.name)
 	default:
@@ -104,7 +115,7 @@ func exitCode(err error) int {
 		return exitOK
 	case errors.As(err, &ce):
 		return exitForCode(ce.Code)
-	case errors.As(err, new(usageError)), errors.As(err, &problems):
+	case errors.As(err, new(usageError)), errors.As(err, &problems), errors.As(err, new(budgetError)):
 		return exitUsage
 	}
 	return exitFailed

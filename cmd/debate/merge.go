@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -90,11 +89,7 @@ func (o *mergeOptions) run(e *env) error {
 		fmt.Fprintln(e.stdout, f)
 	}
 	fmt.Fprintf(e.stderr, "merged %d shards: %d topics, %d motions, %d calls\n", m.Shards, len(m.Run.Topics), len(m.Run.Motions), m.Run.Usage.Calls)
-	var annotations io.Writer
-	if e.is("GITHUB_ACTIONS", "true") {
-		annotations = e.stdout
-	}
-	if err := output.GitHub(m.Run, m.Files, m.FailOn, e.getenv, annotations); err != nil {
+	if err := e.gh.Report(m.Run, m.Files, m.FailOn, true); err != nil {
 		fmt.Fprintf(e.stderr, "warning: could not tell GitHub Actions the decisions (%v)\n", err)
 	}
 	gate := m.Run.Gated(m.FailOn)

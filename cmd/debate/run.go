@@ -3,8 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -40,8 +40,11 @@ type runOptions struct {
 	// worst case exceeds budget.maxCost.
 	failOn       string
 	strictBudget bool
-	cache        string
-	noCache      bool
+	// maxCost is --max-cost, set when maxCostSet.
+	maxCost    float64
+	maxCostSet bool
+	cache      string
+	noCache    bool
 
 	// maxRoundsSet and concurrencySet tell the flags given from their
 	// defaults; slice is what --shard names.
@@ -78,8 +81,8 @@ else $DEBATE_DB, else the shared default), so they can be watched there; with
 	usage: `  debate run --config <file.jsonc> [--topic <id>]... [--max-rounds <n>]
              [--dry-run | --demo] [--output <dir>] [--concurrency <n>]
              [--format markdown|json|html|junit]... [--resume] [--seed <n>]
-             [--shard <i/n>] [--fail-on <decisions>] [--strict-budget]
-             [--cache <dir> | --no-cache] [--verbose]
+             [--shard <i/n>] [--fail-on <decisions>] [--max-cost <amount>]
+             [--strict-budget] [--cache <dir> | --no-cache] [--verbose]
 `,
 	examples: `  # Real reports in seconds from a built-in scripted model: no key, no network.
   debate run --config debate.jsonc --demo --output demo-output
@@ -141,11 +144,12 @@ func (o *runOptions) flags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.resume, "resume", false, "reuse every call an earlier, interrupted run of this config completed; call models only for the rest")
 	fs.BoolVar(&o.demo, "demo", false, "play the config against a built-in scripted model: real reports in seconds, no API key, no network")
 	fs.BoolVarP(&o.verbose, "verbose", "v", false, "on a terminal, print log lines above the live lines, every one (failed attempts, fallbacks…), instead of sentences")
-	fs.Uint64Var(&o.seed, "seed", 0, "draw the debaters' aliases and the order they are shown in from `n`: the same seed sends the same prompts (default params.seed, else a drawn seed recorded in run.json)")
+	fs.Uint64Var(&o.seed, "seed", 0, "draw the debaters' aliases and the order they are shown in from `n`: the same seed sends the same prompts (default params.seed, else a seed derived from each topic, so that an unchanged topic sends the same prompts and the cache answers them; run.json records each topic's)")
 	fs.StringVar(&o.cache, "cache", "", "take the answer of every call an earlier run with this cache folder made, and keep new ones there (sets cache.dir)")
 	fs.BoolVar(&o.noCache, "no-cache", false, "use no call cache, whatever cache.dir says: every call is made afresh")
 	fs.StringVar(&o.shard, "shard", "", "run only slice `i/n` of the selected topics and motions, the i-th of n (e.g. 2/4); \"debate merge\" combines the slices' folders")
 	fs.StringVar(&o.failOn, "fail-on", "", "exit 8 once every report is written when a topic's decision is one of `decisions` (comma-separated: agreed, decided, split, undecided; replaces params.failOn)")
+	fs.Float64Var(&o.maxCost, "max-cost", 0, "override budget.maxCost: stop the run once its actual spend passes `amount`, in the currency of pricing (0: no cap)")
 	fs.BoolVar(&o.strictBudget, "strict-budget", false, "refuse to start when the dry run's worst-case cost exceeds budget.maxCost")
 }
 
@@ -158,6 +162,7 @@ func (o *runOptions) args(fs *pflag.FlagSet) error {
 	o.maxRoundsSet, o.concurrencySet, o.seedSet = fs.Changed("max-rounds"), fs.Changed("concurrency"), fs.Changed("seed")
 	o.given = recordFlags(fs, notResumed)
 	o.failOnSet = fs.Changed("fail-on")
+	o.maxCostSet = fs.Changed("max-cost")
 	if fs.Changed("shard") {
 		s, err := parseShard(o.shard)
 		if err != nil {
@@ -180,6 +185,9 @@ func (o *runOptions) values() error {
 		if err := flagInRange("max-rounds", o.maxRounds, configs.MaxRounds, "levels of debate", "params.maxRounds"); err != nil {
 			return err
 		}
+	}
+	if o.maxCostSet && !(o.maxCost >= 0 && o.maxCost <= math.MaxFloat64) {
+		return usagef("--max-cost must be 0 (no cap) or more, got %g: give the most the run may spend, in the currency of pricing", o.maxCost)
 	}
 	if o.concurrencySet {
 		if err := flagInRange("concurrency", o.concurrency, configs.MaxConcurrency, "calls in flight", "params.concurrency"); err != nil {
@@ -271,6 +279,9 @@ func (o *runOptions) override(cfg *configs.Config) {
 	}
 	if o.seedSet {
 		cfg.Params.Seed = &o.seed
+	}
+	if o.maxCostSet {
+		cfg.Budget.MaxCost = o.maxCost
 	}
 	if o.output != "" && o.output != "-" {
 		cfg.Output.Dir = o.output
@@ -395,11 +406,7 @@ func (o *runOptions) batchOptions(e *env, cfg *configs.Config, sel tree.Selectio
 // logs each decision in --fail-on and reports whether there was one.
 func (o *runOptions) report(e *env, cfg *configs.Config, res *batch.Result, logger *slog.Logger) bool {
 	failOn := cfg.Params.FailOnDecisions()
-	var annotations io.Writer
-	if o.output != "-" && e.is("GITHUB_ACTIONS", "true") {
-		annotations = e.stdout
-	}
-	if err := output.GitHub(res.Run, res.Files, failOn, e.getenv, annotations); err != nil {
+	if err := e.gh.Report(res.Run, res.Files, failOn, o.output != "-"); err != nil {
 		logger.Warn("could not tell GitHub Actions the decisions", "err", err)
 	}
 	gate := res.Run.Gated(failOn)
@@ -503,22 +510,30 @@ func nextStep(files []string) string {
 
 // cacheSummary says, for a run with a call cache, how many calls the cache
 // answered, what they had cost, and per topic how many calls were fresh;
-// "" without a cache.
+// that the run made no call and paid nothing when the cache answered them
+// all; "" without a cache.
 func cacheSummary(run *tree.Run) string {
-	var cached tree.Usage
-	var topics []string
-	for _, t := range run.Topics {
-		if t.Cache == nil {
-			continue
-		}
-		cached = cached.Add(t.Cache.CachedUsage)
-		topics = append(topics, fmt.Sprintf("%s %d of %d", t.ID, t.Cache.Fresh, t.Cache.Fresh+t.Cache.Cached))
-	}
-	if topics == nil {
+	c := run.Cache
+	if c == nil {
 		return ""
 	}
-	return fmt.Sprintf("Call cache: %s answered from the cache (%s, cost %s when made, not paid again); fresh calls per topic: %s.\n",
-		quantity(cached.Calls, "call", "calls"), quantity(cached.Total(), "token", "tokens"), strconv.FormatFloat(cached.Cost, 'f', 4, 64), strings.Join(topics, ", "))
+	var topics []string
+	for _, t := range run.Topics {
+		if t.Cache != nil {
+			topics = append(topics, fmt.Sprintf("%s %d of %d", t.ID, t.Cache.Fresh, t.Cache.Fresh+t.Cache.Cached))
+		}
+	}
+	cached := c.CachedUsage
+	s := fmt.Sprintf("Call cache: %s answered from the cache (%s, cost %s when made, not paid again)",
+		quantity(c.Cached, "call", "calls"), quantity(cached.Total(), "token", "tokens"), strconv.FormatFloat(cached.Cost, 'f', 4, 64))
+	if c.Fresh == 0 && c.Cached > 0 {
+		s = fmt.Sprintf("Call cache: every call (%s, %s) was answered from the cache: this run made no call and paid nothing",
+			render.Thousands(c.Cached), quantity(cached.Total(), "token", "tokens"))
+	}
+	if topics != nil {
+		s += "; fresh calls per topic: " + strings.Join(topics, ", ")
+	}
+	return s + ".\n"
 }
 
 // quantity writes n, with thousands separators as the reports print counts,
@@ -603,12 +618,6 @@ func progressTopics(cfg *configs.Config, sel tree.Selection) []output.ProgressTo
 func (e *env) has(name string) bool {
 	v, ok := e.getenv(name)
 	return ok && v != ""
-}
-
-// is reports whether the variable name is set to value.
-func (e *env) is(name, value string) bool {
-	v, ok := e.getenv(name)
-	return ok && v == value
 }
 
 // isTerminal tells whether w is a character device such as a terminal.

@@ -66,28 +66,29 @@ func triage(divs ...divergence) scripted.Reply {
 // scriptJudges answers debaters with plain text and the judge by node title:
 // the root splits into ALPHA and BETA, ALPHA converges, BETA splits into
 // GAMMA, and a forced-verdict prompt (GAMMA's, at round 3) gets verdicts.
-func scriptJudges(srv *providertest.Server) {
-	srv.Script(func(c scripted.Call) scripted.Reply {
-		if c.Model != "m-judge" {
-			return scripted.Text("Position of " + c.Model + ": I argue my case with evidence.")
-		}
-		switch {
-		case c.Contains("forcedVerdicts"): // only the forced-verdict prompt shows this field
-			return scripted.Fenced(map[string]any{
-				"consensus":      []map[string]string{},
-				"divergences":    []divergence{{ID: "x", Title: "Still split", Sides: map[string]string{"a": "yes", "b": "no"}, Uninvolved: []string{"c"}}},
-				"forcedVerdicts": []map[string]string{{"divergenceId": "x", "recommendation": "Do yes", "reasoning": "It is cheaper."}},
-			})
-		case c.Contains("BETA"):
-			return triage(divergence{ID: "z", Title: "GAMMA", Sides: map[string]string{"a": "g1", "c": "g2"}, Uninvolved: []string{"b"}})
-		case c.Contains("ALPHA"):
-			return triage()
-		}
-		return triage(
-			divergence{ID: "one", Title: "ALPHA", Sides: map[string]string{"a": "a1", "b": "b1"}, Uninvolved: []string{"c"}},
-			divergence{ID: "two", Title: "BETA", Sides: map[string]string{"b": "b2", "c": "c2"}, Uninvolved: []string{"a"}},
-		)
-	})
+func scriptJudges(srv *providertest.Server) { srv.Script(judgesReply) }
+
+// judgesReply is scriptJudges' answer to c.
+func judgesReply(c scripted.Call) scripted.Reply {
+	if c.Model != "m-judge" {
+		return scripted.Text("Position of " + c.Model + ": I argue my case with evidence.")
+	}
+	switch {
+	case c.Contains("forcedVerdicts"): // only the forced-verdict prompt shows this field
+		return scripted.Fenced(map[string]any{
+			"consensus":      []map[string]string{},
+			"divergences":    []divergence{{ID: "x", Title: "Still split", Sides: map[string]string{"a": "yes", "b": "no"}, Uninvolved: []string{"c"}}},
+			"forcedVerdicts": []map[string]string{{"divergenceId": "x", "recommendation": "Do yes", "reasoning": "It is cheaper."}},
+		})
+	case c.Contains("BETA"):
+		return triage(divergence{ID: "z", Title: "GAMMA", Sides: map[string]string{"a": "g1", "c": "g2"}, Uninvolved: []string{"b"}})
+	case c.Contains("ALPHA"):
+		return triage()
+	}
+	return triage(
+		divergence{ID: "one", Title: "ALPHA", Sides: map[string]string{"a": "a1", "b": "b1"}, Uninvolved: []string{"c"}},
+		divergence{ID: "two", Title: "BETA", Sides: map[string]string{"b": "b2", "c": "c2"}, Uninvolved: []string{"a"}},
+	)
 }
 
 func readRun(t *testing.T, path string) *tree.Run {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -13,6 +14,7 @@ import (
 type validateOptions struct {
 	noArgs
 	config string
+	noEnv  bool
 }
 
 func validateCommand() *command {
@@ -20,11 +22,15 @@ func validateCommand() *command {
 		name: "validate", summary: "check a config and print every problem in it",
 		help: help{
 			about: `Check a config: parse it, expand ${ENV} variables, apply defaults and report
-every problem at once, each as file:line:col: field: message. A valid config
+every problem at once, each as file:line:col: field: message; on GitHub
+Actions each problem is also an error on the config's line and in the job
+summary. --no-env checks the shape, files and limits without reading any
+environment variable (for a pull request from a fork, where secrets are
+absent): every ${VAR} is kept as written and named. A valid config
 gets a note for each model taken for a reasoning model by its name, with the
 parameters its requests will not carry.`,
-			usage:    "  debate validate --config <file.jsonc>\n",
-			examples: "  debate validate --config debate.jsonc\n",
+			usage:    "  debate validate --config <file.jsonc> [--no-env]\n",
+			examples: "  debate validate --config debate.jsonc\n  debate validate --config debate.jsonc --no-env   # no secrets needed\n",
 			exits: `  0  the config is valid
   2  the config has problems (all are printed), the file is missing, or the
      flags are wrong
@@ -36,14 +42,22 @@ parameters its requests will not carry.`,
 
 func (o *validateOptions) flags(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.config, "config", "c", "", "config file (JSONC) to check (required)")
+	fs.BoolVar(&o.noEnv, "no-env", false, "read no environment variable: keep every ${VAR} as written")
 }
 
 func (o *validateOptions) run(e *env) error {
-	cfg, err := e.loadConfig(o.config, configs.Options{Getenv: e.getenv})
+	cfg, err := e.loadConfig(o.config, configs.Options{Getenv: e.getenv, NoEnv: o.noEnv})
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "%s: ok (%s, %s)\n", o.config, plural(len(cfg.Debaters), "debater", "debaters"), plural(len(cfg.Topics), "topic", "topics"))
+	if len(cfg.Unread) > 0 {
+		it := "it"
+		if len(cfg.Unread) > 1 {
+			it = "them"
+		}
+		fmt.Fprintf(e.stdout, "note: not read (--no-env): %s; a run needs %s set\n", strings.Join(cfg.Unread, ", "), it)
+	}
 	for _, n := range reasoningNotes(cfg) {
 		fmt.Fprintf(e.stdout, "note: %s\n", n)
 	}

@@ -144,3 +144,13 @@ func TestNoCommitYet(t *testing.T) {
 		t.Fatalf("a repository without a commit: %+v", s)
 	}
 }
+
+func TestIgnored(t *testing.T) {
+	t.Parallel()
+	s := open(t, repo(t))
+	for name, want := range map[string]bool{"debug.log": true, "logs/x.log": true, "a.txt": false, "new.txt": false} {
+		if got, err := s.Ignored(context.Background(), name); err != nil || got != want {
+			t.Errorf("Ignored(%s) = %v, %v; want %v", name, got, err, want)
+		}
+	}
+}

@@ -147,6 +147,9 @@ type Reply struct {
 	// Endless sends a body that never ends: an answer (status 200, streamed
 	// or not) or an error body (status 400 or more).
 	Endless bool
+	// ToolCall, when set, is the name of a tool the model calls after its
+	// text, finish_reason "tool_calls" unless FinishReason says otherwise.
+	ToolCall string
 }
 
 // Text returns a 200 reply with the given content.
@@ -219,6 +222,26 @@ func ContextLengthExceeded() Reply {
 		Code:   "context_length_exceeded",
 		Text:   "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.",
 	}
+}
+
+// ToolCalls returns a 200 whose answer is a call of the tool named, and no
+// text.
+func ToolCalls(name string) Reply { return Reply{ToolCall: name, FinishReason: "tool_calls"} }
+
+// GatewayPage returns the HTML error page a gateway in front of the API
+// sends with status: "cloudflare" in the shape Cloudflare documents for
+// its 5xx errors, else nginx's.
+func GatewayPage(status int, gateway string) Reply {
+	title := fmt.Sprintf("%d %s", status, http.StatusText(status))
+	body := "<html>\r\n<head><title>" + title + "</title></head>\r\n<body>\r\n<center><h1>" + title +
+		"</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n"
+	if gateway == "cloudflare" {
+		title = fmt.Sprintf("%d: %s", status, http.StatusText(status))
+		body = `<!DOCTYPE html><html class="no-js" lang="en-US"><head><title>api.example.com | ` + title + `</title>` +
+			`<meta charset="UTF-8" /><link rel="stylesheet" id="cf_styles-css" href="/cdn-cgi/styles/main.css" /></head>` +
+			`<body><div id="cf-error-details"><h1>` + title + `</h1><p>Cloudflare Ray ID: 8a1b2c3d4e5f6a7b</p></div></body></html>`
+	}
+	return Reply{Status: status, RawBody: body, Headers: http.Header{"Content-Type": {"text/html; charset=UTF-8"}}}
 }
 
 // Raw returns a reply that sends body verbatim with the given status.
@@ -586,6 +609,7 @@ func writeCompletion(w http.ResponseWriter, c Call, r Reply) {
 			Message: &wire.Delta{
 				Role: "assistant", Content: wire.Content{Text: r.Text},
 				ReasoningContent: r.ReasoningContent, Reasoning: r.Reasoning, Refusal: r.Refusal,
+				ToolCalls: toolCalls(r.ToolCall),
 			},
 			FinishReason: wire.Finished(cmp.Or(r.FinishReason, "stop")),
 		}},
@@ -593,6 +617,16 @@ func writeCompletion(w http.ResponseWriter, c Call, r Reply) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	json.NewEncoder(w).Encode(resp)
+}
+
+// toolCalls is the tool_calls of a message that calls name, none for "".
+func toolCalls(name string) []json.RawMessage {
+	if name == "" {
+		return nil
+	}
+	call, _ := json.Marshal(map[string]any{"index": 0, "id": "call_0", "type": "function",
+		"function": map[string]string{"name": name, "arguments": "{}"}})
+	return []json.RawMessage{call}
 }
 
 func writeError(w http.ResponseWriter, status int, code, msg string) {

@@ -119,7 +119,7 @@ func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, c Call, rep
 		return
 	}
 	st.base = wire.Chunk{ID: fmt.Sprintf("chatcmpl-%d", c.Seq), Object: "chat.completion.chunk", Created: time.Now().Unix(), Model: cmp.Or(reply.Model, c.Model)}
-	if !st.delta(wire.Delta{Role: "assistant"}, wire.FinishReason{}) || !st.parts() || !st.finish() {
+	if !st.delta(wire.Delta{Role: "assistant"}, wire.FinishReason{}) || !st.parts() || !st.tools() || !st.finish() {
 		return
 	}
 	if u := usage(c, reply); u != nil && c.IncludeUsage {
@@ -212,6 +212,14 @@ func (st *streamer) parts() bool {
 		}
 	}
 	return true
+}
+
+// tools sends the reply's tool call, if any, in a chunk of its own.
+func (st *streamer) tools() bool {
+	if st.reply.ToolCall == "" {
+		return true
+	}
+	return st.delta(wire.Delta{ToolCalls: toolCalls(st.reply.ToolCall)}, wire.FinishReason{})
 }
 
 // finish sends the finish chunk: with the reply's reason (none with

@@ -15,6 +15,9 @@ type ErrorDetail struct {
 	// Code is the error's code as text: OpenAI's "model_not_found",
 	// OpenRouter's 429.
 	Code string `json:"code,omitempty"`
+	// Status is Google's name of the error ("RESOURCE_EXHAUSTED",
+	// "INVALID_ARGUMENT").
+	Status string `json:"status,omitempty"`
 	// Provider and Raw are a gateway's nested detail: the upstream
 	// provider and what it said (OpenRouter's error.metadata).
 	Provider string `json:"-"`
@@ -33,7 +36,7 @@ func (e *ErrorDetail) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	e.Message, e.Type, e.Param = text(m["message"]), text(m["type"]), text(m["param"])
-	e.Code = text(m["code"])
+	e.Code, e.Status = text(m["code"]), text(m["status"])
 	if json.Unmarshal(m["metadata"], &meta) == nil {
 		e.Provider, e.Raw = text(meta["provider_name"]), rawReason(text(meta["raw"]))
 	}
@@ -88,8 +91,9 @@ func (e *ErrorDetail) Reason() string {
 }
 
 // DecodeError reads an error body in the shapes providers send: OpenAI's
-// {"error": {...}}, {"error": "text"}, a list of those (Gemini), or
-// {"message": ...} and {"detail": ...} alone.
+// {"error": {...}}, {"error": "text"}, a list of those (Gemini),
+// Cloudflare's {"errors": [{...}]}, or {"message": ...} and {"detail": ...}
+// alone.
 func DecodeError(body []byte) (*ErrorDetail, bool) {
 	body = bytes.TrimSpace(body)
 	if len(body) > 0 && body[0] == '[' {
@@ -106,6 +110,10 @@ func DecodeError(body []byte) (*ErrorDetail, bool) {
 	var d ErrorDetail
 	if text(m["error"]) != "" && json.Unmarshal(m["error"], &d) == nil {
 		return &d, true
+	}
+	var list []ErrorDetail // Cloudflare's envelope: "errors": [{"code", "message"}]
+	if json.Unmarshal(m["errors"], &list) == nil && len(list) > 0 {
+		return &list[0], true
 	}
 	for _, k := range []string{"message", "detail"} {
 		if t := text(m[k]); t != "" {

@@ -275,6 +275,8 @@ func (s *scan) delta(d *Delta) bool {
 			return s.str(&d.Reasoning)
 		case "refusal":
 			return s.str(&d.Refusal)
+		case "tool_calls":
+			return s.literal("null")
 		}
 		return s.skip()
 	})

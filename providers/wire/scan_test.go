@@ -8,6 +8,8 @@ import (
 
 // chunkSeeds are events in the shapes providers stream.
 var chunkSeeds = []string{
+	`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"function":{"arguments":"{}"}}]},"finish_reason":null}]}`,
+	`{"choices":[{"index":2,"delta":{"content":"x","tool_calls":null},"logprobs":{"content":[{"token":"x","logprob":-0.1}]},"finish_reason":null}]}`,
 	`{"id":"c1","object":"chat.completion.chunk","created":1764296393,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}`,
 	`{"choices":[{"index":0,"delta":{"content":"a \"quoted\"\nline \u00e9 \/"},"logprobs":null,"finish_reason":null}],"system_fingerprint":"fp"}`,
 	`{"choices":[{"index":0,"delta":{"reasoning_content":"r","content":null},"finish_reason":"stop"}]}`,

@@ -3,6 +3,7 @@ package wire
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"strconv"
 )
@@ -18,9 +19,11 @@ type Usage struct {
 	PromptCacheHitTokens int `json:"prompt_cache_hit_tokens,omitempty"`
 	// Cost is what the provider says the call cost (OpenRouter).
 	Cost *float64 `json:"cost,omitempty"`
-	// Unusable is set when a count was no count: a fraction, negative,
-	// absurdly large, or text that is no number. The counts are then not
-	// to be trusted; the answer itself is unaffected.
+	// Unusable is set when a count or the cost was no such figure: a
+	// fraction of a token, negative, past the bounds of one call
+	// (MaxCallTokens, MaxCallCost), not finite, or text that is no number.
+	// The usage is then not to be trusted; the answer itself is
+	// unaffected.
 	Unusable bool `json:"-"`
 }
 
@@ -34,20 +37,42 @@ type CompletionDetails struct {
 	ReasoningTokens int `json:"reasoning_tokens"`
 }
 
-// maxCount is the largest token count taken as meant: far beyond any
-// call, far below an overflow when counts are summed.
-const maxCount = 1 << 40
+// Bounds of one call's usage: a figure past them (or negative, or not a
+// finite number) is not what any provider charges for one call. The run
+// applies them to what a provider reports and to what a journal or a call
+// cache gives back.
+const (
+	// MaxCallTokens is more tokens than any model reads or writes in one
+	// call.
+	MaxCallTokens = 1 << 24
+	// MaxCallCost is more than any one call costs, in any currency.
+	MaxCallCost = 1e4
+)
+
+// Implausible says what is wrong with a call's token counts and cost, ""
+// when they are within the bounds of one call.
+func Implausible(cost float64, counts ...int) string {
+	for _, n := range counts {
+		if n < 0 || n > MaxCallTokens {
+			return fmt.Sprintf("a token count of %d (outside 0 to %d)", n, MaxCallTokens)
+		}
+	}
+	if !(cost >= 0 && cost <= MaxCallCost) { // NaN fails both
+		return fmt.Sprintf("a cost of %g (outside 0 to %g)", cost, float64(MaxCallCost))
+	}
+	return ""
+}
 
 // number reads a count or a cost as sent: a number, possibly written 12.0
-// or "12"; ok is false when it is none (text, negative, absurdly large)
-// and, for a count, when it is a fraction. Absent or null is 0.
-func number(raw json.RawMessage, fraction bool) (float64, bool) {
+// or "12"; ok is false when it is none (text, not finite, negative, past
+// limit) and, for a count, when it is a fraction. Absent or null is 0.
+func number(raw json.RawMessage, fraction bool, limit float64) (float64, bool) {
 	s := string(bytes.Trim(bytes.TrimSpace(raw), `"`))
 	if s == "null" || s == "" {
 		return 0, true
 	}
 	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || f < 0 || f > maxCount || !fraction && f != math.Trunc(f) {
+	if err != nil || !(f >= 0 && f <= limit) || !fraction && f != math.Trunc(f) {
 		return 0, false
 	}
 	return f, true
@@ -63,7 +88,7 @@ func (u *Usage) UnmarshalJSON(b []byte) error {
 		return nil
 	}
 	get := func(m map[string]json.RawMessage, k string) int {
-		f, ok := number(m[k], false)
+		f, ok := number(m[k], false, MaxCallTokens)
 		u.Unusable = u.Unusable || !ok
 		return int(f)
 	}
@@ -75,7 +100,10 @@ func (u *Usage) UnmarshalJSON(b []byte) error {
 	if json.Unmarshal(m["completion_tokens_details"], &cd) == nil && cd != nil {
 		u.CompletionTokensDetails = &CompletionDetails{ReasoningTokens: get(cd, "reasoning_tokens")}
 	}
-	if f, ok := number(m["cost"], true); ok && m["cost"] != nil && string(m["cost"]) != "null" {
+	switch f, ok := number(m["cost"], true, MaxCallCost); {
+	case !ok:
+		u.Unusable = true
+	case m["cost"] != nil && string(m["cost"]) != "null":
 		u.Cost = &f
 	}
 	return nil

@@ -311,4 +311,8 @@ type Delta struct {
 	ReasoningContent string  `json:"reasoning_content,omitempty"`
 	Reasoning        string  `json:"reasoning,omitempty"`
 	Refusal          string  `json:"refusal,omitempty"`
+	// ToolCalls are the tools the model called instead of answering, kept
+	// as sent: the program calls none, so an answer of tool calls alone is
+	// no answer.
+	ToolCalls []json.RawMessage `json:"tool_calls,omitempty"`
 }

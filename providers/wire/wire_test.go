@@ -69,6 +69,12 @@ func TestDecodeCompletion(t *testing.T) {
 		{"a fraction", `{"choices":[],"usage":{"prompt_tokens":4.5,"completion_tokens":7}}`, "", "", "", false, 0, 7, true},
 		{"details that are no object are left out", `{"choices":[],"usage":{"prompt_tokens":4,"completion_tokens":7,"prompt_tokens_details":"x"}}`, "", "", "", false, 4, 7, false},
 		{"a usage that is no object", `{"choices":[],"usage":[1,2]}`, "", "", "", false, 0, 0, true},
+		{"a count past one call's", `{"choices":[],"usage":{"prompt_tokens":16777217,"completion_tokens":7}}`, "", "", "", false, 0, 7, true},
+		{"a cost that is not a number", `{"choices":[],"usage":{"prompt_tokens":4,"completion_tokens":7,"cost":"NaN"}}`, "", "", "", false, 4, 7, true},
+		{"an infinite cost", `{"choices":[],"usage":{"prompt_tokens":4,"completion_tokens":7,"cost":"+Inf"}}`, "", "", "", false, 4, 7, true},
+		{"a negative cost", `{"choices":[],"usage":{"prompt_tokens":4,"completion_tokens":7,"cost":-1e6}}`, "", "", "", false, 4, 7, true},
+		{"a cost past one call's", `{"choices":[],"usage":{"prompt_tokens":4,"completion_tokens":7,"cost":1e5}}`, "", "", "", false, 4, 7, true},
+		{"a cost", `{"choices":[],"usage":{"prompt_tokens":4,"completion_tokens":7,"cost":0.0042}}`, "", "", "", false, 4, 7, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -109,6 +115,8 @@ func TestDecodeError(t *testing.T) {
 		{"an error as a string", `{"error":"model not loaded"}`, "model not loaded", true},
 		{"a list of errors", `[{"error":{"code":429,"message":"Resource exhausted","status":"RESOURCE_EXHAUSTED"}}]`, "Resource exhausted (code 429)", true},
 		{"a message alone", `{"message":"Unauthorized"}`, "Unauthorized", true},
+		{"Cloudflare's envelope", `{"result":null,"success":false,"errors":[{"code":7009,"message":"Upstream service unavailable"}],"messages":[]}`,
+			"Upstream service unavailable (code 7009)", true},
 		{"no error", `{"choices":[]}`, "", false},
 		{"not JSON", `<html>502</html>`, "", false},
 	}

@@ -52,8 +52,9 @@ type run struct {
 	Missing  bool   // the configured folder does not exist
 }
 
-// reportFile is one Markdown report of a run. Only files of this shape are
-// served: the key is compared with the requested path, never joined to it.
+// reportFile is one Markdown report of a run, and its HTML page when the
+// run wrote one. Only files of this shape are served: the keys are compared
+// with the requested path, never joined to it.
 type reportFile struct {
 	name string
 	run  string
@@ -61,10 +62,17 @@ type reportFile struct {
 	path string
 	key  string // "<folder index>/<file>" or "<folder index>/<subfolder>/<file>"
 	URL  string
+	// Page is the address of the report's HTML page, empty without one;
+	// pageKey and pagePath are its key and file.
+	Page              string
+	pageKey, pagePath string
 }
 
 // Name is the file's name.
 func (f reportFile) Name() string { return f.name }
+
+// Title is the report's name without ".md": what its page link reads.
+func (f reportFile) Title() string { return strings.TrimSuffix(f.name, ".md") }
 
 // runStatus is the part of run.json the list shows.
 type runStatus struct {
@@ -79,6 +87,19 @@ type itemStatus struct {
 	Title  string `json:"title"`
 	Status string `json:"status"`
 	State  string `json:"state,omitempty"`
+	// Decision and Cause are a topic's decision ("undecided" with its
+	// cause); empty in a run.json written before decisions.
+	Decision string `json:"decision,omitempty"`
+	Cause    string `json:"cause,omitempty"`
+}
+
+// DecisionText is the decision as the reports write it: "decided",
+// "undecided (no-verdict)"; empty without one.
+func (s itemStatus) DecisionText() string {
+	if s.Cause != "" {
+		return s.Decision + " (" + s.Cause + ")"
+	}
+	return s.Decision
 }
 
 func newReports(dirs []string) *reports {
@@ -107,28 +128,32 @@ func (rs *reports) runs() []run {
 	return out
 }
 
-// find returns the listed report whose key is path.
-func (rs *reports) find(path string) (reportFile, bool) {
+// find returns the listed report whose key is path, or the report whose
+// page's key it is (then page is true).
+func (rs *reports) find(path string) (f reportFile, page, ok bool) {
 	idx, _, ok := strings.Cut(path, "/")
 	if !ok {
-		return reportFile{}, false
+		return reportFile{}, false, false
 	}
 	i, err := strconv.Atoi(idx)
 	if err != nil || i < 0 || i >= len(rs.dirs) || strconv.Itoa(i) != idx {
-		return reportFile{}, false
+		return reportFile{}, false, false
 	}
 	found, err := rs.scan(i, rs.dirs[i])
 	if err != nil {
-		return reportFile{}, false
+		return reportFile{}, false, false
 	}
 	for _, r := range found {
 		for _, f := range r.Files {
-			if f.key == path {
-				return f, true
+			switch path {
+			case f.key:
+				return f, false, true
+			case f.pageKey:
+				return f, true, f.pageKey != ""
 			}
 		}
 	}
-	return reportFile{}, false
+	return reportFile{}, false, false
 }
 
 // scan lists the runs of configured folder i (at dir): the folder itself and
@@ -171,6 +196,12 @@ func (rs *reports) runAt(i int, path, sub string, entries []fs.DirEntry) (run, b
 		r.Name = sub
 	}
 	hasRunJSON := false
+	pages := map[string]bool{} // the HTML pages beside the reports
+	for _, e := range entries {
+		if e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".html") {
+			pages[e.Name()] = true
+		}
+	}
 	for _, e := range entries {
 		name := e.Name()
 		if !e.Type().IsRegular() {
@@ -196,7 +227,11 @@ func (rs *reports) runAt(i int, path, sub string, entries []fs.DirEntry) (run, b
 			key = strconv.Itoa(i) + "/" + sub + "/" + name
 			u += url.PathEscape(sub) + "/"
 		}
-		r.Files = append(r.Files, reportFile{name: name, run: r.Name, dir: r.Dir, path: filepath.Join(path, name), key: key, URL: u + url.PathEscape(name)})
+		f := reportFile{name: name, run: r.Name, dir: r.Dir, path: filepath.Join(path, name), key: key, URL: u + url.PathEscape(name)}
+		if page := strings.TrimSuffix(name, ".md") + ".html"; pages[page] {
+			f.Page, f.pageKey, f.pagePath = u+url.PathEscape(page), strings.TrimSuffix(key, ".md")+".html", filepath.Join(path, page)
+		}
+		r.Files = append(r.Files, f)
 	}
 	slices.SortFunc(r.Files, func(a, b reportFile) int { return reportOrder(a.name, b.name) })
 	return r, len(r.Files) > 0 || hasRunJSON

@@ -181,8 +181,9 @@ func newHandler(st *store.Store, opt Options) *handler {
 		states: stateTable(),
 	}
 	funcs := template.FuncMap{"awaited": awaitedText, "wireTime": wireTime, "shortTime": shortTime,
-		"stateClass":  func(s string) string { return "state " + classFor("state-", s) },
-		"statusClass": func(s string) string { return "status " + classFor("status-", s) }}
+		"stateClass":    func(s string) string { return "state " + classFor("state-", s) },
+		"statusClass":   func(s string) string { return "status " + classFor("status-", s) },
+		"decisionClass": func(s string) string { return "status " + classFor("decision-", s) }}
 	for _, name := range []string{"list", "debate", "report", "error", "token", "document"} {
 		h.pages[name] = template.Must(template.New("layout.html").Funcs(funcs).
 			ParseFS(assets, "assets/layout.html", "assets/"+name+".html"))
@@ -559,6 +560,27 @@ func (h *handler) writeJSON(w http.ResponseWriter, status int, v any) {
 	_, _ = w.Write(append(b, '\n'))
 }
 
+// pageCSP is the policy a run's own HTML page is served under: sandboxed
+// (no script, an origin of its own, so no access to the server's), styles
+// inline, images as data: only, as the page was made to need.
+const pageCSP = "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+
+// reportPage serves the HTML page a run wrote beside a report, as it is,
+// under pageCSP.
+func (h *handler) reportPage(w http.ResponseWriter, r *http.Request, path string) {
+	body, err := regular.ReadFileNoFollow(path, maxReportBytes)
+	if err != nil {
+		h.internal(w, r, fmt.Errorf("read report page: %w", err))
+		return
+	}
+	h.headers(w, "text/html; charset=utf-8")
+	w.Header().Set("Content-Security-Policy", pageCSP)
+	w.WriteHeader(http.StatusOK)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(body)
+	}
+}
+
 // reportData is the body of a report's page.
 type reportData struct {
 	Run  string
@@ -571,9 +593,13 @@ type reportData struct {
 // listing of the configured folders names are served; any other path is not
 // found, whatever it contains.
 func (h *handler) report(w http.ResponseWriter, r *http.Request) {
-	f, ok := h.reports.find(r.PathValue("path"))
+	f, page, ok := h.reports.find(r.PathValue("path"))
 	if !ok {
 		h.notFound(w, r, "no such report")
+		return
+	}
+	if page {
+		h.reportPage(w, r, f.pagePath)
 		return
 	}
 	md, err := regular.ReadFileNoFollow(f.path, maxReportBytes)

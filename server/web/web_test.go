@@ -523,3 +523,35 @@ func TestAwaited(t *testing.T) {
 		}
 	}
 }
+
+// TestReportsDecisionsAndPages: the list shows a topic's decision (with
+// its cause) rather than its node status, and links a report's HTML page
+// where the run wrote one, served as it is in a sandbox of its own; a
+// report without a page links its Markdown.
+func TestReportsDecisionsAndPages(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	writeFile(t, filepath.Join(dir, "run.json"), `{"schemaVersion":4,"startedAt":"2026-03-01T08:00:00Z","finishedAt":"2026-03-01T08:05:00Z",
+"topics":[{"id":"t1","title":"Caching","status":"forced","decision":"decided"},{"id":"t2","title":"Billing DB","status":"forced","decision":"undecided","cause":"no-verdict"}]}`)
+	writeFile(t, filepath.Join(dir, "summary.md"), "# Run summary\n")
+	writeFile(t, filepath.Join(dir, "summary.html"), "<!DOCTYPE html><title>Run summary</title><p>the page</p>")
+	writeFile(t, filepath.Join(dir, "topic-t1-caching.md"), "# Caching\n")
+	f := newFixture(t, "", []string{dir}, store.Options{})
+	content := mainOf(t, f.get("/", browserAccept, "").body)
+	for _, want := range []string{`decision-decided">decided<`, `decision-undecided">undecided (no-verdict)<`,
+		`<a href="/reports/0/summary.html">summary</a>`, `href="/reports/0/summary.md">Markdown<`, `<a href="/reports/0/topic-t1-caching.md">topic-t1-caching.md</a>`} {
+		if !strings.Contains(content, want) {
+			t.Errorf("list lacks %q:\n%s", want, content)
+		}
+	}
+	if strings.Contains(content, "forced") {
+		t.Errorf("list shows the node status forced:\n%s", content)
+	}
+	p := f.get("/reports/0/summary.html", browserAccept, "")
+	if p.status != http.StatusOK || p.body != "<!DOCTYPE html><title>Run summary</title><p>the page</p>" ||
+		!strings.HasPrefix(p.header.Get("Content-Security-Policy"), "sandbox;") {
+		t.Errorf("summary.html: %d, CSP %q:\n%s", p.status, p.header.Get("Content-Security-Policy"), p.body)
+	}
+	if p := f.get("/reports/0/topic-t1-caching.html", browserAccept, ""); p.status != http.StatusNotFound {
+		t.Errorf("a page the run did not write: %d", p.status)
+	}
+}
