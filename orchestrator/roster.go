@@ -456,14 +456,15 @@ func (b *usageBook) add(model string, u tree.Usage) {
 const progressBytes = 256
 
 // progress turns the bytes of a streamed answer into estimated tokens
-// (four bytes a token), reported to report in steps of progressBytes.
+// (providers.BytesPerToken a token), reported to report in steps of
+// progressBytes.
 func progress(report func(tokens int)) func(int) {
 	pending := 0
 	return func(n int) {
 		pending += n
 		if pending >= progressBytes {
-			t := pending / 4
-			pending -= t * 4
+			t := pending / providers.BytesPerToken
+			pending -= t * providers.BytesPerToken
 			report(t)
 		}
 	}
@@ -480,7 +481,7 @@ func (e *Engine) usage(resp providers.Response, msgs []providers.Message, model 
 			e.log.Warn("a provider reported implausible usage; estimated from the text instead (logged once)",
 				"model", model, "problem", problem)
 		})
-		pu = estimate(msgs, resp)
+		pu = providers.Estimate(msgs, resp.Text, resp.Reasoning)
 	}
 	return usage(pu)
 }
@@ -496,12 +497,6 @@ func usage(pu providers.Usage) tree.Usage {
 		u.EstimatedCalls = 1
 	}
 	return u
-}
-
-// estimate counts the tokens of a call from its text, as providers do for
-// usage not reported.
-func estimate(msgs []providers.Message, resp providers.Response) providers.Usage {
-	return providers.Estimate(msgs, resp.Text, resp.Reasoning)
 }
 
 // cost is the cost of u at price p (per million tokens), cached prompt
@@ -559,7 +554,7 @@ func (e *Engine) countEligible(run *tree.Run) {
 	perModel := map[string]int{}
 	for key, n := range e.prefixes.Totals() {
 		model, _, _ := strings.Cut(key, "\x00")
-		perModel[model] += n / 4
+		perModel[model] += n / providers.BytesPerToken
 	}
 	for _, model := range sortedKeys(perModel) {
 		u, ok := run.ByModel[model]

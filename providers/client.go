@@ -567,7 +567,7 @@ func Estimate(msgs []Message, content, reasoning string) Usage {
 	for _, m := range msgs {
 		n += len(m.Content)
 	}
-	return Usage{PromptTokens: estimateTokens(n), CompletionTokens: estimateTokens(len(content) + len(reasoning)), Estimated: true}
+	return Usage{PromptTokens: EstimateTokens(n), CompletionTokens: EstimateTokens(len(content) + len(reasoning)), Estimated: true}
 }
 
 // filtered describes a choice that a content filter stopped: the finish
