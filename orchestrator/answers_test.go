@@ -182,7 +182,7 @@ func BenchmarkParseJudgment(b *testing.B) {
 	answer := s.String()
 	b.SetBytes(int64(len(answer)))
 	for b.Loop() {
-		if _, err := parseJudgment(answer, nil, false, parties); err != nil {
+		if _, err := unpack(parseJudgment(answer, nil, false, parties)); err != nil {
 			b.Fatal(err)
 		}
 	}

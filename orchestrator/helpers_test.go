@@ -303,3 +303,6 @@ func shape(n *tree.Node) []string {
 	n.Walk(func(x *tree.Node) { out = append(out, fmt.Sprintf("%s %s", x.ID, x.Status)) })
 	return out
 }
+
+// unpack returns a reading's judgment and error, as the tests check them.
+func unpack(r reading) (*tree.Judgment, error) { return r.judgment, r.err }

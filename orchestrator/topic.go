@@ -562,17 +562,18 @@ func (t *topicRun) judgeNode(ctx context.Context, n *tree.Node, base prompts.Jud
 	var failed []error // the failure of each judge before the one that answered
 	for k, m := range t.judges {
 		order := t.shuffle(t.all(), n.ID, tree.StepJudge, m.p.ID)
-		j, model, raw, reasoning, err := t.judgment(ctx, m, n.ID, t.readerData(base, n, posed, order), forced)
+		got := t.judgment(ctx, m, n.ID, t.readerData(base, n, posed, order), forced)
 		if ctx.Err() != nil {
 			t.stop(ctx, n, tree.Interrupted)
 			return false
 		}
-		if err != nil {
-			n.RawJudgment = raw
-			n.Errors = append(n.Errors, nodeError(m.p.ID, tree.StepJudge, err))
-			failed = append(failed, err)
+		if got.err != nil {
+			n.RawJudgment = got.raw
+			n.Errors = append(n.Errors, nodeError(m.p.ID, tree.StepJudge, got.err))
+			failed = append(failed, got.err)
 			continue
 		}
+		j := got.judgment
 		t.unalias(j)
 		renumber(j, n.ID)
 		for i, v := range j.ForcedVerdicts {
@@ -582,10 +583,10 @@ func (t *topicRun) judgeNode(ctx context.Context, n *tree.Node, base prompts.Jud
 		}
 		n.Judgment = j
 		n.RawJudgment = ""
-		n.Models[m.p.ID] = model
-		n.SetReasoning(m.p.ID, tree.StepJudge, reasoning)
+		n.Models[m.p.ID] = got.model
+		n.SetReasoning(m.p.ID, tree.StepJudge, got.reasoning)
 		if forced && t.voting() {
-			t.vote(ctx, n, base, posed, ballot{chair: k, model: model, order: order, failed: failed})
+			t.vote(ctx, n, base, posed, ballot{chair: k, model: got.model, order: order, failed: failed})
 		}
 		return true
 	}
@@ -597,75 +598,91 @@ func (t *topicRun) judgeNode(ctx context.Context, n *tree.Node, base prompts.Jud
 	return false
 }
 
+// judged is what asking a judge for a node's judgment came to: the reading
+// of the answer used (its judgment, the verdicts it misses, or the error),
+// the model that gave it or failed last, the last answer received and the
+// reasoning that came with the answer used.
+type judged struct {
+	reading
+	model, raw, reasoning string
+}
+
 // judgment asks the judge for a triage (or forced verdicts) and returns it
 // validated. An invalid answer is sent back once for repair. When the
 // repaired answer is still invalid, a forced-verdict answer whose only fault
 // is missing verdicts is kept with those verdicts marked missing; otherwise
 // the judge switches to its fallback for the rest of the topic, which gets
-// the original prompt once. raw is the last answer received, reasoning the
-// reasoning that came with the answer used. An answer cut at the token limit
-// is asked again once with a larger limit (reaskCut).
-func (t *topicRun) judgment(ctx context.Context, judge *member, node string, data prompts.Judge, forced bool) (j *tree.Judgment, model, raw, reasoning string, err error) {
+// the original prompt once. An answer cut at the token limit is asked again
+// once with a larger limit (reaskCut).
+func (t *topicRun) judgment(ctx context.Context, judge *member, node string, data prompts.Judge, forced bool) judged {
 	build := t.e.p.Triage
 	if forced {
 		build = t.e.p.ForcedVerdict
 	}
 	pm, err := build(data)
 	if err != nil {
-		return nil, "", "", "", fmt.Errorf("build judge prompt: %w", err)
+		return judged{reading: reading{err: fmt.Errorf("build judge prompt: %w", err)}}
 	}
 	c := call{node: node, step: tree.StepJudge, who: judge, msgs: messages(pm), json: true, schema: judgmentSchema(forced, data.PartyIDs), reaskCut: true}
-	var partial *tree.Judgment // a valid consensus whose verdicts are missing
+	var last, partial reading // the last reading, and the first whose only fault is missing verdicts
 	sent := quotesOf(c.msgs)
 	check := func(s string) error {
-		got, err := parseJudgment(s, sent, forced, data.PartyIDs)
-		if err != nil {
-			if got != nil {
-				partial = got
-			}
-			return err
+		last = parseJudgment(s, sent, forced, data.PartyIDs)
+		if last.err != nil && last.usable() && !partial.usable() {
+			partial = last
 		}
-		j = got
-		return nil
+		return last.err
 	}
 	resp, model, err := t.r.call(ctx, c)
 	if err != nil {
-		return nil, model, "", "", fmt.Errorf("judge call failed: %w", err)
+		return judged{reading: reading{err: fmt.Errorf("judge call failed: %w", err)}, model: model}
 	}
-	raw, reasoning = resp.Text, resp.Reasoning
-	problem := check(raw)
+	out := judged{model: model, raw: resp.Text, reasoning: resp.Reasoning}
+	problem := check(out.raw)
 	if problem == nil {
-		return j, model, raw, reasoning, nil
+		out.reading = last
+		return out
 	}
 	resp, m, problem := t.r.repair(ctx, c, t.e.p.Repair, resp, problem, check)
-	raw, reasoning, model = resp.Text, resp.Reasoning, cmp.Or(m, model)
+	out.raw, out.reasoning, out.model = resp.Text, resp.Reasoning, cmp.Or(m, model)
 	switch {
 	case problem == nil:
-		return j, model, raw, reasoning, nil
+		out.reading = last
+		return out
 	case ctx.Err() != nil:
-		return nil, model, raw, "", ctx.Err()
-	case partial != nil:
-		return keepConsensus(partial), model, raw, reasoning, nil
+		return judged{reading: reading{err: ctx.Err()}, model: out.model, raw: out.raw}
+	case partial.usable():
+		out.reading = keepConsensus(partial)
+		return out
 	case !t.r.switchTo(c, reasonOf(problem)...):
-		return nil, model, raw, "", fmt.Errorf("judge %w", problem)
+		return judged{reading: reading{err: fmt.Errorf("judge %w", problem)}, model: out.model, raw: out.raw}
 	}
 	resp, model, err = t.r.call(ctx, c)
 	if err != nil {
-		return nil, model, raw, "", fmt.Errorf("judge %w; fallback %s failed too: %w", problem, model, err)
+		return judged{reading: reading{err: fmt.Errorf("judge %w; fallback %s failed too: %w", problem, model, err)}, model: model, raw: out.raw}
 	}
-	raw = resp.Text
-	if err := check(raw); err != nil {
-		if partial != nil {
-			return keepConsensus(partial), model, raw, resp.Reasoning, nil
+	out = judged{model: model, raw: resp.Text, reasoning: resp.Reasoning}
+	if err := check(out.raw); err != nil {
+		if partial.usable() {
+			out.reading = keepConsensus(partial)
+			return out
 		}
-		return nil, model, raw, "", fmt.Errorf("judge %w; fallback %s answer invalid: %w", problem, model, err)
+		return judged{reading: reading{err: fmt.Errorf("judge %w; fallback %s answer invalid: %w", problem, model, err)}, model: model, raw: out.raw}
 	}
-	return j, model, raw, resp.Reasoning, nil
+	out.reading = last
+	return out
 }
 
-// keepConsensus completes a forced-verdict judgment whose verdicts are
-// partly missing: each divergence without one gets a verdict marked missing.
-func keepConsensus(j *tree.Judgment) *tree.Judgment {
+// keepConsensus completes the judgment of a reading whose only fault is
+// missing verdicts: each divergence without one gets a verdict marked
+// missing, and the reading is then usable as it is.
+func keepConsensus(r reading) reading {
+	return reading{judgment: markMissing(r.judgment), missing: r.missing}
+}
+
+// markMissing gives each divergence of j without a verdict one marked
+// missing.
+func markMissing(j *tree.Judgment) *tree.Judgment {
 	decided := map[string]bool{}
 	for _, v := range j.ForcedVerdicts {
 		decided[v.DivergenceID] = true
