@@ -40,7 +40,7 @@ func (r *roster) reask(ctx context.Context, c call) (providers.Response, string,
 	}
 	limit := c.maxTokens
 	if limit <= 0 {
-		limit = r.e.cfg.Params.MaxTokensPerResponse
+		limit = r.s.cfg.Params.MaxTokensPerResponse
 	}
 	if limit <= 0 {
 		limit = configs.DefaultMaxTokensPerResponse
@@ -49,7 +49,7 @@ func (r *roster) reask(ctx context.Context, c call) (providers.Response, string,
 		return resp, model, err
 	}
 	c.maxTokens = reaskTokens(limit)
-	r.e.log.Info("answer cut at the token limit: asking again with a larger limit",
+	r.s.log.Info("answer cut at the token limit: asking again with a larger limit",
 		"topic", r.scope, "node", c.node, "participant", c.who.p.ID, "model", model, "limit", limit, "new limit", c.maxTokens)
 	again, model2, err2 := r.call(ctx, c)
 	if err2 != nil && err == nil {

@@ -321,19 +321,6 @@ func messages(ms []prompts.Message) []providers.Message {
 	return out
 }
 
-// maxFailures is the number of consecutive failures that switch a
-// participant to its fallback model.
-func (e *Engine) maxFailures() int {
-	return e.cfg.Fallback.MaxConsecutiveFailures
-}
-
-// retryDelay is the base of the backoff between two attempts of a call.
-func (e *Engine) retryDelay() time.Duration {
-	return time.Duration(e.cfg.Fallback.RetryDelay) * time.Millisecond
-}
-
-func (e *Engine) jitter() float64 { return e.opt.Jitter() }
-
 // overBudget reports whether the run has spent more tokens, or more money,
 // than its budget.
 func (e *Engine) overBudget() bool {
