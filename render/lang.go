@@ -214,6 +214,8 @@ type words struct {
 	decision      *decisionWords
 	// leftOutNotes say what follows from leaving a parameter out.
 	leftOutNotes map[string]string
+	// tag is the language's tag, as a page's lang attribute gives it.
+	tag string
 }
 
 var english = words{
@@ -436,6 +438,7 @@ var english = words{
 		"response_format": " (the answer's JSON is read from its text)",
 		"stream_options":  " (usage estimated when missing)",
 	},
+	tag: "en",
 }
 
 // chineseRoles names the protocol roles in Chinese.
@@ -674,6 +677,7 @@ var chinese = words{
 		"response_format": "（从回答的文本中读取 JSON）",
 		"stream_options":  "（缺少用量时估算）",
 	},
+	tag: "zh",
 }
 
 // wordsFor returns the strings of a run's report language: Chinese for "zh",

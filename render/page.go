@@ -204,12 +204,9 @@ func (p *page) finish(title, kind string, body any) ([]byte, error) {
 	if p.err != nil {
 		return nil, p.err
 	}
-	lang := "en"
-	if p.r.run.Language == "zh" {
-		// Lets the browser pick Chinese glyphs for characters Chinese and
-		// Japanese share.
-		lang = "zh"
-	}
+	// The page's lang lets the browser pick Chinese glyphs for characters
+	// Chinese and Japanese share.
+	lang := p.r.w.tag
 	style := pageStyle + reportStyle
 	if kind == "document" {
 		style += documentStyle
