@@ -10,20 +10,24 @@ package batch
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/internal/redact"
 	"github.com/debatehq/debate/journal"
 	"github.com/debatehq/debate/orchestrator"
 	"github.com/debatehq/debate/output"
 	"github.com/debatehq/debate/prompts"
 	"github.com/debatehq/debate/providers"
+	"github.com/debatehq/debate/providers/agents"
 	"github.com/debatehq/debate/providers/scripted"
 	"github.com/debatehq/debate/quote/repo"
 	"github.com/debatehq/debate/render"
@@ -48,8 +52,10 @@ type Options struct {
 	// and the motions use a temporary debate database.
 	Demo bool
 	// MotionDB is the debate database of the motions (see MotionDB); empty
-	// finds it from the config and the environment.
+	// finds it from the config and Getenv.
 	MotionDB string
+	// Getenv reads the environment; os.LookupEnv when nil.
+	Getenv func(string) (string, bool)
 	// PositionsOnly asks each debater every topic once and ends the topic
 	// there (see orchestrator.Options.PositionsOnly).
 	PositionsOnly bool
@@ -57,6 +63,9 @@ type Options struct {
 	Events func(tree.Event)
 	// Logger receives what happens along the run; nil discards it.
 	Logger *slog.Logger
+	// AgentEnviron is the environment coding agents start from; nil: the
+	// process's own.
+	AgentEnviron []string
 
 	// demoModel, when set, is given the scripted model a demo plays
 	// against, whose counts a test reads.
@@ -79,9 +88,10 @@ type Result struct {
 // cfg must have been loaded and validated; it is left unchanged (a demo
 // plays a copy adapted to the scripted model). Run returns an error, and no
 // result, when the run cannot start; when it has run but writing its
-// reports failed, it returns the result with the files written so far and
-// the error.
-func Run(ctx context.Context, cfg *configs.Config, opt Options) (*Result, error) {
+// reports, or saving its journal, failed, it returns the result with the
+// files written so far and the error, which says what it means for a later
+// --resume.
+func Run(ctx context.Context, cfg *configs.Config, opt Options) (_ *Result, err error) {
 	log := opt.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -107,63 +117,60 @@ func Run(ctx context.Context, cfg *configs.Config, opt Options) (*Result, error)
 	if err != nil {
 		return nil, err
 	}
-	j, jopt, closeStores, err := openStores(ctx, cfg, opt, log)
+	rs := &resources{log: log}
+	defer func() { err = errors.Join(err, rs.close()) }()
+	eopt, err := rs.open(ctx, cfg, sel, opt)
 	if err != nil {
 		return nil, err
 	}
-	defer closeStores()
-	jopt.Sent = client.Sent
-	journaled := orchestrator.NewJournaled(client, jopt)
-	var completer orchestrator.Completer = client
-	if jopt.Journal != nil || jopt.Cache != nil {
+	aopt := agents.Options{Logger: log, Environ: opt.AgentEnviron}
+	if cfg.Output.IncludeRawResponses {
+		aopt.Record = raw.add
+	}
+	runner, err := agents.New(ctx, cfg, client, aopt)
+	if err != nil {
+		return nil, err
+	}
+	rs.jopt.Sent = runner.Sent
+	journaled := orchestrator.NewJournaled(runner, rs.jopt)
+	var completer orchestrator.Completer = runner
+	if rs.jopt.Journal != nil || rs.jopt.Cache != nil {
 		completer = journaled
-	}
-	s, err := seed(ctx, cfg, j)
-	if err != nil {
-		return nil, err
-	}
-	files, err := orchestrator.OpenRepository(ctx, cfg)
-	if err != nil {
-		return nil, err
-	}
-	eopt := orchestrator.Options{Selection: sel, Events: opt.Events, Logger: log, Seed: s, PositionsOnly: opt.PositionsOnly, Repository: files}
-	if len(sel.Motions) > 0 {
-		mo, closeMotions, err := openMotions(ctx, cfg, opt, j, log)
-		if err != nil {
-			return nil, err
-		}
-		defer closeMotions()
-		eopt.Motions = mo
 	}
 	run, runErr := orchestrator.New(cfg, completer, set, eopt).Run(ctx)
 	client.CloseIdleConnections() // the run's calls are done
-	if j != nil {
-		// Closed before the reports are written, so that a run.json newer
-		// than the journal tells a later run that this one got to its end.
-		j.Close()
-	}
+	// Closed before the reports are written, so that a run.json newer than
+	// the journal tells a later run that this one got to its end.
+	saved := rs.closeJournal()
 	if run == nil {
-		return nil, runErr
+		return nil, errors.Join(runErr, saved)
 	}
 	run.Shard = sel.Shard
 	res := &Result{Run: run, Err: runErr, Replayed: journaled.Replayed()}
-	if jopt.Cache != nil {
+	if rs.jopt.Cache != nil {
 		for i := range run.Topics {
 			run.Topics[i].Cache = journaled.CacheUse(run.Topics[i].ID)
 		}
 		run.Cache = journaled.RunCacheUse()
 	}
-	return res, write(cfg, opt, res, raw.files(), files)
+	for i := range run.Topics {
+		run.Topics[i].Sessions = runner.Sessions(run.Topics[i].ID)
+	}
+	return res, errors.Join(saved, write(cfg, opt, res, raw.files(), eopt.Repository))
 }
 
 // write records the config, redacted, and whether it is a demo in res's run
 // and writes the run as opt asks: as JSON to opt.JSON, else as reports (with
 // the raw dumps and the copies of the documents and repository files quoted)
-// in the output folder, whose paths it adds to res.
+// in the output folder, whose paths it adds to res. A config that cannot be
+// recorded is reported, and the run written without it.
 func write(cfg *configs.Config, opt Options, res *Result, raw []output.RawFile, files *repo.Files) error {
 	run := res.Run
 	run.Demo = opt.Demo
-	if b, err := json.Marshal(cfg.Redacted()); err == nil {
+	b, cfgErr := json.Marshal(cfg.Redacted())
+	if cfgErr != nil {
+		cfgErr = fmt.Errorf("record the config in run.json: %w", cfgErr)
+	} else {
 		run.Config = b
 	}
 	if opt.JSON != nil {
@@ -171,14 +178,14 @@ func write(cfg *configs.Config, opt Options, res *Result, raw []output.RawFile, 
 		if err == nil {
 			_, err = opt.JSON.Write(b)
 		}
-		return err
+		return errors.Join(cfgErr, err)
 	}
 	var err error
 	res.Files, err = output.Write(cfg.Output.Dir, run, output.Options{Formats: cfg.Output.Format, Raw: raw, FailOn: cfg.Params.FailOnDecisions(), Documents: copies(cfg, run, files)})
 	if err != nil {
-		return fmt.Errorf("write reports: %w", err)
+		err = fmt.Errorf("write reports: %w", err)
 	}
-	return nil
+	return errors.Join(cfgErr, err)
 }
 
 // copies are the documents a run's output may keep a copy of, shared or a
@@ -224,52 +231,108 @@ func newClient(cfg *configs.Config, opt Options, raw *rawLog, log *slog.Logger) 
 	return providers.New(cfg, popt)
 }
 
-// openStores opens what keeps the run's answers: the output folder (locked)
-// with its journal, unless the run goes to Options.JSON, and the call cache
-// when cache.dir is set. It returns the journal, the options that wrap the
-// client in both (but for what the client sends, which keys the calls), and
-// how to close them.
-func openStores(ctx context.Context, cfg *configs.Config, opt Options, log *slog.Logger) (*journal.Journal, orchestrator.JournalOptions, func(), error) {
-	jopt := orchestrator.JournalOptions{Pricing: cfg.Pricing, Logger: log}
-	var closers []func() error
-	closeAll := func() {
-		for _, c := range slices.Backward(closers) {
-			c()
-		}
-	}
-	var j *journal.Journal
+// resources are what a run opens besides its client, all in one place: the
+// output folder (locked) with its journal, the call cache and the motions'
+// debate database. close closes them in the reverse order and joins their
+// errors, each saying what it means for the run's data.
+type resources struct {
+	log *slog.Logger
+	// jopt wraps the client in the journal and the cache.
+	jopt    orchestrator.JournalOptions
+	journal *journal.Journal // nil once closed
+	path    string           // the journal's
+	closers []func() error   // in the order opened
+}
+
+// open opens what the run keeps its answers in and returns the engine's
+// options: the journal, unless the run goes to Options.JSON, the call cache
+// when cache.dir is set, the run's seed, the shared repository when quotes
+// may point into it and, when motions are selected, their debate database.
+func (r *resources) open(ctx context.Context, cfg *configs.Config, sel *tree.Selection, opt Options) (orchestrator.Options, error) {
+	eopt := orchestrator.Options{Selection: sel, Events: opt.Events, Logger: r.log, PositionsOnly: opt.PositionsOnly}
+	r.jopt = orchestrator.JournalOptions{Pricing: cfg.Pricing, Logger: r.log}
 	if opt.JSON == nil {
 		release, err := output.Lock(cfg.Output.Dir)
 		if err != nil {
-			return nil, jopt, nil, err
+			return eopt, err
 		}
-		closers = append(closers, func() error { release(); return nil })
-		if j, err = openJournal(ctx, cfg, opt.Resume, log); err != nil {
-			closeAll()
-			return nil, jopt, nil, err
+		r.closers = append(r.closers, func() error { release(); return nil })
+		r.path = filepath.Join(cfg.Output.Dir, JournalFile)
+		if r.journal, err = openJournal(ctx, r.path, opt.Resume, cfg.Output.Dir, r.log); err != nil {
+			return eopt, err
 		}
-		closers = append(closers, j.Close)
-		jopt.Journal = j
+		r.closers = append(r.closers, r.closeJournal)
+		r.jopt.Journal = r.journal
 	}
 	if cfg.Cache.Dir != "" {
 		c, err := journal.OpenCache(ctx, cfg.Cache.Dir, cfg.Cache.MaxBytes)
 		if err != nil {
-			closeAll()
-			return nil, jopt, nil, err
+			return eopt, err
 		}
-		closers = append(closers, c.Close)
-		jopt.Cache = c
+		r.closers = append(r.closers, func() error {
+			if err := c.Close(); err != nil {
+				return fmt.Errorf("the call cache %s could not be closed: %w; later runs may make again calls this one made", cfg.Cache.Dir, err)
+			}
+			return nil
+		})
+		r.jopt.Cache = c
 	}
-	return j, jopt, closeAll, nil
+	var err error
+	if eopt.Seed, err = seed(ctx, cfg, r.journal); err != nil {
+		return eopt, err
+	}
+	if eopt.Repository, err = orchestrator.OpenRepository(ctx, cfg); err != nil {
+		return eopt, err
+	}
+	if len(sel.Motions) > 0 {
+		eopt.Motions, err = r.openMotions(ctx, cfg, opt)
+	}
+	return eopt, err
+}
+
+// closeJournal closes the journal, before the reports are written, and says
+// what a failure means for a later --resume; once closed, it returns nil.
+func (r *resources) closeJournal() error {
+	j := r.journal
+	if j == nil {
+		return nil
+	}
+	r.journal = nil
+	err := j.Close()
+	if err == nil {
+		return nil
+	}
+	var u *journal.UnsavedError
+	if !errors.As(err, &u) {
+		return fmt.Errorf("the journal %s could not be closed: %w; a --resume of this run may repeat calls it made", r.path, err)
+	}
+	var lost []string
+	if u.Calls > 0 {
+		lost = append(lost, fmt.Sprintf("make again the %d calls it could not save", u.Calls))
+	}
+	if u.Notes > 0 {
+		lost = append(lost, "draw anew, the seed or the run id not being saved, and so make every call again")
+	}
+	return fmt.Errorf("the journal %s could not be saved: %w; a --resume of this run will %s", r.path, err, strings.Join(lost, ", and "))
+}
+
+// close closes what open opened, in the reverse order, and joins the
+// errors.
+func (r *resources) close() error {
+	var errs []error
+	for _, c := range slices.Backward(r.closers) {
+		errs = append(errs, c())
+	}
+	r.closers = nil
+	return errors.Join(errs...)
 }
 
 // openJournal opens the journal of completed calls in the output folder:
 // the one a resumed run continues, or a fresh one, after keeping the journal
 // of an unfinished run under a name of its own.
-func openJournal(ctx context.Context, cfg *configs.Config, resume bool, log *slog.Logger) (*journal.Journal, error) {
-	path := filepath.Join(cfg.Output.Dir, JournalFile)
+func openJournal(ctx context.Context, path string, resume bool, dir string, log *slog.Logger) (*journal.Journal, error) {
 	if !resume {
-		kept, err := keepUnfinishedJournal(ctx, path, filepath.Join(cfg.Output.Dir, "run.json"), time.Now())
+		kept, err := keepUnfinishedJournal(ctx, path, filepath.Join(dir, "run.json"), time.Now())
 		switch {
 		case err != nil:
 			return nil, err
@@ -287,50 +350,59 @@ func openJournal(ctx context.Context, cfg *configs.Config, resume bool, log *slo
 	if resume {
 		n, err := j.Len(ctx)
 		if err != nil {
-			j.Close()
-			return nil, err
+			return nil, errors.Join(err, j.Close())
 		}
 		log.Info("resuming", "journal", path, "completed calls", n)
 	}
 	return j, nil
 }
 
-// openMotions opens the motions' debate database and returns the engine's
-// motion options, and how to close the database.
-func openMotions(ctx context.Context, cfg *configs.Config, opt Options, j *journal.Journal, log *slog.Logger) (*orchestrator.MotionOptions, func(), error) {
+// openMotions opens the motions' debate database, closed with the run's
+// other resources, and returns the engine's motion options.
+func (r *resources) openMotions(ctx context.Context, cfg *configs.Config, opt Options) (*orchestrator.MotionOptions, error) {
 	roles, err := prompts.NewRoles(cfg.Prompts.Language, cfg.Prompts.Dir)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	path, remove := opt.MotionDB, func() {}
+	path := opt.MotionDB
 	switch {
 	case opt.Demo:
 		dir, err := os.MkdirTemp("", "debate-demo-")
 		if err != nil {
-			return nil, nil, fmt.Errorf("the demo's debate database: %w", err)
+			return nil, fmt.Errorf("the demo's debate database: %w", err)
 		}
-		path, remove = filepath.Join(dir, "debate.db"), func() { os.RemoveAll(dir) }
-	case path == "":
-		if path, err = MotionDB(cfg, os.LookupEnv); err != nil {
-			return nil, nil, err
-		}
-	}
-	id, err := runID(ctx, j)
-	if err == nil {
-		var st *store.Store
-		if st, err = store.Open(ctx, path, store.Options{Logger: log}); err == nil {
-			log.Info("motions play as one run", "run", id)
-			closeAll := func() {
-				if err := st.Close(); err != nil {
-					log.Warn("close the debate database", "err", err)
-				}
-				remove()
+		r.closers = append(r.closers, func() error {
+			if err := os.RemoveAll(dir); err != nil {
+				return fmt.Errorf("remove the demo's debate database: %w", err)
 			}
-			return &orchestrator.MotionOptions{Store: st, Roles: roles, RunID: id, Journal: notebook(j)}, closeAll, nil
+			return nil
+		})
+		path = filepath.Join(dir, "debate.db")
+	case path == "":
+		getenv := opt.Getenv
+		if getenv == nil {
+			getenv = os.LookupEnv
+		}
+		if path, err = MotionDB(cfg, getenv); err != nil {
+			return nil, err
 		}
 	}
-	remove()
-	return nil, nil, err
+	id, err := runID(ctx, r.journal)
+	if err != nil {
+		return nil, err
+	}
+	st, err := store.Open(ctx, path, store.Options{Logger: r.log})
+	if err != nil {
+		return nil, err
+	}
+	r.closers = append(r.closers, func() error {
+		if err := st.Close(); err != nil {
+			return fmt.Errorf("close the debate database %s: %w", redact.URL(path), err)
+		}
+		return nil
+	})
+	r.log.Info("motions play as one run", "run", id)
+	return &orchestrator.MotionOptions{Store: st, Roles: roles, RunID: id, Journal: notebook(r.journal)}, nil
 }
 
 // MotionDB returns the debate database of a config's motions: protocol.db

@@ -27,6 +27,10 @@ const demoArbitrator = "demo-arbitrator"
 // demo), and the model of the first debater with a fallback (and a model of
 // its own) made to fail so that the demo shows a fallback.
 func prepareDemo(cfg *configs.Config, log *slog.Logger) *scripted.Server {
+	if len(cfg.Agents()) > 0 {
+		log.Info("the demo's scripted model plays the coding agents too: no agent is started")
+		cfg.DropAgents()
+	}
 	apis := []*configs.API{&cfg.API}
 	for i := range cfg.Debaters {
 		apis = append(apis, cfg.Debaters[i].API)

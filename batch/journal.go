@@ -55,7 +55,7 @@ func keepUnfinishedJournal(ctx context.Context, path, runJSON string, now time.T
 	j, err := journal.Open(ctx, path, false)
 	if err == nil {
 		k.calls, err = j.Len(ctx)
-		j.Close()
+		err = errors.Join(err, j.Close())
 	}
 	k.err = err
 	if err == nil && k.calls == 0 {

@@ -158,6 +158,18 @@ func (c *Config) Secrets() []string {
 	for _, a := range c.protocolAPIs() {
 		add(a)
 	}
+	for _, p := range c.participantRefs() {
+		for _, a := range []*Agent{p.Agent, p.FallbackAgent} {
+			if a == nil {
+				continue
+			}
+			for _, v := range secretArgs(a.Args) {
+				if !slices.Contains(out, v) {
+					out = append(out, v)
+				}
+			}
+		}
+	}
 	return out
 }
 
@@ -198,6 +210,13 @@ func (c *Config) Redacted() Config {
 	}
 	if cp.Protocol != nil {
 		cp.Protocol.DB = redact.URL(cp.Protocol.DB)
+	}
+	for _, p := range cp.participantRefs() {
+		for _, a := range []*Agent{p.Agent, p.FallbackAgent} {
+			if a != nil {
+				a.Args = a.RedactedArgs()
+			}
+		}
 	}
 	return cp
 }
@@ -307,6 +326,7 @@ func cloneJSONValue(v any) any {
 
 func (p Participant) clone() Participant {
 	p.Temperature = clonePtr(p.Temperature)
+	p.Agent, p.FallbackAgent = p.Agent.clone(), p.FallbackAgent.clone()
 	if p.API != nil {
 		a := p.API.clone()
 		p.API = &a

@@ -35,6 +35,8 @@ const (
 	// names report and raw files: with a title's slug a file name stays
 	// under the 255 bytes file systems allow.
 	MaxIDLength = 64
+	// MaxAgentTurns bounds an agent's maxTurns.
+	MaxAgentTurns = 10_000
 	// MaxPrice bounds a pricing entry: a million per million tokens.
 	MaxPrice = 1_000_000
 )

@@ -98,6 +98,11 @@ type Participant struct {
 	Model    string `json:"model"`
 	Fallback string `json:"fallback,omitempty"`
 	API      *API   `json:"api,omitempty"`
+	// Agent makes a coding agent run as a process play the participant
+	// instead of a model at an endpoint; FallbackAgent does the same for
+	// its fallback. Load sets Model (and Fallback) to the agent's Label.
+	Agent         *Agent `json:"agent,omitempty"`
+	FallbackAgent *Agent `json:"fallbackAgent,omitempty"`
 	// MaxTokens and Temperature override params.maxTokensPerResponse and
 	// params.temperature for this participant.
 	MaxTokens   int      `json:"maxTokens,omitempty"`
@@ -112,6 +117,9 @@ type Params struct {
 	ParallelCalls        *bool    `json:"parallelCalls,omitempty"`
 	// Concurrency is the global cap on model calls in flight.
 	Concurrency int `json:"concurrency,omitempty"`
+	// AgentConcurrency caps the agent processes running at once (default
+	// DefaultAgentConcurrency); Concurrency caps the calls to endpoints.
+	AgentConcurrency int `json:"agentConcurrency,omitempty"`
 	// Synthesis turns the final per-topic conclusion and proposed-edits calls on or off.
 	Synthesis *bool `json:"synthesis,omitempty"`
 	// MaxDivergences caps the child debates one node opens; the judge is

@@ -35,6 +35,12 @@ const (
 	DefaultLanguage = "en"
 	// DefaultCacheBytes is cache.maxBytes: 1 GiB.
 	DefaultCacheBytes = 1 << 30
+	// DefaultAgentConcurrency is params.agentConcurrency: 2 agent
+	// processes at once.
+	DefaultAgentConcurrency = 2
+	// DefaultAgentTimeout is an agent's timeout: 600000 ms (ten minutes)
+	// per run.
+	DefaultAgentTimeout = 600000
 )
 
 // ApplyDefaults fills every unset field with its default: api.timeout
@@ -93,6 +99,9 @@ func (c *Config) applyDefaults(src *source) {
 	if unset("params.concurrency", c.Params.Concurrency == 0) {
 		c.Params.Concurrency = DefaultConcurrency
 	}
+	if unset("params.agentConcurrency", c.Params.AgentConcurrency == 0) {
+		c.Params.AgentConcurrency = DefaultAgentConcurrency
+	}
 	if c.Params.Synthesis == nil {
 		t := true
 		c.Params.Synthesis = &t
@@ -129,4 +138,9 @@ func (c *Config) applyDefaults(src *source) {
 		}
 	}
 	c.applyProtocolDefaults(src)
+	for _, p := range c.participantRefs() {
+		foldAgents(p)
+		c.agentDefaults(p.Agent)
+		c.agentDefaults(p.FallbackAgent)
+	}
 }

@@ -103,6 +103,7 @@ func TestLoadExamples(t *testing.T) {
 	}{
 		{"examples/minimal.jsonc", 2, []string{"cache-invalidation"}, nil, Formats{"markdown"}},
 		{"examples/full.jsonc", 3, []string{"billing-extraction", "async-charging"}, []string{"context/decisions.md"}, Formats{"markdown", "html"}},
+		{"examples/agents.jsonc", 3, []string{"journal-key"}, nil, Formats{"markdown", "html"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 var (
 	formatsType    = reflect.TypeFor[Formats]()
 	arbitratorType = reflect.TypeFor[Arbitrator]()
+	agentType      = reflect.TypeFor[Agent]()
 )
 
 // jsonFields maps the json names of a struct type to their field index. Fields
@@ -113,6 +114,9 @@ func (c *checker) check(v *hujson.Value, t reflect.Type, path string, keyOff int
 			v.Value = hujson.Literal("null")
 		}
 		return
+	}
+	if t == agentType && v.Value.Kind() == '"' {
+		return // a kind alone; Validate checks it
 	}
 	switch t.Kind() {
 	case reflect.Struct:

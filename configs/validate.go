@@ -163,9 +163,10 @@ func (c *Config) validateParticipants(r *reporter) map[string]string {
 		} else {
 			owner[p.ID] = path
 		}
-		if strings.TrimSpace(p.Model) == "" {
+		if strings.TrimSpace(p.Model) == "" && !c.src.written(joinPath(path, "agent")) {
 			r.missing(path, "model", `required: add a "model" field with the model name, e.g. "gpt-5.2"`)
 		}
+		c.validateAgents(r, path, p)
 		if p.API != nil {
 			c.validateAPI(r, joinPath(path, "api"), p.API, false)
 		}
@@ -275,6 +276,10 @@ func (c *Config) validateParams(r *reporter) {
 		r.at("params.concurrency", "must be at least 1 (got %d)", p.Concurrency)
 	}
 	r.atMost("params.concurrency", int64(p.Concurrency), MaxConcurrency, "calls in flight")
+	if p.AgentConcurrency < 1 {
+		r.at("params.agentConcurrency", "must be at least 1 (got %d)", p.AgentConcurrency)
+	}
+	r.atMost("params.agentConcurrency", int64(p.AgentConcurrency), MaxConcurrency, "agent processes at once")
 	if n := c.Fallback.MaxConsecutiveFailures; n < 1 {
 		r.at("fallback.maxConsecutiveFailures", "must be at least 1 (got %d)", n)
 	}

@@ -48,7 +48,7 @@ func TestGuideContent(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, s := range append(want, "C1", "M1", "m1") {
+			for _, s := range append(want, "C1", "M1", "m1", "protocol_wait", "next_wait", "protocol_get_context") {
 				if !strings.Contains(got, s) {
 					t.Errorf("%s guide (%s) lacks %q", role, lang, s)
 				}

@@ -31,6 +31,9 @@ type Journal struct {
 	notes *committer
 	mem   sync.Map // key → value of every recorded call
 	note  sync.Map // name → value of every note
+
+	closed   sync.Once
+	closeErr error
 }
 
 // Names of the notes that typed methods keep.
@@ -234,13 +237,63 @@ func (j *Journal) Len(ctx context.Context) (int, error) {
 }
 
 // Close commits what Record and SetNote were given and closes the file;
-// Record and SetNote fail after it.
+// Record and SetNote fail after it. Besides a failure to close, it reports
+// every record and note the journal could not save since it was opened, its
+// last commits included, as an *UnsavedError: a run resumed from this
+// journal makes those calls again. Every call returns the first one's
+// error.
 func (j *Journal) Close() error {
-	var errs []error
-	for _, c := range []*committer{j.calls, j.notes} {
-		if c != nil {
-			errs = append(errs, c.close())
+	j.closed.Do(func() {
+		u := &UnsavedError{}
+		errs := []error{closeCounting(j.calls, &u.Calls, &u.Err), closeCounting(j.notes, &u.Notes, &u.Err)}
+		if u.Err != nil {
+			errs = append([]error{u}, errs...)
+		}
+		j.closeErr = errors.Join(append(errs, j.db.Close())...)
+	})
+	return j.closeErr
+}
+
+// closeCounting closes c, if there is one, sets *n to the rows it could not
+// save and *first, unless set, to its first failure.
+func closeCounting(c *committer, n *int, first *error) error {
+	if c == nil {
+		return nil
+	}
+	err := c.close()
+	var failed error
+	if *n, failed = c.lost(); *first == nil {
+		*first = failed
+	}
+	return err
+}
+
+// UnsavedError is what a Journal could not save: the calls whose record
+// failed, which a resumed run makes again, and the notes (the run's id, its
+// seed), without which it draws anew.
+type UnsavedError struct {
+	Calls, Notes int
+	Err          error // the first failure
+}
+
+func (e *UnsavedError) Error() string {
+	var what []string
+	for _, c := range []struct {
+		n    int
+		what string
+	}{{e.Calls, "call"}, {e.Notes, "note"}} {
+		if c.n > 0 {
+			what = append(what, plural(c.n, c.what))
 		}
 	}
-	return errors.Join(append(errs, j.db.Close())...)
+	return fmt.Sprintf("%s not saved: %v", strings.Join(what, " and "), e.Err)
+}
+
+func (e *UnsavedError) Unwrap() error { return e.Err }
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
 }

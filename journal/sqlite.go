@@ -103,6 +103,11 @@ type committer struct {
 	quit chan struct{} // closed by close
 	stop sync.Once
 	done chan struct{} // closed when the writer has stopped
+
+	// unsaved counts the rows whose commit failed, and failed is the first
+	// failure; both are the writer's until done closes.
+	unsaved int
+	failed  error
 }
 
 // errClosed is the error of a row added after close.
@@ -206,9 +211,22 @@ func (c *committer) flush(first pending) {
 		rows[i] = p.row
 	}
 	err := c.commit(context.Background(), rows)
+	if err != nil {
+		c.unsaved += len(rows)
+		if c.failed == nil {
+			c.failed = err
+		}
+	}
 	for _, p := range batch {
 		p.done <- err
 	}
+}
+
+// lost returns the rows whose commit failed since the committer started,
+// and the first failure. Call it after close.
+func (c *committer) lost() (int, error) {
+	<-c.done
+	return c.unsaved, c.failed
 }
 
 // close stops the writer once the rows added before are committed, then

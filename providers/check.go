@@ -89,8 +89,8 @@ func Check(ctx context.Context, cfg *configs.Config, opt CheckOptions) ([]CheckR
 	index := map[string]int{} // a request as sent → its probe
 	for _, p := range cfg.Participants() {
 		for i, model := range []string{p.Model, p.Fallback} {
-			if model == "" {
-				continue
+			if model == "" || p.AgentFor(model) != nil {
+				continue // an agent's check is package agents'
 			}
 			r := Request{Participant: p.ID, Model: model, Messages: checkPrompt}
 			if cfg.AnswersInJSON(p.ID) {

@@ -38,6 +38,8 @@ const (
 	ClassNoSystem                      // the model takes no system message
 	ClassRequestTooLarge               // the request is larger than this endpoint ever takes
 	ClassQuotaExhausted                // the account's credit, balance or quota is spent
+	ClassAgentLimit                    // a coding agent stopped at its turn or budget limit, or hung twice
+	ClassAgentMissing                  // a coding agent's program is not installed
 )
 
 // Consequence is what a failure of some class asks of the attempt loop.
@@ -82,6 +84,8 @@ var classes = [...]struct {
 	ClassNoSystem:         {"no-system-message", "no system message", Consequence{Adapt: true, FallBack: true}},
 	ClassRequestTooLarge:  {"request-too-large", "request too large", Consequence{FallBack: true}},
 	ClassQuotaExhausted:   {"quota-exhausted", "quota exhausted", Consequence{FallBack: true}},
+	ClassAgentLimit:       {"agent-limit", "agent stopped at its limit", Consequence{FallBack: true}},
+	ClassAgentMissing:     {"agent-missing", "agent not installed", Consequence{FallBack: true}},
 }
 
 // Classes returns every class, in order.

@@ -74,6 +74,10 @@ type Options struct {
 	// Pages, when set, serves the pages of a browser's requests (package
 	// web); see Pages.
 	Pages Pages
+	// MCP, when set, serves the MCP endpoint at /mcp (package mcp), behind
+	// the same safety checks and authentication as every route; its
+	// requests end when the server begins to shut down.
+	MCP http.Handler
 	// OriginPatterns lists extra origins (host patterns, see
 	// websocket.AcceptOptions) allowed to open the WebSocket; the server's
 	// own origin is always allowed.
@@ -163,9 +167,25 @@ func New(st *store.Store, opt Options) *Server {
 	s.route("POST /documents/{id}/versions", s.submitDocument)
 	s.route("GET /documents/{id}", s.getDocument)
 	s.route("POST "+SessionPath, s.session)
+	if opt.MCP != nil {
+		s.route(MCPPath, s.mcp)
+	}
 	s.mux.HandleFunc("/", s.noRoute)
 	s.handler = withBodyGuard(withConnLimits(s.withRequestID(s.withRecover(s.withSafety(s.withAuth(http.HandlerFunc(s.serve)))))))
 	return s
+}
+
+// MCPPath is the path of the MCP endpoint.
+const MCPPath = "/mcp"
+
+// mcp serves the MCP endpoint until the request ends or the server begins
+// to shut down, so that a tool call that waits does not hold the shutdown.
+func (s *Server) mcp(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	stop := context.AfterFunc(s.stopCtx, cancel)
+	defer stop()
+	s.opt.MCP.ServeHTTP(w, r.WithContext(ctx))
 }
 
 // route serves pattern with h.

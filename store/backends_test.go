@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -246,4 +247,102 @@ func TestPostgresMigrationFromVersion1(t *testing.T) {
 		}
 	}
 	checkOldRuling(t, s, "plain", "plain-2", 4)
+}
+
+// roundTrips counts the statements and batches a PostgreSQL Store sends, each
+// one round trip once its statements are prepared.
+type roundTrips struct {
+	mu  sync.Mutex
+	log []string
+}
+
+func (r *roundTrips) TraceQueryStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceQueryStartData) context.Context {
+	r.note(strings.Join(strings.Fields(d.SQL), " "))
+	return ctx
+}
+
+func (r *roundTrips) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+
+func (r *roundTrips) TraceBatchStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceBatchStartData) context.Context {
+	r.note(fmt.Sprintf("a batch of %d", d.Batch.Len()))
+	return ctx
+}
+
+func (r *roundTrips) TraceBatchQuery(context.Context, *pgx.Conn, pgx.TraceBatchQueryData) {}
+func (r *roundTrips) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData)     {}
+
+func (r *roundTrips) note(what string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.log = append(r.log, what)
+}
+
+// during returns the round trips f makes, and what each sent.
+func (r *roundTrips) during(f func()) []string {
+	r.mu.Lock()
+	from := len(r.log)
+	r.mu.Unlock()
+	f()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.log[from:])
+}
+
+// TestPostgresRoundTrips: on PostgreSQL a write is a transaction of three
+// round trips — one batch that begins it, locks the debate and reads its
+// head, one that inserts the argument, sets the state and queues the
+// notification, and its commit — and the closing RULING after a RESOLUTION
+// adds one batch to that transaction. Each kind of write runs once before it is counted, so
+// that its statements are prepared.
+func TestPostgresRoundTrips(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	rt := &roundTrips{}
+	s := openAt(t, pgtest.Database(t), Options{tracer: rt})
+	// play makes, in debate id, a create, a CLAIM, its replay, a refused
+	// CLAIM, a CLAIM answering it and a RESOLUTION, and returns the round
+	// trips of each.
+	play := func(id string) map[string][]string {
+		trips := map[string][]string{}
+		var motion, c1, c2 protocol.Argument
+		trips["create"] = rt.during(func() { motion = mustCreate(t, s, id) })
+		trips["claim"] = rt.during(func() { c1 = claim(t, s, id, protocol.Opponent, motion.ID, "c1") })
+		trips["replay"] = rt.during(func() { claim(t, s, id, protocol.Opponent, motion.ID, "c1") })
+		trips["refused"] = rt.during(func() {
+			_, err := s.Submit(ctx, protocol.Write{DebateID: id, Type: protocol.Claim, Role: protocol.Opponent,
+				TargetID: c1.ID, Content: "again", ClientRequestID: "c2"})
+			wantCode(t, err, protocol.CodeActionNotAllowed)
+		})
+		c2 = claim(t, s, id, protocol.Proposer, c1.ID, "c2")
+		c3 := claim(t, s, id, protocol.Opponent, c2.ID, "c3")
+		trips["resolution"] = rt.during(func() {
+			res, err := s.Submit(ctx, protocol.Write{DebateID: id, Type: protocol.Resolution, Role: protocol.Proposer,
+				TargetID: c3.ID, Content: "done", ClientRequestID: "r"})
+			if err != nil || res.AutoRuling == nil {
+				t.Fatalf("resolution: %+v, %v", res, err)
+			}
+		})
+		return trips
+	}
+	play("warm")
+	got := play("d")
+	for _, tt := range []struct {
+		write string
+		want  int
+	}{
+		// begin and insert the debate, insert the MOTION and notify, commit
+		{"create", 3},
+		{"claim", 3},
+		// begin and the head (which finds the original), read it, roll back
+		{"replay", 3},
+		// begin and the head, roll back; the refusal's advice reads the
+		// newest argument
+		{"refused", 3},
+		// the claim's three and one batch for the RULING
+		{"resolution", 4},
+	} {
+		if trips := got[tt.write]; len(trips) != tt.want {
+			t.Errorf("%s: %d round trips, want %d: %q", tt.write, len(trips), tt.want, trips)
+		}
+	}
 }

@@ -306,20 +306,22 @@ func (w *writer) batch() {
 		tx.Rollback()
 		return
 	}
-	w.write(bg, tx, ops)
+	w.commit(bg, tx, ops)
 }
 
-// write runs ops in tx, each in a savepoint unless it is alone, commits
+// commit runs ops in tx, each in a savepoint unless it is alone, commits
 // and answers their callers. When the transaction is lost, nothing of the
 // batch is written and the writes not run yet go back to the queue.
-func (w *writer) write(bg context.Context, tx *sql.Tx, ops []*op) {
+func (w *writer) commit(bg context.Context, tx *sql.Tx, ops []*op) {
 	db := w.db
 	var version int64
 	err := tx.StmtContext(bg, db.stmts.version).QueryRowContext(bg).Scan(&version)
 	b := &batchTx{db: db, tx: tx, fromHeads: w.sawVersion(version, err),
-		head: tx.StmtContext(bg, db.stmts.head), target: tx.StmtContext(bg, db.stmts.target),
-		existing: tx.StmtContext(bg, db.stmts.existing), insert: tx.StmtContext(bg, db.stmts.insert),
+		headStmt: tx.StmtContext(bg, db.stmts.head), target: tx.StmtContext(bg, db.stmts.target),
+		existing: tx.StmtContext(bg, db.stmts.existing), insertStmt: tx.StmtContext(bg, db.stmts.insert),
 		update: tx.StmtContext(bg, db.stmts.update)}
+	b.rule = pipeline{tx: b, now: db.opts.Now, log: db.opts.Logger}
+	defer func() { w.fromMemory.Add(int64(b.rule.fromMemory)) }()
 	// A lone write needs no savepoint: if it fails, the transaction is rolled
 	// back instead of committed. A RESOLUTION is never alone: its RULING
 	// follows, and must not undo it.
@@ -385,12 +387,14 @@ func (w *writer) answer(ops []*op) {
 	}
 }
 
-// batchTx is the transaction of one batch with its statements.
+// batchTx is the transaction of one batch with its statements: the txn the
+// write rule runs its writes in.
 type batchTx struct {
-	db                                     *sqliteDB
-	tx                                     *sql.Tx
-	head, target, existing, insert, update *sql.Stmt
-	sp, release, rollbackTo                *sql.Stmt // nil when solo
+	db                                             *sqliteDB
+	tx                                             *sql.Tx
+	rule                                           pipeline
+	headStmt, target, existing, insertStmt, update *sql.Stmt
+	sp, release, rollbackTo                        *sql.Stmt // nil when solo
 
 	solo bool // the batch is one write, run without a savepoint
 	open bool // the savepoint of the write being run is open
@@ -398,13 +402,10 @@ type batchTx struct {
 	// fromHeads is set when no other process has committed since the
 	// writer's last batch: the heads its commits stored are exact.
 	fromHeads bool
-	// written holds the heads of the debates written in this batch so far,
-	// each stored once its write's savepoint is released.
-	written map[string]head
 }
 
-// savepoint opens the savepoint of the write being run; the pipeline calls it
-// before its first change, so refusals cost no statement.
+// savepoint opens the savepoint of the write being run; the primitives call
+// it before their first change, so refusals cost no statement.
 func (b *batchTx) savepoint() error {
 	if b.solo || b.open {
 		return nil
@@ -435,50 +436,17 @@ func (b *batchTx) end(failed bool) error {
 	return nil
 }
 
-// run runs o's pipeline and, after a new RESOLUTION, the closing RULING in a
-// savepoint of its own, whose failure leaves the RESOLUTION standing. It sets
-// o.out; an error return means the transaction is lost.
+// run runs the write rule of o (see pipeline), which sets o.out; an error
+// return means the transaction is lost.
 func (b *batchTx) run(o *op) error {
 	o.ran = true
-	var res protocol.Result
+	var s step
 	var err error
 	if o.create != nil {
-		res, err = b.create(*o.create)
+		s, err = b.rule.create(*o.create)
 	} else {
-		res, o.lastWord, err = b.write(*o.write)
+		s, err = b.rule.submit(*o.write)
 	}
-	if e := b.end(err != nil); e != nil {
-		return e
-	}
-	o.out = outcome{res: res, err: err}
-	if err != nil || res.Replay {
-		return nil
-	}
-	b.wrote(res.Debate, res.Argument, o.lastWord)
-	if o.write == nil || o.write.Type != protocol.Resolution {
-		return nil
-	}
-	auto, lastWord, err := b.write(autoRuling(o.write.DebateID, res.Argument.ID))
-	if e := b.end(err != nil); e != nil {
-		return e
-	}
-	if err != nil {
-		b.db.opts.Logger.Error("auto-ruling failed; the resolution stands", "debate", o.write.DebateID, "resolution", res.Argument.ID, "err", err)
-		return nil
-	}
-	b.wrote(auto.Debate, auto.Argument, lastWord)
-	o.lastWord = lastWord
-	o.out.res.AutoRuling = &auto.Argument
-	o.out.res.Debate = auto.Debate
-	return nil
-}
-
-// wrote records the head a write of this batch left, with the seq of the
-// arbitrator's last word, once its savepoint is released: the writes after it
-// in the batch start from it.
-func (b *batchTx) wrote(d protocol.Debate, a protocol.Argument, lastWord int) {
-	if b.written == nil {
-		b.written = map[string]head{}
-	}
-	b.written[d.ID] = head{d: d, a: a, lastWord: lastWord}
+	o.out, o.lastWord = outcome{res: s.res, err: s.err}, s.lastWord
+	return err
 }

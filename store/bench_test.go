@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/debatehq/debate/internal/pgtest"
 	"github.com/debatehq/debate/internal/testkit"
 	"github.com/debatehq/debate/protocol"
 )
@@ -230,4 +231,42 @@ func BenchmarkOldTarget(b *testing.B) {
 			})
 		})
 	}
+}
+
+// BenchmarkPostgresSubmit measures writes on PostgreSQL from one goroutine
+// and the round trips each makes: "claim" alternates CLAIMs on one debate,
+// "resolution" creates a debate, answers its MOTION and resolves it (the
+// store adding the closing RULING) and reports the round trips of the
+// RESOLUTION alone.
+func BenchmarkPostgresSubmit(b *testing.B) {
+	rt := &roundTrips{}
+	s := openAt(b, pgtest.Database(b), Options{Now: time.Now, tracer: rt})
+	ctx := context.Background()
+	b.Run("claim", func(b *testing.B) {
+		target := mustCreate(b, s, "bench").ID
+		roles := []protocol.Role{protocol.Opponent, protocol.Proposer}
+		trips, i := 0, 0
+		for b.Loop() {
+			trips += len(rt.during(func() { target = claim(b, s, "bench", roles[i%2], target, fmt.Sprint("k", i)).ID }))
+			i++
+		}
+		b.ReportMetric(float64(trips)/float64(i), "round-trips/op")
+	})
+	b.Run("resolution", func(b *testing.B) {
+		trips, i := 0, 0
+		for b.Loop() {
+			b.StopTimer()
+			id := fmt.Sprint("r", i)
+			c := claim(b, s, id, protocol.Opponent, mustCreate(b, s, id).ID, "c")
+			b.StartTimer()
+			trips += len(rt.during(func() {
+				if _, err := s.Submit(ctx, protocol.Write{DebateID: id, Type: protocol.Resolution, Role: protocol.Proposer,
+					TargetID: c.ID, Content: "done", ClientRequestID: "r"}); err != nil {
+					b.Fatal(err)
+				}
+			}))
+			i++
+		}
+		b.ReportMetric(float64(trips)/float64(i), "round-trips/op")
+	})
 }

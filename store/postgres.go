@@ -59,6 +59,7 @@ func openPostgres(ctx context.Context, rawURL string, opts Options) (*Store, err
 	if u, err := url.Parse(rawURL); err == nil && !u.Query().Has("pool_max_conns") {
 		cfg.MaxConns = defaultPoolSize
 	}
+	cfg.ConnConfig.Tracer = opts.tracer
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", name, err)

@@ -2,11 +2,16 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
+	"log/slog"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
+
+	"github.com/debatehq/debate/internal/testkit"
 	"github.com/debatehq/debate/protocol"
 )
 
@@ -405,4 +410,75 @@ func TestRefusalLeadsToNewest(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestAutoRulingFailureLeavesResolution: when the database refuses the
+// closing RULING (a trigger here), the RESOLUTION stands, committed, with
+// no AutoRuling, the failure is logged, and the arbitrator can still rule.
+func TestAutoRulingFailureLeavesResolution(t *testing.T) {
+	t.Parallel()
+	forBackends(t, testAutoRulingFailureLeavesResolution)
+}
+
+func testAutoRulingFailureLeavesResolution(t *testing.T, db string) {
+	ctx := context.Background()
+	var logged testkit.Buffer
+	s := openAt(t, db, Options{Logger: slog.New(slog.NewTextHandler(&logged, nil))})
+	refuseAutoRulings(t, db)
+	motion := mustCreate(t, s, "d")
+	c := claim(t, s, "d", protocol.Opponent, motion.ID, "c1")
+	res, err := s.Submit(ctx, protocol.Write{DebateID: "d", Type: protocol.Resolution, Role: protocol.Proposer,
+		TargetID: c.ID, Content: "done", ClientRequestID: "r"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.AutoRuling != nil || res.Argument.Seq != 3 || res.Debate.State != protocol.AwaitingArbitrator {
+		t.Fatalf("resolution: %+v, auto-ruling %v, state %s; want #3 standing alone, awaiting the arbitrator", res.Argument, res.AutoRuling, res.Debate.State)
+	}
+	if !strings.Contains(logged.String(), "auto-ruling failed; the resolution stands") || !strings.Contains(logged.String(), "refused by the test trigger") {
+		t.Errorf("log %q does not report the failed auto-ruling", logged.String())
+	}
+	d, args, err := s.Since(ctx, "d", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(args) != 3 || args[2].ID != res.Argument.ID || d.State != protocol.AwaitingArbitrator {
+		t.Fatalf("stored: %d arguments, state %s; want the resolution last, awaiting the arbitrator", len(args), d.State)
+	}
+	ruling, err := s.Submit(ctx, protocol.Write{DebateID: "d", Type: protocol.Ruling, Role: protocol.Arbitrator,
+		TargetID: res.Argument.ID, Content: "approved", Close: true})
+	if err != nil || ruling.Debate.State != protocol.Closed || ruling.Argument.Seq != 4 {
+		t.Fatalf("the arbitrator's ruling: %+v, %v", ruling, err)
+	}
+	checkLastWord(t, s, "d")
+}
+
+// refuseAutoRulings installs, in the database db, a trigger that refuses
+// every argument whose client_request_id is that of an auto-ruling.
+func refuseAutoRulings(t *testing.T, db string) {
+	t.Helper()
+	ctx := context.Background()
+	if IsPostgres(db) {
+		conn, err := pgx.Connect(ctx, db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close(ctx)
+		if _, err := conn.Exec(ctx, `CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN RAISE EXCEPTION 'refused by the test trigger'; END $$;
+CREATE TRIGGER refuse BEFORE INSERT ON arguments FOR EACH ROW
+	WHEN (NEW.client_request_id LIKE 'auto-ruling:%') EXECUTE FUNCTION refuse()`); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	conn, err := sql.Open("sqlite", db+"?"+pragmas(DefaultBusyTimeout).Encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.Exec(`CREATE TRIGGER refuse BEFORE INSERT ON arguments WHEN NEW.client_request_id LIKE 'auto-ruling:%'
+BEGIN SELECT RAISE(ABORT, 'refused by the test trigger'); END`); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -154,7 +154,9 @@ func (db *sqliteDB) check(ctx context.Context) error {
 
 const timeLayout = "2006-01-02T15:04:05.000000Z"
 
-func (db *sqliteDB) now() string { return db.opts.Now().UTC().Format(timeLayout) }
+func (db *sqliteDB) now() string { return formatTime(db.opts.Now()) }
+
+func formatTime(t time.Time) string { return t.UTC().Format(timeLayout) }
 
 func parseTime(v string) time.Time {
 	t, err := time.Parse(timeLayout, v)

@@ -15,8 +15,9 @@
 // row lock on the debate, and its commit is announced with NOTIFY, which
 // wakes the subscribers of every replica. Times are timestamptz.
 //
-// Both run the same checks in the same order with the same refusals, and
-// keep the same unique constraints and versioned migrations.
+// Both run one write rule (pipeline, in rules.go) over the primitives of
+// their write transactions (txn), and keep the same unique constraints and
+// versioned migrations.
 //
 // Ids: argument and document ids are UUIDv7 strings generated here; debate ids
 // are chosen by the client. A write without a client_request_id (allowed for
@@ -32,6 +33,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/debatehq/debate/protocol"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -67,6 +70,9 @@ type Options struct {
 	// checkpointEvery is the WAL frames committed between checkpoints;
 	// checkpointEvery when zero. Tests set it lower.
 	checkpointEvery int
+	// tracer, on PostgreSQL, sees every statement and batch sent: tests
+	// count round trips with it.
+	tracer pgx.QueryTracer
 }
 
 // Store is an open database. It is safe for concurrent use.
@@ -83,8 +89,8 @@ type Store struct {
 
 // backend is the database behind a Store: sqliteDB or pgDB. The Store checks
 // what callers send and keeps what both share (subscribers, heads); a
-// backend runs the reads and the write pipeline, each the same way with the
-// same refusals.
+// backend runs the reads, and runs creates and writes through the one write
+// rule (pipeline) in transactions of its own.
 type backend interface {
 	create(ctx context.Context, nd protocol.NewDebate) (protocol.Result, error)
 	submit(ctx context.Context, w protocol.Write) (protocol.Result, error)

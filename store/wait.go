@@ -189,8 +189,7 @@ func (h *hub) notify(id string, seq int) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.local++
-	signal(h.subs[AllDebates])
-	h.advance(id, seq, true)
+	h.announce(id, seq)
 }
 
 // heard is notify for a commit announced by the database, which may be one
@@ -199,18 +198,27 @@ func (h *hub) notify(id string, seq int) {
 func (h *hub) heard(id string, seq int) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	signal(h.subs[AllDebates])
-	h.advance(id, seq, true)
+	h.announce(id, seq)
 }
 
-// advance records that id's newest seq is seq and wakes its subscribers if
-// that is news: seq is newer than the newest seen, or 0 (a delete) when the
-// debate was known to hold arguments. The newest seen never moves back, so
-// the same commit heard twice (notified by this Store, then announced or read
-// by the watcher) wakes once, and a read older than a commit already notified
-// wakes no one. deleteIsNews is false for a read that may predate a commit
-// notified meanwhile: its 0 may be a debate not yet created. It reports
-// whether it woke anyone. Call it with h.mu held.
+// announce wakes the subscribers to every debate, and those of id if seq is
+// news (see advance). Call it with h.mu held.
+func (h *hub) announce(id string, seq int) {
+	signal(h.subs[AllDebates])
+	if h.advance(id, seq, true) {
+		signal(h.subs[id])
+	}
+}
+
+// advance records that id's newest seq is seq and reports whether that is
+// news to its subscribers, who are then to be woken: seq is newer than the
+// newest seen, or 0 (a delete) when the debate was known to hold arguments.
+// The newest seen never moves back, so the same commit heard twice (notified
+// by this Store, then announced or read by the watcher) wakes once, and a
+// read older than a commit already notified wakes no one. deleteIsNews is
+// false for a read that may predate a commit notified meanwhile: its 0 may
+// be a debate not yet created. It wakes no one itself: whatever a woken
+// subscriber reads must be made current first. Call it with h.mu held.
 func (h *hub) advance(id string, seq int, deleteIsNews bool) bool {
 	m := h.subs[id]
 	if m == nil {
@@ -224,7 +232,6 @@ func (h *hub) advance(id string, seq int, deleteIsNews bool) bool {
 		return false
 	}
 	h.known[id] = seq
-	signal(m)
 	return true
 }
 
@@ -287,15 +294,18 @@ func (h *hub) subscribed() ([]string, uint64) {
 // moved takes the newest seq of each of ids, read by a watcher that began
 // reading when this Store had made local commits (the count notify keeps),
 // and wakes the subscribers of the debates whose newest seq moved on, whose
-// heads it drops (another process changed them). A commit this Store made
-// while the watcher read may be newer than the read; advance keeps the newer,
-// and the watcher reads again on the change it made.
+// heads it drops first (another process changed them): a subscriber woken
+// before the drop would read the stale head, find nothing new and wait for a
+// signal that never comes. A commit this Store made while the watcher read
+// may be newer than the read; advance keeps the newer, and the watcher reads
+// again on the change it made.
 func (h *hub) moved(ids []string, seqs []int, local uint64) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for i, id := range ids {
 		if h.advance(id, seqs[i], h.local == local) {
 			h.s.heads.drop(id)
+			signal(h.subs[id])
 		}
 	}
 }

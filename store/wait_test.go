@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -413,4 +414,60 @@ func TestHubWakesOncePerCommit(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestNoWakeUpLostAcrossStores: two stores on one database, as two processes
+// are, play a proposer (on one) and an opponent (on the other) through
+// thousands of alternating writes, each waiting on its own store for the
+// other's write: every wait must end with the argument the other committed,
+// never with the wait's deadline.
+func TestNoWakeUpLostAcrossStores(t *testing.T) {
+	t.Parallel()
+	forBackends(t, testNoWakeUpLostAcrossStores)
+}
+
+func testNoWakeUpLostAcrossStores(t *testing.T, db string) {
+	const rounds = 1000 // each a write by each side
+	stores := []*Store{
+		openAt(t, db, Options{PollInterval: time.Millisecond}),
+		openAt(t, db, Options{PollInterval: time.Millisecond}),
+	}
+	motion := mustCreate(t, stores[0], "d")
+	roles := []protocol.Role{protocol.Opponent, protocol.Proposer}
+	errs := make(chan error, len(roles))
+	for i, role := range roles {
+		go func() { errs <- alternate(stores[i], role, motion.ID, i == 0, rounds) }()
+	}
+	for range roles {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// alternate plays role on s for rounds writes: it answers the newest
+// argument, then waits for the other side's answer to it. The side that
+// moves first writes before its first wait.
+func alternate(s *Store, role protocol.Role, motion string, first bool, rounds int) error {
+	ctx := context.Background()
+	seen := motion
+	for i := range rounds {
+		if !first || i > 0 {
+			res, err := s.Wait(ctx, "d", role, seen, waitLong)
+			if err != nil {
+				return fmt.Errorf("%s, round %d: %w", role, i, err)
+			}
+			if !res.HasNew {
+				return fmt.Errorf("%s, round %d: the wait after seq %d ran out although the other side had written (%+v)", role, i, res.LastSeenSeq, res)
+			}
+			seen = res.Argument.ID
+		}
+		res, err := s.Submit(ctx, protocol.Write{DebateID: "d", Type: protocol.Claim, Role: role,
+			TargetID: seen, Content: "claim", ClientRequestID: fmt.Sprintf("%s-%d", role, i)})
+		if err != nil {
+			return fmt.Errorf("%s, round %d: %w", role, i, err)
+		}
+		seen = res.Argument.ID
+	}
+	return nil
 }

@@ -481,6 +481,28 @@ type Topic struct {
 	// Cache says, for a run with a call cache, how many of the topic's
 	// calls were made afresh and which the cache answered.
 	Cache *CacheUse `json:"cache,omitempty"`
+	// Sessions are the coding-agent sessions the topic's calls ran in, by
+	// participant in config order, then by the node of their first call.
+	Sessions []AgentSession `json:"sessions,omitempty"`
+}
+
+// AgentSession is one session of a coding agent within a topic: the calls
+// of one debater along one path of the tree that continued it.
+type AgentSession struct {
+	Participant string `json:"participant"`
+	// Agent is the agent's label (its kind, and model after a "/").
+	Agent string `json:"agent"`
+	// ID is the session id the agent reported.
+	ID string `json:"id"`
+	// ForkedFrom is the session this one branched from (a child node
+	// continuing its parent's session beside a sibling), "" if none.
+	ForkedFrom string `json:"forkedFrom,omitempty"`
+	// Calls name the calls that ran in the session, "node step" each
+	// ("root position", "root rebuttal", "d1 position"), in order.
+	Calls []string `json:"calls"`
+	// ResumeFailed counts the calls whose resume of an earlier session
+	// failed and that started this one afresh with the whole prompt.
+	ResumeFailed int `json:"resumeFailed,omitempty"`
 }
 
 // CacheUse is how a topic's answered calls split between calls made by

@@ -18,7 +18,7 @@ import (
 
 	"github.com/debatehq/debate/internal/loopback"
 	"github.com/debatehq/debate/internal/redact"
-	"github.com/debatehq/debate/server/api"
+	"github.com/debatehq/debate/ops"
 	"github.com/debatehq/debate/server/client"
 )
 
@@ -282,6 +282,16 @@ func (e *env) explainUnreachable(s conn, err error) error {
 	return err
 }
 
+// flagError is an operation's refusal of its input as a usage error naming
+// the flag; other errors are left as they are.
+func flagError(err error) error {
+	var ie *ops.InputError
+	if errors.As(err, &ie) {
+		return usagef("--%s %s", ie.Field, ie.Problem)
+	}
+	return err
+}
+
 // require returns a usage error when the flag named name was not given a
 // value; hint says how to get one.
 func require(name, value, hint string) error {
@@ -408,16 +418,9 @@ var success = head{Success: true}
 
 // errorOut is every failure.
 type errorOut struct {
-	Success  bool      `json:"success"`
-	Error    errorBody `json:"error"`
-	ExitCode int       `json:"exit_code"`
-}
-
-// errorBody is the server's error with, for failures without an answer, the
-// network cause.
-type errorBody struct {
-	api.ErrorBody
-	Detail string `json:"detail,omitempty"`
+	Success  bool            `json:"success"`
+	Error    ops.FailureBody `json:"error"`
+	ExitCode int             `json:"exit_code"`
 }
 
 // printJSON writes v as one line of JSON on stdout. encoding/json escapes C0

@@ -6,8 +6,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/spf13/pflag"
 
-	"github.com/debatehq/debate/protocol"
-	"github.com/debatehq/debate/server/api"
+	"github.com/debatehq/debate/ops"
 	"github.com/debatehq/debate/server/client"
 )
 
@@ -42,35 +41,20 @@ func (o *idOptions) run(e *env) error {
 	})
 }
 
-// writeOut is the answer of every argument write: the ids and the state an
-// agent needs first, the command to wait for the answer, and then the
-// server's data as it sent it.
+// writeOut is the answer of every argument write: the operation's answer
+// and the command that waits for the answer to it.
 type writeOut struct {
 	head
-	DebateID         string              `json:"debate_id"`
-	ArgumentID       string              `json:"argument_id"`
-	Seq              int                 `json:"seq"`
-	Type             string              `json:"type"`
-	Role             string              `json:"role"`
-	State            string              `json:"state"`
-	Replay           bool                `json:"replay"`
-	ClientRequestID  string              `json:"client_request_id"`
-	AvailableActions map[string][]string `json:"available_actions"`
+	ops.Written
 	// WaitCommand waits for the next argument after this one, as its role;
 	// absent once the debate is closed.
-	WaitCommand string        `json:"wait_command,omitempty"`
-	Debate      api.Debate    `json:"debate"`
-	Argument    api.Argument  `json:"argument"`
-	AutoRuling  *api.Argument `json:"auto_ruling,omitempty"`
+	WaitCommand string `json:"wait_command,omitempty"`
 }
 
-func writeOutput(s conn, r api.WriteResult) writeOut {
-	out := writeOut{head: success, DebateID: r.Debate.ID, ArgumentID: r.Argument.ID, Seq: r.Argument.Seq,
-		Type: r.Argument.Type, Role: r.Argument.Role, State: r.Debate.State, Replay: r.Replay,
-		ClientRequestID: r.Argument.ClientRequestID, AvailableActions: api.AllActions(protocol.State(r.Debate.State)),
-		Debate: r.Debate, Argument: r.Argument, AutoRuling: r.AutoRuling}
-	if r.Debate.State != string(protocol.Closed) {
-		out.WaitCommand = s.command("wait", "--debate-id", r.Debate.ID, "--role", r.Argument.Role, "--argument-id", r.Argument.ID)
+func writeOutput(s conn, w ops.Written) writeOut {
+	out := writeOut{head: success, Written: w}
+	if n := w.Next; n != nil {
+		out.WaitCommand = s.command("wait", "--debate-id", n.DebateID, "--role", n.Role, "--argument-id", n.After)
 	}
 	return out
 }
@@ -113,16 +97,12 @@ func (o *createOptions) args(fs *pflag.FlagSet) error {
 	if err := require("debate-id", o.debateID, "make one with debate generate-id"); err != nil {
 		return err
 	}
-	if err := require("title", o.title, ""); err != nil {
-		return err
-	}
-	if err := require("type", o.typ, "general_debate or coding_plan_debate"); err != nil {
-		return err
-	}
-	if _, err := protocol.ParseDebateType(o.typ); err != nil {
-		return usagef("--type %q: want general_debate or coding_plan_debate", o.typ)
-	}
-	return nil
+	return flagError(o.create("").Check())
+}
+
+// create is the operation the flags describe, with content.
+func (o *createOptions) create(content string) ops.Create {
+	return ops.Create{DebateID: o.debateID, Title: o.title, Type: o.typ, Content: content, ClientRequestID: o.requestID}
 }
 
 func (o *createOptions) run(e *env) error {
@@ -131,12 +111,11 @@ func (o *createOptions) run(e *env) error {
 		if err != nil {
 			return nil, err
 		}
-		r, err := s.client.CreateDebate(ctx, api.CreateDebateRequest{DebateID: o.debateID, Title: o.title, DebateType: o.typ,
-			MotionContent: content, ClientRequestID: o.requestID})
+		w, err := ops.Open(ctx, s.client, o.create(content))
 		if err != nil {
 			return nil, err
 		}
-		return writeOutput(s, r), nil
+		return writeOutput(s, w), nil
 	})
 }
 
@@ -148,41 +127,34 @@ type writeSpec struct {
 	target                                bool   // --target-id is required
 	close                                 bool   // --close (ruling)
 	optional                              bool   // the content may be omitted (intervention)
-	send                                  func(ctx context.Context, c *client.Client, debateID string, w write) (api.WriteResult, error)
-}
-
-// write is what the command line gave a writing command.
-type write struct {
-	role, target, content, requestID string
-	close                            bool
+	kind                                  ops.Kind
 }
 
 // writeOptions are the flags of an argument-writing command.
 type writeOptions struct {
 	agent
-	spec     writeSpec
-	debateID string
-	w        write
+	spec writeSpec
+	w    ops.Write
 }
 
 // writeCommand returns the argument-writing command s describes.
 func writeCommand(s writeSpec) *command {
 	return agentCommand(s.name, s.summary, s.usage, s.about, s.examples, true, func() options {
 		return &writeOptions{spec: s, agent: agent{name: s.name, remote: true, what: s.what,
-			contentOptional: s.optional, idempotent: true}}
+			contentOptional: s.optional, idempotent: true}, w: ops.Write{Kind: s.kind}}
 	})
 }
 
 func (o *writeOptions) flags(fs *pflag.FlagSet) {
-	fs.StringVar(&o.debateID, "debate-id", "", "id of the debate")
+	fs.StringVar(&o.w.DebateID, "debate-id", "", "id of the debate")
 	if o.spec.role {
-		fs.StringVar(&o.w.role, "role", "", "your role: proposer or opponent")
+		fs.StringVar(&o.w.Role, "role", "", "your role: proposer or opponent")
 	}
 	if o.spec.target {
-		fs.StringVar(&o.w.target, "target-id", "", "id of the argument you answer (argument_id of the wait or write before)")
+		fs.StringVar(&o.w.TargetID, "target-id", "", "id of the argument you answer (argument_id of the wait or write before)")
 	}
 	if o.spec.close {
-		fs.BoolVar(&o.w.close, "close", false, "close the debate with this ruling")
+		fs.BoolVar(&o.w.Close, "close", false, "close the debate with this ruling")
 	}
 	o.agent.flags(fs)
 }
@@ -191,40 +163,22 @@ func (o *writeOptions) args(fs *pflag.FlagSet) error {
 	if _, err := o.agent.args(fs); err != nil {
 		return err
 	}
-	if err := require("debate-id", o.debateID, ""); err != nil {
-		return err
-	}
-	if o.spec.role {
-		if err := require("role", o.w.role, "proposer or opponent"); err != nil {
-			return err
-		}
-		if o.w.role != string(protocol.Proposer) && o.w.role != string(protocol.Opponent) {
-			return usagef("--role %q: want proposer or opponent (the arbitrator uses ruling and intervention)", o.w.role)
-		}
-	}
-	if o.spec.target {
-		return require("target-id", o.w.target, "the argument_id you answer")
-	}
-	return nil
+	return flagError(o.w.Check())
 }
 
 func (o *writeOptions) run(e *env) error {
 	return o.call(e, func(ctx context.Context, c conn) (any, error) {
 		var err error
-		if o.w.content, _, err = o.readContent(e); err != nil {
+		if o.w.Content, _, err = o.readContent(e); err != nil {
 			return nil, err
 		}
-		o.w.requestID = o.requestID
-		r, err := o.spec.send(ctx, c.client, o.debateID, o.w)
+		o.w.ClientRequestID = o.requestID
+		w, err := ops.Send(ctx, c.client, o.w)
 		if err != nil {
 			return nil, err
 		}
-		return writeOutput(c, r), nil
+		return writeOutput(c, w), nil
 	})
-}
-
-func argument(w write) api.ArgumentRequest {
-	return api.ArgumentRequest{Role: w.role, TargetID: w.target, Content: w.content, ClientRequestID: w.requestID}
 }
 
 func submitCommand() *command {
@@ -245,9 +199,7 @@ other side with the printed wait_command.`,
   echo 'Agreed; see doc 0191…' | debate submit --debate-id "$id" \
       --role proposer --target-id "$arg" --stdin
 `,
-		send: func(ctx context.Context, c *client.Client, id string, w write) (api.WriteResult, error) {
-			return c.Submit(ctx, id, argument(w))
-		},
+		kind: ops.Claim,
 	})
 }
 
@@ -265,9 +217,7 @@ then wait for the ruling.`,
 		examples: `  debate appeal --debate-id "$id" --target-id "$arg" \
       --content 'Option A: … Option B: … Option C: something else'
 `,
-		send: func(ctx context.Context, c *client.Client, id string, w write) (api.WriteResult, error) {
-			return c.Appeal(ctx, id, argument(w))
-		},
+		kind: ops.Appeal,
 	})
 }
 
@@ -286,9 +236,7 @@ debate is CLOSED.`,
 		examples: `  debate request-completion --debate-id "$id" --target-id "$arg" \
       --content 'All issues resolved; final plan in doc 0191…'
 `,
-		send: func(ctx context.Context, c *client.Client, id string, w write) (api.WriteResult, error) {
-			return c.Resolution(ctx, id, argument(w))
-		},
+		kind: ops.Resolution,
 	})
 }
 
@@ -306,9 +254,7 @@ CLOSED.`,
 		examples: `  debate ruling --debate-id "$id" --content 'Take option B.'
   debate ruling --debate-id "$id" --content 'Done.' --close
 `,
-		send: func(ctx context.Context, c *client.Client, id string, w write) (api.WriteResult, error) {
-			return c.Ruling(ctx, id, api.RulingRequest{Content: w.content, Close: w.close, ClientRequestID: w.requestID})
-		},
+		kind: ops.Ruling,
 	})
 }
 
@@ -326,24 +272,14 @@ awaited. Both sides then wait for your RULING. The content is optional.`,
   debate intervention --debate-id "$id" \
       --content 'Stop: the plan ignores the migration.'
 `,
-		send: func(ctx context.Context, c *client.Client, id string, w write) (api.WriteResult, error) {
-			return c.Intervention(ctx, id, api.InterventionRequest{Content: w.content, ClientRequestID: w.requestID})
-		},
+		kind: ops.Intervention,
 	})
 }
 
 // contextOut is the answer of get-context.
 type contextOut struct {
 	head
-	DebateID string `json:"debate_id"`
-	State    string `json:"state"`
-	// LastArgumentID is the newest argument shown: what to answer or to
-	// wait after.
-	LastArgumentID   string              `json:"last_argument_id"`
-	AvailableActions map[string][]string `json:"available_actions"`
-	Debate           api.Debate          `json:"debate"`
-	Motion           *api.Argument       `json:"motion"`
-	Arguments        []api.Argument      `json:"arguments"`
+	ops.Context
 }
 
 // contextOptions are the flags of get-context.
@@ -390,32 +326,17 @@ func (o *contextOptions) run(e *env) error {
 }
 
 func (o *contextOptions) show(ctx context.Context, s conn) (any, error) {
-	r, err := s.client.GetDebate(ctx, o.debateID, o.limit)
+	c, err := ops.Read(ctx, s.client, o.debateID, o.limit)
 	if err != nil {
 		return nil, err
 	}
-	out := contextOut{head: success, DebateID: r.Debate.ID, State: r.Debate.State, AvailableActions: r.AvailableActions,
-		Debate: r.Debate, Motion: r.Motion, Arguments: r.Arguments}
-	if out.Arguments == nil {
-		out.Arguments = []api.Argument{}
-	}
-	if out.AvailableActions == nil {
-		out.AvailableActions = api.AllActions(protocol.State(r.Debate.State))
-	}
-	switch {
-	case len(r.Arguments) > 0:
-		out.LastArgumentID = r.Arguments[len(r.Arguments)-1].ID
-	case r.Motion != nil:
-		out.LastArgumentID = r.Motion.ID
-	}
-	return out, nil
+	return contextOut{success, c}, nil
 }
 
 // listOut is the answer of list.
 type listOut struct {
 	head
-	Debates []api.Debate `json:"debates"`
-	Total   int          `json:"total"`
+	ops.Listing
 }
 
 // listOptions are the flags of list.
@@ -446,26 +367,15 @@ func (o *listOptions) args(fs *pflag.FlagSet) error {
 	if _, err := o.agent.args(fs); err != nil {
 		return err
 	}
-	if o.State != "" {
-		if _, err := protocol.ParseState(o.State); err != nil {
-			return usagef("--state %q: want one of AWAITING_OPPONENT, AWAITING_PROPOSER, AWAITING_ARBITRATOR, INTERVENTION_PENDING, CLOSED", o.State)
-		}
-	}
-	if o.Limit < 0 || o.Offset < 0 {
-		return usagef("--limit and --offset must be 0 or more (got %d and %d)", o.Limit, o.Offset)
-	}
-	return nil
+	return flagError(ops.CheckList(o.ListOptions))
 }
 
 func (o *listOptions) run(e *env) error {
 	return o.call(e, func(ctx context.Context, s conn) (any, error) {
-		r, err := s.client.ListDebates(ctx, o.ListOptions)
+		l, err := ops.List(ctx, s.client, o.ListOptions)
 		if err != nil {
 			return nil, err
 		}
-		if r.Debates == nil {
-			r.Debates = []api.Debate{}
-		}
-		return listOut{success, r.Debates, r.Total}, nil
+		return listOut{success, l}, nil
 	})
 }

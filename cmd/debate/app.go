@@ -57,7 +57,7 @@ const (
 func commandGroups() []group {
 	return []group{
 		{groupBatch, []*command{runCommand(), mergeCommand(), validateCommand(), checkCommand()}},
-		{groupServer, []*command{serveCommand(), openCommand(), guideCommand()}},
+		{groupServer, []*command{serveCommand(), mcpCommand(), openCommand(), guideCommand()}},
 		{groupAgents, []*command{generateIDCommand(), createCommand(), getContextCommand(),
 			submitCommand(), appealCommand(), requestCompletionCommand(), rulingCommand(),
 			interventionCommand(), waitCommand(), listCommand(), docsCommand()}},

@@ -1,16 +1,20 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/sourcegraph/conc"
 	"github.com/spf13/pflag"
 
 	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/providers"
+	"github.com/debatehq/debate/providers/agents"
 )
 
 // checkOptions are the flags of "debate check".
@@ -41,7 +45,12 @@ the token limit, is no answer. Print per participant and model: the
 endpoint's host, the result (ok, parameter adapted, no streaming, or the
 failure's class: key refused, model not found or not allowed, quota
 exhausted, rate limited, timeout, cut at the token limit, ...) and the
-latency; below, each failure, adaptation and retry. No key is printed.`,
+latency; below, each failure, adaptation and retry. No key is printed.
+
+A coding agent (claude-code, codex, gemini-cli, command) is checked as a
+user would: is its program found, what version does it report, does it
+answer one tiny prompt in its read-only mode. Its row names the program
+and version; a failure says the install or login command that fixes it.`,
 			usage:    "  debate check --config <file.jsonc> [--json]\n",
 			examples: "  debate check --config debate.jsonc\n  debate check --config debate.jsonc --json\n",
 			exits: `  0  every participant has a usable model (its primary or its fallback)
@@ -65,7 +74,12 @@ func (o *checkOptions) run(e *env) error {
 	}
 	ctx, stop := e.interruptible(nil)
 	defer stop()
-	rows, err := providers.Check(ctx, cfg, providers.CheckOptions{})
+	var rows, agentRows []providers.CheckRow
+	var wg conc.WaitGroup
+	wg.Go(func() { agentRows = agents.Check(ctx, cfg, agents.CheckOptions{}) })
+	rows, err = providers.Check(ctx, cfg, providers.CheckOptions{})
+	wg.Wait()
+	rows = inParticipantOrder(cfg, append(rows, agentRows...))
 	if ctx.Err() != nil {
 		return interruptedError{err: ctx.Err()}
 	}
@@ -86,6 +100,31 @@ func (o *checkOptions) run(e *env) error {
 		return exitStatus(exitFailed)
 	}
 	return nil
+}
+
+// inParticipantOrder sorts rows by participant, each primary before its
+// fallback, as the config lists them.
+func inParticipantOrder(cfg *configs.Config, rows []providers.CheckRow) []providers.CheckRow {
+	order := map[string]int{}
+	for i, p := range cfg.Participants() {
+		if _, ok := order[p.ID]; !ok {
+			order[p.ID] = i
+		}
+	}
+	slices.SortStableFunc(rows, func(a, b providers.CheckRow) int {
+		if c := cmp.Compare(order[a.Participant], order[b.Participant]); c != 0 {
+			return c
+		}
+		return cmp.Compare(b2i(a.Fallback), b2i(b.Fallback))
+	})
+	return rows
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // printCheck writes the results as a table, failures' details below it.

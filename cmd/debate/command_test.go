@@ -32,12 +32,12 @@ func TestParseFillsOptions(t *testing.T) {
 		}},
 		{args: []string{"wait", "--debate-id", "d", "--role", "opponent", "--deadline", "5s"}, check: func(o options) bool {
 			w := o.(*waitOptions)
-			return w.debateID == "d" && w.role == "opponent" && w.deadline == 5*time.Second && w.deadlineSet
+			return w.w.DebateID == "d" && w.w.Role == "opponent" && w.deadline == 5*time.Second && w.deadlineSet
 		}},
 		{args: []string{"wait", "--debate-id", "d", "--role", "judge"}, usage: true},
 		{args: []string{"submit", "--debate-id", "d", "--role", "proposer", "--target-id", "a", "--stdin"}, check: func(o options) bool {
 			w := o.(*writeOptions)
-			return w.debateID == "d" && w.w.role == "proposer" && w.w.target == "a" && slices.Equal(w.given, []string{"--stdin"})
+			return w.w.DebateID == "d" && w.w.Role == "proposer" && w.w.TargetID == "a" && slices.Equal(w.given, []string{"--stdin"})
 		}},
 		{args: []string{"docs", "get", "doc-1", "--version", "2"}, check: func(o options) bool {
 			d := o.(*docsGetOptions)

@@ -5,29 +5,13 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/debatehq/debate/server/api"
+	"github.com/debatehq/debate/ops"
 )
 
 // docOut is the answer of the docs commands.
 type docOut struct {
 	head
-	DocID         string `json:"doc_id"`
-	Version       int    `json:"version"`
-	LatestVersion int    `json:"latest_version"`
-	Title         string `json:"title"`
-	// Replay is set on writes: true when the write repeated an earlier one
-	// with the same client request id.
-	Replay   *bool        `json:"replay,omitempty"`
-	Document api.Document `json:"document"`
-}
-
-func documentOut(r api.DocumentResult, write bool) docOut {
-	out := docOut{head: success, DocID: r.Document.ID, Version: r.Document.Version,
-		LatestVersion: r.Document.LatestVersion, Title: r.Document.Title, Document: r.Document}
-	if write {
-		out.Replay = &r.Replay
-	}
-	return out
+	ops.Doc
 }
 
 func docsCommand() *command {
@@ -85,11 +69,11 @@ func (o *docsCreateOptions) run(e *env) error {
 		if err != nil {
 			return nil, err
 		}
-		r, err := s.client.CreateDocument(ctx, api.CreateDocumentRequest{Title: o.title, Content: content, ClientRequestID: o.requestID})
+		d, err := ops.WriteDoc(ctx, s.client, ops.DocWrite{Title: o.title, Content: content, ClientRequestID: o.requestID})
 		if err != nil {
 			return nil, err
 		}
-		return documentOut(r, true), nil
+		return docOut{success, d}, nil
 	})
 }
 
@@ -127,11 +111,11 @@ func (o *docsSubmitOptions) run(e *env) error {
 		if err != nil {
 			return nil, err
 		}
-		r, err := s.client.SubmitDocument(ctx, o.docID, api.SubmitDocumentRequest{Content: content, ClientRequestID: o.requestID})
+		d, err := ops.WriteDoc(ctx, s.client, ops.DocWrite{DocID: o.docID, Content: content, ClientRequestID: o.requestID})
 		if err != nil {
 			return nil, err
 		}
-		return documentOut(r, true), nil
+		return docOut{success, d}, nil
 	})
 }
 
@@ -172,10 +156,10 @@ func (o *docsGetOptions) args(fs *pflag.FlagSet) error {
 
 func (o *docsGetOptions) run(e *env) error {
 	return o.call(e, func(ctx context.Context, s conn) (any, error) {
-		r, err := s.client.GetDocument(ctx, o.docID, o.version)
+		d, err := ops.ReadDoc(ctx, s.client, o.docID, o.version)
 		if err != nil {
 			return nil, err
 		}
-		return documentOut(r, false), nil
+		return docOut{success, d}, nil
 	})
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"slices"
@@ -12,6 +13,7 @@ import (
 	"github.com/debatehq/debate/internal/textwidth"
 	"github.com/debatehq/debate/orchestrator"
 	"github.com/debatehq/debate/prompts"
+	"github.com/debatehq/debate/providers/agents"
 	"github.com/debatehq/debate/render"
 	"github.com/debatehq/debate/tree"
 )
@@ -52,6 +54,7 @@ func dryRun(e *env, cfg *configs.Config, sel tree.Selection) error {
 	fmt.Fprintln(w, "DRY RUN: no model is called and no file is written.")
 	fmt.Fprintln(w)
 	printPlan(w, cfg, pv)
+	printAgents(w, cfg)
 	for _, t := range pv.Topics {
 		fmt.Fprintf(w, "\n%s\nTOPIC %s: %s\n%s\n", rule('=', 78), t.ID, t.Title, rule('=', 78))
 		if len(t.Aliases) > 0 {
@@ -81,6 +84,29 @@ func dryRun(e *env, cfg *configs.Config, sel tree.Selection) error {
 		fmt.Fprintf(w, "\n%s %s.tmpl %s\n%s\n", rule('-', 4), name, rule('-', 20), strings.TrimRight(src, "\n"))
 	}
 	return nil
+}
+
+// printAgents prints the command lines of the config's agents and the
+// folders they run in.
+func printAgents(w io.Writer, cfg *configs.Config) {
+	lines := agents.Plan(context.Background(), cfg)
+	if len(lines) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nAGENTS: each run is a process group of its own, its standard input closed, at most %d at once\n", cfg.Params.AgentConcurrency)
+	for _, l := range lines {
+		role := ""
+		if l.Fallback {
+			role = " (fallback)"
+		}
+		fmt.Fprintf(w, "  %s%s: %s in %s\n", l.Participant, role, l.Agent, l.Dir)
+		fmt.Fprintf(w, "    starts   %s\n", l.Fresh)
+		if l.Resume != "" {
+			fmt.Fprintf(w, "    resumes  %s\n", l.Resume)
+		}
+		fmt.Fprintf(w, "    judges   %s\n", l.Judge)
+		fmt.Fprintf(w, "    prompt   a new session's starts with %q, then the step's messages\n", l.Preamble)
+	}
 }
 
 func printPlan(w io.Writer, cfg *configs.Config, pv *orchestrator.Preview) {
@@ -123,6 +149,10 @@ func printPeople(tw io.Writer, cfg *configs.Config, people []tree.Participant, j
 		wid, wname = max(wid, textwidth.String(p.ID)), max(wname, textwidth.String(p.Name()))
 		wmodel = max(wmodel, textwidth.String(modelLine(p.Model, p.Fallback)))
 	}
+	byID := map[string]configs.Participant{}
+	for _, p := range cfg.Participants() {
+		byID[p.ID] = p
+	}
 	for i, p := range people {
 		head := ""
 		switch {
@@ -133,8 +163,12 @@ func printPeople(tw io.Writer, cfg *configs.Config, people []tree.Participant, j
 		case i == judges:
 			head = "judges"
 		}
+		where := redact.URL(cfg.Endpoint(p.ID).BaseURL)
+		if cp := byID[p.ID]; cp.Agent != nil {
+			where = "agent: " + cp.Agent.Program()
+		}
 		fmt.Fprintf(tw, "  %s\t%s  %s  %s  %s\n", head, pad(p.ID, wid), pad(p.Name(), wname),
-			pad(modelLine(p.Model, p.Fallback), wmodel), redact.URL(cfg.Endpoint(p.ID).BaseURL))
+			pad(modelLine(p.Model, p.Fallback), wmodel), where)
 	}
 }
 
@@ -190,14 +224,34 @@ func printCalls(tw io.Writer, cfg *configs.Config, pv *orchestrator.Preview, peo
 // budget.maxCost.
 func worstCaseCost(cfg *configs.Config, pv *orchestrator.Preview) string {
 	b := pv.WorstCost
-	if len(b.Unpriced) > 0 {
-		return fmt.Sprintf("worst case unknown: no pricing for %s", strings.Join(b.Unpriced, ", "))
+	models, agentLabels := splitAgents(cfg, b.Unpriced)
+	switch {
+	case len(models) > 0:
+		return fmt.Sprintf("worst case unknown: no pricing for %s", strings.Join(models, ", "))
+	case len(agentLabels) > 0:
+		return fmt.Sprintf("worst case unknown: the turns of %s are not known in advance (an agent's maxBudgetUSD bounds a Claude Code run)", strings.Join(agentLabels, ", "))
 	}
 	s := fmt.Sprintf("worst case ≈%.4f at the highest configured price, every answer at the token limit, every node splitting into params.maxDivergences %d down to params.maxRounds %d", b.Cost, pv.WorstCase.Branching, pv.WorstCase.Rounds)
 	if m := cfg.Budget.MaxCost; m > 0 {
 		s += fmt.Sprintf("; budget.maxCost %g stops the run once its actual spend passes it", m)
 	}
 	return s
+}
+
+// splitAgents parts names into models and the labels of agents.
+func splitAgents(cfg *configs.Config, names []string) (models, agentLabels []string) {
+	labels := map[string]bool{}
+	for _, p := range cfg.Agents() {
+		labels[p.Model], labels[p.Fallback] = p.Agent != nil, p.FallbackAgent != nil
+	}
+	for _, n := range names {
+		if labels[n] {
+			agentLabels = append(agentLabels, n)
+		} else {
+			models = append(models, n)
+		}
+	}
+	return models, agentLabels
 }
 
 // panelPlan says how a panel decides a forced verdict.

@@ -4,12 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/url"
-	"strings"
 
 	"github.com/debatehq/debate/configs"
-	"github.com/debatehq/debate/internal/redact"
 	"github.com/debatehq/debate/internal/regular"
+	"github.com/debatehq/debate/ops"
 	"github.com/debatehq/debate/protocol"
 	"github.com/debatehq/debate/server/api"
 	"github.com/debatehq/debate/server/client"
@@ -125,10 +123,10 @@ func exitCode(err error) int {
 // and returns its exit code.
 func (e *env) agentFailure(name string, err error) int {
 	var (
-		b  errorBody
+		b  ops.FailureBody
 		ie interruptedError
-		ce *client.Error
 	)
+	err = flagError(err)
 	switch {
 	case errors.As(err, &ie):
 		b.Code, b.Message = codeInterrupted, "interrupted"
@@ -138,14 +136,8 @@ func (e *env) agentFailure(name string, err error) int {
 	case errors.As(err, new(usageError)):
 		b.Code, b.Message = string(protocol.CodeInvalidInput), err.Error()
 		b.Suggestion = fmt.Sprintf("run \"debate %s --help\" for usage", name)
-	case errors.As(err, &ce):
-		b.ErrorBody = api.ErrorBody{Code: ce.Code, Message: ce.Message, Suggestion: ce.Suggestion,
-			CurrentState: ce.CurrentState, AllowedRoles: ce.AllowedRoles, RequestID: ce.RequestID}
-		if ce.Err != nil {
-			b.Detail = redactedDetail(ce.Err)
-		}
 	default:
-		b.Code, b.Message = string(protocol.CodeInternal), err.Error()
+		b = ops.Failure(err)
 	}
 	code := exitForCode(b.Code)
 	e.printJSON(errorOut{Error: b, ExitCode: code})
@@ -173,16 +165,4 @@ func exitForCode(code string) int {
 		return exitInterrupted
 	}
 	return exitFailed
-}
-
-// redactedDetail is err's text with the URL of a failed request in it
-// masked as every printed URL is (redact.URL): net/http's own errors keep
-// the user name.
-func redactedDetail(err error) string {
-	text := err.Error()
-	var ue *url.Error
-	if errors.As(err, &ue) && ue.URL != "" {
-		text = strings.ReplaceAll(text, ue.URL, redact.URL(ue.URL))
-	}
-	return text
 }

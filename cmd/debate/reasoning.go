@@ -16,7 +16,7 @@ func reasoningNotes(cfg *configs.Config) []string {
 	var notes []string
 	for _, p := range cfg.Participants() {
 		for _, m := range []string{p.Model, p.Fallback} {
-			if m == "" || !providers.ReasoningModel(m) {
+			if m == "" || p.AgentFor(m) != nil || !providers.ReasoningModel(m) {
 				continue
 			}
 			notes = append(notes, fmt.Sprintf("%s %q runs %s, taken for a reasoning model by its name: %s",

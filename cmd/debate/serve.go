@@ -45,6 +45,8 @@ type serveOptions struct {
 	detach, status, stop bool
 	// reportsSet and tokenSet tell the flags given from their defaults.
 	reportsSet, tokenSet bool
+	// mcp says which runs the MCP endpoint may start.
+	mcp runFlags
 }
 
 func serveCommand() *command {
@@ -55,7 +57,9 @@ func serveCommand() *command {
 arguments, long-polling waits, documents), a WebSocket feed for the arbitrator,
 and the web UI.`,
 			usage: `  debate serve [--addr ` + defaultAddr + `] [--db <file>] [--token <t>]
-               [--reports <dir>]... [--detach | --status | --stop]
+               [--reports <dir>]... [--mcp-folder <dir>]...
+               [--mcp-default-config <f>]
+               [--detach | --status | --stop]
 `,
 			sections: []section{{"ROUTES", `  GET /health
   POST /debates                         GET /debates?state=&limit=&offset=
@@ -65,6 +69,8 @@ and the web UI.`,
   POST /documents                       POST /documents/{id}/versions
   GET /documents/{id}?version=
   GET /ws?debate_id=                    (WebSocket; ?token= when a token is set)
+  POST /mcp                             (MCP, streamable HTTP: the tools of
+                                        debate mcp; run tools need a token)
   Web UI (browsers): GET / (debates and --reports runs),
   GET /debates/{id} (live page), GET /reports/…
 `}, {"ACCESS", `  With a token (--token or DEBATE_AUTH_TOKEN) every route, /health included,
@@ -111,6 +117,7 @@ func (o *serveOptions) flags(fs *pflag.FlagSet) {
 	_ = fs.MarkHidden("cpuprofile")
 	fs.StringVar(&o.pidFile, "pid-file", "", "restore this pid file while the server runs if it is deleted")
 	_ = fs.MarkHidden("pid-file")
+	o.mcp.flags(fs, "mcp-", "none: only inline questions, with --mcp-default-config")
 	fs.BoolVar(&o.detach, "detach", false, "start the server in the background and return once it answers")
 	fs.BoolVar(&o.status, "status", false, "report on the background server of --addr")
 	fs.BoolVar(&o.stop, "stop", false, "stop the background server of --addr")
@@ -179,7 +186,9 @@ func (o *serveOptions) serve(ctx context.Context, e *env) error {
 	}
 	fmt.Fprintf(e.stderr, "debate serve: listening on http://%s (database %s)\n", ln.Addr(), redact.URL(path))
 	ui := web.New(st, web.Options{Reports: o.reports, Logger: log, Done: ctx.Done()})
-	srv := server.New(st, server.Options{Token: o.token, Logger: log, Pages: ui})
+	tools, stopRuns := o.mcp.mcpHandler(e, ln.Addr(), o.token, log)
+	defer stopRuns()
+	srv := server.New(st, server.Options{Token: o.token, Logger: log, Pages: ui, MCP: tools})
 	kept := make(chan struct{})
 	if o.pidFile != "" {
 		d := daemon.Record{PID: os.Getpid(), URL: "http://" + ln.Addr().String(), DB: redact.URL(path),

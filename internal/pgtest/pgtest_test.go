@@ -2,6 +2,7 @@ package pgtest
 
 import (
 	"context"
+	"errors"
 	"os"
 	"testing"
 
@@ -37,5 +38,39 @@ func TestDatabase(t *testing.T) {
 	}
 	if n != 0 {
 		t.Fatal("a table created in one test database is visible in another")
+	}
+}
+
+// outcome is a testing.TB that records whether it was skipped or failed
+// instead of ending the test.
+type outcome struct {
+	testing.TB
+	skipped, failed bool
+}
+
+func (o *outcome) Skip(...any)  { o.skipped = true }
+func (o *outcome) Fatal(...any) { o.failed = true }
+
+// TestUnavailable: without PostgreSQL a test skips, unless CI is set: then
+// it fails, as it does whenever the cluster does not start for another
+// reason.
+func TestUnavailable(t *testing.T) {
+	for _, tt := range []struct {
+		name, ci      string
+		err           error
+		skip, failure bool
+	}{
+		{"not installed", "", errNotInstalled, true, false},
+		{"not installed, under CI", "true", errNotInstalled, false, true},
+		{"broken", "", errors.New("initdb: exit status 1"), false, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("CI", tt.ci)
+			o := &outcome{TB: t}
+			unavailable(o, tt.err)
+			if o.skipped != tt.skip || o.failed != tt.failure {
+				t.Errorf("skipped %v, failed %v; want %v, %v", o.skipped, o.failed, tt.skip, tt.failure)
+			}
+		})
 	}
 }

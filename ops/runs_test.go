@@ -1,0 +1,99 @@
+package ops
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// defaultConfig writes a default config whose second debater has an
+// endpoint of its own, and returns its path.
+func defaultConfig(t *testing.T, budget string) string {
+	t.Helper()
+	dir := t.TempDir()
+	cfg := `{
+  "api": {"baseURL": "https://one.example/v1", "apiKey": "sk-one"},
+  "debaters": [{"id": "a", "model": "m-a", "fallback": "m-a2"},
+               {"id": "b", "model": "m-b", "api": {"baseURL": "https://two.example/v1", "apiKey": "sk-two"}}],
+  "reviewer": {"id": "r", "model": "m-judge"},
+  "topics": [{"id": "t1", "title": "A topic of the default config"}],
+  "output": {"dir": "out"}` + budget + `
+}`
+	path := filepath.Join(dir, "default.jsonc")
+	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestInlineQuestion: an inline question is played with the models it
+// names on the default config's endpoints, place by place, in an output
+// folder of its own, with its spend capped.
+func TestInlineQuestion(t *testing.T) {
+	t.Parallel()
+	def := defaultConfig(t, "")
+	rs := NewRuns(RunsOptions{Default: def})
+	cfg, err := rs.config(Start{Question: "Events or TTL?", Background: "4,000 reads a second.",
+		Models: []string{"x-1", "x-2", "x-3"}, Judge: "x-judge", MaxCost: 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Topics) != 1 || cfg.Topics[0].Title != "Events or TTL?" || cfg.Topics[0].Background != "4,000 reads a second." {
+		t.Errorf("topics %+v, want the question alone", cfg.Topics)
+	}
+	if len(cfg.Debaters) != 3 {
+		t.Fatalf("%d debaters, want 3", len(cfg.Debaters))
+	}
+	for i, want := range []struct{ model, url string }{{"x-1", "https://one.example/v1"}, {"x-2", "https://two.example/v1"}, {"x-3", "https://one.example/v1"}} {
+		d := cfg.Debaters[i]
+		if d.Model != want.model || d.Fallback != "" || cfg.Endpoint(d.ID).BaseURL != want.url {
+			t.Errorf("debater %d: model %q fallback %q at %s, want %s at %s", i, d.Model, d.Fallback, cfg.Endpoint(d.ID).BaseURL, want.model, want.url)
+		}
+	}
+	if cfg.Reviewer.Model != "x-judge" || cfg.Budget.MaxCost != 0.5 {
+		t.Errorf("judge %q, maxCost %g", cfg.Reviewer.Model, cfg.Budget.MaxCost)
+	}
+	if base := filepath.Join(filepath.Dir(def), "out"); !strings.HasPrefix(cfg.Output.Dir, base+string(filepath.Separator)+"mcp-") {
+		t.Errorf("output %s, want a folder of its own under %s", cfg.Output.Dir, base)
+	}
+}
+
+// TestRunRefusals: what a run cannot start from, each with its reason.
+func TestStartRefusals(t *testing.T) {
+	t.Parallel()
+	def := defaultConfig(t, "")
+	capped := defaultConfig(t, `, "budget": {"maxCost": 2}`)
+	for _, c := range []struct {
+		name  string
+		opt   RunsOptions
+		start Start
+		field string // of an *InputError, else
+		code  string // of a *RunError
+	}{
+		{"nothing", RunsOptions{}, Start{}, "config", ""},
+		{"one model", RunsOptions{Default: def}, Start{Question: "Q?", Models: []string{"m"}, MaxCost: 1}, "models", ""},
+		{"an empty model", RunsOptions{Default: def}, Start{Question: "Q?", Models: []string{"m", " "}, MaxCost: 1}, "models", ""},
+		{"negative cap", RunsOptions{Default: def}, Start{Question: "Q?", Models: []string{"m", "n"}, MaxCost: -1}, "maxCost", ""},
+		{"no cap", RunsOptions{Default: def}, Start{Question: "Q?", Models: []string{"m", "n"}}, "", CodeNeedsMaxCost},
+		{"no default", RunsOptions{}, Start{Question: "Q?", Models: []string{"m", "n"}, MaxCost: 1}, "", CodeBadConfig},
+		{"outside the folders", RunsOptions{Folders: []string{t.TempDir()}}, Start{Config: capped}, "", CodeFolderRefused},
+		{"unknown topic", RunsOptions{Folders: []string{filepath.Dir(capped)}}, Start{Config: capped, Topics: []string{"t9"}}, "topics", ""},
+	} {
+		_, err := NewRuns(c.opt).Begin(c.start)
+		var ie *InputError
+		var re *RunError
+		switch {
+		case c.field != "" && (!errors.As(err, &ie) || ie.Field != c.field):
+			t.Errorf("%s: %v, want an input error on %s", c.name, err, c.field)
+		case c.code != "" && (!errors.As(err, &re) || re.Code != c.code || re.Suggestion == ""):
+			t.Errorf("%s: %v, want %s with a suggestion", c.name, err, c.code)
+		}
+	}
+	rs := NewRuns(RunsOptions{Default: capped})
+	cfg, err := rs.config(Start{Question: "Q?", Models: []string{"m", "n"}, MaxCost: 5})
+	if err != nil || cfg.Budget.MaxCost != 2 {
+		t.Errorf("a maxCost above the config's: %v, cap %g; want the config's cap of 2 kept", err, cfg.Budget.MaxCost)
+	}
+}
