@@ -54,8 +54,8 @@ func (r *report) audit(audits []tree.JudgeAudit) {
 		}{{w.auditFirst, a.First}, {w.auditMiddle, a.Middle}, {w.auditLast, a.Last}, {w.auditLongest, a.Longest}, {w.auditFamily, a.SameFamily}}
 		for _, c := range checks {
 			if c.c.Flagged {
-				r.printf("> ⚠ "+w.auditFlagFmt+"\n", inlineText(a.Model), c.name, c.c.Count, c.c.Of,
-					100*c.c.Interval.Low, 100*c.c.Interval.High, 100*c.c.Expected)
+				r.printf("> ⚠ %s\n", w.auditFlagFmt(inlineText(a.Model), c.name, c.c.Count, c.c.Of,
+					100*c.c.Interval.Low, 100*c.c.Interval.High, 100*c.c.Expected))
 			}
 		}
 		if a.Flagged() {
@@ -66,7 +66,7 @@ func (r *report) audit(audits []tree.JudgeAudit) {
 			if n == 1 {
 				format = w.auditTooFewOne
 			}
-			r.printf("> "+format+"\n\n", n, need)
+			r.printf("> %s\n\n", format(n, need))
 		}
 		r.printf("| %s | %s | %s | %s |\n|---|--:|--:|--:|\n", w.figure, w.count, w.interval95, w.expected)
 		for _, c := range checks {

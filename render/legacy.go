@@ -1,7 +1,6 @@
 package render
 
 import (
-	"fmt"
 	"regexp"
 	"strings"
 
@@ -99,14 +98,14 @@ func (w *words) legacy(s string) string {
 func (w *words) legacyAdapted(a tree.Adaptation) string {
 	switch rest, ok := strings.CutPrefix(a.Change, "left out"); {
 	case ok:
-		return fmt.Sprintf(w.withoutFmt, a.Param+rest)
+		return w.withoutFmt(a.Param + rest)
 	case a.Change == "no streaming":
-		return fmt.Sprintf(w.withoutFmt, a.Param)
+		return w.withoutFmt(a.Param)
 	case a.Param == "response_format" && !strings.Contains(a.Change, " "):
 		// The one change of format: a schema where a JSON object was refused.
-		return fmt.Sprintf(w.insteadFmt, "response_format "+a.Change, "json_object")
+		return w.insteadFmt("response_format "+a.Change, "json_object")
 	case !strings.Contains(a.Change, " "):
-		return fmt.Sprintf(w.insteadFmt, a.Change, a.Param)
+		return w.insteadFmt(a.Change, a.Param)
 	}
 	return a.Param + " " + a.Change
 }
