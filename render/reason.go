@@ -17,8 +17,7 @@ type sayings map[tree.ReasonCode]func(r tree.Reason) string
 // follows holds the codes whose next part is the failure they announce,
 // said after a colon rather than as a part of its own.
 var follows = map[tree.ReasonCode]bool{
-	tree.InvalidAfterRepair: true, tree.NoJudgeOfPanel: true, tree.OrderCheckFailed: true,
-	tree.TurnFailure: true, tree.MotionStoreFailed: true,
+	tree.InvalidAfterRepair: true, tree.NoJudgeOfPanel: true, tree.OrderCheckFailed: true, tree.TurnFailure: true,
 }
 
 var englishSayings = sayings{
@@ -94,9 +93,8 @@ var englishSayings = sayings{
 	tree.ClosedAtTurnLimit: func(r tree.Reason) string {
 		return fmt.Sprintf("closed by the arbitrator's ruling #%s after the turn limit (%s)", r.Arg(0), r.Arg(1))
 	},
-	tree.TurnFailure:       func(r tree.Reason) string { return fmt.Sprintf("%s, turn %s", r.Arg(0), r.Arg(1)) },
-	tree.MotionStoreFailed: func(tree.Reason) string { return "the debate database failed" },
-	tree.Text:              func(r tree.Reason) string { return r.Arg(0) },
+	tree.TurnFailure: func(r tree.Reason) string { return fmt.Sprintf("%s, turn %s", r.Arg(0), r.Arg(1)) },
+	tree.Text:        func(r tree.Reason) string { return r.Arg(0) },
 }
 
 var chineseSayings = sayings{
@@ -170,8 +168,7 @@ var chineseSayings = sayings{
 	tree.TurnFailure: func(r tree.Reason) string {
 		return fmt.Sprintf("%s第 %s 轮", cmp.Or(chineseRoles[protocol.Role(r.Arg(0))], r.Arg(0)), r.Arg(1))
 	},
-	tree.MotionStoreFailed: func(tree.Reason) string { return "辩论数据库出错" },
-	tree.Text:              func(r tree.Reason) string { return r.Arg(0) },
+	tree.Text: func(r tree.Reason) string { return r.Arg(0) },
 }
 
 // englishClasses and chineseClasses name the classes of a provider's

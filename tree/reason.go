@@ -68,12 +68,11 @@ const (
 
 // How a motion ended, or failed at a turn.
 const (
-	ProposerResolved  ReasonCode = "proposer-resolved"   // the RESOLUTION's seq
-	RulingClosed      ReasonCode = "ruling-closed"       // the ruling's seq
-	ArbitratorClosed  ReasonCode = "arbitrator-closed"   // the ruling's seq
-	ClosedAtTurnLimit ReasonCode = "closed-at-limit"     // the ruling's seq, the turn limit
-	TurnFailure       ReasonCode = "turn-failed"         // role, turn; the failure follows
-	MotionStoreFailed ReasonCode = "motion-store-failed" // none; the failure follows
+	ProposerResolved  ReasonCode = "proposer-resolved" // the RESOLUTION's seq
+	RulingClosed      ReasonCode = "ruling-closed"     // the ruling's seq
+	ArbitratorClosed  ReasonCode = "arbitrator-closed" // the ruling's seq
+	ClosedAtTurnLimit ReasonCode = "closed-at-limit"   // the ruling's seq, the turn limit
+	TurnFailure       ReasonCode = "turn-failed"       // role, turn; the failure follows
 )
 
 // Text is a reason the program has no code for (a database's error, a
