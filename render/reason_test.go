@@ -67,7 +67,7 @@ func TestReasonsReadAsCodes(t *testing.T) {
 	t.Parallel()
 	run := withCodes(rendertest.Chinese())
 	before := reports(run)
-	for _, want := range []string{"达到轮数上限 3：强制裁决", "失败 2 次，最后一次：503", "修复后回答仍无效", "密钥被拒绝（401）", "由仲裁方的裁决 #9 结束"} {
+	for _, want := range []string{"达到轮数上限 3：强制裁决", "失败 2 次，最后一次：503", "修复后回答仍无效", "密钥被拒绝（401）", "由仲裁方的裁决 #9 结束", "反方第 2 轮：请求过于频繁（429 too many requests）"} {
 		if !strings.Contains(before["zh"], want) {
 			t.Errorf("the Chinese reports do not say %q", want)
 		}
@@ -130,9 +130,12 @@ func withCodes(run *tree.Run) *tree.Run {
 	}
 	m := tree.Motion{ID: "m1", Title: "A motion", Status: tree.Forced, DebateID: "d1", MaxTurns: 4}
 	set(&m.StopReason, &m.Because, tree.Because(tree.ArbitratorClosed, 9))
-	m.Errors = []tree.MotionError{{Role: "opponent", Turn: 2}}
-	set(&m.Errors[0].Message, &m.Errors[0].Because, tree.Because(tree.TurnFailure, "opponent", 2), tree.Because(tree.CallFailure, "rate-limited", "429 too many requests"))
-	run.Motions = append(run.Motions, m)
+	failed := tree.Motion{ID: "m2", Title: "Another motion", Status: tree.Failed, DebateID: "d2", MaxTurns: 4}
+	failed.Errors = []tree.MotionError{{Role: "opponent", Turn: 2}}
+	why := tree.Because(tree.CallFailure, "rate-limited", "429 too many requests")
+	set(&failed.Errors[0].Message, &failed.Errors[0].Because, why)
+	set(&failed.StopReason, &failed.Because, tree.Because(tree.TurnFailure, "opponent", 2), why)
+	run.Motions = append(run.Motions, m, failed)
 	return run
 }
 
