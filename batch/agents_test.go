@@ -30,12 +30,13 @@ func fake(t *testing.T, name string) string {
 	return p
 }
 
-// gitRepo makes a repository with one committed file, whose out/ and
-// cache/ folders git ignores, and returns its folder.
+// gitRepo makes a repository with one committed file and returns its
+// folder. Git does not ignore the run's out/ and cache/ folders in it: the
+// run leaves them out of the repository's state itself.
 func gitRepo(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	files := map[string]string{"main.go": "package main\n", ".gitignore": "out/\ncache/\n"}
+	files := map[string]string{"main.go": "package main\n"}
 	for name, body := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
 			t.Fatal(err)
@@ -109,7 +110,8 @@ func readRun(t *testing.T, dir string) *tree.Run {
 // debater: each answers, their usage and cost are in run.json, Claude
 // Code's rebuttal resumes its position's session (the fake records the
 // --resume), Codex's continues its thread. A second run on the unchanged
-// repository makes no call at all; after one file changes, the agents are
+// repository (the first run's reports and cache inside it, not ignored)
+// makes no call at all; after one file changes, the agents are
 // asked again, and every call whose prompt did not change (here: all of
 // the API's, since the fakes answer as before) comes from the cache.
 func TestAgentDebaters(t *testing.T) {

@@ -25,7 +25,7 @@ func OpenRepository(ctx context.Context, cfg *configs.Config) (*repo.Files, erro
 	if cfg.RepositoryDir() == "" || !cfg.Quotes() {
 		return nil, nil
 	}
-	files, err := repo.Open(ctx, cfg.RepositoryDir(), repo.Options{Secrets: cfg.Secrets()})
+	files, err := repo.Open(ctx, cfg.RepositoryDir(), repo.Options{Secrets: cfg.Secrets(), Exclude: []string{cfg.Output.Dir, cfg.Cache.Dir}})
 	if err != nil {
 		return nil, fmt.Errorf("sharedContext.repository: %w", err)
 	}

@@ -33,6 +33,9 @@ type State struct {
 	// ignore (edited, added, deleted and untracked files, with their
 	// contents); "" when the work tree equals Head.
 	Dirty string `json:"dirty,omitempty"`
+
+	// exclude are the pathspecs of the folders left out of Dirty and Files.
+	exclude []string
 }
 
 // Key names the state in one string: the commit, and the digest of the
@@ -44,13 +47,17 @@ func (s State) Key() string {
 	return s.Head + "+" + s.Dirty
 }
 
-// Open reads the state of the repository that holds dir.
-func Open(ctx context.Context, dir string) (State, error) {
+// Open reads the state of the repository that holds dir. The files under
+// the folders in exclude (a run's own output and cache, which change with
+// every run) count neither as changes nor as files of the repository; a
+// folder outside the work tree, or its top itself, excludes nothing.
+func Open(ctx context.Context, dir string, exclude ...string) (State, error) {
 	top, err := git(ctx, dir, "rev-parse", "--show-toplevel")
 	if err != nil {
 		return State{}, fmt.Errorf("%s: %w", dir, ErrNotRepo)
 	}
 	s := State{Root: strings.TrimSpace(string(top))}
+	s.exclude = pathspecs(s.Root, exclude)
 	if head, err := git(ctx, s.Root, "rev-parse", "--verify", "--quiet", "HEAD"); err == nil {
 		s.Head = strings.TrimSpace(string(head))
 	}
@@ -68,7 +75,7 @@ func Open(ctx context.Context, dir string) (State, error) {
 // (untracked ones it does not ignore), relative to Root with forward
 // slashes, sorted. Files deleted from the work tree are left out.
 func (s State) Files(ctx context.Context) ([]string, error) {
-	out, err := git(ctx, s.Root, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+	out, err := s.git(ctx, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
 	if err != nil {
 		return nil, err
 	}
@@ -103,14 +110,14 @@ func (s State) changed(ctx context.Context) ([]string, error) {
 	var tracked []byte
 	var err error
 	if s.Head == "" {
-		tracked, err = git(ctx, s.Root, "ls-files", "-z", "--cached")
+		tracked, err = s.git(ctx, "ls-files", "-z", "--cached")
 	} else {
-		tracked, err = git(ctx, s.Root, "diff", "--name-only", "-z", "--no-renames", "HEAD")
+		tracked, err = s.git(ctx, "diff", "--name-only", "-z", "--no-renames", "HEAD")
 	}
 	if err != nil {
 		return nil, err
 	}
-	others, err := git(ctx, s.Root, "ls-files", "-z", "--others", "--exclude-standard")
+	others, err := s.git(ctx, "ls-files", "-z", "--others", "--exclude-standard")
 	if err != nil {
 		return nil, err
 	}
@@ -164,6 +171,51 @@ func hashFile(h io.Writer, path string) error {
 	fmt.Fprintf(h, "file:%d:", info.Size())
 	_, err = io.Copy(h, f)
 	return err
+}
+
+// git runs a git command that lists paths at the top of the work tree,
+// leaving out the excluded folders.
+func (s State) git(ctx context.Context, args ...string) ([]byte, error) {
+	if len(s.exclude) > 0 {
+		args = append(append(args, "--", "."), s.exclude...)
+	}
+	return git(ctx, s.Root, args...)
+}
+
+// pathspecs are git's exclusions of the folders in dirs that lie inside the
+// work tree at root, below its top.
+func pathspecs(root string, dirs []string) []string {
+	var out []string
+	for _, d := range dirs {
+		if d == "" {
+			continue
+		}
+		rel, err := filepath.Rel(root, realPath(d))
+		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue
+		}
+		out = append(out, ":(exclude,top,literal)"+filepath.ToSlash(rel))
+	}
+	return out
+}
+
+// realPath is path made absolute with its links resolved as far as it
+// exists: a run's output folder may not exist yet.
+func realPath(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return path
+	}
+	var rest []string
+	for p := abs; ; p = filepath.Dir(p) {
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			return filepath.Join(append([]string{r}, rest...)...)
+		}
+		if filepath.Dir(p) == p {
+			return abs
+		}
+		rest = append([]string{filepath.Base(p)}, rest...)
+	}
 }
 
 // git runs one read-only git command in dir and returns its output. It

@@ -154,3 +154,47 @@ func TestIgnored(t *testing.T) {
 		}
 	}
 }
+
+// TestExcludedFolders: the files of a run's own output folder, tracked or
+// not, change neither the state nor the list of files; a folder outside
+// the work tree, or its top, excludes nothing.
+func TestExcludedFolders(t *testing.T) {
+	t.Parallel()
+	dir := repo(t)
+	out := filepath.Join(dir, "debate-output")
+	clean, err := Open(context.Background(), dir, out, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(out, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, out, "run.json", "{}\n")
+	write(t, out, "sub/summary.md", "# x\n")
+	s, err := Open(context.Background(), filepath.Join(dir, "."), out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Key() != clean.Key() {
+		t.Errorf("the output folder changed the state: %+v, was %+v", s, clean)
+	}
+	files, err := s.Files(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{".gitignore", "a.txt"}; !slices.Equal(files, want) {
+		t.Errorf("files %q, want %q", files, want)
+	}
+	for _, exclude := range []string{"", dir, t.TempDir()} {
+		if s := open(t, dir); s.Dirty == "" {
+			t.Fatalf("without exclusions the output folder left the state clean")
+		}
+		s, err := Open(context.Background(), dir, exclude)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Dirty == "" {
+			t.Errorf("excluding %q hid the output folder's files", exclude)
+		}
+	}
+}

@@ -104,10 +104,11 @@ func New(ctx context.Context, cfg *configs.Config, api Completer, opt Options) (
 
 // Workdir returns the folder agent a runs in — its dir, else the top of
 // the git repository the config lives in, else the config's folder — and
-// the state of the repository there ("" outside one).
+// the state of the repository there ("" outside one), the run's output and
+// cache folders left out.
 func Workdir(ctx context.Context, cfg *configs.Config, a *configs.Agent) (dir, state string) {
 	dir = cmp.Or(a.Dir, cfg.Dir, ".")
-	st, err := gitrepo.Open(ctx, dir)
+	st, err := gitrepo.Open(ctx, dir, cfg.Output.Dir, cfg.Cache.Dir)
 	if err != nil {
 		abs, _ := filepath.Abs(dir)
 		return cmp.Or(abs, dir), ""

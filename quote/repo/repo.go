@@ -46,6 +46,9 @@ type Options struct {
 	// A file holding one, as internal/redact would find it in model text,
 	// is refused.
 	Secrets []string
+	// Exclude are folders whose files are not the repository's: a run's
+	// own output and cache, which change with every run.
+	Exclude []string
 }
 
 // Files are the quotable files of a repository at the start of a run. It is
@@ -80,7 +83,7 @@ type entry struct {
 // Open reads the state of the repository that holds dir and stamps its
 // files. Its error wraps gitrepo.ErrNotRepo when dir is in no repository.
 func Open(ctx context.Context, dir string, opt Options) (*Files, error) {
-	st, err := gitrepo.Open(ctx, dir)
+	st, err := gitrepo.Open(ctx, dir, opt.Exclude...)
 	if err != nil {
 		return nil, err
 	}
