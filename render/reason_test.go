@@ -67,7 +67,8 @@ func TestReasonsReadAsCodes(t *testing.T) {
 	t.Parallel()
 	run := withCodes(rendertest.Chinese())
 	before := reports(run)
-	for _, want := range []string{"达到轮数上限 3：强制裁决", "失败 2 次，最后一次：503", "修复后回答仍无效", "密钥被拒绝（401）", "由仲裁方的裁决 #9 结束", "反方第 2 轮：请求过于频繁（429 too many requests）"} {
+	for _, want := range []string{"达到轮数上限 3：强制裁决", "失败 2 次，最后一次：503", "修复后回答仍无效", "密钥被拒绝（401）", "由仲裁方的裁决 #9 结束", "反方第 2 轮：请求过于频繁（429 too many requests）",
+		"顺序检查失败：超时（no answer within 2m0s）", "先支持 party-a，调换双方顺序后支持 party-b", "请求不再发送 temperature（使用模型的默认值）"} {
 		if !strings.Contains(before["zh"], want) {
 			t.Errorf("the Chinese reports do not say %q", want)
 		}
@@ -128,6 +129,21 @@ func withCodes(run *tree.Run) *tree.Run {
 	for _, c := range root.Children {
 		set(&c.StopReason, &c.Because, tree.Because(tree.NoDivergenceAmong), tree.Because(tree.MissingDebaters, "Claude"))
 	}
+	root.Walk(func(n *tree.Node) {
+		if n.Judgment == nil || len(n.Judgment.ForcedVerdicts) == 0 || len(n.Judgment.ForcedVerdicts[0].Votes) > 0 {
+			return
+		}
+		v := &n.Judgment.ForcedVerdicts[0]
+		v.Votes = []tree.Vote{
+			{Judge: "judge", Model: "j1", Status: tree.VoteCounted, Favors: run.Debaters[0].ID, Recommendation: "do it"},
+			{Judge: "judge-2", Model: "j2", Status: tree.VoteDropped},
+			{Judge: "judge-3", Model: "j3", Status: tree.VoteUnstable, Favors: run.Debaters[0].ID},
+		}
+		set(&v.Votes[1].Reason, &v.Votes[1].Because, tree.Because(tree.OrderCheckFailed), tree.Because(tree.CallFailure, "timeout", "no answer within 2m0s"))
+		set(&v.Votes[2].Reason, &v.Votes[2].Because, tree.Because(tree.FavouredThen, "party-a", "party-b"))
+	})
+	run.Adaptations = []tree.Adaptation{{Endpoint: "https://api.example.com/v1", Model: "o3", Param: "temperature",
+		Change: "left out (the model's default)", How: tree.LeftOut, Reason: "Only the default (1) value is supported."}}
 	m := tree.Motion{ID: "m1", Title: "A motion", Status: tree.Forced, DebateID: "d1", MaxTurns: 4}
 	set(&m.StopReason, &m.Because, tree.Because(tree.ArbitratorClosed, 9))
 	failed := tree.Motion{ID: "m2", Title: "Another motion", Status: tree.Failed, DebateID: "d2", MaxTurns: 4}
@@ -158,6 +174,14 @@ func reword(run *tree.Run) {
 		for j := range t.Fallbacks {
 			rewordIf(&t.Fallbacks[j].Reason, t.Fallbacks[j].Because)
 		}
+		for _, v := range t.Root.AllVerdicts() {
+			for k := range v.Votes {
+				rewordIf(&v.Votes[k].Reason, v.Votes[k].Because)
+			}
+		}
+	}
+	for i := range run.Adaptations {
+		run.Adaptations[i].Change = "REWORDED"
 	}
 	for i := range run.Motions {
 		m := &run.Motions[i]
