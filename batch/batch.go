@@ -269,12 +269,7 @@ func (r *resources) open(ctx context.Context, cfg *configs.Config, sel *tree.Sel
 		if err != nil {
 			return eopt, err
 		}
-		r.closers = append(r.closers, func() error {
-			if err := c.Close(); err != nil {
-				return fmt.Errorf("the call cache %s could not be closed: %w; later runs may make again calls this one made", cfg.Cache.Dir, err)
-			}
-			return nil
-		})
+		r.closers = append(r.closers, func() error { return closeCache(c, cfg.Cache.Dir) })
 		r.jopt.Cache = c
 	}
 	var err error
@@ -314,6 +309,20 @@ func (r *resources) closeJournal() error {
 		lost = append(lost, "draw anew, the seed or the run id not being saved, and so make every call again")
 	}
 	return fmt.Errorf("the journal %s could not be saved: %w; a --resume of this run will %s", r.path, err, strings.Join(lost, ", and "))
+}
+
+// closeCache closes the call cache c, in dir, and says what a failure
+// means for later runs.
+func closeCache(c *journal.Cache, dir string) error {
+	err := c.Close()
+	if err == nil {
+		return nil
+	}
+	var u *journal.UnsavedError
+	if !errors.As(err, &u) {
+		return fmt.Errorf("the call cache %s could not be closed: %w; later runs may make again calls this one made", dir, err)
+	}
+	return fmt.Errorf("the call cache %s could not be saved: %w; later runs will make again the %d calls this run could not keep in the cache %s", dir, err, u.Calls, dir)
 }
 
 // close closes what open opened, in the reverse order, and joins the

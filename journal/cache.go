@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"sync"
 )
 
 // CacheFile is the file a Cache keeps in its folder.
@@ -34,6 +35,9 @@ var cacheSchema = []string{
 type Cache struct {
 	db     *sql.DB
 	writes *committer
+
+	closed   sync.Once
+	closeErr error
 }
 
 // OpenCache opens (creating if needed) the cache in dir, bounded to
@@ -108,7 +112,11 @@ func (c *Cache) Drop(ctx context.Context, key string) error {
 }
 
 // Close commits what Record was given and closes the file; Record fails
-// after it.
+// after it. Besides a failure to close, it reports every call the cache
+// could not keep since it was opened, its last commits included, as an
+// *UnsavedError: later runs make those calls again. Every call returns the
+// first one's error.
 func (c *Cache) Close() error {
-	return errors.Join(c.writes.close(), c.db.Close())
+	c.closed.Do(func() { c.closeErr = closeSaving(c.db, c.writes, nil) })
+	return c.closeErr
 }

@@ -85,3 +85,33 @@ func TestCloseWhenAllSaved(t *testing.T) {
 		}
 	}
 }
+
+// TestCacheCloseReportsUnsaved: a Cache whose commits failed reports, at
+// Close and every later Close, how many calls it could not keep, with the
+// first failure.
+func TestCacheCloseReportsUnsaved(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	c, err := OpenCache(ctx, dir, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Record(ctx, "kept", []byte("v")); err != nil {
+		t.Fatal(err)
+	}
+	refuseWrites(t, filepath.Join(dir, CacheFile), "calls")
+	for _, k := range []string{"k1", "k2"} {
+		if err := c.Record(ctx, k, []byte("v")); err == nil {
+			t.Fatalf("record %s: kept despite the trigger", k)
+		}
+	}
+	err = c.Close()
+	var u *UnsavedError
+	if !errors.As(err, &u) || u.Calls != 2 || u.Notes != 0 || !strings.HasPrefix(err.Error(), "2 calls not saved: ") || !strings.Contains(err.Error(), "disk is full") {
+		t.Fatalf("Close: %v; want 2 calls not saved, with the cause", err)
+	}
+	if again := c.Close(); again == nil || again.Error() != err.Error() {
+		t.Errorf("second Close: %v; want the first one's %v", again, err)
+	}
+}

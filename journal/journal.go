@@ -243,15 +243,20 @@ func (j *Journal) Len(ctx context.Context) (int, error) {
 // journal makes those calls again. Every call returns the first one's
 // error.
 func (j *Journal) Close() error {
-	j.closed.Do(func() {
-		u := &UnsavedError{}
-		errs := []error{closeCounting(j.calls, &u.Calls, &u.Err), closeCounting(j.notes, &u.Notes, &u.Err)}
-		if u.Err != nil {
-			errs = append([]error{u}, errs...)
-		}
-		j.closeErr = errors.Join(append(errs, j.db.Close())...)
-	})
+	j.closed.Do(func() { j.closeErr = closeSaving(j.db, j.calls, j.notes) })
 	return j.closeErr
+}
+
+// closeSaving closes the committers of calls and notes (either may be nil),
+// then db, and joins their errors, led by an *UnsavedError when some rows
+// could not be saved.
+func closeSaving(db *sql.DB, calls, notes *committer) error {
+	u := &UnsavedError{}
+	errs := []error{closeCounting(calls, &u.Calls, &u.Err), closeCounting(notes, &u.Notes, &u.Err)}
+	if u.Err != nil {
+		errs = append([]error{u}, errs...)
+	}
+	return errors.Join(append(errs, db.Close())...)
 }
 
 // closeCounting closes c, if there is one, sets *n to the rows it could not
@@ -268,9 +273,10 @@ func closeCounting(c *committer, n *int, first *error) error {
 	return err
 }
 
-// UnsavedError is what a Journal could not save: the calls whose record
-// failed, which a resumed run makes again, and the notes (the run's id, its
-// seed), without which it draws anew.
+// UnsavedError is what a Journal or a Cache could not save: the calls whose
+// record failed, which a resumed run (or, for a Cache, a later run) makes
+// again, and a Journal's notes (the run's id, its seed), without which a
+// resumed run draws anew.
 type UnsavedError struct {
 	Calls, Notes int
 	Err          error // the first failure

@@ -199,6 +199,22 @@ func cmpErr(errs ...error) error {
 	return nil
 }
 
+// orderCheckDropped counts the verdicts of t that the order check dropped:
+// missing, though the judge answered, because it gave none when asked again
+// with the sides reversed.
+func orderCheckDropped(t *tree.Topic) int {
+	if t.Root == nil {
+		return 0
+	}
+	n := 0
+	for _, v := range t.Root.AllVerdicts() {
+		if v.OrderCheckDropped() {
+			n++
+		}
+	}
+	return n
+}
+
 // runURL is the address of the workflow run, whose artifacts hold the
 // reports; empty outside GitHub Actions.
 func runURL(getenv func(string) (string, bool)) string {
@@ -212,7 +228,9 @@ func runURL(getenv func(string) (string, bool)) string {
 }
 
 // stepSummary is the Markdown a run appends to the job's summary page: the
-// decision counts, a row per topic with its decision and cost, the run's
+// decision counts, a row per topic with its decision, its verdicts (those
+// the order check dropped apart from those the judge did not give, in a
+// column of their own when there are any) and its cost, the run's
 // cost (and that it paid nothing when the call cache answered every call)
 // and where its reports are.
 func stepSummary(run *tree.Run, files []string, runURL string) string {
@@ -225,11 +243,24 @@ func stepSummary(run *tree.Run, files []string, runURL string) string {
 		}
 	}
 	fmt.Fprintf(&b, "### debate: %s\n\n", strings.Join(parts, " · "))
-	b.WriteString("| Topic | Decision | Verdicts given | Verdicts missing | Cost |\n|---|---|--:|--:|--:|\n")
+	dropped := make([]int, len(run.Topics))
+	anyDropped := false
+	for i := range run.Topics {
+		dropped[i] = orderCheckDropped(&run.Topics[i])
+		anyDropped = anyDropped || dropped[i] > 0
+	}
+	if anyDropped {
+		b.WriteString("| Topic | Decision | Verdicts given | Verdicts missing | Verdicts dropped by the order check | Cost |\n|---|---|--:|--:|--:|--:|\n")
+	} else {
+		b.WriteString("| Topic | Decision | Verdicts given | Verdicts missing | Cost |\n|---|---|--:|--:|--:|\n")
+	}
 	for i := range run.Topics {
 		t := &run.Topics[i]
-		fmt.Fprintf(&b, "| %s | %s | %d | %d | %s |\n", cell(t.ID+": "+t.Title), t.DecisionText(),
-			t.Verdicts.Given, t.Verdicts.Missing, render.CostText(t.Usage.Cost))
+		fmt.Fprintf(&b, "| %s | %s | %d | %d | ", cell(t.ID+": "+t.Title), t.DecisionText(), t.Verdicts.Given, t.Verdicts.Missing-dropped[i])
+		if anyDropped {
+			fmt.Fprintf(&b, "%d | ", dropped[i])
+		}
+		fmt.Fprintf(&b, "%s |\n", render.CostText(t.Usage.Cost))
 	}
 	fmt.Fprintf(&b, "\n%s tokens in %s calls, cost %s.", render.Thousands(run.Usage.Total()), render.Thousands(run.Usage.Calls), render.CostText(run.Usage.Cost))
 	if c := run.Cache; c != nil && c.Cached > 0 && c.Fresh == 0 {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/debatehq/debate/internal/ghrunner"
+	"github.com/debatehq/debate/render/rendertest"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -220,5 +221,42 @@ func TestLogKeepsJSON(t *testing.T) {
 		if err := json.Unmarshal(out.Bytes(), &got); err != nil || !reflect.DeepEqual(got, orig) {
 			t.Errorf("indent %q: the JSON changed (%v)", indent, err)
 		}
+	}
+}
+
+// TestStepSummaryOrderCheck: a verdict the order check dropped is counted
+// in a column of its own, never as one the judge did not give; without
+// one, the table has no such column.
+func TestStepSummaryOrderCheck(t *testing.T) {
+	t.Parallel()
+	dropped := tree.Verdict{Missing: true, Votes: []tree.Vote{{Judge: "reviewer", Status: tree.VoteDropped,
+		Reason: tree.OrderCheckReason + ": no verdict on this divergence"}}}
+	for _, tt := range []struct {
+		name     string
+		verdict  func(v tree.Verdict) tree.Verdict
+		row, not string
+	}{
+		{"dropped by the order check", func(v tree.Verdict) tree.Verdict { dropped.DivergenceID = v.DivergenceID; return dropped },
+			"| undecided (no-verdict) | 1 | 0 | 1 |", "| 1 | 1 |"},
+		{"not given", func(v tree.Verdict) tree.Verdict { v.Missing = true; return v },
+			"| undecided (no-verdict) | 1 | 1 | ", "dropped by the order check"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			run := rendertest.Forced()
+			topic := &run.Topics[0]
+			done := false
+			topic.Root.Walk(func(n *tree.Node) {
+				if !done && n.Judgment != nil && len(n.Judgment.ForcedVerdicts) > 0 {
+					n.Judgment.ForcedVerdicts[0] = tt.verdict(n.Judgment.ForcedVerdicts[0])
+					done = true
+				}
+			})
+			topic.Settle()
+			s := stepSummary(run, nil, "")
+			if !strings.Contains(s, tt.row) || strings.Contains(s, tt.not) {
+				t.Errorf("want %q and not %q in:\n%s", tt.row, tt.not, s)
+			}
+		})
 	}
 }

@@ -91,7 +91,8 @@ func exampleConfig(t *testing.T, r *runner, srv *providertest.Server, extra stri
 
 // testExampleReport: the report workflow runs the debates, uploads the
 // reports and succeeds when no decision is in fail-on; run again on an
-// unchanged config, it restores the call cache and makes no call.
+// unchanged config, it restores the call cache and makes no call, with no
+// seed set anywhere.
 func testExampleReport(t *testing.T, bin string) {
 	srv := providertest.New(t)
 	scriptJudges(srv)
@@ -110,6 +111,12 @@ func testExampleReport(t *testing.T, bin string) {
 	os.RemoveAll(filepath.Join(r.work, ".debate-cache")) // a new runner's workspace
 	if jobs := r.workflow("debate-report.yml"); !jobs["debate"] || srv.Count() != calls {
 		t.Errorf("the second run: job ok %v, %d calls more, want none\n%s", jobs["debate"], srv.Count()-calls, r.log.String())
+	}
+	// Without a seed in the config or the workflow: each topic drew from
+	// its own, derived from the topic.
+	run := readRun(t, filepath.Join(r.artifacts, "debate-output", "run.json"))
+	if run.Seed != nil || len(run.Topics) != 1 || run.Topics[0].Seed == 0 || run.Cache == nil || run.Cache.Fresh != 0 {
+		t.Errorf("the second run: a run seed %v, topics %d, cache %+v; want no run seed, the topic's own, no fresh call", run.Seed != nil, len(run.Topics), run.Cache)
 	}
 }
 

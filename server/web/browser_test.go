@@ -248,9 +248,10 @@ func errorShown(parts ...string) chromedp.Action[chromedp.Void] {
 	return until(cond)
 }
 
-// serveUI serves the API and the web UI over st on a loopback port until the
-// test ends, and returns the listener's address.
-func serveUI(t *testing.T, st *store.Store, token string) string {
+// serveUI serves the API and the web UI over st (listing the batch runs of
+// the reports folders) on a loopback port until the test ends, and returns
+// the listener's address.
+func serveUI(t *testing.T, st *store.Store, token string, reports ...string) string {
 	t.Helper()
 	log := slog.New(slog.NewTextHandler(testWriter{t}, nil))
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -259,7 +260,7 @@ func serveUI(t *testing.T, st *store.Store, token string) string {
 	}
 	serveCtx, stopServe := context.WithCancel(context.Background())
 	srv := server.New(st, server.Options{Token: token, Logger: log,
-		Pages: New(st, Options{Logger: log, Done: serveCtx.Done()})})
+		Pages: New(st, Options{Logger: log, Done: serveCtx.Done(), Reports: reports})})
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(serveCtx, ln) }()
 	t.Cleanup(func() {

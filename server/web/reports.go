@@ -50,6 +50,9 @@ type run struct {
 	Status   *runStatus
 	Err      string // why run.json could not be read
 	Missing  bool   // the configured folder does not exist
+	// key is the start of its files' keys ("<folder index>/" or
+	// "<folder index>/<subfolder>/"), path its folder.
+	key, path string
 }
 
 // reportFile is one Markdown report of a run, and its HTML page when the
@@ -128,32 +131,66 @@ func (rs *reports) runs() []run {
 	return out
 }
 
-// find returns the listed report whose key is path, or the report whose
-// page's key it is (then page is true).
-func (rs *reports) find(path string) (f reportFile, page, ok bool) {
+// documentsDir is the folder of a run that holds the pages of the
+// documents its quotes link to.
+const documentsDir = "documents"
+
+// find returns the file of a listed run whose key is path: a report, the
+// report's HTML page, or the HTML page of a document in the run's
+// documents folder. page tells a page, served as the run wrote it, from a
+// Markdown report, which f is then.
+func (rs *reports) find(path string) (f reportFile, page string, ok bool) {
 	idx, _, ok := strings.Cut(path, "/")
 	if !ok {
-		return reportFile{}, false, false
+		return reportFile{}, "", false
 	}
 	i, err := strconv.Atoi(idx)
 	if err != nil || i < 0 || i >= len(rs.dirs) || strconv.Itoa(i) != idx {
-		return reportFile{}, false, false
+		return reportFile{}, "", false
 	}
 	found, err := rs.scan(i, rs.dirs[i])
 	if err != nil {
-		return reportFile{}, false, false
+		return reportFile{}, "", false
 	}
 	for _, r := range found {
 		for _, f := range r.Files {
-			switch path {
-			case f.key:
-				return f, false, true
-			case f.pageKey:
-				return f, true, f.pageKey != ""
+			switch {
+			case path == f.key:
+				return f, "", true
+			case path == f.pageKey && f.pageKey != "":
+				return reportFile{}, f.pagePath, true
+			}
+		}
+		if name, ok := strings.CutPrefix(path, r.key+documentsDir+"/"); ok {
+			if page, ok := r.document(name); ok {
+				return reportFile{}, page, true
 			}
 		}
 	}
-	return reportFile{}, false, false
+	return reportFile{}, "", false
+}
+
+// document returns the file of the HTML page called name in the run's
+// documents folder, when the folder (not a symbolic link) lists it as a
+// regular file.
+func (r run) document(name string) (string, bool) {
+	if !strings.HasSuffix(name, ".html") {
+		return "", false
+	}
+	dir := filepath.Join(r.path, documentsDir)
+	if info, err := os.Lstat(dir); err != nil || !info.IsDir() {
+		return "", false
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return "", false
+	}
+	for _, e := range entries {
+		if e.Name() == name && e.Type().IsRegular() {
+			return filepath.Join(dir, e.Name()), true
+		}
+	}
+	return "", false
 }
 
 // scan lists the runs of configured folder i (at dir): the folder itself and
@@ -191,9 +228,9 @@ func (rs *reports) scan(i int, dir string) ([]run, error) {
 // or the folder itself when sub is empty) from its entries; ok is false when
 // it holds no reports.
 func (rs *reports) runAt(i int, path, sub string, entries []fs.DirEntry) (run, bool) {
-	r := run{Name: rs.dirs[i], Dir: rs.dirs[i]}
+	r := run{Name: rs.dirs[i], Dir: rs.dirs[i], key: strconv.Itoa(i) + "/", path: path}
 	if sub != "" {
-		r.Name = sub
+		r.Name, r.key = sub, r.key+sub+"/"
 	}
 	hasRunJSON := false
 	pages := map[string]bool{} // the HTML pages beside the reports
@@ -221,10 +258,9 @@ func (rs *reports) runAt(i int, path, sub string, entries []fs.DirEntry) (run, b
 			continue
 		}
 		r.Modified = later(r.Modified, info.ModTime())
-		key := strconv.Itoa(i) + "/" + name
+		key := r.key + name
 		u := "/reports/" + strconv.Itoa(i) + "/"
 		if sub != "" {
-			key = strconv.Itoa(i) + "/" + sub + "/" + name
 			u += url.PathEscape(sub) + "/"
 		}
 		f := reportFile{name: name, run: r.Name, dir: r.Dir, path: filepath.Join(path, name), key: key, URL: u + url.PathEscape(name)}

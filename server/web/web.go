@@ -565,8 +565,8 @@ func (h *handler) writeJSON(w http.ResponseWriter, status int, v any) {
 // inline, images as data: only, as the page was made to need.
 const pageCSP = "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 
-// reportPage serves the HTML page a run wrote beside a report, as it is,
-// under pageCSP.
+// reportPage serves an HTML page a run wrote (a report's, or a quoted
+// document's under documents/), as it is, under pageCSP.
 func (h *handler) reportPage(w http.ResponseWriter, r *http.Request, path string) {
 	body, err := regular.ReadFileNoFollow(path, maxReportBytes)
 	if err != nil {
@@ -589,17 +589,18 @@ type reportData struct {
 	HTML template.HTML
 }
 
-// report serves one report file of a listed run, rendered. Only files the
-// listing of the configured folders names are served; any other path is not
-// found, whatever it contains.
+// report serves one report file of a listed run, rendered, or one of the
+// run's HTML pages as it is. Only files the listing of the configured
+// folders names are served; any other path is not found, whatever it
+// contains.
 func (h *handler) report(w http.ResponseWriter, r *http.Request) {
 	f, page, ok := h.reports.find(r.PathValue("path"))
 	if !ok {
 		h.notFound(w, r, "no such report")
 		return
 	}
-	if page {
-		h.reportPage(w, r, f.pagePath)
+	if page != "" {
+		h.reportPage(w, r, page)
 		return
 	}
 	md, err := regular.ReadFileNoFollow(f.path, maxReportBytes)

@@ -555,3 +555,58 @@ func TestReportsDecisionsAndPages(t *testing.T) {
 		t.Errorf("a page the run did not write: %d", p.status)
 	}
 }
+
+// TestReportDocuments: the HTML page of a document a run's quotes link to
+// (documents/<file>.html) is served as the run's report pages are, in the
+// run at the folder's top and in a subfolder; nothing else under documents/
+// is: not the text copies, not a symbolic link, not a folder that is one,
+// not a path that leaves the folder.
+func TestReportDocuments(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "out")
+	secret := filepath.Join(base, "secret.html")
+	writeFile(t, secret, "TOP-SECRET-CONTENT")
+	const page = "<!DOCTYPE html><title>quote.go</title><pre id=L3>func Find()</pre>"
+	writeFile(t, filepath.Join(dir, "topic-t1-caching.md"), "# Caching\n")
+	writeFile(t, filepath.Join(dir, "documents", "quote__quote.go.html"), page)
+	writeFile(t, filepath.Join(dir, "documents", "quote__quote.go"), "func Find()")
+	writeFile(t, filepath.Join(dir, "documents", "deeper", "x.html"), "TOP-SECRET-CONTENT")
+	writeFile(t, filepath.Join(dir, "2026-03-02", "summary.md"), "# Second run\n")
+	writeFile(t, filepath.Join(dir, "2026-03-02", "documents", "a.md.html"), page)
+	writeFile(t, filepath.Join(dir, "not-a-run", "documents", "a.md.html"), "TOP-SECRET-CONTENT")
+	writeFile(t, filepath.Join(dir, "linked-docs", "summary.md"), "# Third run\n")
+	for link, target := range map[string]string{
+		filepath.Join(dir, "documents", "link.html"):   secret,
+		filepath.Join(dir, "linked-docs", "documents"): base,
+	} {
+		if err := os.Symlink(target, link); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f := newFixture(t, "", []string{dir}, store.Options{})
+	for _, path := range []string{"/reports/0/documents/quote__quote.go.html", "/reports/0/2026-03-02/documents/a.md.html"} {
+		p := f.get(path, browserAccept, "")
+		if p.status != http.StatusOK || p.body != page || p.header.Get("Content-Security-Policy") != pageCSP {
+			t.Errorf("%s: %d, CSP %q:\n%s", path, p.status, p.header.Get("Content-Security-Policy"), p.body)
+		}
+	}
+	for _, path := range []string{
+		"/reports/0/documents/quote__quote.go",
+		"/reports/0/documents/link.html",
+		"/reports/0/documents/deeper/x.html",
+		"/reports/0/documents/",
+		"/reports/0/documents",
+		"/reports/0/documents/../../secret.html",
+		"/reports/0/documents/%2e%2e/%2e%2e/secret.html",
+		"/reports/0/documents/..%2f..%2fsecret.html",
+		"/reports/0/not-a-run/documents/a.md.html",
+		"/reports/0/linked-docs/documents/secret.html",
+		"/reports/0/linked-docs/documents/out/documents/quote__quote.go.html",
+		"/reports/1/documents/quote__quote.go.html",
+	} {
+		p := f.get(path, browserAccept, "")
+		if p.status == http.StatusOK || strings.Contains(p.body, "TOP-SECRET") {
+			t.Errorf("%s: status %d, served:\n%s", path, p.status, p.body)
+		}
+	}
+}
