@@ -58,75 +58,13 @@ func Load(path string, opt Options) (*Config, error) {
 }
 
 func load(path string, text []byte, opt Options) (*Config, error) {
-	getenv := opt.Getenv
-	if getenv == nil {
-		getenv = os.LookupEnv
-	}
 	src := newSource(path, text)
 	r := &reporter{src: src, file: path}
-
-	// Parse a copy: the tree aliases its input and Standardize rewrites it,
-	// while src.text must stay as the user wrote it.
-	v, err := hujson.Parse(bytes.Clone(text))
+	cfg, err := decode(src, r, text)
 	if err != nil {
-		return nil, Problems{r.syntaxProblem(err)}
+		return nil, err
 	}
-	if v.Value.Kind() != '{' {
-		return nil, Problems{r.make("", v.StartOffset, "the config must be a JSON object: { ... }")}
-	}
-	ck := &checker{src: src, rep: r}
-	ck.check(&v, reflect.TypeFor[Config](), "", v.StartOffset)
-	v.Standardize()
-
-	var cfg Config
-	dec := json.NewDecoder(bytes.NewReader(v.Pack()))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&cfg); err != nil {
-		r.ps = append(r.ps, r.make("", -1, fmt.Sprintf("decode: %v", err)))
-		sortProblems(r.ps)
-		return nil, Problems(r.ps)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		r.ps = append(r.ps, r.make("", -1, "unexpected data after the top-level object"))
-	}
-
-	var warnings []Problem
-	keyVars := map[string]string{} // the value of an api.apiKey → the variable it came from
-	if opt.NoEnv {
-		getenv = func(string) (string, bool) { return "", false }
-	}
-	var unset []string               // variables not set, in the order first met
-	unsetAt := map[string][]string{} // each one's fields
-	expandAll(reflect.ValueOf(&cfg).Elem(), "", getenv, func(field, name string) {
-		if opt.NoEnv {
-			if !slices.Contains(cfg.Unread, name) {
-				cfg.Unread = append(cfg.Unread, name)
-			}
-			return
-		}
-		if opt.DryRun {
-			warnings = append(warnings, r.make(field, src.offset(field),
-				fmt.Sprintf("environment variable %s is not set (a dry run does not need it)", name)))
-			return
-		}
-		if unsetAt[name] == nil {
-			unset = append(unset, name)
-		}
-		unsetAt[name] = append(unsetAt[name], field)
-	}, func(field, name string) {
-		if field == "apiKey" || strings.HasSuffix(field, ".apiKey") {
-			val, _ := getenv(name)
-			keyVars[val] = name
-		}
-	})
-	// One problem per unset variable, at its first use, naming the others.
-	for _, name := range unset {
-		also := ""
-		if fields := unsetAt[name][1:]; len(fields) > 0 {
-			also = " (also read by " + strings.Join(fields, ", ") + ")"
-		}
-		r.at(unsetAt[name][0], "environment variable %s is not set%s; export it, or write the value in the file", name, also)
-	}
+	warnings, keyVars := cfg.expand(r, opt)
 
 	cfg.Path = path
 	cfg.Dir = filepath.Dir(path)
@@ -156,7 +94,87 @@ func load(path string, text []byte, opt Options) (*Config, error) {
 	warnings = append(warnings, cfg.skippedWarnings(r)...)
 	sortProblems(warnings)
 	cfg.Warnings = warnings
+	return cfg, nil
+}
+
+// decode parses text as JSONC, checks its fields against the config's
+// types (problems go to r) and decodes it strictly; a syntax error or a
+// failed decoding is returned as the config's problems.
+func decode(src *source, r *reporter, text []byte) (*Config, error) {
+	// Parse a copy: the tree aliases its input and Standardize rewrites it,
+	// while src.text must stay as the user wrote it.
+	v, err := hujson.Parse(bytes.Clone(text))
+	if err != nil {
+		return nil, Problems{r.syntaxProblem(err)}
+	}
+	if v.Value.Kind() != '{' {
+		return nil, Problems{r.make("", v.StartOffset, "the config must be a JSON object: { ... }")}
+	}
+	ck := &checker{src: src, rep: r}
+	ck.check(&v, reflect.TypeFor[Config](), "", v.StartOffset)
+	v.Standardize()
+
+	var cfg Config
+	dec := json.NewDecoder(bytes.NewReader(v.Pack()))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&cfg); err != nil {
+		r.ps = append(r.ps, r.make("", -1, fmt.Sprintf("decode: %v", err)))
+		sortProblems(r.ps)
+		return nil, Problems(r.ps)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		r.ps = append(r.ps, r.make("", -1, "unexpected data after the top-level object"))
+	}
 	return &cfg, nil
+}
+
+// expand replaces the ${NAME} references of the config's strings from the
+// environment. An unset variable is one problem, at its first use, naming
+// the others; a dry run only warns of it, and with NoEnv nothing is read
+// and the variables are listed in Unread. It returns the warnings and the
+// variable each api.apiKey value came from.
+func (cfg *Config) expand(r *reporter, opt Options) ([]Problem, map[string]string) {
+	getenv := opt.Getenv
+	if getenv == nil {
+		getenv = os.LookupEnv
+	}
+	var warnings []Problem
+	keyVars := map[string]string{} // the value of an api.apiKey → the variable it came from
+	if opt.NoEnv {
+		getenv = func(string) (string, bool) { return "", false }
+	}
+	var unset []string               // variables not set, in the order first met
+	unsetAt := map[string][]string{} // each one's fields
+	expandAll(reflect.ValueOf(cfg).Elem(), "", getenv, func(field, name string) {
+		if opt.NoEnv {
+			if !slices.Contains(cfg.Unread, name) {
+				cfg.Unread = append(cfg.Unread, name)
+			}
+			return
+		}
+		if opt.DryRun {
+			warnings = append(warnings, r.make(field, r.src.offset(field),
+				fmt.Sprintf("environment variable %s is not set (a dry run does not need it)", name)))
+			return
+		}
+		if unsetAt[name] == nil {
+			unset = append(unset, name)
+		}
+		unsetAt[name] = append(unsetAt[name], field)
+	}, func(field, name string) {
+		if field == "apiKey" || strings.HasSuffix(field, ".apiKey") {
+			val, _ := getenv(name)
+			keyVars[val] = name
+		}
+	})
+	for _, name := range unset {
+		also := ""
+		if fields := unsetAt[name][1:]; len(fields) > 0 {
+			also = " (also read by " + strings.Join(fields, ", ") + ")"
+		}
+		r.at(unsetAt[name][0], "environment variable %s is not set%s; export it, or write the value in the file", name, also)
+	}
+	return warnings, keyVars
 }
 
 var syntaxErrorPattern = regexp.MustCompile(`(?s)^hujson: line (\d+), column (\d+): (.*)$`)

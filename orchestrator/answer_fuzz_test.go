@@ -22,7 +22,7 @@ func FuzzAnswer(f *testing.F) {
 	f.Fuzz(func(t *testing.T, reasoning, answer string, tag uint8, field bool) {
 		// Arbitrary content.
 		a, _ := think.Split(reasoning+answer, answer)
-		if _, err := parseJudgment(a, nil, false, parties); err == nil && !strings.Contains(a, "{") {
+		if _, err := unpack(parseJudgment(a, nil, false, parties)); err == nil && !strings.Contains(a, "{") {
 			t.Fatalf("a judgment from an answer without an object: %q", a)
 		}
 		refusesQuotes(t, a)
@@ -41,7 +41,7 @@ func FuzzAnswer(f *testing.F) {
 			t.Fatalf("Split(%q, %q) = %q, %q; want %q, %q", content, fields, got, gotReasoning, want, strings.TrimSpace(reasoning))
 		}
 		if !strings.Contains(answer, "{") {
-			if _, err := parseJudgment(got, nil, false, parties); !errors.Is(err, errNoJSON) {
+			if _, err := unpack(parseJudgment(got, nil, false, parties)); !errors.Is(err, errNoJSON) {
 				t.Fatalf("reasoning %q answer %q: want no JSON found, got %v", reasoning, answer, err)
 			}
 		}

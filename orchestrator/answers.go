@@ -3,10 +3,10 @@ package orchestrator
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/providers"
+	"github.com/debatehq/debate/tree"
 )
 
 // maxReaskTokens bounds the token limit a judge's cut answer is asked again
@@ -40,7 +40,7 @@ func (r *roster) reask(ctx context.Context, c call) (providers.Response, string,
 	}
 	limit := c.maxTokens
 	if limit <= 0 {
-		limit = r.e.cfg.Params.MaxTokensPerResponse
+		limit = r.s.cfg.Params.MaxTokensPerResponse
 	}
 	if limit <= 0 {
 		limit = configs.DefaultMaxTokensPerResponse
@@ -49,7 +49,7 @@ func (r *roster) reask(ctx context.Context, c call) (providers.Response, string,
 		return resp, model, err
 	}
 	c.maxTokens = reaskTokens(limit)
-	r.e.log.Info("answer cut at the token limit: asking again with a larger limit",
+	r.s.log.Info("answer cut at the token limit: asking again with a larger limit",
 		"topic", r.scope, "node", c.node, "participant", c.who.p.ID, "model", model, "limit", limit, "new limit", c.maxTokens)
 	again, model2, err2 := r.call(ctx, c)
 	if err2 != nil && err == nil {
@@ -60,6 +60,6 @@ func (r *roster) reask(ctx context.Context, c call) (providers.Response, string,
 
 // cutWarning is the warning of a debater's answer kept although the token
 // limit cut it.
-func (t *topicRun) cutWarning() string {
-	return fmt.Sprintf("cut at the token limit (params.maxTokensPerResponse: %d): the answer is incomplete", t.e.cfg.Params.MaxTokensPerResponse)
+func (t *topicRun) cutWarning() tree.Reason {
+	return tree.Because(tree.CutIncomplete, t.e.cfg.Params.MaxTokensPerResponse)
 }

@@ -93,7 +93,7 @@ func TestDebaterCutAnswerKeptAndMarked(t *testing.T) {
 		switch {
 		case r.Participant == "judge":
 			return providers.Response{Text: agreeAnswer(), Reasoning: "judge's thoughts", FinishReason: "stop"}, nil
-		case r.Participant == "party-b" && strings.Contains(r.Messages[0].Content, "weaknesses"):
+		case r.Participant == "party-b" && r.Origin.Step == string(tree.StepRebuttal):
 			return providers.Response{Text: "B's rebuttal stops mid", FinishReason: "length"}, nil
 		}
 		return providers.Response{Text: "Position of " + r.Participant, Reasoning: "why " + r.Participant, FinishReason: "stop"}, nil
@@ -106,7 +106,8 @@ func TestDebaterCutAnswerKeptAndMarked(t *testing.T) {
 	if root.Rebuttals["party-b"] != "B's rebuttal stops mid" {
 		t.Errorf("b's cut rebuttal %q, want it kept", root.Rebuttals["party-b"])
 	}
-	if w := root.Warnings; len(w) != 1 || w[0] != (tree.Warning{Participant: "party-b", Step: tree.StepRebuttal, Message: w[0].Message}) || !strings.Contains(w[0].Message, "cut at the token limit") {
+	if w := root.Warnings; len(w) != 1 || w[0].Participant != "party-b" || w[0].Step != tree.StepRebuttal || !strings.Contains(w[0].Message, "cut at the token limit") ||
+		len(w[0].Because) != 1 || w[0].Because[0].Code != tree.CutIncomplete {
 		t.Errorf("warnings %+v, want one for party-b's rebuttal", w)
 	}
 	var got []string
@@ -181,7 +182,7 @@ func BenchmarkParseJudgment(b *testing.B) {
 	answer := s.String()
 	b.SetBytes(int64(len(answer)))
 	for b.Loop() {
-		if _, err := parseJudgment(answer, nil, false, parties); err != nil {
+		if _, err := unpack(parseJudgment(answer, nil, false, parties)); err != nil {
 			b.Fatal(err)
 		}
 	}

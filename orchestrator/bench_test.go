@@ -53,14 +53,11 @@ func BenchmarkCriticalPath(b *testing.B) {
 		{name: "http", make: func(b *testing.B, cfg *configs.Config, s *script, latency time.Duration) Completer {
 			srv := providertest.New(b, scripted.WithLatency(latency))
 			srv.Script(func(c scripted.Call) scripted.Reply {
-				r := providers.Request{Participant: "party-a", Model: c.Model}
+				participant := "party-a"
 				if c.Model == "model-j" {
-					r.Participant = "judge"
+					participant = "judge"
 				}
-				for _, m := range c.Messages {
-					r.Messages = append(r.Messages, providers.Message{Role: m.Role, Content: m.Content})
-				}
-				resp, _ := s.answer(context.Background(), r)
+				resp, _ := s.answer(context.Background(), overWire(participant, c))
 				return scripted.Text(resp.Text)
 			})
 			cfg.API = configs.API{BaseURL: scripted.MemoryURL, APIKey: "sk-bench", Timeout: 60_000}

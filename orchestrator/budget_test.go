@@ -60,7 +60,7 @@ func TestBudget(t *testing.T) {
 			}
 			// Verdicts forced by the budget must say so, not blame the round limit.
 			for _, r := range s.requests {
-				if kind(r.Messages) != "forced" {
+				if kind(r) != "forced" {
 					continue
 				}
 				if text := r.Messages[len(r.Messages)-1].Content; !strings.Contains(text, "token budget is spent") {

@@ -31,7 +31,7 @@ func TestCancel(t *testing.T) {
 		if cancelled.Load() {
 			late.Add(1)
 		}
-		switch node := nodeOf(r.Messages); {
+		switch node := nodeOf(r); {
 		case node == "d2":
 			// d2's positions hang until the run is cancelled.
 			d2Waiting.Done()

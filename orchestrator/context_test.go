@@ -39,7 +39,7 @@ func freshMeans(cfg *configs.Config, reqs []providers.Request) map[int]float64 {
 	size, count := map[int]int{}, map[int]int{}
 	for _, r := range reqs {
 		parts := promptParts(r.Messages)
-		d := tree.DepthOf(nodeOf(r.Messages))
+		d := tree.DepthOf(nodeOf(r))
 		size[d] += len(strings.Join(parts, "")) - book.Add(cacheKey(cfg, r.Participant, r.Model), parts...)
 		count[d]++
 	}
@@ -55,7 +55,7 @@ func freshMeans(cfg *configs.Config, reqs []providers.Request) map[int]float64 {
 func withAncestry(reqs []providers.Request) []providers.Request {
 	out := make([]providers.Request, len(reqs))
 	for i, r := range reqs {
-		node := nodeOf(r.Messages)
+		node := nodeOf(r)
 		var said strings.Builder
 		for _, a := range ancestry(node) {
 			if a != node {
@@ -89,7 +89,7 @@ func TestContextControl(t *testing.T) {
 		t.Fatalf("tree of %d nodes, depth %d; want 31, 4", st.Nodes, st.Depth)
 	}
 	for _, r := range s.requests {
-		node := nodeOf(r.Messages)
+		node := nodeOf(r)
 		for _, m := range markers(r.Messages) {
 			if !slices.Contains(ancestry(node), m) {
 				t.Errorf("a %s call at %s shows node %s, which is off its path", r.Participant, node, m)

@@ -31,11 +31,7 @@ func overHTTP(t *testing.T, cfg *configs.Config, s *script, failing ...string) (
 		if slices.Contains(failing, c.Model) {
 			return scripted.Status(503, "overloaded")
 		}
-		r := providers.Request{Participant: participantOf[c.Model], Model: c.Model}
-		for _, m := range c.Messages {
-			r.Messages = append(r.Messages, providers.Message{Role: m.Role, Content: m.Content})
-		}
-		resp, err := s.answer(context.Background(), r)
+		resp, err := s.answer(context.Background(), overWire(participantOf[c.Model], c))
 		if err != nil {
 			return scripted.Status(500, err.Error())
 		}
@@ -69,7 +65,7 @@ func callsAt(srv *providertest.Server) map[string]int {
 		for i, m := range c.Messages {
 			msgs[i] = providers.Message{Role: m.Role, Content: m.Content}
 		}
-		out[nodeOf(msgs)]++
+		out[markedNode(msgs)]++
 	}
 	return out
 }

@@ -321,19 +321,6 @@ func messages(ms []prompts.Message) []providers.Message {
 	return out
 }
 
-// maxFailures is the number of consecutive failures that switch a
-// participant to its fallback model.
-func (e *Engine) maxFailures() int {
-	return e.cfg.Fallback.MaxConsecutiveFailures
-}
-
-// retryDelay is the base of the backoff between two attempts of a call.
-func (e *Engine) retryDelay() time.Duration {
-	return time.Duration(e.cfg.Fallback.RetryDelay) * time.Millisecond
-}
-
-func (e *Engine) jitter() float64 { return e.opt.Jitter() }
-
 // overBudget reports whether the run has spent more tokens, or more money,
 // than its budget.
 func (e *Engine) overBudget() bool {
@@ -344,12 +331,12 @@ func (e *Engine) overBudget() bool {
 
 // budgetReason says which budget was reached, as a forced node's stop
 // reason.
-func (e *Engine) budgetReason() string {
+func (e *Engine) budgetReason() tree.Reason {
 	b := e.cfg.Budget
 	if b.MaxTokens > 0 && e.spent.Load() >= int64(b.MaxTokens) {
-		return fmt.Sprintf("budget of %d tokens reached: verdicts forced", b.MaxTokens)
+		return tree.Because(tree.TokenBudget, b.MaxTokens)
 	}
-	return fmt.Sprintf("budget of %g (budget.maxCost) spent: verdicts forced", b.MaxCost)
+	return tree.Because(tree.CostBudget, b.MaxCost)
 }
 
 // nanos is the unit spentCost counts in: a billionth of the currency.

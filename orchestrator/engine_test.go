@@ -132,7 +132,7 @@ func TestPositionPrompts(t *testing.T) {
 	}
 	positions := map[string]string{}
 	for _, r := range s.requests {
-		if r.Participant != "judge" && !strings.Contains(r.Messages[0].Content, "weakness") && nodeOf(r.Messages) == "d1" {
+		if r.Participant != "judge" && r.Origin.Step == string(tree.StepPosition) && nodeOf(r) == "d1" {
 			positions[r.Participant] = r.Messages[0].Content + "\n" + r.Messages[len(r.Messages)-1].Content
 		}
 	}
@@ -169,8 +169,8 @@ func TestNoDebaterAnswers(t *testing.T) {
 	s := &script{judge: map[string][]string{
 		"root": {splitAnswer("Divergence "+mark("d1"), "Divergence "+mark("d2"))},
 	}, words: 5}
-	s.fail = func(participant, _ string, msgs []providers.Message) error {
-		if participant != "judge" && nodeOf(msgs) == "d1" {
+	s.fail = func(r providers.Request) error {
+		if r.Participant != "judge" && nodeOf(r) == "d1" {
 			return unavailable
 		}
 		return nil

@@ -2,6 +2,7 @@ package orchestrator
 
 import (
 	"context"
+	"reflect"
 	"slices"
 	"testing"
 	"testing/synctest"
@@ -29,7 +30,8 @@ func TestFallback(t *testing.T) {
 			s := &script{judge: map[string][]string{
 				"root": {splitAnswer("Divergence "+mark("d1"), "Divergence "+mark("d2"))},
 			}, words: 5}
-			s.fail = func(_, model string, _ []providers.Message) error {
+			s.fail = func(r providers.Request) error {
+				model := r.Model
 				if model == tc.primary {
 					return unavailable
 				}
@@ -56,8 +58,9 @@ func TestFallback(t *testing.T) {
 				if got, want := shape(top.Root), []string{"root split", "d1 converged", "d2 converged"}; !slices.Equal(got, want) {
 					t.Errorf("%s: shape %q, want %q", top.ID, got, want)
 				}
-				want := []tree.Fallback{{Participant: tc.participant, From: tc.primary, To: tc.fallback, Node: "root", Reason: "2 failed attempts, last 503"}}
-				if !slices.Equal(top.Fallbacks, want) {
+				want := []tree.Fallback{{Participant: tc.participant, From: tc.primary, To: tc.fallback, Node: "root", Reason: "2 failed attempts, last 503",
+					Because: []tree.Reason{{Code: tree.AttemptsFailed, Args: []string{"2", "503"}}}}}
+				if !reflect.DeepEqual(top.Fallbacks, want) {
 					t.Errorf("%s: fallbacks %+v, want %+v", top.ID, top.Fallbacks, want)
 				}
 				for _, id := range []string{"root", "d1", "d2"} {
@@ -89,7 +92,8 @@ func TestFallback(t *testing.T) {
 // who was missing.
 func TestFallbackNotConfigured(t *testing.T) {
 	s := &script{words: 5}
-	s.fail = func(participant, _ string, _ []providers.Message) error {
+	s.fail = func(r providers.Request) error {
+		participant := r.Participant
 		if participant == "party-b" {
 			return unavailable
 		}
@@ -202,7 +206,7 @@ func TestSeedFallbackOverHTTP(t *testing.T) {
 						t.Errorf("%s: %d requests to the primary, want %d", top.ID, primary, tc.requests)
 					}
 					want := []tree.Fallback{{Participant: "party-c", From: "model-c", To: "model-c2", Node: "root", Reason: tc.reason}}
-					if !slices.Equal(top.Fallbacks, want) {
+					if !reflect.DeepEqual(inWords(top.Fallbacks), want) {
 						t.Errorf("%s: fallbacks %+v, want %+v", top.ID, top.Fallbacks, want)
 					}
 					root := top.Root
@@ -229,11 +233,7 @@ func TestSeedFallbackOverHTTP(t *testing.T) {
 // completer would.
 func scriptReply(s *script, c scripted.Call) scripted.Reply {
 	participant := map[string]string{"model-a": "party-a", "model-b": "party-b", "model-c": "party-c", "model-c2": "party-c", "model-j": "judge", "model-j2": "judge"}[c.Model]
-	r := providers.Request{Participant: participant, Model: c.Model}
-	for _, m := range c.Messages {
-		r.Messages = append(r.Messages, providers.Message{Role: m.Role, Content: m.Content})
-	}
-	resp, err := s.answer(context.Background(), r)
+	resp, err := s.answer(context.Background(), overWire(participant, c))
 	if err != nil {
 		return scripted.Status(500, err.Error())
 	}
@@ -241,3 +241,12 @@ func scriptReply(s *script, c scripted.Call) scripted.Reply {
 }
 
 func keys(m map[string]string) []string { return sortedKeys(m) }
+
+// inWords returns fallbacks without their codes, to compare their words.
+func inWords(fbs []tree.Fallback) []tree.Fallback {
+	out := slices.Clone(fbs)
+	for i := range out {
+		out[i].Because = nil
+	}
+	return out
+}

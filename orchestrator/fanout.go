@@ -38,9 +38,9 @@ func firstPanic(ps []*panics.Recovered) *panics.Recovered {
 	return nil
 }
 
-// panicMessage says what a recovered panic was, without its stack. A panic
+// panicValue says what a recovered panic was, without its stack. A panic
 // that conc carried from another goroutine is unwrapped to the original.
-func panicMessage(p *panics.Recovered) string {
+func panicValue(p *panics.Recovered) string {
 	v := p.Value
 	for {
 		inner, ok := v.(*panics.Recovered)
@@ -50,7 +50,7 @@ func panicMessage(p *panics.Recovered) string {
 		v = inner.Value
 	}
 	if err, ok := v.(error); ok {
-		return "panic: " + err.Error()
+		return err.Error()
 	}
-	return fmt.Sprintf("panic: %v", v)
+	return fmt.Sprint(v)
 }

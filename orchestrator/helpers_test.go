@@ -14,12 +14,15 @@ import (
 	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/prompts"
 	"github.com/debatehq/debate/providers"
+	"github.com/debatehq/debate/providers/scripted"
 	"github.com/debatehq/debate/tree"
 )
 
 // Test topics and divergences carry a marker «id» in their titles, so that a
-// fake can tell from a prompt which node it belongs to: the deepest marker in
-// the messages is the node's (its ancestors' titles may be shown too).
+// fake behind HTTP, where a request is only its messages, can tell which
+// node it belongs to: the deepest marker in the messages is the node's (its
+// ancestors' titles may be shown too). In process, a request's Origin names
+// its node and step.
 func mark(id string) string { return "«" + id + "»" }
 
 // markers returns the node ids marked in the messages, without duplicates.
@@ -45,8 +48,11 @@ func markers(msgs []providers.Message) []string {
 	return out
 }
 
-// nodeOf returns the node a request belongs to: its deepest marker.
-func nodeOf(msgs []providers.Message) string {
+// nodeOf returns the node a request belongs to, as its origin names it.
+func nodeOf(r providers.Request) string { return r.Origin.Node }
+
+// markedNode returns the node messages belong to: their deepest marker.
+func markedNode(msgs []providers.Message) string {
 	best := ""
 	for _, id := range markers(msgs) {
 		if best == "" || tree.DepthOf(id) > tree.DepthOf(best) {
@@ -67,21 +73,48 @@ func ancestry(id string) []string {
 	return out
 }
 
-// kind tells the judge's calls apart by their prompt.
-func kind(msgs []providers.Message) string {
-	all := ""
-	for _, m := range msgs {
-		all += m.Content
-	}
+// kind tells the judge's calls apart by what the request is: a repair
+// carries the answer it repairs, a triage or forced verdicts name the
+// schema of their answer.
+func kind(r providers.Request) string {
 	switch {
-	case strings.Contains(msgs[len(msgs)-1].Content, "could not be used"):
+	case slices.ContainsFunc(r.Messages, func(m providers.Message) bool { return m.Role == prompts.RoleAssistant }):
 		return "repair"
-	case strings.Contains(msgs[0].Content, "forcedVerdicts"):
+	case r.SchemaName == "forced_verdicts" || r.SchemaName == "panel_verdicts":
 		return "forced"
-	case strings.Contains(all, `"divergences"`):
+	case r.SchemaName == "triage":
 		return "triage"
 	}
 	return "other"
+}
+
+// overWire returns the request of participant that a call over HTTP stands
+// for. The call carries its messages only: its node is their deepest
+// marker, and the judge's calls are told apart by the name of the schema
+// sent with them or, without one, by their prompts' words.
+func overWire(participant string, c scripted.Call) providers.Request {
+	var msgs []providers.Message
+	for _, m := range c.Messages {
+		msgs = append(msgs, providers.Message{Role: m.Role, Content: m.Content})
+	}
+	r := providers.Request{Participant: participant, Model: c.Model, Messages: msgs, Origin: providers.Origin{Node: markedNode(msgs)}}
+	var body struct {
+		Format *struct {
+			Schema *struct{ Name string } `json:"json_schema"`
+		} `json:"response_format"`
+	}
+	if json.Unmarshal(c.Body, &body) == nil && body.Format != nil && body.Format.Schema != nil {
+		r.SchemaName = body.Format.Schema.Name
+		return r
+	}
+	switch {
+	case len(msgs) == 0:
+	case strings.Contains(msgs[0].Content, "forcedVerdicts"):
+		r.SchemaName = "forced_verdicts"
+	case strings.Contains(msgs[len(msgs)-1].Content, `"divergences"`) || strings.Contains(msgs[0].Content, `"divergences"`):
+		r.SchemaName = "triage"
+	}
+	return r
 }
 
 // verdictsFor answers a forced-verdict prompt that lists the given disputed
@@ -123,13 +156,15 @@ func fence(v any) string {
 // script is a scripted debate: the judge's answers per node (in order, the
 // last one repeating), fixed-size debater answers, optional failures.
 type script struct {
+	// judge holds the judge's answers by node id, the same in every topic,
+	// or by "topic/node" for one topic's.
 	judge map[string][]string
 	// words is the size of every debater answer, in words.
 	words int
 	// says, when it has a debater's id, is every answer of that debater.
 	says map[string]string
 	// fail, when set, makes a call fail.
-	fail func(participant, model string, msgs []providers.Message) error
+	fail func(r providers.Request) error
 	// tokens is the usage reported per call (prompt and completion each).
 	tokens int
 
@@ -147,12 +182,12 @@ func (s *script) answer(ctx context.Context, r providers.Request) (providers.Res
 	s.requests = append(s.requests, r)
 	s.mu.Unlock()
 	if s.fail != nil {
-		if err := s.fail(r.Participant, r.Model, r.Messages); err != nil {
+		if err := s.fail(r); err != nil {
 			return providers.Response{}, err
 		}
 	}
 	resp := providers.Response{Model: r.Model, Usage: providers.Usage{PromptTokens: s.tokens, CompletionTokens: s.tokens}}
-	node := nodeOf(r.Messages)
+	node := nodeOf(r)
 	if r.Participant != "judge" {
 		resp.Text = fmt.Sprintf("%s at %s: %s", r.Participant, strings.Trim(node, "«»"), strings.Repeat("word ", s.words))
 		if text, ok := s.says[r.Participant]; ok {
@@ -160,7 +195,7 @@ func (s *script) answer(ctx context.Context, r providers.Request) (providers.Res
 		}
 		return resp, nil
 	}
-	k := kind(r.Messages)
+	k := kind(r)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.judged == nil {
@@ -171,7 +206,10 @@ func (s *script) answer(ctx context.Context, r providers.Request) (providers.Res
 		resp.Text = "conclusion of " + node
 		return resp, nil
 	}
-	answers := s.judge[node]
+	answers, ok := s.judge[r.Origin.Topic+"/"+node]
+	if !ok {
+		answers = s.judge[node]
+	}
 	if len(answers) == 0 {
 		resp.Text = agreeAnswer()
 		return resp, nil
@@ -265,3 +303,6 @@ func shape(n *tree.Node) []string {
 	n.Walk(func(x *tree.Node) { out = append(out, fmt.Sprintf("%s %s", x.ID, x.Status)) })
 	return out
 }
+
+// unpack returns a reading's judgment and error, as the tests check them.
+func unpack(r reading) (*tree.Judgment, error) { return r.judgment, r.err }

@@ -292,7 +292,7 @@ func (jc *Journaled) keep(ctx context.Context, store Journal, what, key string, 
 		return
 	}
 	if e.Usage.Implausible() != "" {
-		e.Usage = estimate(r.Messages, e.Response)
+		e.Usage = providers.Estimate(r.Messages, e.Response.Text, e.Response.Reasoning)
 	}
 	v, err := json.Marshal(e)
 	if err == nil {

@@ -251,59 +251,79 @@ func balanced(s string, start int) (int, bool) {
 	return 0, false
 }
 
+// reading is what a judge's answer came to.
+type reading struct {
+	// judgment is the judgment read, nil when none could be: complete when
+	// err is nil, else a forced-verdict judgment whose only fault is the
+	// verdicts missing.
+	judgment *tree.Judgment
+	// missing lists the divergences (by the judge's ids) that judgment
+	// leaves without a verdict; err is then a *missingVerdicts.
+	missing []string
+	// err says why the answer cannot be used as it is; nil when it can.
+	err error
+}
+
+// usable reports whether the reading gave a judgment to keep: a complete
+// one, or one whose only fault is missing verdicts.
+func (r reading) usable() bool { return r.judgment != nil }
+
 // parseJudgment extracts, decodes and validates a judge's answer. forced tells
 // whether the forced-verdict prompt was asked; parties are the known debater
 // ids. The judgment comes back normalized (empty slices, not nil) with the
 // judge's own divergence ids still in place.
 //
 // The judgment is the first of the answer's candidates (see candidates),
-// objects of what the judge was sent (sent) left out, that validates. When none does, the first one whose only fault is missing
-// verdicts comes back with that error; otherwise the error is that of the
-// first candidate, the judge's last word.
-func parseJudgment(answer string, sent quotes, forced bool, parties []string) (*tree.Judgment, error) {
+// objects of what the judge was sent (sent) left out, that validates. When
+// none does, the first one whose only fault is missing verdicts comes back
+// with what it misses; otherwise the error is that of the first candidate,
+// the judge's last word.
+func parseJudgment(answer string, sent quotes, forced bool, parties []string) reading {
 	objs := candidates(answer, sent)
 	if len(objs) == 0 {
-		return nil, errNoJSON
+		return reading{err: errNoJSON}
 	}
-	var first, partialErr error
-	var partial *tree.Judgment
+	var first error
+	var partial reading
 	for _, obj := range objs {
-		j, err := decodeJudgment(obj, forced, parties)
-		if err == nil {
-			return j, nil
+		r := decodeJudgment(obj, forced, parties)
+		if r.err == nil {
+			return r
 		}
 		if first == nil {
-			first = err
+			first = r.err
 		}
-		if j != nil && partial == nil {
-			partial, partialErr = j, err
+		if r.usable() && !partial.usable() {
+			partial = r
 		}
 	}
-	if partial != nil {
-		return partial, partialErr
+	if partial.usable() {
+		return partial
 	}
-	return nil, first
+	return reading{err: first}
 }
 
 // decodeJudgment decodes and validates one JSON object as a judgment.
-func decodeJudgment(obj string, forced bool, parties []string) (*tree.Judgment, error) {
+func decodeJudgment(obj string, forced bool, parties []string) reading {
 	obj, stances := takeStances(obj)
 	dec := json.NewDecoder(strings.NewReader(listedSides(obj)))
 	dec.DisallowUnknownFields()
 	var j tree.Judgment
 	if err := dec.Decode(&j); err != nil {
-		return nil, fmt.Errorf("decode judgment: %w", err)
+		return reading{err: fmt.Errorf("decode judgment: %w", err)}
 	}
 	normalize(&j)
 	canonicalParties(&j, parties)
 	j.Stances = readStances(stances, parties)
-	if err := validate(&j, forced, parties); err != nil {
-		if _, ok := err.(*missingVerdicts); ok {
-			return &j, err
-		}
-		return nil, err
+	err := validate(&j, forced, parties)
+	var mv *missingVerdicts
+	switch {
+	case err == nil:
+		return reading{judgment: &j}
+	case errors.As(err, &mv):
+		return reading{judgment: &j, missing: mv.ids, err: err}
 	}
-	return &j, nil
+	return reading{err: err}
 }
 
 // takeStances removes the judge's stance readings from a judgment object
@@ -397,7 +417,10 @@ func listedSides(obj string) string {
 // missingVerdicts is the only fault of a forced-verdict answer whose
 // consensus and divergences are valid but which leaves divergences without a
 // verdict.
-type missingVerdicts struct{ problems []error }
+type missingVerdicts struct {
+	ids      []string // the divergences without a verdict
+	problems []error
+}
 
 func (m *missingVerdicts) Error() string { return errors.Join(m.problems...).Error() }
 
@@ -556,16 +579,18 @@ func validate(j *tree.Judgment, forced bool, parties []string) error {
 			bad("forcedVerdicts[%d].favors: unknown party %q (known: %s, or %q)", i, v.Favors, strings.Join(parties, ", "), favorsNone)
 		}
 	}
+	var undecided []string
 	for i, d := range j.Divergences {
 		switch n := decided[d.ID]; {
 		case n == 0:
+			undecided = append(undecided, d.ID)
 			missing = append(missing, fmt.Errorf("divergences[%d]: %q has no forced verdict", i, d.ID))
 		case n > 1:
 			bad("divergences[%d]: %q has %d forced verdicts, want one", i, d.ID, n)
 		}
 	}
 	if len(errs) == 0 && len(missing) > 0 {
-		return &missingVerdicts{problems: missing}
+		return &missingVerdicts{ids: undecided, problems: missing}
 	}
 	return errors.Join(append(errs, missing...)...)
 }

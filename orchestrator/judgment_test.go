@@ -3,6 +3,7 @@ package orchestrator
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -112,7 +113,7 @@ func TestQuotedJudgment(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			j, err := parseJudgment(tc.answer, sent, false, parties)
+			j, err := unpack(parseJudgment(tc.answer, sent, false, parties))
 			if tc.divs < 0 {
 				if err == nil {
 					t.Fatalf("read %+v, want no judgment", j)
@@ -153,7 +154,7 @@ func TestParseJudgmentDrafts(t *testing.T) {
 }`), divs: 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			j, err := parseJudgment(tc.in, nil, false, parties)
+			j, err := unpack(parseJudgment(tc.in, nil, false, parties))
 			if tc.errSubstr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.errSubstr) {
 					t.Fatalf("got %v, want an error with %q", err, tc.errSubstr)
@@ -207,7 +208,7 @@ func TestParseJudgment(t *testing.T) {
 			errs: []string{`unknown party "Party A"`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			j, err := parseJudgment("Answer:\n```json\n"+tc.in+"\n```", nil, tc.forced, parties)
+			j, err := unpack(parseJudgment("Answer:\n```json\n"+tc.in+"\n```", nil, tc.forced, parties))
 			if len(tc.errs) == 0 {
 				if err != nil {
 					t.Fatal(err)
@@ -285,7 +286,7 @@ func TestJudgmentStances(t *testing.T) {
 			if tt.stances != "" {
 				answer += `,"stances":` + tt.stances
 			}
-			j, err := parseJudgment(answer+"}", nil, false, parties)
+			j, err := unpack(parseJudgment(answer+"}", nil, false, parties))
 			if err != nil {
 				t.Fatalf("parseJudgment: %v", err)
 			}
@@ -317,7 +318,7 @@ func TestPlantedVerdict(t *testing.T) {
 			s := &script{words: 5, judge: map[string][]string{"root": {tc.own + "\nParty B wrote:\n" + tc.planted}}}
 			c := completer(func(ctx context.Context, r providers.Request) (providers.Response, error) {
 				resp, err := s.answer(ctx, r)
-				if r.Participant == "party-b" && nodeOf(r.Messages) == tree.RootID {
+				if r.Participant == "party-b" && nodeOf(r) == tree.RootID {
 					resp.Text = "I am right.\n\n" + tc.planted
 				}
 				return resp, err
@@ -334,5 +335,29 @@ func TestPlantedVerdict(t *testing.T) {
 				t.Errorf("judgment %+v, want the judge's own", root.Judgment)
 			}
 		})
+	}
+}
+
+// TestReadingNamesMissingVerdicts checks that a forced-verdict answer whose
+// only fault is a verdict missing reads as its judgment, the divergence it
+// misses and an error errors.As finds, and that a broken one reads as an
+// error alone.
+func TestReadingNamesMissingVerdicts(t *testing.T) {
+	t.Parallel()
+	parties := []string{"party-a", "party-b", "party-c"}
+	j := tree.Judgment{Consensus: []tree.Consensus{}, Divergences: []tree.Divergence{
+		{ID: "k1", Title: "one", Sides: map[string]string{"party-a": "yes", "party-b": "no"}},
+		{ID: "k2", Title: "two", Sides: map[string]string{"party-a": "yes", "party-b": "no"}},
+	}, ForcedVerdicts: []tree.Verdict{{DivergenceID: "k1", Recommendation: "do one"}}}
+	r := parseJudgment(fence(j), nil, true, parties)
+	var mv *missingVerdicts
+	if !r.usable() || !slices.Equal(r.missing, []string{"k2"}) || !errors.As(r.err, &mv) {
+		t.Errorf("reading %+v, want the judgment, k2 missing and a *missingVerdicts", r)
+	}
+	if kept := keepConsensus(r); kept.err != nil || len(kept.judgment.ForcedVerdicts) != 2 || !kept.judgment.ForcedVerdicts[1].Missing {
+		t.Errorf("kept %+v, want k2's verdict marked missing", kept)
+	}
+	if r := parseJudgment("no JSON here", nil, true, parties); r.usable() || !errors.Is(r.err, errNoJSON) {
+		t.Errorf("reading %+v, want errNoJSON alone", r)
 	}
 }

@@ -201,29 +201,31 @@ func (mr *motionRun) reqID(seq int, role protocol.Role) string {
 // play runs the motion to its end and returns its record.
 func (mr *motionRun) play(ctx context.Context) tree.Motion {
 	mr.e.emit(tree.Event{Kind: tree.MotionStarted, Motion: mr.m.ID})
-	status, reason := mr.run(ctx)
+	status, why := mr.run(ctx)
 	if ctx.Err() != nil && status != tree.Converged && status != tree.Forced {
-		status, reason = tree.Interrupted, interruption(ctx)
+		status, why = tree.Interrupted, []tree.Reason{interruption(ctx)}
 	}
-	return mr.finish(ctx, status, reason)
+	return mr.finish(ctx, status, why...)
 }
 
 // broken is what remains of a motion whose play panicked: failed with the
 // panic's message, with what the database holds.
 func (mr *motionRun) broken(ctx context.Context, p *panics.Recovered) tree.Motion {
-	msg := panicMessage(p)
+	why := panicReason(p)
 	mr.e.log.Error("motion panicked", "motion", mr.m.ID, "panic", p.String())
-	mr.out.Errors = append(mr.out.Errors, tree.MotionError{Message: msg})
-	return mr.finish(ctx, tree.Failed, msg)
+	msg, because := said(why)
+	mr.out.Errors = append(mr.out.Errors, tree.MotionError{Message: msg, Because: because})
+	return mr.finish(ctx, tree.Failed, why)
 }
 
 // finish completes the motion's record with what the database holds, even
 // when the run is being stopped, and with its status, fallbacks and usage,
 // and announces its end.
-func (mr *motionRun) finish(ctx context.Context, status tree.Status, reason string) tree.Motion {
+func (mr *motionRun) finish(ctx context.Context, status tree.Status, why ...tree.Reason) tree.Motion {
 	e := mr.e
 	mr.record(context.WithoutCancel(ctx))
-	mr.out.Status, mr.out.StopReason = status, reason
+	mr.out.Status = status
+	mr.out.StopReason, mr.out.Because = said(why...)
 	mr.out.Fallbacks = mr.r.sortedFallbacks()
 	mr.out.Usage = mr.r.book.total(e.cfg.Pricing)
 	mr.out.ByModel = mr.r.book.priced(e.cfg.Pricing)
@@ -233,7 +235,7 @@ func (mr *motionRun) finish(ctx context.Context, status tree.Status, reason stri
 	}
 	e.log.Info(msg, tree.EventKey, tree.MotionFinished, "motion", mr.m.ID, "debate", mr.debateID, "status", status, "state", mr.out.State,
 		"arguments", len(mr.out.Arguments), "tokens", mr.out.Usage.Total())
-	e.emit(tree.Event{Kind: tree.MotionFinished, Motion: mr.m.ID, Status: status, Usage: mr.out.Usage, Err: errIf(status == tree.Failed, reason)})
+	e.emit(tree.Event{Kind: tree.MotionFinished, Motion: mr.m.ID, Status: status, Usage: mr.out.Usage, Err: errIf(status == tree.Failed, mr.out.StopReason)})
 	return mr.out
 }
 
@@ -246,10 +248,10 @@ func errIf(cond bool, s string) string {
 
 // run opens the debate and plays turns until it is closed, and returns the
 // motion's status and why it stopped.
-func (mr *motionRun) run(ctx context.Context) (tree.Status, string) {
+func (mr *motionRun) run(ctx context.Context) (tree.Status, []tree.Reason) {
 	if err := mr.open(ctx); err != nil {
 		if ctx.Err() != nil {
-			return tree.Interrupted, interruption(ctx)
+			return tree.Interrupted, []tree.Reason{interruption(ctx)}
 		}
 		return mr.fail(0, protocol.Proposer, err, "")
 	}
@@ -259,12 +261,12 @@ func (mr *motionRun) run(ctx context.Context) (tree.Status, string) {
 	var refusedIn protocol.State
 	for range limit {
 		if err := ctx.Err(); err != nil {
-			return tree.Interrupted, interruption(ctx)
+			return tree.Interrupted, []tree.Reason{interruption(ctx)}
 		}
 		d, args, err := mr.opt.Store.Since(ctx, mr.debateID, 0)
 		if err != nil {
 			if ctx.Err() != nil {
-				return tree.Interrupted, interruption(ctx)
+				return tree.Interrupted, []tree.Reason{interruption(ctx)}
 			}
 			return mr.fail(0, "", fmt.Errorf("read the debate: %w", err), "")
 		}
@@ -299,7 +301,7 @@ func (mr *motionRun) run(ctx context.Context) (tree.Status, string) {
 		case err == nil:
 			refusedIn = ""
 		case ctx.Err() != nil:
-			return tree.Interrupted, interruption(ctx)
+			return tree.Interrupted, []tree.Reason{interruption(ctx)}
 		case errors.As(err, &refused) && refused.Code == protocol.CodeActionNotAllowed && refusedIn != d.State:
 			// Someone else (a person through the server) wrote first; play
 			// on from the new state.
@@ -318,17 +320,18 @@ func (mr *motionRun) run(ctx context.Context) (tree.Status, string) {
 }
 
 // fail records a failure and returns the failed status with its reason.
-func (mr *motionRun) fail(turn int, role protocol.Role, err error, raw string) (tree.Status, string) {
-	reason := err.Error()
+func (mr *motionRun) fail(turn int, role protocol.Role, err error, raw string) (tree.Status, []tree.Reason) {
+	why := reasonOf(err)
 	if role != "" {
-		reason = fmt.Sprintf("%s, turn %d: %s", role, turn, reason)
+		why = append([]tree.Reason{tree.Because(tree.TurnFailure, role, turn)}, why...)
 	}
-	mr.out.Errors = append(mr.out.Errors, tree.MotionError{Role: string(role), Turn: turn, Message: err.Error(), Raw: raw})
+	reason := reasonText(why...)
+	mr.out.Errors = append(mr.out.Errors, tree.MotionError{Role: string(role), Turn: turn, Message: err.Error(), Because: reasonOf(err), Raw: raw})
 	mr.e.log.Warn("motion failed", "motion", mr.m.ID, "debate", mr.debateID, "reason", reason)
 	if turn > 0 {
 		mr.e.emit(tree.Event{Kind: tree.TurnFailed, Motion: mr.m.ID, Turn: turn, Status: tree.Failed, Err: reason})
 	}
-	return tree.Failed, reason
+	return tree.Failed, why
 }
 
 // open stores the motion's documents and creates the debate with its MOTION.
@@ -426,16 +429,15 @@ func proposerReplies(args []protocol.Argument) int {
 
 // closedStatus says how a closed debate ended: by the proposer's RESOLUTION
 // (converged) or by an arbitrator's RULING (forced).
-func closedStatus(args []protocol.Argument, maxTurns int) (tree.Status, string) {
+func closedStatus(args []protocol.Argument, maxTurns int) (tree.Status, []tree.Reason) {
 	last := args[len(args)-1]
 	if len(args) >= 2 && args[len(args)-2].Type == protocol.Resolution && last.Type == protocol.Ruling {
-		return tree.Converged, fmt.Sprintf("the proposer resolved the debate (#%d); the ruling #%d closed it", args[len(args)-2].Seq, last.Seq)
+		return tree.Converged, []tree.Reason{tree.Because(tree.ProposerResolved, args[len(args)-2].Seq), tree.Because(tree.RulingClosed, last.Seq)}
 	}
-	reason := fmt.Sprintf("closed by the arbitrator's ruling #%d", last.Seq)
 	if proposerReplies(args) >= maxTurns {
-		reason += fmt.Sprintf(" after the turn limit (%d)", maxTurns)
+		return tree.Forced, []tree.Reason{tree.Because(tree.ClosedAtTurnLimit, last.Seq, maxTurns)}
 	}
-	return tree.Forced, reason
+	return tree.Forced, []tree.Reason{tree.Because(tree.ArbitratorClosed, last.Seq)}
 }
 
 func turnNode(turn int) string { return fmt.Sprintf("turn %d", turn) }
@@ -596,7 +598,7 @@ func (mr *motionRun) proposerTurn(ctx context.Context, args []protocol.Argument,
 			return ctx.Err()
 		case data.Final:
 			// The turn limit needs an APPEAL whatever the model said.
-			mr.out.Errors = append(mr.out.Errors, tree.MotionError{Role: string(protocol.Proposer), Turn: turn, Message: err.Error(), Raw: raw})
+			mr.out.Errors = append(mr.out.Errors, tree.MotionError{Role: string(protocol.Proposer), Turn: turn, Message: err.Error(), Because: reasonOf(err), Raw: raw})
 			mr.e.log.Warn("the proposer's last reply was unusable; appealing on its behalf", "motion", mr.m.ID, "err", err)
 			typ, content = protocol.Appeal, fmt.Sprintf("The turn limit (%d) is reached. Please rule on every point still open between the proposer and the opponent, and close the debate.", mr.proto.MaxTurns)
 			reasoning = "" // the engine wrote this appeal, not the model

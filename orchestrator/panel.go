@@ -108,10 +108,11 @@ func (t *topicRun) ballotOf(k int, id string, n *tree.Node, first, swapped answe
 	v, ok := first.verdicts[id]
 	switch {
 	case first.err != nil:
-		vote.Status, vote.Reason = tree.VoteDropped, first.err.Error()
+		vote.Status, vote.Reason, vote.Because = tree.VoteDropped, first.err.Error(), reasonOf(first.err)
 		return vote
 	case !ok:
-		vote.Status, vote.Reason = tree.VoteDropped, "no verdict on this divergence"
+		vote.Status = tree.VoteDropped
+		vote.Reason, vote.Because = said(tree.Because(tree.NoVerdictHere))
 		return vote
 	}
 	vote.Favors = cmp.Or(v.Favors, favorsNone)
@@ -120,32 +121,36 @@ func (t *topicRun) ballotOf(k int, id string, n *tree.Node, first, swapped answe
 		w, ok := swapped.verdicts[id]
 		switch {
 		case swapped.err != nil:
-			vote.Status, vote.Reason = tree.VoteDropped, tree.OrderCheckReason+" failed: "+swapped.err.Error()
+			vote.Status = tree.VoteDropped
+			vote.Reason, vote.Because = said(append([]tree.Reason{tree.Because(tree.OrderCheckFailed)}, reasonOf(swapped.err)...)...)
 			return vote
 		case !ok:
-			vote.Status, vote.Reason = tree.VoteDropped, tree.OrderCheckReason+": no verdict on this divergence"
+			vote.Status = tree.VoteDropped
+			vote.Reason, vote.Because = said(tree.Because(tree.OrderCheckNone))
 			return vote
 		}
 		vote.SwapFavors = cmp.Or(w.Favors, favorsNone)
 	}
 	if t.e.cfg.Params.Recuse {
-		if reason := t.recused(n, id, first.model, swapped.model); reason != "" {
-			vote.Status, vote.Reason = tree.VoteRecused, reason
+		if reason, ok := t.recused(n, id, first.model, swapped.model); ok {
+			vote.Status = tree.VoteRecused
+			vote.Reason, vote.Because = said(reason)
 			return vote
 		}
 	}
 	if t.swap() && vote.SwapFavors != vote.Favors {
-		vote.Status, vote.Reason = tree.VoteUnstable, fmt.Sprintf("favoured %s, then %s with the sides reversed", vote.Favors, vote.SwapFavors)
+		vote.Status = tree.VoteUnstable
+		vote.Reason, vote.Because = said(tree.Because(tree.FavouredThen, vote.Favors, vote.SwapFavors))
 	}
 	return vote
 }
 
 // recused returns why a judge whose votes on the divergence id of n were
-// given by the models voters is recused, "" when it is not: a debater taking
+// given by the models voters is recused, and whether it is: a debater taking
 // a side wrote a text the judge read (its position or rebuttal at n) with
 // one of those models. Fallbacks count, on either side; a debater without a
 // text at n counts by its configured model.
-func (t *topicRun) recused(n *tree.Node, id string, voters ...string) string {
+func (t *topicRun) recused(n *tree.Node, id string, voters ...string) (tree.Reason, bool) {
 	sides := divergenceSides(n.Judgment, id)
 	for _, d := range t.debaters {
 		if !hasKey(sides, d.p.ID) {
@@ -158,12 +163,12 @@ func (t *topicRun) recused(n *tree.Node, id string, voters ...string) string {
 		for _, w := range writers {
 			for _, v := range voters {
 				if w != "" && v != "" && configs.SameModel(w, v) {
-					return fmt.Sprintf("debater %s, written by %s, takes a side; the judge voted with %s", d.p.ID, w, v)
+					return tree.Because(tree.RecusedFor, d.p.ID, w, v), true
 				}
 			}
 		}
 	}
-	return ""
+	return tree.Reason{}, false
 }
 
 // divergenceSides returns the sides of the divergence id of j.
@@ -292,7 +297,7 @@ func (t *topicRun) panelVerdicts(ctx context.Context, m *member, n *tree.Node, b
 		return answer{verdicts: got, model: model}
 	case ctx.Err() != nil:
 		return answer{model: model, err: ctx.Err()}
-	case !t.r.switchTo(c, problem.Error()):
+	case !t.r.switchTo(c, reasonOf(problem)...):
 		return answer{model: model, err: fmt.Errorf("judge %w", problem)}
 	}
 	resp, model, err = t.r.call(ctx, c)

@@ -28,7 +28,8 @@ func TestPositionsOnly(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			s := &script{judge: twoBranches(), words: 3, tokens: 10}
-			s.fail = func(participant, _ string, _ []providers.Message) error {
+			s.fail = func(r providers.Request) error {
+				participant := r.Participant
 				if participant == tc.failing {
 					return unavailable
 				}

@@ -157,7 +157,7 @@ func NewPreview(cfg *configs.Config, p *prompts.Set, sel *tree.Selection) (*Prev
 		for _, l := range e.listing {
 			n += len(l) + len("- \n")
 		}
-		pv.Repository = &RepositoryPreview{Root: st.Root, Repository: tree.Repository{Head: st.Head, Dirty: st.Dirty, Files: len(files.Names())}, ListingTokens: n / 4}
+		pv.Repository = &RepositoryPreview{Root: st.Root, Repository: tree.Repository{Head: st.Head, Dirty: st.Dirty, Files: len(files.Names())}, ListingTokens: providers.EstimateTokens(n)}
 	}
 	for _, j := range e.judges {
 		pv.Judges = append(pv.Judges, participant(j))
@@ -180,7 +180,7 @@ func NewPreview(cfg *configs.Config, p *prompts.Set, sel *tree.Selection) (*Prev
 			}
 			c := CallPreview{Participant: participant(m.p), Model: m.model(), Messages: messages(msgs)}
 			tp.Calls = append(tp.Calls, c)
-			pv.CacheEligibleTokens += book.Add(cacheKey(cfg, m.p.ID, c.Model), promptParts(c.Messages)...) / 4
+			pv.CacheEligibleTokens += book.Add(cacheKey(cfg, m.p.ID, c.Model), promptParts(c.Messages)...) / providers.BytesPerToken
 		}
 		pv.Topics = append(pv.Topics, tp)
 	}
@@ -197,8 +197,8 @@ func (pv *Preview) RoundOneCalls() int {
 	return n
 }
 
-// RoundOneTokens estimates the prompt tokens of the previewed calls at about
-// four characters a token, the usual rule of thumb for English text.
+// RoundOneTokens estimates the prompt tokens of the previewed calls as
+// providers.EstimateTokens does, by characters rather than bytes.
 func (pv *Preview) RoundOneTokens() int {
 	chars := 0
 	for _, t := range pv.Topics {
@@ -208,7 +208,7 @@ func (pv *Preview) RoundOneTokens() int {
 			}
 		}
 	}
-	return (chars + 3) / 4
+	return providers.EstimateTokens(chars)
 }
 
 // MotionPreview is how a motion would start, without a database or a model:

@@ -73,7 +73,7 @@ func TestJudgeRepair(t *testing.T) {
 				if d1.RawJudgment != "Still none, sorry." || d1.Judgment != nil {
 					t.Errorf("d1 raw %q, judgment %+v", d1.RawJudgment, d1.Judgment)
 				}
-				if len(d1.Errors) != 1 || d1.Errors[0].Participant != "judge" || !strings.HasPrefix(d1.StopReason, "judge answer invalid after repair: ") {
+				if len(d1.Errors) != 1 || d1.Errors[0].Participant != "judge" || !strings.HasPrefix(d1.StopReason, "answer invalid after repair: ") {
 					t.Errorf("d1 errors %+v, stop reason %q", d1.Errors, d1.StopReason)
 				}
 				if run.Topics[0].Status != tree.Failed {
@@ -93,7 +93,7 @@ func TestJudgeRepair(t *testing.T) {
 			// The repair continues the judge's conversation with the same
 			// model: original prompt, its answer, then the error.
 			for _, r := range s.requests {
-				if r.Participant != "judge" || kind(r.Messages) != "repair" || nodeOf(r.Messages) != "root" {
+				if r.Participant != "judge" || kind(r) != "repair" || nodeOf(r) != "root" {
 					continue
 				}
 				n := len(r.Messages)

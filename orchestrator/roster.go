@@ -5,13 +5,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/internal/ctxwait"
+	"github.com/debatehq/debate/internal/prefix"
 	"github.com/debatehq/debate/prompts"
 	"github.com/debatehq/debate/providers"
 	"github.com/debatehq/debate/tree"
@@ -39,7 +42,7 @@ const maxBackoff = 30 * time.Second
 //   - on the fallback, or without one, the endpoint's api.maxRetries bounds
 //     the retries of one call.
 type roster struct {
-	e     *Engine
+	s     supply
 	scope string // the topic or motion id, for events and logs
 	// motion: the scope is a motion, whose events and logs name its turns.
 	motion bool
@@ -62,13 +65,46 @@ type member struct {
 	probe chan struct{}
 }
 
+// supply is what a roster needs of the engine to make calls, and nothing
+// else of it.
+type supply struct {
+	c   Completer
+	cfg *configs.Config // endpoints, the fallback policy, the token limit
+	log *slog.Logger
+	// emit reports an event; listened says whether anyone consumes them,
+	// so that requests report when they are sent and answered.
+	emit     func(tree.Event)
+	listened bool
+	jitter   func() float64 // in [0,1), for the backoff
+	calls    *atomic.Uint64 // numbers the run's calls
+	prefixes *prefix.Book   // the prompts sent per model and endpoint
+	// account returns the usage of an answer of model to msgs and counts
+	// it against the run's budget.
+	account func(resp providers.Response, msgs []providers.Message, model string) tree.Usage
+}
+
+// supply returns what the engine's rosters need of it.
+func (e *Engine) supply() supply {
+	return supply{c: e.c, cfg: e.cfg, log: e.log, emit: e.emit, listened: e.opt.Events != nil, jitter: e.opt.Jitter,
+		calls: &e.calls, prefixes: &e.prefixes, account: e.account}
+}
+
+// maxFailures is the number of consecutive failures that switch a
+// participant to its fallback model.
+func (s supply) maxFailures() int { return s.cfg.Fallback.MaxConsecutiveFailures }
+
+// retryDelay is the base of the backoff between two attempts of a call.
+func (s supply) retryDelay() time.Duration {
+	return time.Duration(s.cfg.Fallback.RetryDelay) * time.Millisecond
+}
+
 func (e *Engine) newRoster(scope string) *roster {
-	return &roster{e: e, scope: scope}
+	return &roster{s: e.supply(), scope: scope}
 }
 
 // newMotionRoster returns the roster of a motion.
 func (e *Engine) newMotionRoster(id string) *roster {
-	return &roster{e: e, scope: id, motion: true}
+	return &roster{s: e.supply(), scope: id, motion: true}
 }
 
 // where returns the log attributes that place call c: its topic and node,
@@ -102,7 +138,7 @@ func (r *roster) noun() string {
 // add enrols a participant and returns its state.
 func (r *roster) add(p configs.Participant) *member {
 	retries := configs.DefaultMaxRetries
-	if n := r.e.cfg.Endpoint(p.ID).MaxRetries; n != nil {
+	if n := r.s.cfg.Endpoint(p.ID).MaxRetries; n != nil {
 		retries = *n
 	}
 	m := &member{p: p, maxRetries: retries, probe: make(chan struct{}, 1)}
@@ -153,7 +189,7 @@ func (r *roster) call(ctx context.Context, c call) (providers.Response, string, 
 	if c.reaskCut {
 		return r.reask(ctx, c)
 	}
-	id := r.e.calls.Add(1)
+	id := r.s.calls.Add(1)
 	retries := 0
 	for attempt := 1; ; attempt++ {
 		model, release, err := r.acquire(ctx, c.who)
@@ -247,11 +283,11 @@ func (r *roster) settle(ctx context.Context, c call, model string, err error, re
 	default:
 		m.failures++
 		switch {
-		case m.failures >= r.e.maxFailures() && m.canFallBack():
+		case m.failures >= r.s.maxFailures() && m.canFallBack():
 			fb, what = r.fallBack(m, c, failedAttempts(m.failures, pe)), switched
 		case m.canFallBack() || retries < m.maxRetries:
 			what = retry
-			wait = backoff(r.e.retryDelay(), retries, r.e.jitter(), pe.RetryAfter)
+			wait = backoff(r.s.retryDelay(), retries, r.s.jitter(), pe.RetryAfter)
 		}
 	}
 	r.mu.Unlock()
@@ -265,32 +301,33 @@ func (r *roster) logFailure(c call, model string, attempt int, err error, what n
 	args = append(args, "participant", c.who.p.ID, "step", c.step, "model", model, "attempt", attempt, "err", err)
 	switch what {
 	case stop:
-		r.e.log.Warn("call failed", args...)
+		r.s.log.Warn("call failed", args...)
 	case retry:
-		r.e.log.Info("attempt failed; retrying", append(args, "wait", wait)...)
+		r.s.log.Info("attempt failed; retrying", append(args, "wait", wait)...)
 	case switched:
-		r.e.log.Info("attempt failed; the fallback takes the call", args...)
+		r.s.log.Info("attempt failed; the fallback takes the call", args...)
 	}
 }
 
 // switchTo moves the participant of c to its fallback for the rest of the
 // topic for reason, unless it has none or uses it already. It reports
 // whether it switched.
-func (r *roster) switchTo(c call, reason string) bool {
+func (r *roster) switchTo(c call, reason ...tree.Reason) bool {
 	r.mu.Lock()
 	if !c.who.canFallBack() {
 		r.mu.Unlock()
 		return false
 	}
-	fb := r.fallBack(c.who, c, reason)
+	fb := r.fallBack(c.who, c, reason...)
 	r.mu.Unlock()
 	r.announce(c, *fb)
 	return true
 }
 
 // fallBack switches m to its fallback; r.mu must be held.
-func (r *roster) fallBack(m *member, c call, reason string) *tree.Fallback {
-	fb := tree.Fallback{Participant: m.p.ID, From: m.p.Model, To: m.p.Fallback, Node: c.node, Reason: reason}
+func (r *roster) fallBack(m *member, c call, reason ...tree.Reason) *tree.Fallback {
+	fb := tree.Fallback{Participant: m.p.ID, From: m.p.Model, To: m.p.Fallback, Node: c.node}
+	fb.Reason, fb.Because = said(reason...)
 	m.onFallback, m.failures = true, 0
 	r.fallbacks = append(r.fallbacks, fb)
 	return &fb
@@ -299,34 +336,31 @@ func (r *roster) fallBack(m *member, c call, reason string) *tree.Fallback {
 // announce logs a fallback and emits its event.
 func (r *roster) announce(c call, fb tree.Fallback) {
 	args := append([]any{tree.EventKey, tree.FellBack}, r.where(c)...)
-	r.e.log.Warn("participant falls back for the rest of the "+r.noun(), append(args,
+	r.s.log.Warn("participant falls back for the rest of the "+r.noun(), append(args,
 		"participant", fb.Participant, "from", fb.From, "to", fb.To, "reason", fb.Reason)...)
 	ev := r.event(tree.FellBack, c)
 	ev.Model, ev.Fallback = fb.To, &fb
-	r.e.emit(ev)
+	r.s.emit(ev)
 }
 
 // failedAttempts says why n transient failures switched a participant:
 // "2 failed attempts, last 503", naming the last failure by its HTTP status
 // or, without one, by its class.
-func failedAttempts(n int, last *providers.Error) string {
-	what := last.Class.Title()
+func failedAttempts(n int, last *providers.Error) tree.Reason {
+	what := last.Class.String()
 	if last.Status != 0 {
 		what = fmt.Sprint(last.Status)
 	}
-	if n == 1 {
-		return "1 failed attempt, " + what
-	}
-	return fmt.Sprintf("%d failed attempts, last %s", n, what)
+	return tree.Because(tree.AttemptsFailed, n, what)
 }
 
-// unusable says in words why a model cannot answer at all: "key refused
-// (401)".
-func unusable(e *providers.Error) string {
+// unusable says why a model cannot answer at all: the class of its failure
+// and the HTTP status.
+func unusable(e *providers.Error) tree.Reason {
 	if e.Status != 0 {
-		return fmt.Sprintf("%s (%d)", e.Class.Title(), e.Status)
+		return tree.Because(tree.Unusable, e.Class, e.Status)
 	}
-	return e.Class.Title()
+	return tree.Because(tree.Unusable, e.Class)
 }
 
 // backoff returns the wait before retry n (0 for the first) of a call:
@@ -349,15 +383,15 @@ func (r *roster) do(ctx context.Context, c call, model string, attempt int, id u
 	if err := ctx.Err(); err != nil {
 		return providers.Response{}, err
 	}
-	e := r.e
+	s := r.s
 	ev := r.event(tree.CallStarted, c)
 	ev.Model, ev.Call = model, id
-	e.emit(ev)
+	s.emit(ev)
 	req := providers.Request{Participant: c.who.p.ID, Model: model, Messages: c.msgs, JSON: c.json, Attempt: attempt, Call: id,
 		Origin: providers.Origin{Topic: r.scope, Node: c.node, Step: string(c.step)}}
-	if e.opt.Events != nil {
-		req.OnSent = func() { ev := ev; ev.Kind = tree.RequestSent; e.emit(ev) }
-		req.OnDone = func() { ev := ev; ev.Kind = tree.RequestDone; e.emit(ev) }
+	if s.listened {
+		req.OnSent = func() { ev := ev; ev.Kind = tree.RequestSent; s.emit(ev) }
+		req.OnDone = func() { ev := ev; ev.Kind = tree.RequestDone; s.emit(ev) }
 	}
 	if c.maxTokens > 0 {
 		req.MaxTokens = &c.maxTokens
@@ -370,33 +404,31 @@ func (r *roster) do(ctx context.Context, c call, model string, attempt int, id u
 		streamed += tokens
 		p := ev
 		p.Kind, p.Usage = tree.CallProgress, tree.Usage{CompletionTokens: tokens}
-		e.emit(p)
+		s.emit(p)
 	})
-	e.prefixes.Add(cacheKey(e.cfg, c.who.p.ID, model), promptParts(c.msgs)...)
-	resp, err := e.c.Complete(ctx, req)
+	s.prefixes.Add(cacheKey(s.cfg, c.who.p.ID, model), promptParts(c.msgs)...)
+	resp, err := s.c.Complete(ctx, req)
 	if streamed > 0 {
 		p := ev
 		p.Kind, p.Usage = tree.CallProgress, tree.Usage{CompletionTokens: -streamed}
-		e.emit(p)
+		s.emit(p)
 	}
 	if err != nil {
 		ev.Kind, ev.Err = tree.CallFailed, err.Error()
-		e.emit(ev)
+		s.emit(ev)
 		if ctx.Err() == nil {
 			// The one record of a failed attempt: counted in the usage and
 			// reported to the progress display alike.
 			r.book.add(model, tree.Usage{Failures: 1})
 			ev.Kind = tree.AttemptFailed
-			e.emit(ev)
+			s.emit(ev)
 		}
 		return resp, err
 	}
-	u := e.usage(resp, c.msgs, model)
+	u := s.account(resp, c.msgs, model)
 	r.book.add(model, u)
-	e.spent.Add(int64(u.Total()))
-	e.spend(model, u)
 	ev.Kind, ev.Usage = tree.CallFinished, u
-	e.emit(ev)
+	s.emit(ev)
 	return resp, nil
 }
 
@@ -415,7 +447,7 @@ func (r *roster) repair(ctx context.Context, c call, build func(prompts.Repair) 
 		return last, model, fmt.Errorf("answer invalid (%w) and the repair call failed: %w", problem, err)
 	}
 	if err := check(resp.Text); err != nil {
-		return resp, model, fmt.Errorf("answer invalid after repair: %w", err)
+		return resp, model, &invalidAfterRepair{err: err}
 	}
 	return resp, model, nil
 }
@@ -458,17 +490,27 @@ func (b *usageBook) add(model string, u tree.Usage) {
 const progressBytes = 256
 
 // progress turns the bytes of a streamed answer into estimated tokens
-// (four bytes a token), reported to report in steps of progressBytes.
+// (providers.BytesPerToken a token), reported to report in steps of
+// progressBytes.
 func progress(report func(tokens int)) func(int) {
 	pending := 0
 	return func(n int) {
 		pending += n
 		if pending >= progressBytes {
-			t := pending / 4
-			pending -= t * 4
+			t := pending / providers.BytesPerToken
+			pending -= t * providers.BytesPerToken
 			report(t)
 		}
 	}
+}
+
+// account returns one answered call's usage and counts it against the
+// run's budget, in tokens and in money.
+func (e *Engine) account(resp providers.Response, msgs []providers.Message, model string) tree.Usage {
+	u := e.usage(resp, msgs, model)
+	e.spent.Add(int64(u.Total()))
+	e.spend(model, u)
+	return u
 }
 
 // usage is one answered call's usage; tokens the provider did not report
@@ -482,7 +524,7 @@ func (e *Engine) usage(resp providers.Response, msgs []providers.Message, model 
 			e.log.Warn("a provider reported implausible usage; estimated from the text instead (logged once)",
 				"model", model, "problem", problem)
 		})
-		pu = estimate(msgs, resp)
+		pu = providers.Estimate(msgs, resp.Text, resp.Reasoning)
 	}
 	return usage(pu)
 }
@@ -498,12 +540,6 @@ func usage(pu providers.Usage) tree.Usage {
 		u.EstimatedCalls = 1
 	}
 	return u
-}
-
-// estimate counts the tokens of a call from its text, as providers do for
-// usage not reported.
-func estimate(msgs []providers.Message, resp providers.Response) providers.Usage {
-	return providers.Estimate(msgs, resp.Text, resp.Reasoning)
 }
 
 // cost is the cost of u at price p (per million tokens), cached prompt
@@ -561,7 +597,7 @@ func (e *Engine) countEligible(run *tree.Run) {
 	perModel := map[string]int{}
 	for key, n := range e.prefixes.Totals() {
 		model, _, _ := strings.Cut(key, "\x00")
-		perModel[model] += n / 4
+		perModel[model] += n / providers.BytesPerToken
 	}
 	for _, model := range sortedKeys(perModel) {
 		u, ok := run.ByModel[model]

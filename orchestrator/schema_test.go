@@ -149,7 +149,7 @@ func TestListedSides(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			j, err := parseJudgment(tt.answer, nil, false, []string{"a", "b"})
+			j, err := unpack(parseJudgment(tt.answer, nil, false, []string{"a", "b"}))
 			if err != nil {
 				t.Fatal(err)
 			}

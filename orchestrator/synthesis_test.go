@@ -30,18 +30,17 @@ func TestSynthesis(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := &script{judge: map[string][]string{
-				// Topic "bad" has a judge that never answers in JSON; the
-				// marker of its root tells its calls apart.
-				"bad": {"no JSON"},
+				// Topic "bad" has a judge that never answers in JSON.
+				"bad/root": {"no JSON"},
 			}, words: 5}
-			s.fail = func(participant, _ string, msgs []providers.Message) error {
-				if tc.failEdits && participant == "judge" && strings.Contains(msgs[len(msgs)-1].Content, "conclusion of root") {
+			s.fail = func(r providers.Request) error {
+				if tc.failEdits && r.Origin.Step == string(tree.StepEdits) {
 					return &providers.Error{Class: providers.ClassServerError, Status: 500, Err: errors.New("internal error")}
 				}
 				return nil
 			}
 			cfg := testConfig(2, "good")
-			cfg.Topics = append(cfg.Topics, configs.Topic{ID: "bad", Title: "Topic bad " + mark("bad")})
+			cfg.Topics = append(cfg.Topics, configs.Topic{ID: "bad", Title: "Topic bad"})
 			cfg.Params.Synthesis = nil
 			if tc.docs {
 				cfg.SharedContext.Documents = []configs.Document{{Path: "decisions.md", Content: "the decisions"}}

@@ -71,7 +71,8 @@ func (e *Engine) runTopic(ctx context.Context, ct configs.Topic) tree.Topic {
 	if e.cfg.Synthesis() && root.Judgment != nil && root.Status != tree.Failed && ctx.Err() == nil {
 		if p := panics.Try(func() { out.Synthesis = tr.synthesize(ctx, root) }); p != nil {
 			e.log.Error("synthesis panicked", "topic", ct.ID, "panic", p.String())
-			root.Errors = append(root.Errors, tree.NodeError{Participant: tr.judge.p.ID, Step: tree.StepSynthesis, Message: panicMessage(p)})
+			msg, why := said(panicReason(p))
+			root.Errors = append(root.Errors, tree.NodeError{Participant: tr.judge.p.ID, Step: tree.StepSynthesis, Message: msg, Because: why})
 		}
 	}
 	out.Fallbacks = tr.r.sortedFallbacks()
@@ -90,10 +91,11 @@ func (e *Engine) runTopic(ctx context.Context, ct configs.Topic) tree.Topic {
 // topic's is; since the panic may have come from the events' consumer, a
 // panic in that announcement is logged rather than passed on.
 func (e *Engine) brokenTopic(ct configs.Topic, p *panics.Recovered) tree.Topic {
-	msg := panicMessage(p)
+	why := panicReason(p)
+	msg := reasonText(why)
 	e.log.Error("topic panicked", "topic", ct.ID, "panic", p.String())
 	root := tree.NewNode(tree.RootID, ct.Title, ct.Background)
-	root.Status, root.StopReason = tree.Failed, msg
+	root.Status, root.StopReason, root.Because = tree.Failed, msg, []tree.Reason{why}
 	if p := panics.Try(func() {
 		e.emit(tree.Event{Kind: tree.TopicFinished, Topic: ct.ID, Status: tree.Failed, Decision: tree.Undecided, Cause: tree.CauseFailed, Err: msg})
 	}); p != nil {
@@ -120,14 +122,14 @@ type lineage struct {
 // with the panic's message and opens none of its children.
 func (t *topicRun) runNode(ctx context.Context, n *tree.Node, lin lineage) {
 	if p := panics.Try(func() { t.steps(ctx, n, lin) }); p != nil {
-		msg := panicMessage(p)
+		why := panicReason(p)
 		t.e.log.Error("node panicked", "topic", t.topic.ID, "node", n.ID, "panic", p.String())
 		n.Children = []*tree.Node{}
-		n.Errors = append(n.Errors, tree.NodeError{Message: msg})
-		n.Status, n.StopReason = tree.Failed, msg
+		n.Errors = append(n.Errors, tree.NodeError{Message: reasonText(why), Because: []tree.Reason{why}})
+		setStop(n, tree.Failed, why)
 	}
 	if n.Status == tree.Pending {
-		t.stop(ctx, n, tree.Failed, "node ended without a status")
+		t.stop(ctx, n, tree.Failed, tree.Because(tree.NoStatus))
 	}
 	for _, c := range n.Children {
 		t.e.emit(tree.Event{Kind: tree.NodeStarted, Topic: t.topic.ID, Node: c.ID})
@@ -143,7 +145,7 @@ func (t *topicRun) runNode(ctx context.Context, n *tree.Node, lin lineage) {
 	for i, p := range each(len(n.Children), true, func(i int) { t.runNode(ctx, n.Children[i], next) }) {
 		if p != nil { // runNode catches its own panics; this is the last net
 			c := n.Children[i]
-			c.Status, c.StopReason = tree.Failed, panicMessage(p)
+			setStop(c, tree.Failed, panicReason(p))
 		}
 	}
 }
@@ -158,25 +160,31 @@ func errText(n *tree.Node) string {
 // stop ends a node with status and reason. When ctx has ended, a node that
 // would fail or is still open is interrupted instead; one that reached an
 // outcome (converged, partial, forced, split) keeps it.
-func (t *topicRun) stop(ctx context.Context, n *tree.Node, s tree.Status, reason string) {
+func (t *topicRun) stop(ctx context.Context, n *tree.Node, s tree.Status, why ...tree.Reason) {
 	if err := ctx.Err(); err != nil && s != tree.Converged && s != tree.Partial && s != tree.Forced && s != tree.Split {
-		s, reason = tree.Interrupted, interruption(ctx)
+		s, why = tree.Interrupted, []tree.Reason{interruption(ctx)}
 	}
-	n.Status, n.StopReason = s, reason
+	setStop(n, s, why...)
 }
 
-// interruption says in words why ctx ended.
-func interruption(ctx context.Context) string {
+// setStop ends n with status s for the reasons why, kept as codes and in
+// words.
+func setStop(n *tree.Node, s tree.Status, why ...tree.Reason) {
+	n.Status, n.StopReason, n.Because = s, reasonText(why...), why
+}
+
+// interruption says why ctx ended.
+func interruption(ctx context.Context) tree.Reason {
 	if errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
-		return "interrupted: deadline exceeded"
+		return tree.Because(tree.DeadlineExceeded)
 	}
-	return "interrupted by the user"
+	return tree.Because(tree.InterruptedByUser)
 }
 
 // steps runs position, rebuttal and judge for one node and sets its status.
 func (t *topicRun) steps(ctx context.Context, n *tree.Node, lin lineage) {
 	if ctx.Err() != nil {
-		t.stop(ctx, n, tree.Interrupted, "")
+		t.stop(ctx, n, tree.Interrupted)
 		return
 	}
 	all := make([]int, len(t.debaters))
@@ -187,11 +195,11 @@ func (t *topicRun) steps(ctx context.Context, n *tree.Node, lin lineage) {
 		return t.position(n, lin, i)
 	})
 	if ctx.Err() != nil {
-		t.stop(ctx, n, tree.Interrupted, "")
+		t.stop(ctx, n, tree.Interrupted)
 		return
 	}
 	if len(posed) == 0 {
-		t.stop(ctx, n, tree.Failed, "no debater answered the position step")
+		t.stop(ctx, n, tree.Failed, tree.Because(tree.NoPositions))
 		return
 	}
 	if t.e.opt.PositionsOnly {
@@ -202,11 +210,11 @@ func (t *topicRun) steps(ctx context.Context, n *tree.Node, lin lineage) {
 		return t.e.p.Rebuttal(t.rebuttal(n, posed, i))
 	})
 	if ctx.Err() != nil {
-		t.stop(ctx, n, tree.Interrupted, "")
+		t.stop(ctx, n, tree.Interrupted)
 		return
 	}
 	if len(rebutted) == 0 {
-		t.stop(ctx, n, tree.Failed, "no debater answered the rebuttal step")
+		t.stop(ctx, n, tree.Failed, tree.Because(tree.NoRebuttals))
 		return
 	}
 	n.Missing = t.absences(n, posed, rebutted)
@@ -218,10 +226,10 @@ func (t *topicRun) steps(ctx context.Context, n *tree.Node, lin lineage) {
 func (t *topicRun) posedOnly(ctx context.Context, n *tree.Node, posed []int) {
 	n.Missing = t.absences(n, posed, posed)
 	if len(n.Missing) == 0 {
-		t.stop(ctx, n, tree.Converged, "positions only: every debater answered once")
+		t.stop(ctx, n, tree.Converged, tree.Because(tree.PositionsOnlyAll))
 		return
 	}
-	t.stop(ctx, n, tree.Partial, fmt.Sprintf("positions only: %d of %d debaters answered", len(posed), len(t.debaters)))
+	t.stop(ctx, n, tree.Partial, tree.Because(tree.PositionsOnlySome, len(posed), len(t.debaters)))
 }
 
 // absences lists, in config order, the debaters missing from the position
@@ -238,13 +246,13 @@ func (t *topicRun) absences(n *tree.Node, posed, rebutted []int) []tree.Absence 
 		default:
 			continue
 		}
-		reason := "no answer"
+		a := tree.Absence{Participant: m.p.ID, Step: step, Reason: "no answer", Because: []tree.Reason{tree.Because(tree.NoAnswer)}}
 		for _, e := range n.Errors {
 			if e.Participant == m.p.ID && e.Step == step {
-				reason = e.Message
+				a.Reason, a.Because = e.Message, e.Because
 			}
 		}
-		out = append(out, tree.Absence{Participant: m.p.ID, Step: step, Reason: reason})
+		out = append(out, a)
 	}
 	return out
 }
@@ -253,7 +261,7 @@ func (t *topicRun) absences(n *tree.Node, posed, rebutted []int) []tree.Absence 
 // debater took part, partial otherwise, naming who was missing.
 func (t *topicRun) agreed(ctx context.Context, n *tree.Node) {
 	if len(n.Missing) == 0 {
-		t.stop(ctx, n, tree.Converged, "all debaters agreed")
+		t.stop(ctx, n, tree.Converged, tree.Because(tree.AllAgreed))
 		return
 	}
 	names := make([]string, len(n.Missing))
@@ -264,7 +272,7 @@ func (t *topicRun) agreed(ctx context.Context, n *tree.Node) {
 			}
 		}
 	}
-	t.stop(ctx, n, tree.Partial, "no divergence among the debaters present; missing: "+strings.Join(names, ", "))
+	t.stop(ctx, n, tree.Partial, tree.Because(tree.NoDivergenceAmong), tree.Because(tree.MissingDebaters, anys(names)...))
 }
 
 // debaterStep calls the debaters at indices who for one step, at once or one
@@ -308,11 +316,12 @@ func (t *topicRun) debaterStep(ctx context.Context, n *tree.Node, step tree.Step
 				n.Finishes = append(n.Finishes, tree.Finish{Participant: id, Step: step, Reason: a.finish})
 			}
 			if a.cut {
-				n.Warnings = append(n.Warnings, tree.Warning{Participant: id, Step: step, Message: t.cutWarning()})
+				msg, why := said(t.cutWarning())
+				n.Warnings = append(n.Warnings, tree.Warning{Participant: id, Step: step, Message: msg, Because: why})
 			}
 			ok = append(ok, who[k])
 		case ctx.Err() == nil:
-			n.Errors = append(n.Errors, tree.NodeError{Participant: id, Step: step, Message: a.err.Error()})
+			n.Errors = append(n.Errors, nodeError(id, step, a.err))
 		}
 	}
 	return ok
@@ -447,7 +456,7 @@ func (t *topicRun) decide(ctx context.Context, n *tree.Node, posed []int) {
 	if n.Divergence == nil {
 		data.Context = n.Context
 	}
-	reason, forced := fmt.Sprintf("round limit %d reached: verdicts forced", e.maxRounds), n.Round >= e.maxRounds
+	reason, forced := tree.Because(tree.RoundLimit, e.maxRounds), n.Round >= e.maxRounds
 	if !forced && e.overBudget() {
 		reason, forced = e.budgetReason(), true
 		data.BudgetSpent, n.Budget = true, true
@@ -460,7 +469,7 @@ func (t *topicRun) decide(ctx context.Context, n *tree.Node, posed []int) {
 	case len(j.Divergences) == 0:
 		t.agreed(ctx, n)
 	case forced:
-		t.stop(ctx, n, tree.Forced, reason+missingNote(j))
+		t.stop(ctx, n, tree.Forced, append([]tree.Reason{reason}, missingNote(j)...)...)
 	case e.overBudget():
 		// The budget ran out while this node ran: no child is opened, the
 		// judge forces verdicts on what it just found disputed.
@@ -470,7 +479,7 @@ func (t *topicRun) decide(ctx context.Context, n *tree.Node, posed []int) {
 				t.agreed(ctx, n)
 			} else {
 				n.Budget = true
-				t.stop(ctx, n, tree.Forced, e.budgetReason()+missingNote(n.Judgment))
+				t.stop(ctx, n, tree.Forced, append([]tree.Reason{e.budgetReason()}, missingNote(n.Judgment)...)...)
 			}
 		}
 	default:
@@ -497,31 +506,25 @@ func (t *topicRun) split(ctx context.Context, n *tree.Node) {
 		c.Context = t.sidesText(c.Divergence)
 		n.Children = append(n.Children, c)
 	}
-	reason := fmt.Sprintf("%d divergences: split into child debates", len(open))
-	if len(open) == 1 {
-		reason = "1 divergence: split into a child debate"
-	}
+	reason := tree.Because(tree.SplitInto, len(open))
 	if over := len(j.Divergences) - len(open); over > 0 {
-		reason = fmt.Sprintf("%d divergences: %d split into child debates, %d beyond params.maxDivergences (%d) left undecided", len(j.Divergences), len(open), over, limit)
+		reason = tree.Because(tree.SplitOverLimit, len(j.Divergences), len(open), over, limit)
 	}
 	t.stop(ctx, n, tree.Split, reason)
 }
 
 // missingNote says how many of a judgment's verdicts are missing, if any.
-func missingNote(j *tree.Judgment) string {
+func missingNote(j *tree.Judgment) []tree.Reason {
 	n := 0
 	for _, v := range j.ForcedVerdicts {
 		if v.Missing {
 			n++
 		}
 	}
-	switch n {
-	case 0:
-		return ""
-	case 1:
-		return "; 1 verdict missing after repair"
+	if n == 0 {
+		return nil
 	}
-	return fmt.Sprintf("; %d verdicts missing after repair", n)
+	return []tree.Reason{tree.Because(tree.VerdictsMissing, n)}
 }
 
 // readerData completes the judge data base for one reader at node n: the
@@ -559,17 +562,18 @@ func (t *topicRun) judgeNode(ctx context.Context, n *tree.Node, base prompts.Jud
 	var failed []error // the failure of each judge before the one that answered
 	for k, m := range t.judges {
 		order := t.shuffle(t.all(), n.ID, tree.StepJudge, m.p.ID)
-		j, model, raw, reasoning, err := t.judgment(ctx, m, n.ID, t.readerData(base, n, posed, order), forced)
+		got := t.judgment(ctx, m, n.ID, t.readerData(base, n, posed, order), forced)
 		if ctx.Err() != nil {
-			t.stop(ctx, n, tree.Interrupted, "")
+			t.stop(ctx, n, tree.Interrupted)
 			return false
 		}
-		if err != nil {
-			n.RawJudgment = raw
-			n.Errors = append(n.Errors, tree.NodeError{Participant: m.p.ID, Step: tree.StepJudge, Message: err.Error()})
-			failed = append(failed, err)
+		if got.err != nil {
+			n.RawJudgment = got.raw
+			n.Errors = append(n.Errors, nodeError(m.p.ID, tree.StepJudge, got.err))
+			failed = append(failed, got.err)
 			continue
 		}
+		j := got.judgment
 		t.unalias(j)
 		renumber(j, n.ID)
 		for i, v := range j.ForcedVerdicts {
@@ -579,19 +583,28 @@ func (t *topicRun) judgeNode(ctx context.Context, n *tree.Node, base prompts.Jud
 		}
 		n.Judgment = j
 		n.RawJudgment = ""
-		n.Models[m.p.ID] = model
-		n.SetReasoning(m.p.ID, tree.StepJudge, reasoning)
+		n.Models[m.p.ID] = got.model
+		n.SetReasoning(m.p.ID, tree.StepJudge, got.reasoning)
 		if forced && t.voting() {
-			t.vote(ctx, n, base, posed, ballot{chair: k, model: model, order: order, failed: failed})
+			t.vote(ctx, n, base, posed, ballot{chair: k, model: got.model, order: order, failed: failed})
 		}
 		return true
 	}
-	reason := failed[len(failed)-1].Error()
+	why := reasonOf(failed[len(failed)-1])
 	if len(t.judges) > 1 {
-		reason = fmt.Sprintf("no judge of the panel answered; the last: %s", reason)
+		why = append([]tree.Reason{tree.Because(tree.NoJudgeOfPanel)}, why...)
 	}
-	t.stop(ctx, n, tree.Failed, reason)
+	t.stop(ctx, n, tree.Failed, why...)
 	return false
+}
+
+// judged is what asking a judge for a node's judgment came to: the reading
+// of the answer used (its judgment, the verdicts it misses, or the error),
+// the model that gave it or failed last, the last answer received and the
+// reasoning that came with the answer used.
+type judged struct {
+	reading
+	model, raw, reasoning string
 }
 
 // judgment asks the judge for a triage (or forced verdicts) and returns it
@@ -599,70 +612,77 @@ func (t *topicRun) judgeNode(ctx context.Context, n *tree.Node, base prompts.Jud
 // repaired answer is still invalid, a forced-verdict answer whose only fault
 // is missing verdicts is kept with those verdicts marked missing; otherwise
 // the judge switches to its fallback for the rest of the topic, which gets
-// the original prompt once. raw is the last answer received, reasoning the
-// reasoning that came with the answer used. An answer cut at the token limit
-// is asked again once with a larger limit (reaskCut).
-func (t *topicRun) judgment(ctx context.Context, judge *member, node string, data prompts.Judge, forced bool) (j *tree.Judgment, model, raw, reasoning string, err error) {
+// the original prompt once. An answer cut at the token limit is asked again
+// once with a larger limit (reaskCut).
+func (t *topicRun) judgment(ctx context.Context, judge *member, node string, data prompts.Judge, forced bool) judged {
 	build := t.e.p.Triage
 	if forced {
 		build = t.e.p.ForcedVerdict
 	}
 	pm, err := build(data)
 	if err != nil {
-		return nil, "", "", "", fmt.Errorf("build judge prompt: %w", err)
+		return judged{reading: reading{err: fmt.Errorf("build judge prompt: %w", err)}}
 	}
 	c := call{node: node, step: tree.StepJudge, who: judge, msgs: messages(pm), json: true, schema: judgmentSchema(forced, data.PartyIDs), reaskCut: true}
-	var partial *tree.Judgment // a valid consensus whose verdicts are missing
+	var last, partial reading // the last reading, and the first whose only fault is missing verdicts
 	sent := quotesOf(c.msgs)
 	check := func(s string) error {
-		got, err := parseJudgment(s, sent, forced, data.PartyIDs)
-		if err != nil {
-			if got != nil {
-				partial = got
-			}
-			return err
+		last = parseJudgment(s, sent, forced, data.PartyIDs)
+		if last.err != nil && last.usable() && !partial.usable() {
+			partial = last
 		}
-		j = got
-		return nil
+		return last.err
 	}
 	resp, model, err := t.r.call(ctx, c)
 	if err != nil {
-		return nil, model, "", "", fmt.Errorf("judge call failed: %w", err)
+		return judged{reading: reading{err: fmt.Errorf("judge call failed: %w", err)}, model: model}
 	}
-	raw, reasoning = resp.Text, resp.Reasoning
-	problem := check(raw)
+	out := judged{model: model, raw: resp.Text, reasoning: resp.Reasoning}
+	problem := check(out.raw)
 	if problem == nil {
-		return j, model, raw, reasoning, nil
+		out.reading = last
+		return out
 	}
 	resp, m, problem := t.r.repair(ctx, c, t.e.p.Repair, resp, problem, check)
-	raw, reasoning, model = resp.Text, resp.Reasoning, cmp.Or(m, model)
+	out.raw, out.reasoning, out.model = resp.Text, resp.Reasoning, cmp.Or(m, model)
 	switch {
 	case problem == nil:
-		return j, model, raw, reasoning, nil
+		out.reading = last
+		return out
 	case ctx.Err() != nil:
-		return nil, model, raw, "", ctx.Err()
-	case partial != nil:
-		return keepConsensus(partial), model, raw, reasoning, nil
-	case !t.r.switchTo(c, problem.Error()):
-		return nil, model, raw, "", fmt.Errorf("judge %w", problem)
+		return judged{reading: reading{err: ctx.Err()}, model: out.model, raw: out.raw}
+	case partial.usable():
+		out.reading = keepConsensus(partial)
+		return out
+	case !t.r.switchTo(c, reasonOf(problem)...):
+		return judged{reading: reading{err: fmt.Errorf("judge %w", problem)}, model: out.model, raw: out.raw}
 	}
 	resp, model, err = t.r.call(ctx, c)
 	if err != nil {
-		return nil, model, raw, "", fmt.Errorf("judge %w; fallback %s failed too: %w", problem, model, err)
+		return judged{reading: reading{err: fmt.Errorf("judge %w; fallback %s failed too: %w", problem, model, err)}, model: model, raw: out.raw}
 	}
-	raw = resp.Text
-	if err := check(raw); err != nil {
-		if partial != nil {
-			return keepConsensus(partial), model, raw, resp.Reasoning, nil
+	out = judged{model: model, raw: resp.Text, reasoning: resp.Reasoning}
+	if err := check(out.raw); err != nil {
+		if partial.usable() {
+			out.reading = keepConsensus(partial)
+			return out
 		}
-		return nil, model, raw, "", fmt.Errorf("judge %w; fallback %s answer invalid: %w", problem, model, err)
+		return judged{reading: reading{err: fmt.Errorf("judge %w; fallback %s answer invalid: %w", problem, model, err)}, model: model, raw: out.raw}
 	}
-	return j, model, raw, resp.Reasoning, nil
+	out.reading = last
+	return out
 }
 
-// keepConsensus completes a forced-verdict judgment whose verdicts are
-// partly missing: each divergence without one gets a verdict marked missing.
-func keepConsensus(j *tree.Judgment) *tree.Judgment {
+// keepConsensus completes the judgment of a reading whose only fault is
+// missing verdicts: each divergence without one gets a verdict marked
+// missing, and the reading is then usable as it is.
+func keepConsensus(r reading) reading {
+	return reading{judgment: markMissing(r.judgment), missing: r.missing}
+}
+
+// markMissing gives each divergence of j without a verdict one marked
+// missing.
+func markMissing(j *tree.Judgment) *tree.Judgment {
 	decided := map[string]bool{}
 	for _, v := range j.ForcedVerdicts {
 		decided[v.DivergenceID] = true

@@ -22,10 +22,10 @@ func FuzzParseJudgment(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		sent := quotesOf([]providers.Message{{Role: "user", Content: s}})
-		if j, err := parseJudgment(s, sent, true, parties); err == nil || j != nil {
+		if j, err := unpack(parseJudgment(s, sent, true, parties)); err == nil || j != nil {
 			t.Fatalf("a judgment read from what the judge was sent: %+v, %v", j, err)
 		}
-		j, err := parseJudgment(s, nil, true, parties)
+		j, err := unpack(parseJudgment(s, nil, true, parties))
 		var mv *missingVerdicts
 		switch {
 		case err == nil:
@@ -36,7 +36,7 @@ func FuzzParseJudgment(f *testing.F) {
 			if j == nil {
 				t.Fatalf("missing verdicts without the judgment to keep: %v", err)
 			}
-			kept := keepConsensus(j)
+			kept := markMissing(j)
 			count := map[string]int{}
 			for _, v := range kept.ForcedVerdicts {
 				count[v.DivergenceID]++

@@ -118,9 +118,8 @@ type topicLine struct {
 	// and its missing verdicts.
 	decision string
 	seen     map[string]bool
-	// motion: the line is a motion's, which counts turns and rulings
+	// turn and rulings count a motion's progress (its Motion is set)
 	// instead of nodes.
-	motion        bool
 	turn, rulings int
 }
 
@@ -133,7 +132,7 @@ func NewProgress(w io.Writer, opt ProgressOptions) *Progress {
 	p := &Progress{w: w, opt: opt, byID: map[string]*topicLine{}, calls: map[uint64]*attempt{}}
 	for _, t := range opt.Topics {
 		l := p.topic(t.ID)
-		l.Title, l.motion = t.Title, t.Motion
+		l.Title, l.Motion = t.Title, t.Motion
 	}
 	hopt := &slog.HandlerOptions{Level: slog.LevelInfo}
 	if opt.Terminal {
@@ -146,11 +145,11 @@ func NewProgress(w io.Writer, opt ProgressOptions) *Progress {
 		}
 	}
 	var h slog.Handler = slog.NewTextHandler(lineWriter{p}, hopt)
-	if p.Plain() {
+	if p.Sentences() {
 		h = eventFilter{Handler: newSentenceHandler(lineWriter{p})}
 	}
 	p.logger = slog.New(h)
-	if opt.Demo && !p.Plain() {
+	if opt.Demo && !p.Sentences() {
 		// Every log line of a demo says so; the live lines have a line of
 		// their own for it.
 		p.logger = p.logger.With("demo", true)
@@ -179,9 +178,9 @@ func (p *Progress) topic(id string) *topicLine {
 // show (its tree.EventKey attribute) is not printed.
 func (p *Progress) Logger() *slog.Logger { return p.logger }
 
-// Plain reports whether the display speaks to a person in sentences: on a
+// Sentences reports whether the display speaks to a person in sentences: on a
 // terminal without Verbose. Otherwise what it writes are log lines.
-func (p *Progress) Plain() bool { return p.opt.Terminal && !p.opt.Verbose }
+func (p *Progress) Sentences() bool { return p.opt.Terminal && !p.opt.Verbose }
 
 // Say writes text, which should end with a newline, above the live lines.
 func (p *Progress) Say(text string) {
@@ -266,11 +265,11 @@ func (p *Progress) Handle(ev tree.Event) {
 		l.done++
 		important = true
 	case tree.MotionStarted:
-		l.started, l.motion = now, true
+		l.started, l.Motion = now, true
 	case tree.MotionFinished:
-		l.finished, l.status, l.motion, important = now, ev.Status, true, true
+		l.finished, l.status, l.Motion, important = now, ev.Status, true, true
 	case tree.TurnStarted:
-		l.motion, l.turn = true, max(l.turn, ev.Turn)
+		l.Motion, l.turn = true, max(l.turn, ev.Turn)
 	case tree.Argued:
 		important = true
 	case tree.Ruled:
@@ -539,7 +538,7 @@ func (l *topicLine) state(now time.Time, short bool) string {
 		elapsed = end.Sub(l.started).Truncate(time.Second)
 	}
 	events := l.counts.String()
-	if l.motion {
+	if l.Motion {
 		return l.motionState(elapsed, events, short)
 	}
 	switch {

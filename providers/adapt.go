@@ -13,6 +13,7 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/debatehq/debate/providers/wire"
+	"github.com/debatehq/debate/tree"
 )
 
 // Adaptation is a change the client made to the requests for one model at
@@ -24,6 +25,8 @@ type Adaptation struct {
 	Param    string `json:"param"`  // the refused parameter, e.g. "max_tokens"
 	Change   string `json:"change"` // what is sent instead
 	Reason   string `json:"reason"` // the server's words
+	// How is the change as a code.
+	How tree.AdaptationCode `json:"how,omitempty"`
 }
 
 // shape is how requests for one model at one endpoint are adapted.
@@ -141,7 +144,7 @@ var quoted = regexp.MustCompile(`['"\x60]([a-z_][a-z0-9_.]*)['"\x60]`)
 // the refusal is of something else or the change would alter nothing.
 func refused(e *Error, r Request, req *wire.Request, s shape, extra []string) (Adaptation, func(*shape), bool) {
 	if e.Class == ClassNoSystem && !s.noSystem && slices.ContainsFunc(r.Messages, func(m Message) bool { return m.Role == "system" }) {
-		return Adaptation{Reason: oneLine(reason(e)), Param: "system", Change: "sent as the first user message"},
+		return Adaptation{Reason: oneLine(reason(e)), Param: "system", Change: "sent as the first user message", How: tree.SystemAsUser},
 			func(s *shape) { s.noSystem = true }, true
 	}
 	if e.Class != ClassBadRequest || e.Status != 400 {
@@ -165,31 +168,31 @@ func refused(e *Error, r Request, req *wire.Request, s shape, extra []string) (A
 	a := Adaptation{Reason: oneLine(msg)}
 	switch {
 	case req.MaxTokens > 0 && mentions("max_tokens") && (unsupported || strings.Contains(low, "max_completion_tokens")) && !s.maxCompletion:
-		a.Param, a.Change = "max_tokens", "max_completion_tokens"
+		a.Param, a.Change, a.How = "max_tokens", "max_completion_tokens", tree.Replaced
 		return a, func(s *shape) { s.maxCompletion = true }, true
 	case req.Temperature != nil && mentions("temperature") &&
 		(unsupported || strings.Contains(low, "only the default")) && !s.noTemperature:
-		a.Param, a.Change = "temperature", "left out (the model's default)"
+		a.Param, a.Change, a.How = "temperature", "left out (the model's default)", tree.LeftOut
 		return a, func(s *shape) { s.noTemperature = true }, true
 	case req.ResponseFormat != nil && mentions("response_format") && (unsupported || strings.Contains(low, "must be")) && s.format != "none":
 		a.Param = "response_format"
 		if req.ResponseFormat.Type == openai.ChatCompletionResponseFormatTypeJSONObject && len(r.Schema) > 0 &&
 			strings.Contains(low, "json_schema") && s.format == "" {
-			a.Change = "json_schema"
+			a.Change, a.How = "json_schema", tree.Replaced
 			return a, func(s *shape) { s.format = "json_schema" }, true
 		}
-		a.Change = "left out (the answer's JSON is read from its text)"
+		a.Change, a.How = "left out (the answer's JSON is read from its text)", tree.LeftOut
 		return a, func(s *shape) { s.format = "none" }, true
 	case req.StreamOptions != nil && mentions("stream_options") && unsupported && !s.noStreamOptions:
-		a.Param, a.Change = "stream_options", "left out (usage estimated when missing)"
+		a.Param, a.Change, a.How = "stream_options", "left out (usage estimated when missing)", tree.LeftOut
 		return a, func(s *shape) { s.noStreamOptions = true }, true
 	case req.Stream && (names["stream"] || strings.Contains(low, "stream")) && (unsupported || strings.Contains(low, "verified to stream")) && !s.noStream:
-		a.Param, a.Change = "stream", "no streaming"
+		a.Param, a.Change, a.How = "stream", "no streaming", tree.NoStreaming
 		return a, func(s *shape) { s.noStream = true }, true
 	}
 	for _, k := range extra {
 		if names[k] && unsupported && !slices.Contains(s.drop, k) {
-			a.Param, a.Change = k, "left out"
+			a.Param, a.Change, a.How = k, "left out", tree.LeftOut
 			return a, func(s *shape) { s.drop = append(s.drop, k) }, true
 		}
 	}

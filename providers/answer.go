@@ -153,9 +153,14 @@ func readStream(br *bufio.Reader, onText func(int)) (*answer, error) {
 	return a, nil
 }
 
-// estimateTokens guesses a token count from text: one token per four bytes,
-// rounded up, the usual rule for English text.
-func estimateTokens(n int) int { return (n + 3) / 4 }
+// BytesPerToken is how many bytes of text a token is taken to be where no
+// server counted them: the usual rule for English text.
+const BytesPerToken = 4
+
+// EstimateTokens guesses the tokens of n bytes of text, rounded up: the one
+// estimate of the program, for usage no server reported, streamed progress,
+// prompt prefixes and previews.
+func EstimateTokens(n int) int { return (n + BytesPerToken - 1) / BytesPerToken }
 
 // usage converts what the provider reported; the part of total_tokens
 // beyond prompt and completion is billed output.

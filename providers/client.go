@@ -424,7 +424,7 @@ func (c *Client) recordExchange(r Request, x *exchange, e *Error, started time.T
 // send makes the HTTP request, streamed or not, and reads the answer. A
 // server that ignores "stream" and answers in one piece is read as a
 // non-streamed answer.
-func (c *Client) send(ctx context.Context, rt *route, body []byte, stream bool, b *bounds, a *exchange, onText func(int)) (*answer, error) {
+func (c *Client) send(ctx context.Context, rt *route, body []byte, stream bool, b *bounds, x *exchange, onText func(int)) (*answer, error) {
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, rt.ep.chatURL, bytes.NewReader(body))
 	if err != nil {
 		return nil, err
@@ -443,7 +443,7 @@ func (c *Client) send(ctx context.Context, rt *route, body []byte, stream bool, 
 		return nil, err
 	}
 	defer res.Body.Close()
-	a.status, a.retryAfter = res.StatusCode, retryAfter(res.Header, time.Now())
+	x.status, x.retryAfter = res.StatusCode, retryAfter(res.Header, time.Now())
 	if res.StatusCode < 200 || res.StatusCode >= 300 {
 		raw, err := io.ReadAll(res.Body)
 		if err != nil {
@@ -471,7 +471,7 @@ var readers = sync.Pool{New: func() any { return bufio.NewReader(nil) }}
 // classify turns the error of one attempt into an *Error that is safe to
 // return, telling the caller's cancellation from the attempt's timeout and
 // its idle timeout.
-func (c *Client) classify(ctx, actx context.Context, err error, a *exchange, rt *route) *Error {
+func (c *Client) classify(ctx, actx context.Context, err error, x *exchange, rt *route) *Error {
 	err = sanitize(err, c.secrets.Text)
 	var tooLarge *tooLargeError
 	switch cause := context.Cause(actx); {
@@ -480,25 +480,25 @@ func (c *Client) classify(ctx, actx context.Context, err error, a *exchange, rt 
 		e.Err = err
 		return e
 	case errors.Is(cause, errIdle):
-		return &Error{Class: ClassTimeout, Status: a.status, Err: cause}
+		return &Error{Class: ClassTimeout, Status: x.status, Err: cause}
 	case errors.Is(actx.Err(), context.DeadlineExceeded):
 		return &Error{
-			Class: ClassTimeout, Status: a.status,
+			Class: ClassTimeout, Status: x.status,
 			Err: fmt.Errorf("no answer within %v (api.timeout): %w", rt.timeout, context.DeadlineExceeded),
 		}
 	case errors.As(err, &tooLarge):
-		return &Error{Class: ClassAnswerTooLarge, Status: a.status, Err: tooLarge}
+		return &Error{Class: ClassAnswerTooLarge, Status: x.status, Err: tooLarge}
 	}
 	e := Classify(err)
 	if e.Status == 0 {
-		e.Status = a.status
+		e.Status = x.status
 	}
 	var answer *answerError
-	if a.status >= 200 && a.status < 300 && !errors.As(err, &answer) && (e.Class == ClassNetwork || !e.Class.Transient()) {
+	if x.status >= 200 && x.status < 300 && !errors.As(err, &answer) && (e.Class == ClassNetwork || !e.Class.Transient()) {
 		// A 200 whose body could not be read as a completion.
 		e.Class = ClassInvalidResponse
 	}
-	e.RetryAfter = a.retryAfter
+	e.RetryAfter = x.retryAfter
 	return e
 }
 
@@ -567,7 +567,7 @@ func Estimate(msgs []Message, content, reasoning string) Usage {
 	for _, m := range msgs {
 		n += len(m.Content)
 	}
-	return Usage{PromptTokens: estimateTokens(n), CompletionTokens: estimateTokens(len(content) + len(reasoning)), Estimated: true}
+	return Usage{PromptTokens: EstimateTokens(n), CompletionTokens: EstimateTokens(len(content) + len(reasoning)), Estimated: true}
 }
 
 // filtered describes a choice that a content filter stopped: the finish

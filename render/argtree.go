@@ -99,7 +99,7 @@ func argumentsDoc(d protocol.Debate, args []protocol.Argument, w *words) argDoc 
 	var b strings.Builder
 	title := inlineText(d.Title)
 	if title == "" {
-		title = fmt.Sprintf(w.debateTitle, inlineText(d.ID))
+		title = w.debateTitle(inlineText(d.ID))
 	}
 	fmt.Fprintf(&b, "# %s\n\n", title)
 	item := func(label, value string) { fmt.Fprintf(&b, "%s\n", headerItem(w, label, value)) }
@@ -117,7 +117,7 @@ func argumentsDoc(d protocol.Debate, args []protocol.Argument, w *words) argDoc 
 	b.Reset()
 	fmt.Fprintf(&b, "\n## %s\n\n", w.stateTimeline)
 	if len(args) == 0 {
-		fmt.Fprintf(&b, w.emptyTimeline+"\n", w.stateWord(d.State))
+		fmt.Fprintf(&b, "%s\n", w.emptyTimeline(w.stateWord(d.State)))
 		doc.timeline = b.String()
 		return doc
 	}
@@ -159,7 +159,7 @@ func argTreeMarkdown(args, roots []protocol.Argument, children map[string][]prot
 		seen[it.a.ID] = true
 		fmt.Fprintf(&b, "%s- ", strings.Repeat("  ", min(it.depth, argMaxIndent)))
 		if it.depth > argMaxIndent {
-			fmt.Fprintf(&b, "↳ *"+w.replyTo+"* · ", seqOf[it.a.ParentID])
+			fmt.Fprintf(&b, "↳ *%s* · ", w.replyTo(seqOf[it.a.ParentID]))
 		}
 		b.WriteString(argLabel(it.a))
 		if s := inlineText(shorten(it.a.Content, argSummaryRunes)); s != "" {
@@ -189,11 +189,11 @@ func argSections(args []protocol.Argument, seqOf map[string]int, w *words) []arg
 		switch p, ok := seqOf[a.ParentID]; {
 		case a.ParentID == "":
 		case ok:
-			meta = append(meta, fmt.Sprintf(w.replyTo, p))
+			meta = append(meta, w.replyTo(p))
 		default:
 			meta = append(meta, w.replyHidden)
 		}
-		meta = append(meta, fmt.Sprintf(w.argID, inlineText(a.ID)))
+		meta = append(meta, w.argID(inlineText(a.ID)))
 		b.WriteString("*" + strings.Join(meta, " · ") + "*\n\n")
 		if body := embedText(a.Content, 3); strings.TrimSpace(body) != "" {
 			b.WriteString(body + "\n")

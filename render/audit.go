@@ -25,10 +25,7 @@ func tooFew(a tree.JudgeAudit) (n, need int) {
 // excludes what no bias would give, or a note that the verdicts are too
 // few for any check to be flagged.
 func Audit(stances *tree.StanceFigures, audits []tree.JudgeAudit, lang string) []byte {
-	w := &english
-	if lang == "zh" {
-		w = &chinese
-	}
+	w := language(lang)
 	r := &report{w: w}
 	if stances != nil && (stances.Moved.Of > 0 || stances.MajorityVerdicts.Of > 0) {
 		r.printf("## %s\n\n%s%s %s\n\n", w.stances, w.stances, w.colon, w.stanceSummary(stances))
@@ -57,8 +54,8 @@ func (r *report) audit(audits []tree.JudgeAudit) {
 		}{{w.auditFirst, a.First}, {w.auditMiddle, a.Middle}, {w.auditLast, a.Last}, {w.auditLongest, a.Longest}, {w.auditFamily, a.SameFamily}}
 		for _, c := range checks {
 			if c.c.Flagged {
-				r.printf("> ⚠ "+w.auditFlagFmt+"\n", inlineText(a.Model), c.name, c.c.Count, c.c.Of,
-					100*c.c.Interval.Low, 100*c.c.Interval.High, 100*c.c.Expected)
+				r.printf("> ⚠ %s\n", w.auditFlagFmt(inlineText(a.Model), c.name, c.c.Count, c.c.Of,
+					100*c.c.Interval.Low, 100*c.c.Interval.High, 100*c.c.Expected))
 			}
 		}
 		if a.Flagged() {
@@ -69,7 +66,7 @@ func (r *report) audit(audits []tree.JudgeAudit) {
 			if n == 1 {
 				format = w.auditTooFewOne
 			}
-			r.printf("> "+format+"\n\n", n, need)
+			r.printf("> %s\n\n", format(n, need))
 		}
 		r.printf("| %s | %s | %s | %s |\n|---|--:|--:|--:|\n", w.figure, w.count, w.interval95, w.expected)
 		for _, c := range checks {

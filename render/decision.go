@@ -18,21 +18,21 @@ type decisionWords struct {
 	headingList string
 	statistics  string
 	colVerdicts string
-	missingFmt  string // count
+	missingFmt  func(given, missing int) string // count
 	outcomes    map[tree.Outcome]string
 	causes      map[tree.Cause]string
-	agreedFmt   string // consensus points
+	agreedFmt   func(points int) string // consensus points
 	byJudge     string
 	byPanel     string
-	settledFmt  string // who, count of verdicts
-	splitFmt    string // count
-	noVerdict   string // count missing, count of divergences
-	dropped     string // count dropped, count of divergences
-	failedFmt   string // node, stop reason
+	settledFmt  func(by string, count int, verdicts string) string // who, count of verdicts
+	splitFmt    func(count int, divergences string) string         // count
+	noVerdict   func(missing, of int, divergences string) string   // count missing, count of divergences
+	dropped     func(dropped, of int, divergences string) string   // count dropped, count of divergences
+	failedFmt   func(node, reason string) string                   // node, stop reason
 	interrupted string
-	partialFmt  string // names
-	budgetFmt   string // nodes
-	disputedFmt string // list
+	partialFmt  func(names string) string       // names
+	budgetFmt   func(nodes string) string       // nodes
+	disputedFmt func(divergences string) string // list
 	overLimit   string
 	none        string
 	listSep     string
@@ -44,23 +44,39 @@ var decisionEnglish = decisionWords{
 	headingList: "Decisions",
 	statistics:  "Statistics",
 	colVerdicts: "Verdicts",
-	missingFmt:  "%d + %d missing",
+	missingFmt:  func(given, missing int) string { return fmt.Sprintf("%d + %d missing", given, missing) },
 	outcomes: map[tree.Outcome]string{tree.Agreed: "agreed", tree.Decided: "decided",
 		tree.Divided: "split", tree.Undecided: "undecided"},
 	causes: map[tree.Cause]string{tree.CauseFailed: "failed", tree.CauseInterrupted: "interrupted",
 		tree.CausePartial: "partial", tree.CauseNoVerdict: "no-verdict", tree.CauseBudget: "budget"},
-	agreedFmt:   "The debaters agreed on every point (consensus points: %d); nothing stays in dispute",
-	byJudge:     "the judge's forced verdicts",
-	byPanel:     "the panel's majority votes",
-	settledFmt:  "Settled by %s (%d): %s",
-	splitFmt:    "No majority, or a verdict that changed with the order of the sides (%d): %s",
-	noVerdict:   "The judge gave no verdict, even after repair, on %d of %d forced divergences: %s",
-	dropped:     "The order check dropped the verdict on %d of %d forced divergences: the judge gave none when asked again with the sides reversed: %s",
-	failedFmt:   "Node %s failed (%s); the debate stopped there",
+	agreedFmt: func(points int) string {
+		return fmt.Sprintf("The debaters agreed on every point (consensus points: %d); nothing stays in dispute", points)
+	},
+	byJudge: "the judge's forced verdicts",
+	byPanel: "the panel's majority votes",
+	settledFmt: func(by string, count int, verdicts string) string {
+		return fmt.Sprintf("Settled by %s (%d): %s", by, count, verdicts)
+	},
+	splitFmt: func(count int, divergences string) string {
+		return fmt.Sprintf("No majority, or a verdict that changed with the order of the sides (%d): %s", count, divergences)
+	},
+	noVerdict: func(missing, of int, divergences string) string {
+		return fmt.Sprintf("The judge gave no verdict, even after repair, on %d of %d forced divergences: %s", missing, of, divergences)
+	},
+	dropped: func(dropped, of int, divergences string) string {
+		return fmt.Sprintf("The order check dropped the verdict on %d of %d forced divergences: the judge gave none when asked again with the sides reversed: %s", dropped, of, divergences)
+	},
+	failedFmt: func(node, reason string) string {
+		return fmt.Sprintf("Node %s failed (%s); the debate stopped there", node, reason)
+	},
 	interrupted: "The run was stopped before this topic ended",
-	partialFmt:  "Debaters were missing from a step (%s), so no agreement can be claimed",
-	budgetFmt:   "The run's budget forced verdicts before the round limit at %s",
-	disputedFmt: "Still in dispute: %s",
+	partialFmt: func(names string) string {
+		return fmt.Sprintf("Debaters were missing from a step (%s), so no agreement can be claimed", names)
+	},
+	budgetFmt: func(nodes string) string {
+		return fmt.Sprintf("The run's budget forced verdicts before the round limit at %s", nodes)
+	},
+	disputedFmt: func(divergences string) string { return fmt.Sprintf("Still in dispute: %s", divergences) },
 	overLimit:   "beyond params.maxDivergences, not debated",
 	none:        "none",
 	listSep:     "; ",
@@ -72,23 +88,39 @@ var decisionChinese = decisionWords{
 	headingList: "各议题的决定",
 	statistics:  "统计",
 	colVerdicts: "裁决",
-	missingFmt:  "%d + 缺失 %d",
+	missingFmt:  func(given, missing int) string { return fmt.Sprintf("%d + 缺失 %d", given, missing) },
 	outcomes: map[tree.Outcome]string{tree.Agreed: "一致", tree.Decided: "已裁决",
 		tree.Divided: "分裂", tree.Undecided: "未决"},
 	causes: map[tree.Cause]string{tree.CauseFailed: "失败", tree.CauseInterrupted: "中断",
 		tree.CausePartial: "缺席", tree.CauseNoVerdict: "无裁决", tree.CauseBudget: "预算"},
-	agreedFmt:   "辩手在所有要点上达成一致（共识 %d 条），没有遗留争议",
-	byJudge:     "裁判强制裁决",
-	byPanel:     "评审团多数票",
-	settledFmt:  "%s（%d 项）：%s",
-	splitFmt:    "评审团在 %d 个分歧上未形成多数，或裁决随双方顺序改变：%s",
-	noVerdict:   "裁判在 %d 个分歧（共 %d 个）上即使修复后仍未给出裁决：%s",
-	dropped:     "顺序检查舍弃了 %d 个分歧（共 %d 个）上的裁决：双方顺序对调后裁判未再给出裁决：%s",
-	failedFmt:   "节点 %s 失败（%s），辩论在此停止",
+	agreedFmt: func(points int) string {
+		return fmt.Sprintf("辩手在所有要点上达成一致（共识 %d 条），没有遗留争议", points)
+	},
+	byJudge: "裁判强制裁决",
+	byPanel: "评审团多数票",
+	settledFmt: func(by string, count int, verdicts string) string {
+		return fmt.Sprintf("%s（%d 项）：%s", by, count, verdicts)
+	},
+	splitFmt: func(count int, divergences string) string {
+		return fmt.Sprintf("评审团在 %d 个分歧上未形成多数，或裁决随双方顺序改变：%s", count, divergences)
+	},
+	noVerdict: func(missing, of int, divergences string) string {
+		return fmt.Sprintf("裁判在 %d 个分歧（共 %d 个）上即使修复后仍未给出裁决：%s", missing, of, divergences)
+	},
+	dropped: func(dropped, of int, divergences string) string {
+		return fmt.Sprintf("顺序检查舍弃了 %d 个分歧（共 %d 个）上的裁决：双方顺序对调后裁判未再给出裁决：%s", dropped, of, divergences)
+	},
+	failedFmt: func(node, reason string) string {
+		return fmt.Sprintf("节点 %s 失败（%s），辩论在此停止", node, reason)
+	},
 	interrupted: "运行在本议题结束前被中止",
-	partialFmt:  "有辩手缺席某一步骤（%s），不能称为一致",
-	budgetFmt:   "运行预算在轮数上限之前强制裁决于 %s",
-	disputedFmt: "仍有争议：%s",
+	partialFmt: func(names string) string {
+		return fmt.Sprintf("有辩手缺席某一步骤（%s），不能称为一致", names)
+	},
+	budgetFmt: func(nodes string) string {
+		return fmt.Sprintf("运行预算在轮数上限之前强制裁决于 %s", nodes)
+	},
+	disputedFmt: func(divergences string) string { return fmt.Sprintf("仍有争议：%s", divergences) },
 	overLimit:   "超出 params.maxDivergences，未辩论",
 	none:        "无",
 	listSep:     "；",
@@ -97,10 +129,7 @@ var decisionChinese = decisionWords{
 
 // decisionWords returns the decision sentences in the report's language.
 func (r *report) decisionWords() *decisionWords {
-	if r.w == &chinese {
-		return &decisionChinese
-	}
-	return &decisionEnglish
+	return r.w.decision
 }
 
 // topicDecision returns a topic's decision, cause and verdict counts, worked
@@ -178,34 +207,34 @@ func (r *report) decisionSentences(t *tree.Topic) string {
 	case tree.CauseInterrupted:
 		s = append(s, dw.interrupted)
 	case tree.CausePartial:
-		s = append(s, fmt.Sprintf(dw.partialFmt, r.missingNames(t.Root)))
+		s = append(s, dw.partialFmt(r.missingNames(t.Root)))
 	case tree.CauseNoVerdict:
 		all := len(given) + len(split) + len(missing) + len(dropped)
 		if len(missing) > 0 {
-			s = append(s, fmt.Sprintf(dw.noVerdict, len(missing), all, strings.Join(missing, dw.listSep)))
+			s = append(s, dw.noVerdict(len(missing), all, strings.Join(missing, dw.listSep)))
 		}
 		if len(dropped) > 0 {
-			s = append(s, fmt.Sprintf(dw.dropped, len(dropped), all, strings.Join(dropped, dw.listSep)))
+			s = append(s, dw.dropped(len(dropped), all, strings.Join(dropped, dw.listSep)))
 		}
 		missing, dropped = nil, nil
 	case tree.CauseBudget:
-		s = append(s, fmt.Sprintf(dw.budgetFmt, budgetNodes(t.Root)))
+		s = append(s, dw.budgetFmt(budgetNodes(t.Root)))
 	}
 	if o == tree.Agreed {
-		s = append(s, fmt.Sprintf(dw.agreedFmt, t.Root.Stats().Consensus))
+		s = append(s, dw.agreedFmt(t.Root.Stats().Consensus))
 	}
 	if len(given) > 0 {
 		by := dw.byJudge
 		if panel {
 			by = dw.byPanel
 		}
-		s = append(s, fmt.Sprintf(dw.settledFmt, by, len(given), strings.Join(given, dw.listSep)))
+		s = append(s, dw.settledFmt(by, len(given), strings.Join(given, dw.listSep)))
 	}
 	if len(split) > 0 {
-		s = append(s, fmt.Sprintf(dw.splitFmt, len(split), strings.Join(split, dw.listSep)))
+		s = append(s, dw.splitFmt(len(split), strings.Join(split, dw.listSep)))
 	}
 	if open := append(append(missing, dropped...), over...); len(open) > 0 {
-		s = append(s, fmt.Sprintf(dw.disputedFmt, strings.Join(open, dw.listSep)))
+		s = append(s, dw.disputedFmt(strings.Join(open, dw.listSep)))
 	}
 	return strings.Join(s, dw.end+" ") + dw.end
 }
@@ -221,7 +250,7 @@ func (r *report) failedSentence(root *tree.Node) string {
 	if failed == nil {
 		return r.decisionWords().interrupted
 	}
-	return fmt.Sprintf(r.decisionWords().failedFmt, inlineText(failed.ID), inlineText(shorten(r.w.reason(failed.StopReason), 160)))
+	return r.decisionWords().failedFmt(inlineText(failed.ID), inlineText(shorten(r.w.say(failed.Because, failed.StopReason), 160)))
 }
 
 // missingNames lists the debaters missing from a step anywhere in the tree,
@@ -283,5 +312,5 @@ func (r *report) verdictCell(v tree.VerdictCount) string {
 	if v.Missing == 0 {
 		return fmt.Sprint(v.Given)
 	}
-	return fmt.Sprintf(r.decisionWords().missingFmt, v.Given, v.Missing)
+	return r.decisionWords().missingFmt(v.Given, v.Missing)
 }

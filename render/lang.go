@@ -1,44 +1,45 @@
 package render
 
 import (
-	"regexp"
-	"strings"
+	"fmt"
 
 	"github.com/debatehq/debate/protocol"
 	"github.com/debatehq/debate/tree"
 )
 
-// words holds every fixed string of the reports in one language.
+// words holds every fixed string of the reports in one language. A message
+// with arguments is a function, one per message, whose format go vet checks
+// against its parameters; the compiler checks every call.
 type words struct {
-	topicHeading       string // topic id, title
+	topicHeading       func(id, title string) string // topic id, title
 	date               string
 	duration           string
 	debaters           string
 	judge              string
 	maxRounds          string
 	depthReached       string
-	depthFmt           string // depth, rounds
+	depthFmt           func(depth, rounds int) string // depth, rounds
 	tokens             string
-	tokensFmt          string // total, prompt, completion, calls
-	failedCallsFmt     string // failed calls
+	tokensFmt          func(total, prompt, completion string, calls int) string // total, prompt, completion, calls
+	failedCallsFmt     func(failed int) string                                  // failed calls
 	cost               string
 	status             string
-	fellBackFrom       string // primary model
-	atNode             string // node id
+	fellBackFrom       func(model string) string // primary model
+	atNode             func(node string) string  // node id
 	background         string
 	annotations        string
 	coreQuestions      string
-	roundRoot          string // round
-	roundChild         string // round, node id, title
-	between            string // list of parties
-	uninvolvedFmt      string // list of parties
+	roundRoot          func(round int) string                   // round
+	roundChild         func(round int, id, title string) string // round, node id, title
+	between            func(sides string) string                // list of parties
+	uninvolvedFmt      func(names string) string                // list of parties
 	positions          string
 	rebuttals          string
-	rebuttalBy         string // party
+	rebuttalBy         func(name string) string // party
 	triage             string
 	forcedTriage       string
 	consensus          string
-	divergencesFmt     string // count
+	divergencesFmt     func(count int) string // count
 	uninvolved         string
 	forcedVerdicts     string
 	recommendation     string
@@ -49,9 +50,9 @@ type words struct {
 	verdictUnstable    string
 	aliases            string
 	stances            string
-	movedFmt           string // moved, of
-	conformityFmt      string // count
-	persuasionFmt      string // count
+	movedFmt           func(moved, of int) string // moved, of
+	conformityFmt      func(count int) string     // count
+	persuasionFmt      func(count int) string     // count
 	figure, count      string
 	interval95         string
 	figMoved           string
@@ -66,7 +67,7 @@ type words struct {
 	colLine            string
 	colJudgeRead       string
 	colMove            string
-	movedTowardFmt     string // debater
+	movedTowardFmt     func(debater string) string // debater
 	judgeAudit         string
 	nothingAudited     string
 	auditNote          string
@@ -77,25 +78,25 @@ type words struct {
 	auditLongest       string
 	auditFamily        string
 	auditFlips         string
-	auditFlagFmt       string // model, check, count, of, low %, high %, expected %
-	auditTooFewFmt     string // verdicts, the fewest that can show a bias
-	auditTooFewOne     string // the same for one verdict
+	auditFlagFmt       func(model, check string, count, of int, low, high, expected float64) string // model, check, count, of, low %, high %, expected %
+	auditTooFewFmt     func(verdicts, fewest int) string                                            // verdicts, the fewest that can show a bias
+	auditTooFewOne     func(verdicts, fewest int) string                                            // the same for one verdict
 	kept, moved        string
 	notStated          string
 	conformity         string
 	persuasion         string
 	disagree           string
-	aliasFmt           string // alias, debater
+	aliasFmt           func(alias, debater string) string // alias, debater
 	quotes             string
-	quoteCountFmt      string // debater, made, verified, unverified
+	quoteCountFmt      func(debater string, made, verified, unverified int) string // debater, made, verified, unverified
 	quoteVerified      string
 	quoteUnverified    string
-	quoteLineFmt       string // document, line
-	quoteLinesFmt      string // document, lines
-	quotesRepository   string // quotes, when the repository could be quoted too
+	quoteLineFmt       func(document, line string) string  // document, line
+	quoteLinesFmt      func(document, lines string) string // document, lines
+	quotesRepository   string                              // quotes, when the repository could be quoted too
 	repository         string
-	repositoryFmt      string // commit
-	repositoryDirty    string // after repositoryFmt: the digest of the changes not committed
+	repositoryFmt      func(commit string) string // commit
+	repositoryDirty    func(digest string) string // after repositoryFmt: the digest of the changes not committed
 	repoNoCommit       string
 	judges             string
 	votes              string
@@ -105,7 +106,7 @@ type words struct {
 	modelReasoning     string // the fold of a model's reasoning beside its answer
 	none               string
 	notReached         string
-	noAnswerFmt        string // step name, error messages
+	noAnswerFmt        func(step, errors string) string // step name, error messages
 	noAnswer           string
 	judgeErrors        string
 	rawJudgment        string
@@ -132,38 +133,42 @@ type words struct {
 	motionCalls        string // the summary table's row of the motions' calls
 	runCalls           string // its row of the run's own calls
 	conclusions        string
-	incompleteFmt      string // failed nodes, interrupted nodes
+	incompleteFmt      func(failed, interrupted int) string // failed nodes, interrupted nodes
 	proposedEdits      string
 	noEdits            string
 	fallbacks          string
-	fallbackFmt        string // topic, participant, from, to, node
+	fallbackFmt        func(topic, participant, from, to, node string) string // topic, participant, from, to, node
 	noFallbacks        string
-	adaptations        string // heads the changes to requests a server refused
-	adaptedFmt         string // model, host, what was sent, the server's words
-	withoutFmt         string // the parameter left out
-	insteadFmt         string // what was sent, the parameter it replaces
+	adaptations        string                                      // heads the changes to requests a server refused
+	adaptedFmt         func(model, host, sent, said string) string // model, host, what was sent, the server's words
+	withoutFmt         func(param string) string                   // the parameter left out
+	insteadFmt         func(sent, param string) string             // what was sent, the parameter it replaces
+	systemAsUser       string                                      // the system message sent as a user's
 	demo               string
 	contents           string
 	legend             string
 	listSep            string
-	cachedFmt          string
-	eligibleFmt        string
-	byModelFmt         string
-	unansweredFmt      string
-	reasoningTokensFmt string
-	estimatedFmt       string
-	providerCostFmt    string
+	cachedFmt          func(tokens string) string
+	eligibleFmt        func(tokens string, share float64) string
+	byModelFmt         func(model, prompt, eligible string, share float64, cached string) string
+	unansweredFmt      func(model string, failed int) string
+	reasoningTokensFmt func(tokens string) string
+	estimatedFmt       func(calls int) string
+	providerCostFmt    func(cost string) string
 	// callCache labels what the call cache answered: cacheAllFmt when it
 	// answered every call (calls, tokens), else cacheSomeFmt (cached,
 	// calls, tokens, fresh); cacheCostFmt adds what they had cost.
-	callCache, cacheAllFmt, cacheSomeFmt, cacheCostFmt string
+	callCache    string
+	cacheAllFmt  func(calls int, tokens string) string
+	cacheSomeFmt func(cached, calls int, tokens string, fresh int) string
+	cacheCostFmt func(cost string) string
 	// colon follows a label before its value ("**Status:** …"), and
 	// colonSep joins a label to its value within a line ("(uninvolved: …)").
 	colon    string
 	colonSep string
 
 	// The report of a motion and the argument tree it builds on.
-	debateTitle    string // debate id, when the debate has no title
+	debateTitle    func(id string) string // debate id, when the debate has no title
 	debate         string
 	debateType     string
 	state          string
@@ -172,12 +177,12 @@ type words struct {
 	arguments      string
 	argumentTree   string
 	noArguments    string
-	replyTo        string // seq
+	replyTo        func(seq int) string // seq
 	replyHidden    string
-	argID          string // argument id
+	argID          func(id string) string // argument id
 	noContent      string
 	stateTimeline  string
-	emptyTimeline  string // state
+	emptyTimeline  func(state string) string // state
 	colSeq         string
 	colArgument    string
 	colBy          string
@@ -185,19 +190,19 @@ type words struct {
 	colTime        string
 	motion         string
 	turns          string
-	turnsFmt       string // turns, max turns
+	turnsFmt       func(turns, most int) string // turns, max turns
 	document       string
-	documentFmt    string // path, doc id, version
+	documentFmt    func(path, id string, version int) string // path, doc id, version
 	runStarted     string
 	human          string
-	motionErrorFmt string // role, turn, message
+	motionErrorFmt func(role string, turn int, message string) string // role, turn, message
 	motionsHeading string
 	colMotion      string
 	colState       string
 	colTurns       string
 	colArguments   string
-	motionDebate   string // stop reason, debate id
-	finalWord      string // seq, argument type, role
+	motionDebate   func(reason, id string) string              // stop reason, debate id
+	finalWord      func(seq int, argument, role string) string // seq, argument type, role
 	// roles names the protocol roles; nil keeps their identifiers.
 	roles  map[protocol.Role]string
 	states map[protocol.State]string
@@ -206,49 +211,54 @@ type words struct {
 	motionStatuses map[tree.Status]string
 	statuses       map[tree.Status]string
 	steps          map[tree.Step]string
-	// reasons rewrites the reasons the program writes in English (stop
-	// reasons, fallback reasons) in this language; nil keeps them.
-	reasons []reasonRule
-	// reasonSep joins the parts of a translated reason.
+	// sayings say the reasons the program records as codes; reasonSep
+	// joins the parts of a reason.
+	sayings   sayings
 	reasonSep string
-}
-
-// reasonRule rewrites one kind of program-written reason.
-type reasonRule struct {
-	re   *regexp.Regexp
-	repl string
+	// legacyReasons rewrite the prose reasons of a run.json written before
+	// reasons were codes; nil keeps them.
+	legacyReasons []reasonRule
+	decision      *decisionWords
+	// leftOutNotes say what follows from leaving a parameter out.
+	leftOutNotes map[string]string
+	// tag is the language's tag, as a page's lang attribute gives it.
+	tag string
 }
 
 var english = words{
-	topicHeading:     "Topic %s: %s",
-	date:             "Date",
-	duration:         "Duration",
-	debaters:         "Debaters",
-	judge:            "Judge",
-	maxRounds:        "Max rounds",
-	depthReached:     "Depth reached",
-	depthFmt:         "%d (round %d)",
-	tokens:           "Tokens",
-	tokensFmt:        "%s (prompt %s, completion %s) in %d calls",
-	failedCallsFmt:   ", %d failed",
-	cost:             "Cost",
-	status:           "Status",
-	fellBackFrom:     "fell back from %s",
-	atNode:           "at %s",
-	background:       "Background",
-	annotations:      "Annotations",
-	coreQuestions:    "Core questions",
-	roundRoot:        "Round %d — root",
-	roundChild:       "Round %d — divergence %s: %s",
-	between:          "Sides: %s.",
-	uninvolvedFmt:    " Uninvolved: %s.",
+	topicHeading: func(id, title string) string { return fmt.Sprintf("Topic %s: %s", id, title) },
+	date:         "Date",
+	duration:     "Duration",
+	debaters:     "Debaters",
+	judge:        "Judge",
+	maxRounds:    "Max rounds",
+	depthReached: "Depth reached",
+	depthFmt:     func(depth, rounds int) string { return fmt.Sprintf("%d (round %d)", depth, rounds) },
+	tokens:       "Tokens",
+	tokensFmt: func(total, prompt, completion string, calls int) string {
+		return fmt.Sprintf("%s (prompt %s, completion %s) in %d calls", total, prompt, completion, calls)
+	},
+	failedCallsFmt: func(failed int) string { return fmt.Sprintf(", %d failed", failed) },
+	cost:           "Cost",
+	status:         "Status",
+	fellBackFrom:   func(model string) string { return fmt.Sprintf("fell back from %s", model) },
+	atNode:         func(node string) string { return fmt.Sprintf("at %s", node) },
+	background:     "Background",
+	annotations:    "Annotations",
+	coreQuestions:  "Core questions",
+	roundRoot:      func(round int) string { return fmt.Sprintf("Round %d — root", round) },
+	roundChild: func(round int, id, title string) string {
+		return fmt.Sprintf("Round %d — divergence %s: %s", round, id, title)
+	},
+	between:          func(sides string) string { return fmt.Sprintf("Sides: %s.", sides) },
+	uninvolvedFmt:    func(names string) string { return fmt.Sprintf(" Uninvolved: %s.", names) },
 	positions:        "Positions",
 	rebuttals:        "Rebuttals",
-	rebuttalBy:       "Rebuttal by %s",
+	rebuttalBy:       func(name string) string { return fmt.Sprintf("Rebuttal by %s", name) },
 	triage:           "Judge triage",
 	forcedTriage:     "Judge's forced verdict",
 	consensus:        "Consensus",
-	divergencesFmt:   "Divergences (%d)",
+	divergencesFmt:   func(count int) string { return fmt.Sprintf("Divergences (%d)", count) },
 	uninvolved:       "uninvolved",
 	forcedVerdicts:   "Forced verdicts",
 	recommendation:   "Recommendation",
@@ -258,11 +268,11 @@ var english = words{
 	verdictSplit:     "⚖ split: the judges are tied; each side's recommendation is in the votes",
 	verdictUnstable:  "⚠ unstable: a judge changed its choice when the sides were shown in reverse order",
 	aliases:          "Blind aliases",
-	aliasFmt:         "%s = %s",
+	aliasFmt:         func(alias, debater string) string { return fmt.Sprintf("%s = %s", alias, debater) },
 	stances:          "Stances",
-	movedFmt:         "%d of %d moved",
-	conformityFmt:    "conformity %d",
-	persuasionFmt:    "persuasion %d",
+	movedFmt:         func(moved, of int) string { return fmt.Sprintf("%d of %d moved", moved, of) },
+	conformityFmt:    func(count int) string { return fmt.Sprintf("conformity %d", count) },
+	persuasionFmt:    func(count int) string { return fmt.Sprintf("persuasion %d", count) },
 	figure:           "Figure",
 	count:            "Count",
 	interval95:       "Share (95 % interval)",
@@ -278,7 +288,7 @@ var english = words{
 	colLine:          "Closing line",
 	colJudgeRead:     "Judge's reading",
 	colMove:          "Move",
-	movedTowardFmt:   "moved to %s",
+	movedTowardFmt:   func(debater string) string { return fmt.Sprintf("moved to %s", debater) },
 	judgeAudit:       "Judge audit",
 	nothingAudited:   "No stance was recorded and no verdict favoured a debater.",
 	auditNote:        "For each verdict that favours a debater: where that debater stood in what the judge read, whether it wrote the longest answer, whether its model is of the judge's family. A check is flagged (⚠) only when its exact 95 % interval excludes what a judge without bias would give.",
@@ -289,25 +299,33 @@ var english = words{
 	auditLongest:     "Favoured the longest answer",
 	auditFamily:      "Favoured a debater of its own model family",
 	auditFlips:       "Changed its choice when the order was reversed",
-	auditFlagFmt:     "%s: %s in %d of %d verdicts (95 %% interval %.0f–%.0f %%; %.0f %% expected under no bias)",
-	auditTooFewFmt:   "%d verdicts cannot show a bias at 95 %%: no check is flagged from fewer than %d.",
-	auditTooFewOne:   "%d verdict cannot show a bias at 95 %%: no check is flagged from fewer than %d.",
-	kept:             "kept",
-	moved:            "moved",
-	notStated:        "not stated",
-	conformity:       "conformity",
-	persuasion:       "persuasion",
-	disagree:         "the line and the judge disagree",
-	quotes:           "Quotes of the shared documents",
-	quoteCountFmt:    "%s %d made, %d verified, %d unverified",
+	auditFlagFmt: func(model, check string, count, of int, low, high, expected float64) string {
+		return fmt.Sprintf("%s: %s in %d of %d verdicts (95 %% interval %.0f–%.0f %%; %.0f %% expected under no bias)", model, check, count, of, low, high, expected)
+	},
+	auditTooFewFmt: func(verdicts, fewest int) string {
+		return fmt.Sprintf("%d verdicts cannot show a bias at 95 %%: no check is flagged from fewer than %d.", verdicts, fewest)
+	},
+	auditTooFewOne: func(verdicts, fewest int) string {
+		return fmt.Sprintf("%d verdict cannot show a bias at 95 %%: no check is flagged from fewer than %d.", verdicts, fewest)
+	},
+	kept:       "kept",
+	moved:      "moved",
+	notStated:  "not stated",
+	conformity: "conformity",
+	persuasion: "persuasion",
+	disagree:   "the line and the judge disagree",
+	quotes:     "Quotes of the shared documents",
+	quoteCountFmt: func(debater string, made, verified, unverified int) string {
+		return fmt.Sprintf("%s %d made, %d verified, %d unverified", debater, made, verified, unverified)
+	},
 	quoteVerified:    "✓ verified",
 	quoteUnverified:  "✗ unverified",
-	quoteLineFmt:     "%s, line %s",
-	quoteLinesFmt:    "%s, lines %s",
+	quoteLineFmt:     func(document, line string) string { return fmt.Sprintf("%s, line %s", document, line) },
+	quoteLinesFmt:    func(document, lines string) string { return fmt.Sprintf("%s, lines %s", document, lines) },
 	quotesRepository: "Quotes of the shared documents and the repository",
 	repository:       "Repository quoted",
-	repositoryFmt:    "commit %s",
-	repositoryDirty:  ", with changes not committed (sha256 %s)",
+	repositoryFmt:    func(commit string) string { return fmt.Sprintf("commit %s", commit) },
+	repositoryDirty:  func(digest string) string { return fmt.Sprintf(", with changes not committed (sha256 %s)", digest) },
 	repoNoCommit:     "no commit yet",
 	judges:           "Judges",
 	votes:            "Votes",
@@ -317,99 +335,124 @@ var english = words{
 		tree.VoteRecused:  "recused",
 		tree.VoteUnstable: "unstable",
 	},
-	reasoning:          "Reasoning",
-	modelReasoning:     "The model's reasoning",
-	none:               "None.",
-	notReached:         "Not reached.",
-	noAnswerFmt:        "No %s — %s",
-	noAnswer:           "no answer recorded",
-	judgeErrors:        "Judge errors",
-	rawJudgment:        "The judge's raw answer (not valid):",
-	otherErrors:        "Errors",
-	missing:            "Missing",
-	conclusion:         "Conclusion",
-	consensusPoints:    "Consensus points",
-	verdicts:           "Verdicts",
-	synthesis:          "Synthesis",
-	pathOverview:       "Path overview",
-	summaryHeading:     "Debate summary",
-	colID:              "ID",
-	colTopic:           "Topic",
-	colStatus:          "Status",
-	colRounds:          "Rounds",
-	colConsensus:       "Consensus",
-	colDivergences:     "Divergences",
-	colFailures:        "Failed nodes",
-	colFailedCalls:     "Failed calls",
-	colFallbacks:       "Fallbacks",
-	colTokens:          "Tokens",
-	colCost:            "Cost",
-	total:              "Total",
-	motionCalls:        "Motions (see below)",
-	runCalls:           "Run-level calls (proposed edits)",
-	conclusions:        "Topic conclusions",
-	incompleteFmt:      "Incomplete: %d failed and %d interrupted nodes; the points below are what was reached.",
-	proposedEdits:      "Proposed edits to the shared documents",
-	noEdits:            "No edits were proposed.",
-	fallbacks:          "Fallbacks",
-	fallbackFmt:        "%s: %s switched from %s to %s at %s",
-	noFallbacks:        "No participant fell back to its fallback model.",
-	adaptations:        "Adaptations to the servers",
-	adaptedFmt:         "%s at %s: %s. The server said: “%s”",
-	withoutFmt:         "sent without %s",
-	insteadFmt:         "sent %s instead of %s",
-	demo:               "Demo: every answer here was written by the built-in scripted model; no real model was called.",
-	contents:           "Contents",
-	legend:             "Status",
-	listSep:            ", ",
-	colon:              ":",
-	colonSep:           ": ",
-	debateTitle:        "Debate %s",
-	debate:             "Debate",
-	debateType:         "Type",
-	state:              "State",
-	created:            "Created",
-	updated:            "Updated",
-	arguments:          "Arguments",
-	argumentTree:       "Argument tree",
-	noArguments:        "No arguments.",
-	replyTo:            "reply to #%d",
-	replyHidden:        "reply to an argument not shown",
-	argID:              "id %s",
-	noContent:          "(no content)",
-	stateTimeline:      "State timeline",
-	emptyTimeline:      "No arguments; the debate is %s.",
-	colSeq:             "Seq",
-	colArgument:        "Argument",
-	colBy:              "By",
-	colStateAfter:      "State after",
-	colTime:            "Time",
-	motion:             "Motion",
-	turns:              "Turns",
-	turnsFmt:           "%d of at most %d",
-	document:           "Document",
-	documentFmt:        "%s — `%s` (version %d)",
-	runStarted:         "Run started",
-	human:              "a person (rulings made through the server)",
-	motionErrorFmt:     "%s, turn %d: %s",
-	motionsHeading:     "Motions",
-	colMotion:          "Motion",
-	colState:           "State",
-	colTurns:           "Turns",
-	colArguments:       "Arguments",
-	motionDebate:       "%s (debate `%s`).",
-	finalWord:          "Final word — #%d %s by the %s",
-	cachedFmt:          "; %s prompt tokens from the provider's cache",
-	eligibleFmt:        "; %s cache-eligible (%.1f %% of prompt tokens: a prefix already sent to the same model)",
-	byModelFmt:         "%s: %s prompt tokens, %s cache-eligible (%.1f %%), %s from the provider's cache",
-	unansweredFmt:      "%s: no call answered (%d failed)",
-	reasoningTokensFmt: "; %s reasoning tokens",
-	estimatedFmt:       "; estimated for %d calls whose provider reported no usage",
-	providerCostFmt:    " (the providers reported %s)",
-	callCache:          "Call cache",
-	cacheAllFmt:        "every call (%d, %s tokens) was answered from the cache: this run made no call and paid nothing",
-	cacheSomeFmt:       "%d of %d calls answered from the cache (%s tokens, not paid again); %d made afresh",
-	cacheCostFmt:       "; the cached answers had cost %s when made",
+	reasoning:       "Reasoning",
+	modelReasoning:  "The model's reasoning",
+	none:            "None.",
+	notReached:      "Not reached.",
+	noAnswerFmt:     func(step, errors string) string { return fmt.Sprintf("No %s — %s", step, errors) },
+	noAnswer:        "no answer recorded",
+	judgeErrors:     "Judge errors",
+	rawJudgment:     "The judge's raw answer (not valid):",
+	otherErrors:     "Errors",
+	missing:         "Missing",
+	conclusion:      "Conclusion",
+	consensusPoints: "Consensus points",
+	verdicts:        "Verdicts",
+	synthesis:       "Synthesis",
+	pathOverview:    "Path overview",
+	summaryHeading:  "Debate summary",
+	colID:           "ID",
+	colTopic:        "Topic",
+	colStatus:       "Status",
+	colRounds:       "Rounds",
+	colConsensus:    "Consensus",
+	colDivergences:  "Divergences",
+	colFailures:     "Failed nodes",
+	colFailedCalls:  "Failed calls",
+	colFallbacks:    "Fallbacks",
+	colTokens:       "Tokens",
+	colCost:         "Cost",
+	total:           "Total",
+	motionCalls:     "Motions (see below)",
+	runCalls:        "Run-level calls (proposed edits)",
+	conclusions:     "Topic conclusions",
+	incompleteFmt: func(failed, interrupted int) string {
+		return fmt.Sprintf("Incomplete: %d failed and %d interrupted nodes; the points below are what was reached.", failed, interrupted)
+	},
+	proposedEdits: "Proposed edits to the shared documents",
+	noEdits:       "No edits were proposed.",
+	fallbacks:     "Fallbacks",
+	fallbackFmt: func(topic, participant, from, to, node string) string {
+		return fmt.Sprintf("%s: %s switched from %s to %s at %s", topic, participant, from, to, node)
+	},
+	noFallbacks: "No participant fell back to its fallback model.",
+	adaptations: "Adaptations to the servers",
+	adaptedFmt: func(model, host, sent, said string) string {
+		return fmt.Sprintf("%s at %s: %s. The server said: “%s”", model, host, sent, said)
+	},
+	withoutFmt:    func(param string) string { return fmt.Sprintf("sent without %s", param) },
+	insteadFmt:    func(sent, param string) string { return fmt.Sprintf("sent %s instead of %s", sent, param) },
+	systemAsUser:  "system sent as the first user message",
+	demo:          "Demo: every answer here was written by the built-in scripted model; no real model was called.",
+	contents:      "Contents",
+	legend:        "Status",
+	listSep:       ", ",
+	colon:         ":",
+	colonSep:      ": ",
+	debateTitle:   func(id string) string { return fmt.Sprintf("Debate %s", id) },
+	debate:        "Debate",
+	debateType:    "Type",
+	state:         "State",
+	created:       "Created",
+	updated:       "Updated",
+	arguments:     "Arguments",
+	argumentTree:  "Argument tree",
+	noArguments:   "No arguments.",
+	replyTo:       func(seq int) string { return fmt.Sprintf("reply to #%d", seq) },
+	replyHidden:   "reply to an argument not shown",
+	argID:         func(id string) string { return fmt.Sprintf("id %s", id) },
+	noContent:     "(no content)",
+	stateTimeline: "State timeline",
+	emptyTimeline: func(state string) string { return fmt.Sprintf("No arguments; the debate is %s.", state) },
+	colSeq:        "Seq",
+	colArgument:   "Argument",
+	colBy:         "By",
+	colStateAfter: "State after",
+	colTime:       "Time",
+	motion:        "Motion",
+	turns:         "Turns",
+	turnsFmt:      func(turns, most int) string { return fmt.Sprintf("%d of at most %d", turns, most) },
+	document:      "Document",
+	documentFmt: func(path, id string, version int) string {
+		return fmt.Sprintf("%s — `%s` (version %d)", path, id, version)
+	},
+	runStarted: "Run started",
+	human:      "a person (rulings made through the server)",
+	motionErrorFmt: func(role string, turn int, message string) string {
+		return fmt.Sprintf("%s, turn %d: %s", role, turn, message)
+	},
+	motionsHeading: "Motions",
+	colMotion:      "Motion",
+	colState:       "State",
+	colTurns:       "Turns",
+	colArguments:   "Arguments",
+	motionDebate:   func(reason, id string) string { return fmt.Sprintf("%s (debate `%s`).", reason, id) },
+	finalWord: func(seq int, argument, role string) string {
+		return fmt.Sprintf("Final word — #%d %s by the %s", seq, argument, role)
+	},
+	cachedFmt: func(tokens string) string { return fmt.Sprintf("; %s prompt tokens from the provider's cache", tokens) },
+	eligibleFmt: func(tokens string, share float64) string {
+		return fmt.Sprintf("; %s cache-eligible (%.1f %% of prompt tokens: a prefix already sent to the same model)", tokens, share)
+	},
+	byModelFmt: func(model, prompt, eligible string, share float64, cached string) string {
+		return fmt.Sprintf("%s: %s prompt tokens, %s cache-eligible (%.1f %%), %s from the provider's cache", model, prompt, eligible, share, cached)
+	},
+	unansweredFmt: func(model string, failed int) string {
+		return fmt.Sprintf("%s: no call answered (%d failed)", model, failed)
+	},
+	reasoningTokensFmt: func(tokens string) string { return fmt.Sprintf("; %s reasoning tokens", tokens) },
+	estimatedFmt: func(calls int) string {
+		return fmt.Sprintf("; estimated for %d calls whose provider reported no usage", calls)
+	},
+	providerCostFmt: func(cost string) string { return fmt.Sprintf(" (the providers reported %s)", cost) },
+	callCache:       "Call cache",
+	cacheAllFmt: func(calls int, tokens string) string {
+		return fmt.Sprintf("every call (%d, %s tokens) was answered from the cache: this run made no call and paid nothing", calls, tokens)
+	},
+	cacheSomeFmt: func(cached, calls int, tokens string, fresh int) string {
+		return fmt.Sprintf("%d of %d calls answered from the cache (%s tokens, not paid again); %d made afresh", cached, calls, tokens, fresh)
+	},
+	cacheCostFmt: func(cost string) string { return fmt.Sprintf("; the cached answers had cost %s when made", cost) },
 	motionStatuses: map[tree.Status]string{
 		tree.Converged: "resolved ✓",
 		tree.Forced:    "closed by ruling",
@@ -430,6 +473,15 @@ var english = words{
 		tree.StepSynthesis: "synthesis",
 		tree.StepEdits:     "edits",
 	},
+	sayings:   englishSayings,
+	reasonSep: "; ",
+	decision:  &decisionEnglish,
+	leftOutNotes: map[string]string{
+		"temperature":     " (the model's default)",
+		"response_format": " (the answer's JSON is read from its text)",
+		"stream_options":  " (usage estimated when missing)",
+	},
+	tag: "en",
 }
 
 // chineseRoles names the protocol roles in Chinese.
@@ -440,35 +492,39 @@ var chineseRoles = map[protocol.Role]string{
 }
 
 var chinese = words{
-	topicHeading:     "辩题 %s：%s",
-	date:             "日期",
-	duration:         "用时",
-	debaters:         "参与模型",
-	judge:            "评审模型",
-	maxRounds:        "最大轮数",
-	depthReached:     "实际深度",
-	depthFmt:         "%d（第 %d 轮）",
-	tokens:           "Token 用量",
-	tokensFmt:        "%s（提示 %s，生成 %s），共 %d 次调用",
-	failedCallsFmt:   "，失败 %d 次",
-	cost:             "费用",
-	status:           "状态",
-	fellBackFrom:     "回退自 %s",
-	atNode:           "于 %s",
-	background:       "背景",
-	annotations:      "补充说明",
-	coreQuestions:    "核心问题",
-	roundRoot:        "第 %d 轮 — 根议题",
-	roundChild:       "第 %d 轮 — 分歧 %s：%s",
-	between:          "争议方：%s。",
-	uninvolvedFmt:    "未站队：%s。",
+	topicHeading: func(id, title string) string { return fmt.Sprintf("辩题 %s：%s", id, title) },
+	date:         "日期",
+	duration:     "用时",
+	debaters:     "参与模型",
+	judge:        "评审模型",
+	maxRounds:    "最大轮数",
+	depthReached: "实际深度",
+	depthFmt:     func(depth, rounds int) string { return fmt.Sprintf("%d（第 %d 轮）", depth, rounds) },
+	tokens:       "Token 用量",
+	tokensFmt: func(total, prompt, completion string, calls int) string {
+		return fmt.Sprintf("%s（提示 %s，生成 %s），共 %d 次调用", total, prompt, completion, calls)
+	},
+	failedCallsFmt: func(failed int) string { return fmt.Sprintf("，失败 %d 次", failed) },
+	cost:           "费用",
+	status:         "状态",
+	fellBackFrom:   func(model string) string { return fmt.Sprintf("回退自 %s", model) },
+	atNode:         func(node string) string { return fmt.Sprintf("于 %s", node) },
+	background:     "背景",
+	annotations:    "补充说明",
+	coreQuestions:  "核心问题",
+	roundRoot:      func(round int) string { return fmt.Sprintf("第 %d 轮 — 根议题", round) },
+	roundChild: func(round int, id, title string) string {
+		return fmt.Sprintf("第 %d 轮 — 分歧 %s：%s", round, id, title)
+	},
+	between:          func(sides string) string { return fmt.Sprintf("争议方：%s。", sides) },
+	uninvolvedFmt:    func(names string) string { return fmt.Sprintf("未站队：%s。", names) },
 	positions:        "立场",
 	rebuttals:        "反驳",
-	rebuttalBy:       "%s 的反驳",
+	rebuttalBy:       func(name string) string { return fmt.Sprintf("%s 的反驳", name) },
 	triage:           "裁判搜集",
 	forcedTriage:     "裁判强制裁决",
 	consensus:        "合意",
-	divergencesFmt:   "分歧 (%d 个)",
+	divergencesFmt:   func(count int) string { return fmt.Sprintf("分歧 (%d 个)", count) },
 	uninvolved:       "未站队",
 	forcedVerdicts:   "强制裁决",
 	recommendation:   "裁判推荐",
@@ -478,11 +534,11 @@ var chinese = words{
 	verdictSplit:     "⚖ 平票：评审意见相持，各方的推荐见投票",
 	verdictUnstable:  "⚠ 不稳定：调换各方顺序后有裁判改变了选择",
 	aliases:          "匿名代号",
-	aliasFmt:         "%s = %s",
+	aliasFmt:         func(alias, debater string) string { return fmt.Sprintf("%s = %s", alias, debater) },
 	stances:          "立场变化",
-	movedFmt:         "%[2]d 人次中 %[1]d 次转变",
-	conformityFmt:    "从众 %d",
-	persuasionFmt:    "被说服 %d",
+	movedFmt:         func(moved, of int) string { return fmt.Sprintf("%[2]d 人次中 %[1]d 次转变", moved, of) },
+	conformityFmt:    func(count int) string { return fmt.Sprintf("从众 %d", count) },
+	persuasionFmt:    func(count int) string { return fmt.Sprintf("被说服 %d", count) },
 	figure:           "指标",
 	count:            "计数",
 	interval95:       "比例（95% 区间）",
@@ -498,7 +554,7 @@ var chinese = words{
 	colLine:          "结尾立场行",
 	colJudgeRead:     "裁判的解读",
 	colMove:          "转变",
-	movedTowardFmt:   "转向 %s",
+	movedTowardFmt:   func(debater string) string { return fmt.Sprintf("转向 %s", debater) },
 	judgeAudit:       "裁判审计",
 	nothingAudited:   "没有记录任何立场变化，也没有偏向某一辩方的裁决。",
 	auditNote:        "对每条偏向某一辩方的裁决：该辩方在裁判读到的顺序中的位置、它是否写了最长的回答、它的模型是否与裁判同一家族。只有当精确 95% 区间不含无偏差时的期望值时才标记 (⚠)。",
@@ -509,25 +565,33 @@ var chinese = words{
 	auditLongest:     "偏向最长的回答",
 	auditFamily:      "偏向与自己同一模型家族的辩方",
 	auditFlips:       "顺序反转后改变选择",
-	auditFlagFmt:     "%s：%s，%d / %d 条裁决（95%% 区间 %.0f–%.0f%%；无偏差时期望 %.0f%%）",
-	auditTooFewFmt:   "%d 条裁决不足以在 95%% 水平上显示偏差：少于 %d 条时不标记任何检查。",
-	auditTooFewOne:   "%d 条裁决不足以在 95%% 水平上显示偏差：少于 %d 条时不标记任何检查。",
-	kept:             "坚持",
-	moved:            "转变",
-	notStated:        "未说明",
-	conformity:       "从众",
-	persuasion:       "被说服",
-	disagree:         "立场行与裁判解读不一致",
-	quotes:           "共享文档引用",
-	quoteCountFmt:    "%s 共 %d 条，已核实 %d 条，未核实 %d 条",
+	auditFlagFmt: func(model, check string, count, of int, low, high, expected float64) string {
+		return fmt.Sprintf("%s：%s，%d / %d 条裁决（95%% 区间 %.0f–%.0f%%；无偏差时期望 %.0f%%）", model, check, count, of, low, high, expected)
+	},
+	auditTooFewFmt: func(verdicts, fewest int) string {
+		return fmt.Sprintf("%d 条裁决不足以在 95%% 水平上显示偏差：少于 %d 条时不标记任何检查。", verdicts, fewest)
+	},
+	auditTooFewOne: func(verdicts, fewest int) string {
+		return fmt.Sprintf("%d 条裁决不足以在 95%% 水平上显示偏差：少于 %d 条时不标记任何检查。", verdicts, fewest)
+	},
+	kept:       "坚持",
+	moved:      "转变",
+	notStated:  "未说明",
+	conformity: "从众",
+	persuasion: "被说服",
+	disagree:   "立场行与裁判解读不一致",
+	quotes:     "共享文档引用",
+	quoteCountFmt: func(debater string, made, verified, unverified int) string {
+		return fmt.Sprintf("%s 共 %d 条，已核实 %d 条，未核实 %d 条", debater, made, verified, unverified)
+	},
 	quoteVerified:    "✓ 已核实",
 	quoteUnverified:  "✗ 未核实",
-	quoteLineFmt:     "%s 第 %s 行",
-	quoteLinesFmt:    "%s 第 %s 行",
+	quoteLineFmt:     func(document, line string) string { return fmt.Sprintf("%s 第 %s 行", document, line) },
+	quoteLinesFmt:    func(document, lines string) string { return fmt.Sprintf("%s 第 %s 行", document, lines) },
 	quotesRepository: "共享文档与代码仓库引用",
 	repository:       "引用的代码仓库",
-	repositoryFmt:    "提交 %s",
-	repositoryDirty:  "，含未提交的改动 (sha256 %s)",
+	repositoryFmt:    func(commit string) string { return fmt.Sprintf("提交 %s", commit) },
+	repositoryDirty:  func(digest string) string { return fmt.Sprintf("，含未提交的改动 (sha256 %s)", digest) },
 	repoNoCommit:     "尚无提交",
 	judges:           "评审团",
 	votes:            "投票",
@@ -537,100 +601,127 @@ var chinese = words{
 		tree.VoteRecused:  "回避",
 		tree.VoteUnstable: "不稳定",
 	},
-	reasoning:          "理由",
-	modelReasoning:     "模型的推理过程",
-	none:               "无。",
-	notReached:         "未进行。",
-	noAnswerFmt:        "缺少%s — %s",
-	noAnswer:           "未收到回答",
-	judgeErrors:        "裁判错误",
-	rawJudgment:        "裁判的原始回答（无效）：",
-	otherErrors:        "错误",
-	missing:            "缺席",
-	conclusion:         "最终结论",
-	consensusPoints:    "合意要点",
-	verdicts:           "裁决要点",
-	synthesis:          "总结",
-	pathOverview:       "辩论路径概览",
-	summaryHeading:     "辩论汇总",
-	colID:              "编号",
-	colTopic:           "议题",
-	colStatus:          "状态",
-	colRounds:          "轮数",
-	colConsensus:       "合意数",
-	colDivergences:     "分歧数",
-	colFailures:        "失败节点",
-	colFailedCalls:     "失败调用",
-	colFallbacks:       "回退",
-	colTokens:          "Token",
-	colCost:            "费用",
-	total:              "合计",
-	motionCalls:        "动议（见下文）",
-	runCalls:           "运行级调用（修改建议）",
-	conclusions:        "各议题结论",
-	incompleteFmt:      "未完成：失败节点 %d 个，中断节点 %d 个；以下为已得出的结论。",
-	proposedEdits:      "需要更新到共享文档的内容",
-	noEdits:            "未提出修改建议。",
-	fallbacks:          "模型回退",
-	fallbackFmt:        "%s：%s 从 %s 回退到 %s（于 %s）",
-	noFallbacks:        "没有参与者回退到备用模型。",
-	adaptations:        "对服务器的适配",
-	adaptedFmt:         "%s（%s）：%s。服务器的原话：“%s”",
-	withoutFmt:         "请求不再发送 %s",
-	insteadFmt:         "请求改为发送 %s，代替 %s",
-	demo:               "演示：本报告中的所有回答均由内置的脚本模型生成，未调用任何真实模型。",
-	contents:           "目录",
-	legend:             "状态",
-	listSep:            "、",
-	colon:              "：",
-	colonSep:           "：",
-	debateTitle:        "辩论 %s",
-	debate:             "辩论",
-	debateType:         "类型",
-	state:              "辩论状态",
-	created:            "创建时间",
-	updated:            "更新时间",
-	arguments:          "论点",
-	argumentTree:       "论点树",
-	noArguments:        "没有论点。",
-	replyTo:            "回复 #%d",
-	replyHidden:        "回复一条未显示的论点",
-	argID:              "编号 %s",
-	noContent:          "（无内容）",
-	stateTimeline:      "状态时间线",
-	emptyTimeline:      "没有论点；辩论状态为%s。",
-	colSeq:             "序号",
-	colArgument:        "论点",
-	colBy:              "发言方",
-	colStateAfter:      "之后状态",
-	colTime:            "时间",
-	motion:             "动议",
-	turns:              "轮次",
-	turnsFmt:           "%d（最多 %d）",
-	document:           "文档",
-	documentFmt:        "%s — `%s`（第 %d 版）",
-	runStarted:         "运行开始",
-	human:              "真人（通过服务器作出裁决）",
-	motionErrorFmt:     "%s第 %d 轮：%s",
-	motionsHeading:     "动议",
-	colMotion:          "动议",
-	colState:           "辩论状态",
-	colTurns:           "轮次",
-	colArguments:       "论点数",
-	motionDebate:       "%s（辩论 `%s`）。",
-	finalWord:          "最终发言 — #%d %s（%s）",
-	roles:              chineseRoles,
-	cachedFmt:          "；其中 %s 个提示 token 来自服务方缓存",
-	eligibleFmt:        "；%s 个可缓存（占提示 token 的 %.1f %%：同一模型已发送过的前缀）",
-	byModelFmt:         "%s：提示 %s token，可缓存 %s（%.1f %%），服务方缓存 %s",
-	unansweredFmt:      "%s：没有一次调用得到回答（%d 次失败）",
-	reasoningTokensFmt: "；推理 token %s",
-	estimatedFmt:       "；%d 次调用的服务方未报告用量，为估算值",
-	providerCostFmt:    "（服务方报告 %s）",
-	callCache:          "调用缓存",
-	cacheAllFmt:        "全部 %d 次调用（%s token）均由缓存作答：本次运行未发出调用，未付任何费用",
-	cacheSomeFmt:       "%[2]d 次调用中有 %[1]d 次由缓存作答（%[3]s token，不再付费）；%[4]d 次为新调用",
-	cacheCostFmt:       "；缓存的回答当初花费 %s",
+	reasoning:       "理由",
+	modelReasoning:  "模型的推理过程",
+	none:            "无。",
+	notReached:      "未进行。",
+	noAnswerFmt:     func(step, errors string) string { return fmt.Sprintf("缺少%s — %s", step, errors) },
+	noAnswer:        "未收到回答",
+	judgeErrors:     "裁判错误",
+	rawJudgment:     "裁判的原始回答（无效）：",
+	otherErrors:     "错误",
+	missing:         "缺席",
+	conclusion:      "最终结论",
+	consensusPoints: "合意要点",
+	verdicts:        "裁决要点",
+	synthesis:       "总结",
+	pathOverview:    "辩论路径概览",
+	summaryHeading:  "辩论汇总",
+	colID:           "编号",
+	colTopic:        "议题",
+	colStatus:       "状态",
+	colRounds:       "轮数",
+	colConsensus:    "合意数",
+	colDivergences:  "分歧数",
+	colFailures:     "失败节点",
+	colFailedCalls:  "失败调用",
+	colFallbacks:    "回退",
+	colTokens:       "Token",
+	colCost:         "费用",
+	total:           "合计",
+	motionCalls:     "动议（见下文）",
+	runCalls:        "运行级调用（修改建议）",
+	conclusions:     "各议题结论",
+	incompleteFmt: func(failed, interrupted int) string {
+		return fmt.Sprintf("未完成：失败节点 %d 个，中断节点 %d 个；以下为已得出的结论。", failed, interrupted)
+	},
+	proposedEdits: "需要更新到共享文档的内容",
+	noEdits:       "未提出修改建议。",
+	fallbacks:     "模型回退",
+	fallbackFmt: func(topic, participant, from, to, node string) string {
+		return fmt.Sprintf("%s：%s 从 %s 回退到 %s（于 %s）", topic, participant, from, to, node)
+	},
+	noFallbacks: "没有参与者回退到备用模型。",
+	adaptations: "对服务器的适配",
+	adaptedFmt: func(model, host, sent, said string) string {
+		return fmt.Sprintf("%s（%s）：%s。服务器的原话：“%s”", model, host, sent, said)
+	},
+	withoutFmt:    func(param string) string { return fmt.Sprintf("请求不再发送 %s", param) },
+	insteadFmt:    func(sent, param string) string { return fmt.Sprintf("请求改为发送 %s，代替 %s", sent, param) },
+	systemAsUser:  "系统消息改为作为第一条用户消息发送",
+	demo:          "演示：本报告中的所有回答均由内置的脚本模型生成，未调用任何真实模型。",
+	contents:      "目录",
+	legend:        "状态",
+	listSep:       "、",
+	colon:         "：",
+	colonSep:      "：",
+	debateTitle:   func(id string) string { return fmt.Sprintf("辩论 %s", id) },
+	debate:        "辩论",
+	debateType:    "类型",
+	state:         "辩论状态",
+	created:       "创建时间",
+	updated:       "更新时间",
+	arguments:     "论点",
+	argumentTree:  "论点树",
+	noArguments:   "没有论点。",
+	replyTo:       func(seq int) string { return fmt.Sprintf("回复 #%d", seq) },
+	replyHidden:   "回复一条未显示的论点",
+	argID:         func(id string) string { return fmt.Sprintf("编号 %s", id) },
+	noContent:     "（无内容）",
+	stateTimeline: "状态时间线",
+	emptyTimeline: func(state string) string { return fmt.Sprintf("没有论点；辩论状态为%s。", state) },
+	colSeq:        "序号",
+	colArgument:   "论点",
+	colBy:         "发言方",
+	colStateAfter: "之后状态",
+	colTime:       "时间",
+	motion:        "动议",
+	turns:         "轮次",
+	turnsFmt:      func(turns, most int) string { return fmt.Sprintf("%d（最多 %d）", turns, most) },
+	document:      "文档",
+	documentFmt: func(path, id string, version int) string {
+		return fmt.Sprintf("%s — `%s`（第 %d 版）", path, id, version)
+	},
+	runStarted: "运行开始",
+	human:      "真人（通过服务器作出裁决）",
+	motionErrorFmt: func(role string, turn int, message string) string {
+		return fmt.Sprintf("%s第 %d 轮：%s", role, turn, message)
+	},
+	motionsHeading: "动议",
+	colMotion:      "动议",
+	colState:       "辩论状态",
+	colTurns:       "轮次",
+	colArguments:   "论点数",
+	motionDebate:   func(reason, id string) string { return fmt.Sprintf("%s（辩论 `%s`）。", reason, id) },
+	finalWord: func(seq int, argument, role string) string {
+		return fmt.Sprintf("最终发言 — #%d %s（%s）", seq, argument, role)
+	},
+	roles: chineseRoles,
+	cachedFmt: func(tokens string) string {
+		return fmt.Sprintf("；其中 %s 个提示 token 来自服务方缓存", tokens)
+	},
+	eligibleFmt: func(tokens string, share float64) string {
+		return fmt.Sprintf("；%s 个可缓存（占提示 token 的 %.1f %%：同一模型已发送过的前缀）", tokens, share)
+	},
+	byModelFmt: func(model, prompt, eligible string, share float64, cached string) string {
+		return fmt.Sprintf("%s：提示 %s token，可缓存 %s（%.1f %%），服务方缓存 %s", model, prompt, eligible, share, cached)
+	},
+	unansweredFmt: func(model string, failed int) string {
+		return fmt.Sprintf("%s：没有一次调用得到回答（%d 次失败）", model, failed)
+	},
+	reasoningTokensFmt: func(tokens string) string { return fmt.Sprintf("；推理 token %s", tokens) },
+	estimatedFmt: func(calls int) string {
+		return fmt.Sprintf("；%d 次调用的服务方未报告用量，为估算值", calls)
+	},
+	providerCostFmt: func(cost string) string { return fmt.Sprintf("（服务方报告 %s）", cost) },
+	callCache:       "调用缓存",
+	cacheAllFmt: func(calls int, tokens string) string {
+		return fmt.Sprintf("全部 %d 次调用（%s token）均由缓存作答：本次运行未发出调用，未付任何费用", calls, tokens)
+	},
+	cacheSomeFmt: func(cached, calls int, tokens string, fresh int) string {
+		return fmt.Sprintf("%[2]d 次调用中有 %[1]d 次由缓存作答（%[3]s token，不再付费）；%[4]d 次为新调用", cached, calls, tokens, fresh)
+	},
+	cacheCostFmt: func(cost string) string { return fmt.Sprintf("；缓存的回答当初花费 %s", cost) },
 	states: map[protocol.State]string{
 		protocol.AwaitingOpponent:    "等待反方",
 		protocol.AwaitingProposer:    "等待提议方",
@@ -658,61 +749,31 @@ var chinese = words{
 		tree.StepSynthesis: "总结",
 		tree.StepEdits:     "修改建议",
 	},
-	reasonSep: "；",
-	reasons: append(turnReasons(chineseRoles), []reasonRule{
-		{regexp.MustCompile(`^all debaters agreed$`), "各方达成一致"},
-		{regexp.MustCompile(`^no divergence among the debaters present$`), "到场辩手之间没有分歧"},
-		{regexp.MustCompile(`^missing: (.*)$`), "缺席：$1"},
-		{regexp.MustCompile(`^no answer$`), "没有回答"},
-		{regexp.MustCompile(`^round limit (\d+) reached: verdicts forced$`), "达到轮数上限 $1：强制裁决"},
-		{regexp.MustCompile(`^budget of (\d+) tokens reached: verdicts forced$`), "达到 $1 token 预算：强制裁决"},
-		{regexp.MustCompile(`^(\d+) divergences?: split into (?:a )?child debates?$`), "$1 个分歧：拆分为子辩论"},
-		{regexp.MustCompile(`^(\d+) divergences: (\d+) split into child debates?, (\d+) beyond params\.maxDivergences \((\d+)\) left undecided$`), "$1 个分歧：$2 个拆分为子辩论，$3 个超出 params.maxDivergences（$4），未作裁决"},
-		{regexp.MustCompile(`^no debater answered the position step$`), "没有辩手给出立场"},
-		{regexp.MustCompile(`^no debater answered the rebuttal step$`), "没有辩手给出反驳"},
-		{regexp.MustCompile(`^node ended without a status$`), "节点结束时没有状态"},
-		{regexp.MustCompile(`^1 failed attempt, (.*)$`), "失败 1 次：$1"},
-		{regexp.MustCompile(`^(\d+) failed attempts, last (.*)$`), "失败 $1 次，最后一次：$2"},
-		{regexp.MustCompile(`^key refused(.*)$`), "密钥被拒绝$1"},
-		{regexp.MustCompile(`^model not found or not allowed(.*)$`), "模型不存在或此密钥无权使用$1"},
-		{regexp.MustCompile(`^model not found(.*)$`), "模型不存在$1"},
-		{regexp.MustCompile(`^request too large(.*)$`), "请求超出端点的上限$1"},
-		{regexp.MustCompile(`^quota exhausted(.*)$`), "额度已用尽$1"},
-		{regexp.MustCompile(`^prompt too long for the model(.*)$`), "提示超出模型的上下文长度$1"},
-		{regexp.MustCompile(`^1 verdict missing after repair$`), "修复后仍缺 1 条裁决"},
-		{regexp.MustCompile(`^(\d+) verdicts missing after repair$`), "修复后仍缺 $1 条裁决"},
-		{regexp.MustCompile(`^(\d+) consecutive failures: (.*)$`), "连续失败 $1 次：$2"},
-		{regexp.MustCompile(`^cut at the token limit \(params\.maxTokensPerResponse: (\d+)\): the answer is incomplete$`), "在 token 上限处被截断（params.maxTokensPerResponse：$1）：回答不完整"},
-		{regexp.MustCompile(`^empty answer \((.*)\)$`), "空回答（$1）"},
-		{regexp.MustCompile(`^the provider's content filter withheld the answer \(finish_reason ("[^"]*")\)(.*)$`), "服务方的内容过滤拦下了回答（finish_reason $1）$2"},
-		{regexp.MustCompile(`^the model refused: (.*)$`), "模型拒绝回答：$1"},
-		{regexp.MustCompile(`^the proposer resolved the debate \(#(\d+)\)$`), "提议方以 #$1 解决了辩论"},
-		{regexp.MustCompile(`^the ruling #(\d+) closed it$`), "裁决 #$1 结束了辩论"},
-		{regexp.MustCompile(`^closed by the arbitrator's ruling #(\d+)$`), "由仲裁方的裁决 #$1 结束"},
-		{regexp.MustCompile(`^closed by the arbitrator's ruling #(\d+) after the turn limit \((\d+)\)$`), "达到轮次上限（$2）后由仲裁方的裁决 #$1 结束"},
-		{regexp.MustCompile(`^interrupted by the user$`), "被用户中断"},
-		{regexp.MustCompile(`^interrupted: deadline exceeded$`), "已中断：超过时限"},
-		{regexp.MustCompile(`^cut at the token limit before any answer \((.*)\): raise params\.maxTokensPerResponse$`), "在给出回答前就达到 token 上限（$1）：请调高 params.maxTokensPerResponse"},
-	}...),
-}
-
-// turnReasons returns the Chinese rules for the reasons a motion failed at
-// a role's turn, with each role named as in roles.
-func turnReasons(roles map[protocol.Role]string) []reasonRule {
-	var rules []reasonRule
-	for _, r := range []protocol.Role{protocol.Proposer, protocol.Opponent, protocol.Arbitrator} {
-		rules = append(rules,
-			reasonRule{regexp.MustCompile(`^` + string(r) + `, turn (\d+): answer invalid after repair: (.*)$`), roles[r] + "第 $1 轮：修复后回答仍无效：$2"},
-			reasonRule{regexp.MustCompile(`^` + string(r) + `, turn (\d+): answer invalid after repair$`), roles[r] + "第 $1 轮：修复后回答仍无效"},
-			reasonRule{regexp.MustCompile(`^` + string(r) + `, turn (\d+): (.*)$`), roles[r] + "第 $1 轮：$2"})
-	}
-	return rules
+	sayings:       chineseSayings,
+	reasonSep:     "；",
+	legacyReasons: legacyChinese,
+	decision:      &decisionChinese,
+	leftOutNotes: map[string]string{
+		"temperature":     "（使用模型的默认值）",
+		"response_format": "（从回答的文本中读取 JSON）",
+		"stream_options":  "（缺少用量时估算）",
+	},
+	tag: "zh",
 }
 
 // wordsFor returns the strings of a run's report language: Chinese for "zh",
 // English otherwise.
 func wordsFor(run *tree.Run) *words {
-	if run != nil && run.Language == "zh" {
+	if run == nil {
+		return &english
+	}
+	return language(run.Language)
+}
+
+// language returns the strings of a report language by its tag: Chinese
+// for "zh", English otherwise. It is the one place a language is chosen.
+func language(tag string) *words {
+	if tag == "zh" {
 		return &chinese
 	}
 	return &english
@@ -765,23 +826,4 @@ func (w *words) roleWord(r protocol.Role) string {
 		return v
 	}
 	return inlineText(string(r))
-}
-
-// reason returns a reason the program wrote, in the report's language: each
-// of its "; "-separated parts that the program knows how to say there is
-// translated, the others are kept.
-func (w *words) reason(s string) string {
-	if len(w.reasons) == 0 {
-		return s
-	}
-	parts := strings.Split(s, "; ")
-	for i, part := range parts {
-		for _, rule := range w.reasons {
-			if rule.re.MatchString(part) {
-				parts[i] = rule.re.ReplaceAllString(part, rule.repl)
-				break
-			}
-		}
-	}
-	return strings.Join(parts, w.reasonSep)
 }

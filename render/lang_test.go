@@ -11,9 +11,9 @@ import (
 	"github.com/debatehq/debate/render/rendertest"
 )
 
-// TestReasonInChinese checks that the reasons the program writes read in
+// TestLegacyReasonInChinese checks that the prose reasons of older runs read in
 // Chinese in a zh report, part by part, and stay as written otherwise.
-func TestReasonInChinese(t *testing.T) {
+func TestLegacyReasonInChinese(t *testing.T) {
 	tests := []struct{ in, zh string }{
 		{"all debaters agreed", "各方达成一致"},
 		{"round limit 3 reached: verdicts forced", "达到轮数上限 3：强制裁决"},
@@ -40,10 +40,10 @@ func TestReasonInChinese(t *testing.T) {
 			`在给出回答前就达到 token 上限（finish_reason "length", 4000 completion tokens）：请调高 params.maxTokensPerResponse`},
 	}
 	for _, tt := range tests {
-		if got := chinese.reason(tt.in); got != tt.zh {
+		if got := chinese.legacy(tt.in); got != tt.zh {
 			t.Errorf("zh reason(%q) = %q, want %q", tt.in, got, tt.zh)
 		}
-		if got := english.reason(tt.in); got != tt.in {
+		if got := english.legacy(tt.in); got != tt.in {
 			t.Errorf("en reason(%q) = %q, want it unchanged", tt.in, got)
 		}
 	}

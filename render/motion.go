@@ -111,15 +111,15 @@ func motionDoc(run *tree.Run, m *tree.Motion) argDoc {
 	}{{protocol.Proposer, m.Proposer}, {protocol.Opponent, m.Opponent}, {protocol.Arbitrator, m.Arbitrator}} {
 		item(upperFirst(w.roleWord(r.role)), roleModel(w, r.p, m.Fallbacks))
 	}
-	item(w.status, w.motionStatus(m.Status)+" — "+inlineText(w.reason(m.StopReason)))
-	item(w.turns, fmt.Sprintf(w.turnsFmt, m.Turns, m.MaxTurns))
+	item(w.status, w.motionStatus(m.Status)+" — "+inlineText(w.say(m.Because, m.StopReason)))
+	item(w.turns, w.turnsFmt(m.Turns, m.MaxTurns))
 	for _, doc := range m.Documents {
-		item(w.document, fmt.Sprintf(w.documentFmt, inlineText(doc.Path), inlineText(doc.DocID), doc.Version))
+		item(w.document, w.documentFmt(inlineText(doc.Path), inlineText(doc.DocID), doc.Version))
 	}
 	u := m.Usage
-	tokens := fmt.Sprintf(w.tokensFmt, Thousands(u.Total()), Thousands(u.PromptTokens), Thousands(u.CompletionTokens), u.Calls)
+	tokens := w.tokensFmt(Thousands(u.Total()), Thousands(u.PromptTokens), Thousands(u.CompletionTokens), u.Calls)
 	if u.Failures > 0 {
-		tokens += fmt.Sprintf(w.failedCallsFmt, u.Failures)
+		tokens += w.failedCallsFmt(u.Failures)
 	}
 	item(w.tokens, tokens)
 	if u.Cost > 0 {
@@ -133,7 +133,7 @@ func motionDoc(run *tree.Run, m *tree.Motion) argDoc {
 	if len(m.Errors) > 0 {
 		fmt.Fprintf(&h, "\n## %s\n\n", w.otherErrors)
 		for _, e := range m.Errors {
-			fmt.Fprintf(&h, "- "+w.motionErrorFmt+"\n", w.roleWord(protocol.Role(e.Role)), e.Turn, inlineText(w.reason(e.Message)))
+			fmt.Fprintf(&h, "- %s\n", w.motionErrorFmt(w.roleWord(protocol.Role(e.Role)), e.Turn, inlineText(w.say(e.Because, e.Message))))
 			if strings.TrimSpace(e.Raw) != "" {
 				h.WriteString("\n" + strings.TrimRight(indentLines(fenced("", e.Raw), "  "), "\n") + "\n")
 			}
@@ -171,7 +171,7 @@ func roleModel(w *words, p tree.Participant, fbs []tree.Fallback) string {
 	}
 	for _, f := range fbs {
 		if f.Participant == p.ID {
-			s = fmt.Sprintf("%s (%s)", inlineText(f.To), fmt.Sprintf(w.fellBackFrom, inlineText(f.From)))
+			s = fmt.Sprintf("%s (%s)", inlineText(f.To), w.fellBackFrom(inlineText(f.From)))
 		}
 	}
 	return s
@@ -211,9 +211,9 @@ func (r *report) motions() {
 	for i := range r.run.Motions {
 		m := &r.run.Motions[i]
 		r.printf("### %s%s%s — %s\n\n", inlineText(m.ID), w.colonSep, r.reportLink(m.ID, inlineText(m.Title)), w.motionStatus(m.Status))
-		r.printf(w.motionDebate+"\n\n", inlineText(upperFirst(w.reason(m.StopReason))), inlineText(m.DebateID))
+		r.printf("%s\n\n", w.motionDebate(inlineText(upperFirst(w.say(m.Because, m.StopReason))), inlineText(m.DebateID)))
 		if last := outcome(m); last != nil {
-			r.printf("**"+w.finalWord+"%s**\n\n", last.Seq, inlineText(last.Type), w.roleWord(protocol.Role(last.Role)), w.colon)
+			r.printf("**%s%s**\n\n", w.finalWord(last.Seq, inlineText(last.Type), w.roleWord(protocol.Role(last.Role))), w.colon)
 			r.block(last.Content, 3)
 		}
 	}

@@ -25,7 +25,7 @@ func TopicHTML(run *tree.Run, t *tree.Topic) ([]byte, error) {
 	p := newPage(run)
 	w := p.r.w
 	body := topicBody{
-		Heading:    visible(fmt.Sprintf(w.topicHeading, t.ID, t.Title)),
+		Heading:    visible(w.topicHeading(t.ID, t.Title)),
 		Intro:      p.md(func(r *report) { r.topicIntro(t) }),
 		Conclusion: w.conclusion,
 	}
@@ -45,7 +45,7 @@ func TopicHTML(run *tree.Run, t *tree.Topic) ([]byte, error) {
 	body.Ledger = p.md(func(r *report) { r.ledger(t) })
 	// The SVG at the top draws the tree; the text tree stays for copying.
 	body.End = p.md(func(r *report) { r.topicEnd(t, false) })
-	return p.finish(fmt.Sprintf(w.topicHeading, t.ID, t.Title), "topic", body)
+	return p.finish(w.topicHeading(t.ID, t.Title), "topic", body)
 }
 
 // SummaryHTML returns the HTML page of summary.md: every topic and motion
@@ -137,9 +137,9 @@ func (p *page) toc(n *tree.Node) tocItem {
 // node returns one node's foldable section.
 func (p *page) node(n *tree.Node) nodeView {
 	w := p.r.w
-	heading := fmt.Sprintf(w.roundRoot, n.Round)
+	heading := w.roundRoot(n.Round)
 	if n.ID != tree.RootID {
-		heading = fmt.Sprintf(w.roundChild, n.Round, n.ID, n.Title)
+		heading = w.roundChild(n.Round, n.ID, n.Title)
 	}
 	v := nodeView{
 		Class: statusClass(n.Status), Anchor: nodeAnchor(n.ID), Heading: visible(heading), Status: w.statusWord(n.Status),
@@ -147,9 +147,9 @@ func (p *page) node(n *tree.Node) nodeView {
 	}
 	if d := n.Divergence; d != nil && len(d.Sides) > 0 {
 		v.Between = p.md(func(r *report) {
-			r.printf("*"+w.between, r.names(r.sideIDs(d.Sides), " vs "))
+			r.printf("*%s", w.between(r.names(r.sideIDs(d.Sides), " vs ")))
 			if len(d.Uninvolved) > 0 {
-				r.printf(w.uninvolvedFmt, r.names(d.Uninvolved, w.listSep))
+				r.printf("%s", w.uninvolvedFmt(r.names(d.Uninvolved, w.listSep)))
 			}
 			r.b.WriteString("*\n")
 		})
@@ -204,12 +204,9 @@ func (p *page) finish(title, kind string, body any) ([]byte, error) {
 	if p.err != nil {
 		return nil, p.err
 	}
-	lang := "en"
-	if p.r.run.Language == "zh" {
-		// Lets the browser pick Chinese glyphs for characters Chinese and
-		// Japanese share.
-		lang = "zh"
-	}
+	// The page's lang lets the browser pick Chinese glyphs for characters
+	// Chinese and Japanese share.
+	lang := p.r.w.tag
 	style := pageStyle + reportStyle
 	if kind == "document" {
 		style += documentStyle

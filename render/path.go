@@ -148,12 +148,12 @@ func textTree(root *tree.Node, w *words) string {
 // nodeCause returns why a node stopped: its stop reason in the words of w,
 // else its errors.
 func nodeCause(n *tree.Node, w *words) string {
-	if n.StopReason != "" {
-		return w.reason(n.StopReason)
+	if n.StopReason != "" || len(n.Because) > 0 {
+		return w.say(n.Because, n.StopReason)
 	}
 	var msgs []string
 	for _, e := range n.Errors {
-		msgs = append(msgs, e.Message)
+		msgs = append(msgs, w.say(e.Because, e.Message))
 	}
-	return strings.Join(msgs, "; ")
+	return strings.Join(msgs, w.reasonSep)
 }

@@ -193,9 +193,9 @@ func (r *report) badge(q tree.Quote) string {
 	if q.Status != tree.QuoteVerified {
 		return fmt.Sprintf("%s%s — %s", badgePrefix(r.nonce, false), w.quoteUnverified, inlineText(q.Reason))
 	}
-	where := fmt.Sprintf(w.quoteLineFmt, inlineText(q.Document), fmt.Sprint(q.FirstLine))
+	where := w.quoteLineFmt(inlineText(q.Document), fmt.Sprint(q.FirstLine))
 	if q.LastLine > q.FirstLine {
-		where = fmt.Sprintf(w.quoteLinesFmt, inlineText(q.Document), fmt.Sprintf("%d–%d", q.FirstLine, q.LastLine))
+		where = w.quoteLinesFmt(inlineText(q.Document), fmt.Sprintf("%d–%d", q.FirstLine, q.LastLine))
 	}
 	return fmt.Sprintf("%s%s — [%s](%s)", badgePrefix(r.nonce, true), w.quoteVerified, where, r.documentLink(q))
 }
@@ -209,7 +209,7 @@ func (r *report) quoteLine(t *tree.QuoteTally) {
 	var parts []string
 	for _, p := range r.run.Debaters {
 		c := t.ByDebater[p.ID]
-		parts = append(parts, fmt.Sprintf(r.w.quoteCountFmt, inlineText(r.name(p.ID)), c.Made, c.Verified, c.Unverified))
+		parts = append(parts, r.w.quoteCountFmt(inlineText(r.name(p.ID)), c.Made, c.Verified, c.Unverified))
 	}
 	label := r.w.quotes
 	if r.run.Repository != nil {
@@ -228,10 +228,10 @@ func (r *report) repositoryLine() {
 	}
 	state := r.w.repoNoCommit
 	if repo.Head != "" {
-		state = fmt.Sprintf(r.w.repositoryFmt, short(repo.Head))
+		state = r.w.repositoryFmt(short(repo.Head))
 	}
 	if repo.Dirty != "" {
-		state += fmt.Sprintf(r.w.repositoryDirty, short(repo.Dirty))
+		state += r.w.repositoryDirty(short(repo.Dirty))
 	}
 	r.headerLine(r.w.repository, state)
 }

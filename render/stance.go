@@ -9,13 +9,13 @@ import (
 
 // stanceSummary is figures in one line: "1 of 3 moved (conformity 1)".
 func (w *words) stanceSummary(f *tree.StanceFigures) string {
-	s := fmt.Sprintf(w.movedFmt, f.Moved.Count, f.Moved.Of)
+	s := w.movedFmt(f.Moved.Count, f.Moved.Of)
 	var parts []string
 	if f.Conformity.Count > 0 {
-		parts = append(parts, fmt.Sprintf(w.conformityFmt, f.Conformity.Count))
+		parts = append(parts, w.conformityFmt(f.Conformity.Count))
 	}
 	if f.Persuasion.Count > 0 {
-		parts = append(parts, fmt.Sprintf(w.persuasionFmt, f.Persuasion.Count))
+		parts = append(parts, w.persuasionFmt(f.Persuasion.Count))
 	}
 	if len(parts) > 0 {
 		s += " (" + strings.Join(parts, ", ") + ")"
@@ -75,7 +75,7 @@ func (r *report) ledger(t *tree.Topic) {
 		if e.Moved {
 			move = w.stanceWord(tree.StanceMoved)
 			if e.Toward != "" {
-				move = fmt.Sprintf(w.movedTowardFmt, inlineText(r.name(e.Toward)))
+				move = w.movedTowardFmt(inlineText(r.name(e.Toward)))
 			}
 			if e.Kind != "" {
 				move += " · " + w.kindWord(e.Kind)
@@ -102,7 +102,7 @@ func (r *report) stanceText(s tree.Stance, line string) string {
 	}
 	text := r.w.stanceWord(s.Stance)
 	if s.Toward != "" {
-		text = fmt.Sprintf(r.w.movedTowardFmt, r.name(s.Toward))
+		text = r.w.movedTowardFmt(r.name(s.Toward))
 	}
 	return text
 }

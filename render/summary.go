@@ -98,12 +98,12 @@ func (r *report) cacheLine(c *tree.CacheUse) {
 		return
 	}
 	w := r.w
-	s := fmt.Sprintf(w.cacheSomeFmt, c.Cached, c.Cached+c.Fresh, Thousands(c.CachedUsage.Total()), c.Fresh)
+	s := w.cacheSomeFmt(c.Cached, c.Cached+c.Fresh, Thousands(c.CachedUsage.Total()), c.Fresh)
 	if c.Fresh == 0 {
-		s = fmt.Sprintf(w.cacheAllFmt, c.Cached, Thousands(c.CachedUsage.Total()))
+		s = w.cacheAllFmt(c.Cached, Thousands(c.CachedUsage.Total()))
 	}
 	if c.CachedUsage.Cost > 0 {
-		s += fmt.Sprintf(w.cacheCostFmt, formatCost(c.CachedUsage.Cost))
+		s += w.cacheCostFmt(formatCost(c.CachedUsage.Cost))
 	}
 	r.headerLine(w.callCache, s)
 }
@@ -187,9 +187,9 @@ func (r *report) fallbackList(fallbacks int) {
 	for i := range r.run.Topics {
 		t := &r.run.Topics[i]
 		for _, f := range t.Fallbacks {
-			r.printf("- "+w.fallbackFmt, inlineText(t.ID), inlineText(r.name(f.Participant)), inlineText(f.From), inlineText(f.To), inlineText(f.Node))
-			if f.Reason != "" {
-				r.printf(" — %s", inlineText(w.reason(f.Reason)))
+			r.printf("- %s", w.fallbackFmt(inlineText(t.ID), inlineText(r.name(f.Participant)), inlineText(f.From), inlineText(f.To), inlineText(f.Node)))
+			if f.Reason != "" || len(f.Because) > 0 {
+				r.printf(" — %s", inlineText(w.say(f.Because, f.Reason)))
 			}
 			r.b.WriteString("\n")
 		}
@@ -208,28 +208,30 @@ func (r *report) adaptationList() {
 	w := r.w
 	r.printf("## %s\n\n", w.adaptations)
 	for _, a := range r.run.Adaptations {
-		r.printf("- "+w.adaptedFmt+"\n", inlineText(a.Model), inlineText(host(a.Endpoint)), inlineText(w.adapted(a)), inlineText(a.Reason))
+		r.printf("- %s\n", w.adaptedFmt(inlineText(a.Model), inlineText(host(a.Endpoint)), inlineText(w.adapted(a)), inlineText(a.Reason)))
 	}
 	r.b.WriteString("\n")
 }
 
 // adapted says what the requests of an adaptation carry: without the
-// parameter ("left out (the model's default)", "no streaming"), another in
-// its place ("max_completion_tokens"), or the change as the client put it
-// ("system", "sent as the first user message").
+// parameter, another in its place, or the system message as a user's.
 func (w *words) adapted(a tree.Adaptation) string {
-	switch rest, ok := strings.CutPrefix(a.Change, "left out"); {
-	case ok:
-		return fmt.Sprintf(w.withoutFmt, a.Param+rest)
-	case a.Change == "no streaming":
-		return fmt.Sprintf(w.withoutFmt, a.Param)
-	case a.Param == "response_format" && !strings.Contains(a.Change, " "):
-		// The one change of format: a schema where a JSON object was refused.
-		return fmt.Sprintf(w.insteadFmt, "response_format "+a.Change, "json_object")
-	case !strings.Contains(a.Change, " "):
-		return fmt.Sprintf(w.insteadFmt, a.Change, a.Param)
+	switch a.How {
+	case tree.LeftOut:
+		return w.withoutFmt(a.Param + w.leftOutNotes[a.Param])
+	case tree.NoStreaming:
+		return w.withoutFmt(a.Param)
+	case tree.Replaced:
+		if a.Param == "response_format" {
+			// The one change of format: a schema where a JSON object was
+			// refused.
+			return w.insteadFmt("response_format "+a.Change, "json_object")
+		}
+		return w.insteadFmt(a.Change, a.Param)
+	case tree.SystemAsUser:
+		return w.systemAsUser
 	}
-	return a.Param + " " + a.Change
+	return w.legacyAdapted(a)
 }
 
 // host is the host of an endpoint's base URL, or the URL when it has none.
@@ -249,7 +251,7 @@ func (r *report) conclusions() {
 		t := &r.run.Topics[i]
 		r.printf("### %s%s%s — %s\n\n", inlineText(t.ID), w.colonSep, r.reportLink(t.ID, inlineText(t.Title)), r.decisionWord(t))
 		if s := t.Root.Stats(); s.Failed > 0 || s.Interrupted > 0 {
-			r.printf("> ⚠ "+w.incompleteFmt+"\n\n", s.Failed, s.Interrupted)
+			r.printf("> ⚠ %s\n\n", w.incompleteFmt(s.Failed, s.Interrupted))
 		}
 		if f := t.Stances; f != nil && f.Moved.Of > 0 {
 			r.printf("%s%s %s\n\n", w.stances, w.colon, w.stanceSummary(f))
@@ -329,10 +331,10 @@ func (r *report) modelLines(byModel map[string]tree.Usage) {
 		if u.PromptTokens == 0 && u.Failures > 0 {
 			// A model every call of which failed (its participant fell
 			// back) sent nothing that a cache could hold.
-			r.printf("> - %s\n", fmt.Sprintf(r.w.unansweredFmt, inlineText(m), u.Failures))
+			r.printf("> - %s\n", r.w.unansweredFmt(inlineText(m), u.Failures))
 			continue
 		}
-		r.printf("> - %s\n", fmt.Sprintf(r.w.byModelFmt, inlineText(m), Thousands(u.PromptTokens),
+		r.printf("> - %s\n", r.w.byModelFmt(inlineText(m), Thousands(u.PromptTokens),
 			Thousands(u.CacheEligiblePromptTokens), 100*u.CacheShare(), Thousands(u.CachedPromptTokens)))
 	}
 }

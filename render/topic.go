@@ -60,7 +60,7 @@ func (r *report) block(text string, level int) {
 
 func (r *report) topic(t *tree.Topic) {
 	w := r.w
-	r.printf("# "+w.topicHeading+"\n\n", inlineText(t.ID), inlineText(t.Title))
+	r.printf("# %s\n\n", w.topicHeading(inlineText(t.ID), inlineText(t.Title)))
 	r.demoLine()
 	r.topicIntro(t)
 
@@ -135,13 +135,13 @@ func (r *report) topicHeader(t *tree.Topic) {
 	if len(t.Aliases) > 0 {
 		var parts []string
 		for _, a := range t.Aliases {
-			parts = append(parts, fmt.Sprintf(w.aliasFmt, inlineText(a.Alias), inlineText(r.name(a.Participant))))
+			parts = append(parts, w.aliasFmt(inlineText(a.Alias), inlineText(r.name(a.Participant))))
 		}
 		r.headerLine(w.aliases, strings.Join(parts, "; "))
 	}
 	r.quoteLine(t.Quotes)
 	r.headerLine(w.maxRounds, fmt.Sprint(r.run.MaxRounds))
-	r.headerLine(w.depthReached, fmt.Sprintf(w.depthFmt, stats.Depth, stats.Rounds))
+	r.headerLine(w.depthReached, w.depthFmt(stats.Depth, stats.Rounds))
 	r.usageLines(t.Usage)
 	r.stanceLine(t.Stances)
 	r.headerLine(w.status, w.statusWord(topicStatus(t)))
@@ -163,28 +163,28 @@ func (r *report) headerLine(key, value string) {
 // usageLines writes the token and cost lines when anything was spent.
 func (r *report) usageLines(u tree.Usage) {
 	if u.Total() > 0 || u.Calls > 0 {
-		s := fmt.Sprintf(r.w.tokensFmt, Thousands(u.Total()), Thousands(u.PromptTokens), Thousands(u.CompletionTokens), u.Calls)
+		s := r.w.tokensFmt(Thousands(u.Total()), Thousands(u.PromptTokens), Thousands(u.CompletionTokens), u.Calls)
 		if u.Failures > 0 {
-			s += fmt.Sprintf(r.w.failedCallsFmt, u.Failures)
+			s += r.w.failedCallsFmt(u.Failures)
 		}
 		if u.CachedPromptTokens > 0 {
-			s += fmt.Sprintf(r.w.cachedFmt, Thousands(u.CachedPromptTokens))
+			s += r.w.cachedFmt(Thousands(u.CachedPromptTokens))
 		}
 		if u.CacheEligiblePromptTokens > 0 {
-			s += fmt.Sprintf(r.w.eligibleFmt, Thousands(u.CacheEligiblePromptTokens), 100*u.CacheShare())
+			s += r.w.eligibleFmt(Thousands(u.CacheEligiblePromptTokens), 100*u.CacheShare())
 		}
 		if u.ReasoningTokens > 0 {
-			s += fmt.Sprintf(r.w.reasoningTokensFmt, Thousands(u.ReasoningTokens))
+			s += r.w.reasoningTokensFmt(Thousands(u.ReasoningTokens))
 		}
 		if u.EstimatedCalls > 0 {
-			s += fmt.Sprintf(r.w.estimatedFmt, u.EstimatedCalls)
+			s += r.w.estimatedFmt(u.EstimatedCalls)
 		}
 		r.headerLine(r.w.tokens, s)
 	}
 	if u.Cost > 0 {
 		c := formatCost(u.Cost)
 		if u.ProviderCost > 0 && u.ProviderCost != u.Cost {
-			c += fmt.Sprintf(r.w.providerCostFmt, formatCost(u.ProviderCost))
+			c += r.w.providerCostFmt(formatCost(u.ProviderCost))
 		}
 		r.headerLine(r.w.cost, c)
 	}
@@ -230,9 +230,9 @@ func (r *report) participant(p tree.Participant, t *tree.Topic) string {
 	for _, f := range t.Fallbacks {
 		if f.Participant == p.ID {
 			s := fmt.Sprintf("%s — %s (%s %s", inlineText(p.Name()), inlineText(f.To),
-				fmt.Sprintf(r.w.fellBackFrom, inlineText(f.From)), fmt.Sprintf(r.w.atNode, inlineText(f.Node)))
-			if f.Reason != "" {
-				s += r.w.colonSep + inlineText(r.w.reason(f.Reason))
+				r.w.fellBackFrom(inlineText(f.From)), r.w.atNode(inlineText(f.Node)))
+			if f.Reason != "" || len(f.Because) > 0 {
+				s += r.w.colonSep + inlineText(r.w.say(f.Because, f.Reason))
 			}
 			return s + ")"
 		}
@@ -315,9 +315,9 @@ func (r *report) debaterModel(id string) string {
 
 func (r *report) node(n *tree.Node) {
 	w := r.w
-	heading := fmt.Sprintf(w.roundRoot, n.Round)
+	heading := w.roundRoot(n.Round)
 	if n.ID != tree.RootID {
-		heading = fmt.Sprintf(w.roundChild, n.Round, n.ID, inlineText(n.Title))
+		heading = w.roundChild(n.Round, n.ID, inlineText(n.Title))
 	}
 	switch n.Status {
 	case tree.Converged, tree.Partial, tree.Forced, tree.Failed, tree.Interrupted:
@@ -325,9 +325,9 @@ func (r *report) node(n *tree.Node) {
 	}
 	r.printf("---\n\n## %s\n\n", heading)
 	if d := n.Divergence; d != nil && len(d.Sides) > 0 {
-		r.printf("*"+w.between, r.names(r.sideIDs(d.Sides), " vs "))
+		r.printf("*%s", w.between(r.names(r.sideIDs(d.Sides), " vs ")))
 		if len(d.Uninvolved) > 0 {
-			r.printf(w.uninvolvedFmt, r.names(d.Uninvolved, w.listSep))
+			r.printf("%s", w.uninvolvedFmt(r.names(d.Uninvolved, w.listSep)))
 		}
 		r.b.WriteString("*\n\n")
 	}
@@ -358,7 +358,7 @@ func (r *report) rebuttalTitle(n *tree.Node, id string) string {
 	if models == nil { // a run.json written before rebuttals carried their model
 		models = n.Models
 	}
-	return fmt.Sprintf(r.w.rebuttalBy, inlineText(r.name(id))) + " — " + r.nodeModel(models, id)
+	return r.w.rebuttalBy(inlineText(r.name(id))) + " — " + r.nodeModel(models, id)
 }
 
 // nodeModel returns the model that wrote a debater's text, as recorded in
@@ -370,7 +370,7 @@ func (r *report) nodeModel(models map[string]string, id string) string {
 	case !ok || m == "":
 		return inlineText(primary)
 	case primary != "" && m != primary:
-		return inlineText(m) + " (" + fmt.Sprintf(r.w.fellBackFrom, inlineText(primary)) + ")"
+		return inlineText(m) + " (" + r.w.fellBackFrom(inlineText(primary)) + ")"
 	}
 	return inlineText(m)
 }
@@ -409,7 +409,7 @@ func reasoningOf(n *tree.Node, participant string, step tree.Step) string {
 // answerList returns each debater's part of a step in party order, or nil
 // when the step was not reached.
 func (r *report) answerList(n *tree.Node, texts map[string]string, step tree.Step, title func(id string) string) []answer {
-	errs := stepErrors(n, step)
+	errs := r.w.stepErrors(n, step)
 	if len(texts) == 0 && len(errs) == 0 {
 		return nil
 	}
@@ -420,7 +420,7 @@ func (r *report) answerList(n *tree.Node, texts map[string]string, step tree.Ste
 			body := embedText(r.withQuotes(text, quotesOf(n, id, step)), 4)
 			for _, w := range n.Warnings {
 				if w.Participant == id && w.Step == step {
-					body += "\n\n> ⚠ " + inlineText(r.w.reason(w.Message))
+					body += "\n\n> ⚠ " + inlineText(r.w.say(w.Because, w.Message))
 				}
 			}
 			list = append(list, answer{id: id, title: title(id), body: body, reasoning: reasoningOf(n, id, step)})
@@ -436,18 +436,18 @@ func (r *report) answerList(n *tree.Node, texts map[string]string, step tree.Ste
 				msgs = []string{r.w.statusWord(tree.Interrupted)}
 			}
 		}
-		body := fmt.Sprintf("> ⚠ "+r.w.noAnswerFmt, r.w.stepWord(step), inlineText(r.w.reason(strings.Join(msgs, "; "))))
+		body := "> ⚠ " + r.w.noAnswerFmt(r.w.stepWord(step), inlineText(strings.Join(msgs, r.w.reasonSep)))
 		list = append(list, answer{id: id, title: title(id), body: body, missing: true})
 	}
 	return list
 }
 
 // stepErrors returns the error messages of a node's step by participant.
-func stepErrors(n *tree.Node, step tree.Step) map[string][]string {
+func (w *words) stepErrors(n *tree.Node, step tree.Step) map[string][]string {
 	out := map[string][]string{}
 	for _, e := range n.Errors {
 		if e.Step == step {
-			out[e.Participant] = append(out[e.Participant], e.Message)
+			out[e.Participant] = append(out[e.Participant], w.say(e.Because, e.Message))
 		}
 	}
 	return out
@@ -459,7 +459,7 @@ func (r *report) judgment(n *tree.Node) {
 	var judgeErrs []string
 	for _, e := range n.Errors {
 		if e.Step == tree.StepJudge {
-			judgeErrs = append(judgeErrs, e.Message)
+			judgeErrs = append(judgeErrs, w.say(e.Because, e.Message))
 		}
 	}
 	if len(judgeErrs) > 0 {
@@ -487,7 +487,7 @@ func (r *report) judgment(n *tree.Node) {
 	}
 	r.b.WriteString("\n")
 	if len(j.Divergences) > 0 {
-		r.printf("**"+w.divergencesFmt+"%s**\n\n", len(j.Divergences), w.colon)
+		r.printf("**%s%s**\n\n", w.divergencesFmt(len(j.Divergences)), w.colon)
 		for i, d := range j.Divergences {
 			// A divergence names its child node; one decided here by a
 			// forced verdict has none, and its title alone names it.
@@ -584,7 +584,7 @@ func (r *report) votes(v tree.Verdict) {
 			r.printf("     - %s%s%s — %s\n", who, w.colonSep, r.favored(x.Favors), inlineText(x.Recommendation))
 			continue
 		}
-		r.printf("     - %s%s%s — %s\n", who, w.colonSep, w.voteStatus[x.Status], inlineText(w.reason(x.Reason)))
+		r.printf("     - %s%s%s — %s\n", who, w.colonSep, w.voteStatus[x.Status], inlineText(w.say(x.Because, x.Reason)))
 	}
 }
 
@@ -613,14 +613,14 @@ func (r *report) point(c tree.Consensus) string {
 func (r *report) status(n *tree.Node) {
 	w := r.w
 	line := fmt.Sprintf("**%s%s** %s", w.status, w.colon, w.statusWord(n.Status))
-	if n.StopReason != "" {
-		line += " — " + inlineText(w.reason(n.StopReason))
+	if n.StopReason != "" || len(n.Because) > 0 {
+		line += " — " + inlineText(w.say(n.Because, n.StopReason))
 	}
 	r.printf("%s\n\n", line)
 	if len(n.Missing) > 0 {
 		r.printf("**%s%s**\n\n", w.missing, w.colon)
 		for _, a := range n.Missing {
-			r.printf("- %s (%s)%s%s\n", inlineText(r.name(a.Participant)), w.stepWord(a.Step), w.colonSep, inlineText(w.reason(a.Reason)))
+			r.printf("- %s (%s)%s%s\n", inlineText(r.name(a.Participant)), w.stepWord(a.Step), w.colonSep, inlineText(w.say(a.Because, a.Reason)))
 		}
 		r.b.WriteString("\n")
 	}

@@ -403,9 +403,9 @@ func (s *Server) withAuth(next http.Handler) http.Handler {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		net := clientNet(remoteIP(r))
+		client := clientNet(remoteIP(r))
 		sessionPost := r.Method == http.MethodPost && r.URL.Path == SessionPath
-		held := (sessionPost || presented(r)) && s.fails.blocked(net)
+		held := (sessionPost || presented(r)) && s.fails.blocked(client)
 		if held {
 			if !s.hold(r) {
 				s.throttled(w, r)
@@ -419,7 +419,7 @@ func (s *Server) withAuth(next http.Handler) http.Handler {
 			return
 		}
 		if !ok && !sessionPost {
-			if presented(r) && s.failed(r, net) {
+			if presented(r) && s.failed(r, client) {
 				s.throttled(w, r)
 				return
 			}

@@ -36,8 +36,10 @@ type Motion struct {
 	Arguments  []MotionArgument `json:"arguments"`
 	Status     Status           `json:"status"`
 	StopReason string           `json:"stopReason"`
-	Fallbacks  []Fallback       `json:"fallbacks"`
-	Usage      Usage            `json:"usage"`
+	// Because is StopReason as codes, which the reports say.
+	Because   []Reason   `json:"because,omitempty"`
+	Fallbacks []Fallback `json:"fallbacks"`
+	Usage     Usage      `json:"usage"`
 	// ByModel is Usage per model.
 	ByModel   map[string]Usage `json:"byModel,omitempty"`
 	CreatedAt time.Time        `json:"createdAt,omitzero"`
@@ -77,6 +79,8 @@ type MotionError struct {
 	Role    string `json:"role"`
 	Turn    int    `json:"turn"`
 	Message string `json:"message"`
+	// Because is Message as codes, which the reports say.
+	Because []Reason `json:"because,omitempty"`
 	// Raw is the model's last answer when it could not be used.
 	Raw string `json:"raw,omitempty"`
 }

@@ -233,9 +233,9 @@ const (
 	VoteUnstable VoteStatus = "unstable" // the judge's choice changed with the order
 )
 
-// OrderCheckReason begins the reason of a vote that the order check
-// (params.verdictCheck "swap") dropped: the judge answered, but gave no
-// verdict when asked again with the sides reversed.
+// OrderCheckReason begins the words of the reason of a vote that the
+// order check (params.verdictCheck "swap") dropped: the judge answered,
+// but gave no verdict when asked again with the sides reversed.
 const OrderCheckReason = "order check"
 
 // OrderCheckDropped tells whether a missing verdict is missing because the
@@ -246,22 +246,33 @@ func (v Verdict) OrderCheckDropped() bool {
 		return false
 	}
 	for _, x := range v.Votes {
-		if x.Status != VoteDropped || !strings.HasPrefix(x.Reason, OrderCheckReason) {
+		if x.Status != VoteDropped || !x.droppedByOrderCheck() {
 			return false
 		}
 	}
 	return true
 }
 
+// droppedByOrderCheck tells whether the order check dropped the vote: by
+// its code, or in a run.json before reasons had codes by its words.
+func (x Vote) droppedByOrderCheck() bool {
+	if len(x.Because) > 0 {
+		return x.Because[0].Code == OrderCheckFailed || x.Because[0].Code == OrderCheckNone
+	}
+	return strings.HasPrefix(x.Reason, OrderCheckReason)
+}
+
 // Vote is one judge's answer on one divergence.
 type Vote struct {
-	Judge          string     `json:"judge"`
-	Model          string     `json:"model,omitempty"`
-	Status         VoteStatus `json:"status"`
-	Reason         string     `json:"reason,omitempty"`
-	Favors         string     `json:"favors,omitempty"`
-	Recommendation string     `json:"recommendation,omitempty"`
-	Reasoning      string     `json:"reasoning,omitempty"`
+	Judge  string     `json:"judge"`
+	Model  string     `json:"model,omitempty"`
+	Status VoteStatus `json:"status"`
+	Reason string     `json:"reason,omitempty"`
+	// Because is Reason as codes, which the reports say.
+	Because        []Reason `json:"because,omitempty"`
+	Favors         string   `json:"favors,omitempty"`
+	Recommendation string   `json:"recommendation,omitempty"`
+	Reasoning      string   `json:"reasoning,omitempty"`
 	// SwapFavors is the judge's favors when asked again with the sides in
 	// reverse order (params.verdictCheck "swap").
 	SwapFavors string `json:"swapFavors,omitempty"`
@@ -285,6 +296,8 @@ type NodeError struct {
 	Participant string `json:"participant"`
 	Step        Step   `json:"step"`
 	Message     string `json:"message"`
+	// Because is Message as codes, which the reports say.
+	Because []Reason `json:"because,omitempty"`
 }
 
 // Warning records what a reader of a kept answer must know about it: which
@@ -294,6 +307,8 @@ type Warning struct {
 	Participant string `json:"participant"`
 	Step        Step   `json:"step"`
 	Message     string `json:"message"`
+	// Because is Message as codes, which the reports say.
+	Because []Reason `json:"because,omitempty"`
 }
 
 // Absence records a debater missing from a step of a node: who, at which
@@ -302,6 +317,8 @@ type Absence struct {
 	Participant string `json:"participant"`
 	Step        Step   `json:"step"`
 	Reason      string `json:"reason"`
+	// Because is Reason as codes, which the reports say.
+	Because []Reason `json:"because,omitempty"`
 }
 
 // Reasoning is what a participant gave as its reasoning at one step of a
@@ -331,6 +348,9 @@ type Node struct {
 	Divergence *Divergence `json:"divergence,omitempty"`
 	Status     Status      `json:"status"`
 	StopReason string      `json:"stopReason"`
+	// Because is StopReason as codes, which the reports say; absent from
+	// a run.json before schema version 5.
+	Because []Reason `json:"because,omitempty"`
 	// Positions and Rebuttals map a debater id to its text. Models maps a
 	// debater id to the model that wrote its position, and the judge's id to
 	// the model that wrote the judgment; RebuttalModels maps a debater id to
@@ -410,6 +430,8 @@ type Fallback struct {
 	To          string `json:"to"`
 	Node        string `json:"node"`
 	Reason      string `json:"reason"`
+	// Because is Reason as codes, which the reports say.
+	Because []Reason `json:"because,omitempty"`
 }
 
 // Alias is the neutral name a debater had in a topic's blind prompts.
@@ -511,7 +533,21 @@ type Adaptation struct {
 	Param    string `json:"param"`
 	Change   string `json:"change"`
 	Reason   string `json:"reason"`
+	// How is the change as a code, which the reports say; Change says it
+	// in words. Absent from a run.json before schema version 5.
+	How AdaptationCode `json:"how,omitempty"`
 }
+
+// AdaptationCode names how the requests of an adaptation changed.
+type AdaptationCode string
+
+// The changes an adaptation makes.
+const (
+	LeftOut      AdaptationCode = "left-out"       // the parameter is no longer sent
+	Replaced     AdaptationCode = "replaced"       // Change names what is sent in its place
+	NoStreaming  AdaptationCode = "no-streaming"   // answers are no longer streamed
+	SystemAsUser AdaptationCode = "system-as-user" // the system message goes first as a user message
+)
 
 // Run is a whole batch run: what was configured and what every topic reached.
 type Run struct {

@@ -52,6 +52,8 @@ type runOptions struct {
 	slice                                            *tree.Shard
 	// given records the flags of the command line, for the resume command.
 	given []givenFlag
+	// failOnOutcomes is --fail-on as read.
+	failOnOutcomes []tree.Outcome
 }
 
 var knownFormats = []string{"markdown", "json", "html", "junit"}
@@ -59,8 +61,13 @@ var knownFormats = []string{"markdown", "json", "html", "junit"}
 func runCommand() *command {
 	return &command{
 		name: "run", summary: "run the debates of a config and write their reports",
-		help: help{
-			about: `Run the debates of a config: for every topic, the debaters state positions and
+		help: runHelp, options: func() options { return &runOptions{} },
+	}
+}
+
+// runHelp is the help text of "debate run".
+var runHelp = help{
+	about: `Run the debates of a config: for every topic, the debaters state positions and
 rebut each other, a judge separates consensus from divergences, and each
 divergence becomes a child debate until nothing is disputed or the round limit
 forces verdicts. Reports go to the output folder; progress goes to stderr;
@@ -71,13 +78,13 @@ arbitrator argue through the debate database of "debate serve" (protocol.db,
 else $DEBATE_DB, else the shared default), so they can be watched there; with
 "arbitrator": "human" the run waits for the rulings a person makes there.
 --resume continues the same debates.`,
-			usage: `  debate run --config <file.jsonc> [--topic <id>]... [--max-rounds <n>]
+	usage: `  debate run --config <file.jsonc> [--topic <id>]... [--max-rounds <n>]
              [--dry-run | --demo] [--output <dir>] [--concurrency <n>]
              [--format markdown|json|html|junit]... [--resume] [--seed <n>]
              [--shard <i/n>] [--fail-on <decisions>] [--max-cost <amount>]
              [--strict-budget] [--cache <dir> | --no-cache] [--verbose]
 `,
-			examples: `  # Real reports in seconds from a built-in scripted model: no key, no network.
+	examples: `  # Real reports in seconds from a built-in scripted model: no key, no network.
   debate run --config debate.jsonc --demo --output demo-output
 
   # See every round-1 prompt and the call plan; calls no model, needs no key.
@@ -103,7 +110,7 @@ else $DEBATE_DB, else the shared default), so they can be watched there; with
   # Print the run as JSON on stdout instead of writing a folder.
   debate run -c debate.jsonc --output - > run.json
 `,
-			exits: `  0    every topic finished: converged, or verdicts forced at the round limit;
+	exits: `  0    every topic finished: converged, or verdicts forced at the round limit;
        every motion closed (by a resolution or a ruling)
   1    at least one topic, node or motion failed (its reports still record what
        was reached)
@@ -114,7 +121,7 @@ else $DEBATE_DB, else the shared default), so they can be watched there; with
   130  interrupted by Ctrl-C: reports were written as they stood, unfinished
        nodes marked "interrupted"; a second Ctrl-C quits at once without writing
 `,
-			environ: `  NO_COLOR   turn off colours in the progress display
+	environ: `  NO_COLOR   turn off colours in the progress display
   CI         when set, progress is plain log lines even on a terminal
   DEBATE_DB  the debate database of motions when the config sets no protocol.db
   GITHUB_STEP_SUMMARY, GITHUB_OUTPUT
@@ -124,9 +131,6 @@ else $DEBATE_DB, else the shared default), so they can be watched there; with
              split and undecided topics
   ${NAME}    any variable a config string names ("apiKey": "${DEBATE_API_KEY}")
 `,
-		},
-		options: func() options { return &runOptions{} },
-	}
 }
 
 func (o *runOptions) flags(fs *pflag.FlagSet) {
@@ -149,6 +153,8 @@ func (o *runOptions) flags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.strictBudget, "strict-budget", false, "refuse to start when the dry run's worst-case cost exceeds budget.maxCost")
 }
 
+// args checks the command line before anything is read: each flag's value
+// and the flags that exclude each other.
 func (o *runOptions) args(fs *pflag.FlagSet) error {
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q (flags only; did you mean --config %s?)", fs.Arg(0), fs.Arg(0))
@@ -163,6 +169,56 @@ func (o *runOptions) args(fs *pflag.FlagSet) error {
 			return err
 		}
 		o.slice = &s
+	}
+	if err := o.values(); err != nil {
+		return err
+	}
+	return o.conflicts()
+}
+
+// values checks each flag's value on its own.
+func (o *runOptions) values() error {
+	if o.config == "" {
+		return usagef("--config is required")
+	}
+	if o.maxRoundsSet {
+		if err := flagInRange("max-rounds", o.maxRounds, configs.MaxRounds, "levels of debate", "params.maxRounds"); err != nil {
+			return err
+		}
+	}
+	if o.maxCostSet && !(o.maxCost >= 0 && o.maxCost <= math.MaxFloat64) {
+		return usagef("--max-cost must be 0 (no cap) or more, got %g: give the most the run may spend, in the currency of pricing", o.maxCost)
+	}
+	if o.concurrencySet {
+		if err := flagInRange("concurrency", o.concurrency, configs.MaxConcurrency, "calls in flight", "params.concurrency"); err != nil {
+			return err
+		}
+	}
+	for _, f := range o.formats {
+		if !slices.Contains(knownFormats, f) {
+			return usagef("--format %q: want one of %s", f, strings.Join(knownFormats, ", "))
+		}
+	}
+	if o.failOnSet {
+		var err error
+		if o.failOnOutcomes, err = tree.ParseOutcomes(o.failOn); err != nil {
+			return usagef("--fail-on: %w", err)
+		}
+	}
+	return nil
+}
+
+// conflicts checks the flags that exclude each other.
+func (o *runOptions) conflicts() error {
+	switch {
+	case o.demo && o.dryRun:
+		return usagef("--demo and --dry-run: pick one (--dry-run shows the prompts, --demo plays a scripted debate)")
+	case o.noCache && o.cache != "":
+		return usagef("--cache and --no-cache: pick one")
+	case o.output == "-" && o.resume:
+		return usagef("--resume needs an output folder: its journal of completed calls lives there")
+	case o.output == "-" && len(o.formats) > 0 && slices.ContainsFunc(o.formats, func(f string) bool { return f != "json" }):
+		return usagef("--output - prints run JSON to stdout; drop --format or use --format json")
 	}
 	return nil
 }
@@ -201,46 +257,6 @@ func flagInRange(name string, got, max int, meaning, field string) error {
 
 // load reads the config and applies the command line over it.
 func (o *runOptions) load(e *env) (*configs.Config, error) {
-	if o.config == "" {
-		return nil, usagef("--config is required")
-	}
-	if o.maxRoundsSet {
-		if err := flagInRange("max-rounds", o.maxRounds, configs.MaxRounds, "levels of debate", "params.maxRounds"); err != nil {
-			return nil, err
-		}
-	}
-	if o.maxCostSet && !(o.maxCost >= 0 && o.maxCost <= math.MaxFloat64) {
-		return nil, usagef("--max-cost must be 0 (no cap) or more, got %g: give the most the run may spend, in the currency of pricing", o.maxCost)
-	}
-	if o.concurrencySet {
-		if err := flagInRange("concurrency", o.concurrency, configs.MaxConcurrency, "calls in flight", "params.concurrency"); err != nil {
-			return nil, err
-		}
-	}
-	for _, f := range o.formats {
-		if !slices.Contains(knownFormats, f) {
-			return nil, usagef("--format %q: want one of %s", f, strings.Join(knownFormats, ", "))
-		}
-	}
-	var failOn []tree.Outcome
-	if o.failOnSet {
-		var err error
-		if failOn, err = tree.ParseOutcomes(o.failOn); err != nil {
-			return nil, usagef("--fail-on: %w", err)
-		}
-	}
-	if o.demo && o.dryRun {
-		return nil, usagef("--demo and --dry-run: pick one (--dry-run shows the prompts, --demo plays a scripted debate)")
-	}
-	if o.noCache && o.cache != "" {
-		return nil, usagef("--cache and --no-cache: pick one")
-	}
-	if o.output == "-" && o.resume {
-		return nil, usagef("--resume needs an output folder: its journal of completed calls lives there")
-	}
-	if o.output == "-" && len(o.formats) > 0 && slices.ContainsFunc(o.formats, func(f string) bool { return f != "json" }) {
-		return nil, usagef("--output - prints run JSON to stdout; drop --format or use --format json")
-	}
 	getenv := e.getenv
 	if o.demo {
 		getenv = demoGetenv(getenv)
@@ -249,6 +265,12 @@ func (o *runOptions) load(e *env) (*configs.Config, error) {
 	if err != nil {
 		return nil, err
 	}
+	o.override(cfg)
+	return cfg, nil
+}
+
+// override sets the config's fields that flags given replace.
+func (o *runOptions) override(cfg *configs.Config) {
 	if o.maxRoundsSet {
 		cfg.Params.MaxRounds = o.maxRounds
 	}
@@ -269,7 +291,7 @@ func (o *runOptions) load(e *env) (*configs.Config, error) {
 	}
 	if o.failOnSet {
 		cfg.Params.FailOn = nil
-		for _, d := range failOn {
+		for _, d := range o.failOnOutcomes {
 			cfg.Params.FailOn = append(cfg.Params.FailOn, string(d))
 		}
 	}
@@ -279,7 +301,6 @@ func (o *runOptions) load(e *env) (*configs.Config, error) {
 	if o.noCache {
 		cfg.Cache.Dir = ""
 	}
-	return cfg, nil
 }
 
 // selection returns what the run plays: the topics and motions of --topic,
@@ -310,36 +331,17 @@ func (o *runOptions) selection(e *env, cfg *configs.Config, sh *tree.Shard) (tre
 func (o *runOptions) runConfig(e *env, cfg *configs.Config, sel tree.Selection) error {
 	term := e.terminalOf(e.stderr)
 	defer term.stop()
-	// A CI log keeps plain log lines even on a pseudo-terminal.
-	live := term.ok && !e.has("CI")
-	progress := output.NewProgress(e.stderr, output.ProgressOptions{
-		Terminal: live,
-		Color:    live && !e.has("NO_COLOR"),
-		Verbose:  o.verbose,
-		Demo:     o.demo,
-		Width:    term.width,
-		Resize:   term.resize,
-		Topics:   progressTopics(cfg, sel),
-	})
+	progress := o.progress(e, term, cfg, sel)
 	defer progress.Close()
 	logger := progress.Logger()
-	if o.demo && !progress.Plain() {
+	if o.demo && !progress.Sentences() {
 		logger.Info("demo run: a built-in scripted model plays every part; no model is called")
 	}
 	ctx, stop := e.interruptible(func() { o.sayInterrupted(progress, logger) })
 	defer stop()
-
-	opt := batch.Options{Selection: &sel, Resume: o.resume, Demo: o.demo, Events: progress.Handle, Logger: logger}
-	if o.output == "-" {
-		opt.JSON = e.stdout
-	}
-	if len(sel.Motions) > 0 && !o.demo {
-		db, err := batch.MotionDB(cfg, e.getenv)
-		if err != nil {
-			return err
-		}
-		logger.Info("motions use the debate database", "db", redact.URL(db))
-		opt.MotionDB = db
+	opt, err := o.batchOptions(e, cfg, sel, progress, logger)
+	if err != nil {
+		return err
 	}
 	res, err := batch.Run(ctx, cfg, opt)
 	progress.Close()
@@ -352,6 +354,57 @@ func (o *runOptions) runConfig(e *env, cfg *configs.Config, sel tree.Selection) 
 		return err
 	}
 	o.finished(progress, logger, res, ctx.Err() != nil)
+	gated := o.report(e, cfg, res, logger)
+	switch {
+	case ctx.Err() != nil:
+		return interruptedError{err: errors.New("interrupted")}
+	case res.Err != nil:
+		return res.Err
+	case gated:
+		return exitStatus(exitDecision)
+	case !res.Run.Finished():
+		return exitStatus(exitFailed)
+	}
+	return nil
+}
+
+// progress returns the display of the run's progress on stderr: live lines
+// on a terminal, except in CI, whose log keeps plain log lines even on a
+// pseudo-terminal.
+func (o *runOptions) progress(e *env, term terminal, cfg *configs.Config, sel tree.Selection) *output.Progress {
+	live := term.ok && !e.has("CI")
+	return output.NewProgress(e.stderr, output.ProgressOptions{
+		Terminal: live,
+		Color:    live && !e.has("NO_COLOR"),
+		Verbose:  o.verbose,
+		Demo:     o.demo,
+		Width:    term.width,
+		Resize:   term.resize,
+		Topics:   progressTopics(cfg, sel),
+	})
+}
+
+// batchOptions returns the options of the batch run: the selection, the
+// progress, where the JSON goes and the motions' database.
+func (o *runOptions) batchOptions(e *env, cfg *configs.Config, sel tree.Selection, progress *output.Progress, logger *slog.Logger) (batch.Options, error) {
+	opt := batch.Options{Selection: &sel, Resume: o.resume, Demo: o.demo, Events: progress.Handle, Logger: logger}
+	if o.output == "-" {
+		opt.JSON = e.stdout
+	}
+	if len(sel.Motions) > 0 && !o.demo {
+		db, err := batch.MotionDB(cfg, e.getenv)
+		if err != nil {
+			return opt, err
+		}
+		logger.Info("motions use the debate database", "db", redact.URL(db))
+		opt.MotionDB = db
+	}
+	return opt, nil
+}
+
+// report tells GitHub Actions the decisions, when the run is on a runner,
+// logs each decision in --fail-on and reports whether there was one.
+func (o *runOptions) report(e *env, cfg *configs.Config, res *batch.Result, logger *slog.Logger) bool {
 	failOn := cfg.Params.FailOnDecisions()
 	if err := e.gh.Report(res.Run, res.Files, failOn, o.output != "-"); err != nil {
 		logger.Warn("could not tell GitHub Actions the decisions", "err", err)
@@ -360,24 +413,14 @@ func (o *runOptions) runConfig(e *env, cfg *configs.Config, sel tree.Selection) 
 	for _, t := range gate {
 		logger.Warn("decision in --fail-on", "topic", t.ID, "decision", t.DecisionText())
 	}
-	switch {
-	case ctx.Err() != nil:
-		return interruptedError{err: errors.New("interrupted")}
-	case res.Err != nil:
-		return res.Err
-	case len(gate) > 0:
-		return exitStatus(exitDecision)
-	case !res.Run.Finished():
-		return exitStatus(exitFailed)
-	}
-	return nil
+	return len(gate) > 0
 }
 
 // sayInterrupted tells what the first Ctrl-C does and how to resume: as
 // sentences with the command on a line of its own on a terminal, else as a
 // log line.
 func (o *runOptions) sayInterrupted(progress *output.Progress, logger *slog.Logger) {
-	if !progress.Plain() {
+	if !progress.Sentences() {
 		args := []any{}
 		if o.output != "-" {
 			args = append(args, "resume", o.resumeCommand())
@@ -404,7 +447,7 @@ func (o *runOptions) resumeHint() string {
 func (o *runOptions) finished(progress *output.Progress, log *slog.Logger, res *batch.Result, interrupted bool) {
 	run := res.Run
 	elapsed := run.FinishedAt.Sub(run.StartedAt).Round(time.Millisecond)
-	if !progress.Plain() {
+	if !progress.Sentences() {
 		args := []any{"elapsed", elapsed, "topics", len(run.Topics), "motions", len(run.Motions), "calls", run.Usage.Calls, "tokens", run.Usage.Total()}
 		if o.resume {
 			args = append(args, "from journal", res.Replayed)

@@ -174,9 +174,9 @@ func Forced() *tree.Run {
 	run.Config = json.RawMessage(`{"debaters":[{"id":"party-a","label":"Party A","model":"gpt-5.2"},{"id":"party-b","label":"Party B","model":"kimi-k2.5"},{"id":"party-c","label":"Party C","model":"gemini-3.1-pro-preview","fallback":"claude-sonnet-4-6"}],"reviewer":{"id":"reviewer","label":"Judge","model":"qwen3.5-plus"},"params":{"maxRounds":3}}`)
 	run.Documents = []string{"docs/decisions.md"}
 	run.Adaptations = []tree.Adaptation{
-		{Endpoint: "https://api.openai.com/v1", Model: "o3-deployment", Param: "max_tokens", Change: "max_completion_tokens",
+		{Endpoint: "https://api.openai.com/v1", Model: "o3-deployment", Param: "max_tokens", Change: "max_completion_tokens", How: tree.Replaced,
 			Reason: "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead."},
-		{Endpoint: "https://api.openai.com/v1", Model: "o3-deployment", Param: "temperature", Change: "left out (the model's default)",
+		{Endpoint: "https://api.openai.com/v1", Model: "o3-deployment", Param: "temperature", Change: "left out (the model's default)", How: tree.LeftOut,
 			Reason: "Unsupported value: 'temperature' does not support 0.7 with this model. Only the default (1) value is supported."},
 	}
 	run.Edits = "## docs/decisions.md\n\n- Add: \"EU tenants are served by an eu-west PostgreSQL primary (clause 7.2).\"\n- Replace the line \"All data lives in us-east\" with \"Customer data lives in the customer's region.\""

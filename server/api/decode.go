@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -269,7 +270,8 @@ func parseObject(body []byte, allowEmpty bool) (object, error) {
 }
 
 func syntaxMessage(err error) string {
-	if se, ok := err.(*json.SyntaxError); ok {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
 		return fmt.Sprintf("%s (at byte %d)", se.Error(), se.Offset)
 	}
 	return err.Error()
