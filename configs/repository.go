@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"reflect"
 
 	"github.com/debatehq/debate/internal/gitrepo"
@@ -76,6 +77,9 @@ func (c *Config) validateRepository(r *reporter) {
 		return
 	}
 	_, err := gitrepo.Open(context.Background(), dir)
+	if abs, aerr := filepath.Abs(dir); aerr == nil {
+		dir = abs // "." would not tell which folder
+	}
 	switch {
 	case errors.Is(err, gitrepo.ErrNotRepo):
 		r.at("sharedContext.repository", "%s is not inside a git repository; run `git init` there, point repository at a folder inside one, or remove the field", dir)

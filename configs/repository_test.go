@@ -85,3 +85,23 @@ func TestRepositoryJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestRepositoryOutsideNamesFolder: a config loaded by a relative path from
+// its own folder, outside any repository, is told which folder is not in
+// one by its absolute path, not as ".".
+func TestRepositoryOutsideNamesFolder(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	body := "{" + validBody + "\n  \"sharedContext\": { \"repository\": true },\n}"
+	if err := os.WriteFile("debate.jsonc", []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Load("debate.jsonc", Options{Getenv: testEnv})
+	want := dir + " is not inside a git repository"
+	for _, p := range problemsOf(t, err) {
+		if strings.HasPrefix(p.Message, want) {
+			return
+		}
+	}
+	t.Fatalf("problems %v, want one starting %q", err, want)
+}
