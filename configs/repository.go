@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"reflect"
 
@@ -80,7 +81,10 @@ func (c *Config) validateRepository(r *reporter) {
 	if abs, aerr := filepath.Abs(dir); aerr == nil {
 		dir = abs // "." would not tell which folder
 	}
+	st, serr := os.Stat(dir)
 	switch {
+	case serr != nil || !st.IsDir():
+		r.at("sharedContext.repository", "%s is not a folder; fix the path (relative paths start at the config file's folder) or remove the field", dir)
 	case errors.Is(err, gitrepo.ErrNotRepo):
 		r.at("sharedContext.repository", "%s is not inside a git repository; run `git init` there, point repository at a folder inside one, or remove the field", dir)
 	case err != nil:

@@ -26,6 +26,7 @@ func TestRepository(t *testing.T) {
 	}{
 		{"true in a repository", repo, "true", false, "", "."},
 		{"a folder in a repository", "", `"` + filepath.ToSlash(repo) + `"`, false, "", repo},
+		{"a folder that does not exist", repo, `"missing"`, false, "8:22 sharedContext.repository | %DIR%/missing is not a folder; fix the path (relative paths start at the config file's folder) or remove the field", ""},
 		{"false", "", "false", false, "", ""},
 		{"true outside a repository", "", "true", false, "8:22 sharedContext.repository | %DIR% is not inside a git repository; run `git init` there, point repository at a folder inside one, or remove the field", ""},
 		{"a number", repo, "1", false, `8:22 sharedContext.repository | want true, false or a folder, e.g. "." or "../..", got number`, ""},
