@@ -77,14 +77,15 @@ func (c *Config) validateRepository(r *reporter) {
 	if dir == "" {
 		return
 	}
-	_, err := gitrepo.Open(context.Background(), dir)
-	if abs, aerr := filepath.Abs(dir); aerr == nil {
+	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs // "." would not tell which folder
 	}
-	st, serr := os.Stat(dir)
-	switch {
-	case serr != nil || !st.IsDir():
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		r.at("sharedContext.repository", "%s is not a folder; fix the path (relative paths start at the config file's folder) or remove the field", dir)
+		return
+	}
+	_, err := gitrepo.Open(context.Background(), dir)
+	switch {
 	case errors.Is(err, gitrepo.ErrNotRepo):
 		r.at("sharedContext.repository", "%s is not inside a git repository; run `git init` there, point repository at a folder inside one, or remove the field", dir)
 	case err != nil:
