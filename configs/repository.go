@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 
 	"github.com/debatehq/debate/internal/gitrepo"
@@ -73,6 +75,13 @@ func (c *Config) validateRepository(r *reporter) {
 	}
 	dir := c.RepositoryDir()
 	if dir == "" {
+		return
+	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs // "." would not tell which folder
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		r.at("sharedContext.repository", "%s is not a folder; fix the path (relative paths start at the config file's folder) or remove the field", dir)
 		return
 	}
 	_, err := gitrepo.Open(context.Background(), dir)

@@ -26,6 +26,7 @@ func TestRepository(t *testing.T) {
 	}{
 		{"true in a repository", repo, "true", false, "", "."},
 		{"a folder in a repository", "", `"` + filepath.ToSlash(repo) + `"`, false, "", repo},
+		{"a folder that does not exist", repo, `"missing"`, false, "8:22 sharedContext.repository | %DIR%/missing is not a folder; fix the path (relative paths start at the config file's folder) or remove the field", ""},
 		{"false", "", "false", false, "", ""},
 		{"true outside a repository", "", "true", false, "8:22 sharedContext.repository | %DIR% is not inside a git repository; run `git init` there, point repository at a folder inside one, or remove the field", ""},
 		{"a number", repo, "1", false, `8:22 sharedContext.repository | want true, false or a folder, e.g. "." or "../..", got number`, ""},
@@ -84,4 +85,24 @@ func TestRepositoryJSON(t *testing.T) {
 			t.Errorf("%s reads and writes as %s, want %s", in, b, want)
 		}
 	}
+}
+
+// TestRepositoryOutsideNamesFolder: a config loaded by a relative path from
+// its own folder, outside any repository, is told which folder is not in
+// one by its absolute path, not as ".".
+func TestRepositoryOutsideNamesFolder(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	body := "{" + validBody + "\n  \"sharedContext\": { \"repository\": true },\n}"
+	if err := os.WriteFile("debate.jsonc", []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Load("debate.jsonc", Options{Getenv: testEnv})
+	want := dir + " is not inside a git repository"
+	for _, p := range problemsOf(t, err) {
+		if strings.HasPrefix(p.Message, want) {
+			return
+		}
+	}
+	t.Fatalf("problems %v, want one starting %q", err, want)
 }

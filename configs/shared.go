@@ -115,8 +115,8 @@ func (c *Config) globShared(r *reporter, sc *SharedContext, at string, i int, f 
 		return nil
 	}
 	for _, l := range links {
-		name, reason, _ := strings.Cut(l, ": ")
-		sc.Skipped = append(sc.Skipped, SkippedFile{Entry: i, Path: path.Join(base, name), Reason: reason})
+		l.Entry, l.Path = i, path.Join(base, l.Path)
+		sc.Skipped = append(sc.Skipped, l)
 	}
 	if len(matches) == 0 {
 		r.at(at, "%q matches no file; fix the pattern (relative paths start at the config file's folder)", f)

@@ -283,6 +283,26 @@ func TestGlobStaysInside(t *testing.T) {
 	}
 }
 
+// TestGlobSkippedLinkName: a link the glob does not follow is listed by its
+// whole name, ": " and all.
+func TestGlobSkippedLinkName(t *testing.T) {
+	t.Parallel()
+	outside := t.TempDir()
+	writeTree(t, outside, map[string]string{"creds.md": "TOKEN=outside-secret\n"})
+	path := writeConfig(t, "{"+validBody+"\n  \"sharedContext\": { \"files\": [\"ctx/*.md\"] },\n}")
+	dir := filepath.Dir(path)
+	writeTree(t, dir, map[string]string{"ctx/real.md": "# Real\n"})
+	symlink(t, dir, "ctx/notes: old.md", filepath.Join(outside, "creds.md"))
+	cfg, err := Load(path, Options{Getenv: testEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []SkippedFile{{Entry: 0, Path: "ctx/notes: old.md", Reason: "a link to outside the config's folder"}}
+	if !slices.Equal(cfg.SharedContext.Skipped, want) {
+		t.Errorf("skipped %+v, want %+v", cfg.SharedContext.Skipped, want)
+	}
+}
+
 // TestGlobLadder: folders L0 to L24, each holding two links a and b to the
 // next, name the one file of L24 in 2^24 ways and more; with a loop back
 // to the top, the glob still reads the file once, from its real folder.

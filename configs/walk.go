@@ -33,8 +33,8 @@ type walk struct {
 	seen    map[string]bool // real folders read and real files matched
 	visited int             // the entries read, up to limit
 	limit   int
-	matches []string // the files matched, by the names the walk gave them
-	outside []string // the links skipped, and why, as "name: reason"
+	matches []string      // the files matched, by the names the walk gave them
+	outside []SkippedFile // the links skipped, by name, and why
 }
 
 // folder is a real folder to read under the name the walk gave it.
@@ -42,11 +42,11 @@ type folder struct{ real, name string }
 
 // globFiles returns the files under root that pattern (with '/' apart)
 // matches, their names relative to root, and the symbolic links the walk
-// did not follow, as "name: reason". A link is followed when it leads
+// did not follow, each by its name relative to root with the reason. A link is followed when it leads
 // inside root or the config's folder, dir. Folders are read breadth first,
 // real ones before links, so that a file is named by its shortest way; a
 // walk that would read more than limit entries stops with errGlobTooLarge.
-func globFiles(root, dir, pattern string, limit int) (matches, skipped []string, err error) {
+func globFiles(root, dir, pattern string, limit int) (matches []string, skipped []SkippedFile, err error) {
 	realRoot, err := filepath.EvalSymlinks(root)
 	if err != nil {
 		return nil, nil, err
@@ -136,7 +136,7 @@ func (w *walk) first(real string) bool {
 // matched it or something under it.
 func (w *walk) skip(relevant bool, name, reason string) {
 	if relevant {
-		w.outside = append(w.outside, name+": "+reason)
+		w.outside = append(w.outside, SkippedFile{Path: name, Reason: reason})
 	}
 }
 
