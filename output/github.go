@@ -199,22 +199,6 @@ func cmpErr(errs ...error) error {
 	return nil
 }
 
-// orderCheckDropped counts the verdicts of t that the order check dropped:
-// missing, though the judge answered, because it gave none when asked again
-// with the sides reversed.
-func orderCheckDropped(t *tree.Topic) int {
-	if t.Root == nil {
-		return 0
-	}
-	n := 0
-	for _, v := range t.Root.AllVerdicts() {
-		if v.OrderCheckDropped() {
-			n++
-		}
-	}
-	return n
-}
-
 // runURL is the address of the workflow run, whose artifacts hold the
 // reports; empty outside GitHub Actions.
 func runURL(getenv func(string) (string, bool)) string {
@@ -246,7 +230,7 @@ func stepSummary(run *tree.Run, files []string, runURL string) string {
 	dropped := make([]int, len(run.Topics))
 	anyDropped := false
 	for i := range run.Topics {
-		dropped[i] = orderCheckDropped(&run.Topics[i])
+		dropped[i] = render.OrderCheckDropped(&run.Topics[i])
 		anyDropped = anyDropped || dropped[i] > 0
 	}
 	if anyDropped {

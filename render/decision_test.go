@@ -119,6 +119,54 @@ func TestOrderCheckDropped(t *testing.T) {
 	}
 }
 
+// TestSummaryCountsOrderCheckDropped: the summary's table counts a verdict
+// the order check dropped in words of its own, in each language, apart
+// from one the judge did not give, in a topic's row and in the total.
+func TestSummaryCountsOrderCheckDropped(t *testing.T) {
+	t.Parallel()
+	dropped := func(v *tree.Verdict) {
+		*v = tree.Verdict{DivergenceID: v.DivergenceID, Missing: true, Votes: []tree.Vote{{Judge: "reviewer",
+			Status: tree.VoteDropped, Because: []tree.Reason{tree.Because(tree.OrderCheckNone)}, Favors: "party-a"}}}
+	}
+	tests := []struct {
+		name, language string
+		edit           func(n *tree.Node)
+		row, total     string
+	}{
+		{"dropped", "en", func(n *tree.Node) { dropped(&n.Judgment.ForcedVerdicts[0]) },
+			"| 1 + 1 dropped by the order check |", "| 2 + 2 dropped by the order check |"},
+		{"dropped, in Chinese", "zh", func(n *tree.Node) { dropped(&n.Judgment.ForcedVerdicts[0]) },
+			"| 1 + 被顺序检查舍弃 1 |", "| 2 + 被顺序检查舍弃 2 |"},
+		{"missing and dropped", "en", func(n *tree.Node) {
+			n.Judgment.ForcedVerdicts = append(n.Judgment.ForcedVerdicts, n.Judgment.ForcedVerdicts[0])
+			dropped(&n.Judgment.ForcedVerdicts[0])
+			n.Judgment.ForcedVerdicts[1].Missing = true
+		}, "| 1 + 1 missing + 1 dropped by the order check |", "| 2 + 2 missing + 2 dropped by the order check |"},
+		{"missing and dropped, in Chinese", "zh", func(n *tree.Node) {
+			n.Judgment.ForcedVerdicts = append(n.Judgment.ForcedVerdicts, n.Judgment.ForcedVerdicts[0])
+			dropped(&n.Judgment.ForcedVerdicts[0])
+			n.Judgment.ForcedVerdicts[1].Missing = true
+		}, "| 1 + 缺失 1 + 被顺序检查舍弃 1 |", "| 2 + 缺失 2 + 被顺序检查舍弃 2 |"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			run, _ := forcedTopic(t, tt.edit)
+			run.Language = tt.language
+			// A second topic, so that the table has a total row.
+			run.Topics = append(run.Topics, run.Topics[0])
+			run.Topics[1].ID = "t2"
+			sum := string(Summary(run, nil))
+			if n := strings.Count(sum, tt.row); n != 2 {
+				t.Errorf("summary holds %q %d times, want once in each topic's row:\n%s", tt.row, n, sum)
+			}
+			if !strings.Contains(sum, tt.total) {
+				t.Errorf("summary's total lacks %q:\n%s", tt.total, sum)
+			}
+		})
+	}
+}
+
 // TestJUnitPlainText: JUnit's messages and texts are plain text with the
 // reports' decision words: no Markdown emphasis, no backslash escapes.
 func TestJUnitPlainText(t *testing.T) {
