@@ -68,7 +68,7 @@ func (g *GitHub) Close() error {
 	if g.out == nil {
 		return nil
 	}
-	return cmpErr(g.out.flush(), g.err.flush())
+	return cmp.Or(g.out.flush(), g.err.flush())
 }
 
 // Property is a workflow command's property, such as title=… or line=….
@@ -158,7 +158,7 @@ func (g *GitHub) Report(run *tree.Run, files []string, failOn []tree.Outcome, an
 			}
 		}
 	}
-	return cmpErr(errs...)
+	return cmp.Or(errs...)
 }
 
 // Problems tells GitHub Actions what is wrong with a config: an error on
@@ -186,17 +186,7 @@ func (g *GitHub) Problems(ps configs.Problems) error {
 	if path, ok := g.getenv("GITHUB_STEP_SUMMARY"); ok && path != "" {
 		errs = append(errs, appendFile(path, b.String()))
 	}
-	return cmpErr(errs...)
-}
-
-// cmpErr returns the first error that is not nil.
-func cmpErr(errs ...error) error {
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return cmp.Or(errs...)
 }
 
 // runURL is the address of the workflow run, whose artifacts hold the
