@@ -223,10 +223,10 @@ func FuzzLocate(f *testing.F) {
 	f.Add("Cafe\u0301 — “open”\n\nat noon", `é - "open" at`)
 	f.Fuzz(func(t *testing.T, doc, quote string) {
 		x := NewIndex(Document{Name: "d", Text: doc})
-		f1, l1, ok1 := x.Locate(quote)
+		f1, l1, ok1 := x.locate(quote)
 		f2, l2, ok2 := oracle(doc, quote)
 		if f1 != f2 || l1 != l2 || ok1 != ok2 {
-			t.Errorf("Locate(%q) in %q = %d-%d %v; the plain search finds %d-%d %v", quote, doc, f1, l1, ok1, f2, l2, ok2)
+			t.Errorf("locate(%q) in %q = %d-%d %v; the plain search finds %d-%d %v", quote, doc, f1, l1, ok1, f2, l2, ok2)
 		}
 	})
 }
