@@ -125,7 +125,7 @@ func (f *Files) path(name string) string {
 // run, under its name relative to the repository's top folder; its error,
 // a quote.Reason, says why the file cannot be quoted. It is a quote.Opener.
 func (f *Files) Document(name string) (quote.Document, error) {
-	clean, err := Clean(name)
+	clean, err := cleanName(name)
 	if err != nil {
 		return quote.Document{}, err
 	}
@@ -135,10 +135,10 @@ func (f *Files) Document(name string) (quote.Document, error) {
 	return quote.Document{Name: clean, Text: en.text}, en.err
 }
 
-// Clean returns a file's name as a quote may write it ("./a/b.go",
+// cleanName returns a file's name as a quote may write it ("./a/b.go",
 // `a\b.go`) in the form Names lists it ("a/b.go"), or the quote.Reason
 // Outside when it points outside the repository.
-func Clean(name string) (string, error) {
+func cleanName(name string) (string, error) {
 	s := strings.TrimSpace(strings.ReplaceAll(name, `\`, "/"))
 	c := path.Clean(s)
 	if s == "" || c == "." || path.IsAbs(c) || c == ".." || strings.HasPrefix(c, "../") || filepath.VolumeName(s) != "" {
