@@ -117,6 +117,12 @@ func TestOrderCheckDropped(t *testing.T) {
 	if md := string(Topic(run, topic)); !strings.Contains(md, "⚠ dropped by the order check") {
 		t.Errorf("the verdict list does not say the order check dropped it:\n%s", md)
 	}
+	// In Chinese too, and the vote is never said to have failed: the
+	// judge answered.
+	run.Language = "zh"
+	if md := string(Topic(run, topic)); !strings.Contains(md, "被顺序检查舍弃") || strings.Contains(md, "调用失败") {
+		t.Errorf("the Chinese report does not say the order check dropped the vote, or says its call failed:\n%s", md)
+	}
 }
 
 // TestSummaryCountsOrderCheckDropped: the summary's table counts a verdict

@@ -600,7 +600,7 @@ var chinese = words{
 	votes:            "投票",
 	noSide:           "不支持任何一方",
 	voteStatus: map[tree.VoteStatus]string{
-		tree.VoteDropped:  "未计入（调用失败）",
+		tree.VoteDropped:  "未计入",
 		tree.VoteRecused:  "回避",
 		tree.VoteUnstable: "不稳定",
 	},
