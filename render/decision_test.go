@@ -2,9 +2,11 @@ package render
 
 import (
 	"encoding/xml"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/debatehq/debate/internal/golden"
 	"github.com/debatehq/debate/render/rendertest"
 	"github.com/debatehq/debate/tree"
 )
@@ -168,6 +170,14 @@ func TestSummaryCountsOrderCheckDropped(t *testing.T) {
 			}
 			if !strings.Contains(sum, tt.total) {
 				t.Errorf("summary's total lacks %q:\n%s", tt.total, sum)
+			}
+			if tt.name == "missing and dropped" {
+				// The longest verdict cell: TestReportsFitWindow measures its page.
+				page, err := SummaryHTML(run, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				golden.Assert(t, filepath.Join("testdata", "page_order_check_summary.html"), page)
 			}
 		})
 	}

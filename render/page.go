@@ -295,7 +295,7 @@ body.summary th, body.summary td { padding: 0.3rem 0.4rem; }
 body.summary th { overflow-wrap: normal; vertical-align: bottom; }
 body.summary th.align-right { font-size: 0.75rem; line-height: 1.25; width: 1%; }
 body.summary td:first-child { overflow-wrap: anywhere; min-width: 6rem; }
-body.summary td.align-right { white-space: nowrap; font-variant-numeric: tabular-nums; }
+body.summary td.align-right { font-variant-numeric: tabular-nums; }
 body.summary td:nth-child(2) { min-width: 11rem; }
 @media (max-width: 40rem) {
   .tree.wide { display: none; }
