@@ -8,7 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
+	"reflect"
 	"strconv"
 	"strings"
 	"syscall"
@@ -18,6 +18,7 @@ import (
 	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/providers/providertest"
 	"github.com/debatehq/debate/providers/scripted"
+	"github.com/debatehq/debate/quote"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -213,9 +214,10 @@ func TestAgentQuotesRepository(t *testing.T) {
 	}
 	want := []tree.Quote{
 		{Text: "package main", Status: tree.QuoteVerified, Document: "main.go", FirstLine: 1, LastLine: 1, Repository: true},
-		{Text: "func invented() {}", Status: tree.QuoteUnverified, Reason: "not found in main.go"},
+		{Text: "func invented() {}", Status: tree.QuoteUnverified, Reason: "not found in main.go",
+			Because: []tree.Reason{tree.Because(tree.ReasonCode(quote.NotFoundIn), "main.go")}},
 	}
-	if !slices.Equal(got, want) {
+	if !reflect.DeepEqual(got, want) {
 		t.Errorf("claude's quotes %+v, want %+v", got, want)
 	}
 	var judge *scripted.Call

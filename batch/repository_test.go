@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -13,6 +14,7 @@ import (
 	"github.com/debatehq/debate/internal/gitrepo/gitrepotest"
 	"github.com/debatehq/debate/providers/providertest"
 	"github.com/debatehq/debate/providers/scripted"
+	"github.com/debatehq/debate/quote"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -85,14 +87,22 @@ func TestRepositoryQuotes(t *testing.T) {
 		t.Errorf("run.json repository %+v, want HEAD %s, clean, 4 quotable files (not .env, not the ignored log)", r, head)
 	}
 
+	// An unverified quote's reason is recorded as its English words and
+	// as its code, which each report language says.
+	why := func(code quote.ReasonCode, file string) []tree.Reason {
+		return []tree.Reason{tree.Because(tree.ReasonCode(code), file)}
+	}
 	wantQuotes := map[string][]tree.Quote{
 		"a": {{Status: tree.QuoteVerified, Document: "quote/quote.go", FirstLine: 3, LastLine: 4, Repository: true}},
-		"b": {{Status: tree.QuoteUnverified, Reason: "not found in quote/quote.go"}},
+		"b": {{Status: tree.QuoteUnverified, Reason: "not found in quote/quote.go", Because: why(quote.NotFoundIn, "quote/quote.go")}},
 		"c": {
-			{Status: tree.QuoteUnverified, Reason: "debug.log is ignored by git: only files git tracks or would track are quotable"},
-			{Status: tree.QuoteUnverified, Reason: ".env looks like it holds a secret and is never quoted"},
-			{Status: tree.QuoteUnverified, Reason: "notes.md changed since the run started; quotes are checked against the files as the run found them"},
-			{Status: tree.QuoteUnverified, Reason: "debate/debate.jsonc holds one of the run's credentials and is never quoted"},
+			{Status: tree.QuoteUnverified, Reason: "debug.log is ignored by git: only files git tracks or would track are quotable",
+				Because: why(quote.Ignored, "debug.log")},
+			{Status: tree.QuoteUnverified, Reason: ".env looks like it holds a secret and is never quoted", Because: why(quote.SecretName, ".env")},
+			{Status: tree.QuoteUnverified, Reason: "notes.md changed since the run started; quotes are checked against the files as the run found them",
+				Because: why(quote.Changed, "notes.md")},
+			{Status: tree.QuoteUnverified, Reason: "debate/debate.jsonc holds one of the run's credentials and is never quoted",
+				Because: why(quote.Credential, "debate/debate.jsonc")},
 		},
 	}
 	root := run.Topics[0].Root
@@ -104,7 +114,7 @@ func TestRepositoryQuotes(t *testing.T) {
 		}
 		for i, q := range a.Quotes {
 			q.Text = ""
-			if q != want[i] {
+			if !reflect.DeepEqual(q, want[i]) {
 				t.Errorf("%s/%s quote %d: %+v, want %+v", a.Participant, a.Step, i, q, want[i])
 			}
 		}

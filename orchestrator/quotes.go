@@ -148,7 +148,8 @@ func (t *topicRun) recordQuotes(n *tree.Node, id string, step tree.Step, text st
 // treeQuote is a checked quote as run.json records it.
 func treeQuote(q quote.Quote) tree.Quote {
 	if !q.Verified {
-		return tree.Quote{Text: q.Text, Status: tree.QuoteUnverified, Reason: q.Reason}
+		why := tree.Reason{Code: tree.ReasonCode(q.Reason.Code), Args: q.Reason.Args}
+		return tree.Quote{Text: q.Text, Status: tree.QuoteUnverified, Reason: q.Reason.String(), Because: []tree.Reason{why}}
 	}
 	return tree.Quote{Text: q.Text, Status: tree.QuoteVerified, Document: q.Document, FirstLine: q.First, LastLine: q.Last}
 }

@@ -1,6 +1,7 @@
 package orchestrator
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -138,7 +139,7 @@ func TestQuotesCounted(t *testing.T) {
 		}
 	}
 	wantB := tree.Quote{Text: "The client’s  retries\nare “idempotent”", Status: tree.QuoteVerified, Document: "docs/design.md", FirstLine: 5, LastLine: 5}
-	if b == nil || len(b.Quotes) != 1 || b.Quotes[0] != wantB {
+	if b == nil || len(b.Quotes) != 1 || !reflect.DeepEqual(b.Quotes[0], wantB) {
 		t.Errorf("party B's position quotes %+v, want [%+v]", b, wantB)
 	}
 	if got := strings.Join(answerSteps(root), " "); got != "party-a/position party-b/position party-c/position party-a/rebuttal party-b/rebuttal party-c/rebuttal" {
@@ -230,7 +231,7 @@ func TestQuotesPastTheCap(t *testing.T) {
 		t.Fatalf("party A's position records %d quotes, want %d", len(a), quote.MaxQuotes+2)
 	}
 	for i, q := range a {
-		if want := i < quote.MaxQuotes; (q.Status == tree.QuoteVerified) != want || !want && q.Reason != quote.TooMany {
+		if want := i < quote.MaxQuotes; (q.Status == tree.QuoteVerified) != want || !want && (q.Reason != "too many quotes" || q.Because[0].Code != tree.ReasonCode(quote.TooMany)) {
 			t.Errorf("quote %d recorded %+v; verified should be %v", i, q, want)
 		}
 	}

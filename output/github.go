@@ -68,7 +68,7 @@ func (g *GitHub) Close() error {
 	if g.out == nil {
 		return nil
 	}
-	return cmpErr(g.out.flush(), g.err.flush())
+	return cmp.Or(g.out.flush(), g.err.flush())
 }
 
 // Property is a workflow command's property, such as title=… or line=….
@@ -158,7 +158,7 @@ func (g *GitHub) Report(run *tree.Run, files []string, failOn []tree.Outcome, an
 			}
 		}
 	}
-	return cmpErr(errs...)
+	return cmp.Or(errs...)
 }
 
 // Problems tells GitHub Actions what is wrong with a config: an error on
@@ -186,33 +186,7 @@ func (g *GitHub) Problems(ps configs.Problems) error {
 	if path, ok := g.getenv("GITHUB_STEP_SUMMARY"); ok && path != "" {
 		errs = append(errs, appendFile(path, b.String()))
 	}
-	return cmpErr(errs...)
-}
-
-// cmpErr returns the first error that is not nil.
-func cmpErr(errs ...error) error {
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// orderCheckDropped counts the verdicts of t that the order check dropped:
-// missing, though the judge answered, because it gave none when asked again
-// with the sides reversed.
-func orderCheckDropped(t *tree.Topic) int {
-	if t.Root == nil {
-		return 0
-	}
-	n := 0
-	for _, v := range t.Root.AllVerdicts() {
-		if v.OrderCheckDropped() {
-			n++
-		}
-	}
-	return n
+	return cmp.Or(errs...)
 }
 
 // runURL is the address of the workflow run, whose artifacts hold the
@@ -246,7 +220,7 @@ func stepSummary(run *tree.Run, files []string, runURL string) string {
 	dropped := make([]int, len(run.Topics))
 	anyDropped := false
 	for i := range run.Topics {
-		dropped[i] = orderCheckDropped(&run.Topics[i])
+		dropped[i] = render.OrderCheckDropped(&run.Topics[i])
 		anyDropped = anyDropped || dropped[i] > 0
 	}
 	if anyDropped {

@@ -25,13 +25,10 @@ func NewIndex(d Document) *Index {
 	return &Index{name: d.Name, text: text, lines: at, sa: suffixarray.New([]byte(text))}
 }
 
-// Name is the document's name, as quotes name it.
-func (x *Index) Name() string { return x.name }
-
-// Locate returns the lines, first to last, of the first place in the
+// locate returns the lines, first to last, of the first place in the
 // document where text occurs, both normalised; ok is false when text is
 // empty once normalised or does not occur.
-func (x *Index) Locate(text string) (first, last int, ok bool) {
+func (x *Index) locate(text string) (first, last int, ok bool) {
 	want, _ := normalize(text)
 	return x.find(want)
 }
@@ -41,7 +38,7 @@ func (x *Index) Locate(text string) (first, last int, ok bool) {
 // looked for from the document's start, where one so common stands.
 const manyHits = 64
 
-// find is Locate of a quote already normalised.
+// find is locate of a quote already normalised.
 func (x *Index) find(want string) (first, last int, ok bool) {
 	if want == "" {
 		return 0, 0, false

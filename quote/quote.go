@@ -15,6 +15,7 @@
 package quote
 
 import (
+	"errors"
 	"fmt"
 	"html"
 	"path"
@@ -30,9 +31,6 @@ const DefaultMaxChars = 600
 // MaxQuotes is how many quotes of one answer are checked: those after are
 // unverified with the reason TooMany, whatever they quote.
 const MaxQuotes = 200
-
-// TooMany is the reason of a quote past an answer's first MaxQuotes.
-const TooMany = "too many quotes"
 
 // Document is a text that may be quoted, under the name the debaters see.
 type Document struct {
@@ -51,7 +49,7 @@ type Quote struct {
 	Verified    bool
 	Document    string
 	First, Last int
-	Reason      string
+	Reason      Reason
 }
 
 // Lines is the quote's location as a line range: "12" or "12-14".
@@ -72,8 +70,9 @@ type Verifier struct {
 }
 
 // Opener finds a document that a quote names and the verifier was not
-// given, such as a file of a repository. Its error's text is the reason the
-// quote is unverified ("no file x.go in the repository"). It is called for
+// given, such as a file of a repository. Its error is the reason the quote
+// is unverified: a Reason (NoFile: "no file x.go in the repository"), or
+// any other error, whose text is said as it is. It is called for
 // each quote that names such a document, so it should remember what it
 // read; the verifier indexes each document it returns once, by its name.
 type Opener func(name string) (Document, error)
@@ -142,7 +141,7 @@ func (q Quote) Marking() string {
 		return fmt.Sprintf(`<quote status="verified" doc="%s" lines="%s">%s</quote>`,
 			html.EscapeString(q.Document), q.Lines(), inner)
 	}
-	return fmt.Sprintf(`<quote status="unverified" reason="%s">%s</quote>`, html.EscapeString(q.Reason), inner)
+	return fmt.Sprintf(`<quote status="unverified" reason="%s">%s</quote>`, html.EscapeString(q.Reason.String()), inner)
 }
 
 // Replace returns text with each well-formed quote replaced by fn of its
@@ -179,26 +178,26 @@ func docAttr(attrs string) string {
 func (v *Verifier) check(i int, doc, inner string) Quote {
 	q := Quote{Text: inner, Doc: doc}
 	if i >= MaxQuotes {
-		return q.unverified(TooMany)
+		return q.unverified(Because(TooMany))
 	}
 	want, _ := normalize(inner)
 	switch {
 	case strayRE.MatchString(inner):
-		return q.unverified("a quote inside a quote")
+		return q.unverified(Because(Nested))
 	case want == "":
-		return q.unverified("empty quote")
+		return q.unverified(Because(Empty))
 	case len([]rune(want)) > v.maxChars:
-		return q.unverified(fmt.Sprintf("longer than %d characters", v.maxChars))
+		return q.unverified(Because(TooLong, v.maxChars))
 	}
 	docs := v.docs
 	if doc != "" {
 		d, reason := v.document(doc)
-		if reason != "" {
+		if d == nil {
 			return q.unverified(reason)
 		}
 		docs = []*Index{d}
 	} else if len(docs) == 0 && v.open != nil {
-		return q.unverified(`names no file; write <quote doc="path">`)
+		return q.unverified(Because(NoName))
 	}
 	found := 0
 	for _, d := range docs {
@@ -209,39 +208,42 @@ func (v *Verifier) check(i int, doc, inner string) Quote {
 	}
 	switch {
 	case found == 0 && doc != "":
-		return q.unverified("not found in " + doc)
+		return q.unverified(Because(NotFoundIn, doc))
 	case found == 0:
-		return q.unverified("not found in any document")
+		return q.unverified(Because(NotFound))
 	case found > 1:
 		q.Document, q.First, q.Last = "", 0, 0
-		return q.unverified("found in more than one document; name one with doc=")
+		return q.unverified(Because(Ambiguous))
 	}
 	q.Verified = true
 	return q
 }
 
-func (q Quote) unverified(reason string) Quote {
+func (q Quote) unverified(reason Reason) Quote {
 	q.Reason = reason
 	return q
 }
 
 // document is the document a quote names: one of v's, else the one its
-// Opener finds; reason says why there is none.
-func (v *Verifier) document(name string) (d *Index, reason string) {
+// Opener finds; reason says why there is none (d is nil).
+func (v *Verifier) document(name string) (d *Index, reason Reason) {
 	if d, ok := v.named(name); ok {
-		return d, ""
+		return d, Reason{}
 	}
 	if v.open == nil {
-		return nil, fmt.Sprintf("no document named %q", name)
+		return nil, Because(NoDocument, name)
 	}
 	found, err := v.open(name)
+	if errors.As(err, &reason) {
+		return nil, reason
+	}
 	if err != nil {
-		return nil, err.Error()
+		return nil, Because(Text, err)
 	}
 	l, _ := v.opened.LoadOrStore(found.Name, &lazy{})
 	lz := l.(*lazy)
 	lz.once.Do(func() { lz.doc = NewIndex(found) })
-	return lz.doc, ""
+	return lz.doc, Reason{}
 }
 
 // named is the document called name: by its full name, or by its base name

@@ -2,6 +2,7 @@ package quote
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -49,21 +50,21 @@ func TestFind(t *testing.T) {
 		{"no doc, one document", `<quote>one static binary, no cgo.</quote>`,
 			Quote{Verified: true, Document: "docs/decisions.md", First: 3, Last: 3}},
 		{"no doc, two documents", `<quote>server stores every argument</quote>`,
-			Quote{Reason: "found in more than one document; name one with doc="}},
+			Quote{Reason: Because(Ambiguous)}},
 		{"named one of two documents", `<quote doc='docs/decisions.md'>the server stores every argument</quote>`,
 			Quote{Verified: true, Document: "docs/decisions.md", First: 4, Last: 4}},
 		{"invented", `<quote doc="docs/design.md">The server uses PostgreSQL.</quote>`,
-			Quote{Reason: "not found in docs/design.md"}},
+			Quote{Reason: Because(NotFoundIn, "docs/design.md")}},
 		{"invented, no doc", `<quote>The server uses PostgreSQL.</quote>`,
-			Quote{Reason: "not found in any document"}},
+			Quote{Reason: Because(NotFound)}},
 		{"unknown document", `<quote doc="docs/plan.md">in one SQLite file.</quote>`,
-			Quote{Reason: `no document named "docs/plan.md"`}},
+			Quote{Reason: Because(NoDocument, "docs/plan.md")}},
 		{"too long", `<quote doc="docs/design.md">` + strings.Repeat("x", 81) + `</quote>`,
-			Quote{Reason: "longer than 80 characters"}},
+			Quote{Reason: Because(TooLong, 80)}},
 		{"empty", `<quote doc="docs/design.md">  </quote>`,
-			Quote{Reason: "empty quote"}},
+			Quote{Reason: Because(Empty)}},
 		{"nested", `<quote doc="docs/design.md">in one <quote>SQLite</quote> file.</quote>`,
-			Quote{Reason: "a quote inside a quote"}},
+			Quote{Reason: Because(Nested)}},
 		{"upper-case tag", `<QUOTE DOC="docs/design.md">in one SQLite file.</Quote>`,
 			Quote{Verified: true, Document: "docs/design.md", First: 4, Last: 4}},
 	}
@@ -76,7 +77,7 @@ func TestFind(t *testing.T) {
 			}
 			g := got[0]
 			g.Text, g.Doc = "", ""
-			if g != tt.want {
+			if !reflect.DeepEqual(g, tt.want) {
 				t.Errorf("got %+v, want %+v", g, tt.want)
 			}
 		})
@@ -171,14 +172,14 @@ func TestTooManyQuotes(t *testing.T) {
 		t.Fatalf("found %d quotes, want %d", len(qs), MaxQuotes+3)
 	}
 	for i, q := range qs {
-		if want := i < MaxQuotes; q.Verified != want || !want && q.Reason != TooMany {
+		if want := i < MaxQuotes; q.Verified != want || !want && q.Reason.Code != TooMany {
 			t.Fatalf("quote %d: %+v, want verified %v", i, q, want)
 		}
 	}
 	if n := strings.Count(marked, `reason="too many quotes"`); n != 3 {
 		t.Errorf("%d quotes marked as too many, want 3", n)
 	}
-	if got := v.Find(answer); len(got) != len(qs) || got[MaxQuotes] != qs[MaxQuotes] {
+	if got := v.Find(answer); len(got) != len(qs) || !reflect.DeepEqual(got[MaxQuotes], qs[MaxQuotes]) {
 		t.Errorf("Find and Mark disagree past the cap: %+v, %+v", got[MaxQuotes], qs[MaxQuotes])
 	}
 }
@@ -222,10 +223,10 @@ func FuzzLocate(f *testing.F) {
 	f.Add("Cafe\u0301 — “open”\n\nat noon", `é - "open" at`)
 	f.Fuzz(func(t *testing.T, doc, quote string) {
 		x := NewIndex(Document{Name: "d", Text: doc})
-		f1, l1, ok1 := x.Locate(quote)
+		f1, l1, ok1 := x.locate(quote)
 		f2, l2, ok2 := oracle(doc, quote)
 		if f1 != f2 || l1 != l2 || ok1 != ok2 {
-			t.Errorf("Locate(%q) in %q = %d-%d %v; the plain search finds %d-%d %v", quote, doc, f1, l1, ok1, f2, l2, ok2)
+			t.Errorf("locate(%q) in %q = %d-%d %v; the plain search finds %d-%d %v", quote, doc, f1, l1, ok1, f2, l2, ok2)
 		}
 	})
 }
@@ -254,7 +255,7 @@ func BenchmarkQuoteBomb(b *testing.B) {
 	}
 	b.ResetTimer()
 	for b.Loop() {
-		if _, qs := v.Mark(answer.String()); len(qs) != 20000 || !qs[0].Verified || qs[MaxQuotes].Reason != TooMany {
+		if _, qs := v.Mark(answer.String()); len(qs) != 20000 || !qs[0].Verified || qs[MaxQuotes].Reason.Code != TooMany {
 			b.Fatalf("quotes %+v", qs[:2])
 		}
 	}
@@ -272,14 +273,19 @@ func BenchmarkNewIndex(b *testing.B) {
 // checked against the one its Opener finds, by the name the Opener gives
 // it; the Opener's refusal is the reason; a given document keeps its
 // name; a quote without a name is checked against the given ones only.
+// A refusal that is a Reason is the quote's reason as it is; any other
+// error is its words.
 func TestOpener(t *testing.T) {
 	t.Parallel()
 	files := map[string]string{"quote/quote.go": "package quote\n\n// Find returns the quotes of text.\nfunc Find() {}\n"}
 	open := func(name string) (Document, error) {
 		name = strings.TrimPrefix(name, "./")
+		if name == "disk.go" {
+			return Document{}, fmt.Errorf("read %s: input/output error", name)
+		}
 		text, ok := files[name]
 		if !ok {
-			return Document{}, fmt.Errorf("no file %s in the repository", name)
+			return Document{}, Because(NoFile, name)
 		}
 		return Document{Name: name, Text: text}, nil
 	}
@@ -292,10 +298,11 @@ func TestOpener(t *testing.T) {
 			Quote{Verified: true, Document: "quote/quote.go", First: 3, Last: 4}},
 		{`<quote doc="./quote/quote.go">package quote</quote>`,
 			Quote{Verified: true, Document: "quote/quote.go", First: 1, Last: 1}},
-		{`<quote doc="quote/quote.go">func Verify() {}</quote>`, Quote{Reason: "not found in quote/quote.go"}},
-		{`<quote doc="quote/missing.go">x</quote>`, Quote{Reason: "no file quote/missing.go in the repository"}},
+		{`<quote doc="quote/quote.go">func Verify() {}</quote>`, Quote{Reason: Because(NotFoundIn, "quote/quote.go")}},
+		{`<quote doc="quote/missing.go">x</quote>`, Quote{Reason: Because(NoFile, "quote/missing.go")}},
+		{`<quote doc="disk.go">x</quote>`, Quote{Reason: Because(Text, "read disk.go: input/output error")}},
 		{`<quote doc="design.md">in one SQLite file.</quote>`, Quote{Verified: true, Document: "docs/design.md", First: 4, Last: 4}},
-		{`<quote>package quote</quote>`, Quote{Reason: "not found in any document"}},
+		{`<quote>package quote</quote>`, Quote{Reason: Because(NotFound)}},
 	}
 	for _, tt := range tests {
 		got := v.Find(tt.answer)
@@ -303,14 +310,14 @@ func TestOpener(t *testing.T) {
 			t.Fatalf("%s: %d quotes, want 1", tt.answer, len(got))
 		}
 		got[0].Text, got[0].Doc = "", ""
-		if got[0] != tt.want {
+		if !reflect.DeepEqual(got[0], tt.want) {
 			t.Errorf("%s: %+v, want %+v", tt.answer, got[0], tt.want)
 		}
 	}
-	if q := New(nil, 0).WithOpener(open).Find(`<quote>package quote</quote>`); len(q) != 1 || q[0].Reason != `names no file; write <quote doc="path">` {
+	if q := New(nil, 0).WithOpener(open).Find(`<quote>package quote</quote>`); len(q) != 1 || q[0].Reason.String() != `names no file; write <quote doc="path">` {
 		t.Errorf("a quote naming no file, with no documents given: %+v", q)
 	}
-	if q := New(indexed(docs), 0).Find(`<quote doc="quote/quote.go">package quote</quote>`); q[0].Reason != `no document named "quote/quote.go"` {
+	if q := New(indexed(docs), 0).Find(`<quote doc="quote/quote.go">package quote</quote>`); q[0].Reason.String() != `no document named "quote/quote.go"` {
 		t.Errorf("without an opener: %+v", q[0])
 	}
 }

@@ -49,6 +49,7 @@ func (badges) Transform(doc *ast.Document, reader text.Reader, pc parser.Context
 		return
 	}
 	source := reader.Source()
+	marks := [...]struct{ class, mark string }{{"badge ok", badgePrefix(nonce, true)}, {"badge bad", badgePrefix(nonce, false)}}
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		p, ok := n.(*ast.Paragraph)
 		if !entering || !ok {
@@ -59,10 +60,11 @@ func (badges) Transform(doc *ast.Document, reader text.Reader, pc parser.Context
 			return ast.WalkSkipChildren, nil
 		}
 		v := t.Segment.Value(source)
-		for class, mark := range map[string]string{"badge ok": badgePrefix(nonce, true), "badge bad": badgePrefix(nonce, false)} {
-			if bytes.HasPrefix(v, []byte(mark)) {
-				p.SetAttributeString("class", []byte(class))
-				t.Segment = t.Segment.WithStart(t.Segment.Start + len(mark))
+		for _, m := range marks {
+			if bytes.HasPrefix(v, []byte(m.mark)) {
+				p.SetAttributeString("class", []byte(m.class))
+				t.Segment = t.Segment.WithStart(t.Segment.Start + len(m.mark))
+				break
 			}
 		}
 		return ast.WalkSkipChildren, nil

@@ -18,7 +18,8 @@ type decisionWords struct {
 	headingList string
 	statistics  string
 	colVerdicts string
-	missingFmt  func(given, missing int) string // count
+	missingFmt  func(missing int) string // count, after the count given
+	droppedFmt  func(dropped int) string // count, after the count given
 	outcomes    map[tree.Outcome]string
 	causes      map[tree.Cause]string
 	agreedFmt   func(points int) string // consensus points
@@ -44,7 +45,8 @@ var decisionEnglish = decisionWords{
 	headingList: "Decisions",
 	statistics:  "Statistics",
 	colVerdicts: "Verdicts",
-	missingFmt:  func(given, missing int) string { return fmt.Sprintf("%d + %d missing", given, missing) },
+	missingFmt:  func(missing int) string { return fmt.Sprintf(" + %d missing", missing) },
+	droppedFmt:  func(dropped int) string { return fmt.Sprintf(" + %d dropped by the order check", dropped) },
 	outcomes: map[tree.Outcome]string{tree.Agreed: "agreed", tree.Decided: "decided",
 		tree.Divided: "split", tree.Undecided: "undecided"},
 	causes: map[tree.Cause]string{tree.CauseFailed: "failed", tree.CauseInterrupted: "interrupted",
@@ -88,7 +90,8 @@ var decisionChinese = decisionWords{
 	headingList: "各议题的决定",
 	statistics:  "统计",
 	colVerdicts: "裁决",
-	missingFmt:  func(given, missing int) string { return fmt.Sprintf("%d + 缺失 %d", given, missing) },
+	missingFmt:  func(missing int) string { return fmt.Sprintf(" + 缺失 %d", missing) },
+	droppedFmt:  func(dropped int) string { return fmt.Sprintf(" + 被顺序检查舍弃 %d", dropped) },
 	outcomes: map[tree.Outcome]string{tree.Agreed: "一致", tree.Decided: "已裁决",
 		tree.Divided: "分裂", tree.Undecided: "未决"},
 	causes: map[tree.Cause]string{tree.CauseFailed: "失败", tree.CauseInterrupted: "中断",
@@ -306,11 +309,35 @@ func (r *report) decisionList() {
 	r.b.WriteString("\n")
 }
 
-// verdictCell counts the verdicts given, and those missing apart: a verdict
-// the judge did not give is never counted as given.
-func (r *report) verdictCell(v tree.VerdictCount) string {
-	if v.Missing == 0 {
-		return fmt.Sprint(v.Given)
+// verdictCell counts the verdicts given, then those the judge did not give
+// and those the order check dropped, each apart: a verdict missing is never
+// counted as given. dropped is the part of v.Missing the order check
+// dropped.
+func (r *report) verdictCell(v tree.VerdictCount, dropped int) string {
+	dw := r.decisionWords()
+	s := fmt.Sprint(v.Given)
+	if missing := v.Missing - dropped; missing > 0 {
+		s += dw.missingFmt(missing)
 	}
-	return r.decisionWords().missingFmt(v.Given, v.Missing)
+	if dropped > 0 {
+		s += dw.droppedFmt(dropped)
+	}
+	return s
+}
+
+// OrderCheckDropped counts the verdicts of t that the order check dropped:
+// missing, though the judge answered, because it gave none when asked
+// again with the sides reversed. They are counted among the topic's
+// missing verdicts.
+func OrderCheckDropped(t *tree.Topic) int {
+	if t.Root == nil {
+		return 0
+	}
+	n := 0
+	for _, v := range t.Root.AllVerdicts() {
+		if v.OrderCheckDropped() {
+			n++
+		}
+	}
+	return n
 }

@@ -2,9 +2,11 @@ package render
 
 import (
 	"encoding/xml"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/debatehq/debate/internal/golden"
 	"github.com/debatehq/debate/render/rendertest"
 	"github.com/debatehq/debate/tree"
 )
@@ -116,6 +118,68 @@ func TestOrderCheckDropped(t *testing.T) {
 	}
 	if md := string(Topic(run, topic)); !strings.Contains(md, "⚠ dropped by the order check") {
 		t.Errorf("the verdict list does not say the order check dropped it:\n%s", md)
+	}
+	// In Chinese too, and the vote is never said to have failed: the
+	// judge answered.
+	run.Language = "zh"
+	if md := string(Topic(run, topic)); !strings.Contains(md, "被顺序检查舍弃") || strings.Contains(md, "调用失败") {
+		t.Errorf("the Chinese report does not say the order check dropped the vote, or says its call failed:\n%s", md)
+	}
+}
+
+// TestSummaryCountsOrderCheckDropped: the summary's table counts a verdict
+// the order check dropped in words of its own, in each language, apart
+// from one the judge did not give, in a topic's row and in the total.
+func TestSummaryCountsOrderCheckDropped(t *testing.T) {
+	t.Parallel()
+	dropped := func(v *tree.Verdict) {
+		*v = tree.Verdict{DivergenceID: v.DivergenceID, Missing: true, Votes: []tree.Vote{{Judge: "reviewer",
+			Status: tree.VoteDropped, Because: []tree.Reason{tree.Because(tree.OrderCheckNone)}, Favors: "party-a"}}}
+	}
+	tests := []struct {
+		name, language string
+		edit           func(n *tree.Node)
+		row, total     string
+	}{
+		{"dropped", "en", func(n *tree.Node) { dropped(&n.Judgment.ForcedVerdicts[0]) },
+			"| 1 + 1 dropped by the order check |", "| 2 + 2 dropped by the order check |"},
+		{"dropped, in Chinese", "zh", func(n *tree.Node) { dropped(&n.Judgment.ForcedVerdicts[0]) },
+			"| 1 + 被顺序检查舍弃 1 |", "| 2 + 被顺序检查舍弃 2 |"},
+		{"missing and dropped", "en", func(n *tree.Node) {
+			n.Judgment.ForcedVerdicts = append(n.Judgment.ForcedVerdicts, n.Judgment.ForcedVerdicts[0])
+			dropped(&n.Judgment.ForcedVerdicts[0])
+			n.Judgment.ForcedVerdicts[1].Missing = true
+		}, "| 1 + 1 missing + 1 dropped by the order check |", "| 2 + 2 missing + 2 dropped by the order check |"},
+		{"missing and dropped, in Chinese", "zh", func(n *tree.Node) {
+			n.Judgment.ForcedVerdicts = append(n.Judgment.ForcedVerdicts, n.Judgment.ForcedVerdicts[0])
+			dropped(&n.Judgment.ForcedVerdicts[0])
+			n.Judgment.ForcedVerdicts[1].Missing = true
+		}, "| 1 + 缺失 1 + 被顺序检查舍弃 1 |", "| 2 + 缺失 2 + 被顺序检查舍弃 2 |"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			run, _ := forcedTopic(t, tt.edit)
+			run.Language = tt.language
+			// A second topic, so that the table has a total row.
+			run.Topics = append(run.Topics, run.Topics[0])
+			run.Topics[1].ID = "t2"
+			sum := string(Summary(run, nil))
+			if n := strings.Count(sum, tt.row); n != 2 {
+				t.Errorf("summary holds %q %d times, want once in each topic's row:\n%s", tt.row, n, sum)
+			}
+			if !strings.Contains(sum, tt.total) {
+				t.Errorf("summary's total lacks %q:\n%s", tt.total, sum)
+			}
+			if tt.name == "missing and dropped" {
+				// The longest verdict cell: TestReportsFitWindow measures its page.
+				page, err := SummaryHTML(run, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				golden.Assert(t, filepath.Join("testdata", "page_order_check_summary.html"), page)
+			}
+		})
 	}
 }
 

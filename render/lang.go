@@ -213,8 +213,11 @@ type words struct {
 	steps          map[tree.Step]string
 	// sayings say the reasons the program records as codes; reasonSep
 	// joins the parts of a reason.
-	sayings   sayings
-	reasonSep string
+	sayings sayings
+	// quoteSayings say why a quote is unverified; nil says it in the
+	// verifier's English words.
+	quoteSayings quoteSayings
+	reasonSep    string
 	// legacyReasons rewrite the prose reasons of a run.json written before
 	// reasons were codes; nil keeps them.
 	legacyReasons []reasonRule
@@ -597,7 +600,7 @@ var chinese = words{
 	votes:            "投票",
 	noSide:           "不支持任何一方",
 	voteStatus: map[tree.VoteStatus]string{
-		tree.VoteDropped:  "未计入（调用失败）",
+		tree.VoteDropped:  "未计入",
 		tree.VoteRecused:  "回避",
 		tree.VoteUnstable: "不稳定",
 	},
@@ -750,6 +753,7 @@ var chinese = words{
 		tree.StepEdits:     "修改建议",
 	},
 	sayings:       chineseSayings,
+	quoteSayings:  chineseQuoteSayings,
 	reasonSep:     "；",
 	legacyReasons: legacyChinese,
 	decision:      &decisionChinese,

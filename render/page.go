@@ -75,10 +75,9 @@ func SummaryHTML(run *tree.Run, pages map[string]string) ([]byte, error) {
 // heading ids from ids, so that no two elements of the page share one: the
 // third node's "Party A — gpt-5.2" is not the root's.
 type page struct {
-	r     *report
-	ids   parser.IDs
-	nonce string // marks the report's quote badges (see badges)
-	err   error
+	r   *report // its nonce marks the page's quote badges (see badges)
+	ids parser.IDs
+	err error
 }
 
 // newPage returns a page of run, with the ids of the page's own elements
@@ -96,8 +95,7 @@ func newPage(run *tree.Run) *page {
 			}
 		}
 	}
-	nonce := newNonce()
-	return &page{r: &report{run: run, w: wordsFor(run), html: true, nonce: nonce}, ids: ids, nonce: nonce}
+	return &page{r: &report{run: run, w: wordsFor(run), html: true, nonce: newNonce()}, ids: ids}
 }
 
 // context returns a parser context for one of the page's Markdown parts,
@@ -106,13 +104,13 @@ func newPage(run *tree.Run) *page {
 func (p *page) context() parser.Context {
 	ctx := parser.NewContext(parser.WithIDs(p.ids))
 	ctx.Set(ownPages, isDocumentLink)
-	ctx.Set(badgeNonce, p.nonce)
+	ctx.Set(badgeNonce, p.r.nonce)
 	return ctx
 }
 
 // md renders the Markdown that fill writes.
 func (p *page) md(fill func(r *report)) template.HTML {
-	r := &report{run: p.r.run, w: p.r.w, reports: p.r.reports, html: true, nonce: p.nonce}
+	r := &report{run: p.r.run, w: p.r.w, reports: p.r.reports, html: true, nonce: p.r.nonce}
 	fill(r)
 	var out bytes.Buffer
 	if err := markdown.Convert([]byte(r.b.String()), &out, parser.WithContext(p.context())); err != nil && p.err == nil {
@@ -297,7 +295,7 @@ body.summary th, body.summary td { padding: 0.3rem 0.4rem; }
 body.summary th { overflow-wrap: normal; vertical-align: bottom; }
 body.summary th.align-right { font-size: 0.75rem; line-height: 1.25; width: 1%; }
 body.summary td:first-child { overflow-wrap: anywhere; min-width: 6rem; }
-body.summary td.align-right { white-space: nowrap; font-variant-numeric: tabular-nums; }
+body.summary td.align-right { font-variant-numeric: tabular-nums; }
 body.summary td:nth-child(2) { min-width: 11rem; }
 @media (max-width: 40rem) {
   .tree.wide { display: none; }

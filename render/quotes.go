@@ -187,11 +187,21 @@ const blockMark = "\uE001"
 
 var blockEdge = regexp.MustCompile(`[ \t]*` + blockMark + `[ \t]*`)
 
+// quoteReason says why a quote is unverified in the report's language;
+// a quote of a run.json written before reasons were codes keeps the
+// verifier's English words.
+func (w *words) quoteReason(q tree.Quote) string {
+	if len(q.Because) == 0 {
+		return q.Reason
+	}
+	return w.say(q.Because, "")
+}
+
 // badge is a quote's verdict as a report shows it.
 func (r *report) badge(q tree.Quote) string {
 	w := r.w
 	if q.Status != tree.QuoteVerified {
-		return fmt.Sprintf("%s%s — %s", badgePrefix(r.nonce, false), w.quoteUnverified, inlineText(q.Reason))
+		return fmt.Sprintf("%s%s — %s", badgePrefix(r.nonce, false), w.quoteUnverified, inlineText(w.quoteReason(q)))
 	}
 	where := w.quoteLineFmt(inlineText(q.Document), fmt.Sprint(q.FirstLine))
 	if q.LastLine > q.FirstLine {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/debatehq/debate/internal/golden"
+	"github.com/debatehq/debate/quote"
 	"github.com/debatehq/debate/render/rendertest"
 	"github.com/debatehq/debate/tree"
 )
@@ -25,7 +26,8 @@ func quotedRun(zh bool) *tree.Run {
 	root.Quotes = []tree.AnswerQuotes{
 		{Participant: "party-a", Step: tree.StepPosition, Quotes: []tree.Quote{{Text: "New list endpoints use cursor pagination.", Status: tree.QuoteVerified, Document: "docs/api-guide.md", FirstLine: 12, LastLine: 12}}},
 		{Participant: "party-b", Step: tree.StepPosition, Quotes: []tree.Quote{{Text: "Cursors are opaque\nto clients.", Status: tree.QuoteVerified, Document: "docs/api-guide.md", FirstLine: 13, LastLine: 14}}},
-		{Participant: "party-c", Step: tree.StepPosition, Quotes: []tree.Quote{{Text: "Offsets are banned.", Status: tree.QuoteUnverified, Reason: "not found in docs/api-guide.md"}}},
+		{Participant: "party-c", Step: tree.StepPosition, Quotes: []tree.Quote{{Text: "Offsets are banned.", Status: tree.QuoteUnverified,
+			Reason: "not found in docs/api-guide.md", Because: []tree.Reason{tree.Because(tree.ReasonCode(quote.NotFoundIn), "docs/api-guide.md")}}}},
 	}
 	run.Topics[0].Quotes = tree.TallyQuotes(root)
 	run.Quotes = run.Topics[0].Quotes
@@ -54,7 +56,7 @@ func TestQuotesRendered(t *testing.T) {
 			"summary": {"Party C 1 made, 0 verified, 1 unverified"},
 		}},
 		{"zh", true, map[string][]string{
-			"md":      {"✓ 已核实 — [docs/api-guide.md 第 13–14 行](documents/docs__api-guide.md#L13-L14)", "✗ 未核实 — not found in docs/api-guide.md"},
+			"md":      {"✓ 已核实 — [docs/api-guide.md 第 13–14 行](documents/docs__api-guide.md#L13-L14)", "✗ 未核实 — 在 docs/api-guide.md 中未找到"},
 			"summary": {"共 1 条，已核实 0 条，未核实 1 条"},
 		}},
 	}
@@ -78,6 +80,58 @@ func TestQuotesRendered(t *testing.T) {
 			golden.Assert(t, base+".md", []byte(got["md"]))
 			golden.Assert(t, base+".html", page)
 		})
+	}
+}
+
+// TestQuoteReasonsSaid: an unverified quote's reason is said in the
+// report's language from its code, whatever English words run.json keeps
+// beside it; a quote of an older run.json (words only) shows its words.
+func TestQuoteReasonsSaid(t *testing.T) {
+	t.Parallel()
+	because := func(code quote.ReasonCode, args ...any) []tree.Reason {
+		return []tree.Reason{tree.Because(tree.ReasonCode(code), args...)}
+	}
+	tests := []struct {
+		name   string
+		q      tree.Quote
+		en, zh string
+	}{
+		{"not found", tree.Quote{Reason: "REWORDED", Because: because(quote.NotFoundIn, "docs/api-guide.md")},
+			"not found in docs/api-guide.md", "在 docs/api-guide.md 中未找到"},
+		{"too many", tree.Quote{Reason: "REWORDED", Because: because(quote.TooMany)}, "too many quotes", "引用过多"},
+		{"changed", tree.Quote{Reason: "REWORDED", Because: because(quote.Changed, "main.go")},
+			"main.go changed since the run started; quotes are checked against the files as the run found them",
+			"main.go 在运行开始后被修改；引用只对照运行开始时的文件核对"},
+		{"no document", tree.Quote{Reason: "REWORDED", Because: because(quote.NoDocument, "plan.md")},
+			`no document named "plan.md"`, `没有名为 "plan.md" 的文档`},
+		{"ignored", tree.Quote{Reason: "REWORDED", Because: because(quote.Ignored, "debug.log")},
+			"debug.log is ignored by git: only files git tracks or would track are quotable",
+			"debug.log 被 git 忽略：只能引用 git 跟踪或会跟踪的文件"},
+		{"the opener's words", tree.Quote{Reason: "REWORDED", Because: because(quote.Text, "read x.go: input/output error")},
+			"read x.go: input/output error", "read x.go: input/output error"},
+		{"an older run", tree.Quote{Reason: "not found in docs/api-guide.md"},
+			"not found in docs/api-guide.md", "not found in docs/api-guide.md"},
+	}
+	for _, tt := range tests {
+		for lang, want := range map[string]string{"en": tt.en, "zh": tt.zh} {
+			run := quotedRun(lang == "zh")
+			q := tt.q
+			q.Text, q.Status = "Offsets are banned.", tree.QuoteUnverified
+			run.Topics[0].Root.Quotes[2].Quotes = []tree.Quote{q}
+			page, err := TopicHTML(run, &run.Topics[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			unquote := strings.NewReplacer("&quot;", `"`, "&#34;", `"`)
+			for kind, text := range map[string]string{"md": string(Topic(run, &run.Topics[0])), "html": unquote.Replace(string(page))} {
+				if !strings.Contains(text, "— "+want) {
+					t.Errorf("%s %s %s lacks the reason %q", tt.name, lang, kind, want)
+				}
+				if strings.Contains(text, "REWORDED") {
+					t.Errorf("%s %s %s shows the words beside the code", tt.name, lang, kind)
+				}
+			}
+		}
 	}
 }
 

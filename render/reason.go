@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/debatehq/debate/protocol"
+	"github.com/debatehq/debate/quote"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -209,15 +210,7 @@ func (w *words) say(rs []tree.Reason, prose string) string {
 	}
 	var b strings.Builder
 	for i, r := range rs {
-		s := w.sayings[r.Code]
-		switch {
-		case s != nil:
-			b.WriteString(s(r))
-		case len(r.Args) > 0:
-			b.WriteString(string(r.Code) + " (" + strings.Join(r.Args, ", ") + ")")
-		default:
-			b.WriteString(string(r.Code))
-		}
+		b.WriteString(w.sayOne(r))
 		if i < len(rs)-1 {
 			if follows[r.Code] {
 				b.WriteString(w.colonSep)
@@ -227,6 +220,20 @@ func (w *words) say(rs []tree.Reason, prose string) string {
 		}
 	}
 	return b.String()
+}
+
+// sayOne says one reason: by its saying in the report's language; else, a
+// quote's, by the language's words for the codes of package quote or the
+// verifier's English words; else by its code and arguments.
+func (w *words) sayOne(r tree.Reason) string {
+	if s := w.sayings[r.Code]; s != nil {
+		return s(r)
+	}
+	q := quote.Reason{Code: quote.ReasonCode(r.Code), Args: r.Args}
+	if s := w.quoteSayings[q.Code]; s != nil {
+		return s(q)
+	}
+	return q.String()
 }
 
 // ReasonText says reasons in English, as the program logs them and

@@ -9,15 +9,17 @@ import (
 	"testing"
 
 	"github.com/debatehq/debate/internal/golden"
+	"github.com/debatehq/debate/quote"
 	"github.com/debatehq/debate/render/rendertest"
 	"github.com/debatehq/debate/tree"
 )
 
-// reasonCodes returns every ReasonCode constant that tree declares, read
-// from its source, so that a new code without words in a language fails.
-func reasonCodes(t *testing.T) []tree.ReasonCode {
+// reasonCodes returns every ReasonCode constant that the Go file at path
+// declares (tree's, quote's), read from its source, so that a new code
+// without words in a language fails.
+func reasonCodes(t *testing.T, path string) []tree.ReasonCode {
 	t.Helper()
-	f, err := parser.ParseFile(token.NewFileSet(), "../tree/reason.go", nil, parser.SkipObjectResolution)
+	f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.SkipObjectResolution)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +37,7 @@ func reasonCodes(t *testing.T) []tree.ReasonCode {
 		return true
 	})
 	if len(codes) < 20 {
-		t.Fatalf("read %d reason codes from tree/reason.go", len(codes))
+		t.Fatalf("read %d reason codes from %s", len(codes), path)
 	}
 	return codes
 }
@@ -44,7 +46,7 @@ func reasonCodes(t *testing.T) []tree.ReasonCode {
 // every argument it is given.
 func TestEveryReasonSaid(t *testing.T) {
 	t.Parallel()
-	for _, code := range reasonCodes(t) {
+	for _, code := range reasonCodes(t, "../tree/reason.go") {
 		for name, w := range map[string]*words{"en": &english, "zh": &chinese} {
 			say := w.sayings[code]
 			if say == nil {
@@ -56,6 +58,27 @@ func TestEveryReasonSaid(t *testing.T) {
 			if strings.Contains(got, "%!") {
 				t.Errorf("%s: %q says %q: a format does not fit its arguments", name, code, got)
 			}
+		}
+	}
+}
+
+// TestEveryQuoteReasonSaid checks that Chinese says every code of package
+// quote (English says them in the verifier's words), with the arguments
+// the English words say.
+func TestEveryQuoteReasonSaid(t *testing.T) {
+	t.Parallel()
+	for _, code := range reasonCodes(t, "../quote/reason.go") {
+		if code == tree.Text {
+			continue // words without a code, said as they are
+		}
+		if chinese.quoteSayings[quote.ReasonCode(code)] == nil {
+			t.Errorf("zh says nothing for %q", code)
+			continue
+		}
+		r := []tree.Reason{tree.Because(code, "ARG0", "ARG1")}
+		en, zh := english.say(r, ""), chinese.say(r, "")
+		if strings.Contains(en+zh, "%!") || strings.Count(en, "ARG") != strings.Count(zh, "ARG") {
+			t.Errorf("%q says %q in English, %q in Chinese: a format does not fit its arguments", code, en, zh)
 		}
 	}
 }

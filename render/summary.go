@@ -13,9 +13,9 @@ import (
 // Summary returns summary.md for a run: a header, each topic's decision
 // (what it decided, how, and what stays in dispute), then the statistics:
 // usage and a table with one row per topic (linked to its report, decision,
-// status, rounds reached, consensus points, divergences, verdicts given and
-// missing, failed nodes, failed calls, fallbacks, tokens, cost) and a total
-// row, every fallback with its reason, every change made to the requests a
+// status, rounds reached, consensus points, divergences, verdicts given,
+// missing and dropped by the order check, failed nodes, failed calls,
+// fallbacks, tokens, cost) and a total row, every fallback with its reason, every change made to the requests a
 // server refused (as sentences; none without), each topic's
 // conclusion (its synthesis if present, else its consensus points and
 // verdicts), the motions (see motions) and, for a run with shared documents,
@@ -134,7 +134,7 @@ func (r *report) statistics() int {
 	var sum tree.Stats
 	var usage tree.Usage
 	var verdicts tree.VerdictCount
-	fallbacks := 0
+	fallbacks, dropped := 0, 0
 	for i := range r.run.Topics {
 		t := &r.run.Topics[i]
 		s := t.Root.Stats()
@@ -143,11 +143,13 @@ func (r *report) statistics() int {
 		sum.Divergences += s.Divergences
 		sum.Failed += s.Failed
 		verdicts = verdicts.Add(v)
+		d := OrderCheckDropped(t)
+		dropped += d
 		usage = usage.Add(t.Usage)
 		fallbacks += len(t.Fallbacks)
 		r.printf("| %s | %s | %s | %d | %d | %d | %s | %d | %d | %d | %s | %s |\n",
 			inlineText(t.ID), r.reportLink(t.ID, inlineText(t.Title)), r.decisionWords().outcomes[o], s.Rounds,
-			s.Consensus, s.Divergences, r.verdictCell(v), s.Failed, t.Usage.Failures, len(t.Fallbacks),
+			s.Consensus, s.Divergences, r.verdictCell(v, d), s.Failed, t.Usage.Failures, len(t.Fallbacks),
 			Thousands(t.Usage.Total()), CostText(t.Usage.Cost))
 	}
 	rows := len(r.run.Topics)
@@ -170,7 +172,7 @@ func (r *report) statistics() int {
 	}
 	if rows > 1 {
 		r.printf("| **%s** | | | | %d | %d | %s | %d | %d | %d | %s | %s |\n", w.total,
-			sum.Consensus, sum.Divergences, r.verdictCell(verdicts), sum.Failed, usage.Failures, fallbacks,
+			sum.Consensus, sum.Divergences, r.verdictCell(verdicts, dropped), sum.Failed, usage.Failures, fallbacks,
 			Thousands(usage.Total()), CostText(usage.Cost))
 	}
 	r.b.WriteString("\n")

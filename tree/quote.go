@@ -23,8 +23,11 @@ type Quote struct {
 	// Repository tells that Document is a file of the run's repository,
 	// by its path from the repository's top folder, rather than a shared
 	// document.
-	Repository bool   `json:"repository,omitempty"`
-	Reason     string `json:"reason,omitempty"`
+	Repository bool `json:"repository,omitempty"`
+	// Reason says in English why the quote is unverified; Because says it
+	// as a code (package quote lists them) that each report language says.
+	Reason  string   `json:"reason,omitempty"`
+	Because []Reason `json:"because,omitempty"`
 }
 
 // Repository is the git repository a run's debaters could quote, as it was

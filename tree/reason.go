@@ -75,6 +75,9 @@ const (
 	TurnFailure       ReasonCode = "turn-failed"       // role, turn; the failure follows
 )
 
+// Why a quote is unverified: the codes of package quote (quote/reason.go
+// lists them with their arguments), recorded on a Quote as they are.
+
 // Text is a reason the program has no code for (a database's error, a
 // check's message): its one argument is said as it is in every language.
 const Text ReasonCode = "text"

@@ -25,25 +25,21 @@ type Command struct {
 	Legacy     bool              // found by the "##[" form
 }
 
-// Names are the commands the runner acts on.
-var Names = []string{
-	"stop-commands", "set-env", "set-output", "save-state", "add-mask", "add-path",
-	"add-matcher", "remove-matcher", "debug", "warning", "error", "notice",
-	"group", "endgroup", "echo",
+// known are the commands the runner acts on.
+var known = map[string]bool{
+	"stop-commands": true, "set-env": true, "set-output": true, "save-state": true, "add-mask": true, "add-path": true,
+	"add-matcher": true, "remove-matcher": true, "debug": true, "warning": true, "error": true, "notice": true,
+	"group": true, "endgroup": true, "echo": true,
 }
 
 // Commands returns, in order, the commands the runner would act on in log.
 func Commands(log string) []Command {
-	known := map[string]bool{}
-	for _, n := range Names {
-		known[n] = true
-	}
 	stopToken := ""
 	var out []Command
 	for i, line := range Lines(log) {
-		c, ok := parseV2(line, known, stopToken)
+		c, ok := parseV2(line, stopToken)
 		if !ok {
-			c, ok = parseV1(line, known, stopToken)
+			c, ok = parseV1(line, stopToken)
 		}
 		if !ok {
 			continue
@@ -84,12 +80,12 @@ func Lines(log string) []string {
 
 // isKnown tells whether name is a command now: a known one, or the token
 // that resumes commands after stop-commands.
-func isKnown(name string, known map[string]bool, stopToken string) bool {
+func isKnown(name, stopToken string) bool {
 	return known[strings.ToLower(name)] || stopToken != "" && strings.EqualFold(name, stopToken)
 }
 
 // parseV2 reads the "::name k=v,k=v::data" form.
-func parseV2(line string, known map[string]bool, stopToken string) (Command, bool) {
+func parseV2(line, stopToken string) (Command, bool) {
 	s := strings.TrimLeftFunc(line, unicode.IsSpace)
 	if !strings.HasPrefix(s, "::") {
 		return Command{}, false
@@ -100,7 +96,7 @@ func parseV2(line string, known map[string]bool, stopToken string) (Command, boo
 	}
 	info, data := s[2:2+end], s[2+end+2:]
 	name, props, _ := strings.Cut(info, " ")
-	if name == "" || !isKnown(name, known, stopToken) {
+	if name == "" || !isKnown(name, stopToken) {
 		return Command{}, false
 	}
 	c := Command{Name: name, Properties: map[string]string{}, Data: unescape(data, dataEscapes)}
@@ -113,7 +109,7 @@ func parseV2(line string, known map[string]bool, stopToken string) (Command, boo
 }
 
 // parseV1 reads the "##[name k=v;k=v]data" form, anywhere in a line.
-func parseV1(line string, known map[string]bool, stopToken string) (Command, bool) {
+func parseV1(line, stopToken string) (Command, bool) {
 	at := strings.Index(line, "##[")
 	if at < 0 {
 		return Command{}, false
@@ -124,7 +120,7 @@ func parseV1(line string, known map[string]bool, stopToken string) (Command, boo
 	}
 	info, data := line[at+3:at+rb], line[at+rb+1:]
 	name, props, _ := strings.Cut(info, " ")
-	if name == "" || !isKnown(name, known, stopToken) {
+	if name == "" || !isKnown(name, stopToken) {
 		return Command{}, false
 	}
 	c := Command{Name: name, Properties: map[string]string{}, Data: unescape(data, legacyEscapes), Legacy: true}

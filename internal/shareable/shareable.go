@@ -14,9 +14,9 @@ import (
 	"unicode/utf8"
 )
 
-// HeadBytes is how much of a file Check looks at for a NUL byte or text
+// headBytes is how much of a file Binary looks at for a NUL byte or text
 // that is not UTF-8.
-const HeadBytes = 8 << 10
+const headBytes = 8 << 10
 
 // secretFiles are base names of files that hold credentials whatever else
 // they hold.
@@ -64,17 +64,17 @@ var privateKey = regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?--
 func HoldsPrivateKey(text []byte) bool { return privateKey.Match(text) }
 
 // Binary reports whether a file whose content starts with b is binary: a
-// NUL byte or text that is not UTF-8 in its first HeadBytes (a character
+// NUL byte or text that is not UTF-8 in its first headBytes (a character
 // cut at that end does not count).
 func Binary(b []byte) bool {
-	head := b[:min(len(b), HeadBytes)]
+	head := b[:min(len(b), headBytes)]
 	if bytes.IndexByte(head, 0) >= 0 {
 		return true
 	}
 	for len(head) > 0 {
 		r, n := utf8.DecodeRune(head)
 		if r == utf8.RuneError && n <= 1 {
-			cut := len(b) > HeadBytes && !utf8.FullRune(head)
+			cut := len(b) > headBytes && !utf8.FullRune(head)
 			return !cut
 		}
 		head = head[n:]

@@ -37,7 +37,7 @@ func TestSecretName(t *testing.T) {
 
 func TestCheck(t *testing.T) {
 	t.Parallel()
-	long := strings.Repeat("a", HeadBytes-1) + "é" // é cut in two by the head's end
+	long := strings.Repeat("a", headBytes-1) + "é" // é cut in two by the head's end
 	tests := []struct {
 		name string
 		in   string
@@ -49,7 +49,7 @@ func TestCheck(t *testing.T) {
 		{"latin-1", "caf\xe9 au lait", "binary"},
 		{"cut at the end of the file", "caf\xc3", "binary"},
 		{"character cut by the head's end", long, ""},
-		{"invalid after the head", strings.Repeat("a", HeadBytes) + "\xff", ""},
+		{"invalid after the head", strings.Repeat("a", headBytes) + "\xff", ""},
 		{"private key", "x\n-----BEGIN OPENSSH PRIVATE KEY-----\n", "holds a private key"},
 		{"public key", "-----BEGIN PUBLIC KEY-----\n", ""},
 	}

@@ -8,8 +8,8 @@ import (
 // Listing lists the quotable files in at most limit bytes, a line each:
 // every file when the whole list fits, else the files down to the deepest
 // level of folders that fits and, below it, each folder as "dir/ (N
-// files)" (a folder of one file is that file); when even the top level does not fit, its first lines and how
-// many more there are.
+// files)" (a folder of one file is that file); when even the top level
+// does not fit, its first lines and how many more there are.
 func (f *Files) Listing(limit int) []string {
 	depth := 0
 	for _, n := range f.names {

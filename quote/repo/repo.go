@@ -122,10 +122,10 @@ func (f *Files) path(name string) string {
 }
 
 // Document returns the file a quote names, as it was at the start of the
-// run, under its name relative to the repository's top folder; its error
-// says why the file cannot be quoted. It is a quote.Opener.
+// run, under its name relative to the repository's top folder; its error,
+// a quote.Reason, says why the file cannot be quoted. It is a quote.Opener.
 func (f *Files) Document(name string) (quote.Document, error) {
-	clean, err := Clean(name)
+	clean, err := cleanName(name)
 	if err != nil {
 		return quote.Document{}, err
 	}
@@ -135,14 +135,14 @@ func (f *Files) Document(name string) (quote.Document, error) {
 	return quote.Document{Name: clean, Text: en.text}, en.err
 }
 
-// Clean returns a file's name as a quote may write it ("./a/b.go",
-// `a\b.go`) in the form Names lists it ("a/b.go"), or an error when it
-// points outside the repository.
-func Clean(name string) (string, error) {
+// cleanName returns a file's name as a quote may write it ("./a/b.go",
+// `a\b.go`) in the form Names lists it ("a/b.go"), or the quote.Reason
+// Outside when it points outside the repository.
+func cleanName(name string) (string, error) {
 	s := strings.TrimSpace(strings.ReplaceAll(name, `\`, "/"))
 	c := path.Clean(s)
 	if s == "" || c == "." || path.IsAbs(c) || c == ".." || strings.HasPrefix(c, "../") || filepath.VolumeName(s) != "" {
-		return "", fmt.Errorf("%q is not a path inside the repository; write it from the repository's top folder, as a/b.go", name)
+		return "", quote.Because(quote.Outside, name)
 	}
 	return c, nil
 }
@@ -151,7 +151,7 @@ func Clean(name string) (string, error) {
 // and the sharing policy.
 func (f *Files) load(name string) (string, error) {
 	if shareable.SecretName(name) {
-		return "", fmt.Errorf("%s looks like it holds a secret and is never quoted", name)
+		return "", quote.Because(quote.SecretName, name)
 	}
 	was, ok := f.stamps[name]
 	if !ok {
@@ -159,30 +159,30 @@ func (f *Files) load(name string) (string, error) {
 	}
 	switch {
 	case was.mode&fs.ModeSymlink != 0:
-		return "", fmt.Errorf("%s is a symbolic link, which is not followed", name)
+		return "", quote.Because(quote.Link, name)
 	case was.mode != 0:
-		return "", fmt.Errorf("%s is not a regular file", name)
+		return "", quote.Because(quote.Irregular, name)
 	case was.size > f.max:
-		return "", fmt.Errorf("%s is larger than %s, the limit for a quoted file", name, regular.Size(f.max))
+		return "", quote.Because(quote.TooLarge, name, regular.Size(f.max))
 	}
 	b, err := regular.ReadFileNoFollow(f.path(name), f.max)
 	after, serr := os.Lstat(f.path(name))
 	switch {
 	case errors.Is(err, fs.ErrNotExist) || errors.Is(serr, fs.ErrNotExist):
-		return "", fmt.Errorf("%s was deleted since the run started", name)
+		return "", quote.Because(quote.Deleted, name)
 	case err != nil:
-		return "", fmt.Errorf("%s cannot be read: %v", name, errors.Unwrap(err))
+		return "", quote.Because(quote.Unreadable, name, errors.Unwrap(err))
 	case serr != nil || stampOf(after) != was || int64(len(b)) != was.size:
-		return "", fmt.Errorf("%s changed since the run started; quotes are checked against the files as the run found them", name)
+		return "", quote.Because(quote.Changed, name)
 	}
 	text := string(b)
 	switch {
 	case shareable.Binary(b):
-		return "", fmt.Errorf("%s is binary", name)
+		return "", quote.Because(quote.Binary, name)
 	case shareable.HoldsPrivateKey(b):
-		return "", fmt.Errorf("%s holds a private key and is never quoted", name)
+		return "", quote.Because(quote.PrivateKey, name)
 	case f.secrets.ModelText(text) != text:
-		return "", fmt.Errorf("%s holds one of the run's credentials and is never quoted", name)
+		return "", quote.Because(quote.Credential, name)
 	}
 	return text, nil
 }
@@ -192,18 +192,18 @@ func (f *Files) unlisted(name string) error {
 	info, err := os.Lstat(f.path(name))
 	switch {
 	case err != nil:
-		return fmt.Errorf("no file %s in the repository", name)
+		return quote.Because(quote.NoFile, name)
 	case info.IsDir():
-		return fmt.Errorf("%s is a folder; quote one of its files", name)
+		return quote.Because(quote.Folder, name)
 	case name == ".git" || strings.HasPrefix(name, ".git/"):
-		return fmt.Errorf("%s is inside git's own folder", name)
+		return quote.Because(quote.GitFolder, name)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), gitWait)
 	defer cancel()
 	if ignored, err := f.state.Ignored(ctx, name); err == nil && ignored {
-		return fmt.Errorf("%s is ignored by git: only files git tracks or would track are quotable", name)
+		return quote.Because(quote.Ignored, name)
 	}
-	return fmt.Errorf("%s was created since the run started", name)
+	return quote.Because(quote.Created, name)
 }
 
 // gitWait bounds the one git command a quote may cause.

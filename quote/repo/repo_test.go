@@ -11,6 +11,7 @@ import (
 
 	"github.com/debatehq/debate/internal/gitrepo"
 	"github.com/debatehq/debate/internal/gitrepo/gitrepotest"
+	"github.com/debatehq/debate/quote"
 )
 
 // key is a credential of the run that one file of the repository holds.
@@ -44,7 +45,7 @@ func open(t *testing.T) (*Files, string) {
 
 // TestDocument: a tracked file reads as it is under its name from the
 // repository's top, however the quote wrote the path; every other file is
-// refused with the reason a judge reads.
+// refused with the reason a judge reads, as a code.
 func TestDocument(t *testing.T) {
 	t.Parallel()
 	f, dir := open(t)
@@ -81,6 +82,11 @@ func TestDocument(t *testing.T) {
 		case tt.reason != "":
 			if err == nil || err.Error() != tt.reason {
 				t.Errorf("%s: error %v, want %q", tt.name, err, tt.reason)
+			}
+			// Each refusal is a code each report language can say.
+			var why quote.Reason
+			if !errors.As(err, &why) || why.Code == quote.Text || why.Code == "" {
+				t.Errorf("%s: refusal %#v is not a quote.Reason with a code", tt.name, err)
 			}
 		case err != nil:
 			t.Errorf("%s: %v", tt.name, err)
