@@ -520,6 +520,22 @@ func TestCheckFakes(t *testing.T) {
 	}
 }
 
+// TestCheckInTheAgentsFolder: check asks its tiny prompt in the folder the
+// agent runs in, as a run does.
+func TestCheckInTheAgentsFolder(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "marker"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := loadConfig(t, fmt.Sprintf(`{"id": "x", "agent": {"kind": "command", "binary": "sh", "args": ["-c", "test -f marker && echo here"], "dir": %q}}`, dir),
+		`{"id": "b", "model": "m"}`)
+	rows := Check(t.Context(), cfg, CheckOptions{Timeout: 5 * time.Second})
+	if len(rows) != 1 || !rows[0].Usable {
+		t.Errorf("rows %+v; want the agent usable in its folder %s", rows, dir)
+	}
+}
+
 // TestCommandCut: a command agent that prints past its cap is killed at
 // the cap, whole, and its answer kept cut and marked as cut at a limit.
 func TestCommandCut(t *testing.T) {

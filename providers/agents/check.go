@@ -70,24 +70,26 @@ type CheckOptions struct {
 // Detail says how to fix it (the install or the
 // login command).
 func Check(ctx context.Context, cfg *configs.Config, opt CheckOptions) []providers.CheckRow {
+	timeout := cmp.Or(opt.Timeout, 30*time.Second)
 	type probe struct {
 		p        configs.Participant
-		a        *configs.Agent
+		a        *configs.Agent // as checked: read-only, within the check's timeout
 		fallback bool
 	}
+	r := &Runner{cfg: cfg, env: environ(orEnviron(opt.Environ)), log: slog.New(slog.DiscardHandler), dirs: map[*configs.Agent]string{}, states: map[string]string{}}
 	var probes []probe
 	for _, p := range cfg.Participants() {
 		for i, a := range []*configs.Agent{p.Agent, p.FallbackAgent} {
-			if a != nil {
-				probes = append(probes, probe{p, a, i == 1})
+			if a == nil {
+				continue
 			}
+			checked := *a
+			checked.Timeout = int(min(time.Duration(cmp.Or(a.Timeout, configs.DefaultAgentTimeout))*time.Millisecond, timeout) / time.Millisecond)
+			checked.Write = false
+			r.dirs[&checked], _ = Workdir(ctx, cfg, a)
+			probes = append(probes, probe{p, &checked, i == 1})
 		}
 	}
-	r := &Runner{cfg: cfg, env: environ(orEnviron(opt.Environ)), log: slog.New(slog.DiscardHandler), dirs: map[*configs.Agent]string{}, states: map[string]string{}}
-	for _, pr := range probes {
-		r.dirs[pr.a], _ = Workdir(ctx, cfg, pr.a)
-	}
-	timeout := cmp.Or(opt.Timeout, 30*time.Second)
 	return iter.Map(probes, func(pr *probe) providers.CheckRow {
 		row := r.check(ctx, pr.a, timeout)
 		row.Participant, row.Fallback, row.Model = pr.p.ID, pr.fallback, pr.a.Label()
@@ -95,7 +97,8 @@ func Check(ctx context.Context, cfg *configs.Config, opt CheckOptions) []provide
 	})
 }
 
-// check tries one agent.
+// check tries one agent as checked, in its folder (r.dirs): its version
+// within timeout, then the tiny prompt.
 func (r *Runner) check(ctx context.Context, a *configs.Agent, timeout time.Duration) providers.CheckRow {
 	row := providers.CheckRow{Host: a.Program()}
 	path, err := exec.LookPath(a.Program())
@@ -115,11 +118,8 @@ func (r *Runner) check(ctx context.Context, a *configs.Agent, timeout time.Durat
 			row.Host = base + " " + version
 		}
 	}
-	probe := *a
-	probe.Timeout = int(min(time.Duration(cmp.Or(a.Timeout, configs.DefaultAgentTimeout))*time.Millisecond, timeout) / time.Millisecond)
-	probe.Write = false
 	start := time.Now()
-	_, err = r.attempt(ctx, providers.Request{Model: a.Label(), Messages: checkPrompt}, &probe, nil, false)
+	_, err = r.attempt(ctx, providers.Request{Model: a.Label(), Messages: checkPrompt}, a, nil, false)
 	row.Latency = time.Since(start).Round(time.Millisecond)
 	row.LatencyMS = row.Latency.Milliseconds()
 	if err == nil {
