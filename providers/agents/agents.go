@@ -333,8 +333,9 @@ func (r *Runner) attempt(ctx context.Context, q providers.Request, a *configs.Ag
 	}
 	if a.Kind == configs.AgentCommand {
 		// A command reports no usage: estimated as a provider's missing
-		// usage is, four bytes a token, and marked so.
-		ans.usage = providers.Usage{PromptTokens: (len(inv.prompt) + 3) / 4, CompletionTokens: (len(ans.text) + 3) / 4, Estimated: true}
+		// usage is, and marked so.
+		ans.usage = providers.Usage{PromptTokens: providers.EstimateTokens(len(inv.prompt)),
+			CompletionTokens: providers.EstimateTokens(len(ans.text)), Estimated: true}
 	}
 	return ans, nil
 }
