@@ -215,6 +215,10 @@ var signs = []sign{
 	{class: ClassInvalidResponse, from: 200, to: 299},
 }
 
+// Meaning classifies an error response by its status and the text of its
+// message alone: what a coding agent relays of its API's failure.
+func Meaning(status int, message string) Class { return meaning(status, nil, message) }
+
 // meaning classifies an error response by its status, its codes (the
 // error's code, type and status fields) and the text of its message.
 func meaning(status int, codes []string, text string) Class {

@@ -126,32 +126,14 @@ func parseClaude(o outcome) (answer, *failure) {
 }
 
 // claudeError classifies a result marked is_error: a failed API call, by
-// its status when the result has one, else by its words.
+// its status and words as providers classifies an endpoint's when the
+// result has a status, else by its words.
 func claudeError(r claudeResult) *failure {
 	msg := "is_error: " + r.Result
 	if s := r.APIErrorStatus; s != nil {
-		return fail(statusClass(*s), "%s (status %d)", msg, *s)
+		return fail(providers.Meaning(*s, r.Result), "%s (status %d)", msg, *s)
 	}
 	return fail(wordsClass(r.Result), "%s", msg)
-}
-
-// statusClass classifies an HTTP status an agent reported.
-func statusClass(s int) providers.Class {
-	switch {
-	case s == 401 || s == 403:
-		return providers.ClassKeyRefused
-	case s == 404:
-		return providers.ClassModelUnavailable
-	case s == 408:
-		return providers.ClassTimeout
-	case s == 429:
-		return providers.ClassRateLimited
-	case s >= 500:
-		return providers.ClassServerError
-	case s == 413:
-		return providers.ClassPromptTooLong
-	}
-	return providers.ClassBadRequest
 }
 
 // authWords are what the CLIs say when they have no usable credentials.
