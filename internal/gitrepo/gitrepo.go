@@ -52,11 +52,11 @@ func (s State) Key() string {
 // every run) count neither as changes nor as files of the repository; a
 // folder outside the work tree, or its top itself, excludes nothing.
 func Open(ctx context.Context, dir string, exclude ...string) (State, error) {
-	top, err := git(ctx, dir, "rev-parse", "--show-toplevel")
+	root, err := Root(ctx, dir)
 	if err != nil {
-		return State{}, fmt.Errorf("%s: %w", dir, ErrNotRepo)
+		return State{}, err
 	}
-	s := State{Root: strings.TrimSpace(string(top))}
+	s := State{Root: root}
 	s.exclude = pathspecs(s.Root, exclude)
 	if head, err := git(ctx, s.Root, "rev-parse", "--verify", "--quiet", "HEAD"); err == nil {
 		s.Head = strings.TrimSpace(string(head))
@@ -69,6 +69,16 @@ func Open(ctx context.Context, dir string, exclude ...string) (State, error) {
 		return State{}, err
 	}
 	return s, nil
+}
+
+// Root returns the absolute top folder of the work tree that holds dir,
+// without reading its state; its error wraps ErrNotRepo.
+func Root(ctx context.Context, dir string) (string, error) {
+	top, err := git(ctx, dir, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", dir, ErrNotRepo)
+	}
+	return strings.TrimSpace(string(top)), nil
 }
 
 // Files lists the files of the work tree that git tracks or would track

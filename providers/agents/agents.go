@@ -95,28 +95,39 @@ func New(ctx context.Context, cfg *configs.Config, api Completer, opt Options) (
 			if a.Write && ci && !a.WriteInCI {
 				return nil, fmt.Errorf(`participant %q: agent %s has write access, refused in CI (CI is set); add "writeInCI": true to the agent to allow it`, p.ID, a.Label())
 			}
-			dir, state := Workdir(ctx, cfg, a)
-			r.dirs[a], r.states[dir] = dir, state
+			dir := workdir(ctx, cfg, a)
+			r.dirs[a] = dir
+			if _, read := r.states[dir]; !read {
+				r.states[dir] = repoState(ctx, cfg, dir)
+			}
 		}
 	}
 	return r, nil
 }
 
-// Workdir returns the folder agent a runs in — its dir, else the top of
-// the git repository the config lives in, else the config's folder — and
-// the state of the repository there ("" outside one), the run's output and
-// cache folders left out.
-func Workdir(ctx context.Context, cfg *configs.Config, a *configs.Agent) (dir, state string) {
-	dir = cmp.Or(a.Dir, cfg.Dir, ".")
+// workdir returns the folder agent a runs in: its dir, else the top of the
+// git repository the config lives in, else the config's folder.
+func workdir(ctx context.Context, cfg *configs.Config, a *configs.Agent) string {
+	dir := cmp.Or(a.Dir, cfg.Dir, ".")
+	if a.Dir == "" {
+		if root, err := gitrepo.Root(ctx, dir); err == nil {
+			return root
+		}
+	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		return abs
+	}
+	return dir
+}
+
+// repoState is the state of the git repository that holds dir, the run's
+// output and cache folders left out; "" outside one.
+func repoState(ctx context.Context, cfg *configs.Config, dir string) string {
 	st, err := gitrepo.Open(ctx, dir, cfg.Output.Dir, cfg.Cache.Dir)
 	if err != nil {
-		abs, _ := filepath.Abs(dir)
-		return cmp.Or(abs, dir), ""
+		return ""
 	}
-	if a.Dir == "" {
-		dir = st.Root
-	}
-	return dir, st.Key()
+	return st.Key()
 }
 
 // orEnviron is env, or the process's environment when env is nil.

@@ -86,7 +86,7 @@ func Check(ctx context.Context, cfg *configs.Config, opt CheckOptions) []provide
 			checked := *a
 			checked.Timeout = int(min(time.Duration(cmp.Or(a.Timeout, configs.DefaultAgentTimeout))*time.Millisecond, timeout) / time.Millisecond)
 			checked.Write = false
-			r.dirs[&checked], _ = Workdir(ctx, cfg, a)
+			r.dirs[&checked] = workdir(ctx, cfg, a)
 			probes = append(probes, probe{p, &checked, i == 1})
 		}
 	}

@@ -35,7 +35,7 @@ func Plan(ctx context.Context, cfg *configs.Config) []Line {
 			if a == nil {
 				continue
 			}
-			dir, _ := Workdir(ctx, cfg, a)
+			dir := workdir(ctx, cfg, a)
 			l := Line{Participant: p.ID, Fallback: i == 1, Agent: a.Label(), Dir: dir, Fresh: shown(a, invocation{prompt: promptWord}), Preamble: preamble(a, dir)}
 			if resumable(a.Kind) {
 				l.Resume = shown(a, invocation{prompt: promptWord, resume: "SESSION_ID"})
