@@ -168,11 +168,11 @@ func (r *Runner) agent(q providers.Request) *configs.Agent {
 	return p.AgentFor(q.Model)
 }
 
-// Key is what an agent's answer depends on besides the request: its kind,
+// key is what an agent's answer depends on besides the request: its kind,
 // program, arguments, model, limits, write access and the state of the
-// repository it reads; "" for a call a model answers. The journal and the
-// call cache add it to a call's key.
-func (r *Runner) Key(q providers.Request) string {
+// repository it reads; "" for a call a model answers. Sent adds it to what
+// a call sends, by which the journal and the call cache key the call.
+func (r *Runner) key(q providers.Request) string {
 	a := r.agent(q)
 	if a == nil {
 		return ""
@@ -189,7 +189,7 @@ func (r *Runner) Key(q providers.Request) string {
 }
 
 // Sent says what q sends that can change its answer, for the journal and
-// the call cache to key it by: for an agent, its key (see Key) and the
+// the call cache to key it by: for an agent, its key (see key) and the
 // prompt, the answer's JSON and its schema; for a model, what the
 // endpoints' Completer sends.
 func (r *Runner) Sent(q providers.Request) (providers.Sent, error) {
@@ -210,7 +210,7 @@ func (r *Runner) Sent(q providers.Request) (providers.Sent, error) {
 	if err != nil {
 		return providers.Sent{}, fmt.Errorf("participant %q, agent %s: encode the request: %w", q.Participant, q.Model, err)
 	}
-	return providers.Sent{URL: "agent:" + q.Model, Headers: map[string]string{"agent": r.Key(q)}, Body: body}, nil
+	return providers.Sent{URL: "agent:" + q.Model, Headers: map[string]string{"agent": r.key(q)}, Body: body}, nil
 }
 
 // Complete answers q: by running its agent when one plays its participant

@@ -221,7 +221,7 @@ func TestAPIParticipantsGoToTheEndpoint(t *testing.T) {
 	if len(api.calls) != 2 || len(runs(t, log)) != 0 {
 		t.Errorf("endpoint calls %d, agent runs %d; want 2 and 0", len(api.calls), len(runs(t, log)))
 	}
-	if r.Key(request("b", "m", "root", "position")) != "" || r.Key(request("a", cfg.Debaters[0].Model, "root", "position")) == "" {
+	if r.key(request("b", "m", "root", "position")) != "" || r.key(request("a", cfg.Debaters[0].Model, "root", "position")) == "" {
 		t.Error("only an agent's call has an agent key")
 	}
 }
