@@ -102,16 +102,11 @@ func (s State) Files(ctx context.Context) ([]string, error) {
 // Ignored reports whether git ignores the file called name (relative to
 // Root, with forward slashes), by .gitignore or any other exclude file.
 func (s State) Ignored(ctx context.Context, name string) (bool, error) {
-	cmd := exec.CommandContext(ctx, "git", "-C", s.Root, "check-ignore", "-q", "--no-index", "--", name)
-	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
-	err := cmd.Run()
+	_, err := git(ctx, s.Root, "check-ignore", "-q", "--no-index", "--", name)
 	if exit, ok := errors.AsType[*exec.ExitError](err); ok && exit.ExitCode() == 1 {
 		return false, nil
 	}
-	if err != nil {
-		return false, fmt.Errorf("git check-ignore %s: %w", name, err)
-	}
-	return true, nil
+	return err == nil, err
 }
 
 // changed lists the paths whose content differs from Head, untracked files
