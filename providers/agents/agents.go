@@ -330,7 +330,7 @@ func (r *Runner) attempt(ctx context.Context, q providers.Request, a *configs.Ag
 	case o.err != nil && ctx.Err() != nil:
 		return answer{}, &failure{class: providers.ClassCanceled, msg: o.err.Error()}
 	case errors.Is(o.err, exec.ErrNotFound) || errors.Is(o.err, os.ErrNotExist):
-		return answer{}, fail(providers.ClassAgentMissing, "program %s not found: %s", a.Program(), Install(a.Kind))
+		return answer{}, fail(providers.ClassAgentMissing, "program %s not found: %s", a.Program(), installHint(a.Kind))
 	case o.err != nil:
 		return answer{}, fail(providers.ClassOther, "could not start %s: %v", a.Program(), o.err)
 	case o.timedOut:

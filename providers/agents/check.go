@@ -25,8 +25,8 @@ const (
 	CheckNoVersion   = "no version"
 )
 
-// Install says how to install the CLI of a kind.
-func Install(kind string) string {
+// installHint says how to install the CLI of a kind.
+func installHint(kind string) string {
 	switch kind {
 	case configs.AgentClaudeCode:
 		return "install it with: npm install -g @anthropic-ai/claude-code"
@@ -38,8 +38,8 @@ func Install(kind string) string {
 	return `install it, or set the agent's "binary" to its path`
 }
 
-// Login says how to give the CLI of a kind its credentials.
-func Login(kind string) string {
+// loginHint says how to give the CLI of a kind its credentials.
+func loginHint(kind string) string {
 	switch kind {
 	case configs.AgentClaudeCode:
 		return "log in: run claude and type /login, or set ANTHROPIC_API_KEY"
@@ -103,14 +103,14 @@ func (r *Runner) check(ctx context.Context, a *configs.Agent, timeout time.Durat
 	row := providers.CheckRow{Host: a.Program()}
 	path, err := exec.LookPath(a.Program())
 	if err != nil {
-		row.Result, row.Detail = CheckMissing, fmt.Sprintf("%s not found: %s", a.Program(), Install(a.Kind))
+		row.Result, row.Detail = CheckMissing, fmt.Sprintf("%s not found: %s", a.Program(), installHint(a.Kind))
 		return row
 	}
 	if a.Kind != configs.AgentCommand { // any program need not know --version
 		v := run(ctx, process{argv: []string{path, "--version"}, dir: r.dirs[a], env: r.env, timeout: timeout, maxOut: 4 << 10})
 		version := lastLines(v.stdout, 1)
 		if v.exit != 0 || version == "" {
-			row.Result, row.Detail = CheckNoVersion, fmt.Sprintf("%s --version failed (exit %d): %s; %s", a.Program(), v.exit, lastLines(v.stderr, 2), Install(a.Kind))
+			row.Result, row.Detail = CheckNoVersion, fmt.Sprintf("%s --version failed (exit %d): %s; %s", a.Program(), v.exit, lastLines(v.stderr, 2), installHint(a.Kind))
 			return row
 		}
 		row.Host = version
@@ -134,9 +134,9 @@ func (r *Runner) check(ctx context.Context, a *configs.Agent, timeout time.Durat
 	row.Class = f.class.String()
 	switch f.class {
 	case providers.ClassKeyRefused:
-		row.Result, row.Detail = CheckNotLoggedIn, f.msg+"; "+Login(a.Kind)
+		row.Result, row.Detail = CheckNotLoggedIn, f.msg+"; "+loginHint(a.Kind)
 	case providers.ClassTimeout:
-		row.Result, row.Detail = providers.ClassTimeout.Title(), f.msg+" (offline, or waiting for a login? "+Login(a.Kind)+")"
+		row.Result, row.Detail = providers.ClassTimeout.Title(), f.msg+" (offline, or waiting for a login? "+loginHint(a.Kind)+")"
 	default:
 		row.Result, row.Detail = f.class.Title(), strings.TrimSpace(f.msg)
 	}

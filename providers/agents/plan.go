@@ -55,7 +55,7 @@ func Plan(ctx context.Context, cfg *configs.Config) []Line {
 // marked as such and credentials in the args masked.
 func shown(a *configs.Agent, inv invocation) string {
 	argv, stdin := command(redacted(a), inv)
-	line := Quote(argv)
+	line := shellLine(argv)
 	line = strings.ReplaceAll(line, "'"+promptWord+"'", "<prompt>")
 	line = strings.ReplaceAll(line, promptWord, "<prompt>")
 	if stdin != "" {
