@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -137,20 +138,27 @@ func claudeError(r claudeResult) *failure {
 }
 
 // authWords are what the CLIs say when they have no usable credentials.
-var authWords = []string{"not logged in", "/login", "invalid api key", "unauthorized", "please set an auth method", "authentication", "401"}
+var authWords = []string{"not logged in", "/login", "invalid api key", "unauthorized", "please set an auth method", "authentication"}
+
+// status401 and status429 find those statuses named in a message, not the
+// same digits inside a larger number (a count of tokens).
+var (
+	status401 = regexp.MustCompile(`\b401\b`)
+	status429 = regexp.MustCompile(`\b429\b`)
+)
 
 // wordsClass classifies an agent's error message: credentials, a prompt
 // too long, a limit, else a failure that may pass.
 func wordsClass(msg string) providers.Class {
 	m := strings.ToLower(msg)
 	switch {
-	case containsAny(m, authWords...):
+	case containsAny(m, authWords...) || status401.MatchString(m):
 		return providers.ClassKeyRefused
 	case containsAny(m, "credit balance is too low", "insufficient balance", "exceeded your current quota", "usage limit"):
 		return providers.ClassQuotaExhausted
 	case containsAny(m, "prompt is too long", "context length", "context window"):
 		return providers.ClassPromptTooLong
-	case containsAny(m, "rate limit", "429", "quota"):
+	case containsAny(m, "rate limit", "quota") || status429.MatchString(m):
 		return providers.ClassRateLimited
 	case containsAny(m, "stream disconnected", "failed to lookup address", "connection", "reconnecting", "network"):
 		return providers.ClassNetwork

@@ -66,6 +66,25 @@ func TestParseRealOutputs(t *testing.T) {
 	}
 }
 
+// TestWordsClass: a status named in a CLI's message classifies it; the
+// same digits inside a count do not.
+func TestWordsClass(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		msg  string
+		want providers.Class
+	}{
+		{"unexpected status 401 Unauthorized: Missing bearer authentication", providers.ClassKeyRefused},
+		{"exceeded retry limit, last status: 429 Too Many Requests", providers.ClassRateLimited},
+		{"stream disconnected before completion: the prompt of 24013 tokens was cut off (connection reset)", providers.ClassNetwork},
+		{"the turn used 14290 tokens and the server failed", providers.ClassServerError},
+	} {
+		if got := wordsClass(tc.msg); got != tc.want {
+			t.Errorf("wordsClass(%q) = %v, want %v", tc.msg, got, tc.want)
+		}
+	}
+}
+
 // FuzzParse: whatever a CLI prints and however it exits, reading it does
 // not panic, and an answer is never empty.
 func FuzzParse(f *testing.F) {
