@@ -332,7 +332,7 @@ func (r *Runner) attempt(ctx context.Context, q providers.Request, a *configs.Ag
 	case errors.Is(o.err, exec.ErrNotFound) || errors.Is(o.err, os.ErrNotExist):
 		return answer{}, fail(providers.ClassAgentMissing, "program %s not found: %s", a.Program(), installHint(a.Kind))
 	case o.err != nil:
-		return answer{}, fail(providers.ClassOther, "could not start %s: %v", a.Program(), o.err)
+		return answer{}, fail(providers.ClassOther, "%s: %v", a.Program(), o.err)
 	case o.timedOut:
 		return answer{}, fail(providers.ClassTimeout, "no answer within %s; its process group was ended%s", timeout, said(a, o))
 	case o.overflow && a.Kind != configs.AgentCommand:
