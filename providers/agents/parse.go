@@ -147,17 +147,21 @@ var (
 	status429 = regexp.MustCompile(`\b429\b`)
 )
 
-// wordsClass classifies an agent's error message: credentials, a prompt
-// too long, a limit, else a failure that may pass.
+// wordsClass classifies an agent's error message: the CLIs' own words for
+// missing credentials, then what providers' table of meanings reads in
+// the words (a prompt too long, a spent quota, a model not found), then
+// a limit or the network, else a failure that may pass.
 func wordsClass(msg string) providers.Class {
 	m := strings.ToLower(msg)
-	switch {
-	case containsAny(m, authWords...) || status401.MatchString(m):
+	if containsAny(m, authWords...) || status401.MatchString(m) {
 		return providers.ClassKeyRefused
-	case containsAny(m, "credit balance is too low", "insufficient balance", "exceeded your current quota", "usage limit"):
+	}
+	if c, ok := providers.MeaningOfWords(msg); ok {
+		return c
+	}
+	switch {
+	case containsAny(m, "usage limit"):
 		return providers.ClassQuotaExhausted
-	case containsAny(m, "prompt is too long", "context length", "context window"):
-		return providers.ClassPromptTooLong
 	case containsAny(m, "rate limit", "quota") || status429.MatchString(m):
 		return providers.ClassRateLimited
 	case containsAny(m, "stream disconnected", "failed to lookup address", "connection", "reconnecting", "network"):

@@ -78,6 +78,11 @@ func TestWordsClass(t *testing.T) {
 		{"exceeded retry limit, last status: 429 Too Many Requests", providers.ClassRateLimited},
 		{"stream disconnected before completion: the prompt of 24013 tokens was cut off (connection reset)", providers.ClassNetwork},
 		{"the turn used 14290 tokens and the server failed", providers.ClassServerError},
+		{"Your credit balance is too low to access the Anthropic API.", providers.ClassQuotaExhausted},
+		{"prompt is too long: 210000 tokens > 200000 maximum", providers.ClassPromptTooLong},
+		{"The model `gpt-9` does not exist or you do not have access to it.", providers.ClassModelUnavailable},
+		{"You've hit your usage limit. Upgrade to Pro or try again later.", providers.ClassQuotaExhausted},
+		{"exceeded retry limit, last status: 429 Too Many Requests, request id: x", providers.ClassRateLimited},
 	} {
 		if got := wordsClass(tc.msg); got != tc.want {
 			t.Errorf("wordsClass(%q) = %v, want %v", tc.msg, got, tc.want)
