@@ -536,6 +536,19 @@ func TestCheckInTheAgentsFolder(t *testing.T) {
 	}
 }
 
+// TestCheckMissing: an agent whose program is not installed is not
+// usable, with its class and how to install it, as every failed check
+// names its class.
+func TestCheckMissing(t *testing.T) {
+	t.Parallel()
+	cfg := loadConfig(t, `{"id": "x", "agent": {"kind": "codex", "binary": "no-such-agent-cli"}}`, `{"id": "b", "model": "m"}`)
+	rows := Check(t.Context(), cfg, CheckOptions{Timeout: 5 * time.Second})
+	if len(rows) != 1 || rows[0].Usable || rows[0].Result != CheckMissing || rows[0].Class != providers.ClassAgentMissing.String() ||
+		!strings.Contains(rows[0].Detail, "npm install -g @openai/codex") {
+		t.Errorf("rows %+v; want codex not installed, class %s, with its install command", rows, providers.ClassAgentMissing)
+	}
+}
+
 // TestCommandCut: a command agent that prints past its cap is killed at
 // the cap, whole, and its answer kept cut and marked as cut at a limit.
 func TestCommandCut(t *testing.T) {

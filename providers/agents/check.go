@@ -103,14 +103,14 @@ func (r *Runner) check(ctx context.Context, a *configs.Agent, timeout time.Durat
 	row := providers.CheckRow{Host: a.Program()}
 	path, err := exec.LookPath(a.Program())
 	if err != nil {
-		row.Result, row.Detail = CheckMissing, fmt.Sprintf("%s not found: %s", a.Program(), installHint(a.Kind))
+		row.Result, row.Class, row.Detail = CheckMissing, providers.ClassAgentMissing.String(), fmt.Sprintf("%s not found: %s", a.Program(), installHint(a.Kind))
 		return row
 	}
 	if a.Kind != configs.AgentCommand { // any program need not know --version
 		v := run(ctx, process{argv: []string{path, "--version"}, dir: r.dirs[a], env: r.env, timeout: timeout, maxOut: 4 << 10})
 		version := lastLines(v.stdout, 1)
 		if v.exit != 0 || version == "" {
-			row.Result, row.Detail = CheckNoVersion, fmt.Sprintf("%s --version failed (exit %d): %s; %s", a.Program(), v.exit, lastLines(v.stderr, 2), installHint(a.Kind))
+			row.Result, row.Class, row.Detail = CheckNoVersion, providers.ClassAgentMissing.String(), fmt.Sprintf("%s --version failed (exit %d): %s; %s", a.Program(), v.exit, lastLines(v.stderr, 2), installHint(a.Kind))
 			return row
 		}
 		row.Host = version
@@ -128,7 +128,7 @@ func (r *Runner) check(ctx context.Context, a *configs.Agent, timeout time.Durat
 	}
 	var f *failure
 	if !errors.As(err, &f) {
-		row.Result, row.Detail = providers.ClassOther.Title(), err.Error()
+		row.Result, row.Class, row.Detail = providers.ClassOther.Title(), providers.ClassOther.String(), err.Error()
 		return row
 	}
 	row.Class = f.class.String()
