@@ -67,7 +67,7 @@ type CheckOptions struct {
 // is its program found, what version it reports, and does it answer one
 // tiny prompt in its read-only mode. Each row's Host is the program's
 // version (with its name when the version does not say it); a failure's
-// Detail says how to fix it (the install or the
+// Class is its class and its Detail says how to fix it (the install or the
 // login command).
 func Check(ctx context.Context, cfg *configs.Config, opt CheckOptions) []providers.CheckRow {
 	timeout := cmp.Or(opt.Timeout, 30*time.Second)
