@@ -204,8 +204,11 @@ func (c *Config) validateAgent(r *reporter, path string, a *Agent) {
 		}
 	}
 	if a.Dir != "" {
-		if st, err := os.Stat(a.Dir); err != nil || !st.IsDir() {
+		switch st, err := os.Stat(a.Dir); {
+		case err != nil:
 			r.at(joinPath(path, "dir"), "folder %s does not exist; create it or remove the field to run the agent in the config's repository", a.Dir)
+		case !st.IsDir():
+			r.at(joinPath(path, "dir"), "%s is a file, not a folder; name the folder the agent works in, or remove the field to run it in the config's repository", a.Dir)
 		}
 	}
 	if a.Timeout < 0 {

@@ -68,6 +68,7 @@ func TestAgentProblems(t *testing.T) {
 		{"two fallbacks", `{"id": "a", "model": "x", "fallback": "y", "fallbackAgent": "codex"}`, []string{`3:48 debaters[0].fallbackAgent | keep "fallback" (a model) or "fallbackAgent"`}},
 		{"fallback is itself", `{"id": "a", "agent": "codex", "fallbackAgent": "codex"}`, []string{`3:35 debaters[0].fallbackAgent | is the participant's own agent`}},
 		{"missing folder", `{"id": "a", "agent": {"kind": "codex", "dir": "no-such-folder"}}`, []string{`3:44 debaters[0].agent.dir | does not exist`}},
+		{"folder is a file", `{"id": "a", "agent": {"kind": "codex", "dir": "debate.jsonc"}}`, []string{`3:44 debaters[0].agent.dir | is a file, not a folder`}},
 		{"writeInCI without write", `{"id": "a", "agent": {"kind": "codex", "writeInCI": true}}`, []string{`3:44 debaters[0].agent.writeInCI | remove it or add "write": true`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

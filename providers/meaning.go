@@ -215,6 +215,27 @@ var signs = []sign{
 	{class: ClassInvalidResponse, from: 200, to: 299},
 }
 
+// Meaning classifies an error response by its status and the text of its
+// message alone: what a coding agent relays of its API's failure.
+func Meaning(status int, message string) Class { return meaning(status, nil, message) }
+
+// MeaningOfWords classifies a message alone by the words of the signs,
+// whatever its status: what a coding agent prints of a failure without
+// one. ok is false when no sign's words match.
+func MeaningOfWords(message string) (c Class, ok bool) {
+	for _, s := range signs {
+		if s.says(message) {
+			return s.class, true
+		}
+	}
+	return ClassOther, false
+}
+
+// says reports whether text means what s's words match.
+func (s sign) says(text string) bool {
+	return s.words != nil && s.words.MatchString(text) && (s.unless == nil || !s.unless.MatchString(text))
+}
+
 // meaning classifies an error response by its status, its codes (the
 // error's code, type and status fields) and the text of its message.
 func meaning(status int, codes []string, text string) Class {
@@ -225,7 +246,7 @@ func meaning(status int, codes []string, text string) Class {
 		if status < s.from || status > s.to {
 			continue
 		}
-		said := s.words != nil && s.words.MatchString(text) && (s.unless == nil || !s.unless.MatchString(text))
+		said := s.says(text)
 		coded := slices.ContainsFunc(s.codes, func(c string) bool { return slices.Contains(codes, c) })
 		if s.codes == nil && s.words == nil || said || coded {
 			return s.class

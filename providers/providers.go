@@ -1,12 +1,15 @@
-// Package providers makes every model call of the program: OpenAI-compatible
-// chat completions, one client per endpoint, in the format of package wire
-// (go-openai's types where they carry it). Bounds on what is read, the cut
-// of a silent stream and raw recording are the attempt's
-// http.RoundTripper. Each call is one attempt whose failure gets its Class
-// by what it means, from one table (meaning.go), and with it its
+// Package providers makes every call to a model at an endpoint:
+// OpenAI-compatible chat completions, one client per endpoint, in the
+// format of package wire (go-openai's types where they carry it). Bounds
+// on what is read, the cut of a silent stream and raw recording are the
+// attempt's http.RoundTripper. Each call is one attempt whose failure gets
+// its Class by what it means, from one table (meaning.go), and with it its
 // Consequence (retry with the server's Retry-After, fall back at once,
-// adapt); the attempt loop and the fallback policy belong to the caller. It also takes reasoning apart from the answer (package
-// think) and applies concurrency caps, rate limits and key redaction.
+// adapt); the attempt loop and the fallback policy belong to the caller.
+// It also takes reasoning apart from the answer (package think) and
+// applies concurrency caps, rate limits and key redaction. Coding agents
+// are run by package providers/agents, whose failures take the same
+// classes.
 package providers
 
 import (

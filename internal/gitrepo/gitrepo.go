@@ -52,11 +52,11 @@ func (s State) Key() string {
 // every run) count neither as changes nor as files of the repository; a
 // folder outside the work tree, or its top itself, excludes nothing.
 func Open(ctx context.Context, dir string, exclude ...string) (State, error) {
-	top, err := git(ctx, dir, "rev-parse", "--show-toplevel")
+	root, err := Root(ctx, dir)
 	if err != nil {
-		return State{}, fmt.Errorf("%s: %w", dir, ErrNotRepo)
+		return State{}, err
 	}
-	s := State{Root: strings.TrimSpace(string(top))}
+	s := State{Root: root}
 	s.exclude = pathspecs(s.Root, exclude)
 	if head, err := git(ctx, s.Root, "rev-parse", "--verify", "--quiet", "HEAD"); err == nil {
 		s.Head = strings.TrimSpace(string(head))
@@ -69,6 +69,16 @@ func Open(ctx context.Context, dir string, exclude ...string) (State, error) {
 		return State{}, err
 	}
 	return s, nil
+}
+
+// Root returns the absolute top folder of the work tree that holds dir,
+// without reading its state; its error wraps ErrNotRepo.
+func Root(ctx context.Context, dir string) (string, error) {
+	top, err := git(ctx, dir, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", dir, ErrNotRepo)
+	}
+	return strings.TrimSpace(string(top)), nil
 }
 
 // Files lists the files of the work tree that git tracks or would track
@@ -92,16 +102,11 @@ func (s State) Files(ctx context.Context) ([]string, error) {
 // Ignored reports whether git ignores the file called name (relative to
 // Root, with forward slashes), by .gitignore or any other exclude file.
 func (s State) Ignored(ctx context.Context, name string) (bool, error) {
-	cmd := exec.CommandContext(ctx, "git", "-C", s.Root, "check-ignore", "-q", "--no-index", "--", name)
-	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
-	err := cmd.Run()
+	_, err := git(ctx, s.Root, "check-ignore", "-q", "--no-index", "--", name)
 	if exit, ok := errors.AsType[*exec.ExitError](err); ok && exit.ExitCode() == 1 {
 		return false, nil
 	}
-	if err != nil {
-		return false, fmt.Errorf("git check-ignore %s: %w", name, err)
-	}
-	return true, nil
+	return err == nil, err
 }
 
 // changed lists the paths whose content differs from Head, untracked files

@@ -129,6 +129,26 @@ func TestNotARepository(t *testing.T) {
 	if !errors.Is(err, ErrNotRepo) {
 		t.Fatalf("err = %v, want ErrNotRepo", err)
 	}
+	if _, err := Root(context.Background(), t.TempDir()); !errors.Is(err, ErrNotRepo) {
+		t.Fatalf("Root: err = %v, want ErrNotRepo", err)
+	}
+}
+
+// TestRoot: the top of the work tree from a folder inside it, as Open
+// finds it.
+func TestRoot(t *testing.T) {
+	t.Parallel()
+	dir := repo(t)
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	root, err := Root(context.Background(), filepath.Join(dir, "sub"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := open(t, dir).Root; root != want {
+		t.Errorf("Root = %q, want %q", root, want)
+	}
 }
 
 func TestNoCommitYet(t *testing.T) {

@@ -95,28 +95,39 @@ func New(ctx context.Context, cfg *configs.Config, api Completer, opt Options) (
 			if a.Write && ci && !a.WriteInCI {
 				return nil, fmt.Errorf(`participant %q: agent %s has write access, refused in CI (CI is set); add "writeInCI": true to the agent to allow it`, p.ID, a.Label())
 			}
-			dir, state := Workdir(ctx, cfg, a)
-			r.dirs[a], r.states[dir] = dir, state
+			dir := workdir(ctx, cfg, a)
+			r.dirs[a] = dir
+			if _, read := r.states[dir]; !read {
+				r.states[dir] = repoState(ctx, cfg, dir)
+			}
 		}
 	}
 	return r, nil
 }
 
-// Workdir returns the folder agent a runs in — its dir, else the top of
-// the git repository the config lives in, else the config's folder — and
-// the state of the repository there ("" outside one), the run's output and
-// cache folders left out.
-func Workdir(ctx context.Context, cfg *configs.Config, a *configs.Agent) (dir, state string) {
-	dir = cmp.Or(a.Dir, cfg.Dir, ".")
+// workdir returns the folder agent a runs in: its dir, else the top of the
+// git repository the config lives in, else the config's folder.
+func workdir(ctx context.Context, cfg *configs.Config, a *configs.Agent) string {
+	dir := cmp.Or(a.Dir, cfg.Dir, ".")
+	if a.Dir == "" {
+		if root, err := gitrepo.Root(ctx, dir); err == nil {
+			return root
+		}
+	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		return abs
+	}
+	return dir
+}
+
+// repoState is the state of the git repository that holds dir, the run's
+// output and cache folders left out; "" outside one.
+func repoState(ctx context.Context, cfg *configs.Config, dir string) string {
 	st, err := gitrepo.Open(ctx, dir, cfg.Output.Dir, cfg.Cache.Dir)
 	if err != nil {
-		abs, _ := filepath.Abs(dir)
-		return cmp.Or(abs, dir), ""
+		return ""
 	}
-	if a.Dir == "" {
-		dir = st.Root
-	}
-	return dir, st.Key()
+	return st.Key()
 }
 
 // orEnviron is env, or the process's environment when env is nil.
@@ -157,11 +168,11 @@ func (r *Runner) agent(q providers.Request) *configs.Agent {
 	return p.AgentFor(q.Model)
 }
 
-// Key is what an agent's answer depends on besides the request: its kind,
+// key is what an agent's answer depends on besides the request: its kind,
 // program, arguments, model, limits, write access and the state of the
-// repository it reads; "" for a call a model answers. The journal and the
-// call cache add it to a call's key.
-func (r *Runner) Key(q providers.Request) string {
+// repository it reads; "" for a call a model answers. Sent adds it to what
+// a call sends, by which the journal and the call cache key the call.
+func (r *Runner) key(q providers.Request) string {
 	a := r.agent(q)
 	if a == nil {
 		return ""
@@ -178,7 +189,7 @@ func (r *Runner) Key(q providers.Request) string {
 }
 
 // Sent says what q sends that can change its answer, for the journal and
-// the call cache to key it by: for an agent, its key (see Key) and the
+// the call cache to key it by: for an agent, its key (see key) and the
 // prompt, the answer's JSON and its schema; for a model, what the
 // endpoints' Completer sends.
 func (r *Runner) Sent(q providers.Request) (providers.Sent, error) {
@@ -199,7 +210,7 @@ func (r *Runner) Sent(q providers.Request) (providers.Sent, error) {
 	if err != nil {
 		return providers.Sent{}, fmt.Errorf("participant %q, agent %s: encode the request: %w", q.Participant, q.Model, err)
 	}
-	return providers.Sent{URL: "agent:" + q.Model, Headers: map[string]string{"agent": r.Key(q)}, Body: body}, nil
+	return providers.Sent{URL: "agent:" + q.Model, Headers: map[string]string{"agent": r.key(q)}, Body: body}, nil
 }
 
 // Complete answers q: by running its agent when one plays its participant
@@ -319,9 +330,9 @@ func (r *Runner) attempt(ctx context.Context, q providers.Request, a *configs.Ag
 	case o.err != nil && ctx.Err() != nil:
 		return answer{}, &failure{class: providers.ClassCanceled, msg: o.err.Error()}
 	case errors.Is(o.err, exec.ErrNotFound) || errors.Is(o.err, os.ErrNotExist):
-		return answer{}, fail(providers.ClassAgentMissing, "program %s not found: %s", a.Program(), Install(a.Kind))
+		return answer{}, fail(providers.ClassAgentMissing, "program %s not found: %s", a.Program(), installHint(a.Kind))
 	case o.err != nil:
-		return answer{}, fail(providers.ClassOther, "could not start %s: %v", a.Program(), o.err)
+		return answer{}, fail(providers.ClassOther, "%s: %v", a.Program(), o.err)
 	case o.timedOut:
 		return answer{}, fail(providers.ClassTimeout, "no answer within %s; its process group was ended%s", timeout, said(a, o))
 	case o.overflow && a.Kind != configs.AgentCommand:
@@ -333,8 +344,9 @@ func (r *Runner) attempt(ctx context.Context, q providers.Request, a *configs.Ag
 	}
 	if a.Kind == configs.AgentCommand {
 		// A command reports no usage: estimated as a provider's missing
-		// usage is, four bytes a token, and marked so.
-		ans.usage = providers.Usage{PromptTokens: (len(inv.prompt) + 3) / 4, CompletionTokens: (len(ans.text) + 3) / 4, Estimated: true}
+		// usage is, and marked so.
+		ans.usage = providers.Usage{PromptTokens: providers.EstimateTokens(len(inv.prompt)),
+			CompletionTokens: providers.EstimateTokens(len(ans.text)), Estimated: true}
 	}
 	return ans, nil
 }

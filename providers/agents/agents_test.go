@@ -221,7 +221,7 @@ func TestAPIParticipantsGoToTheEndpoint(t *testing.T) {
 	if len(api.calls) != 2 || len(runs(t, log)) != 0 {
 		t.Errorf("endpoint calls %d, agent runs %d; want 2 and 0", len(api.calls), len(runs(t, log)))
 	}
-	if r.Key(request("b", "m", "root", "position")) != "" || r.Key(request("a", cfg.Debaters[0].Model, "root", "position")) == "" {
+	if r.key(request("b", "m", "root", "position")) != "" || r.key(request("a", cfg.Debaters[0].Model, "root", "position")) == "" {
 		t.Error("only an agent's call has an agent key")
 	}
 }
@@ -517,6 +517,35 @@ func TestCheckFakes(t *testing.T) {
 		if slices.Contains(argv, "acceptEdits") || !slices.Contains(argv, "dontAsk") && argv[0] == "claude" {
 			t.Errorf("the check ran an agent with write access: %q", argv)
 		}
+	}
+}
+
+// TestCheckInTheAgentsFolder: check asks its tiny prompt in the folder the
+// agent runs in, as a run does.
+func TestCheckInTheAgentsFolder(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "marker"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := loadConfig(t, fmt.Sprintf(`{"id": "x", "agent": {"kind": "command", "binary": "sh", "args": ["-c", "test -f marker && echo here"], "dir": %q}}`, dir),
+		`{"id": "b", "model": "m"}`)
+	rows := Check(t.Context(), cfg, CheckOptions{Timeout: 5 * time.Second})
+	if len(rows) != 1 || !rows[0].Usable {
+		t.Errorf("rows %+v; want the agent usable in its folder %s", rows, dir)
+	}
+}
+
+// TestCheckMissing: an agent whose program is not installed is not
+// usable, with its class and how to install it, as every failed check
+// names its class.
+func TestCheckMissing(t *testing.T) {
+	t.Parallel()
+	cfg := loadConfig(t, `{"id": "x", "agent": {"kind": "codex", "binary": "no-such-agent-cli"}}`, `{"id": "b", "model": "m"}`)
+	rows := Check(t.Context(), cfg, CheckOptions{Timeout: 5 * time.Second})
+	if len(rows) != 1 || rows[0].Usable || rows[0].Result != CheckMissing || rows[0].Class != providers.ClassAgentMissing.String() ||
+		!strings.Contains(rows[0].Detail, "npm install -g @openai/codex") {
+		t.Errorf("rows %+v; want codex not installed, class %s, with its install command", rows, providers.ClassAgentMissing)
 	}
 }
 

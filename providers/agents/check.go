@@ -25,8 +25,8 @@ const (
 	CheckNoVersion   = "no version"
 )
 
-// Install says how to install the CLI of a kind.
-func Install(kind string) string {
+// installHint says how to install the CLI of a kind.
+func installHint(kind string) string {
 	switch kind {
 	case configs.AgentClaudeCode:
 		return "install it with: npm install -g @anthropic-ai/claude-code"
@@ -38,8 +38,8 @@ func Install(kind string) string {
 	return `install it, or set the agent's "binary" to its path`
 }
 
-// Login says how to give the CLI of a kind its credentials.
-func Login(kind string) string {
+// loginHint says how to give the CLI of a kind its credentials.
+func loginHint(kind string) string {
 	switch kind {
 	case configs.AgentClaudeCode:
 		return "log in: run claude and type /login, or set ANTHROPIC_API_KEY"
@@ -67,27 +67,29 @@ type CheckOptions struct {
 // is its program found, what version it reports, and does it answer one
 // tiny prompt in its read-only mode. Each row's Host is the program's
 // version (with its name when the version does not say it); a failure's
-// Detail says how to fix it (the install or the
+// Class is its class and its Detail says how to fix it (the install or the
 // login command).
 func Check(ctx context.Context, cfg *configs.Config, opt CheckOptions) []providers.CheckRow {
+	timeout := cmp.Or(opt.Timeout, 30*time.Second)
 	type probe struct {
 		p        configs.Participant
-		a        *configs.Agent
+		a        *configs.Agent // as checked: read-only, within the check's timeout
 		fallback bool
 	}
+	r := &Runner{cfg: cfg, env: environ(orEnviron(opt.Environ)), log: slog.New(slog.DiscardHandler), dirs: map[*configs.Agent]string{}, states: map[string]string{}}
 	var probes []probe
 	for _, p := range cfg.Participants() {
 		for i, a := range []*configs.Agent{p.Agent, p.FallbackAgent} {
-			if a != nil {
-				probes = append(probes, probe{p, a, i == 1})
+			if a == nil {
+				continue
 			}
+			checked := *a
+			checked.Timeout = int(min(time.Duration(cmp.Or(a.Timeout, configs.DefaultAgentTimeout))*time.Millisecond, timeout) / time.Millisecond)
+			checked.Write = false
+			r.dirs[&checked] = workdir(ctx, cfg, a)
+			probes = append(probes, probe{p, &checked, i == 1})
 		}
 	}
-	r := &Runner{cfg: cfg, env: environ(orEnviron(opt.Environ)), log: slog.New(slog.DiscardHandler), dirs: map[*configs.Agent]string{}, states: map[string]string{}}
-	for _, pr := range probes {
-		r.dirs[pr.a], _ = Workdir(ctx, cfg, pr.a)
-	}
-	timeout := cmp.Or(opt.Timeout, 30*time.Second)
 	return iter.Map(probes, func(pr *probe) providers.CheckRow {
 		row := r.check(ctx, pr.a, timeout)
 		row.Participant, row.Fallback, row.Model = pr.p.ID, pr.fallback, pr.a.Label()
@@ -95,19 +97,20 @@ func Check(ctx context.Context, cfg *configs.Config, opt CheckOptions) []provide
 	})
 }
 
-// check tries one agent.
+// check tries one agent as checked, in its folder (r.dirs): its version
+// within timeout, then the tiny prompt.
 func (r *Runner) check(ctx context.Context, a *configs.Agent, timeout time.Duration) providers.CheckRow {
 	row := providers.CheckRow{Host: a.Program()}
 	path, err := exec.LookPath(a.Program())
 	if err != nil {
-		row.Result, row.Detail = CheckMissing, fmt.Sprintf("%s not found: %s", a.Program(), Install(a.Kind))
+		row.Result, row.Class, row.Detail = CheckMissing, providers.ClassAgentMissing.String(), fmt.Sprintf("%s not found: %s", a.Program(), installHint(a.Kind))
 		return row
 	}
 	if a.Kind != configs.AgentCommand { // any program need not know --version
 		v := run(ctx, process{argv: []string{path, "--version"}, dir: r.dirs[a], env: r.env, timeout: timeout, maxOut: 4 << 10})
 		version := lastLines(v.stdout, 1)
 		if v.exit != 0 || version == "" {
-			row.Result, row.Detail = CheckNoVersion, fmt.Sprintf("%s --version failed (exit %d): %s; %s", a.Program(), v.exit, lastLines(v.stderr, 2), Install(a.Kind))
+			row.Result, row.Class, row.Detail = CheckNoVersion, providers.ClassAgentMissing.String(), fmt.Sprintf("%s --version failed (exit %d): %s; %s", a.Program(), v.exit, lastLines(v.stderr, 2), installHint(a.Kind))
 			return row
 		}
 		row.Host = version
@@ -115,11 +118,8 @@ func (r *Runner) check(ctx context.Context, a *configs.Agent, timeout time.Durat
 			row.Host = base + " " + version
 		}
 	}
-	probe := *a
-	probe.Timeout = int(min(time.Duration(cmp.Or(a.Timeout, configs.DefaultAgentTimeout))*time.Millisecond, timeout) / time.Millisecond)
-	probe.Write = false
 	start := time.Now()
-	_, err = r.attempt(ctx, providers.Request{Model: a.Label(), Messages: checkPrompt}, &probe, nil, false)
+	_, err = r.attempt(ctx, providers.Request{Model: a.Label(), Messages: checkPrompt}, a, nil, false)
 	row.Latency = time.Since(start).Round(time.Millisecond)
 	row.LatencyMS = row.Latency.Milliseconds()
 	if err == nil {
@@ -128,15 +128,15 @@ func (r *Runner) check(ctx context.Context, a *configs.Agent, timeout time.Durat
 	}
 	var f *failure
 	if !errors.As(err, &f) {
-		row.Result, row.Detail = providers.ClassOther.Title(), err.Error()
+		row.Result, row.Class, row.Detail = providers.ClassOther.Title(), providers.ClassOther.String(), err.Error()
 		return row
 	}
 	row.Class = f.class.String()
 	switch f.class {
 	case providers.ClassKeyRefused:
-		row.Result, row.Detail = CheckNotLoggedIn, f.msg+"; "+Login(a.Kind)
+		row.Result, row.Detail = CheckNotLoggedIn, f.msg+"; "+loginHint(a.Kind)
 	case providers.ClassTimeout:
-		row.Result, row.Detail = providers.ClassTimeout.Title(), f.msg+" (offline, or waiting for a login? "+Login(a.Kind)+")"
+		row.Result, row.Detail = providers.ClassTimeout.Title(), f.msg+" (offline, or waiting for a login? "+loginHint(a.Kind)+")"
 	default:
 		row.Result, row.Detail = f.class.Title(), strings.TrimSpace(f.msg)
 	}

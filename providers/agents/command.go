@@ -152,9 +152,9 @@ func resumable(kind string) bool {
 // earlier one.
 func forkable(kind string) bool { return kind == configs.AgentClaudeCode }
 
-// Quote returns argv as one line a POSIX shell reads back as the same
+// shellLine returns argv as one line a POSIX shell reads back as the same
 // words: what --dry-run prints.
-func Quote(argv []string) string {
+func shellLine(argv []string) string {
 	words := make([]string, len(argv))
 	for i, w := range argv {
 		words[i] = shellWord(w)

@@ -44,7 +44,7 @@ func TestCommandLines(t *testing.T) {
 			"my-agent", true},
 	} {
 		argv, stdin := command(&tc.a, tc.inv)
-		if got := Quote(argv); got != tc.want || (stdin != "") != tc.stdin {
+		if got := shellLine(argv); got != tc.want || (stdin != "") != tc.stdin {
 			t.Errorf("%s:\n got %s (stdin %t)\nwant %s (stdin %t)", tc.name, got, stdin != "", tc.want, tc.stdin)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -126,49 +127,42 @@ func parseClaude(o outcome) (answer, *failure) {
 }
 
 // claudeError classifies a result marked is_error: a failed API call, by
-// its status when the result has one, else by its words.
+// its status and words as providers classifies an endpoint's when the
+// result has a status, else by its words.
 func claudeError(r claudeResult) *failure {
 	msg := "is_error: " + r.Result
 	if s := r.APIErrorStatus; s != nil {
-		return fail(statusClass(*s), "%s (status %d)", msg, *s)
+		return fail(providers.Meaning(*s, r.Result), "%s (status %d)", msg, *s)
 	}
 	return fail(wordsClass(r.Result), "%s", msg)
 }
 
-// statusClass classifies an HTTP status an agent reported.
-func statusClass(s int) providers.Class {
-	switch {
-	case s == 401 || s == 403:
-		return providers.ClassKeyRefused
-	case s == 404:
-		return providers.ClassModelUnavailable
-	case s == 408:
-		return providers.ClassTimeout
-	case s == 429:
-		return providers.ClassRateLimited
-	case s >= 500:
-		return providers.ClassServerError
-	case s == 413:
-		return providers.ClassPromptTooLong
-	}
-	return providers.ClassBadRequest
-}
-
 // authWords are what the CLIs say when they have no usable credentials.
-var authWords = []string{"not logged in", "/login", "invalid api key", "unauthorized", "please set an auth method", "authentication", "401"}
+var authWords = []string{"not logged in", "/login", "invalid api key", "unauthorized", "please set an auth method", "authentication"}
 
-// wordsClass classifies an agent's error message: credentials, a prompt
-// too long, a limit, else a failure that may pass.
+// status401 and status429 find those statuses named in a message, not the
+// same digits inside a larger number (a count of tokens).
+var (
+	status401 = regexp.MustCompile(`\b401\b`)
+	status429 = regexp.MustCompile(`\b429\b`)
+)
+
+// wordsClass classifies an agent's error message: the CLIs' own words for
+// missing credentials, then what providers' table of meanings reads in
+// the words (a prompt too long, a spent quota, a model not found), then
+// a limit or the network, else a failure that may pass.
 func wordsClass(msg string) providers.Class {
 	m := strings.ToLower(msg)
-	switch {
-	case containsAny(m, authWords...):
+	if containsAny(m, authWords...) || status401.MatchString(m) {
 		return providers.ClassKeyRefused
-	case containsAny(m, "credit balance is too low", "insufficient balance", "exceeded your current quota", "usage limit"):
+	}
+	if c, ok := providers.MeaningOfWords(msg); ok {
+		return c
+	}
+	switch {
+	case containsAny(m, "usage limit"):
 		return providers.ClassQuotaExhausted
-	case containsAny(m, "prompt is too long", "context length", "context window"):
-		return providers.ClassPromptTooLong
-	case containsAny(m, "rate limit", "429", "quota"):
+	case containsAny(m, "rate limit", "quota") || status429.MatchString(m):
 		return providers.ClassRateLimited
 	case containsAny(m, "stream disconnected", "failed to lookup address", "connection", "reconnecting", "network"):
 		return providers.ClassNetwork

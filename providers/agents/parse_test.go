@@ -43,6 +43,10 @@ func TestParseRealOutputs(t *testing.T) {
 			providers.ClassModelUnavailable, "the session to resume is gone", ""},
 		{"claude overloaded", configs.AgentClaudeCode, outcome{exit: 1, stdout: []byte(`{"type":"result","subtype":"success","is_error":true,"api_error_status":529,"result":"API Error: 529 Overloaded","session_id":"s"}`)},
 			providers.ClassServerError, "status 529", "s"},
+		{"claude prompt too long", configs.AgentClaudeCode, outcome{exit: 1, stdout: []byte(`{"type":"result","subtype":"success","is_error":true,"api_error_status":400,"result":"API Error: 400 {\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":\"prompt is too long: 210000 tokens > 200000 maximum\"}}","session_id":"s"}`)},
+			providers.ClassPromptTooLong, "status 400", "s"},
+		{"claude out of credit", configs.AgentClaudeCode, outcome{exit: 1, stdout: []byte(`{"type":"result","subtype":"success","is_error":true,"api_error_status":400,"result":"API Error: 400 {\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":\"Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.\"}}","session_id":"s"}`)},
+			providers.ClassQuotaExhausted, "status 400", "s"},
 		{"claude budget", configs.AgentClaudeCode, outcome{exit: 1, stdout: []byte(`{"type":"result","subtype":"error_max_budget_usd","is_error":true,"num_turns":7,"session_id":"s","errors":[]}`)},
 			providers.ClassAgentLimit, "error_max_budget_usd after 7 turns", "s"},
 		{"claude execution error", configs.AgentClaudeCode, outcome{exit: 1, stdout: []byte(`{"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"s","errors":["tool crashed"]}`)},
@@ -59,6 +63,30 @@ func TestParseRealOutputs(t *testing.T) {
 				t.Errorf("%v %q (session %q); want %v saying %q (session %q)", f.class, f.msg, ans.session, tc.want, tc.says, tc.session)
 			}
 		})
+	}
+}
+
+// TestWordsClass: a status named in a CLI's message classifies it; the
+// same digits inside a count do not.
+func TestWordsClass(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		msg  string
+		want providers.Class
+	}{
+		{"unexpected status 401 Unauthorized: Missing bearer authentication", providers.ClassKeyRefused},
+		{"exceeded retry limit, last status: 429 Too Many Requests", providers.ClassRateLimited},
+		{"stream disconnected before completion: the prompt of 24013 tokens was cut off (connection reset)", providers.ClassNetwork},
+		{"the turn used 14290 tokens and the server failed", providers.ClassServerError},
+		{"Your credit balance is too low to access the Anthropic API.", providers.ClassQuotaExhausted},
+		{"prompt is too long: 210000 tokens > 200000 maximum", providers.ClassPromptTooLong},
+		{"The model `gpt-9` does not exist or you do not have access to it.", providers.ClassModelUnavailable},
+		{"You've hit your usage limit. Upgrade to Pro or try again later.", providers.ClassQuotaExhausted},
+		{"exceeded retry limit, last status: 429 Too Many Requests, request id: x", providers.ClassRateLimited},
+	} {
+		if got := wordsClass(tc.msg); got != tc.want {
+			t.Errorf("wordsClass(%q) = %v, want %v", tc.msg, got, tc.want)
+		}
 	}
 }
 

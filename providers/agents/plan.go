@@ -23,7 +23,7 @@ type Line struct {
 }
 
 // promptWord stands for the prompt in a command line shown; "<prompt>"
-// replaces it once the line is quoted.
+// replaces it once the line is quoted (a shell word that needs no quotes).
 const promptWord = "PROMPT_OF_THE_STEP"
 
 // Plan returns the command lines of every agent of cfg, in participant
@@ -35,7 +35,7 @@ func Plan(ctx context.Context, cfg *configs.Config) []Line {
 			if a == nil {
 				continue
 			}
-			dir, _ := Workdir(ctx, cfg, a)
+			dir := workdir(ctx, cfg, a)
 			l := Line{Participant: p.ID, Fallback: i == 1, Agent: a.Label(), Dir: dir, Fresh: shown(a, invocation{prompt: promptWord}), Preamble: preamble(a, dir)}
 			if resumable(a.Kind) {
 				l.Resume = shown(a, invocation{prompt: promptWord, resume: "SESSION_ID"})
@@ -55,9 +55,7 @@ func Plan(ctx context.Context, cfg *configs.Config) []Line {
 // marked as such and credentials in the args masked.
 func shown(a *configs.Agent, inv invocation) string {
 	argv, stdin := command(redacted(a), inv)
-	line := Quote(argv)
-	line = strings.ReplaceAll(line, "'"+promptWord+"'", "<prompt>")
-	line = strings.ReplaceAll(line, promptWord, "<prompt>")
+	line := strings.ReplaceAll(shellLine(argv), promptWord, "<prompt>")
 	if stdin != "" {
 		line += " < <prompt>"
 	} else {

@@ -3,6 +3,7 @@ package agents
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"slices"
@@ -49,7 +50,7 @@ type outcome struct {
 	exit     int    // -1 when it did not exit by itself
 	timedOut bool   // ended by the timeout
 	overflow bool   // ended for writing more than maxOut
-	err      error  // it could not start, or the caller's context ended
+	err      error  // it could not start, a signal not ours ended it, or the caller's context ended
 	elapsed  time.Duration
 }
 
@@ -84,7 +85,7 @@ func run(ctx context.Context, p process) outcome {
 	out.kill = func() { _ = killGroup(cmd.Process.Pid) }
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
-		return outcome{exit: -1, err: err}
+		return outcome{exit: -1, err: fmt.Errorf("could not start: %w", err)}
 	}
 	err := cmd.Wait()
 	_ = killGroup(cmd.Process.Pid) // whatever it left running

@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -39,20 +41,11 @@ func bareEnviron(t *testing.T) (env []string, home string) {
 	home = t.TempDir()
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
-		if name != "HOME" && !slicesContains(credentialVars, name) {
+		if name != "HOME" && !slices.Contains(credentialVars, name) {
 			env = append(env, kv)
 		}
 	}
 	return append(env, "HOME="+home), home
-}
-
-func slicesContains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // leftBehind lists the processes that run with home as their HOME.
@@ -65,19 +58,13 @@ func leftBehind(home string) []string {
 			continue
 		}
 		pid := filepath.Base(filepath.Dir(p))
-		if !alive(atoi(pid)) {
+		if n, err := strconv.Atoi(pid); err != nil || !alive(n) {
 			continue
 		}
 		cmd, _ := os.ReadFile(filepath.Join(filepath.Dir(p), "cmdline"))
 		out = append(out, pid+" "+strings.ReplaceAll(string(cmd), "\x00", " "))
 	}
 	return out
-}
-
-func atoi(s string) int {
-	var n int
-	fmt.Sscan(s, &n)
-	return n
 }
 
 // noneLeftIn fails the test while a process of the CLI's user runs, once
