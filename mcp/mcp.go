@@ -155,6 +155,15 @@ func fail(err error) error {
 	return failure{ops.Failure(err)}
 }
 
+// answer is a tool's answer: out, or err as a tool error.
+func answer[T any](out T, err error) (*sdk.CallToolResult, T, error) {
+	if err != nil {
+		var zero T
+		return nil, zero, fail(err)
+	}
+	return nil, out, nil
+}
+
 // wait returns the wait in seconds a tool was given, within MaxBlock;
 // def when none was given.
 func wait(seconds float64, def time.Duration) time.Duration {

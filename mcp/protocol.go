@@ -158,12 +158,3 @@ func addReadTools(s *sdk.Server, d ops.Debates) {
 func targeted(k ops.Kind, in targetedIn) ops.Write {
 	return ops.Write{Kind: k, DebateID: in.DebateID, TargetID: in.TargetID, Content: in.Content, ClientRequestID: in.ClientRequestID}
 }
-
-// answer is a tool's answer: out, or err as a tool error.
-func answer[T any](out T, err error) (*sdk.CallToolResult, T, error) {
-	if err != nil {
-		var zero T
-		return nil, zero, fail(err)
-	}
-	return nil, out, nil
-}
