@@ -301,9 +301,6 @@ type Waited struct {
 	Message          string         `json:"message,omitempty"`
 }
 
-// MaxHold is the longest a protocol server holds one poll.
-const MaxHold = 60 * time.Second
-
 // Await waits up to deadline for an argument after w.After, riding out a
 // server that restarts meanwhile; slack bounds one request beyond the time
 // the server holds it. At the deadline it answers with status timeout.
@@ -315,7 +312,7 @@ func Await(ctx context.Context, d Debates, w Wait, deadline, slack time.Duration
 		return Waited{}, &InputError{Field: "deadline", Problem: fmt.Sprintf("must be positive (got %s)", deadline)}
 	}
 	res, err := d.Wait(ctx, w.DebateID, w.Role, w.After, client.WaitOptions{
-		Deadline: time.Now().Add(deadline), MaxHold: MaxHold, Slack: slack})
+		Deadline: time.Now().Add(deadline), MaxHold: api.MaxWait, Slack: slack})
 	if err != nil {
 		return Waited{}, err
 	}
