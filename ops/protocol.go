@@ -87,7 +87,7 @@ type Write struct {
 // wrong for the write's kind.
 func (w Write) Check() error {
 	if w.DebateID == "" {
-		return missing("debate-id", "")
+		return missing("debate_id", "")
 	}
 	if w.Kind == Claim {
 		if w.Role == "" {
@@ -98,7 +98,7 @@ func (w Write) Check() error {
 		}
 	}
 	if (w.Kind == Claim || w.Kind == Appeal || w.Kind == Resolution) && w.TargetID == "" {
-		return missing("target-id", "the argument_id you answer")
+		return missing("target_id", "the argument_id you answer")
 	}
 	return nil
 }
@@ -196,7 +196,7 @@ type Context struct {
 // MOTION; a negative limit shows every one.
 func Read(ctx context.Context, d Debates, id string, limit int) (Context, error) {
 	if id == "" {
-		return Context{}, missing("debate-id", "")
+		return Context{}, missing("debate_id", "")
 	}
 	r, err := d.GetDebate(ctx, id, limit)
 	if err != nil {
@@ -265,7 +265,7 @@ type Wait struct {
 // wrong.
 func (w Wait) Check() error {
 	if w.DebateID == "" {
-		return missing("debate-id", "")
+		return missing("debate_id", "")
 	}
 	if w.Role == "" {
 		return missing("role", "proposer, opponent or arbitrator")
