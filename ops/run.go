@@ -230,6 +230,14 @@ func (r *run) watch() (Status, <-chan struct{}) {
 // elapsed is the time since start, to the second.
 func elapsed(start time.Time) string { return time.Since(start).Round(time.Second).String() }
 
+// wrote reports whether name is one of the files the run wrote, all of
+// them, not only those a status lists.
+func (r *run) wrote(name string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.ContainsFunc(r.st.Reports, func(f Report) bool { return f.Name == name })
+}
+
 // result returns the run's result once it has ended, else nil.
 func (r *run) result() *batch.Result {
 	r.mu.Lock()

@@ -16,6 +16,8 @@ import (
 
 	"github.com/debatehq/debate/batch"
 	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/internal/regular"
+	"github.com/debatehq/debate/output"
 )
 
 // States of a run.
@@ -366,16 +368,16 @@ func (rs *Runs) List() []Status {
 }
 
 // Report returns the content of the report file name of run id: one of
-// the files the run wrote, by its name in the run's folder.
+// the files the run wrote, by its name in the run's folder, read as every
+// run folder is (a regular file, never through a symbolic link, at most
+// output.MaxRunBytes).
 func (rs *Runs) Report(id, name string) ([]byte, error) {
 	r, err := rs.find(id)
 	if err != nil {
 		return nil, err
 	}
-	for _, f := range r.status().Reports {
-		if f.Name == name {
-			return os.ReadFile(filepath.Join(r.folder, name))
-		}
+	if r.wrote(name) {
+		return regular.ReadFileNoFollow(filepath.Join(r.folder, name), output.MaxRunBytes)
 	}
 	return nil, &RunError{Code: CodeRunNotFound, Message: fmt.Sprintf("run %s has no report %q", id, name),
 		Suggestion: "run_status lists the run's reports once it has ended"}
