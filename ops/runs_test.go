@@ -66,7 +66,7 @@ func TestInlineQuestion(t *testing.T) {
 	}
 }
 
-// TestRunRefusals: what a run cannot start from, each with its reason.
+// TestStartRefusals: what a run cannot start from, each with its reason.
 func TestStartRefusals(t *testing.T) {
 	t.Parallel()
 	def := defaultConfig(t, "")
