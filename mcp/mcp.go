@@ -165,10 +165,14 @@ func answer[T any](out T, err error) (*sdk.CallToolResult, T, error) {
 }
 
 // wait returns the wait in seconds a tool was given, within MaxBlock;
-// def when none was given.
+// def when none was given. The bound is applied to the seconds, before a
+// large count (1e10, "for ever") would overflow a time.Duration.
 func wait(seconds float64, def time.Duration) time.Duration {
-	if seconds <= 0 {
+	switch {
+	case seconds <= 0:
 		return def
+	case seconds >= MaxBlock.Seconds():
+		return MaxBlock
 	}
-	return min(time.Duration(seconds*float64(time.Second)), MaxBlock)
+	return time.Duration(seconds * float64(time.Second))
 }
