@@ -230,7 +230,7 @@ func (rs *Runs) allowed(path string) error {
 		if err != nil {
 			continue
 		}
-		if rel, err := filepath.Rel(dir, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		if rel, err := filepath.Rel(dir, abs); err == nil && filepath.IsLocal(rel) {
 			return nil
 		}
 	}
