@@ -234,6 +234,10 @@ func (rs *Runs) allowed(path string) error {
 			return nil
 		}
 	}
+	if len(rs.opt.Folders) == 0 {
+		return &RunError{Code: CodeFolderRefused, Message: fmt.Sprintf("%s: this server runs no config by its path", path),
+			Suggestion: "ask an inline question (question and models), or start the server with the config's folder"}
+	}
 	return &RunError{Code: CodeFolderRefused, Message: fmt.Sprintf("%s is outside the folders this server serves (%s)", path, strings.Join(rs.opt.Folders, ", ")),
 		Suggestion: "use a config inside one of them, or start the server for that config's folder"}
 }

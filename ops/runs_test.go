@@ -97,6 +97,10 @@ func TestStartRefusals(t *testing.T) {
 			t.Errorf("%s: %v, want %s with a suggestion", c.name, err, c.code)
 		}
 	}
+	var re *RunError
+	if _, err := NewRuns(RunsOptions{}).Begin(Start{Config: capped}); !errors.As(err, &re) || re.Code != CodeFolderRefused || !strings.Contains(re.Suggestion, "inline question") {
+		t.Errorf("a config path where no folder is served: %v, want %s pointing to an inline question", err, CodeFolderRefused)
+	}
 	rs := NewRuns(RunsOptions{Default: capped})
 	cfg, err := rs.config(Start{Question: "Q?", Models: []string{"m", "n"}, MaxCost: 5})
 	if err != nil || cfg.Budget.MaxCost != 2 {
