@@ -207,6 +207,16 @@ func (r *run) status() Status {
 	return st
 }
 
+// running reports whether the run has not ended yet.
+func (r *run) running() bool {
+	select {
+	case <-r.done:
+		return false
+	default:
+		return true
+	}
+}
+
 // watch returns a copy of the run's status and a channel closed at its
 // next change.
 func (r *run) watch() (Status, <-chan struct{}) {

@@ -161,14 +161,14 @@ func (rs *Runs) add(r *run) error {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	for _, o := range rs.runs {
-		if o.folder == r.folder && o.status().State == Running {
+		if o.folder == r.folder && o.running() {
 			return &RunError{Code: CodeFolderBusy, Message: fmt.Sprintf("run %s is writing to %s", o.id, o.folder),
 				Suggestion: "wait for it (run_status) or cancel it (run_cancel) first"}
 		}
 	}
 	rs.runs = append(rs.runs, r)
 	for len(rs.runs) > rs.opt.Keep {
-		i := slices.IndexFunc(rs.runs, func(o *run) bool { return o.status().State != Running })
+		i := slices.IndexFunc(rs.runs, func(o *run) bool { return !o.running() })
 		if i < 0 {
 			break
 		}
