@@ -155,11 +155,24 @@ func fail(err error) error {
 	return failure{ops.Failure(err)}
 }
 
-// wait returns the wait in seconds a tool was given, within MaxBlock;
-// def when none was given.
-func wait(seconds float64, def time.Duration) time.Duration {
-	if seconds <= 0 {
-		return def
+// answer is a tool's answer: out, or err as a tool error.
+func answer[T any](out T, err error) (*sdk.CallToolResult, T, error) {
+	if err != nil {
+		var zero T
+		return nil, zero, fail(err)
 	}
-	return min(time.Duration(seconds*float64(time.Second)), MaxBlock)
+	return nil, out, nil
+}
+
+// wait returns the wait in seconds a tool was given, within MaxBlock;
+// def when none was given. The bound is applied to the seconds, before a
+// large count (1e10, "for ever") would overflow a time.Duration.
+func wait(seconds float64, def time.Duration) time.Duration {
+	switch {
+	case seconds <= 0:
+		return def
+	case seconds >= MaxBlock.Seconds():
+		return MaxBlock
+	}
+	return time.Duration(seconds * float64(time.Second))
 }

@@ -493,3 +493,28 @@ func TestReadyFirst(t *testing.T) {
 		t.Errorf("Ready asked %d times for two calls", asked)
 	}
 }
+
+// TestProtocolRefusals: a protocol tool refuses an argument left empty or
+// out of range (the SDK refuses one left out) before any call to the
+// server, naming the argument as the agent wrote it.
+func TestProtocolRefusals(t *testing.T) {
+	t.Parallel()
+	b := newBackend(t)
+	a := connect(t, b, "http")
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"protocol_submit", map[string]any{"debate_id": "", "role": "opponent", "target_id": "a1", "content": "C"}, "debate_id is required"},
+		{"protocol_appeal", map[string]any{"debate_id": "d1", "target_id": "", "content": "C"}, "target_id is required"},
+		{"protocol_doc_get", map[string]any{"doc_id": ""}, "doc_id is required"},
+		{"protocol_doc_get", map[string]any{"doc_id": "x", "version": -1}, "or 0 for the latest"},
+	} {
+		msg, ok := a.try(t, c.tool, c.args, &struct{}{})
+		var body ops.FailureBody
+		if ok || json.Unmarshal([]byte(msg), &body) != nil || body.Code != "INVALID_INPUT" || !strings.Contains(body.Message, c.want) {
+			t.Errorf("%s %v: got %q, want INVALID_INPUT saying %q", c.tool, c.args, msg, c.want)
+		}
+	}
+}

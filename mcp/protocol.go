@@ -76,41 +76,38 @@ type listIn struct {
 	Offset               int    `json:"offset,omitempty" jsonschema:"skip the first n debates"`
 }
 
-// written is the answer of every write.
-type writeResult = ops.Written
-
 // addProtocolTools adds the protocol tools to s.
 func addProtocolTools(s *sdk.Server, d ops.Debates) {
 	sdk.AddTool(s, &sdk.Tool{Name: "protocol_create", Title: "Open a debate (proposer)",
 		Description: `Open a debate with its MOTION, as the proposer. The debate then awaits the opponent: call protocol_wait with next_wait. Resending the same client_request_id returns the debate already created.`},
-		func(ctx context.Context, _ *sdk.CallToolRequest, in ops.Create) (*sdk.CallToolResult, writeResult, error) {
+		func(ctx context.Context, _ *sdk.CallToolRequest, in ops.Create) (*sdk.CallToolResult, ops.Written, error) {
 			return answer(ops.Open(ctx, d, in))
 		})
 	sdk.AddTool(s, &sdk.Tool{Name: "protocol_submit", Title: "Submit a CLAIM (proposer or opponent)",
 		Description: `Submit a CLAIM: the opponent answers the MOTION or the proposer's last CLAIM; the proposer answers the opponent's CLAIM or aligns to a RULING. Then wait for the other side with protocol_wait (next_wait).`},
-		func(ctx context.Context, _ *sdk.CallToolRequest, in claimIn) (*sdk.CallToolResult, writeResult, error) {
+		func(ctx context.Context, _ *sdk.CallToolRequest, in claimIn) (*sdk.CallToolResult, ops.Written, error) {
 			return answer(ops.Send(ctx, d, ops.Write{Kind: ops.Claim, DebateID: in.DebateID, Role: in.Role, TargetID: in.TargetID,
 				Content: in.Content, ClientRequestID: in.ClientRequestID}))
 		})
 	sdk.AddTool(s, &sdk.Tool{Name: "protocol_appeal", Title: "Ask the arbitrator for a ruling (proposer)",
 		Description: `Ask the arbitrator for a RULING, as the proposer, on the argument target_id: give the context and the options, the last being that the arbitrator proposes another way. Both sides then wait for the ruling.`},
-		func(ctx context.Context, _ *sdk.CallToolRequest, in targetedIn) (*sdk.CallToolResult, writeResult, error) {
+		func(ctx context.Context, _ *sdk.CallToolRequest, in targetedIn) (*sdk.CallToolResult, ops.Written, error) {
 			return answer(ops.Send(ctx, d, targeted(ops.Appeal, in)))
 		})
 	sdk.AddTool(s, &sdk.Tool{Name: "protocol_request_completion", Title: "Ask to finish (proposer)",
 		Description: `Ask to finish the debate, as the proposer (a RESOLUTION). The server approves it at once with an automatic closing RULING (auto_ruling), and the debate is CLOSED.`},
-		func(ctx context.Context, _ *sdk.CallToolRequest, in targetedIn) (*sdk.CallToolResult, writeResult, error) {
+		func(ctx context.Context, _ *sdk.CallToolRequest, in targetedIn) (*sdk.CallToolResult, ops.Written, error) {
 			return answer(ops.Send(ctx, d, targeted(ops.Resolution, in)))
 		})
 	sdk.AddTool(s, &sdk.Tool{Name: "protocol_ruling", Title: "Rule (arbitrator)",
 		Description: `Rule, as the arbitrator, on an APPEAL, a RESOLUTION or your INTERVENTION. Without close the floor returns to the proposer; with close the debate is CLOSED.`},
-		func(ctx context.Context, _ *sdk.CallToolRequest, in rulingIn) (*sdk.CallToolResult, writeResult, error) {
+		func(ctx context.Context, _ *sdk.CallToolRequest, in rulingIn) (*sdk.CallToolResult, ops.Written, error) {
 			return answer(ops.Send(ctx, d, ops.Write{Kind: ops.Ruling, DebateID: in.DebateID, Content: in.Content, Close: in.Close,
 				ClientRequestID: in.ClientRequestID}))
 		})
 	sdk.AddTool(s, &sdk.Tool{Name: "protocol_intervention", Title: "Stop the floor (arbitrator)",
 		Description: `Stop the floor, as the arbitrator, while the proposer or the opponent is awaited. Both sides then wait for your RULING.`},
-		func(ctx context.Context, _ *sdk.CallToolRequest, in interventionIn) (*sdk.CallToolResult, writeResult, error) {
+		func(ctx context.Context, _ *sdk.CallToolRequest, in interventionIn) (*sdk.CallToolResult, ops.Written, error) {
 			return answer(ops.Send(ctx, d, ops.Write{Kind: ops.Intervention, DebateID: in.DebateID, Content: in.Content,
 				ClientRequestID: in.ClientRequestID}))
 		})
@@ -157,13 +154,4 @@ func addReadTools(s *sdk.Server, d ops.Debates) {
 
 func targeted(k ops.Kind, in targetedIn) ops.Write {
 	return ops.Write{Kind: k, DebateID: in.DebateID, TargetID: in.TargetID, Content: in.Content, ClientRequestID: in.ClientRequestID}
-}
-
-// answer is a tool's answer: out, or err as a tool error.
-func answer[T any](out T, err error) (*sdk.CallToolResult, T, error) {
-	if err != nil {
-		var zero T
-		return nil, zero, fail(err)
-	}
-	return nil, out, nil
 }

@@ -37,38 +37,22 @@ func addRunTools(s *sdk.Server, runs *ops.Runs) {
 	sdk.AddTool(s, &sdk.Tool{Name: "run_start", Title: "Start a debate run",
 		Description: `Start a batch debate run and return its status at once, with its id and output folder. Give either config (the path of a JSONC config) or question plus models (an inline question played with the default config's judge and endpoint). A run's spend is capped: by the config's budget.maxCost or by maxCost. demo plays a scripted debate with no model called. Then follow it with run_status (waitSeconds) and read run_decision.`},
 		func(ctx context.Context, _ *sdk.CallToolRequest, in ops.Start) (*sdk.CallToolResult, ops.Status, error) {
-			st, err := runs.Begin(in)
-			if err != nil {
-				return nil, ops.Status{}, fail(err)
-			}
-			return nil, st, nil
+			return answer(runs.Begin(in))
 		})
 	sdk.AddTool(s, &sdk.Tool{Name: "run_status", Title: "Status of a run",
 		Description: `Where a run stands: its state (running, finished, cancelled, failed), topics done of all, calls, tokens, spend, each topic's live line, and once ended its reports (resources). With waitSeconds (at most 50) the call returns when the run ends or the wait is over, sending progress notifications meanwhile; call it again while the state is running.`},
 		func(ctx context.Context, req *sdk.CallToolRequest, in statusIn) (*sdk.CallToolResult, ops.Status, error) {
-			st, err := runs.Status(ctx, in.ID, wait(in.WaitSeconds, 0), progress(ctx, req))
-			if err != nil {
-				return nil, ops.Status{}, fail(err)
-			}
-			return nil, st, nil
+			return answer(runs.Status(ctx, in.ID, wait(in.WaitSeconds, 0), progress(ctx, req)))
 		})
 	sdk.AddTool(s, &sdk.Tool{Name: "run_decision", Title: "What a run decided",
 		Description: `What an ended run decided, compact whatever its size: per topic its decision (agreed, decided, split, undecided with a cause), its verdicts, what stays disputed and its report's URI; the counts per decision; and the gate (params.failOn) with the topics that failed it.`},
 		func(ctx context.Context, _ *sdk.CallToolRequest, in runID) (*sdk.CallToolResult, ops.Decision, error) {
-			d, err := runs.Decision(in.ID)
-			if err != nil {
-				return nil, ops.Decision{}, fail(err)
-			}
-			return nil, d, nil
+			return answer(runs.Decision(in.ID))
 		})
 	sdk.AddTool(s, &sdk.Tool{Name: "run_cancel", Title: "Cancel a run",
 		Description: `Stop a run. Its reports are written with the topics still going marked interrupted; the answer is its status once they are.`},
 		func(ctx context.Context, _ *sdk.CallToolRequest, in runID) (*sdk.CallToolResult, ops.Status, error) {
-			st, err := runs.Cancel(ctx, in.ID, cancelWait)
-			if err != nil {
-				return nil, ops.Status{}, fail(err)
-			}
-			return nil, st, nil
+			return answer(runs.Cancel(ctx, in.ID, cancelWait))
 		})
 	sdk.AddTool(s, &sdk.Tool{Name: "run_list", Title: "Recent runs",
 		Description: `The runs this server started, newest first, each with its state, counts and folder.`},

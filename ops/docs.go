@@ -48,10 +48,10 @@ func WriteDoc(ctx context.Context, d Debates, w DocWrite) (Doc, error) {
 // ReadDoc returns version of document id; 0 is the latest.
 func ReadDoc(ctx context.Context, d Debates, id string, version int) (Doc, error) {
 	if id == "" {
-		return Doc{}, missing("doc-id", "")
+		return Doc{}, missing("doc_id", "")
 	}
 	if version < 0 {
-		return Doc{}, &InputError{Field: "version", Problem: fmt.Sprintf("must be 1 or more (got %d)", version)}
+		return Doc{}, &InputError{Field: "version", Problem: fmt.Sprintf("must be 1 or more, or 0 for the latest (got %d)", version)}
 	}
 	r, err := d.GetDocument(ctx, id, version)
 	if err != nil {

@@ -20,8 +20,8 @@ import (
 )
 
 // InputError is input an operation refuses before doing anything: Field
-// names the input (as a flag without its dashes, or a tool argument) and
-// Problem what is wrong with it and how to fix it.
+// names the input as its tool argument does (debate_id), and Problem what
+// is wrong with it and how to fix it.
 type InputError struct {
 	Field   string
 	Problem string

@@ -87,7 +87,7 @@ type Write struct {
 // wrong for the write's kind.
 func (w Write) Check() error {
 	if w.DebateID == "" {
-		return missing("debate-id", "")
+		return missing("debate_id", "")
 	}
 	if w.Kind == Claim {
 		if w.Role == "" {
@@ -98,7 +98,7 @@ func (w Write) Check() error {
 		}
 	}
 	if (w.Kind == Claim || w.Kind == Appeal || w.Kind == Resolution) && w.TargetID == "" {
-		return missing("target-id", "the argument_id you answer")
+		return missing("target_id", "the argument_id you answer")
 	}
 	return nil
 }
@@ -196,7 +196,7 @@ type Context struct {
 // MOTION; a negative limit shows every one.
 func Read(ctx context.Context, d Debates, id string, limit int) (Context, error) {
 	if id == "" {
-		return Context{}, missing("debate-id", "")
+		return Context{}, missing("debate_id", "")
 	}
 	r, err := d.GetDebate(ctx, id, limit)
 	if err != nil {
@@ -265,7 +265,7 @@ type Wait struct {
 // wrong.
 func (w Wait) Check() error {
 	if w.DebateID == "" {
-		return missing("debate-id", "")
+		return missing("debate_id", "")
 	}
 	if w.Role == "" {
 		return missing("role", "proposer, opponent or arbitrator")
@@ -301,9 +301,6 @@ type Waited struct {
 	Message          string         `json:"message,omitempty"`
 }
 
-// MaxHold is the longest a protocol server holds one poll.
-const MaxHold = 60 * time.Second
-
 // Await waits up to deadline for an argument after w.After, riding out a
 // server that restarts meanwhile; slack bounds one request beyond the time
 // the server holds it. At the deadline it answers with status timeout.
@@ -315,7 +312,7 @@ func Await(ctx context.Context, d Debates, w Wait, deadline, slack time.Duration
 		return Waited{}, &InputError{Field: "deadline", Problem: fmt.Sprintf("must be positive (got %s)", deadline)}
 	}
 	res, err := d.Wait(ctx, w.DebateID, w.Role, w.After, client.WaitOptions{
-		Deadline: time.Now().Add(deadline), MaxHold: MaxHold, Slack: slack})
+		Deadline: time.Now().Add(deadline), MaxHold: api.MaxWait, Slack: slack})
 	if err != nil {
 		return Waited{}, err
 	}

@@ -39,7 +39,7 @@ type Status struct {
 	Cost      float64 `json:"cost" jsonschema:"spend so far, in the currency of the config's pricing"`
 	MaxCost   float64 `json:"maxCost,omitempty" jsonschema:"the run's cap on its spend"`
 	StartedAt string  `json:"startedAt"`
-	Elapsed   string  `json:"elapsed"`
+	Elapsed   string  `json:"elapsed" jsonschema:"how long the run has been going, or went once it ended"`
 	// Topics are the live lines, in config order: all of them up to
 	// maxLines, else the running ones, and LinesOmitted counts the others.
 	Topics       []TopicLine `json:"topics,omitempty"`
@@ -182,6 +182,7 @@ func (r *run) finish(res *batch.Result, err error, cancelled bool) {
 	if err != nil && !errors.Is(err, context.Canceled) {
 		r.st.Error = err.Error()
 	}
+	r.st.Elapsed = elapsed(r.started)
 	if res != nil {
 		for _, f := range res.Files {
 			if name, err := filepath.Rel(r.folder, f); err == nil && !strings.ContainsRune(name, filepath.Separator) {
@@ -206,6 +207,16 @@ func (r *run) status() Status {
 	return st
 }
 
+// running reports whether the run has not ended yet.
+func (r *run) running() bool {
+	select {
+	case <-r.done:
+		return false
+	default:
+		return true
+	}
+}
+
 // watch returns a copy of the run's status and a channel closed at its
 // next change.
 func (r *run) watch() (Status, <-chan struct{}) {
@@ -220,8 +231,21 @@ func (r *run) watch() (Status, <-chan struct{}) {
 	}
 	st.Reports = slices.Clone(r.st.Reports[:min(len(r.st.Reports), maxLines)])
 	st.ReportsOmitted = len(r.st.Reports) - len(st.Reports)
-	st.Elapsed = time.Since(r.started).Round(time.Second).String()
+	if st.State == Running {
+		st.Elapsed = elapsed(r.started)
+	}
 	return st, r.changed
+}
+
+// elapsed is the time since start, to the second.
+func elapsed(start time.Time) string { return time.Since(start).Round(time.Second).String() }
+
+// wrote reports whether name is one of the files the run wrote, all of
+// them, not only those a status lists.
+func (r *run) wrote(name string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.ContainsFunc(r.st.Reports, func(f Report) bool { return f.Name == name })
 }
 
 // result returns the run's result once it has ended, else nil.

@@ -3,6 +3,7 @@ package ops
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/tree"
@@ -51,5 +52,19 @@ func TestStatusFromEvents(t *testing.T) {
 	r.mu.Unlock()
 	if t1.State != TopicDone || t1.Decision != "agreed" || t1.Nodes != 1 || t1.Calls != 1 {
 		t.Errorf("t1's line %+v", t1)
+	}
+}
+
+// TestElapsedStopsAtTheEnd: an ended run's status gives how long it went,
+// however long after its end it is read.
+func TestElapsedStopsAtTheEnd(t *testing.T) {
+	t.Parallel()
+	r := newRun("r1", &configs.Config{Output: configs.Output{Dir: "/out"}}, tree.Selection{}, true, func() {})
+	r.finish(nil, nil, false)
+	r.mu.Lock()
+	r.started = r.started.Add(-time.Hour) // read an hour later
+	r.mu.Unlock()
+	if st := r.status(); st.State != Finished || st.Elapsed != "0s" {
+		t.Errorf("an hour after a run that went 0s: state %s, elapsed %s", st.State, st.Elapsed)
 	}
 }

@@ -16,6 +16,8 @@ import (
 
 	"github.com/debatehq/debate/batch"
 	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/internal/regular"
+	"github.com/debatehq/debate/output"
 )
 
 // States of a run.
@@ -159,14 +161,14 @@ func (rs *Runs) add(r *run) error {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	for _, o := range rs.runs {
-		if o.folder == r.folder && o.status().State == Running {
+		if o.folder == r.folder && o.running() {
 			return &RunError{Code: CodeFolderBusy, Message: fmt.Sprintf("run %s is writing to %s", o.id, o.folder),
 				Suggestion: "wait for it (run_status) or cancel it (run_cancel) first"}
 		}
 	}
 	rs.runs = append(rs.runs, r)
 	for len(rs.runs) > rs.opt.Keep {
-		i := slices.IndexFunc(rs.runs, func(o *run) bool { return o.status().State != Running })
+		i := slices.IndexFunc(rs.runs, func(o *run) bool { return !o.running() })
 		if i < 0 {
 			break
 		}
@@ -228,9 +230,13 @@ func (rs *Runs) allowed(path string) error {
 		if err != nil {
 			continue
 		}
-		if rel, err := filepath.Rel(dir, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		if rel, err := filepath.Rel(dir, abs); err == nil && filepath.IsLocal(rel) {
 			return nil
 		}
+	}
+	if len(rs.opt.Folders) == 0 {
+		return &RunError{Code: CodeFolderRefused, Message: fmt.Sprintf("%s: this server runs no config by its path", path),
+			Suggestion: "ask an inline question (question and models), or start the server with the config's folder"}
 	}
 	return &RunError{Code: CodeFolderRefused, Message: fmt.Sprintf("%s is outside the folders this server serves (%s)", path, strings.Join(rs.opt.Folders, ", ")),
 		Suggestion: "use a config inside one of them, or start the server for that config's folder"}
@@ -366,16 +372,16 @@ func (rs *Runs) List() []Status {
 }
 
 // Report returns the content of the report file name of run id: one of
-// the files the run wrote, by its name in the run's folder.
+// the files the run wrote, by its name in the run's folder, read as every
+// run folder is (a regular file, never through a symbolic link, at most
+// output.MaxRunBytes).
 func (rs *Runs) Report(id, name string) ([]byte, error) {
 	r, err := rs.find(id)
 	if err != nil {
 		return nil, err
 	}
-	for _, f := range r.status().Reports {
-		if f.Name == name {
-			return os.ReadFile(filepath.Join(r.folder, name))
-		}
+	if r.wrote(name) {
+		return regular.ReadFileNoFollow(filepath.Join(r.folder, name), output.MaxRunBytes)
 	}
 	return nil, &RunError{Code: CodeRunNotFound, Message: fmt.Sprintf("run %s has no report %q", id, name),
 		Suggestion: "run_status lists the run's reports once it has ended"}

@@ -2,10 +2,16 @@ package ops
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/debatehq/debate/batch"
+	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/tree"
 )
 
 // defaultConfig writes a default config whose second debater has an
@@ -60,7 +66,7 @@ func TestInlineQuestion(t *testing.T) {
 	}
 }
 
-// TestRunRefusals: what a run cannot start from, each with its reason.
+// TestStartRefusals: what a run cannot start from, each with its reason.
 func TestStartRefusals(t *testing.T) {
 	t.Parallel()
 	def := defaultConfig(t, "")
@@ -91,9 +97,57 @@ func TestStartRefusals(t *testing.T) {
 			t.Errorf("%s: %v, want %s with a suggestion", c.name, err, c.code)
 		}
 	}
+	var re *RunError
+	if _, err := NewRuns(RunsOptions{}).Begin(Start{Config: capped}); !errors.As(err, &re) || re.Code != CodeFolderRefused || !strings.Contains(re.Suggestion, "inline question") {
+		t.Errorf("a config path where no folder is served: %v, want %s pointing to an inline question", err, CodeFolderRefused)
+	}
 	rs := NewRuns(RunsOptions{Default: capped})
 	cfg, err := rs.config(Start{Question: "Q?", Models: []string{"m", "n"}, MaxCost: 5})
 	if err != nil || cfg.Budget.MaxCost != 2 {
 		t.Errorf("a maxCost above the config's: %v, cap %g; want the config's cap of 2 kept", err, cfg.Budget.MaxCost)
+	}
+}
+
+// TestEveryReportReadable: every file a run wrote is a readable resource,
+// past the ones a status lists (a topic's report, as run_decision names
+// it), and none is read through a symbolic link or beyond them.
+func TestEveryReportReadable(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	res := &batch.Result{}
+	for i := range maxLines + 10 {
+		name := filepath.Join(dir, fmt.Sprintf("topic-t%02d.md", i))
+		if err := os.WriteFile(name, []byte("# report "+strconv.Itoa(i)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		res.Files = append(res.Files, name)
+	}
+	secret := filepath.Join(t.TempDir(), "secret")
+	if err := os.WriteFile(secret, []byte("s3cret"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "summary.md")
+	if err := os.Symlink(secret, link); err != nil {
+		t.Fatal(err)
+	}
+	res.Files = append(res.Files, link)
+	r := newRun("r1", &configs.Config{Output: configs.Output{Dir: dir}}, tree.Selection{}, true, func() {})
+	r.finish(res, nil, false)
+	rs := NewRuns(RunsOptions{})
+	if err := rs.add(r); err != nil {
+		t.Fatal(err)
+	}
+	if st := r.status(); len(st.Reports) != maxLines || st.ReportsOmitted != 11 {
+		t.Fatalf("status lists %d reports, %d omitted", len(st.Reports), st.ReportsOmitted)
+	}
+	last := fmt.Sprintf("topic-t%02d.md", maxLines+9)
+	if b, err := rs.Report("r1", last); err != nil || string(b) != "# report "+strconv.Itoa(maxLines+9) {
+		t.Errorf("the last report: %q, %v", b, err)
+	}
+	if b, err := rs.Report("r1", "summary.md"); err == nil {
+		t.Errorf("a report that is a symbolic link was read: %q", b)
+	}
+	if _, err := rs.Report("r1", "../secret"); err == nil {
+		t.Error("a name the run did not write was read")
 	}
 }

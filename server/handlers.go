@@ -299,9 +299,9 @@ func parseWait(v string) (time.Duration, error) {
 		return 0, nil
 	}
 	f, err := strconv.ParseFloat(v, 64)
-	if err != nil || math.IsNaN(f) || f < 0 || f > MaxWait.Seconds() {
-		return 0, protocol.Errorf(protocol.CodeInvalidInput, "wait: want seconds from 0 to %d, got %q", int(MaxWait.Seconds()), v).
-			WithSuggestion(fmt.Sprintf("wait at most %d seconds per request and poll again", int(MaxWait.Seconds())))
+	if err != nil || math.IsNaN(f) || f < 0 || f > api.MaxWait.Seconds() {
+		return 0, protocol.Errorf(protocol.CodeInvalidInput, "wait: want seconds from 0 to %d, got %q", int(api.MaxWait.Seconds()), v).
+			WithSuggestion(fmt.Sprintf("wait at most %d seconds per request and poll again", int(api.MaxWait.Seconds())))
 	}
 	return time.Duration(f * float64(time.Second)), nil
 }

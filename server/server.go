@@ -40,8 +40,6 @@ const (
 	DefaultPingInterval    = 30 * time.Second
 	// MaxHeaderBytes bounds a request's header lines.
 	MaxHeaderBytes = 64 << 10
-	// MaxWait is the longest long-poll a client may ask for.
-	MaxWait = 60 * time.Second
 )
 
 // Options configure a Server. The zero value serves without authentication.

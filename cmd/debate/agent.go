@@ -283,11 +283,11 @@ func (e *env) explainUnreachable(s conn, err error) error {
 }
 
 // flagError is an operation's refusal of its input as a usage error naming
-// the flag; other errors are left as they are.
+// the flag (debate_id is --debate-id); other errors are left as they are.
 func flagError(err error) error {
 	var ie *ops.InputError
 	if errors.As(err, &ie) {
-		return usagef("--%s %s", ie.Field, ie.Problem)
+		return usagef("--%s %s", strings.ReplaceAll(ie.Field, "_", "-"), ie.Problem)
 	}
 	return err
 }

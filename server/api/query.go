@@ -5,9 +5,14 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/debatehq/debate/protocol"
 )
+
+// MaxWait is the longest long-poll (?wait=) a client may ask for: the
+// server refuses a longer one, and a waiting client asks for no more.
+const MaxWait = 60 * time.Second
 
 // ListQuery is the query of a debate list (GET /debates and the web UI's
 // list): ?state=&limit=&offset=&pending_first_opponent=.
