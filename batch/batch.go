@@ -246,8 +246,8 @@ type resources struct {
 
 // open opens what the run keeps its answers in and returns the engine's
 // options: the journal, unless the run goes to Options.JSON, the call cache
-// when cache.dir is set, the run's seed, the shared repository when quotes
-// may point into it and, when motions are selected, their debate database.
+// when cache.dir is set, the shared repository when quotes may point into
+// it and, when motions are selected, their debate database.
 func (r *resources) open(ctx context.Context, cfg *configs.Config, sel *tree.Selection, opt Options) (orchestrator.Options, error) {
 	eopt := orchestrator.Options{Selection: sel, Events: opt.Events, Logger: r.log, PositionsOnly: opt.PositionsOnly}
 	r.jopt = orchestrator.JournalOptions{Pricing: cfg.Pricing, Logger: r.log}
@@ -273,9 +273,6 @@ func (r *resources) open(ctx context.Context, cfg *configs.Config, sel *tree.Sel
 		r.jopt.Cache = c
 	}
 	var err error
-	if eopt.Seed, err = seed(ctx, cfg, r.journal); err != nil {
-		return eopt, err
-	}
 	if eopt.Repository, err = orchestrator.OpenRepository(ctx, cfg); err != nil {
 		return eopt, err
 	}
@@ -306,7 +303,7 @@ func (r *resources) closeJournal() error {
 		lost = append(lost, fmt.Sprintf("make again the %d calls it could not save", u.Calls))
 	}
 	if u.Notes > 0 {
-		lost = append(lost, "draw anew, the seed or the run id not being saved, and so make every call again")
+		lost = append(lost, "play its motions afresh or without an argument's reasoning, for want of the notes it could not save")
 	}
 	return fmt.Errorf("the journal %s could not be saved: %w; a --resume of this run will %s", r.path, err, strings.Join(lost, ", and "))
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/debatehq/debate/configs"
 	"github.com/debatehq/debate/internal/regular"
 	"github.com/debatehq/debate/journal"
 	"github.com/debatehq/debate/output"
@@ -91,27 +90,4 @@ func runID(ctx context.Context, j *journal.Journal) (string, error) {
 		}
 	}
 	return id.String(), nil
-}
-
-// seed returns the seed a run was given: params.seed (which --seed sets),
-// else the one the journal of a resumed run keeps (runs of earlier versions
-// drew one and recorded it there). Without either it returns nil: each
-// topic then draws from a seed derived from the topic as configured, the
-// same in a resumed run, in every shard and in a later run that finds its
-// calls in the cache.
-func seed(ctx context.Context, cfg *configs.Config, j *journal.Journal) (*uint64, error) {
-	if cfg.Params.Seed != nil {
-		return cfg.Params.Seed, nil
-	}
-	if j == nil {
-		return nil, nil
-	}
-	n, ok, err := j.Seed(ctx)
-	switch {
-	case err != nil:
-		return nil, fmt.Errorf("read the seed from the journal: %w", err)
-	case !ok:
-		return nil, nil
-	}
-	return &n, nil
 }

@@ -46,8 +46,8 @@ func TestCloseReportsUnsaved(t *testing.T) {
 			t.Fatalf("record %s: saved despite the trigger", k)
 		}
 	}
-	if err := j.SetSeed(ctx, 7); err == nil {
-		t.Fatal("seed saved despite the trigger")
+	if err := j.SetRunID(ctx, "r1"); err == nil {
+		t.Fatal("run id saved despite the trigger")
 	}
 	err = j.Close()
 	var u *UnsavedError

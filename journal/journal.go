@@ -20,9 +20,9 @@ import (
 )
 
 // Journal records the result of every completed model call of a batch run,
-// keyed by a digest of the request, and the run's id and seed, so that a
-// run resumed after a crash or an interrupt repeats no completed call and
-// draws as the run it resumes. Each Record is committed before it returns:
+// keyed by a digest of the request, and notes such as the run's id, so
+// that a run resumed after a crash or an interrupt repeats no completed
+// call and gives its motions the ids it gave them. Each Record is committed before it returns:
 // a process killed right after still finds it. It is safe for concurrent
 // use; use one Journal per file.
 type Journal struct {
@@ -39,7 +39,6 @@ type Journal struct {
 // Names of the notes that typed methods keep.
 const (
 	runIDNote = "run id"
-	seedNote  = "seed"
 )
 
 // callsTable is the table of calls: a rowid table, since an answer is
@@ -208,24 +207,6 @@ func (j *Journal) SetRunID(ctx context.Context, id string) error {
 	return j.SetNote(ctx, runIDNote, []byte(id))
 }
 
-// Seed returns the seed the journaled run drew, if it recorded one.
-func (j *Journal) Seed(ctx context.Context) (uint64, bool, error) {
-	v, ok, err := j.Note(ctx, seedNote)
-	if !ok || err != nil {
-		return 0, false, err
-	}
-	n, err := strconv.ParseUint(string(v), 10, 64)
-	if err != nil {
-		return 0, false, fmt.Errorf("journal seed %q: %w", v, err)
-	}
-	return n, true, nil
-}
-
-// SetSeed records n as the run's seed.
-func (j *Journal) SetSeed(ctx context.Context, n uint64) error {
-	return j.SetNote(ctx, seedNote, []byte(strconv.FormatUint(n, 10)))
-}
-
 // Len returns the number of recorded entries: the completed calls, and the
 // failed attempts a caller keeps beside some of them.
 func (j *Journal) Len(ctx context.Context) (int, error) {
@@ -275,8 +256,9 @@ func closeCounting(c *committer, n *int, first *error) error {
 
 // UnsavedError is what a Journal or a Cache could not save: the calls whose
 // record failed, which a resumed run (or, for a Cache, a later run) makes
-// again, and a Journal's notes (the run's id, its seed), without which a
-// resumed run draws anew.
+// again, and a Journal's notes (the run's id, an argument's reasoning),
+// without which a resumed run plays its motions afresh or without that
+// reasoning.
 type UnsavedError struct {
 	Calls, Notes int
 	Err          error // the first failure

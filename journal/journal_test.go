@@ -29,9 +29,6 @@ func TestJournal(t *testing.T) {
 	if err := j.SetRunID(ctx, "r1"); err != nil {
 		t.Fatal(err)
 	}
-	if err := j.SetSeed(ctx, 7); err != nil {
-		t.Fatal(err)
-	}
 	if err := j.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -42,10 +39,9 @@ func TestJournal(t *testing.T) {
 		want  map[string]string
 		n     int
 		runID string
-		seed  uint64
 	}{
-		{"resumed keeps entries", false, map[string]string{"k1": "uno", "k2": "two"}, 2, "r1", 7},
-		{"fresh starts empty", true, map[string]string{}, 0, "", 0},
+		{"resumed keeps entries", false, map[string]string{"k1": "uno", "k2": "two"}, 2, "r1"},
+		{"fresh starts empty", true, map[string]string{}, 0, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -68,9 +64,6 @@ func TestJournal(t *testing.T) {
 			}
 			if id, ok, err := j.RunID(ctx); id != tt.runID || ok != (tt.runID != "") || err != nil {
 				t.Errorf("RunID = %q, %v, %v; want %q", id, ok, err, tt.runID)
-			}
-			if n, ok, err := j.Seed(ctx); n != tt.seed || ok != (tt.seed != 0) || err != nil {
-				t.Errorf("Seed = %d, %v, %v; want %d", n, ok, err, tt.seed)
 			}
 		})
 	}
@@ -114,10 +107,10 @@ func TestJournalReadsNotesKeptAmongCalls(t *testing.T) {
 			}
 			defer j.Close()
 			id, _, _ := j.RunID(ctx)
-			seed, _, _ := j.Seed(ctx)
+			seed, _, _ := j.Note(ctx, "seed")
 			n, _ := j.Len(ctx)
-			if id != tt.id || seed != 42 || n != 1 {
-				t.Errorf("run id %q, seed %d, %d calls; want %q, 42, 1", id, seed, n, tt.id)
+			if id != tt.id || string(seed) != "42" || n != 1 {
+				t.Errorf("run id %q, seed note %q, %d calls; want %q, 42, 1", id, seed, n, tt.id)
 			}
 			if v, ok, _ := j.Lookup(ctx, "d#0"); !ok || string(v) != "{}" {
 				t.Errorf("Lookup(d#0) = %q, %v; want {}", v, ok)

@@ -51,7 +51,8 @@ func runFake(t *testing.T, cfg *configs.Config, seed uint64, script func(scripte
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, err := New(cfg, client, promptSet(t), Options{Seed: &seed, Jitter: func() float64 { return 0 }}).Run(t.Context())
+	cfg.Params.Seed = &seed
+	run, err := New(cfg, client, promptSet(t), Options{Jitter: func() float64 { return 0 }}).Run(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +193,8 @@ func TestSeedDerived(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := New(cfg, client, promptSet(t), Options{Seed: seed, Jitter: func() float64 { return 0 }}).Run(t.Context())
+		cfg.Params.Seed = seed
+		r, err := New(cfg, client, promptSet(t), Options{Jitter: func() float64 { return 0 }}).Run(t.Context())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,7 +7,6 @@
 package orchestrator
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -85,12 +84,6 @@ type Options struct {
 	Jitter func() float64
 	// Logger receives one line per notable happening; nil discards them.
 	Logger *slog.Logger
-	// Seed, when set, is the seed the run draws its aliases and orders
-	// from; nil takes params.seed, and without that each topic draws from
-	// a seed derived from the topic as configured (topicSeed), so that an
-	// unchanged topic sends the same requests run after run and a call
-	// cache answers them. The run records which seed each topic used.
-	Seed *uint64
 	// Repository is the git repository whose files the debaters may quote,
 	// opened when the run started (repo.Open); nil shares none.
 	Repository *repo.Files
@@ -117,7 +110,12 @@ type Engine struct {
 	p         builder
 	opt       Options
 	maxRounds int
-	seed      *uint64 // given; nil: each topic's is derived
+	// seed is params.seed, which every topic draws its aliases and orders
+	// from; nil: each topic draws from a seed derived from the topic as
+	// configured (topicSeed), so that an unchanged topic sends the same
+	// requests run after run and a call cache answers them. The run
+	// records which seed each topic used.
+	seed      *uint64
 	debaters  []configs.Participant
 	judge     configs.Participant   // the panel's chair
 	judges    []configs.Participant // the panel, chair first
@@ -156,7 +154,7 @@ func newEngine(cfg *configs.Config, c Completer, p builder, opt Options) *Engine
 	if opt.MaxRounds > 0 {
 		e.maxRounds = opt.MaxRounds
 	}
-	if s := cmp.Or(opt.Seed, cfg.Params.Seed); s != nil {
+	if s := cfg.Params.Seed; s != nil {
 		n := *s
 		e.seed = &n
 	}

@@ -64,6 +64,8 @@ type Journaled struct {
 	c   Completer
 	opt JournalOptions
 	log *slog.Logger
+	// journal and cache are opt's stores with the names logs give them.
+	journal, cache kept
 
 	seen  sync.Map // request digest → *atomic.Int64, the calls issued so far
 	calls sync.Map // call id → its *attempts, while it is being tried
@@ -133,7 +135,15 @@ func NewJournaled(c Completer, opt JournalOptions) *Journaled {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Journaled{c: c, opt: opt, log: log}
+	return &Journaled{c: c, opt: opt, log: log, journal: kept{opt.Journal, "journal", false}, cache: kept{opt.Cache, "cache", true}}
+}
+
+// kept is a store of answers with the name logs give it; shared marks the
+// cache, whose answers other runs made.
+type kept struct {
+	Journal // nil: none
+	what    string
+	shared  bool
 }
 
 // Adaptations returns what the wrapped Completer adapted to, if it does.
@@ -192,22 +202,18 @@ func (jc *Journaled) Complete(ctx context.Context, r providers.Request) (provide
 	}
 	// The run's own journal first, what this run did; then the cache, what
 	// other runs did.
-	for _, src := range []struct {
-		store  Journal
-		what   string
-		cached bool
-	}{{jc.opt.Journal, "journal", false}, {jc.opt.Cache, "cache", true}} {
-		if f, ok := jc.failure(ctx, src.store, at.failKey()); ok {
+	for _, src := range []kept{jc.journal, jc.cache} {
+		if f, ok := jc.failure(ctx, src, at.failKey()); ok {
 			at.fail(f)
 			return providers.Response{}, f.err()
 		}
-		e, ok := jc.find(ctx, src.store, src.what, at.key, r)
+		e, ok := jc.find(ctx, src, at.key, r)
 		switch {
 		case !ok:
 			continue
-		case src.cached:
+		case src.shared:
 			e.Cached = true
-			jc.keepCall(ctx, at, r, e, jc.opt.Journal)
+			jc.keepCall(ctx, at, r, e, jc.journal)
 		default:
 			jc.replayed.Add(1)
 		}
@@ -221,28 +227,24 @@ func (jc *Journaled) Complete(ctx context.Context, r providers.Request) (provide
 		return resp, err
 	}
 	e := entry{Response: resp}
-	jc.keepCall(ctx, at, r, e, jc.opt.Journal, jc.opt.Cache)
+	jc.keepCall(ctx, at, r, e, jc.journal, jc.cache)
 	return jc.answered(r, e), nil
 }
 
 // keepCall records in stores the answer e to r and the failed attempts of
 // its call before it.
-func (jc *Journaled) keepCall(ctx context.Context, at *attempts, r providers.Request, e entry, stores ...Journal) {
+func (jc *Journaled) keepCall(ctx context.Context, at *attempts, r providers.Request, e entry, stores ...kept) {
 	for _, store := range stores {
-		what := "cache"
-		if store == jc.opt.Journal {
-			what = "journal"
-		}
 		for _, f := range at.failed {
-			jc.keep(ctx, store, what, f.key, r, entry{Failure: &f.failure})
+			jc.keep(ctx, store, f.key, r, entry{Failure: &f.failure})
 		}
-		jc.keep(ctx, store, what, at.key, r, e)
+		jc.keep(ctx, store, at.key, r, e)
 	}
 }
 
 // failure returns the failed attempt store keeps under key, if any.
-func (jc *Journaled) failure(ctx context.Context, store Journal, key string) (failure, bool) {
-	if store == nil {
+func (jc *Journaled) failure(ctx context.Context, store kept, key string) (failure, bool) {
+	if store.Journal == nil {
 		return failure{}, false
 	}
 	v, ok, err := store.Lookup(ctx, key)
@@ -253,18 +255,18 @@ func (jc *Journaled) failure(ctx context.Context, store Journal, key string) (fa
 	return *e.Failure, true
 }
 
-// find looks key up in store (named what in logs). An entry that cannot be
+// find looks key up in store. An entry that cannot be
 // read, or whose usage no call can have (a store edited by hand or by an
 // older program), is dropped from store: the call is made afresh, and its
 // answer takes the entry's place.
-func (jc *Journaled) find(ctx context.Context, store Journal, what, key string, r providers.Request) (entry, bool) {
+func (jc *Journaled) find(ctx context.Context, store kept, key string, r providers.Request) (entry, bool) {
 	var e entry
-	if store == nil {
+	if store.Journal == nil {
 		return e, false
 	}
 	v, ok, err := store.Lookup(ctx, key)
 	if err != nil {
-		jc.log.Warn(what+" lookup failed; calling the model", "err", err)
+		jc.log.Warn(store.what+" lookup failed; calling the model", "err", err)
 		return e, false
 	}
 	if !ok {
@@ -277,18 +279,18 @@ func (jc *Journaled) find(ctx context.Context, store Journal, what, key string, 
 	if problem == "" {
 		return e, true
 	}
-	jc.log.Warn(what+" entry dropped; calling the model", "participant", r.Participant, "model", r.Model, "problem", problem)
+	jc.log.Warn(store.what+" entry dropped; calling the model", "participant", r.Participant, "model", r.Model, "problem", problem)
 	if err := store.Drop(context.WithoutCancel(ctx), key); err != nil {
-		jc.log.Warn(what+" entry not dropped", "err", err)
+		jc.log.Warn(store.what+" entry not dropped", "err", err)
 	}
 	return entry{}, false
 }
 
-// keep records e, the answer to r, under key in store (named what in logs).
+// keep records e, the answer to r, under key in store.
 // Usage no call can have is kept estimated from the text instead, as the
 // run counts it, so that what is kept can always be read back.
-func (jc *Journaled) keep(ctx context.Context, store Journal, what, key string, r providers.Request, e entry) {
-	if store == nil {
+func (jc *Journaled) keep(ctx context.Context, store kept, key string, r providers.Request, e entry) {
+	if store.Journal == nil {
 		return
 	}
 	if e.Usage.Implausible() != "" {
@@ -300,7 +302,7 @@ func (jc *Journaled) keep(ctx context.Context, store Journal, what, key string, 
 		err = store.Record(context.WithoutCancel(ctx), key, v)
 	}
 	if err != nil {
-		jc.log.Warn(what+" record failed: a later run would repeat this call", "err", err)
+		jc.log.Warn(store.what+" record failed: a later run would repeat this call", "err", err)
 	}
 }
 

@@ -29,7 +29,8 @@ func TestOrderIndependentOfTiming(t *testing.T) {
 		cfg.SharedContext.Documents = []configs.Document{{Path: "decisions.md", Content: "what we decided"}}
 		cfg.Pricing = map[string]configs.Price{"model-a": {Input: 1.5, Output: 3}, "model-j": {Input: 0.7, Output: 1.1}}
 		seed := uint64(7)
-		run, err := New(cfg, completer(jittery), promptSet(t), Options{Now: fixedClock, Seed: &seed}).Run(context.Background())
+		cfg.Params.Seed = &seed
+		run, err := New(cfg, completer(jittery), promptSet(t), Options{Now: fixedClock}).Run(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}
