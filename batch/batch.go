@@ -249,7 +249,7 @@ type resources struct {
 // when cache.dir is set, the shared repository when quotes may point into
 // it and, when motions are selected, their debate database.
 func (r *resources) open(ctx context.Context, cfg *configs.Config, sel *tree.Selection, opt Options) (orchestrator.Options, error) {
-	eopt := orchestrator.Options{Selection: sel, Events: opt.Events, Logger: r.log, PositionsOnly: opt.PositionsOnly}
+	eopt := orchestrator.Options{Selection: sel, Events: opt.Events, Logger: r.log, PositionsOnly: opt.PositionsOnly, Say: render.ReasonText}
 	r.jopt = orchestrator.JournalOptions{Pricing: cfg.Pricing, Logger: r.log}
 	if opt.JSON == nil {
 		release, err := output.Lock(cfg.Output.Dir)

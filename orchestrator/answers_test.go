@@ -71,7 +71,7 @@ func TestJudgeCutAnswer(t *testing.T) {
 				n++
 				return a()
 			})
-			run, err := New(testConfig(1, "t1"), c, promptSet(t), Options{}).Run(t.Context())
+			run, err := english(testConfig(1, "t1"), c, promptSet(t), Options{}).Run(t.Context())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -98,7 +98,7 @@ func TestDebaterCutAnswerKeptAndMarked(t *testing.T) {
 		}
 		return providers.Response{Text: "Position of " + r.Participant, Reasoning: "why " + r.Participant, FinishReason: "stop"}, nil
 	})
-	run, err := New(testConfig(1, "t1"), c, promptSet(t), Options{}).Run(t.Context())
+	run, err := english(testConfig(1, "t1"), c, promptSet(t), Options{}).Run(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +133,7 @@ func TestFinishReasonKept(t *testing.T) {
 		}
 		return providers.Response{Text: "Position of " + r.Participant, FinishReason: "stop"}, nil
 	})
-	run, err := New(testConfig(1, "t1"), c, promptSet(t), Options{}).Run(t.Context())
+	run, err := english(testConfig(1, "t1"), c, promptSet(t), Options{}).Run(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +161,7 @@ func TestSynthesisCutAnswer(t *testing.T) {
 	cfg := testConfig(1, "t1")
 	on := true
 	cfg.Params.Synthesis = &on
-	run, err := New(cfg, c, promptSet(t), Options{}).Run(t.Context())
+	run, err := english(cfg, c, promptSet(t), Options{}).Run(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}

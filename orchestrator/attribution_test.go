@@ -72,7 +72,7 @@ func runOnFake(t *testing.T, cfg *configs.Config, s *script, override func(scrip
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, err := New(cfg, client, promptSet(t), Options{Jitter: func() float64 { return 0 }}).Run(t.Context())
+	run, err := english(cfg, client, promptSet(t), Options{Jitter: func() float64 { return 0 }}).Run(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}

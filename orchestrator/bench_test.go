@@ -85,7 +85,7 @@ func benchRun(b *testing.B, levels int, latency time.Duration, makeCompleter fun
 	for b.Loop() {
 		s := &script{judge: wideTree(), words: 200, tokens: 100}
 		cfg := testConfig(levels, "t1", "t2", "t3")
-		e := New(cfg, makeCompleter(cfg, s), p, Options{})
+		e := english(cfg, makeCompleter(cfg, s), p, Options{})
 		cpu0, start := testkit.CPUTime(), time.Now()
 		run, err := e.Run(context.Background())
 		wall += time.Since(start)
@@ -171,7 +171,7 @@ func BenchmarkFallbackDetour(b *testing.B) {
 					}
 					c = client
 				}
-				e := New(cfg, c, p, Options{Jitter: func() float64 { return 0 }})
+				e := english(cfg, c, p, Options{Jitter: func() float64 { return 0 }})
 				start := time.Now()
 				run, err := e.Run(context.Background())
 				wall += time.Since(start)

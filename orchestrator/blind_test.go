@@ -52,7 +52,7 @@ func runFake(t *testing.T, cfg *configs.Config, seed uint64, script func(scripte
 		t.Fatal(err)
 	}
 	cfg.Params.Seed = &seed
-	run, err := New(cfg, client, promptSet(t), Options{Jitter: func() float64 { return 0 }}).Run(t.Context())
+	run, err := english(cfg, client, promptSet(t), Options{Jitter: func() float64 { return 0 }}).Run(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +194,7 @@ func TestSeedDerived(t *testing.T) {
 			t.Fatal(err)
 		}
 		cfg.Params.Seed = seed
-		r, err := New(cfg, client, promptSet(t), Options{Jitter: func() float64 { return 0 }}).Run(t.Context())
+		r, err := english(cfg, client, promptSet(t), Options{Jitter: func() float64 { return 0 }}).Run(t.Context())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -44,7 +44,7 @@ func TestBudget(t *testing.T) {
 			s := &script{judge: map[string][]string{"root": tc.judge}, words: 5, tokens: 50}
 			cfg := testConfig(3, "t1")
 			cfg.Budget.MaxTokens = tc.budget
-			run, err := New(cfg, completer(s.answer), promptSet(t), Options{}).Run(context.Background())
+			run, err := english(cfg, completer(s.answer), promptSet(t), Options{}).Run(context.Background())
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -50,7 +50,7 @@ func TestCancel(t *testing.T) {
 	cfg.Params.Synthesis = nil // on: it must not run after the cancellation either
 	cfg.SharedContext.Documents = []configs.Document{{Path: "doc.md", Content: "a document"}}
 	rec := &recorder{}
-	run, err := New(cfg, completer(fake), promptSet(t), Options{Events: rec.add}).Run(ctx)
+	run, err := english(cfg, completer(fake), promptSet(t), Options{Events: rec.add}).Run(ctx)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("error %v, want context.Canceled", err)
 	}
@@ -100,7 +100,7 @@ func TestCancelledBeforeStart(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	s := &script{words: 5}
-	run, err := New(testConfig(3, "t1", "t2"), completer(s.answer), promptSet(t), Options{}).Run(ctx)
+	run, err := english(testConfig(3, "t1", "t2"), completer(s.answer), promptSet(t), Options{}).Run(ctx)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("error %v", err)
 	}

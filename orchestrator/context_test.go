@@ -81,7 +81,7 @@ func TestContextControl(t *testing.T) {
 	const levels = 5
 	s := &script{judge: binaryTree(levels), words: 300}
 	cfg := testConfig(levels, "t1")
-	run, err := New(cfg, completer(s.answer), promptSet(t), Options{}).Run(context.Background())
+	run, err := english(cfg, completer(s.answer), promptSet(t), Options{}).Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,7 +50,7 @@ func runOn(t *testing.T, cfg *configs.Config, srv *providertest.Server) *tree.Ru
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, err := New(cfg, client, promptSet(t), Options{}).Run(context.Background())
+	run, err := english(cfg, client, promptSet(t), Options{}).Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

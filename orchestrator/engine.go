@@ -97,6 +97,9 @@ type Options struct {
 	// debates) at the same time as the topics, under the same call limits:
 	// those of Selection, or all of them. Its own Motions field is ignored.
 	Motions *MotionOptions
+	// Say words the reasons the engine records beside their codes, and
+	// those of its log lines and events; nil says them by their codes.
+	Say Sayer
 }
 
 // SeedBits is the size of a derived seed: small enough that every JSON
@@ -163,6 +166,9 @@ func newEngine(cfg *configs.Config, c Completer, p builder, opt Options) *Engine
 	}
 	if e.opt.Jitter == nil {
 		e.opt.Jitter = rand.Float64
+	}
+	if e.opt.Say == nil {
+		e.opt.Say = codes
 	}
 	e.log = opt.Logger
 	if e.log == nil {

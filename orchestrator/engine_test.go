@@ -31,7 +31,7 @@ func TestRunTree(t *testing.T) {
 	rec := &recorder{}
 	cfg := testConfig(3, "t1")
 	cfg.Pricing = map[string]configs.Price{"model-a": {Input: 2, Output: 4}}
-	e := New(cfg, completer(s.answer), promptSet(t), Options{Events: rec.add, Now: fixedClock})
+	e := english(cfg, completer(s.answer), promptSet(t), Options{Events: rec.add, Now: fixedClock})
 	run, err := e.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -126,7 +126,7 @@ func TestPositionPrompts(t *testing.T) {
 	s := &script{judge: map[string][]string{
 		"root": {splitAnswer("Divergence " + mark("d1"))},
 	}, words: 5}
-	e := New(testConfig(2, "t1"), completer(s.answer), promptSet(t), Options{})
+	e := english(testConfig(2, "t1"), completer(s.answer), promptSet(t), Options{})
 	if _, err := e.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +175,7 @@ func TestNoDebaterAnswers(t *testing.T) {
 		}
 		return nil
 	}
-	e := New(testConfig(3, "t1"), completer(s.answer), promptSet(t), Options{})
+	e := english(testConfig(3, "t1"), completer(s.answer), promptSet(t), Options{})
 	run, err := e.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)

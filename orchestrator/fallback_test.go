@@ -44,7 +44,7 @@ func TestFallback(t *testing.T) {
 				cfg.Debaters[2].Fallback = tc.fallback
 			}
 			rec := &recorder{}
-			run, err := New(cfg, completer(s.answer), promptSet(t), Options{Events: rec.add}).Run(context.Background())
+			run, err := english(cfg, completer(s.answer), promptSet(t), Options{Events: rec.add}).Run(context.Background())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -100,7 +100,7 @@ func TestFallbackNotConfigured(t *testing.T) {
 		return nil
 	}
 	rec := &recorder{}
-	run, err := New(testConfig(2, "t1"), completer(s.answer), promptSet(t), Options{Events: rec.add}).Run(context.Background())
+	run, err := english(testConfig(2, "t1"), completer(s.answer), promptSet(t), Options{Events: rec.add}).Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +188,7 @@ func TestSeedFallbackOverHTTP(t *testing.T) {
 				rec := &recorder{}
 				// Jitter 0: the first backoff from 2000 ms waits its lower half.
 				start := time.Now()
-				run, err := New(cfg, client, promptSet(t), Options{Events: rec.add, Jitter: func() float64 { return 0 }}).Run(t.Context())
+				run, err := english(cfg, client, promptSet(t), Options{Events: rec.add, Jitter: func() float64 { return 0 }}).Run(t.Context())
 				if err != nil {
 					t.Fatal(err)
 				}

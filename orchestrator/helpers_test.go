@@ -15,8 +15,16 @@ import (
 	"github.com/debatehq/debate/prompts"
 	"github.com/debatehq/debate/providers"
 	"github.com/debatehq/debate/providers/scripted"
+	"github.com/debatehq/debate/render"
 	"github.com/debatehq/debate/tree"
 )
+
+// english is New with the reasons worded in English, as batch runs the
+// engine, so that tests compare the words run.json holds beside the codes.
+func english(cfg *configs.Config, c Completer, p builder, opt Options) *Engine {
+	opt.Say = render.ReasonText
+	return newEngine(cfg, c, p, opt)
+}
 
 // Test topics and divergences carry a marker «id» in their titles, so that a
 // fake behind HTTP, where a request is only its messages, can tell which

@@ -108,7 +108,7 @@ func TestResumedRunEqualsUninterrupted(t *testing.T) {
 	newScript := func() *script { return &script{judge: twoBranches(), words: 10} }
 
 	whole := newScript()
-	want, err := New(cfg, completer(whole.answer), promptSet(t), Options{}).Run(context.Background())
+	want, err := english(cfg, completer(whole.answer), promptSet(t), Options{}).Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +132,7 @@ func TestResumedRunEqualsUninterrupted(t *testing.T) {
 		}
 		return cut.answer(ctx, r)
 	})
-	if _, err := New(cfg, NewJournaled(stopping, JournalOptions{Journal: j}), promptSet(t), Options{}).Run(ctx); err == nil {
+	if _, err := english(cfg, NewJournaled(stopping, JournalOptions{Journal: j}), promptSet(t), Options{}).Run(ctx); err == nil {
 		t.Fatal("the cancelled run reported no error")
 	}
 	done := len(j.m)
@@ -142,7 +142,7 @@ func TestResumedRunEqualsUninterrupted(t *testing.T) {
 
 	rest := newScript()
 	jc := NewJournaled(completer(rest.answer), JournalOptions{Journal: j})
-	got, err := New(cfg, jc, promptSet(t), Options{}).Run(context.Background())
+	got, err := english(cfg, jc, promptSet(t), Options{}).Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,7 +268,7 @@ func TestResumedRunKeepsFallbacks(t *testing.T) {
 	}
 	j := &memJournal{m: map[string][]byte{}}
 	var first, again int
-	want, err := New(cfg, NewJournaled(failing(&script{judge: twoBranches(), words: 5}, &first), JournalOptions{Journal: j}), promptSet(t), Options{}).Run(context.Background())
+	want, err := english(cfg, NewJournaled(failing(&script{judge: twoBranches(), words: 5}, &first), JournalOptions{Journal: j}), promptSet(t), Options{}).Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,7 +276,7 @@ func TestResumedRunKeepsFallbacks(t *testing.T) {
 		t.Fatalf("the first run has fallbacks %+v; the test needs one per topic", want.Topics[0].Fallbacks)
 	}
 	jc := NewJournaled(failing(&script{judge: twoBranches(), words: 5}, &again), JournalOptions{Journal: j})
-	got, err := New(cfg, jc, promptSet(t), Options{}).Run(context.Background())
+	got, err := english(cfg, jc, promptSet(t), Options{}).Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -427,14 +427,14 @@ func TestReplayedFailureWaitsForNothing(t *testing.T) {
 		})
 		j := &memJournal{m: map[string][]byte{}}
 		start := time.Now()
-		if _, err := New(cfg, NewJournaled(failing, JournalOptions{Journal: j}), promptSet(t), Options{}).Run(t.Context()); err != nil {
+		if _, err := english(cfg, NewJournaled(failing, JournalOptions{Journal: j}), promptSet(t), Options{}).Run(t.Context()); err != nil {
 			t.Fatal(err)
 		}
 		if time.Since(start) == 0 {
 			t.Fatal("the first run waited for nothing; the test needs its backoff")
 		}
 		start = time.Now()
-		if _, err := New(cfg, NewJournaled(failing, JournalOptions{Journal: j}), promptSet(t), Options{}).Run(t.Context()); err != nil {
+		if _, err := english(cfg, NewJournaled(failing, JournalOptions{Journal: j}), promptSet(t), Options{}).Run(t.Context()); err != nil {
 			t.Fatal(err)
 		}
 		if d := time.Since(start); d != 0 {

@@ -323,7 +323,7 @@ func TestPlantedVerdict(t *testing.T) {
 				}
 				return resp, err
 			})
-			run, err := New(testConfig(tc.maxRounds, "t1"), c, promptSet(t), Options{}).Run(t.Context())
+			run, err := english(testConfig(tc.maxRounds, "t1"), c, promptSet(t), Options{}).Run(t.Context())
 			if err != nil {
 				t.Fatal(err)
 			}

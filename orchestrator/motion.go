@@ -213,7 +213,7 @@ func (mr *motionRun) play(ctx context.Context) tree.Motion {
 func (mr *motionRun) broken(ctx context.Context, p *panics.Recovered) tree.Motion {
 	why := panicReason(p)
 	mr.e.log.Error("motion panicked", "motion", mr.m.ID, "panic", p.String())
-	msg, because := said(why)
+	msg, because := mr.e.opt.Say.said(why)
 	mr.out.Errors = append(mr.out.Errors, tree.MotionError{Message: msg, Because: because})
 	return mr.finish(ctx, tree.Failed, why)
 }
@@ -225,7 +225,7 @@ func (mr *motionRun) finish(ctx context.Context, status tree.Status, why ...tree
 	e := mr.e
 	mr.record(context.WithoutCancel(ctx))
 	mr.out.Status = status
-	mr.out.StopReason, mr.out.Because = said(why...)
+	mr.out.StopReason, mr.out.Because = e.opt.Say.said(why...)
 	mr.out.Fallbacks = mr.r.sortedFallbacks()
 	mr.out.Usage = mr.r.book.total(e.cfg.Pricing)
 	mr.out.ByModel = mr.r.book.priced(e.cfg.Pricing)
@@ -325,7 +325,7 @@ func (mr *motionRun) fail(turn int, role protocol.Role, err error, raw string) (
 	if role != "" {
 		why = append([]tree.Reason{tree.Because(tree.TurnFailure, role, turn)}, why...)
 	}
-	reason := reasonText(why...)
+	reason := mr.e.opt.Say(why...)
 	mr.out.Errors = append(mr.out.Errors, tree.MotionError{Role: string(role), Turn: turn, Message: err.Error(), Because: reasonOf(err), Raw: raw})
 	mr.e.log.Warn("motion failed", "motion", mr.m.ID, "debate", mr.debateID, "reason", reason)
 	if turn > 0 {

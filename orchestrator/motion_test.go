@@ -93,7 +93,7 @@ func (r *motionRig) play(ctx context.Context, runID string) ([]tree.Motion, erro
 	if err != nil {
 		r.t.Fatal(err)
 	}
-	e := New(r.cfg, client, promptSet(r.t), Options{Events: r.ev.add})
+	e := english(r.cfg, client, promptSet(r.t), Options{Events: r.ev.add})
 	opt := MotionOptions{Store: r.st, Roles: rolePrompts(r.t), RunID: runID, HumanWait: time.Hour}
 	if r.journal != nil {
 		opt.Journal = r.journal
@@ -667,7 +667,7 @@ func TestRunMotionsSelection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := New(cfg, client, promptSet(t), Options{})
+	e := english(cfg, client, promptSet(t), Options{})
 	ms, err := e.RunMotions(context.Background(), MotionOptions{Store: r.st, Roles: rolePrompts(t), RunID: "r", Motions: []string{"m2"}})
 	if err != nil || len(ms) != 1 || ms[0].ID != "m2" || ms[0].Arguments[1].Content != "C1 for true" {
 		t.Fatalf("RunMotions(m2) = %+v, %v", ms, err)
@@ -721,7 +721,7 @@ func TestRunTopicsAndMotions(t *testing.T) {
 			if tt.withMotions {
 				opt.Motions = &MotionOptions{Store: openStore(t), Roles: rolePrompts(t), RunID: "r1"}
 			}
-			run, err := New(cfg, c, promptSet(t), opt).Run(context.Background())
+			run, err := english(cfg, c, promptSet(t), opt).Run(context.Background())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -778,7 +778,7 @@ func TestByModelCoversMotions(t *testing.T) {
 		return s.answer(ctx, r)
 	})
 	opt := Options{Motions: &MotionOptions{Store: openStore(t), Roles: rolePrompts(t), RunID: "r1"}}
-	run, err := New(cfg, c, promptSet(t), opt).Run(context.Background())
+	run, err := english(cfg, c, promptSet(t), opt).Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

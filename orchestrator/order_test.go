@@ -30,7 +30,7 @@ func TestOrderIndependentOfTiming(t *testing.T) {
 		cfg.Pricing = map[string]configs.Price{"model-a": {Input: 1.5, Output: 3}, "model-j": {Input: 0.7, Output: 1.1}}
 		seed := uint64(7)
 		cfg.Params.Seed = &seed
-		run, err := New(cfg, completer(jittery), promptSet(t), Options{Now: fixedClock}).Run(context.Background())
+		run, err := english(cfg, completer(jittery), promptSet(t), Options{Now: fixedClock}).Run(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}

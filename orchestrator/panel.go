@@ -112,7 +112,7 @@ func (t *topicRun) ballotOf(k int, id string, n *tree.Node, first, swapped answe
 		return vote
 	case !ok:
 		vote.Status = tree.VoteDropped
-		vote.Reason, vote.Because = said(tree.Because(tree.NoVerdictHere))
+		vote.Reason, vote.Because = t.e.opt.Say.said(tree.Because(tree.NoVerdictHere))
 		return vote
 	}
 	vote.Favors = cmp.Or(v.Favors, favorsNone)
@@ -122,11 +122,11 @@ func (t *topicRun) ballotOf(k int, id string, n *tree.Node, first, swapped answe
 		switch {
 		case swapped.err != nil:
 			vote.Status = tree.VoteDropped
-			vote.Reason, vote.Because = said(append([]tree.Reason{tree.Because(tree.OrderCheckFailed)}, reasonOf(swapped.err)...)...)
+			vote.Reason, vote.Because = t.e.opt.Say.said(append([]tree.Reason{tree.Because(tree.OrderCheckFailed)}, reasonOf(swapped.err)...)...)
 			return vote
 		case !ok:
 			vote.Status = tree.VoteDropped
-			vote.Reason, vote.Because = said(tree.Because(tree.OrderCheckNone))
+			vote.Reason, vote.Because = t.e.opt.Say.said(tree.Because(tree.OrderCheckNone))
 			return vote
 		}
 		vote.SwapFavors = cmp.Or(w.Favors, favorsNone)
@@ -134,13 +134,13 @@ func (t *topicRun) ballotOf(k int, id string, n *tree.Node, first, swapped answe
 	if t.e.cfg.Params.Recuse {
 		if reason, ok := t.recused(n, id, first.model, swapped.model); ok {
 			vote.Status = tree.VoteRecused
-			vote.Reason, vote.Because = said(reason)
+			vote.Reason, vote.Because = t.e.opt.Say.said(reason)
 			return vote
 		}
 	}
 	if t.swap() && vote.SwapFavors != vote.Favors {
 		vote.Status = tree.VoteUnstable
-		vote.Reason, vote.Because = said(tree.Because(tree.FavouredThen, vote.Favors, vote.SwapFavors))
+		vote.Reason, vote.Because = t.e.opt.Say.said(tree.Because(tree.FavouredThen, vote.Favors, vote.SwapFavors))
 	}
 	return vote
 }

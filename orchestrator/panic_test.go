@@ -34,7 +34,7 @@ func TestPanicFailsOnlyItsNode(t *testing.T) {
 		}
 		return s.answer(ctx, r)
 	})
-	run, err := New(testConfig(2, "t1", "t2"), c, promptSet(t), Options{}).Run(context.Background())
+	run, err := english(testConfig(2, "t1", "t2"), c, promptSet(t), Options{}).Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestPanicOutsideNodesFailsOnlyItsTopic(t *testing.T) {
 			mu.Unlock()
 		}
 	}
-	run, err := New(testConfig(2, "t1", "t2"), completer(s.answer), promptSet(t), Options{Events: events}).Run(context.Background())
+	run, err := english(testConfig(2, "t1", "t2"), completer(s.answer), promptSet(t), Options{Events: events}).Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +142,7 @@ func TestPanicFailsOnlyItsMotion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ms, err := New(cfg, client, promptSet(t), Options{}).RunMotions(context.Background(),
+	ms, err := english(cfg, client, promptSet(t), Options{}).RunMotions(context.Background(),
 		MotionOptions{Store: r.st, Roles: panickyRoles{Roles: rolePrompts(t), title: "Retry webhooks"}, RunID: "run1"})
 	if err != nil {
 		t.Fatal(err)

@@ -37,7 +37,7 @@ func TestPositionsOnly(t *testing.T) {
 			}
 			cfg := testConfig(3, "t1", "t2")
 			cfg.Fallback.RetryDelay = 1
-			run, err := New(cfg, completer(s.answer), promptSet(t), Options{PositionsOnly: true, Jitter: func() float64 { return 0 }}).Run(context.Background())
+			run, err := english(cfg, completer(s.answer), promptSet(t), Options{PositionsOnly: true, Jitter: func() float64 { return 0 }}).Run(context.Background())
 			if err != nil {
 				t.Fatal(err)
 			}

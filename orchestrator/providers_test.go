@@ -32,7 +32,7 @@ func TestReasoningJudgeUnderAnAlias(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, err := New(cfg, client, promptSet(t), Options{}).Run(t.Context())
+	run, err := english(cfg, client, promptSet(t), Options{}).Run(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestSlowModelBehindAGateway(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			run, _ := New(cfg, client, promptSet(t), Options{}).Run(t.Context())
+			run, _ := english(cfg, client, promptSet(t), Options{}).Run(t.Context())
 			tp := run.Topics[0]
 			if stream {
 				if tp.Status != tree.Converged {
@@ -119,7 +119,7 @@ func TestTokensAsTheyArrive(t *testing.T) {
 	}
 	var mu sync.Mutex
 	var events []tree.Event
-	run, err := New(cfg, client, promptSet(t), Options{Events: func(ev tree.Event) {
+	run, err := english(cfg, client, promptSet(t), Options{Events: func(ev tree.Event) {
 		mu.Lock()
 		events = append(events, ev)
 		mu.Unlock()

@@ -2,11 +2,11 @@ package orchestrator
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/sourcegraph/conc/panics"
 
 	"github.com/debatehq/debate/providers"
-	"github.com/debatehq/debate/render"
 	"github.com/debatehq/debate/tree"
 )
 
@@ -41,11 +41,25 @@ func panicReason(p *panics.Recovered) tree.Reason {
 	return tree.Because(tree.Panicked, panicValue(p))
 }
 
-// reasonText says reasons in words.
-func reasonText(why ...tree.Reason) string { return render.ReasonText(why...) }
+// Sayer says reasons in words, for the records, log lines and events that
+// keep words beside the codes (render.ReasonText says them in English).
+type Sayer func(why ...tree.Reason) string
+
+// codes says reasons by their codes and arguments, as "code(arg, arg)"
+// joined by "; ": the words of an engine given no Sayer.
+func codes(why ...tree.Reason) string {
+	parts := make([]string, len(why))
+	for i, r := range why {
+		parts[i] = string(r.Code)
+		if len(r.Args) > 0 {
+			parts[i] += "(" + strings.Join(r.Args, ", ") + ")"
+		}
+	}
+	return strings.Join(parts, "; ")
+}
 
 // said returns reasons with their words, for the records that keep both.
-func said(why ...tree.Reason) (string, []tree.Reason) { return render.ReasonText(why...), why }
+func (s Sayer) said(why ...tree.Reason) (string, []tree.Reason) { return s(why...), why }
 
 // anys returns ss as arguments of tree.Because.
 func anys(ss []string) []any {

@@ -45,7 +45,7 @@ func TestJudgeRepair(t *testing.T) {
 			cfg := testConfig(2, "t1")
 			cfg.Reviewer.Fallback = tc.fallback
 			rec := &recorder{}
-			run, err := New(cfg, completer(s.answer), promptSet(t), Options{Events: rec.add}).Run(context.Background())
+			run, err := english(cfg, completer(s.answer), promptSet(t), Options{Events: rec.add}).Run(context.Background())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -131,7 +131,7 @@ func TestForcedVerdictKeepsConsensus(t *testing.T) {
 			s := &script{judge: map[string][]string{"root": tc.answers}, words: 5}
 			cfg := testConfig(1, "t1")
 			cfg.Reviewer.Fallback = "model-j2"
-			run, err := New(cfg, completer(s.answer), promptSet(t), Options{}).Run(context.Background())
+			run, err := english(cfg, completer(s.answer), promptSet(t), Options{}).Run(context.Background())
 			if err != nil {
 				t.Fatal(err)
 			}

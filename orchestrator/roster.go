@@ -71,6 +71,7 @@ type supply struct {
 	c   Completer
 	cfg *configs.Config // endpoints, the fallback policy, the token limit
 	log *slog.Logger
+	say Sayer
 	// emit reports an event; listened says whether anyone consumes them,
 	// so that requests report when they are sent and answered.
 	emit     func(tree.Event)
@@ -85,7 +86,7 @@ type supply struct {
 
 // supply returns what the engine's rosters need of it.
 func (e *Engine) supply() supply {
-	return supply{c: e.c, cfg: e.cfg, log: e.log, emit: e.emit, listened: e.opt.Events != nil, jitter: e.opt.Jitter,
+	return supply{c: e.c, cfg: e.cfg, log: e.log, say: e.opt.Say, emit: e.emit, listened: e.opt.Events != nil, jitter: e.opt.Jitter,
 		calls: &e.calls, prefixes: &e.prefixes, account: e.account}
 }
 
@@ -327,7 +328,7 @@ func (r *roster) switchTo(c call, reason ...tree.Reason) bool {
 // fallBack switches m to its fallback; r.mu must be held.
 func (r *roster) fallBack(m *member, c call, reason ...tree.Reason) *tree.Fallback {
 	fb := tree.Fallback{Participant: m.p.ID, From: m.p.Model, To: m.p.Fallback, Node: c.node}
-	fb.Reason, fb.Because = said(reason...)
+	fb.Reason, fb.Because = r.s.say.said(reason...)
 	m.onFallback, m.failures = true, 0
 	r.fallbacks = append(r.fallbacks, fb)
 	return &fb

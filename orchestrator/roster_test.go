@@ -109,7 +109,7 @@ func TestAttemptLoop(t *testing.T) {
 					}
 					return providers.Response{Text: "answer"}, nil
 				})
-				e := newEngine(cfg, c, promptSet(t), Options{Jitter: func() float64 { return 0 }})
+				e := english(cfg, c, promptSet(t), Options{Jitter: func() float64 { return 0 }})
 				r := e.newRoster("t1")
 				m := r.add(p)
 				m.failures = tt.before
@@ -157,7 +157,7 @@ func TestAttemptLoopStopsWhenCanceled(t *testing.T) {
 			n++
 			return providers.Response{}, unavailable
 		})
-		e := newEngine(cfg, c, promptSet(t), Options{})
+		e := english(cfg, c, promptSet(t), Options{})
 		r := e.newRoster("t1")
 		m := r.add(configs.Participant{ID: "p", Model: "m1"})
 		ctx, cancel := context.WithCancel(t.Context())
@@ -216,7 +216,7 @@ func TestAttemptLoopParallelCalls(t *testing.T) {
 			}
 			return providers.Response{Text: "answer"}, nil
 		})
-		e := newEngine(cfg, c, promptSet(t), Options{Jitter: func() float64 { return 0 }})
+		e := english(cfg, c, promptSet(t), Options{Jitter: func() float64 { return 0 }})
 		r := e.newRoster("t1")
 		m := r.add(configs.Participant{ID: "p", Model: "m1", Fallback: "m2"})
 		m.failures = 1

@@ -26,7 +26,7 @@ func TestJudgeGetsItsSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := New(cfg, client, promptSet(t), Options{}).Run(t.Context()); err != nil {
+	if _, err := english(cfg, client, promptSet(t), Options{}).Run(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	type format struct {

@@ -46,7 +46,7 @@ func TestSynthesis(t *testing.T) {
 				cfg.SharedContext.Documents = []configs.Document{{Path: "decisions.md", Content: "the decisions"}}
 			}
 			rec := &recorder{}
-			run, err := New(cfg, completer(s.answer), promptSet(t), Options{Events: rec.add}).Run(context.Background())
+			run, err := english(cfg, completer(s.answer), promptSet(t), Options{Events: rec.add}).Run(context.Background())
 			if err != nil {
 				t.Fatal(err)
 			}

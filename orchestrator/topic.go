@@ -71,7 +71,7 @@ func (e *Engine) runTopic(ctx context.Context, ct configs.Topic) tree.Topic {
 	if e.cfg.Synthesis() && root.Judgment != nil && root.Status != tree.Failed && ctx.Err() == nil {
 		if p := panics.Try(func() { out.Synthesis = tr.synthesize(ctx, root) }); p != nil {
 			e.log.Error("synthesis panicked", "topic", ct.ID, "panic", p.String())
-			msg, why := said(panicReason(p))
+			msg, why := e.opt.Say.said(panicReason(p))
 			root.Errors = append(root.Errors, tree.NodeError{Participant: tr.judge.p.ID, Step: tree.StepSynthesis, Message: msg, Because: why})
 		}
 	}
@@ -92,7 +92,7 @@ func (e *Engine) runTopic(ctx context.Context, ct configs.Topic) tree.Topic {
 // panic in that announcement is logged rather than passed on.
 func (e *Engine) brokenTopic(ct configs.Topic, p *panics.Recovered) tree.Topic {
 	why := panicReason(p)
-	msg := reasonText(why)
+	msg := e.opt.Say(why)
 	e.log.Error("topic panicked", "topic", ct.ID, "panic", p.String())
 	root := tree.NewNode(tree.RootID, ct.Title, ct.Background)
 	root.Status, root.StopReason, root.Because = tree.Failed, msg, []tree.Reason{why}
@@ -125,8 +125,8 @@ func (t *topicRun) runNode(ctx context.Context, n *tree.Node, lin lineage) {
 		why := panicReason(p)
 		t.e.log.Error("node panicked", "topic", t.topic.ID, "node", n.ID, "panic", p.String())
 		n.Children = []*tree.Node{}
-		n.Errors = append(n.Errors, tree.NodeError{Message: reasonText(why), Because: []tree.Reason{why}})
-		setStop(n, tree.Failed, why)
+		n.Errors = append(n.Errors, tree.NodeError{Message: t.e.opt.Say(why), Because: []tree.Reason{why}})
+		t.setStop(n, tree.Failed, why)
 	}
 	if n.Status == tree.Pending {
 		t.stop(ctx, n, tree.Failed, tree.Because(tree.NoStatus))
@@ -145,7 +145,7 @@ func (t *topicRun) runNode(ctx context.Context, n *tree.Node, lin lineage) {
 	for i, p := range each(len(n.Children), true, func(i int) { t.runNode(ctx, n.Children[i], next) }) {
 		if p != nil { // runNode catches its own panics; this is the last net
 			c := n.Children[i]
-			setStop(c, tree.Failed, panicReason(p))
+			t.setStop(c, tree.Failed, panicReason(p))
 		}
 	}
 }
@@ -164,13 +164,13 @@ func (t *topicRun) stop(ctx context.Context, n *tree.Node, s tree.Status, why ..
 	if err := ctx.Err(); err != nil && s != tree.Converged && s != tree.Partial && s != tree.Forced && s != tree.Split {
 		s, why = tree.Interrupted, []tree.Reason{interruption(ctx)}
 	}
-	setStop(n, s, why...)
+	t.setStop(n, s, why...)
 }
 
 // setStop ends n with status s for the reasons why, kept as codes and in
 // words.
-func setStop(n *tree.Node, s tree.Status, why ...tree.Reason) {
-	n.Status, n.StopReason, n.Because = s, reasonText(why...), why
+func (t *topicRun) setStop(n *tree.Node, s tree.Status, why ...tree.Reason) {
+	n.Status, n.StopReason, n.Because = s, t.e.opt.Say(why...), why
 }
 
 // interruption says why ctx ended.
@@ -316,7 +316,7 @@ func (t *topicRun) debaterStep(ctx context.Context, n *tree.Node, step tree.Step
 				n.Finishes = append(n.Finishes, tree.Finish{Participant: id, Step: step, Reason: a.finish})
 			}
 			if a.cut {
-				msg, why := said(t.cutWarning())
+				msg, why := t.e.opt.Say.said(t.cutWarning())
 				n.Warnings = append(n.Warnings, tree.Warning{Participant: id, Step: step, Message: msg, Because: why})
 			}
 			ok = append(ok, who[k])

@@ -65,7 +65,7 @@ func TestHonestUsage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, err := New(cfg, client, promptSet(t), Options{}).Run(t.Context())
+	run, err := english(cfg, client, promptSet(t), Options{}).Run(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +111,7 @@ func TestImplausibleUsage(t *testing.T) {
 		cfg := testConfig(3, "t1")
 		cfg.Budget.MaxTokens = 300
 		var log bytes.Buffer
-		run, err := New(cfg, c, promptSet(t), Options{Logger: slog.New(slog.NewTextHandler(&log, nil))}).Run(t.Context())
+		run, err := english(cfg, c, promptSet(t), Options{Logger: slog.New(slog.NewTextHandler(&log, nil))}).Run(t.Context())
 		if err != nil {
 			t.Fatal(err)
 		}
