@@ -170,6 +170,10 @@ func mayHoldHeading(text string) bool {
 	if strings.Contains(text, "#") {
 		return true
 	}
+	// A lone carriage return ends a line too, for the parser.
+	if strings.Contains(text, "\r") {
+		text = strings.ReplaceAll(text, "\r", "\n")
+	}
 	for ln := range strings.Lines(text) {
 		rest := strings.TrimRight(strings.TrimLeft(ln, " \t>"), " \t\n")
 		if rest != "" && (strings.Trim(rest, "=") == "" || strings.Trim(rest, "-") == "") {
