@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/internal/testkit"
 	"github.com/debatehq/debate/providers/providertest"
 	"github.com/debatehq/debate/providers/scripted"
 	"github.com/debatehq/debate/quote"
@@ -304,12 +305,7 @@ func zombie(pid int) bool {
 func TestRealAgentsFallBack(t *testing.T) {
 	t.Parallel()
 	for _, name := range []string{"claude", "codex", "gemini"} {
-		if _, err := exec.LookPath(name); err != nil {
-			if os.Getenv("CI") == "true" {
-				t.Fatalf("%s is not installed (.ci/run installs it with npm)", name)
-			}
-			t.Skipf("%s is not installed", name)
-		}
+		testkit.NeedProgram(t, name, "it with npm")
 	}
 	home := t.TempDir()
 	var env []string

@@ -222,6 +222,16 @@ func (c *Config) validateAgent(r *reporter, path string, a *Agent) {
 	if !(a.MaxBudgetUSD >= 0 && a.MaxBudgetUSD <= MaxPrice) {
 		r.at(joinPath(path, "maxBudgetUSD"), "must be 0 (no bound) to %d US dollars (got %g)", MaxPrice, a.MaxBudgetUSD)
 	}
+	if a.Kind != AgentClaudeCode {
+		for _, f := range []struct {
+			name string
+			set  bool
+		}{{"maxTurns", a.MaxTurns != 0}, {"maxBudgetUSD", a.MaxBudgetUSD != 0}} {
+			if f.set {
+				r.warn(joinPath(path, f.name), `only a %s agent honours it; a %s agent ignores it: remove it ("timeout" bounds a run of any agent)`, AgentClaudeCode, a.Kind)
+			}
+		}
+	}
 	if a.MaxOutputBytes < 0 {
 		r.at(joinPath(path, "maxOutputBytes"), "must be 0 (the default, %d bytes) or more (got %d)", DefaultMaxResponseBytes, a.MaxOutputBytes)
 	}

@@ -96,6 +96,43 @@ func TestAgentProblems(t *testing.T) {
 	}
 }
 
+// TestAgentClaudeOnlyFields: maxTurns and maxBudgetUSD, which only Claude
+// Code takes, are warned of, at the field, on any other kind of agent.
+func TestAgentClaudeOnlyFields(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, first string
+		want        []string
+	}{
+		{"claude code takes both", `{"id": "a", "agent": {"kind": "claude-code", "maxTurns": 4, "maxBudgetUSD": 2}}`, nil},
+		{"codex", `{"id": "a", "agent": {"kind": "codex", "maxTurns": 4}}`, []string{`3:44 debaters[0].agent.maxTurns | only a claude-code agent honours it; a codex agent ignores it`}},
+		{"gemini cli", `{"id": "a", "agent": {"kind": "gemini-cli", "maxBudgetUSD": 2}}`, []string{`3:49 debaters[0].agent.maxBudgetUSD | a gemini-cli agent ignores it`}},
+		{"command fallback", `{"id": "a", "model": "m", "fallbackAgent": {"kind": "command", "binary": "x", "maxTurns": 4, "maxBudgetUSD": 2}}`,
+			[]string{`3:83 debaters[0].fallbackAgent.maxTurns | a command agent ignores it`, `3:98 debaters[0].fallbackAgent.maxBudgetUSD | a command agent ignores it`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			cfg, err := Load(writeConfig(t, agentBody(tc.first)), Options{Getenv: testEnv})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, p := range cfg.Warnings {
+				got = append(got, where(p)+" | "+p.Message)
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("got %d warnings, want %d:\n%s", len(got), len(tc.want), strings.Join(got, "\n"))
+			}
+			for i, w := range tc.want {
+				pos, frag, _ := strings.Cut(w, " | ")
+				if gpos, gmsg, _ := strings.Cut(got[i], " | "); gpos != pos || !strings.Contains(gmsg, frag) {
+					t.Errorf("warning %q, want %q", got[i], w)
+				}
+			}
+		})
+	}
+}
+
 // TestAgentArgsRedacted: a credential given to an agent in its args is
 // masked in the config's redacted copy and listed among the secrets.
 func TestAgentArgsRedacted(t *testing.T) {

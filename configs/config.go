@@ -4,7 +4,11 @@
 // once with its file position.
 package configs
 
-import "github.com/debatehq/debate/tree"
+import (
+	"cmp"
+
+	"github.com/debatehq/debate/tree"
+)
 
 // Config is a whole debate configuration file, with the field names the
 // README's "Configuration" section documents (docs/CONFIG.md describes how
@@ -253,4 +257,13 @@ type Price struct {
 	// CachedInput prices prompt tokens the provider served from its cache;
 	// 0: the input price.
 	CachedInput float64 `json:"cachedInput,omitempty"`
+}
+
+// Cost is the cost of prompt and completion tokens at p (per million
+// tokens), the cached prompt tokens among them at the cachedInput price
+// when there is one.
+func (p Price) Cost(prompt, cached, completion int) float64 {
+	cached = min(cached, prompt)
+	return (float64(prompt-cached)*p.Input + float64(cached)*cmp.Or(p.CachedInput, p.Input) +
+		float64(completion)*p.Output) / 1e6
 }

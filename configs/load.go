@@ -92,6 +92,7 @@ func load(path string, text []byte, opt Options) (*Config, error) {
 	warnings = append(warnings, cfg.SelfPreference()...)
 	warnings = append(warnings, cfg.OneFamily()...)
 	warnings = append(warnings, cfg.skippedWarnings(r)...)
+	warnings = append(warnings, r.warnings...)
 	sortProblems(warnings)
 	cfg.Warnings = warnings
 	return cfg, nil

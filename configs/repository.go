@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -84,11 +83,7 @@ func (c *Config) validateRepository(r *reporter) {
 		r.at("sharedContext.repository", "%s is not a folder; fix the path (relative paths start at the config file's folder) or remove the field", dir)
 		return
 	}
-	_, err := gitrepo.Open(context.Background(), dir)
-	switch {
-	case errors.Is(err, gitrepo.ErrNotRepo):
+	if _, err := gitrepo.Root(context.Background(), dir); err != nil {
 		r.at("sharedContext.repository", "%s is not inside a git repository; run `git init` there, point repository at a folder inside one, or remove the field", dir)
-	case err != nil:
-		r.at("sharedContext.repository", "cannot read the git repository at %s: %v; check that git is installed and the folder is readable", dir, err)
 	}
 }

@@ -106,3 +106,22 @@ func TestRepositoryOutsideNamesFolder(t *testing.T) {
 	}
 	t.Fatalf("problems %v, want one starting %q", err, want)
 }
+
+// TestRepositoryLoadReadsNoChanges: a config load asks git only where the
+// work tree's top is; it reads none of the uncommitted changes, so an index
+// git cannot read does not stop it.
+func TestRepositoryLoadReadsNoChanges(t *testing.T) {
+	t.Parallel()
+	repo := gitrepotest.New(t, map[string]string{"main.go": "package main\n"})
+	if err := os.WriteFile(filepath.Join(repo, ".git", "index"), []byte("not an index"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(repo, "debate.jsonc")
+	body := "{" + validBody + "\n  \"sharedContext\": { \"repository\": true },\n}"
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(path, Options{Getenv: testEnv}); err != nil {
+		t.Fatal(err)
+	}
+}

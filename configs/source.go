@@ -133,6 +133,8 @@ type reporter struct {
 	src  *source // nil when the config was not loaded from a file
 	file string
 	ps   []Problem
+	// warnings are what a load tells but does not refuse.
+	warnings []Problem
 }
 
 func (r *reporter) make(field string, off int, msg string) Problem {
@@ -153,6 +155,13 @@ func (r *reporter) at(path, format string, args ...any) {
 		off = r.src.offset(path)
 	}
 	r.ps = append(r.ps, r.make(path, off, fmt.Sprintf(format, args...)))
+}
+
+// warn reports a warning located at the key of the field at path.
+func (r *reporter) warn(path, format string, args ...any) {
+	w := reporter{src: r.src, file: r.file}
+	w.at(path, format, args...)
+	r.warnings = append(r.warnings, w.ps...)
 }
 
 // missing reports a required field that is absent (or empty), located at the

@@ -11,7 +11,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"strings"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -29,9 +28,10 @@ type Options struct {
 	Runs *ops.Runs
 	// Debates serves the protocol tools; nil serves none.
 	Debates ops.Debates
-	// Ready, when set, is called before each protocol tool (it may start
-	// the protocol server on demand, as the agent commands do); its error
-	// is the tool's.
+	// Ready, when set, is called by each protocol tool once its input
+	// is checked, before the tool asks the server (it may start the
+	// protocol server on demand, as the agent commands do); its error is
+	// the tool's.
 	Ready func(context.Context) error
 	// Version is the program's version, told to clients.
 	Version string
@@ -68,10 +68,7 @@ func New(opt Options) *sdk.Server {
 		addRunTools(s, opt.Runs)
 	}
 	if opt.Debates != nil {
-		addProtocolTools(s, opt.Debates)
-		if opt.Ready != nil {
-			s.AddReceivingMiddleware(readyFirst(opt.Ready))
-		}
+		addProtocolTools(s, opt.Debates, opt.Ready)
 	}
 	return s
 }
@@ -89,23 +86,6 @@ func bounded(next sdk.MethodHandler) sdk.MethodHandler {
 		ctx, cancel := context.WithTimeout(ctx, callLimit)
 		defer cancel()
 		return next(ctx, method, req)
-	}
-}
-
-// readyFirst calls ready before every protocol tool, and answers its
-// error as the tool's.
-func readyFirst(ready func(context.Context) error) sdk.Middleware {
-	return func(next sdk.MethodHandler) sdk.MethodHandler {
-		return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
-			if call, ok := req.(*sdk.CallToolRequest); ok && strings.HasPrefix(call.Params.Name, "protocol_") {
-				if err := ready(ctx); err != nil {
-					var res sdk.CallToolResult
-					res.SetError(fail(err))
-					return &res, nil
-				}
-			}
-			return next(ctx, method, req)
-		}
 	}
 }
 

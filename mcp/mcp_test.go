@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -469,19 +470,7 @@ func TestReadyFirst(t *testing.T) {
 		}
 		return nil
 	}
-	s := mcp.New(mcp.Options{Debates: client.New(b.url, token, nil), Ready: ready})
-	st, ct := sdk.NewInMemoryTransports()
-	ss, err := s.Connect(context.Background(), st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "v1"}, nil).Connect(context.Background(), ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
-	a := &agent{cs: cs}
+	a := connectReady(t, b, ready)
 	msg, ok := a.try(t, "protocol_list", map[string]any{}, &struct{}{})
 	var body ops.FailureBody
 	if ok || json.Unmarshal([]byte(msg), &body) != nil || body.Code != client.CodeUnreachable || body.Suggestion == "" {
@@ -491,6 +480,61 @@ func TestReadyFirst(t *testing.T) {
 	a.call(t, "protocol_list", map[string]any{}, &l)
 	if asked != 2 {
 		t.Errorf("Ready asked %d times for two calls", asked)
+	}
+}
+
+// connectReady connects a new client, in memory, to a server of the
+// protocol tools of b that calls ready before it asks b.
+func connectReady(t *testing.T, b backend, ready func(context.Context) error) *agent {
+	t.Helper()
+	s := mcp.New(mcp.Options{Debates: client.New(b.url, token, nil), Ready: ready})
+	st, ct := sdk.NewInMemoryTransports()
+	ss, err := s.Connect(context.Background(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "v1"}, nil).Connect(context.Background(), ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return &agent{cs: cs}
+}
+
+// TestRefusedInputStartsNoServer: every protocol tool checks its input
+// before Ready (which may start a server): an input it refuses is
+// answered INVALID_INPUT, naming the field, and starts nothing.
+func TestRefusedInputStartsNoServer(t *testing.T) {
+	t.Parallel()
+	b := newBackend(t)
+	var asked atomic.Int32
+	a := connectReady(t, b, func(context.Context) error { asked.Add(1); return nil })
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"protocol_create", map[string]any{"title": "", "type": "general_debate", "content": "M"}, "title"},
+		{"protocol_submit", map[string]any{"debate_id": "d1", "role": "judge", "target_id": "a1", "content": "C"}, "role"},
+		{"protocol_appeal", map[string]any{"debate_id": "d1", "target_id": "", "content": "C"}, "target_id"},
+		{"protocol_request_completion", map[string]any{"debate_id": "", "target_id": "a1", "content": "C"}, "debate_id"},
+		{"protocol_ruling", map[string]any{"debate_id": "", "content": "R"}, "debate_id"},
+		{"protocol_intervention", map[string]any{"debate_id": ""}, "debate_id"},
+		{"protocol_doc_write", map[string]any{"content": ""}, "content"},
+		{"protocol_wait", map[string]any{"debate_id": "d1", "role": "judge"}, "role"},
+		{"protocol_get_context", map[string]any{"debate_id": ""}, "debate_id"},
+		{"protocol_doc_get", map[string]any{"doc_id": "x", "version": -1}, "version"},
+		{"protocol_list", map[string]any{"state": "OPEN"}, "state"},
+	} {
+		msg, ok := a.try(t, c.tool, c.args, &struct{}{})
+		var body ops.FailureBody
+		if ok || json.Unmarshal([]byte(msg), &body) != nil || body.Code != "INVALID_INPUT" || !strings.Contains(body.Message, c.want) {
+			t.Errorf("%s %v: got %q, want INVALID_INPUT naming %s", c.tool, c.args, msg, c.want)
+		}
+		if n := asked.Load(); n != 0 {
+			t.Fatalf("%s %v: Ready called %d times for an input refused", c.tool, c.args, n)
+		}
 	}
 }
 

@@ -27,9 +27,20 @@ type DocWrite struct {
 	ClientRequestID string `json:"client_request_id,omitempty" jsonschema:"idempotency key: resending it returns the original write"`
 }
 
+// Check returns an *InputError naming the first field that is missing.
+func (w DocWrite) Check() error {
+	if w.Content == "" {
+		return missing("content", "the document's text")
+	}
+	return nil
+}
+
 // WriteDoc stores w: version 1 of a new document, or the next version of
 // w.DocID.
 func WriteDoc(ctx context.Context, d Debates, w DocWrite) (Doc, error) {
+	if err := w.Check(); err != nil {
+		return Doc{}, err
+	}
 	var r api.DocumentResult
 	var err error
 	if w.DocID == "" {
@@ -47,17 +58,26 @@ func WriteDoc(ctx context.Context, d Debates, w DocWrite) (Doc, error) {
 
 // ReadDoc returns version of document id; 0 is the latest.
 func ReadDoc(ctx context.Context, d Debates, id string, version int) (Doc, error) {
-	if id == "" {
-		return Doc{}, missing("doc_id", "")
-	}
-	if version < 0 {
-		return Doc{}, &InputError{Field: "version", Problem: fmt.Sprintf("must be 1 or more, or 0 for the latest (got %d)", version)}
+	if err := CheckDoc(id, version); err != nil {
+		return Doc{}, err
 	}
 	r, err := d.GetDocument(ctx, id, version)
 	if err != nil {
 		return Doc{}, err
 	}
 	return doc(r), nil
+}
+
+// CheckDoc returns an *InputError when ReadDoc of version of document id
+// would be refused.
+func CheckDoc(id string, version int) error {
+	if id == "" {
+		return missing("doc_id", "")
+	}
+	if version < 0 {
+		return &InputError{Field: "version", Problem: fmt.Sprintf("must be 1 or more, or 0 for the latest (got %d)", version)}
+	}
+	return nil
 }
 
 func doc(r api.DocumentResult) Doc {

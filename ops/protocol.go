@@ -195,8 +195,8 @@ type Context struct {
 // Read returns the debate id with its last limit arguments after the
 // MOTION; a negative limit shows every one.
 func Read(ctx context.Context, d Debates, id string, limit int) (Context, error) {
-	if id == "" {
-		return Context{}, missing("debate_id", "")
+	if err := CheckRead(id); err != nil {
+		return Context{}, err
 	}
 	r, err := d.GetDebate(ctx, id, limit)
 	if err != nil {
@@ -217,6 +217,14 @@ func Read(ctx context.Context, d Debates, id string, limit int) (Context, error)
 		out.LastArgumentID = r.Motion.ID
 	}
 	return out, nil
+}
+
+// CheckRead returns an *InputError when Read of debate id would be refused.
+func CheckRead(id string) error {
+	if id == "" {
+		return missing("debate_id", "")
+	}
+	return nil
 }
 
 // Listing is a page of debates with the total that match.

@@ -357,7 +357,7 @@ func (e *Engine) spentMoney() float64 {
 func (e *Engine) spend(model string, u tree.Usage) {
 	c := u.ProviderCost
 	if p, ok := e.cfg.Pricing[model]; ok && c == 0 {
-		c = cost(u, p)
+		c = p.Cost(u.PromptTokens, u.CachedPromptTokens, u.CompletionTokens)
 	}
 	e.spentCost.Add(int64(c * nanos))
 }

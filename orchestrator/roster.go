@@ -1,7 +1,6 @@
 package orchestrator
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -543,14 +542,6 @@ func usage(pu providers.Usage) tree.Usage {
 	return u
 }
 
-// cost is the cost of u at price p (per million tokens), cached prompt
-// tokens at the cachedInput price when there is one.
-func cost(u tree.Usage, p configs.Price) float64 {
-	cached := min(u.CachedPromptTokens, u.PromptTokens)
-	return (float64(u.PromptTokens-cached)*p.Input + float64(cached)*cmp.Or(p.CachedInput, p.Input) +
-		float64(u.CompletionTokens)*p.Output) / 1e6
-}
-
 // total returns the sum over every model with its cost from pricing (per
 // million tokens), or for a model without a price what its provider
 // reported.
@@ -575,7 +566,7 @@ func (b *usageBook) priced(pricing map[string]configs.Price) map[string]tree.Usa
 	out := make(map[string]tree.Usage, len(b.byModel))
 	for m, u := range b.byModel {
 		if p, ok := pricing[m]; ok {
-			u.Cost = cost(u, p)
+			u.Cost = p.Cost(u.PromptTokens, u.CachedPromptTokens, u.CompletionTokens)
 		} else {
 			u.Cost = u.ProviderCost
 		}

@@ -17,27 +17,6 @@ import (
 	"github.com/debatehq/debate/tree"
 )
 
-func TestCost(t *testing.T) {
-	t.Parallel()
-	u := tree.Usage{PromptTokens: 1_000_000, CachedPromptTokens: 400_000, CompletionTokens: 100_000}
-	tests := []struct {
-		name  string
-		price configs.Price
-		want  float64
-	}{
-		{"cached at its own price", configs.Price{Input: 2, CachedInput: 0.5, Output: 8}, 0.6*2 + 0.4*0.5 + 0.1*8},
-		{"cached at the input price when none is given", configs.Price{Input: 2, Output: 8}, 2 + 0.8},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			if got := cost(u, tt.price); math.Abs(got-tt.want) > 1e-9 {
-				t.Errorf("cost = %v, want %v", got, tt.want)
-			}
-		})
-	}
-}
-
 // TestHonestUsage: answers without usage are estimated from the text,
 // counted and marked; cached and reasoning tokens and the provider's cost
 // are kept; a model without a price costs what its provider reported.

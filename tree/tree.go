@@ -61,6 +61,18 @@ func ChildID(parent string, i int) string {
 	return parent + "." + n
 }
 
+// ParentID is the inverse of ChildID: the id of a node's parent, "d1.2" →
+// "d1", "d1" → RootID, and "" for the root itself (or "").
+func ParentID(id string) string {
+	if i := strings.LastIndexByte(id, '.'); i >= 0 {
+		return id[:i]
+	}
+	if id == RootID || id == "" {
+		return ""
+	}
+	return RootID
+}
+
 // DepthOf returns the depth a node id implies: 0 for root, 1 for d1, 2 for d1.1.
 func DepthOf(id string) int {
 	if id == RootID || id == "" {

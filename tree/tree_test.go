@@ -1,13 +1,14 @@
 package tree
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"strings"
 	"testing"
 )
 
-func TestChildIDAndDepth(t *testing.T) {
+func TestChildParentAndDepth(t *testing.T) {
 	tests := []struct {
 		parent string
 		i      int
@@ -26,9 +27,15 @@ func TestChildIDAndDepth(t *testing.T) {
 		if got != tt.want {
 			t.Errorf("ChildID(%q, %d) = %q, want %q", tt.parent, tt.i, got, tt.want)
 		}
+		if p := ParentID(got); p != cmp.Or(tt.parent, RootID) {
+			t.Errorf("ParentID(%q) = %q, want %q", got, p, cmp.Or(tt.parent, RootID))
+		}
 		if d := DepthOf(got); d != tt.depth {
 			t.Errorf("DepthOf(%q) = %d, want %d", got, d, tt.depth)
 		}
+	}
+	if p := ParentID(RootID); p != "" {
+		t.Errorf("ParentID(root) = %q, want none", p)
 	}
 	if DepthOf(RootID) != 0 {
 		t.Error("root is not at depth 0")

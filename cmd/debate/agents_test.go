@@ -36,6 +36,15 @@ func TestDryRunAgents(t *testing.T) {
 	if strings.Contains(r.stdout, "runs codex/gpt-5-codex, taken for a reasoning model") {
 		t.Error("an agent is described as a model at an endpoint")
 	}
+	for _, want := range []string{
+		`debater "claude" falls back to gpt-5.2, taken for a reasoning model`,
+		`debater "codex" falls back to gpt-5.2, taken for a reasoning model`,
+		`debater "reader" runs gpt-5.2, taken for a reasoning model`,
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("the dry run's reasoning notes lack %q", want)
+		}
+	}
 }
 
 // TestCheckAgents: check tries each agent beside the endpoints: a fake

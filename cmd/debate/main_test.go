@@ -208,7 +208,7 @@ func TestValidate(t *testing.T) {
 		r := invoke(t, nil, "validate", "--config", cfg)
 		want := cfg + ": ok (2 debaters, 1 topic)\n" +
 			`note: debater "a" runs o3-deployment, taken for a reasoning model by its name: temperature 0.7 (its own) is not sent, and its token limit goes as max_completion_tokens, not max_tokens` + "\n" +
-			`note: debater "b" runs openai/gpt-5-mini, taken for a reasoning model by its name: its token limit goes as max_completion_tokens, not max_tokens` + "\n"
+			`note: debater "b" falls back to openai/gpt-5-mini, taken for a reasoning model by its name: its token limit goes as max_completion_tokens, not max_tokens` + "\n"
 		if r.code != exitOK || r.stdout != want {
 			t.Errorf("exit %d, stdout:\n%s\nwant:\n%s", r.code, r.stdout, want)
 		}

@@ -18,6 +18,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/debatehq/debate/internal/testkit"
 	"github.com/debatehq/debate/server"
 	"github.com/debatehq/debate/store"
 )
@@ -27,13 +28,7 @@ import (
 // is a failure.
 func needTool(t *testing.T, name, why string) string {
 	t.Helper()
-	path, err := exec.LookPath(name)
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%s not found under CI (.ci/run installs it from npm): %s", name, why)
-		}
-		t.Skipf("%s not found (npm install -g %s): skipping %s", name, why, t.Name())
-	}
+	path := testkit.NeedProgram(t, name, why)
 	if testing.Short() {
 		t.Skip("-short: skipping a test that runs Node")
 	}
@@ -163,7 +158,7 @@ func TestMCPConformance(t *testing.T) {
 	suite := needTool(t, "conformance", "@modelcontextprotocol/conformance")
 	node := needTool(t, "node", "Node.js 22 or later")
 	if v, err := exec.Command(node, "--version").Output(); err != nil || nodeMajor(string(v)) < 22 {
-		if os.Getenv("CI") != "" {
+		if testkit.UnderCI() {
 			t.Fatalf("node %s under CI: the conformance suite needs Node 22 (.ci/run installs it from npm)", v)
 		}
 		t.Skipf("node %s: the conformance suite needs Node 22 or later", strings.TrimSpace(string(v)))

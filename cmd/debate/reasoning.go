@@ -15,12 +15,16 @@ import (
 func reasoningNotes(cfg *configs.Config) []string {
 	var notes []string
 	for _, p := range cfg.Participants() {
-		for _, m := range []string{p.Model, p.Fallback} {
+		for i, m := range []string{p.Model, p.Fallback} {
 			if m == "" || p.AgentFor(m) != nil || !providers.ReasoningModel(m) {
 				continue
 			}
-			notes = append(notes, fmt.Sprintf("%s %q runs %s, taken for a reasoning model by its name: %s",
-				role(cfg, p.ID), p.ID, m, unsent(cfg, p)))
+			runs := "runs"
+			if i == 1 {
+				runs = "falls back to"
+			}
+			notes = append(notes, fmt.Sprintf("%s %q %s %s, taken for a reasoning model by its name: %s",
+				role(cfg, p.ID), p.ID, runs, m, unsent(cfg, p)))
 		}
 	}
 	return notes

@@ -50,7 +50,7 @@ func (o *validateOptions) run(e *env) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "%s: ok (%s, %s)\n", o.config, plural(len(cfg.Debaters), "debater", "debaters"), plural(len(cfg.Topics), "topic", "topics"))
+	fmt.Fprintf(e.stdout, "%s: ok (%s)\n", o.config, holds(cfg))
 	if len(cfg.Unread) > 0 {
 		it := "it"
 		if len(cfg.Unread) > 1 {
@@ -90,4 +90,17 @@ func (e *env) loadConfig(path string, opt configs.Options) (*configs.Config, err
 		fmt.Fprintf(e.stderr, "warning: %s\n", w)
 	}
 	return cfg, nil
+}
+
+// holds counts what cfg plays: its debaters and topics, its motions, or
+// both when it holds both.
+func holds(cfg *configs.Config) string {
+	var parts []string
+	if len(cfg.Motions) == 0 || len(cfg.Debaters)+len(cfg.Topics) > 0 {
+		parts = append(parts, plural(len(cfg.Debaters), "debater", "debaters"), plural(len(cfg.Topics), "topic", "topics"))
+	}
+	if len(cfg.Motions) > 0 {
+		parts = append(parts, plural(len(cfg.Motions), "motion", "motions"))
+	}
+	return strings.Join(parts, ", ")
 }

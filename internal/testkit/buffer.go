@@ -1,6 +1,7 @@
 // Package testkit holds what several packages' tests and the bench share:
 // a writer safe for concurrent use that signals when a pattern appears in
-// it, and the process's CPU time, which benchmarks report per operation.
+// it, the process's CPU time, which benchmarks report per operation, and
+// the programs a test needs, whose absence fails it under CI.
 package testkit
 
 import (

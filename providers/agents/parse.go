@@ -391,12 +391,7 @@ func price(pricing map[string]configs.Price, u providers.Usage, models ...string
 		if !ok || m == "" {
 			continue
 		}
-		cached := min(u.CachedPromptTokens, u.PromptTokens)
-		in := p.Input
-		if p.CachedInput > 0 {
-			in = p.CachedInput
-		}
-		return (float64(u.PromptTokens-cached)*p.Input + float64(cached)*in + float64(u.CompletionTokens)*p.Output) / 1e6
+		return p.Cost(u.PromptTokens, u.CachedPromptTokens, u.CompletionTokens)
 	}
 	return 0
 }

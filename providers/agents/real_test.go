@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -13,21 +12,18 @@ import (
 	"time"
 
 	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/internal/testkit"
 	"github.com/debatehq/debate/providers"
 )
 
+// cliPackages are the npm packages of the real CLIs.
+var cliPackages = map[string]string{"claude": "@anthropic-ai/claude-code", "codex": "@openai/codex", "gemini": "@google/gemini-cli"}
+
 // realCLI returns the path of a real CLI, skipping the test when it is not
-// installed, except under CI=true, where .ci/run installs it.
+// installed, except under CI, where .ci/run installs it.
 func realCLI(t *testing.T, name string) string {
 	t.Helper()
-	path, err := exec.LookPath(name)
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is not installed (.ci/run installs it with npm)", name)
-		}
-		t.Skipf("%s is not installed: %v", name, err)
-	}
-	return path
+	return testkit.NeedProgram(t, name, cliPackages[name])
 }
 
 // credentialVars are what would give a CLI credentials; the real CLIs run

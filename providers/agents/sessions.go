@@ -2,7 +2,6 @@ package agents
 
 import (
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/debatehq/debate/providers"
@@ -34,17 +33,6 @@ type sessionBook struct {
 	topics map[string][]*tree.AgentSession
 }
 
-// parent is the id of a node's parent: "d1.2" → "d1", "d1" → "root".
-func parent(node string) string {
-	if i := strings.LastIndexByte(node, '.'); i >= 0 {
-		return node[:i]
-	}
-	if node == "root" || node == "" {
-		return ""
-	}
-	return "root"
-}
-
 // take returns the session a call at node continues: the node's own, else
 // its parent node's, when no other call holds it; with canFork a session
 // another call holds is forked (fork true) rather than left.
@@ -52,7 +40,7 @@ func (b *sessionBook) take(k sessionKey, node string, canFork bool) (s *session,
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	nodes := b.byNode[k]
-	for n := node; n != ""; n = parent(n) {
+	for n := node; n != ""; n = tree.ParentID(n) {
 		s := nodes[n]
 		if s == nil {
 			if n == node {
