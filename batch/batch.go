@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/internal/gitrepo"
 	"github.com/debatehq/debate/internal/redact"
 	"github.com/debatehq/debate/journal"
 	"github.com/debatehq/debate/orchestrator"
@@ -124,6 +125,9 @@ func Run(ctx context.Context, cfg *configs.Config, opt Options) (_ *Result, err 
 		return nil, err
 	}
 	aopt := agents.Options{Logger: log, Environ: opt.AgentEnviron}
+	if eopt.Repository != nil {
+		aopt.Read = []gitrepo.State{eopt.Repository.State()}
+	}
 	if cfg.Output.IncludeRawResponses {
 		aopt.Record = raw.add
 	}

@@ -52,6 +52,11 @@ type Options struct {
 	// printed on its standard output (up to the cap) as its response. It
 	// is called from the calling goroutines.
 	Record func(providers.Exchange)
+	// Read are states of repositories the run has read already (the
+	// repository it shares for quotes, its output and cache folders left
+	// out): an agent working at the top of one of them takes its state
+	// instead of reading it again.
+	Read []gitrepo.State
 }
 
 // Runner is a Completer that runs the calls of agent participants as
@@ -84,6 +89,9 @@ func New(ctx context.Context, cfg *configs.Config, api Completer, opt Options) (
 		record: opt.Record,
 		dirs:   map[*configs.Agent]string{},
 		states: map[string]string{},
+	}
+	for _, st := range opt.Read {
+		r.states[st.Root] = st.Key()
 	}
 	ci := inCI(r.env)
 	for _, p := range cfg.Participants() {

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/debatehq/debate/configs"
+	"github.com/debatehq/debate/internal/gitrepo"
+	"github.com/debatehq/debate/internal/gitrepo/gitrepotest"
 	"github.com/debatehq/debate/providers"
 	"github.com/debatehq/debate/tree"
 )
@@ -564,4 +566,28 @@ func TestCommandCut(t *testing.T) {
 		t.Errorf("answer of %d bytes, cut %t; want the first 65536, marked cut", len(resp.Text), resp.Cut())
 	}
 	noneLeft(t, log)
+}
+
+// TestStateReadOnce: an agent working at the top of a repository whose
+// state the run has read already takes that state, without reading the
+// repository again; without it, the runner reads the state itself.
+func TestStateReadOnce(t *testing.T) {
+	t.Parallel()
+	repo := gitrepotest.New(t, map[string]string{"main.go": "package main\n"})
+	cfg := loadConfig(t, fmt.Sprintf(`{"id": "a", "agent": {"kind": "codex", "dir": %q}}`, repo), `{"id": "b", "model": "m"}`)
+	known := gitrepo.State{Root: repo, Head: "known"}
+	r, err := New(t.Context(), cfg, &apiStub{}, Options{Read: []gitrepo.State{known}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.states[repo]; got != "known" {
+		t.Errorf("state %q, want the one the run read", got)
+	}
+	r, err = New(t.Context(), cfg, &apiStub{}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.states[repo]; len(got) != 40 {
+		t.Errorf("state %q, want the repository's commit", got)
+	}
 }
