@@ -166,8 +166,7 @@ func verdicts(id string, topics []tree.Topic, sh shape) []TopicDecision {
 				if on == "" {
 					on = dv.DivergenceID
 				}
-				given := !dv.Missing && !dv.OverLimit && !dv.Split && !dv.Unstable
-				switch {
+				switch given := dv.Given(); {
 				case given && len(v.Given) < sh.items:
 					v.Given = append(v.Given, Verdict{On: cut(on, sh.chars), Recommendation: cut(dv.Recommendation, sh.chars)})
 				case !given && len(v.Disputed) < sh.items:

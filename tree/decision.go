@@ -89,6 +89,14 @@ func (c VerdictCount) Add(d VerdictCount) VerdictCount {
 	return VerdictCount{c.Given + d.Given, c.Missing + d.Missing, c.Split + d.Split, c.OverLimit + d.OverLimit}
 }
 
+// Given reports whether v settles its divergence: the judge gave it,
+// within params.maxDivergences, and the votes neither tied nor changed
+// with the order the sides were read in. CountVerdicts counts these as
+// Given.
+func (v Verdict) Given() bool {
+	return !v.OverLimit && !v.Missing && !v.Split && !v.Unstable
+}
+
 // CountVerdicts counts the forced verdicts of the tree under n.
 func (n *Node) CountVerdicts() VerdictCount {
 	var c VerdictCount

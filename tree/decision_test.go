@@ -82,3 +82,15 @@ func TestParseOutcomes(t *testing.T) {
 		}
 	}
 }
+
+// TestVerdictGiven: a verdict is given when CountVerdicts counts it so,
+// and only then.
+func TestVerdictGiven(t *testing.T) {
+	t.Parallel()
+	for _, v := range []Verdict{{}, {Missing: true}, {OverLimit: true}, {Split: true}, {Unstable: true}, {Missing: true, Split: true}} {
+		n := &Node{Judgment: &Judgment{ForcedVerdicts: []Verdict{v}}}
+		if counted := n.CountVerdicts().Given == 1; v.Given() != counted {
+			t.Errorf("%+v: Given() %v, but CountVerdicts counts it given: %v", v, v.Given(), counted)
+		}
+	}
+}
