@@ -52,10 +52,8 @@ type Options struct {
 	// endpoint is replaced, no key is needed, nothing leaves the process,
 	// and the motions use a temporary debate database.
 	Demo bool
-	// MotionDB is the debate database of the motions (see MotionDB); empty
-	// finds it from the config and Getenv.
-	MotionDB string
-	// Getenv reads the environment; os.LookupEnv when nil.
+	// Getenv reads the environment, where the motions' debate database is
+	// found (see MotionDB); os.LookupEnv when nil.
 	Getenv func(string) (string, bool)
 	// PositionsOnly asks each debater every topic once and ends the topic
 	// there (see orchestrator.Options.PositionsOnly).
@@ -374,9 +372,8 @@ func (r *resources) openMotions(ctx context.Context, cfg *configs.Config, opt Op
 	if err != nil {
 		return nil, err
 	}
-	path := opt.MotionDB
-	switch {
-	case opt.Demo:
+	var path string
+	if opt.Demo {
 		dir, err := os.MkdirTemp("", "debate-demo-")
 		if err != nil {
 			return nil, fmt.Errorf("the demo's debate database: %w", err)
@@ -388,7 +385,7 @@ func (r *resources) openMotions(ctx context.Context, cfg *configs.Config, opt Op
 			return nil
 		})
 		path = filepath.Join(dir, "debate.db")
-	case path == "":
+	} else {
 		getenv := opt.Getenv
 		if getenv == nil {
 			getenv = os.LookupEnv
@@ -396,6 +393,7 @@ func (r *resources) openMotions(ctx context.Context, cfg *configs.Config, opt Op
 		if path, err = MotionDB(cfg, getenv); err != nil {
 			return nil, err
 		}
+		r.log.Info("motions use the debate database", "db", redact.URL(path))
 	}
 	id, err := runID(ctx, r.journal)
 	if err != nil {

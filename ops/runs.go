@@ -134,12 +134,7 @@ func (rs *Runs) Begin(s Start) (Status, error) {
 	if err != nil {
 		return Status{}, err
 	}
-	opt := batch.Options{Selection: &sel, Demo: s.Demo, Logger: rs.opt.Logger}
-	if len(sel.Motions) > 0 && !s.Demo {
-		if opt.MotionDB, err = batch.MotionDB(cfg, rs.opt.Getenv); err != nil {
-			return Status{}, err
-		}
-	}
+	opt := batch.Options{Selection: &sel, Demo: s.Demo, Logger: rs.opt.Logger, Getenv: rs.opt.Getenv}
 	ctx, cancel := context.WithCancel(context.Background())
 	r := newRun(uuid.NewString()[:8], cfg, sel, s.Demo, cancel)
 	if err := rs.add(r); err != nil {

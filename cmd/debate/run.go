@@ -16,7 +16,6 @@ import (
 
 	"github.com/debatehq/debate/batch"
 	"github.com/debatehq/debate/configs"
-	"github.com/debatehq/debate/internal/redact"
 	"github.com/debatehq/debate/output"
 	"github.com/debatehq/debate/render"
 	"github.com/debatehq/debate/tree"
@@ -339,11 +338,7 @@ func (o *runOptions) runConfig(e *env, cfg *configs.Config, sel tree.Selection) 
 	}
 	ctx, stop := e.interruptible(func() { o.sayInterrupted(progress, logger) })
 	defer stop()
-	opt, err := o.batchOptions(e, cfg, sel, progress, logger)
-	if err != nil {
-		return err
-	}
-	res, err := batch.Run(ctx, cfg, opt)
+	res, err := batch.Run(ctx, cfg, o.batchOptions(e, sel, progress, logger))
 	progress.Close()
 	if res != nil {
 		for _, f := range res.Files {
@@ -385,21 +380,14 @@ func (o *runOptions) progress(e *env, term terminal, cfg *configs.Config, sel tr
 }
 
 // batchOptions returns the options of the batch run: the selection, the
-// progress, where the JSON goes and the motions' database.
-func (o *runOptions) batchOptions(e *env, cfg *configs.Config, sel tree.Selection, progress *output.Progress, logger *slog.Logger) (batch.Options, error) {
-	opt := batch.Options{Selection: &sel, Resume: o.resume, Demo: o.demo, Events: progress.Handle, Logger: logger}
+// progress, where the JSON goes and the environment the motions' database
+// is found in.
+func (o *runOptions) batchOptions(e *env, sel tree.Selection, progress *output.Progress, logger *slog.Logger) batch.Options {
+	opt := batch.Options{Selection: &sel, Resume: o.resume, Demo: o.demo, Events: progress.Handle, Logger: logger, Getenv: e.getenv}
 	if o.output == "-" {
 		opt.JSON = e.stdout
 	}
-	if len(sel.Motions) > 0 && !o.demo {
-		db, err := batch.MotionDB(cfg, e.getenv)
-		if err != nil {
-			return opt, err
-		}
-		logger.Info("motions use the debate database", "db", redact.URL(db))
-		opt.MotionDB = db
-	}
-	return opt, nil
+	return opt
 }
 
 // report tells GitHub Actions the decisions, when the run is on a runner,
