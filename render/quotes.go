@@ -12,9 +12,9 @@ import (
 	"github.com/debatehq/debate/tree"
 )
 
-// documentsDir is the folder of the run's output that holds a copy of each
-// shared document a verified quote points into.
-const documentsDir = "documents/"
+// DocumentsDir is the folder of the run's output that holds a copy of each
+// shared document a verified quote points into, and its page.
+const DocumentsDir = "documents"
 
 // maxDocumentFile is the longest name DocumentFile gives a copy, in bytes,
 // well below the 255 most file systems allow.
@@ -51,7 +51,7 @@ func DocumentFile(name string) string {
 		sum := sha256.Sum256([]byte(name))
 		file = file[:maxDocumentFile-17] + "~" + hex.EncodeToString(sum[:8])
 	}
-	return documentsDir + file
+	return DocumentsDir + "/" + file
 }
 
 // fileSafe writes each byte of s that is not an ASCII letter, a digit, '.'
@@ -139,7 +139,7 @@ func (r *report) documentLink(q tree.Quote) string {
 // which a page may hold.
 func isDocumentLink(dest string) bool {
 	file, anchor, ok := strings.Cut(dest, "#L")
-	return ok && strings.HasPrefix(file, documentsDir) && strings.HasSuffix(file, ".html") &&
+	return ok && strings.HasPrefix(file, DocumentsDir+"/") && strings.HasSuffix(file, ".html") &&
 		!strings.Contains(file, "..") && anchor != "" && strings.Trim(anchor, "0123456789") == ""
 }
 

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/debatehq/debate/internal/regular"
+	"github.com/debatehq/debate/render"
 )
 
 // Limits on what the reports listing reads.
@@ -131,10 +132,6 @@ func (rs *reports) runs() []run {
 	return out
 }
 
-// documentsDir is the folder of a run that holds the pages of the
-// documents its quotes link to.
-const documentsDir = "documents"
-
 // find returns the file of a listed run whose key is path: a report, the
 // report's HTML page, or the HTML page of a document in the run's
 // documents folder. page tells a page, served as the run wrote it, from a
@@ -161,7 +158,7 @@ func (rs *reports) find(path string) (f reportFile, page string, ok bool) {
 				return reportFile{}, f.pagePath, true
 			}
 		}
-		if name, ok := strings.CutPrefix(path, r.key+documentsDir+"/"); ok {
+		if name, ok := strings.CutPrefix(path, r.key+render.DocumentsDir+"/"); ok {
 			if page, ok := r.document(name); ok {
 				return reportFile{}, page, true
 			}
@@ -177,7 +174,7 @@ func (r run) document(name string) (string, bool) {
 	if !strings.HasSuffix(name, ".html") {
 		return "", false
 	}
-	dir := filepath.Join(r.path, documentsDir)
+	dir := filepath.Join(r.path, render.DocumentsDir)
 	if info, err := os.Lstat(dir); err != nil || !info.IsDir() {
 		return "", false
 	}
